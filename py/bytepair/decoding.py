@@ -1,0 +1,245 @@
+"""Turning token bytes into text: streaming UTF-8 decoding and display helpers.
+
+* :class:`StreamDecoder` - decode tokens one at a time without ever showing a
+  broken character: bytes of an incomplete UTF-8 sequence are held back until
+  the character is complete.
+* :func:`token_to_display` - a token as text, with the bytes that are not
+  complete UTF-8 characters shown as hex (``b"a\\xe0\\xa6"`` -> ``"a<e0a6>"``).
+* :func:`bytes_to_unicode`, :func:`gpt2_view`, :func:`gpt2_unview` - GPT-2's
+  reversible byte-to-character view (``b" hi"`` -> ``"Ġhi"``), the spelling
+  used in GPT-2's ``encoder.json``/``vocab.bpe`` and Hugging Face's ByteLevel.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Callable, Iterable
+
+__all__ = [
+    "StreamDecoder",
+    "token_to_display",
+    "token_to_display_parts",
+    "bytes_to_unicode",
+    "gpt2_view",
+    "gpt2_unview",
+]
+
+_BytesLike = (bytes, bytearray, memoryview)
+_ESCAPED_RUN = re.compile("([^\\udc80-\\udcff]+)|([\\udc80-\\udcff]+)")
+
+
+class StreamDecoder:
+    """Incremental UTF-8 decoder for a stream of tokens.
+
+    ``feed`` returns the text completed by the new bytes; bytes that start a
+    character whose remaining bytes have not arrived yet are held back
+    (:attr:`pending`), so the output never contains a split character. Bytes
+    that can never become valid UTF-8 become U+FFFD at once (Python's
+    ``codecs.getincrementaldecoder("utf-8")(errors="replace")``, which follows
+    the Unicode "maximal subpart" practice). Concatenating every ``feed``
+    result and the final :meth:`flush` equals
+    ``b"".join(chunks).decode("utf-8", errors="replace")``.
+
+    Args:
+        token_bytes: optional ``id -> bytes`` callable (e.g. a tokenizer's
+            ``decode_single_token_bytes``) that lets :meth:`feed_ids` and
+            ``feed(list_of_ids)`` accept token ids.
+
+    Example::
+
+        d = StreamDecoder()
+        d.feed(b"\\xe0\\xa6")   # -> ""  (first 2 of the 3 bytes of "আ")
+        d.feed(b"\\x86!")       # -> "আ!"
+        d.flush()               # -> ""
+    """
+
+    def __init__(self, token_bytes: Callable[[int], bytes] | None = None) -> None:
+        self._token_bytes = token_bytes
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    @property
+    def pending(self) -> bytes:
+        """Bytes held back: the start of a character not yet complete (0-3 bytes)."""
+        return self._decoder.getstate()[0]
+
+    def feed(self, data: bytes | bytearray | memoryview | int | Iterable[int]) -> str:
+        """Add bytes (or token ids) and return the newly completed text (*characters*).
+
+        ``data`` is either bytes-like (token bytes), or an ``int`` / iterable of
+        ``int`` token ids, which needs ``token_bytes`` (see :meth:`feed_ids`).
+
+        Raises:
+            TypeError: ids given but no ``token_bytes`` callable, or a value
+                that is neither bytes nor ids.
+        """
+        if isinstance(data, _BytesLike):
+            return self._decoder.decode(bytes(data))
+        if isinstance(data, int) and not isinstance(data, bool):
+            return self.feed_ids([data])
+        if isinstance(data, str):
+            raise TypeError("StreamDecoder.feed takes bytes or token ids, not str")
+        return self.feed_ids(data)
+
+    def feed_ids(self, ids: Iterable[int]) -> str:
+        """Add the bytes of tokens ``ids`` and return the newly completed text.
+
+        Raises:
+            TypeError: the decoder was made without ``token_bytes``, or an id
+                is not an int.
+            Whatever ``token_bytes`` raises for an unknown id (``KeyError`` /
+            ``ValueError`` from a tokenizer); the decoder state is unchanged then.
+        """
+        if self._token_bytes is None:
+            raise TypeError(
+                "this StreamDecoder has no token_bytes; create it with "
+                "StreamDecoder(token_bytes=enc.decode_single_token_bytes) or feed bytes"
+            )
+        parts = []
+        for i in ids:
+            if isinstance(i, bool) or not isinstance(i, int):
+                raise TypeError(f"token id {i!r} is not an int")
+            parts.append(self._token_bytes(i))
+        return self._decoder.decode(b"".join(parts))
+
+    def flush(self) -> str:
+        """End the stream: return U+FFFD for a held-back incomplete character
+        (one per maximal invalid subpart, as ``bytes.decode(errors="replace")``),
+        or ``""``; the decoder is then reset and can be reused."""
+        out = self._decoder.decode(b"", final=True)
+        self._decoder.reset()
+        return out
+
+    def reset(self) -> None:
+        """Drop any held-back bytes without emitting them."""
+        self._decoder.reset()
+
+
+def token_to_display(b: bytes) -> str:
+    """Show a token's bytes as text, with fragments of characters as hex.
+
+    The valid UTF-8 parts are shown as their text (unchanged: spaces, newlines
+    and control characters included); every maximal run of bytes that are not
+    part of a complete, valid UTF-8 character is shown as one ``<...>`` group of
+    two lowercase hex digits per byte, no separators. So a token that is valid
+    UTF-8 is shown as plain text, a pure fragment as hex only, and a mix keeps
+    the order of the bytes::
+
+        token_to_display(b"hello")         -> "hello"
+        token_to_display(b"\\xe0\\xa6")      -> "<e0a6>"       (2 of 3 bytes of "আ")
+        token_to_display(b"a\\xe0\\xa6")     -> "a<e0a6>"
+        token_to_display(b"\\xa6\\x86 x")    -> "<a686> x"
+
+    UTF-8 validity is Python's strict codec (encoded surrogates and overlong
+    forms are fragments). A valid token whose text looks like ``<e0>`` is not
+    escaped; a UI that must tell them apart should style the hex groups, e.g.
+    from :func:`token_to_display_parts`.
+
+    Args:
+        b: token *bytes*.
+
+    Returns:
+        ``str`` (*characters*).
+    """
+    return "".join(
+        text if is_text else "<" + text + ">" for is_text, text in token_to_display_parts(b)
+    )
+
+
+def token_to_display_parts(b: bytes) -> list[tuple[bool, str]]:
+    """Split token bytes into ``(is_text, s)`` parts for display.
+
+    ``is_text`` is True for decoded valid UTF-8 (``s`` is the text) and False
+    for a maximal run of fragment bytes (``s`` is their lowercase hex, e.g.
+    ``"e0a6"``). Parts alternate; ``b""`` gives ``[]``.
+
+    Raises:
+        TypeError: ``b`` is not bytes-like.
+    """
+    if not isinstance(b, _BytesLike):
+        raise TypeError(f"token_to_display expects bytes, got {type(b).__name__}")
+    # surrogateescape turns each byte that is not part of a valid character
+    # into a lone surrogate U+DC80..U+DCFF (valid UTF-8 never decodes to one).
+    decoded = bytes(b).decode("utf-8", errors="surrogateescape")
+    parts: list[tuple[bool, str]] = []
+    for m in _ESCAPED_RUN.finditer(decoded):
+        if m.group(1) is not None:
+            parts.append((True, m.group(1)))
+        else:
+            parts.append((False, bytes(ord(c) - 0xDC00 for c in m.group(2)).hex()))
+    return parts
+
+
+def _build_bytes_to_unicode() -> dict[int, str]:
+    # GPT-2's table (openai/gpt-2, src/encoder.py, `bytes_to_unicode`): the 188
+    # bytes that are printable, non-space Latin-1 characters - '!'..'~'
+    # (0x21-0x7E), '¡'..'¬' (0xA1-0xAC), '®'..'ÿ' (0xAE-0xFF) - map to
+    # themselves; the other 68 bytes, in increasing order, map to U+0100,
+    # U+0101, ... (so 0x00 -> 'Ā', 0x0A -> 'Ċ', 0x20 -> 'Ġ').
+    keep = set(range(0x21, 0x7F)) | set(range(0xA1, 0xAD)) | set(range(0xAE, 0x100))
+    table: dict[int, str] = {}
+    shifted = 0
+    for byte in range(256):
+        if byte in keep:
+            table[byte] = chr(byte)
+        else:
+            table[byte] = chr(0x100 + shifted)
+            shifted += 1
+    return table
+
+
+_B2U = _build_bytes_to_unicode()
+_U2B = {ch: byte for byte, ch in _B2U.items()}
+_VIEW_TABLE = [_B2U[i] for i in range(256)]
+
+
+def bytes_to_unicode() -> dict[int, str]:
+    """GPT-2's byte-to-unicode table: ``{byte value 0..255: one character}``.
+
+    Source: ``bytes_to_unicode`` in openai/gpt-2 ``src/encoder.py``
+    (https://github.com/openai/gpt-2/blob/master/src/encoder.py). Printable,
+    non-space Latin-1 bytes map to themselves; the other 68 bytes map in
+    increasing order to U+0100.. U+0143 (``0x00`` -> ``"Ā"``, ``0x0A`` -> ``"Ċ"``,
+    ``0x20`` -> ``"Ġ"``). A bijection, so the view is reversible.
+
+    Returns:
+        a new ``dict[int, str]`` with 256 entries.
+    """
+    return dict(_B2U)
+
+
+def gpt2_view(b: bytes) -> str:
+    """Spell token bytes GPT-2 style: one character per *byte* (``b" hi"`` -> ``"Ġhi"``).
+
+    Returns:
+        ``str`` with ``len(b)`` characters; inverse: :func:`gpt2_unview`.
+
+    Raises:
+        TypeError: ``b`` is not bytes-like.
+    """
+    if not isinstance(b, _BytesLike):
+        raise TypeError(f"gpt2_view expects bytes, got {type(b).__name__}")
+    table = _VIEW_TABLE
+    return "".join([table[x] for x in bytes(b)])
+
+
+def gpt2_unview(s: str) -> bytes:
+    """Inverse of :func:`gpt2_view`: ``"Ġhi"`` -> ``b" hi"`` (one *byte* per character).
+
+    Raises:
+        TypeError: ``s`` is not a str.
+        ValueError: a character is not in GPT-2's table; the message gives it
+            and its index.
+    """
+    if not isinstance(s, str):
+        raise TypeError(f"gpt2_unview expects str, got {type(s).__name__}")
+    out = bytearray()
+    for i, ch in enumerate(s):
+        try:
+            out.append(_U2B[ch])
+        except KeyError:
+            raise ValueError(
+                f"character {ch!r} (U+{ord(ch):04X}) at index {i} is not in GPT-2's "
+                "byte-to-unicode table; only its 256 characters can be unviewed"
+            ) from None
+    return bytes(out)
