@@ -1,0 +1,46 @@
+"""bytepair: byte-level BPE tokenizers in pure Python.
+
+Train a tokenizer and watch its merges, encode and decode with the real
+OpenAI encodings id-for-id as tiktoken does, in CPython and in Pyodide.
+
+>>> import bytepair
+>>> enc = bytepair.get_encoding("cl100k_base")
+>>> enc.decode(enc.encode("hello world"))
+'hello world'
+>>> tok = bytepair.train("aaabdaaabac", 259, pattern="none")
+>>> tok.encode("aaabdaaabac")
+[258, 100, 258, 97, 99]
+"""
+
+from .decoding import StreamDecoder, bytes_to_unicode, gpt2_unview, gpt2_view, token_to_display
+from .patterns import PATTERNS, resolve_pattern
+from .registry import encoding_info, get_encoding, list_encoding_names
+from .serialize import from_json, to_json
+from .tiktoken_file import dump_tiktoken_bpe, load_tiktoken_bpe, parse_tiktoken_bpe
+from .tokenizer import Tokenizer, TokenSpan
+from .trainer import MergeEvent, train, train_iter
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "MergeEvent",
+    "PATTERNS",
+    "StreamDecoder",
+    "TokenSpan",
+    "Tokenizer",
+    "bytes_to_unicode",
+    "dump_tiktoken_bpe",
+    "encoding_info",
+    "from_json",
+    "get_encoding",
+    "gpt2_unview",
+    "gpt2_view",
+    "list_encoding_names",
+    "load_tiktoken_bpe",
+    "parse_tiktoken_bpe",
+    "resolve_pattern",
+    "to_json",
+    "token_to_display",
+    "train",
+    "train_iter",
+]

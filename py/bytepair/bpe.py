@@ -1,0 +1,232 @@
+"""The BPE merge loop for one pre-token ("piece").
+
+Two rules, both "repeatedly merge the best adjacent pair, leftmost on ties":
+
+* :func:`encode_piece_ranks` - tiktoken's rule for real encodings: the best pair
+  of adjacent parts is the one whose *concatenated bytes* have the lowest rank
+  (tiktoken ``src/lib.rs``, ``_byte_pair_merge``).
+* :func:`encode_piece_merges` - minbpe's rule for trained tokenizers: the best
+  pair of adjacent ids is the one with the lowest *merge id*
+  (karpathy/minbpe ``regex.py``, ``encode_chunk``). minbpe replaces every
+  occurrence of the chosen pair in one sweep; merging one occurrence at a time,
+  leftmost first, gives the same result because a merge only ever creates pairs
+  with higher merge ids than its own.
+
+Short pieces use the direct quadratic scan (fast in Python for a few dozen
+parts). Long pieces use a heap of candidate pairs over a linked list of parts,
+so a 1 MB piece costs O(n log n), not O(n^2).
+
+Example (minbpe's Wikipedia example, merges learned from ``"aaabdaaabac"``)::
+
+    >>> merges = {(97, 97): 256, (256, 97): 257, (257, 98): 258}
+    >>> encode_piece_merges(b"aaabdaaabac", merges)
+    [258, 100, 258, 97, 99]
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Mapping, Sequence
+
+__all__ = ["encode_piece_ranks", "encode_piece_merges", "merge_pair"]
+
+# Pieces with at least this many bytes go through the heap-based loop.
+_LONG_PIECE = 48
+_NO_RANK = 1 << 62
+
+
+def encode_piece_ranks(piece: bytes, ranks: Mapping[bytes, int]) -> list[int]:
+    """Encode one piece with tiktoken's rule.
+
+    Args:
+        piece: the UTF-8 bytes of one pre-token.
+        ranks: token bytes -> rank (= token id); must contain every single byte
+            that occurs in ``piece``.
+
+    Returns:
+        The token ids (ranks), in order; their bytes concatenate to ``piece``.
+
+    Raises:
+        KeyError: a single byte of ``piece`` is not in ``ranks`` (the vocabulary
+            has no byte fallback for it).
+    """
+    token = ranks.get(piece)
+    if token is not None:
+        return [token]
+    n = len(piece)
+    if n >= _LONG_PIECE:
+        bounds = _merge_long(piece, ranks)
+    else:
+        bounds = _merge_short(piece, ranks)
+    try:
+        return [ranks[piece[bounds[i] : bounds[i + 1]]] for i in range(len(bounds) - 1)]
+    except KeyError as e:
+        raise KeyError(
+            f"byte {e.args[0]!r} has no token in this vocabulary; "
+            "a byte-level vocabulary must contain all 256 single bytes"
+        ) from e
+
+
+def _merge_short(piece: bytes, ranks: Mapping[bytes, int]) -> list[int]:
+    """Quadratic scan: part boundaries (byte offsets) after all merges."""
+    get = ranks.get
+    no_rank = _NO_RANK
+    bounds = list(range(len(piece) + 1))
+    # pair_ranks[i] = rank of parts i and i+1 joined
+    pair_ranks = [get(piece[i : i + 2], no_rank) for i in range(len(piece) - 1)]
+    while pair_ranks:
+        best = min(pair_ranks)
+        if best == no_rank:
+            break
+        i = pair_ranks.index(best)  # leftmost on ties
+        del bounds[i + 1]
+        del pair_ranks[i]
+        if i < len(pair_ranks):
+            pair_ranks[i] = get(piece[bounds[i] : bounds[i + 2]], no_rank)
+        if i > 0:
+            pair_ranks[i - 1] = get(piece[bounds[i - 1] : bounds[i + 1]], no_rank)
+    return bounds
+
+
+def _merge_long(piece: bytes, ranks: Mapping[bytes, int]) -> list[int]:
+    """Heap + linked list version of :func:`_merge_short`; same result.
+
+    Parts are named by their start offset. ``nxt[s]`` is the start of the part
+    after the one starting at ``s`` (``n`` at the end); ``prv`` the reverse;
+    ``nxt[s] == -1`` marks a start that was merged away. Heap entries are
+    ``(rank, start)``; an entry is checked against the current parts when it is
+    popped and dropped if stale.
+    """
+    n = len(piece)
+    get = ranks.get
+    nxt = list(range(1, n + 1))
+    prv = list(range(-1, n - 1))
+    heap = []
+    for i in range(n - 1):
+        r = get(piece[i : i + 2])
+        if r is not None:
+            heap.append((r, i))
+    heapq.heapify(heap)
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        r, s = pop(heap)
+        m = nxt[s]
+        if m == -1 or m >= n:
+            continue
+        e = nxt[m]
+        if get(piece[s:e]) != r:
+            continue  # stale: the parts around s changed since the push
+        # merge the part at s with the part at m
+        nxt[s] = e
+        nxt[m] = -1
+        if e < n:
+            prv[e] = s
+            r2 = get(piece[s : nxt[e]])
+            if r2 is not None:
+                push(heap, (r2, s))
+        p = prv[s]
+        if p >= 0:
+            r2 = get(piece[p:e])
+            if r2 is not None:
+                push(heap, (r2, p))
+    bounds = [0]
+    s = 0
+    while s < n:
+        s = nxt[s]
+        bounds.append(s)
+    return bounds
+
+
+def encode_piece_merges(piece: bytes | Sequence[int], merges: Mapping[tuple[int, int], int]) -> list[int]:
+    """Encode one piece with minbpe's rule (lowest merge id first).
+
+    Args:
+        piece: the UTF-8 bytes of one pre-token (or its byte ids, 0..255).
+        merges: ``(left_id, right_id) -> new_id`` in learned order; a lower new
+            id means an earlier merge.
+
+    Returns:
+        The token ids, in order.
+    """
+    ids = list(piece)
+    if len(ids) < 2:
+        return ids
+    if len(ids) >= _LONG_PIECE:
+        return _merges_long(ids, merges)
+    get = merges.get
+    no_rank = _NO_RANK
+    while len(ids) >= 2:
+        best_rank = no_rank
+        best_i = -1
+        for i in range(len(ids) - 1):
+            r = get((ids[i], ids[i + 1]), no_rank)
+            if r < best_rank:
+                best_rank, best_i = r, i
+        if best_i < 0:
+            break
+        ids[best_i : best_i + 2] = (best_rank,)
+    return ids
+
+
+def _merges_long(ids: list[int], merges: Mapping[tuple[int, int], int]) -> list[int]:
+    """Heap + linked list version of the merge-id rule, O(n log n)."""
+    n = len(ids)
+    get = merges.get
+    sym = ids[:]  # sym[i]: id of the part starting at position i; -1 once merged away
+    nxt = list(range(1, n + 1))
+    prv = list(range(-1, n - 1))
+    heap = []
+    for i in range(n - 1):
+        r = get((sym[i], sym[i + 1]))
+        if r is not None:
+            heap.append((r, i))
+    heapq.heapify(heap)
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        r, s = pop(heap)
+        a = sym[s]
+        m = nxt[s]
+        if a < 0 or m >= n or get((a, sym[m])) != r:
+            continue
+        e = nxt[m]
+        sym[s] = r
+        sym[m] = -1
+        nxt[s] = e
+        if e < n:
+            prv[e] = s
+            r2 = get((r, sym[e]))
+            if r2 is not None:
+                push(heap, (r2, s))
+        p = prv[s]
+        if p >= 0:
+            r2 = get((sym[p], r))
+            if r2 is not None:
+                push(heap, (r2, p))
+    return [t for t in sym if t >= 0]
+
+
+def merge_pair(ids: Sequence[int], pair: tuple[int, int], new_id: int) -> list[int]:
+    """Replace every occurrence of ``pair`` in ``ids`` by ``new_id``.
+
+    Occurrences are taken left to right without overlap, as in minbpe's
+    ``merge``: ``merge_pair([1, 1, 1], (1, 1), 9) == [9, 1]``.
+
+    Args:
+        ids: token ids.
+        pair: ``(left_id, right_id)``.
+        new_id: the id of the merged token.
+
+    Returns:
+        A new list; ``ids`` is not changed.
+    """
+    a, b = pair
+    out: list[int] = []
+    i, n = 0, len(ids)
+    while i < n:
+        if i + 1 < n and ids[i] == a and ids[i + 1] == b:
+            out.append(new_id)
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out

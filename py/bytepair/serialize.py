@@ -1,0 +1,144 @@
+"""Save and load a trained tokenizer as versioned JSON.
+
+Format (``"format": "bytepair", "version": 1``)::
+
+    {
+      "format": "bytepair",
+      "version": 1,
+      "name": "trained",
+      "pattern": "<regex source>" | null,     # null = no pre-tokenizer ("none")
+      "normalization": null | "NFC" | "NFKC",
+      "special_tokens": {"<|endoftext|>": 1000},
+      "merges": [[97, 97], [256, 97], ...]     # merge k creates id 256 + k
+    }
+
+The vocabulary is not stored: it is derived from the merges (ids 0..255 are
+the bytes; merge k joins its two parts), as minbpe does. Each merge is written
+on its own line so a file stays diff-able and error messages can name lines.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = ["FORMAT", "VERSION", "to_json", "from_json"]
+
+FORMAT = "bytepair"
+VERSION = 1
+
+
+def to_json(tok) -> str:
+    """Serialize a trained :class:`~bytepair.Tokenizer` (one built from merges).
+
+    Raises:
+        ValueError: ``tok`` is a real encoding (ranks); save those with
+            ``to_tiktoken()`` instead.
+    """
+    if not tok.is_trained:
+        raise ValueError(
+            f"{tok.name!r} is a rank-based encoding, not a trained tokenizer; save it with to_tiktoken()"
+        )
+    head = {
+        "format": FORMAT,
+        "version": VERSION,
+        "name": tok.name,
+        "pattern": tok.pattern,
+        "normalization": tok.normalization,
+        "special_tokens": tok.special_tokens,
+    }
+    lines = ["{"]
+    for k, v in head.items():
+        lines.append(f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)},")
+    merges = list(tok.merges)
+    lines.append('  "merges": [')
+    lines.extend(f"    [{a}, {b}]" + ("," if k < len(merges) - 1 else "") for k, (a, b) in enumerate(merges))
+    lines.append("  ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _line_of(text: str, needle: str, start_line: int = 0) -> int | None:
+    for n, line in enumerate(text.splitlines()[start_line:], start_line + 1):
+        if needle in line:
+            return n
+    return None
+
+
+def from_json(text: str | bytes):
+    """Load a tokenizer saved by :func:`to_json`.
+
+    Args:
+        text: the JSON text (``str`` or UTF-8 ``bytes``).
+
+    Returns:
+        A :class:`~bytepair.Tokenizer`.
+
+    Raises:
+        ValueError: not JSON (with line and column), not this format, an
+            unsupported version, a missing or wrongly typed field, a malformed
+            or duplicate merge or an id that does not exist yet (with the merge
+            index and its line number), duplicate special-token ids.
+    """
+    from .tokenizer import Tokenizer
+
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ValueError(f"tokenizer file is not UTF-8 text (byte {e.start}); is it a JSON file?") from e
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"tokenizer file is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from e
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f'not a bytepair tokenizer file: expected a JSON object with "format": "{FORMAT}"')
+    version = data.get("version")
+    if version != VERSION:
+        raise ValueError(f"unsupported tokenizer file version {version!r}; this bytepair reads version {VERSION}")
+    for key in ("pattern", "merges"):
+        if key not in data:
+            raise ValueError(f'tokenizer file has no "{key}" field (line {_line_of(text, "{") or 1}); '
+                             f'add it ("pattern": null means no pre-tokenizer)')
+    pattern = data["pattern"]
+    if pattern is not None and not isinstance(pattern, str):
+        raise ValueError(f'"pattern" must be a regex string or null, got {pattern!r}')
+    merges_raw = data["merges"]
+    if not isinstance(merges_raw, list):
+        raise ValueError('"merges" must be a list of [left_id, right_id] pairs')
+    merges_line = _line_of(text, '"merges"') or 0
+    merges: dict[tuple[int, int], int] = {}
+    for k, m in enumerate(merges_raw):
+        where = f"merge {k} (line {merges_line + 1 + k})" if merges_line else f"merge {k}"
+        if (not isinstance(m, list) or len(m) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in m)):
+            raise ValueError(f"{where}: expected [left_id, right_id] with two ints, got {m!r}")
+        pair = (m[0], m[1])
+        new_id = 256 + k
+        if pair in merges:
+            raise ValueError(f"{where}: pair {list(pair)} is already merge {merges[pair] - 256}; each pair is merged once")
+        if not (0 <= pair[0] < new_id and 0 <= pair[1] < new_id):
+            raise ValueError(f"{where}: {list(pair)} uses an id that does not exist yet (ids so far are 0..{new_id - 1})")
+        merges[pair] = new_id
+    specials = data.get("special_tokens") or {}
+    if not isinstance(specials, dict):
+        raise ValueError('"special_tokens" must be an object {"token": id}')
+    seen: dict[int, str] = {}
+    for s, i in specials.items():
+        if not isinstance(i, int) or isinstance(i, bool):
+            raise ValueError(f"special token {s!r} has id {i!r}; ids are ints")
+        if i in seen:
+            raise ValueError(f"special tokens {seen[i]!r} and {s!r} share id {i}; give each its own id")
+        if i < 256 + len(merges):
+            raise ValueError(f"special token {s!r} has id {i}, which a byte or merge already uses; use ids >= {256 + len(merges)}")
+        seen[i] = s
+    try:
+        return Tokenizer.from_merges(
+            merges,
+            pattern=pattern if pattern is not None else "none",
+            special_tokens=specials,
+            normalization=data.get("normalization"),
+            name=str(data.get("name") or "trained"),
+        )
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"tokenizer file is invalid: {e}") from e

@@ -1,0 +1,534 @@
+"""The :class:`Tokenizer`: pre-tokenize, merge, add special tokens; and back.
+
+One class serves both kinds of vocabulary:
+
+* real encodings (``Tokenizer.from_ranks``): token bytes -> rank, tiktoken's
+  merge rule; ids are tiktoken's ranks, so output is id-for-id tiktoken's;
+* trained tokenizers (``Tokenizer.from_merges``): ``(left, right) -> new id``
+  in learned order, minbpe's merge rule; ids 0..255 are the single bytes.
+
+Encoding: text -> (optional Unicode normalization) -> cut at allowed special
+tokens -> split pattern (pre-tokenizer) -> each piece's UTF-8 bytes -> merges.
+Pieces are cached (most text repeats its words), which is what makes a
+pure-Python encoder fast.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Literal
+
+from . import bpe, specials
+from .normalize import normalize
+from .patterns import resolve_pattern
+from .pretokenize import compile_pattern
+
+__all__ = ["Tokenizer", "TokenSpan"]
+
+_CACHE_MAX_ENTRIES = 200_000
+_CACHE_MAX_PIECE_CHARS = 128
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TokenSpan:
+    """One token and where it came from.
+
+    ``id``: token id; ``token``: its bytes; ``[start, end)``: the smallest span
+    of the input text (in characters, or UTF-16 code units with
+    ``units="utf16"``) whose UTF-8 encoding covers the token's bytes. Tokens that
+    are fragments of one character (emoji, CJK) share that character's span.
+    ``special`` is True for a special token.
+    """
+
+    id: int
+    token: bytes
+    start: int
+    end: int
+    special: bool = False
+
+
+def _fix_surrogates(text: str) -> str:
+    """Lone surrogates -> U+FFFD, as tiktoken does (``tiktoken/core.py``, ``encode``).
+
+    Surrogate pairs written as two code points are joined into one character.
+    """
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def _utf16_len(s: str) -> int:
+    return len(s.encode("utf-16-le", "surrogatepass")) // 2
+
+
+class Tokenizer:
+    """A byte-level BPE tokenizer. Build one with :meth:`from_ranks`,
+    :meth:`from_merges`, :func:`bytepair.get_encoding`, :func:`bytepair.train`
+    or :func:`bytepair.from_json`.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        pattern: str | None,
+        ranks: Mapping[bytes, int] | None = None,
+        merges: Mapping[tuple[int, int], int] | None = None,
+        special_tokens: Mapping[str, int] | None = None,
+        normalization: str | None = None,
+    ) -> None:
+        """Prefer the ``from_*`` constructors. Exactly one of ``ranks`` / ``merges``.
+
+        Raises:
+            ValueError: both or neither of ranks/merges; an invalid pattern or
+                normalization; colliding ids.
+        """
+        if (ranks is None) == (merges is None):
+            raise ValueError("give exactly one of ranks= (a real encoding) or merges= (a trained tokenizer)")
+        self.name = name
+        self._pattern = resolve_pattern(pattern)
+        self._split = compile_pattern(self._pattern).findall if self._pattern is not None else None
+        normalize("", normalization)  # validates the form
+        self.normalization = normalization
+        self._ranks: dict[bytes, int] | None = None
+        self._merges: dict[tuple[int, int], int] | None = None
+        if ranks is not None:
+            self._ranks = dict(ranks)
+            self._vocab = {rank: tok for tok, rank in self._ranks.items()}
+            if len(self._vocab) != len(self._ranks):
+                raise ValueError("two tokens share one rank; each rank must be unique")
+            ranks_get = self._ranks
+            self._encode_piece = lambda b: bpe.encode_piece_ranks(b, ranks_get)
+        else:
+            self._merges = dict(merges)  # type: ignore[arg-type]
+            self._vocab = _vocab_from_merges(self._merges)
+            merges_get = self._merges
+            self._encode_piece = lambda b: bpe.encode_piece_merges(b, merges_get)
+        self._special_tokens: dict[str, int] = {}
+        self._cache: dict[str, list[int]] = {}
+        self._derived_merges: dict[tuple[int, int], int] | None = None
+        if special_tokens:
+            self.register_special_tokens(special_tokens)
+
+    # ----------------------------------------------------------- constructors
+    @classmethod
+    def from_ranks(
+        cls,
+        ranks: Mapping[bytes, int],
+        *,
+        pattern: str | None,
+        special_tokens: Mapping[str, int] | None = None,
+        name: str = "custom",
+        normalization: str | None = None,
+    ) -> Tokenizer:
+        """A tokenizer over tiktoken-style ranks (token bytes -> rank = id)."""
+        return cls(name=name, pattern=pattern, ranks=ranks, special_tokens=special_tokens, normalization=normalization)
+
+    @classmethod
+    def from_merges(
+        cls,
+        merges: Mapping[tuple[int, int], int] | Iterable[tuple[int, int]],
+        *,
+        pattern: str | None = "cl100k_base",
+        special_tokens: Mapping[str, int] | Sequence[str] | None = None,
+        normalization: str | None = None,
+        name: str = "trained",
+    ) -> Tokenizer:
+        """A tokenizer from learned merges (minbpe convention).
+
+        Args:
+            merges: ``{(left_id, right_id): new_id}`` or a sequence of pairs in
+                learned order (merge *k* gets id ``256 + k``).
+            pattern: ``"none"``, an encoding name, or a custom regex.
+            special_tokens: ``{token: id}``, or a list of token strings that get
+                the ids right after the last merge, in order.
+
+        Raises:
+            ValueError: a merge refers to an id that does not exist yet, or ids
+                are not ``256, 257, ...`` in order.
+        """
+        if not isinstance(merges, Mapping):
+            merges = {tuple(p): 256 + k for k, p in enumerate(merges)}  # type: ignore[misc]
+        if special_tokens is not None and not isinstance(special_tokens, Mapping):
+            first = 256 + len(merges)
+            special_tokens = {s: first + k for k, s in enumerate(special_tokens)}
+        return cls(name=name, pattern=pattern, merges=merges, special_tokens=special_tokens, normalization=normalization)
+
+    # ------------------------------------------------------------ properties
+    @property
+    def pattern(self) -> str | None:
+        """The split pattern (regex source), or None for no pre-tokenizer ("none")."""
+        return self._pattern
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        """``{token string: id}`` (a copy)."""
+        return dict(self._special_tokens)
+
+    @property
+    def special_tokens_set(self) -> set[str]:
+        return set(self._special_tokens)
+
+    @property
+    def n_vocab(self) -> int:
+        """Largest token id + 1 (tiktoken's definition; real encodings have holes)."""
+        return max(self._vocab) + 1
+
+    @property
+    def vocab(self) -> Mapping[int, bytes]:
+        """``{id: token bytes}``, special tokens included (read-only view)."""
+        return MappingProxyType(self._vocab)
+
+    @property
+    def is_trained(self) -> bool:
+        """True for a tokenizer built from merges (minbpe rule), False for ranks (tiktoken rule)."""
+        return self._merges is not None
+
+    @property
+    def merges(self) -> dict[tuple[int, int], int]:
+        """``{(left_id, right_id): new_id}`` in learned order.
+
+        For a real encoding the merges are derived from the ranks: each token of
+        two or more bytes, in rank order, split by BPE with the lower ranks only;
+        tokens that do not split into exactly two earlier tokens are left out.
+        Deriving takes a few seconds for the 200k-token o200k_base.
+        """
+        if self._merges is not None:
+            return dict(self._merges)
+        if self._derived_merges is None:
+            self._derived_merges = _derive_merges(self._ranks)  # type: ignore[arg-type]
+        return dict(self._derived_merges)
+
+    def __repr__(self) -> str:
+        kind = "merges" if self.is_trained else "ranks"
+        return f"<Tokenizer {self.name!r} ({kind}) n_vocab={self.n_vocab}>"
+
+    # --------------------------------------------------------- special tokens
+    def register_special_tokens(self, tokens: Mapping[str, int]) -> None:
+        """Add special tokens ``{token string: id}``.
+
+        Raises:
+            TypeError: a token is not a non-empty ``str`` or an id not an ``int``.
+            ValueError: an id is negative or already used by another token.
+        """
+        for tok, i in tokens.items():
+            if not isinstance(tok, str) or not tok:
+                raise TypeError(f"a special token must be a non-empty str, got {tok!r}")
+            if not isinstance(i, int) or isinstance(i, bool):
+                raise TypeError(f"the id of special token {tok!r} must be an int, got {i!r}")
+            if i < 0:
+                raise ValueError(f"the id of special token {tok!r} must be >= 0, got {i}")
+            owner = self._vocab.get(i)
+            if owner is not None and self._special_tokens.get(tok) != i:
+                raise ValueError(
+                    f"id {i} for special token {tok!r} is already taken by {owner!r}; "
+                    f"pick an id >= {self.n_vocab}"
+                )
+        for tok, i in tokens.items():
+            old = self._special_tokens.get(tok)
+            if old is not None:
+                del self._vocab[old]
+            self._special_tokens[tok] = i
+            self._vocab[i] = tok.encode("utf-8")
+
+    # --------------------------------------------------------------- encoding
+    def encode_ordinary(self, text: str) -> list[int]:
+        """Encode ``text`` ignoring special tokens (their strings are plain text).
+
+        Returns token ids. Raises TypeError if ``text`` is not a ``str``.
+        """
+        text = self._prepare(text)
+        try:
+            return self._encode_segment(text)
+        except UnicodeEncodeError:
+            return self._encode_segment(_fix_surrogates(text))
+
+    def encode(
+        self,
+        text: str,
+        *,
+        allowed_special: Literal["all"] | Collection[str] = frozenset(),
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+    ) -> list[int]:
+        """Encode ``text`` to token ids, tiktoken's contract for special tokens.
+
+        Args:
+            text: the text (characters).
+            allowed_special: special tokens encoded as their special id when the
+                text contains them; ``"all"`` for every one.
+            disallowed_special: special tokens whose presence raises; ``"all"``
+                (default) = every special token not allowed; ``()`` to encode
+                them as ordinary text.
+
+        Returns:
+            Token ids.
+
+        Raises:
+            TypeError: ``text`` is not a ``str``.
+            ValueError: the text contains a disallowed special token (the message
+                names it and both ways out).
+        """
+        text = self._prepare(text)
+        allowed, disallowed = specials.resolve_special_sets(self._special_tokens, allowed_special, disallowed_special)
+        if disallowed:
+            specials.check_disallowed(text, disallowed)
+        try:
+            return self._encode_with_specials(text, allowed)
+        except UnicodeEncodeError:
+            return self._encode_with_specials(_fix_surrogates(text), allowed)
+
+    def _prepare(self, text: str) -> str:
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}; decode bytes first (data.decode('utf-8'))")
+        if self.normalization is not None:
+            text = normalize(text, self.normalization)
+        return text
+
+    def _encode_with_specials(self, text: str, allowed: frozenset[str]) -> list[int]:
+        if not allowed:
+            return self._encode_segment(text)
+        out: list[int] = []
+        for segment, is_special in specials.split_on_specials(text, allowed):
+            if is_special:
+                out.append(self._special_tokens[segment])
+            else:
+                out += self._encode_segment(segment)
+        return out
+
+    def _encode_segment(self, text: str) -> list[int]:
+        """Ordinary text (no special tokens) -> ids. May raise UnicodeEncodeError."""
+        if self._split is None:
+            return self._encode_piece(text.encode("utf-8")) if text else []
+        cache = self._cache
+        encode_piece = self._encode_piece
+        out: list[int] = []
+        for piece in self._split(text):
+            ids = cache.get(piece)
+            if ids is None:
+                ids = encode_piece(piece.encode("utf-8"))
+                if len(piece) <= _CACHE_MAX_PIECE_CHARS:
+                    if len(cache) >= _CACHE_MAX_ENTRIES:
+                        cache.clear()
+                    cache[piece] = ids
+            out += ids
+        return out
+
+    def count(self, text: str) -> int:
+        """Number of tokens of ``text`` encoded with every special token allowed."""
+        return len(self.encode(text, allowed_special="all"))
+
+    def encode_with_spans(
+        self,
+        text: str,
+        *,
+        allowed_special: Literal["all"] | Collection[str] = frozenset(),
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+        units: Literal["chars", "utf16"] = "chars",
+    ) -> list[TokenSpan]:
+        """Encode and say which part of ``text`` each token covers.
+
+        Same ids as :meth:`encode`. Offsets index ``text`` after normalization
+        and after lone surrogates become U+FFFD (unchanged for ordinary text),
+        in characters (``units="chars"``) or UTF-16 code units (``"utf16"``,
+        for JavaScript strings). A character split over several tokens gives
+        each of them that character's span.
+
+        Raises:
+            TypeError / ValueError: as :meth:`encode`; ValueError for bad ``units``.
+        """
+        if units not in ("chars", "utf16"):
+            raise ValueError(f'units must be "chars" or "utf16", got {units!r}')
+        text = self._prepare(text)
+        allowed, disallowed = specials.resolve_special_sets(self._special_tokens, allowed_special, disallowed_special)
+        if disallowed:
+            specials.check_disallowed(text, disallowed)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = _fix_surrogates(text)
+        spans: list[TokenSpan] = []
+        offset = 0
+        for segment, is_special in specials.split_on_specials(text, allowed):
+            if is_special:
+                spans.append(TokenSpan(self._special_tokens[segment], segment.encode("utf-8"), offset, offset + len(segment), True))
+            else:
+                self._segment_spans(segment, offset, spans)
+            offset += len(segment)
+        if units == "utf16":
+            spans = _to_utf16(text, spans)
+        return spans
+
+    def _segment_spans(self, segment: str, offset: int, out: list[TokenSpan]) -> None:
+        if self._split is None:
+            pieces = [(0, segment)] if segment else []
+        else:
+            pieces = [(m.start(), m.group()) for m in compile_pattern(self._pattern).finditer(segment)]  # type: ignore[arg-type]
+        vocab = self._vocab
+        for start, piece in pieces:
+            data = piece.encode("utf-8")
+            ids = self._cache.get(piece) or self._encode_piece(data)
+            base = offset + start
+            if len(data) == len(piece):  # ASCII: bytes == characters
+                pos = 0
+                for t in ids:
+                    n = len(vocab[t])
+                    out.append(TokenSpan(t, vocab[t], base + pos, base + pos + n))
+                    pos += n
+                continue
+            char_starts = [0]  # byte offset where each character starts, plus the end
+            for ch in piece:
+                char_starts.append(char_starts[-1] + len(ch.encode("utf-8")))
+            pos = 0
+            for t in ids:
+                tb = vocab[t]
+                end = pos + len(tb)
+                first = bisect.bisect_right(char_starts, pos) - 1
+                last = bisect.bisect_left(char_starts, end)
+                out.append(TokenSpan(t, tb, base + first, base + last))
+                pos = end
+
+    # --------------------------------------------------------------- decoding
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        """Token ids -> the exact bytes (no UTF-8 decoding).
+
+        Raises:
+            KeyError: an id is not in the vocabulary (the message names it).
+            TypeError: an id is not an int.
+        """
+        ids = ids if isinstance(ids, (list, tuple)) else list(ids)
+        vocab = self._vocab
+        try:
+            return b"".join([vocab[i] for i in ids])
+        except (KeyError, TypeError):
+            for i in ids:
+                self.decode_single_token_bytes(i)
+            raise
+
+    def decode(self, ids: Iterable[int], errors: str = "replace") -> str:
+        """Token ids -> text. With ``errors="replace"`` (default) invalid UTF-8
+        (a token sequence cut inside a character) becomes U+FFFD; never raises
+        for valid ids. Other ``errors`` values are those of ``bytes.decode``.
+        """
+        return self.decode_bytes(ids).decode("utf-8", errors=errors)
+
+    def decode_single_token_bytes(self, token: int) -> bytes:
+        """The bytes of one token id.
+
+        Raises:
+            TypeError: ``token`` is not an int.
+            KeyError: no token has this id (e.g. cl100k_base's holes at 100256
+                and 100261-100275, or a negative id).
+        """
+        if not isinstance(token, int) or isinstance(token, bool):
+            raise TypeError(f"token ids are ints, got {token!r} ({type(token).__name__})")
+        b = self._vocab.get(token)
+        if b is None:
+            raise KeyError(
+                f"token id {token} is not in the vocabulary of {self.name!r}: valid ids are 0..{self.n_vocab - 1}"
+                + (" except the unused ids in between" if len(self._vocab) != self.n_vocab else "")
+            )
+        return b
+
+    token_bytes = decode_single_token_bytes
+
+    def decode_tokens_bytes(self, ids: Iterable[int]) -> list[bytes]:
+        """Token ids -> each token's bytes."""
+        return [self.decode_single_token_bytes(i) for i in ids]
+
+    # ------------------------------------------------------------------ files
+    def to_json(self) -> str:
+        """The versioned JSON form of a trained tokenizer (see :mod:`bytepair.serialize`)."""
+        from .serialize import to_json
+
+        return to_json(self)
+
+    def to_tiktoken(self) -> bytes:
+        """The ``.tiktoken`` rank file (``base64(token) rank`` per line) of the ordinary tokens.
+
+        Raises:
+            ValueError: two ids of a trained tokenizer have the same bytes (a
+                rank file cannot express that; save JSON instead).
+        """
+        from .tiktoken_file import dump_tiktoken_bpe
+
+        return dump_tiktoken_bpe(self.mergeable_ranks())
+
+    def mergeable_ranks(self) -> dict[bytes, int]:
+        """``{token bytes: rank}`` of the ordinary (non-special) tokens."""
+        if self._ranks is not None:
+            return dict(self._ranks)
+        specials_ids = set(self._special_tokens.values())
+        ranks: dict[bytes, int] = {}
+        for i, b in self._vocab.items():
+            if i in specials_ids:
+                continue
+            if b in ranks:
+                raise ValueError(
+                    f"ids {ranks[b]} and {i} both stand for {b!r}; a .tiktoken rank file cannot hold that — save with to_json()"
+                )
+            ranks[b] = i
+        return ranks
+
+
+def _vocab_from_merges(merges: dict[tuple[int, int], int]) -> dict[int, bytes]:
+    """ids 0..255 = bytes; each merge's id = its two parts joined (minbpe ``_build_vocab``)."""
+    vocab = {i: bytes((i,)) for i in range(256)}
+    for k, ((a, b), new) in enumerate(merges.items()):
+        if new != 256 + k:
+            raise ValueError(f"merge {k} ({a}, {b}) has id {new}; merge ids must be 256, 257, ... in learned order")
+        if a not in vocab or b not in vocab:
+            raise ValueError(f"merge {k} ({a}, {b}) uses an id that no earlier merge made; ids so far are 0..{new - 1}")
+        vocab[new] = vocab[a] + vocab[b]
+    return vocab
+
+
+def _derive_merges(ranks: dict[bytes, int]) -> dict[tuple[int, int], int]:
+    merges: dict[tuple[int, int], int] = {}
+    for tok, rank in sorted(ranks.items(), key=lambda kv: kv[1]):
+        if len(tok) < 2:
+            continue
+        older = _LowerRanks(ranks, rank)
+        parts = bpe.encode_piece_ranks(tok, older) if all(bytes((c,)) in older for c in tok) else []
+        if len(parts) == 2:
+            merges[(parts[0], parts[1])] = rank
+    return merges
+
+
+class _LowerRanks(Mapping):
+    """The ranks strictly below ``limit`` (a view for deriving merges)."""
+
+    def __init__(self, ranks: dict[bytes, int], limit: int) -> None:
+        self._ranks, self._limit = ranks, limit
+
+    def __getitem__(self, key: bytes) -> int:
+        r = self._ranks[key]
+        if r >= self._limit:
+            raise KeyError(key)
+        return r
+
+    def get(self, key, default=None):
+        r = self._ranks.get(key)
+        return r if r is not None and r < self._limit else default
+
+    def __contains__(self, key) -> bool:
+        return self.get(key) is not None
+
+    def __iter__(self):
+        return (k for k, v in self._ranks.items() if v < self._limit)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def _to_utf16(text: str, spans: list[TokenSpan]) -> list[TokenSpan]:
+    if len(text) == _utf16_len(text):
+        return spans
+    # u16[i] = UTF-16 offset of character i
+    u16 = [0] * (len(text) + 1)
+    acc = 0
+    for i, ch in enumerate(text):
+        u16[i] = acc
+        acc += 2 if ord(ch) > 0xFFFF else 1
+    u16[len(text)] = acc
+    return [dataclasses.replace(s, start=u16[s.start], end=u16[s.end]) for s in spans]
