@@ -152,13 +152,23 @@ def train_iter(
     return _train(counts, n_merges, min_frequency)
 
 
-def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterator[MergeEvent]:
-    # ---- layout: every distinct piece once, in first-appearance order
-    sym: list[int] = []  # token id at each position; -1 once merged into the left neighbour
-    wt: list[int] = []  # weight (occurrences of the piece) at each position
-    nxt: list[int] = []  # next live position in the same piece, -1 at the end
-    prv: list[int] = []  # previous live position in the same piece, -1 at the start
-    n_tokens = 0
+_SHIFT = 32  # pair key = left_id << _SHIFT | right_id (ids stay far below 2**32)
+_MASK = (1 << _SHIFT) - 1
+
+
+def _layout(counts: dict[str, int]) -> tuple[list[int], list[int], list[int], list[int], int]:
+    """Lay out every distinct piece once: ``(sym, wt, nxt, prv, n_bytes)``.
+
+    ``sym[i]``: token id at position i (-1 once merged into its left neighbour);
+    ``wt[i]``: occurrences of the piece holding position i; ``nxt``/``prv``: the
+    next/previous live position in the same piece, -1 at the piece's ends.
+    Lone surrogates become U+FFFD first, as in encoding.
+    """
+    sym: list[int] = []
+    wt: list[int] = []
+    nxt: list[int] = []
+    prv: list[int] = []
+    n_bytes = 0
     for piece, c in counts.items():
         try:
             data = piece.encode("utf-8")
@@ -168,93 +178,103 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
         if n == 0:
             continue
         start = len(sym)
-        sym.extend(data)
-        wt.extend([c] * n)
-        nxt.extend(range(start + 1, start + n + 1))
+        sym += data
+        wt += [c] * n
+        nxt += range(start + 1, start + n + 1)
         nxt[-1] = -1
         prv.append(-1)
-        prv.extend(range(start, start + n - 1))
-        n_tokens += n * c
-    n_bytes = n_tokens
+        prv += range(start, start + n - 1)
+        n_bytes += n * c
+    return sym, wt, nxt, prv, n_bytes
 
-    # ---- pair index
-    where: dict[tuple[int, int], set[int]] = {}
-    count: dict[tuple[int, int], int] = {}
-    first: dict[tuple[int, int], int] = {}
-    for i in range(len(sym) - 1):
-        if nxt[i] < 0:
-            continue
-        p = (sym[i], sym[i + 1])
-        s = where.get(p)
-        if s is None:
-            where[p] = {i}
-            count[p] = wt[i]
-            first[p] = i
+
+def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterator[MergeEvent]:
+    sym, wt, nxt, prv, n_bytes = _layout(counts)
+    n_tokens = n_bytes
+    shift, mask = _SHIFT, _MASK
+
+    # ---- pair index: key -> positions, weighted count, first position.
+    # A position list is sorted and never grows after the merge that created
+    # its pair (only pairs with the newest token gain occurrences), so it only
+    # goes stale: dead entries are skipped when used. first[key] is exact
+    # unless key is in `dirty` (its first occurrence was taken away).
+    where: dict[int, list[int]] = {}
+    count: dict[int, int] = {}
+    first: dict[int, int] = {}
+    keys = [(x << shift) | y for x, y in zip(sym, sym[1:])]
+    for i in [i for i, j in enumerate(nxt) if j < 0]:
+        if i < len(keys):
+            keys[i] = -1  # piece boundary: no pair
+    for i, key in enumerate(keys):
+        lst = where.get(key)
+        if lst is None:
+            where[key] = [i]
+            first[key] = i
         else:
-            s.add(i)
-            count[p] += wt[i]
-    heap = [(-c, first[p], p) for p, c in count.items()]
+            lst.append(i)
+    where.pop(-1, None)
+    first.pop(-1, None)
+    if all(w == 1 for w in wt):
+        for key, lst in where.items():
+            count[key] = len(lst)
+    else:
+        for key, lst in where.items():
+            count[key] = sum([wt[i] for i in lst])
+    # heap entries (-count, first, key): count may be too high and first too
+    # low (both only move that way between pushes); fixed when popped.
+    heap = [(-c, first[k], k) for k, c in count.items()]
     heapq.heapify(heap)
-    dirty: set[tuple[int, int]] = set()  # pairs whose first position is only a lower bound
+    dirty: set[int] = set()  # pairs whose stored first position may be gone
 
     vocab: list[bytes] = [bytes((i,)) for i in range(256)]
     pop, push, replace = heapq.heappop, heapq.heappush, heapq.heapreplace
 
-    for new_id in range(256, 256 + n_merges):
+    for z in range(256, 256 + n_merges):
         # ---- pick: highest count, then lowest first position
-        best = None
         while heap:
-            negc, f, p = heap[0]
-            c = count.get(p, 0)
-            if c != -negc:
+            negc, f, best = heap[0]
+            c = count.get(best, 0)
+            if c == 0:
                 pop(heap)
+                where.pop(best, None)
+                first.pop(best, None)
+                count.pop(best, None)
+                dirty.discard(best)
                 continue
-            if p in dirty:
-                dirty.discard(p)
-                first[p] = min(where[p])
-            if first[p] != f:
-                replace(heap, (negc, first[p], p))
+            if best in dirty:
+                dirty.discard(best)
+                # position lists are sorted: drop the dead prefix
+                x, y = best >> shift, best & mask
+                lst = where[best]
+                k = 0
+                while True:
+                    i = lst[k]
+                    j = nxt[i]
+                    if sym[i] == x and j >= 0 and sym[j] == y:
+                        break
+                    k += 1
+                if k:
+                    del lst[:k]
+                first[best] = lst[0]
+            if c != -negc or first[best] != f:
+                replace(heap, (-c, first[best], best))
                 continue
-            best = p
             pop(heap)
             break
-        if best is None or -negc < min_frequency:
+        else:
             return
-        pair_count = -negc
+        if c < min_frequency:
+            return
+        pair_count = c
 
         # ---- merge every occurrence, left to right
-        a, b = best
-        positions = sorted(where.pop(best))
-        del count[best]
-        first.pop(best, None)
-        dirty.discard(best)
-        changed: set[tuple[int, int]] = set()
+        a, b = best >> shift, best & mask
+        positions = where.pop(best)
+        positions.sort()
+        del count[best], first[best]
+        fresh: set[int] = set()  # pairs made in this merge (they involve z)
         merged = 0
-
-        def remove(q: tuple[int, int], pos: int, c: int) -> None:
-            if q == best:
-                return
-            where[q].discard(pos)
-            count[q] -= c
-            changed.add(q)
-            if first[q] == pos:
-                dirty.add(q)
-
-        def add(q: tuple[int, int], pos: int, c: int) -> None:
-            s = where.get(q)
-            if s is None:
-                where[q] = {pos}
-                count[q] = c
-                first[q] = pos
-                dirty.discard(q)
-            else:
-                s.add(pos)
-                count[q] += c
-                if pos < first[q]:
-                    first[q] = pos
-                    dirty.discard(q)
-            changed.add(q)
-
+        za = z << shift
         for i in positions:
             if sym[i] != a:
                 continue
@@ -265,32 +285,58 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
             merged += c
             h = prv[i]
             k = nxt[j]
-            if h >= 0:
-                remove((sym[h], a), h, c)
-            if k >= 0:
-                remove((b, sym[k]), j, c)
-            sym[i] = new_id
+            sym[i] = z
             sym[j] = -1
             nxt[i] = k
+            if h >= 0:
+                x = sym[h]
+                q = (x << shift) | a
+                if q != best:  # the pair (x, a) at h is gone
+                    count[q] -= c
+                    if first[q] == h:
+                        dirty.add(q)
+                q = (x << shift) | z  # (x, z) at h is new
+                lst = where.get(q)
+                if lst is None:
+                    where[q] = [h]
+                    count[q] = c
+                    first[q] = h
+                    fresh.add(q)
+                else:
+                    lst.append(h)
+                    count[q] += c
             if k >= 0:
                 prv[k] = i
-            if h >= 0:
-                add((sym[h], new_id), h, c)
-            if k >= 0:
-                add((new_id, sym[k]), i, c)
-
-        for q in changed:
+                y = sym[k]
+                q = (b << shift) | y
+                if q != best:  # the pair (b, y) at j is gone
+                    count[q] -= c
+                    if first[q] == j:
+                        dirty.add(q)
+                q = za | y  # (z, y) at i is new
+                lst = where.get(q)
+                if lst is None:
+                    where[q] = [i]
+                    count[q] = c
+                    first[q] = i
+                    fresh.add(q)
+                else:
+                    lst.append(i)
+                    count[q] += c
+        for q in fresh:
+            # positions were appended in increasing order, so first[q] is the
+            # lowest; if a later occurrence took it away again, q is dirty
             c = count[q]
-            if c > 0:
+            if c:
                 push(heap, (-c, first[q], q))
             else:
-                del count[q], where[q], first[q]
+                del where[q], count[q], first[q]
                 dirty.discard(q)
 
         n_tokens -= merged
         token = vocab[a] + vocab[b]
         vocab.append(token)
-        yield MergeEvent(id=new_id, pair=best, token=token, count=pair_count, n_tokens=n_tokens, n_bytes=n_bytes)
+        yield MergeEvent(id=z, pair=(a, b), token=token, count=pair_count, n_tokens=n_tokens, n_bytes=n_bytes)
 
 
 def train(
