@@ -1,0 +1,93 @@
+// Charts (chart.js, loaded as a classic script into window.Chart).
+// Colours come from the CSS custom properties, so light and dark both read well.
+
+const charts = new WeakMap(); // canvas -> Chart
+
+function css(name) {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+}
+
+export function palette() {
+  return [1, 2, 3, 4, 5, 6, 7, 8].map((i) => css(`--series-${i}`));
+}
+
+function baseOptions() {
+  const text = css("--text-muted");
+  const grid = css("--border");
+  return {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false,
+    plugins: { legend: { labels: { color: text } }, tooltip: { intersect: false, mode: "index" } },
+    scales: {
+      x: { ticks: { color: text }, grid: { color: grid }, title: { color: text, display: true } },
+      y: { ticks: { color: text }, grid: { color: grid }, title: { color: text, display: true } },
+    },
+  };
+}
+
+function replace(canvas, config) {
+  const Chart = globalThis.Chart;
+  if (!Chart) throw new Error("chart.js did not load (vendor/chart.umd.min.js).");
+  charts.get(canvas)?.destroy();
+  const chart = new Chart(canvas, config);
+  charts.set(canvas, chart);
+  canvas.dataset.drawn = "true";
+  return chart;
+}
+
+/** Keep at most `max` points (always the first and last) so long runs draw fast. */
+function thin(points, max = 1500) {
+  if (points.length <= max) return points;
+  const step = (points.length - 1) / (max - 1);
+  const out = [];
+  for (let i = 0; i < max; i += 1) out.push(points[Math.round(i * step)]);
+  return out;
+}
+
+/** points: [[vocabSize, bytesPerToken], ...] */
+export function compressionChart(canvas, points) {
+  const options = baseOptions();
+  options.scales.x.type = "linear";
+  options.scales.x.title.text = "Vocab size (256 bytes + merges)";
+  options.scales.y.title.text = "Bytes per token";
+  options.plugins.legend.display = false;
+  return replace(canvas, {
+    type: "line",
+    data: {
+      datasets: [{
+        label: "Bytes per token",
+        data: thin(points).map(([x, y]) => ({ x, y })),
+        borderColor: css("--accent"),
+        backgroundColor: css("--accent"),
+        pointRadius: 0,
+        borderWidth: 2,
+      }],
+    },
+    options,
+  });
+}
+
+/** labels: [language], series: [{label, values}] */
+export function barChart(canvas, labels, series, yTitle) {
+  const colors = palette();
+  const options = baseOptions();
+  options.scales.y.title.text = yTitle;
+  options.scales.x.title.display = false;
+  options.scales.x.ticks.autoSkip = false;
+  options.scales.x.ticks.maxRotation = 60;
+  return replace(canvas, {
+    type: "bar",
+    data: {
+      labels,
+      datasets: series.map((s, i) => ({ label: s.label, data: s.values, backgroundColor: colors[i % colors.length], borderWidth: 0 })),
+    },
+    options,
+  });
+}
+
+export function clearChart(canvas) {
+  charts.get(canvas)?.destroy();
+  charts.delete(canvas);
+  delete canvas.dataset.drawn;
+}

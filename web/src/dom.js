@@ -1,0 +1,57 @@
+// DOM helpers. Text only ever reaches the page through textContent and
+// attributes: there is no innerHTML anywhere in the playground.
+
+/**
+ * h("td", {class: "num", dataset: {id: 3}, attrs: {title: "x"}, on: {click}}, "text", node)
+ */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) {
+    if (value == null || value === false) continue;
+    if (key === "class") el.className = value;
+    else if (key === "text") el.textContent = value;
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "attrs") for (const [a, v] of Object.entries(value)) { if (v != null && v !== false) el.setAttribute(a, v === true ? "" : String(v)); }
+    else if (key === "on") for (const [ev, fn] of Object.entries(value)) el.addEventListener(ev, fn);
+    else el[key] = value;
+  }
+  for (const child of children.flat()) {
+    if (child == null || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+export const $ = (root, sel) => root.querySelector(sel);
+export const $$ = (root, sel) => [...root.querySelectorAll(sel)];
+
+/** Show `message` in the error slot `[data-error-for=key]` inside root (empty hides it). */
+export function showError(root, key, message) {
+  const slot = root.querySelector(`[data-error-for="${key}"]`);
+  if (!slot) return;
+  slot.textContent = message || "";
+  slot.hidden = !message;
+  const control = slot.closest(".field")?.querySelector("input, textarea, select");
+  if (control && key !== "train" && key !== "compare") {
+    if (message) control.setAttribute("aria-invalid", "true");
+    else control.removeAttribute("aria-invalid");
+  }
+}
+
+/** Offer bytes or text as a file download (a blob: URL, no server round trip). */
+export function download(filename, data, type = "application/octet-stream") {
+  const url = URL.createObjectURL(new Blob([data], { type }));
+  const a = h("a", { href: url, download: filename });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+export function debounce(fn, ms) {
+  let timer = null;
+  return (...args) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => fn(...args), ms);
+  };
+}

@@ -1,0 +1,93 @@
+// The Python worker's lifecycle on the page side: start it, wrap it with comlink,
+// restart it when it crashes (or when Stop must end a busy worker), and make
+// calls that reject instead of hanging when the worker dies under them.
+
+import * as Comlink from "../vendor/comlink.mjs";
+
+export class WorkerCrashed extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "WorkerCrashed";
+  }
+}
+
+/**
+ * @param {{onProgress: (fraction:number, message:string) => void,
+ *          onRestart: (reason:string) => void}} hooks
+ */
+export function createRpc({ onProgress, onRestart }) {
+  let worker = null;
+  let remote = null;
+  let ready = null; // promise of {version, isolated}
+  let dead = null; // rejects when the current worker dies
+  let kill = null;
+  let interrupt = null; // Uint8Array over a SharedArrayBuffer (cross-origin isolated only)
+  let generation = 0;
+
+  function start() {
+    generation += 1;
+    const gen = generation;
+    worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "bytepair-python" });
+    remote = Comlink.wrap(worker);
+    dead = new Promise((_, reject) => {
+      kill = reject;
+    });
+    dead.catch(() => {});
+    worker.addEventListener("error", (event) => {
+      event.preventDefault();
+      if (gen === generation) restart(`The Python worker failed (${event.message || "unknown error"}).`);
+    });
+    worker.addEventListener("messageerror", () => {
+      if (gen === generation) restart("The Python worker sent a message that could not be read.");
+    });
+    interrupt = globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function"
+      ? new Uint8Array(new SharedArrayBuffer(1))
+      : null;
+    ready = race(remote.init(Comlink.proxy(onProgress), interrupt ? interrupt.buffer : undefined));
+    return ready;
+  }
+
+  function race(promise) {
+    return Promise.race([promise, dead]);
+  }
+
+  /** End the current worker (pending calls reject with WorkerCrashed) and start anew. */
+  function restart(reason) {
+    const old = worker;
+    if (kill) kill(new WorkerCrashed(reason));
+    if (old) old.terminate();
+    if (remote) remote[Comlink.releaseProxy]?.();
+    start();
+    onRestart(reason);
+    return ready;
+  }
+
+  /** Call a worker method; WorkerCrashed errors restart the worker. */
+  async function call(method, ...args) {
+    await race(ready);
+    try {
+      return await race(remote[method](...args));
+    } catch (err) {
+      if (err && err.name === "WorkerCrashed" && !(err instanceof WorkerCrashed)) {
+        restart(err.message);
+        throw new WorkerCrashed(err.message + " It was restarted; try again.");
+      }
+      throw err;
+    }
+  }
+
+  return {
+    start,
+    restart,
+    call,
+    get ready() {
+      return ready;
+    },
+    /** Ask Python to stop between merges; with SharedArrayBuffer also raise KeyboardInterrupt. */
+    interrupt() {
+      if (interrupt) interrupt[0] = 2; // SIGINT
+      return remote.stop().catch(() => {});
+    },
+    proxy: Comlink.proxy,
+  };
+}

@@ -1,0 +1,244 @@
+// Compare view: parallel texts (UDHR samples or the user's own) x tokenizers:
+// a sortable table (tokens, bytes per token, premium over the baseline) and a bar chart.
+
+import { $, h, showError, debounce } from "../dom.js";
+import { int, fixed, percent } from "../format.js";
+import { barChart } from "../charts.js";
+import * as storage from "../storage.js";
+
+const SCRIPTS = ["Latin", "Cyrillic", "Greek", "Arabic", "Hebrew", "Devanagari", "Bengali", "Tamil", "Telugu", "Gujarati",
+  "Gurmukhi", "Kannada", "Malayalam", "Sinhala", "Thai", "Lao", "Khmer", "Myanmar", "Tibetan", "Han", "Hiragana",
+  "Katakana", "Hangul", "Ethiopic", "Georgian", "Armenian", "Cherokee", "Mongolian", "Thaana", "Syriac"];
+const SCRIPT_RES = SCRIPTS.map((s) => [s, new RegExp(`\\p{Script=${s}}`, "gu")]);
+
+/** The script most of the letters of `text` are written in (for pasted texts). */
+export function dominantScript(text) {
+  let best = ["", 0];
+  for (const [name, re] of SCRIPT_RES) {
+    const n = (text.match(re) || []).length;
+    if (n > best[1]) best = [name, n];
+  }
+  if (best[0] === "Han" || best[0] === "Hiragana" || best[0] === "Katakana") {
+    const kana = (text.match(/[\p{Script=Hiragana}\p{Script=Katakana}]/gu) || []).length;
+    if (kana) return "Japanese";
+  }
+  return best[0] || "—";
+}
+
+/** Parse "name<TAB>text" or "name | text" lines; returns {texts} or {error}. */
+export function parseParallel(input) {
+  const texts = [];
+  const lines = input.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i];
+    if (!line.trim()) continue;
+    const m = line.match(/^([^\t|]+?)\s*(?:\t| \| )\s*(.+)$/);
+    if (!m) return { error: `Line ${i + 1}: write the language name, a tab (or " | "), then the text.` };
+    texts.push({ key: `custom-${texts.length}`, name: m[1].trim(), text: m[2], script: dominantScript(m[2]) });
+  }
+  if (texts.length < 2) return { error: "Give at least two lines: the baseline first, then the texts to compare with it." };
+  return { texts };
+}
+
+export const initialCompareState = {
+  source: "udhr",
+  selected: null, // tokenizer names ticked (null: all)
+  rows: null, // [{key, name, script, bytes, cells: {tok: {tokens, bpt, premium}}}]
+  tokenizers: [],
+  sort: { key: "premium", tokenizer: null, dir: "asc" },
+  metric: "premium",
+  running: false,
+};
+
+export function mountCompare(root, store, api) {
+  const checks = $(root, '[data-testid="compare-tokenizers"]');
+  const customField = $(root, '[data-testid="compare-custom-field"]');
+  const customText = $(root, '[data-testid="compare-custom"]');
+  const runButton = $(root, '[data-action="compare"]');
+  const status = $(root, '[data-testid="compare-status"]');
+  const metricSelect = $(root, '[data-testid="compare-metric"]');
+  const table = $(root, '[data-testid="compare-table"]');
+  const canvas = $(root, '[data-testid="compare-chart"]');
+  const set = (patch) => store.update("compare", patch);
+  let samples = null;
+
+  async function loadSamples() {
+    if (!samples) {
+      const res = await fetch(new URL("../../samples/udhr.json", import.meta.url));
+      if (!res.ok) throw new Error(`Could not load the UDHR samples (HTTP ${res.status}).`);
+      samples = (await res.json()).map((s) => ({ key: s.code, name: s.name, script: s.script, lang: s.lang, direction: s.direction, text: s.text }));
+    }
+    return samples;
+  }
+
+  function selected() {
+    const all = api.tokenizers();
+    const sel = store.state.compare.selected;
+    return sel ? all.filter((t) => sel.includes(t)) : all;
+  }
+
+  function fillChecks() {
+    const chosen = new Set(selected());
+    const label = (name) => api.REAL_TOKENIZERS.find((t) => t.name === name)?.label ?? name;
+    checks.replaceChildren(...api.tokenizers().map((name) => h("label", {},
+      h("input", { type: "checkbox", value: name, checked: chosen.has(name) || !store.state.compare.selected, dataset: { tokenizer: name } }),
+      ` ${label(name)}`)));
+  }
+  checks.addEventListener("change", () => {
+    set({ selected: [...checks.querySelectorAll("input:checked")].map((c) => c.value) });
+    rerun();
+  });
+  api.onTokenizersChanged(() => {
+    const s = store.state.compare;
+    // new tokenizers are ticked; deleted or renamed ones drop out
+    if (s.selected) {
+      const known = new Set(api.tokenizers());
+      const prev = new Set(drawnTokenizers);
+      set({ selected: [...s.selected.filter((t) => known.has(t)), ...api.tokenizers().filter((t) => !prev.has(t) && !s.selected.includes(t))] });
+    }
+    fillChecks();
+    if (s.rows) rerun();
+  });
+  let drawnTokenizers = api.tokenizers();
+
+  for (const radio of root.querySelectorAll('input[name="compare-source"]')) {
+    radio.addEventListener("change", () => {
+      set({ source: radio.value });
+      customField.hidden = radio.value !== "custom";
+      if (radio.value === "udhr") run();
+    });
+  }
+  storage.loadText("compare", "").then((t) => {
+    if (!customText.value) customText.value = t;
+  });
+  customText.addEventListener("input", debounce(() => storage.saveText("compare", customText.value), 400));
+  metricSelect.addEventListener("change", () => set({ metric: metricSelect.value }));
+  runButton.addEventListener("click", () => run());
+
+  let seq = 0;
+  async function run() {
+    const mine = ++seq;
+    showError(root, "compare", "");
+    const source = store.state.compare.source;
+    const tokenizers = selected();
+    drawnTokenizers = api.tokenizers();
+    if (!tokenizers.length) return showError(root, "compare", "Tick at least one tokenizer.");
+    let texts;
+    let baseline;
+    try {
+      if (source === "custom") {
+        const parsed = parseParallel(customText.value);
+        if (parsed.error) return showError(root, "compare", parsed.error);
+        texts = parsed.texts;
+        baseline = texts[0].key;
+      } else {
+        texts = await loadSamples();
+        baseline = texts.find((t) => t.key === "eng")?.key ?? texts[0].key;
+      }
+      set({ running: true });
+      status.textContent = `Counting ${texts.length} texts with ${tokenizers.length} tokenizers…`;
+      await api.ready;
+      const counts = await api.compare(texts.map(({ key, text }) => ({ key, text })), tokenizers);
+      if (mine !== seq) return;
+      const rows = texts.map((t) => {
+        const cells = {};
+        for (const tok of tokenizers) {
+          const [tokens, bytes] = counts[tok][t.key];
+          const base = counts[tok][baseline][0];
+          cells[tok] = { tokens, bpt: tokens ? bytes / tokens : NaN, premium: base ? tokens / base - 1 : NaN };
+        }
+        const bytes = counts[tokenizers[0]][t.key][1];
+        return { key: t.key, name: t.name, script: t.script, lang: t.lang, direction: t.direction, bytes, cells, baseline: t.key === baseline };
+      });
+      const sort = store.state.compare.sort;
+      set({ rows, tokenizers, running: false, sort: sort.tokenizer && !tokenizers.includes(sort.tokenizer) ? { ...sort, tokenizer: null } : sort });
+      status.textContent = `${rows.length} texts × ${tokenizers.length} tokenizers.`;
+    } catch (err) {
+      if (mine !== seq) return;
+      set({ running: false });
+      status.textContent = "";
+      showError(root, "compare", err.message);
+    }
+  }
+  const rerun = debounce(run, 150);
+
+  function sortValue(row, sort, tokenizers) {
+    if (sort.key === "name" || sort.key === "script") return row[sort.key].toLocaleLowerCase();
+    if (sort.key === "bytes") return row.bytes;
+    const tok = sort.tokenizer ?? tokenizers[0];
+    return row.cells[tok]?.[sort.key] ?? 0;
+  }
+
+  function sortButton(label, key, tokenizer, sort) {
+    const active = sort.key === key && (sort.tokenizer ?? null) === (tokenizer ?? null);
+    const th = h("th", { scope: "col", attrs: { "aria-sort": active ? (sort.dir === "asc" ? "ascending" : "descending") : null } },
+      h("button", {
+        type: "button",
+        class: "sort",
+        dataset: { sort: key, tokenizer: tokenizer ?? "" },
+        on: { click: () => set({ sort: { key, tokenizer, dir: active && sort.dir === "asc" ? "desc" : "asc" } }) },
+      }, label, h("span", { class: "sort-mark", attrs: { "aria-hidden": "true" }, text: active ? (sort.dir === "asc" ? " ▲" : " ▼") : "" })));
+    return th;
+  }
+
+  let drawnRows = null;
+  let drawnSort = null;
+  let drawnMetric = null;
+
+  function render(state) {
+    const s = state.compare;
+    runButton.disabled = s.running || state.status.phase !== "ready";
+    root.dataset.compared = s.rows ? String(s.rows.length * s.tokenizers.length) : "";
+    if (!s.rows) return;
+    if (drawnRows === s.rows && drawnSort === s.sort && drawnMetric === s.metric) return;
+    drawnRows = s.rows;
+    drawnSort = s.sort;
+    drawnMetric = s.metric;
+    const tokenizers = s.tokenizers;
+    const sort = s.sort.tokenizer || ["name", "script", "bytes"].includes(s.sort.key) ? s.sort : { ...s.sort, tokenizer: tokenizers[0] };
+    const rows = [...s.rows].sort((a, b) => {
+      const x = sortValue(a, sort, tokenizers);
+      const y = sortValue(b, sort, tokenizers);
+      const c = x < y ? -1 : x > y ? 1 : 0;
+      return sort.dir === "asc" ? c : -c;
+    });
+    const head1 = h("tr", {},
+      h("th", { scope: "col", colSpan: 3, class: "group", text: "" }),
+      tokenizers.map((t) => h("th", { scope: "colgroup", colSpan: 3, class: "group", text: api.REAL_TOKENIZERS.find((r) => r.name === t)?.label ?? t })));
+    const head2 = h("tr", {},
+      sortButton("Language", "name", null, sort), sortButton("Script", "script", null, sort), sortButton("UTF-8 bytes", "bytes", null, sort),
+      tokenizers.flatMap((t) => [sortButton("Tokens", "tokens", t, sort), sortButton("Bytes/token", "bpt", t, sort), sortButton("Premium", "premium", t, sort)]));
+    table.tHead.replaceChildren(head1, head2);
+    table.tBodies[0].replaceChildren(...rows.map((r) => h("tr", { dataset: { testid: "compare-row", code: r.key }, class: r.baseline ? "baseline" : "" },
+      h("th", { scope: "row" }, h("span", { text: r.name, attrs: { lang: r.lang || null, dir: "auto" } }), r.baseline ? h("span", { class: "hint", text: " (baseline)" }) : null),
+      h("td", { text: r.script }),
+      h("td", { class: "num", text: int(r.bytes) }),
+      tokenizers.flatMap((t) => {
+        const c = r.cells[t];
+        return [
+          h("td", { class: "num", text: int(c.tokens), dataset: { tokenizer: t, metric: "tokens", value: c.tokens } }),
+          h("td", { class: "num", text: fixed(c.bpt), dataset: { tokenizer: t, metric: "bpt" } }),
+          h("td", { class: "num", text: r.baseline ? "—" : percent(c.premium), dataset: { tokenizer: t, metric: "premium" } }),
+        ];
+      }))));
+    const metric = s.metric;
+    const yTitle = { premium: "Premium over the baseline (%)", tokens: "Tokens", bpt: "Bytes per token" }[metric];
+    barChart(canvas, rows.map((r) => r.name), tokenizers.map((t) => ({
+      label: api.REAL_TOKENIZERS.find((r) => r.name === t)?.label ?? t,
+      values: rows.map((r) => (metric === "premium" ? r.cells[t].premium * 100 : r.cells[t][metric])),
+    })), yTitle);
+  }
+
+  fillChecks();
+  let started = false;
+  let frame = 0;
+  store.subscribe((state) => {
+    if (!started && state.view === "compare" && state.status.phase === "ready") {
+      started = true;
+      run();
+    }
+    if (!frame) frame = requestAnimationFrame(() => { frame = 0; render(store.state); });
+  });
+  render(store.state);
+  return { render, run };
+}

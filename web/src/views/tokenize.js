@@ -1,0 +1,192 @@
+// Tokenize view: text in, coloured token spans out, counts, token details.
+
+import { $, h, showError, debounce } from "../dom.js";
+import { int, fixed, charCount, byteCount, visibleWhitespace } from "../format.js";
+import * as storage from "../storage.js";
+
+const LIMIT = 5000; // tokens drawn; counts always cover the whole text
+const COLORS = 6;
+const SAMPLE = "Hello, world! Tokenizers split text into pieces.\nBonjour, ça va ? Привет, мир! 你好，世界。 नमस्ते दुनिया\nEmoji: 🙂👍🏽 🇺🇳\tand code: for (let i = 0; i < 10; i++) {}";
+
+export const initialTokenizeState = {
+  tokenizer: "cl100k_base",
+  showIds: false,
+  whitespace: false,
+  text: null, // last text encoded
+  result: null, // {n_tokens, ids, display, hex, start, end}
+  pending: false,
+  active: -1, // index of the highlighted group
+};
+
+/** Group tokens whose spans overlap (tokens that split one character). */
+export function groupTokens(result) {
+  const groups = [];
+  for (let i = 0; i < result.ids.length; i += 1) {
+    const start = result.start[i];
+    const end = result.end[i];
+    const last = groups[groups.length - 1];
+    if (last && start < last.end) {
+      last.tokens.push(i);
+      last.end = Math.max(last.end, end);
+    } else {
+      groups.push({ start, end, tokens: [i] });
+    }
+  }
+  return groups;
+}
+
+export function mountTokenize(root, store, api) {
+  const select = $(root, '[data-testid="tokenize-tokenizer"]');
+  const textArea = $(root, '[data-testid="tokenize-text"]');
+  const idsToggle = $(root, '[data-testid="toggle-ids"]');
+  const wsToggle = $(root, '[data-testid="toggle-whitespace"]');
+  const out = $(root, '[data-testid="tokens"]');
+  const note = $(root, '[data-testid="tokens-note"]');
+  const detail = $(root, '[data-testid="token-detail"]');
+  const counts = {
+    chars: $(root, '[data-testid="count-chars"]'),
+    bytes: $(root, '[data-testid="count-bytes"]'),
+    tokens: $(root, '[data-testid="count-tokens"]'),
+    bpt: $(root, '[data-testid="count-bpt"]'),
+  };
+  const set = (patch) => store.update("tokenize", patch);
+
+  function fillSelect() {
+    const current = store.state.tokenize.tokenizer;
+    const options = [
+      h("optgroup", { label: "Real encodings" }, api.REAL_TOKENIZERS.map((t) => h("option", { value: t.name, text: t.label }))),
+    ];
+    const mine = api.trainedTokenizers();
+    if (mine.length) options.push(h("optgroup", { label: "Trained here" }, mine.map((t) => h("option", { value: t.name, text: t.name }))));
+    select.replaceChildren(...options);
+    const names = api.tokenizers();
+    const value = names.includes(current) ? current : "cl100k_base";
+    select.value = value;
+    if (value !== current) set({ tokenizer: value });
+  }
+  fillSelect();
+  api.onTokenizersChanged(() => {
+    fillSelect();
+    update();
+  });
+
+  let seq = 0;
+  async function encodeNow() {
+    const text = textArea.value;
+    const tokenizer = store.state.tokenize.tokenizer;
+    const mine = ++seq;
+    set({ pending: true });
+    try {
+      await api.ready;
+      const result = await api.encodeSpans(text, tokenizer, LIMIT);
+      if (mine !== seq) return;
+      showError(root, "tokenize", "");
+      set({ text, result, tokenizerShown: tokenizer, pending: false, active: -1 });
+    } catch (err) {
+      if (mine !== seq) return;
+      showError(root, "tokenize", err.message);
+      set({ pending: false });
+    }
+  }
+  const update = debounce(encodeNow, 200);
+  const persist = debounce(() => storage.saveText("tokenize", textArea.value), 400);
+
+  textArea.addEventListener("input", () => {
+    update();
+    persist();
+  });
+  select.addEventListener("change", () => {
+    set({ tokenizer: select.value });
+    encodeNow();
+  });
+  idsToggle.addEventListener("change", () => set({ showIds: idsToggle.checked }));
+  wsToggle.addEventListener("change", () => set({ whitespace: wsToggle.checked }));
+
+  storage.loadText("tokenize", null).then((saved) => {
+    if (!textArea.value) textArea.value = saved ?? SAMPLE;
+    encodeNow();
+  });
+
+  // keyboard: the list is one tab stop; arrows move the highlighted token
+  out.addEventListener("keydown", (e) => {
+    const n = groups.length;
+    if (!n) return;
+    let i = store.state.tokenize.active;
+    if (e.key === "ArrowRight" || e.key === "ArrowDown") i = Math.min(n - 1, i + 1);
+    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") i = Math.max(0, i - 1);
+    else if (e.key === "Home") i = 0;
+    else if (e.key === "End") i = n - 1;
+    else return;
+    e.preventDefault();
+    set({ active: i });
+  });
+  out.addEventListener("focus", () => {
+    if (store.state.tokenize.active < 0 && groups.length) set({ active: 0 });
+  });
+  out.addEventListener("mouseover", (e) => {
+    const el = e.target.closest("[data-group]");
+    if (el) set({ active: Number(el.dataset.group) });
+  });
+
+  let groups = [];
+  let drawn = { result: null, showIds: null, whitespace: null };
+
+  function describe(state, g) {
+    const r = state.result;
+    const parts = g.tokens.map((i) => `id ${r.ids[i]} · bytes ${r.hex[i]} · “${r.display[i]}”`);
+    const text = state.text.slice(g.start, g.end);
+    const head = g.tokens.length > 1 ? `${g.tokens.length} tokens for “${text}”: ` : "";
+    return head + parts.join("; ");
+  }
+
+  function render(state) {
+    const s = state.tokenize;
+    const text = textArea.value;
+    counts.chars.textContent = int(charCount(text));
+    const bytes = byteCount(text);
+    counts.bytes.textContent = int(bytes);
+    const current = s.result && s.text === text && s.tokenizerShown === s.tokenizer;
+    counts.tokens.textContent = current ? int(s.result.n_tokens) : s.pending ? "…" : "–";
+    counts.bpt.textContent = current && s.result.n_tokens ? fixed(bytes / s.result.n_tokens) : "–";
+    out.setAttribute("aria-busy", String(s.pending));
+    if (current) root.dataset.encoded = `${s.tokenizer}:${s.result.n_tokens}`;
+
+    if (s.result && (drawn.result !== s.result || drawn.showIds !== s.showIds || drawn.whitespace !== s.whitespace)) {
+      drawn = { result: s.result, showIds: s.showIds, whitespace: s.whitespace };
+      groups = groupTokens(s.result);
+      const nodes = groups.map((g, gi) => {
+        const piece = s.text.slice(g.start, g.end);
+        const el = h("span", {
+          class: "tok-group",
+          id: `tok-${gi}`,
+          dataset: { group: gi, c: gi % COLORS, ids: g.tokens.map((i) => s.result.ids[i]).join(","), testid: "token" },
+          attrs: { role: "option", "aria-selected": "false" },
+        }, s.whitespace ? visibleWhitespace(piece) : piece);
+        if (s.showIds) el.append(h("span", { class: "tok-id", text: g.tokens.map((i) => s.result.ids[i]).join(" "), attrs: { "aria-hidden": "true" } }));
+        return el;
+      });
+      out.replaceChildren(...nodes);
+      out.classList.toggle("show-ids", s.showIds);
+      note.textContent = s.result.n_tokens > s.result.ids.length ? `Showing the first ${int(s.result.ids.length)} of ${int(s.result.n_tokens)} tokens.` : "";
+    }
+    const prev = out.querySelector('[aria-selected="true"]');
+    if (prev) prev.setAttribute("aria-selected", "false");
+    if (s.active >= 0 && s.active < groups.length && s.result) {
+      const el = out.children[s.active];
+      el.setAttribute("aria-selected", "true");
+      out.setAttribute("aria-activedescendant", el.id);
+      if (document.activeElement === out) el.scrollIntoView({ block: "nearest" });
+      detail.textContent = describe(s, groups[s.active]);
+    } else {
+      out.removeAttribute("aria-activedescendant");
+      detail.textContent = "Hover or focus a token.";
+    }
+  }
+
+  let frame = 0;
+  store.subscribe(() => {
+    if (!frame) frame = requestAnimationFrame(() => { frame = 0; render(store.state); });
+  });
+  render(store.state);
+  return { render, refresh: encodeNow };
+}

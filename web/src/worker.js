@@ -1,0 +1,263 @@
+// Pyodide in a Web Worker: loads Python once, installs bytepair, and exposes a
+// small RPC surface (through comlink) that calls web/src/py/playground.py.
+// Replies carry results; progress and merge batches travel through callback
+// proxies the page passes in (onProgress, onMerges).
+
+import * as Comlink from "../vendor/comlink.mjs";
+import { loadPyodide } from "../pyodide/pyodide.mjs";
+
+const SITE = new URL("../", import.meta.url); // web/dist/ root
+const DATA_DIR = "/home/pyodide/bytepair-data"; // os.environ["BYTEPAIR_DATA_DIR"]
+const HELPER_DIR = "/home/pyodide/playground";
+const SLICE_MS = 50; // one training slice: merges run, then one batch is posted
+
+let pyodide = null;
+let pg = null; // the playground.py module (a PyProxy)
+let ready = null; // the promise of boot()
+let interrupt = null; // Uint8Array over a SharedArrayBuffer, when cross-origin isolated
+let stopRequested = false;
+const vocabLoads = new Map(); // file -> promise
+
+/** A thrown error the page can show: Python exceptions become "Type: message". */
+function readable(err) {
+  if (err && err.type && typeof err.message === "string") {
+    // PythonError: the message is a traceback; its last line names the exception.
+    const lines = err.message.trim().split("\n");
+    let last = lines[lines.length - 1] || String(err.type);
+    last = last.replace(/^(ValueError|KeyError|TypeError|re\.PatternError|re\.error|PatternError): /, "");
+    if (err.type === "KeyError") last = last.replace(/^['"](.*)['"]$/, "$1");
+    const e = new Error(last);
+    e.name = err.type === "KeyboardInterrupt" ? "Interrupted" : "PythonError";
+    return e;
+  }
+  if (pyodide && (String(err && err.message).includes("fatally failed") || (err && err.pyodide_fatal_error))) {
+    const e = new Error("The Python runtime crashed: " + (err.message || err));
+    e.name = "WorkerCrashed";
+    return e;
+  }
+  if (err instanceof WebAssembly.RuntimeError || err instanceof RangeError) {
+    const e = new Error("The Python runtime crashed (" + err.message + ").");
+    e.name = "WorkerCrashed";
+    return e;
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+async function fetchOk(url, what) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`Could not load ${what} (${url.pathname}): HTTP ${res.status}.`);
+  return res;
+}
+
+async function boot(onProgress, interruptBuffer) {
+  const progress = (fraction, message) => {
+    if (onProgress) onProgress(fraction, message).catch(() => {});
+  };
+  progress(0.05, "Loading the Python runtime…");
+  pyodide = await loadPyodide({
+    indexURL: new URL("pyodide/", SITE).href,
+    stdout: () => {},
+    stderr: (line) => console.warn("[python]", line),
+  });
+  if (interruptBuffer) {
+    interrupt = new Uint8Array(interruptBuffer);
+    pyodide.setInterruptBuffer(interrupt);
+  }
+  progress(0.55, "Installing micropip…");
+  const manifest = await (await fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list")).json();
+  const wheel = (key) => {
+    if (!manifest[key]) throw new Error(`wheels/manifest.json names no ${key} wheel.`);
+    return new URL("wheels/" + manifest[key], SITE).href;
+  };
+  const quiet = { messageCallback: () => {}, errorCallback: (m) => console.warn(m) };
+  await pyodide.loadPackage([wheel("packaging"), wheel("micropip")], quiet);
+  progress(0.7, "Installing bytepair…");
+  const micropip = pyodide.pyimport("micropip");
+  try {
+    await micropip.install(wheel("bytepair"));
+  } finally {
+    micropip.destroy();
+  }
+  progress(0.85, "Starting the playground…");
+  pyodide.FS.mkdirTree(DATA_DIR);
+  pyodide.FS.mkdirTree(HELPER_DIR);
+  const helper = await (await fetchOk(new URL("src/py/playground.py", SITE), "the Python helper")).text();
+  pyodide.FS.writeFile(HELPER_DIR + "/playground.py", helper);
+  pyodide.runPython(
+    `import os, sys\nos.environ["BYTEPAIR_DATA_DIR"] = ${JSON.stringify(DATA_DIR)}\nsys.path.insert(0, ${JSON.stringify(HELPER_DIR)})`,
+  );
+  pg = pyodide.pyimport("playground");
+  const version = pyodide.runPython("import bytepair, sys; getattr(bytepair, '__version__', '?') + ' on Python ' + sys.version.split()[0]");
+  progress(1, "Ready");
+  return { version, isolated: !!interrupt };
+}
+
+/** Fetch a vocabulary file the first time a real encoding is used. */
+async function ensureVocab(name) {
+  const file = pg.vocab_file_needed(name);
+  if (!file) return;
+  if (!vocabLoads.has(file)) {
+    const load = (async () => {
+      const res = await fetchOk(new URL("vocab/" + file, SITE), `the ${name} vocabulary`);
+      const data = new Uint8Array(await res.arrayBuffer());
+      pyodide.FS.writeFile(`${DATA_DIR}/${file}`, data);
+    })();
+    vocabLoads.set(file, load);
+    load.catch(() => vocabLoads.delete(file));
+  }
+  await vocabLoads.get(file);
+}
+
+/** Run fn after boot, with Python errors turned into readable ones. */
+async function guarded(fn) {
+  await ready;
+  if (interrupt) interrupt[0] = 0; // a late Stop must not hit the next call
+  try {
+    return await fn();
+  } catch (err) {
+    throw readable(err);
+  }
+}
+
+function nextTask() {
+  // A macrotask, so messages queued meanwhile (Stop) are handled; MessageChannel
+  // is not clamped like nested setTimeout.
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(0);
+  });
+}
+
+const api = {
+  init(onProgress, interruptBuffer) {
+    if (!ready) ready = boot(onProgress, interruptBuffer).catch((err) => { throw readable(err); });
+    return ready;
+  },
+
+  /** Load saved tokenizers: [{name, json}] -> [{name, n_vocab, ...} | {name, error}] */
+  registerTrained(items) {
+    return guarded(() =>
+      items.map(({ name, json }) => {
+        try {
+          return JSON.parse(pg.register_trained(name, json));
+        } catch (err) {
+          return { name, error: readable(err).message };
+        }
+      }),
+    );
+  },
+
+  forgetTrained(name) {
+    return guarded(() => pg.forget_trained(name));
+  },
+
+  encode(text, name) {
+    return guarded(async () => {
+      await ensureVocab(name);
+      return JSON.parse(pg.encode(text, name));
+    });
+  },
+
+  count(text, name) {
+    return guarded(async () => {
+      await ensureVocab(name);
+      return pg.count(text, name);
+    });
+  },
+
+  /** {n_tokens, ids, display, hex, start, end} with UTF-16 spans. */
+  encodeSpans(text, name, limit) {
+    return guarded(async () => {
+      await ensureVocab(name);
+      return JSON.parse(pg.encode_spans(text, name, "utf16", limit ?? null));
+    });
+  },
+
+  /** texts: [{key, text}], names: [tokenizer] -> {name: {key: [tokens, bytes]}} */
+  compare(texts, names) {
+    return guarded(async () => {
+      for (const name of names) await ensureVocab(name);
+      return JSON.parse(pg.compare(JSON.stringify(texts), JSON.stringify(names)));
+    });
+  },
+
+  checkPattern(pattern) {
+    return guarded(() => pg.check_pattern(pattern));
+  },
+
+  tiktokenFile(name) {
+    return guarded(async () => {
+      await ensureVocab(name);
+      const proxy = pg.tiktoken_file(name);
+      try {
+        const bytes = proxy.toJs();
+        return Comlink.transfer(bytes, [bytes.buffer]);
+      } finally {
+        proxy.destroy();
+      }
+    });
+  },
+
+  tokenizerJson(name) {
+    return guarded(() => pg.tokenizer_json(name));
+  },
+
+  fromMerges(name, merges, pattern) {
+    return guarded(() => JSON.parse(pg.from_merges_json(name, JSON.stringify(merges), pattern)));
+  },
+
+  stop() {
+    stopRequested = true;
+  },
+
+  /**
+   * Train in slices of SLICE_MS: each slice's merges go to onMerges(batch) as
+   * soon as it ends; between slices the worker yields so stop() is handled.
+   * Resolves {name, json, n_merges, n_vocab, pattern, stopped}.
+   */
+  train(text, options, onMerges) {
+    return guarded(async () => {
+      stopRequested = false;
+      const { vocabSize, pattern, name, minFrequency = 1, normalization = null } = options;
+      const Session = pg.TrainSession;
+      const session = Session.callKwargs(text, vocabSize, pattern, {
+        min_frequency: minFrequency,
+        normalization,
+      });
+      Session.destroy();
+      let stopped = false;
+      try {
+        for (;;) {
+          let batch;
+          try {
+            batch = JSON.parse(session.step(SLICE_MS));
+          } catch (err) {
+            if (err && err.type === "KeyboardInterrupt") {
+              stopped = true;
+              break;
+            }
+            throw err;
+          }
+          if (batch.events.length && onMerges) onMerges(batch).catch(() => {});
+          if (batch.done) break;
+          await nextTask();
+          if (stopRequested) {
+            stopped = true;
+            break;
+          }
+        }
+        if (interrupt) interrupt[0] = 0;
+        const result = JSON.parse(session.finish(name));
+        return { ...result, stopped };
+      } finally {
+        session.destroy();
+      }
+    });
+  },
+};
+
+Comlink.expose(api);
