@@ -59,6 +59,7 @@ export function createApi({ onStatus }) {
 
   const loaded = storage.listTokenizers().then((items) => {
     for (const item of items) trained.set(item.name, item);
+    if (items.length) changed();
   });
   const ready = Promise.all([rpc.start(), loaded]).then(
     ([info]) => {

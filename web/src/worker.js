@@ -71,6 +71,11 @@ async function boot(onProgress, interruptBuffer) {
   };
   const quiet = { messageCallback: () => {}, errorCallback: (m) => console.warn(m) };
   await pyodide.loadPackage([wheel("packaging"), wheel("micropip")], quiet);
+  if (manifest.micropip_compat) {
+    // build.py's shim letting the PyPI micropip import on this Pyodide (see build.py).
+    const shim = await (await fetchOk(new URL("wheels/" + manifest.micropip_compat, SITE), "the micropip shim")).text();
+    await pyodide.runPythonAsync(shim);
+  }
   progress(0.7, "Installing bytepair…");
   const micropip = pyodide.pyimport("micropip");
   try {

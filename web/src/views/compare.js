@@ -66,7 +66,8 @@ export function mountCompare(root, store, api) {
     if (!samples) {
       const res = await fetch(new URL("../../samples/udhr.json", import.meta.url));
       if (!res.ok) throw new Error(`Could not load the UDHR samples (HTTP ${res.status}).`);
-      samples = (await res.json()).map((s) => ({ key: s.code, name: s.name, script: s.script, lang: s.lang, direction: s.direction, text: s.text }));
+      const data = await res.json();
+      samples = (Array.isArray(data) ? data : data.languages).map((s) => ({ key: s.code, name: s.name, script: s.script, lang: s.lang, direction: s.direction, text: s.text }));
     }
     return samples;
   }

@@ -266,7 +266,7 @@ export function mountTrain(root, store, api) {
       const rows = [];
       for (let i = s.merges.length - 1; i >= start; i -= 1) {
         const m = s.merges[i];
-        rows.push(h("tr", { dataset: { id: m.id } },
+        rows.push(h("tr", { dataset: { id: m.id, left: m.left, right: m.right, count: m.count } },
           h("td", { class: "num", text: String(m.id) }),
           tokenCell(m.leftText), tokenCell(m.rightText), tokenCell(m.tokenText),
           h("td", { class: "num", text: int(m.count) })));
