@@ -1,0 +1,175 @@
+"""Compile a split pattern on the available regular-expression back-end.
+
+Two back-ends run the same ``regex``-syntax split patterns:
+
+* ``"regex"``: the third-party ``regex`` module (``pip install regex``), the
+  reference. Used on CPython.
+* ``"re"``: the standard library ``re`` (Python 3.11+) on the pattern rewritten
+  by :func:`bytepair.retranslate.to_stdlib_re` (``\\p{..}``, ``\\s``, ... as
+  code-point ranges measured from ``regex``). Used where ``regex`` cannot be
+  imported, e.g. in Pyodide; the tests prove both split every corpus the same.
+
+:data:`BACKEND` is what ``backend="auto"`` picks in this interpreter.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import warnings
+
+from .retranslate import to_stdlib_re
+
+try:
+    import regex as _regex
+except ImportError:  # Pyodide: no build of `regex` is published
+    _regex = None
+
+__all__ = ["BACKEND", "BACKENDS", "compile_pattern"]
+
+#: The back-end ``backend="auto"`` uses here: ``"regex"`` when it imports, else ``"re"``.
+BACKEND: str = "regex" if _regex is not None else "re"
+
+#: Accepted values of ``compile_pattern(..., backend=...)``.
+BACKENDS = ("auto", "regex", "re")
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+class _WholeMatches:
+    """A compiled pattern with capturing groups whose ``findall`` still returns
+    whole matches (the pieces), as tiktoken's ``find_iter`` does."""
+
+    __slots__ = ("_compiled",)
+
+    def __init__(self, compiled) -> None:
+        self._compiled = compiled
+
+    @property
+    def pattern(self) -> str:
+        return self._compiled.pattern
+
+    def findall(self, text: str) -> list[str]:
+        return [m.group() for m in self._compiled.finditer(text)]
+
+    def finditer(self, text: str):
+        return self._compiled.finditer(text)
+
+    def __repr__(self) -> str:
+        return f"<split pattern {self._compiled!r}>"
+
+
+class _StdlibSplit:
+    """The ``re`` back-end: two translations of one pattern, chosen per text.
+
+    ``re`` checks a character against a class's BMP bitmap and then scans the
+    class's ranges above U+FFFF one by one, so a text with only BMP characters
+    runs on the translation without those ranges (exact for it, several times
+    faster); a text with any character above U+FFFF runs on the full one
+    (compiled on first use; it has the same structure, so it compiles too).
+    """
+
+    __slots__ = ("pattern", "_bmp", "_full", "_whole")
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern  # the original (regex-syntax) pattern
+        self._bmp = _compile_re(pattern, to_stdlib_re(pattern, bmp_only=True))
+        self._full = None
+        self._whole = bool(self._bmp.groups)
+
+    def _pick(self, text: str):
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, not {type(text).__name__}")
+        if text.isascii() or _ASTRAL.search(text) is None:
+            return self._bmp
+        if self._full is None:
+            self._full = _compile_re(self.pattern, to_stdlib_re(self.pattern))
+        return self._full
+
+    def findall(self, text: str) -> list[str]:
+        compiled = self._pick(text)
+        if self._whole:
+            return [m.group() for m in compiled.finditer(text)]
+        return compiled.findall(text)
+
+    def finditer(self, text: str):
+        return self._pick(text).finditer(text)
+
+    def __repr__(self) -> str:
+        return f"<split pattern on re: {self.pattern!r}>"
+
+
+def compile_pattern(pattern: str, *, backend: str = "auto"):
+    """Compile a split pattern (``regex`` syntax) for splitting text into pieces.
+
+    Args:
+        pattern: the split pattern, e.g. :data:`bytepair.patterns.CL100K_PATTERN`
+            or a custom regex with ``\\p{..}`` classes (not an encoding name:
+            see :func:`bytepair.patterns.resolve_pattern`).
+        backend: ``"auto"`` (:data:`BACKEND`), ``"regex"`` or ``"re"``.
+
+    Returns:
+        An object with ``.findall(text) -> list[str]`` (the pieces: whole
+        matches, in order, as ``str`` slices of ``text``, also when the
+        pattern has capturing groups), ``.finditer(text)`` (match objects with
+        ``.start()``, ``.end()``, ``.group()``; offsets in characters) and
+        ``.pattern`` (the pattern given). On ``"regex"`` without groups it is
+        the compiled ``regex`` pattern itself. Compiled patterns are cached.
+
+    Raises:
+        TypeError: ``pattern`` is not a ``str``.
+        ValueError: unknown ``backend``; or the pattern is not a valid regex
+            (the message gives the reason and position; the original error is
+            chained), or uses ``regex``-only syntax the ``re`` back-end cannot
+            run.
+        ImportError: ``backend="regex"`` but the ``regex`` module is not
+            installed (``pip install regex``).
+    """
+    if not isinstance(pattern, str):
+        raise TypeError(f"pattern must be a str, not {type(pattern).__name__}")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}: use one of {', '.join(map(repr, BACKENDS))}")
+    return _compile(pattern, BACKEND if backend == "auto" else backend)
+
+
+@functools.lru_cache(maxsize=64)
+def _compile(pattern: str, backend: str):
+    if backend == "re":
+        return _StdlibSplit(pattern)
+    if _regex is None:
+        raise ImportError("backend='regex' needs the `regex` module: pip install regex (or use backend='re')")
+    try:
+        compiled = _regex.compile(pattern)
+    except _regex.error as e:
+        raise ValueError(f"invalid regex: {_describe(e, pattern)}") from e
+    return _WholeMatches(compiled) if compiled.groups else compiled
+
+
+def _compile_re(pattern: str, translated: str):
+    try:
+        return re.compile(translated)
+    except re.error as e:
+        # Point into the user's pattern when `re` finds the same fault there
+        # (the translation keeps the structure: "nothing to repeat", "missing )").
+        where = _describe(e, translated)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                re.compile(pattern)
+        except re.error as e2:
+            if e2.msg == e.msg:
+                where = _describe(e2, pattern)
+        except Exception:  # noqa: BLE001 - only a better position is at stake
+            pass
+        raise ValueError(f"invalid regex: {where}") from e
+
+
+def _describe(e, text: str) -> str:
+    """``message at position N (near '...')`` for a ``re.error``/``regex.error``."""
+    msg = getattr(e, "msg", None) or str(e)
+    pos = getattr(e, "pos", None)
+    if pos is None:
+        return msg
+    near = text[max(0, pos - 15):pos + 15]
+    return f"{msg} at position {pos} (near {near!r})"
