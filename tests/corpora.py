@@ -170,10 +170,15 @@ PYTHON_MODULES = ("textwrap", "difflib", "json.decoder", "string", "collections"
 def _py_loader(module: str) -> Callable[[], str]:
     def load() -> str:
         spec = importlib.util.find_spec(module)
-        origin = getattr(spec, "origin", None) if spec else None
-        if not origin or not origin.endswith(".py") or not os.path.exists(origin):
+        source = None
+        if spec is not None and spec.loader is not None and hasattr(spec.loader, "get_source"):
+            try:
+                source = spec.loader.get_source(module)  # also reads sources inside a zip
+            except (ImportError, OSError):
+                source = None
+        if not source:
             pytest.skip(f"no Python source for {module} on this platform")
-        return pathlib.Path(origin).read_text(encoding="utf-8")
+        return source
 
     return load
 

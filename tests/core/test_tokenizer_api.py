@@ -232,6 +232,8 @@ def test_register_special_tokens():
         tok.encode(text)
     assert tok.encode_ordinary(text) == plain("a<|xy|>b<|x|>c")
     assert 400 not in tok.encode_ordinary(text)
+    with pytest.raises((KeyError, ValueError), match="380"):  # ids between the merges and the specials are holes
+        tok.decode_single_token_bytes(380)
 
 
 @pytest.mark.parametrize("tokens", [{"<|a|>": 256}, {"<|a|>": 97}, {"<|a|>": -5}, {"": 500}], ids=str)

@@ -50,16 +50,29 @@ PATTERNS = {
 
 
 def reference_split(pattern_id: str):
-    """The oracle's pre-tokenizer for a pattern id: None or a findall function."""
+    """The oracle's pre-tokenizer for a pattern id: None or a findall function.
+
+    On CPython: tiktoken's ``pat_str`` (or the custom pattern) run by ``regex``.
+    Where ``regex``/tiktoken are missing (Pyodide) the split falls back to
+    bytepair's own pattern on the stdlib-``re`` back-end: the merge logic is
+    still checked against the oracle there, and the split itself is proven
+    equal to ``regex``'s on CPython (``test_patterns.py``, and the tiktoken
+    parity of ``test_encode_parity.py``).
+    """
     if pattern_id == "none":
         return None
     if pattern_id == "custom-ascii":
         return re.compile(CUSTOM_ASCII).findall
-    regex = pytest.importorskip("regex")
-    if pattern_id == "custom-p":
-        return regex.compile(CUSTOM_P).findall
-    pytest.importorskip("tiktoken")
-    return regex.compile(tiktoken_pattern(pattern_id)).findall
+    try:
+        import regex
+        if pattern_id == "custom-p":
+            return regex.compile(CUSTOM_P).findall
+        return regex.compile(tiktoken_pattern(pattern_id)).findall
+    except ImportError:
+        from bytepair.patterns import resolve_pattern
+        from bytepair.pretokenize import compile_pattern
+
+        return compile_pattern(resolve_pattern(PATTERNS[pattern_id]), backend="re").findall
 
 
 # ---------------------------------------------------------------- corpora
@@ -234,6 +247,23 @@ def test_iteration_can_stop_early():
     it.close()
 
 
+def test_long_single_piece_encoding_matches_oracle():
+    """pattern "none": the whole text is one piece; a long one must still encode like minbpe."""
+    steps = list(slow_train_steps(ORDER_TEXT, 60))
+    merges = {s.pair: s.new_id for s in steps}
+    tok = bytepair.Tokenizer.from_merges(merges, pattern="none")
+    for text in (ORDER_TEXT * 40, "a" * 50_000, ("the order " * 3000)[:-1]):
+        assert tok.encode_ordinary(text) == slow_encode_merges([text.encode("utf-8")], merges), text[:30]
+
+
+def test_training_text_with_lone_surrogates_trains_on_tiktokens_replacement():
+    """Lone surrogates are replaced by U+FFFD as encode() does (tiktoken's rule), not a crash."""
+    text = "ab\ud800ab \udfffab" * 5
+    fixed = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    events = list(bytepair.train_iter(text, 256 + 10, pattern="none"))
+    assert_same_merges(events, list(slow_train_steps(fixed, 10)), what="surrogates")
+
+
 # ---------------------------------------------------------------- min_frequency
 
 
@@ -315,6 +345,12 @@ def test_normalization_trains_on_normalized_text(form):
 
 
 # ---------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("normalization", ["XYZ", "nfkd", 1])
+def test_unknown_normalization_is_valueerror(normalization):
+    with pytest.raises((ValueError, TypeError)):
+        list(bytepair.train_iter("hello", 300, pattern="none", normalization=normalization))
 
 
 @pytest.mark.parametrize("vocab_size", [255, 0, -1, 100])
