@@ -164,7 +164,8 @@ def test_stop_while_python_is_busy_counting_restarts_the_worker(page, site_url):
     text = "\n".join(d[c].text for c in sorted(d))  # several MB: the first pass takes a while
     train(page, text, 2000, name="busy", wait=False)
     page.get_by_role("button", name="Stop", exact=True).click()
-    page.wait_for_function("() => document.body.dataset.training === 'stopped'", timeout=60_000)
+    page.wait_for_function("() => document.body.dataset.training !== 'running'", timeout=60_000)
+    assert page.evaluate("() => document.body.dataset.training") == "stopped", page.text_content("[data-testid=train-error]")
     page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=READY_TIMEOUT)
     # the page keeps working, and the text is still there
     assert page.input_value('[data-testid="train-text"]') == text
@@ -300,6 +301,20 @@ def test_reload_keeps_trained_tokenizer_and_text(page, site_url):
     text = udhr_text(["eng", "fra"])
     train(page, text, 300, name="kept")
     expected = page.evaluate("() => window.bytepair.encode('Everyone has the right to life', 'kept')")
+    # the downloads: the .tiktoken file drives tiktoken itself to the same ids; the JSON loads on CPython
+    item = page.locator('[data-testid="saved-item"][data-tokenizer="kept"]')
+    with page.expect_download() as dl:
+        item.get_by_role("button", name="Download kept as a .tiktoken file").click()
+    import bytepair
+    import tiktoken
+
+    ranks = bytepair.parse_tiktoken_bpe(pathlib.Path(dl.value.path()).read_bytes())
+    assert len(ranks) == 300
+    enc = tiktoken.Encoding("kept", pat_str=tiktoken_pattern("cl100k_base"), mergeable_ranks=ranks, special_tokens={})
+    assert enc.encode_ordinary("Everyone has the right to life") == expected
+    with page.expect_download() as dl:
+        item.get_by_role("button", name="Download kept as JSON").click()
+    assert bytepair.from_json(pathlib.Path(dl.value.path()).read_text(encoding="utf-8")).encode("Everyone has the right to life") == expected
     page.wait_for_timeout(600)  # the text is saved after a short debounce
     page.reload()
     page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=READY_TIMEOUT)

@@ -162,6 +162,7 @@ export function createApi({ onStatus }) {
       const meta = { vocabSize: options.vocabSize, pattern: options.pattern, bytes: new TextEncoder().encode(text).length };
       try {
         const result = await rpc.call("train", text, { vocabSize: options.vocabSize, pattern: options.pattern, name }, rpc.proxy(onBatch));
+        if (!result.n_merges) return { ...result, n_merges: 0, saved: false }; // nothing learned: nothing to keep
         return await keep(result, meta);
       } catch (err) {
         if (!(run.stopRequested && err instanceof WorkerCrashed)) throw err;

@@ -228,12 +228,18 @@ const api = {
     return guarded(async () => {
       stopRequested = false;
       const { vocabSize, pattern, name, minFrequency = 1, normalization = null } = options;
+      const isInterrupt = (err) => err && err.type === "KeyboardInterrupt";
       const Session = pg.TrainSession;
-      const session = Session.callKwargs(text, vocabSize, pattern, {
-        min_frequency: minFrequency,
-        normalization,
-      });
-      Session.destroy();
+      let session;
+      try {
+        session = Session.callKwargs(text, vocabSize, pattern, { min_frequency: minFrequency, normalization });
+      } catch (err) {
+        // Stop (SharedArrayBuffer interrupt) while the pattern was compiling
+        if (isInterrupt(err)) return { name, n_merges: 0, stopped: true };
+        throw err;
+      } finally {
+        Session.destroy();
+      }
       let stopped = false;
       try {
         for (;;) {
@@ -241,11 +247,9 @@ const api = {
           try {
             batch = JSON.parse(session.step(SLICE_MS));
           } catch (err) {
-            if (err && err.type === "KeyboardInterrupt") {
-              stopped = true;
-              break;
-            }
-            throw err;
+            if (!isInterrupt(err)) throw err;
+            stopped = true;
+            break;
           }
           if (batch.events.length && onMerges) onMerges(batch).catch(() => {});
           if (batch.done) break;
@@ -255,8 +259,16 @@ const api = {
             break;
           }
         }
-        if (interrupt) interrupt[0] = 0;
-        const result = JSON.parse(session.finish(name));
+        let result;
+        for (let attempt = 0; ; attempt += 1) {
+          if (interrupt) interrupt[0] = 0;
+          try {
+            result = JSON.parse(session.finish(name));
+            break;
+          } catch (err) {
+            if (!isInterrupt(err) || attempt > 0) throw err; // a Stop that came too late
+          }
+        }
         return { ...result, stopped };
       } finally {
         session.destroy();
