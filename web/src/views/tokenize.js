@@ -133,7 +133,7 @@ export function mountTokenize(root, store, api) {
 
   function describe(state, g) {
     const r = state.result;
-    const parts = g.tokens.map((i) => `id ${r.ids[i]} · bytes ${r.hex[i]} · “${r.display[i]}”`);
+    const parts = g.tokens.map((i) => `id ${r.ids[i]} · UTF-8 bytes (hex) ${r.hex[i]} · “${r.display[i]}”`);
     const text = state.text.slice(g.start, g.end);
     const head = g.tokens.length > 1 ? `${g.tokens.length} tokens for “${text}”: ` : "";
     return head + parts.join("; ");
