@@ -1,0 +1,113 @@
+"""Fixtures for the Playwright end-to-end tests of the playground (tests/e2e).
+
+* ``site_url`` (session): builds web/dist once with ``build.py`` and serves it
+  with build.py's server on a free port of 127.0.0.1 in a background thread;
+  the base URL ends with ``/``.
+* ``browser`` (session): Debian's Chromium at /usr/bin/chromium, driven by
+  Playwright through ``executable_path`` (browser downloads are impossible
+  here), headless, with CHROMIUM_ARGS.
+* ``page`` (function): a new browser context and page; ``page.console_errors``
+  collects console messages of type error and uncaught page errors (worker
+  messages included), ``page.requested_urls`` every URL the context requested
+  (worker fetches included), in order.
+
+Every test in this directory is marked ``e2e``.  Without Chromium or the
+playwright package the tests skip, saying why; under CI=true they fail instead.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import pathlib
+import threading
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CHROMIUM = pathlib.Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+IS_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+#: Default timeout of Playwright actions and waits in ms (Pyodide needs a few
+#: seconds to start; tests pass their own, longer timeouts where they need them).
+DEFAULT_TIMEOUT_MS = 60_000
+
+
+def _unavailable(reason: str) -> None:
+    if IS_CI:
+        pytest.fail(f"{reason} (CI=true: a missing prerequisite is a failure)")
+    pytest.skip(reason)
+
+
+def pytest_collection_modifyitems(config, items):
+    here = pathlib.Path(__file__).resolve().parent
+    for item in items:
+        if here in pathlib.Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.e2e)
+
+
+def _load_build_module():
+    spec = importlib.util.spec_from_file_location("bytepair_build", ROOT / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def site_url():
+    build = _load_build_module()
+    try:
+        dist = build.build_site(quiet=True)
+    except build.BuildError as e:
+        pytest.fail(f"python build.py failed: {e}")
+    server = build.make_server("127.0.0.1", 0, directory=dist, quiet=True)
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    try:
+        yield build.server_url(server)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        _unavailable(f"{CHROMIUM} is missing: install it with `sudo apt-get install chromium`")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright Python package is missing: pip install -e '.[test]'")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context()
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    pg = context.new_page()
+    pg.console_errors = []
+    pg.requested_urls = []
+
+    def on_console(msg):
+        if msg.type == "error":
+            pg.console_errors.append(msg.text)
+
+    pg.on("console", on_console)
+    pg.on("pageerror", lambda exc: pg.console_errors.append(f"uncaught: {exc}"))
+    context.on("request", lambda req: pg.requested_urls.append(req.url))
+    try:
+        yield pg
+    finally:
+        context.close()

@@ -1,0 +1,145 @@
+"""bytepair inside Pyodide (Node.js): the Python the browser runs.
+
+* ``test_core_tests_pass_in_pyodide`` runs ``tests/core`` inside Pyodide with
+  ``run_core_tests.mjs`` (stdlib ``re`` back-end, no tiktoken/tokenizers/regex:
+  the tests that need them skip themselves). Extra arguments for that inner
+  pytest run: environment variable ``PYODIDE_PYTEST_ARGS`` (e.g. ``"-x -k encode"``).
+* ``test_site_wheels_install_in_pyodide`` serves the built site (``build.py``)
+  and installs its wheels the way the web worker does (micropip from PyPI plus
+  ``micropip_compat.py``), over HTTP, with the Pyodide copied into ``web/dist``.
+
+Both need Node.js and ``npm ci``; without them they skip, except under CI=true,
+where they fail.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import pathlib
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import threading
+
+import pytest
+
+pytestmark = pytest.mark.pyodide
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+HERE = pathlib.Path(__file__).resolve().parent
+RUNNER = HERE / "run_core_tests.mjs"
+SITE_CHECK = HERE / "check_site_wheels.mjs"
+REQUIREMENTS = HERE / "requirements.txt"
+WHEELS = ROOT / ".cache" / "pyodide-wheels"
+IS_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+TIMEOUT_S = 45 * 60
+
+
+def _unavailable(reason: str) -> None:
+    if IS_CI:
+        pytest.fail(f"{reason} (CI=true: a missing prerequisite is a failure)")
+    pytest.skip(reason)
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def _pins() -> dict[str, str]:
+    pins = {}
+    for line in REQUIREMENTS.read_text(encoding="utf-8").splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            name, _, version = line.partition("==")
+            pins[_norm(name)] = version.strip()
+    return pins
+
+
+def ensure_pyodide_wheels() -> pathlib.Path:
+    """Download the pinned pure-Python wheels of requirements.txt into
+    .cache/pyodide-wheels (once) and remove any other wheel there."""
+    pins = _pins()
+    WHEELS.mkdir(parents=True, exist_ok=True)
+    have = {}
+    for whl in WHEELS.glob("*.whl"):
+        name, version = whl.name.split("-")[:2]
+        if pins.get(_norm(name)) == version:
+            have[_norm(name)] = whl
+        else:
+            whl.unlink()
+    if set(have) != set(pins):
+        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+               "--disable-pip-version-check", "--python-version", "3.14", "--implementation", "py",
+               "--abi", "none", "--platform", "any", "-r", str(REQUIREMENTS), "-d", str(WHEELS)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            pytest.fail(f"command failed: {shlex.join(cmd)}\n{proc.stdout}\n{proc.stderr}")
+    return WHEELS
+
+
+@pytest.fixture(scope="module")
+def node() -> str:
+    exe = shutil.which("node")
+    if exe is None:
+        _unavailable("Node.js is not installed (needed to run Pyodide)")
+    if not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file():
+        _unavailable("node_modules/pyodide is missing: run `npm ci` (or `python build.py`)")
+    return exe
+
+
+def _run_node(cmd: list[str]) -> subprocess.CompletedProcess:
+    try:
+        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        pytest.fail(f"{shlex.join(cmd)} did not finish in {TIMEOUT_S} s; output so far:\n{out[-20000:]}")
+    # Shown by pytest with -s, or under "Captured stdout" when the test fails.
+    sys.stdout.write(proc.stdout)
+    sys.stderr.write(proc.stderr)
+    return proc
+
+
+def _tail(proc: subprocess.CompletedProcess, lines: int = 150) -> str:
+    text = (proc.stdout + ("\n--- stderr ---\n" + proc.stderr if proc.stderr.strip() else ""))
+    return "\n".join(text.splitlines()[-lines:])
+
+
+def test_core_tests_pass_in_pyodide(node: str) -> None:
+    wheels = ensure_pyodide_wheels()
+    extra = shlex.split(os.environ.get("PYODIDE_PYTEST_ARGS", ""))
+    cmd = [node, str(RUNNER), "--wheels", str(wheels), "--", "tests/core", "-q", *extra]
+    proc = _run_node(cmd)
+    assert "import regex: ImportError" in proc.stdout, _tail(proc)
+    assert proc.returncode == 0, (
+        f"the core tests failed inside Pyodide (exit code {proc.returncode}: "
+        f"{'no tests collected' if proc.returncode == 5 else 'see the output'}).\n"
+        f"command: {shlex.join(cmd)}\n{_tail(proc)}"
+    )
+
+
+def _load_build_module():
+    spec = importlib.util.spec_from_file_location("bytepair_build", ROOT / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_site_wheels_install_in_pyodide(node: str) -> None:
+    build = _load_build_module()
+    try:
+        dist = build.build_site(quiet=True)
+    except build.BuildError as e:
+        pytest.fail(f"python build.py failed: {e}")
+    server = build.make_server("127.0.0.1", 0, directory=dist, quiet=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        cmd = [node, str(SITE_CHECK), build.server_url(server), str(dist / "pyodide")]
+        proc = _run_node(cmd)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert proc.returncode == 0, f"command: {shlex.join(cmd)}\n{_tail(proc)}"
