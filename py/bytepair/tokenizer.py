@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import itertools
+import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Literal
@@ -107,6 +109,7 @@ class Tokenizer:
             self._encode_piece = lambda b: bpe.encode_piece_merges(b, merges_get)
         self._special_tokens: dict[str, int] = {}
         self._cache: dict[str, list[int]] = {}
+        self._span_cache: dict[str, list[tuple[int, int, int]]] = {}
         self._derived_merges: dict[tuple[int, int], int] | None = None
         if special_tokens:
             self.register_special_tokens(special_tokens)
@@ -148,8 +151,14 @@ class Tokenizer:
             ValueError: a merge refers to an id that does not exist yet, or ids
                 are not ``256, 257, ...`` in order.
         """
+        if isinstance(merges, (str, bytes)):
+            raise TypeError("merges must be {(left_id, right_id): new_id} or a list of (left_id, right_id) pairs, not a string")
         if not isinstance(merges, Mapping):
-            merges = {tuple(p): 256 + k for k, p in enumerate(merges)}  # type: ignore[misc]
+            pairs = list(merges)
+            for k, p in enumerate(pairs):
+                if not (isinstance(p, (tuple, list)) and len(p) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in p)):
+                    raise TypeError(f"merge {k} must be a (left_id, right_id) pair of ints, got {p!r}")
+            merges = {(p[0], p[1]): 256 + k for k, p in enumerate(pairs)}
         if special_tokens is not None and not isinstance(special_tokens, Mapping):
             first = 256 + len(merges)
             special_tokens = {s: first + k for k, s in enumerate(special_tokens)}
@@ -212,7 +221,13 @@ class Tokenizer:
             TypeError: a token is not a non-empty ``str`` or an id not an ``int``.
             ValueError: an id is negative or already used by another token.
         """
+        if not isinstance(tokens, Mapping):
+            raise TypeError(f"special tokens must be a mapping {{token string: id}}, e.g. {{'<|endoftext|>': {self.n_vocab}}}, got {type(tokens).__name__}")
+        ids_in_call: dict[int, str] = {}
         for tok, i in tokens.items():
+            if isinstance(i, int) and i in ids_in_call:
+                raise ValueError(f"special tokens {ids_in_call[i]!r} and {tok!r} both ask for id {i}; give each its own id")
+            ids_in_call[i] = tok
             if not isinstance(tok, str) or not tok:
                 raise TypeError(f"a special token must be a non-empty str, got {tok!r}")
             if not isinstance(i, int) or isinstance(i, bool):
@@ -328,65 +343,81 @@ class Tokenizer:
     ) -> list[TokenSpan]:
         """Encode and say which part of ``text`` each token covers.
 
-        Same ids as :meth:`encode`. Offsets index ``text`` after normalization
-        and after lone surrogates become U+FFFD (unchanged for ordinary text),
-        in characters (``units="chars"``) or UTF-16 code units (``"utf16"``,
-        for JavaScript strings). A character split over several tokens gives
-        each of them that character's span.
+        Same ids as :meth:`encode`. Offsets index the ``text`` you pass, in
+        characters (``units="chars"``) or UTF-16 code units (``"utf16"``, for
+        JavaScript strings). A character split over several tokens gives each
+        of them that character's span. When normalization or the U+FFFD
+        replacement of lone surrogates changes the text, a token's span is the
+        smallest run of input characters whose normalized form holds it.
 
         Raises:
             TypeError / ValueError: as :meth:`encode`; ValueError for bad ``units``.
         """
         if units not in ("chars", "utf16"):
             raise ValueError(f'units must be "chars" or "utf16", got {units!r}')
-        text = self._prepare(text)
+        original = text
+        work = self._prepare(text)
+        try:
+            work.encode("utf-8")
+        except UnicodeEncodeError:
+            work = _fix_surrogates(work)
         allowed, disallowed = specials.resolve_special_sets(self._special_tokens, allowed_special, disallowed_special)
         if disallowed:
-            specials.check_disallowed(text, disallowed)
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            text = _fix_surrogates(text)
-        spans: list[TokenSpan] = []
+            specials.check_disallowed(work, disallowed)
+        raw: list[tuple[int, int, int, bool]] = []  # (id, start, end, special) in characters of `work`
         offset = 0
-        for segment, is_special in specials.split_on_specials(text, allowed):
+        for segment, is_special in specials.split_on_specials(work, allowed):
             if is_special:
-                spans.append(TokenSpan(self._special_tokens[segment], segment.encode("utf-8"), offset, offset + len(segment), True))
+                raw.append((self._special_tokens[segment], offset, offset + len(segment), True))
             else:
-                self._segment_spans(segment, offset, spans)
+                self._segment_spans(segment, offset, raw)
             offset += len(segment)
+        if work != original:
+            raw = _map_back(original, work, raw, self.normalization)
         if units == "utf16":
-            spans = _to_utf16(text, spans)
-        return spans
+            raw = _chars_to_utf16(original, raw)
+        vocab = self._vocab
+        return [TokenSpan(t, vocab[t], a, b, sp) for t, a, b, sp in raw]
 
-    def _segment_spans(self, segment: str, offset: int, out: list[TokenSpan]) -> None:
+    def _segment_spans(self, segment: str, offset: int, out: list[tuple[int, int, int, bool]]) -> None:
+        """Append ``(id, start, end, False)`` for ordinary text ``segment`` placed at ``offset``."""
         if self._split is None:
             pieces = [(0, segment)] if segment else []
         else:
             pieces = [(m.start(), m.group()) for m in compile_pattern(self._pattern).finditer(segment)]  # type: ignore[arg-type]
-        vocab = self._vocab
+        cache = self._span_cache
         for start, piece in pieces:
-            data = piece.encode("utf-8")
-            ids = self._cache.get(piece) or self._encode_piece(data)
+            rel = cache.get(piece)
+            if rel is None:
+                rel = self._piece_spans(piece)
+                if len(piece) <= _CACHE_MAX_PIECE_CHARS:
+                    if len(cache) >= _CACHE_MAX_ENTRIES:
+                        cache.clear()
+                    cache[piece] = rel
             base = offset + start
-            if len(data) == len(piece):  # ASCII: bytes == characters
-                pos = 0
-                for t in ids:
-                    n = len(vocab[t])
-                    out.append(TokenSpan(t, vocab[t], base + pos, base + pos + n))
-                    pos += n
-                continue
-            char_starts = [0]  # byte offset where each character starts, plus the end
-            for ch in piece:
-                char_starts.append(char_starts[-1] + len(ch.encode("utf-8")))
-            pos = 0
+            out += [(t, base + a, base + b, False) for t, a, b in rel]
+
+    def _piece_spans(self, piece: str) -> list[tuple[int, int, int]]:
+        """``(id, start, end)`` in characters of ``piece`` for each of its tokens."""
+        data = piece.encode("utf-8")
+        ids = self._encode_piece(data)
+        vocab = self._vocab
+        rel = []
+        pos = 0
+        if len(data) == len(piece):  # ASCII: bytes == characters
             for t in ids:
-                tb = vocab[t]
-                end = pos + len(tb)
-                first = bisect.bisect_right(char_starts, pos) - 1
-                last = bisect.bisect_left(char_starts, end)
-                out.append(TokenSpan(t, tb, base + first, base + last))
-                pos = end
+                n = len(vocab[t])
+                rel.append((t, pos, pos + n))
+                pos += n
+            return rel
+        char_starts = [0]  # byte offset where each character starts, plus the end
+        for ch in piece:
+            char_starts.append(char_starts[-1] + len(ch.encode("utf-8")))
+        for t in ids:
+            end = pos + len(vocab[t])
+            rel.append((t, bisect.bisect_right(char_starts, pos) - 1, bisect.bisect_left(char_starts, end)))
+            pos = end
+        return rel
 
     # --------------------------------------------------------------- decoding
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
@@ -521,14 +552,52 @@ class _LowerRanks(Mapping):
         return sum(1 for _ in self)
 
 
-def _to_utf16(text: str, spans: list[TokenSpan]) -> list[TokenSpan]:
+def _chars_to_utf16(text: str, raw: list[tuple[int, int, int, bool]]) -> list[tuple[int, int, int, bool]]:
+    """Character offsets into ``text`` -> UTF-16 code-unit offsets."""
     if len(text) == _utf16_len(text):
-        return spans
-    # u16[i] = UTF-16 offset of character i
-    u16 = [0] * (len(text) + 1)
-    acc = 0
-    for i, ch in enumerate(text):
-        u16[i] = acc
-        acc += 2 if ord(ch) > 0xFFFF else 1
-    u16[len(text)] = acc
-    return [dataclasses.replace(s, start=u16[s.start], end=u16[s.end]) for s in spans]
+        return raw
+    u16 = list(itertools.accumulate((2 if ord(ch) > 0xFFFF else 1 for ch in text), initial=0))
+    return [(t, u16[a], u16[b], sp) for t, a, b, sp in raw]
+
+
+def _map_back(
+    original: str, work: str, raw: list[tuple[int, int, int, bool]], form: str | None
+) -> list[tuple[int, int, int, bool]]:
+    """Offsets into ``work`` (``original`` normalized / surrogate-fixed) -> offsets into ``original``.
+
+    ``original`` is cut before every character of combining class 0; neighbouring
+    pieces are joined while transforming them apart differs from transforming
+    them together (composition across starters, e.g. Hangul jamo), so each
+    piece transforms on its own and the pieces' outputs concatenate to ``work``.
+    """
+
+    def transform(s: str) -> str:
+        s = normalize(s, form) if form is not None else s
+        try:
+            s.encode("utf-8")
+        except UnicodeEncodeError:
+            s = _fix_surrogates(s)
+        return s
+
+    cuts = [i for i, ch in enumerate(original) if i == 0 or (unicodedata.combining(ch) == 0 and not "\udc00" <= ch <= "\udfff")]
+    cuts.append(len(original))
+    chunks: list[tuple[int, int, str]] = []  # (start, end) in original, transformed text
+    for a, b in zip(cuts, cuts[1:]):
+        t = transform(original[a:b])
+        if chunks:
+            pa, _, pt = chunks[-1]
+            joined = transform(original[pa:b])
+            if joined != pt + t:
+                chunks[-1] = (pa, b, joined)
+                continue
+        chunks.append((a, b, t))
+    if "".join(t for _, _, t in chunks) != work:
+        chunks = [(0, len(original), work)]
+    # work offset -> index of the chunk holding it
+    starts = list(itertools.accumulate((len(t) for _, _, t in chunks), initial=0))
+    out = []
+    for tok, a, b, sp in raw:
+        ca = bisect.bisect_right(starts, a) - 1
+        cb = bisect.bisect_right(starts, max(a, b - 1)) - 1
+        out.append((tok, chunks[ca][0], chunks[cb][1], sp))
+    return out
