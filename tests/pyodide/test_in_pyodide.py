@@ -4,9 +4,11 @@
   ``run_core_tests.mjs`` (stdlib ``re`` back-end, no tiktoken/tokenizers/regex:
   the tests that need them skip themselves). Extra arguments for that inner
   pytest run: environment variable ``PYODIDE_PYTEST_ARGS`` (e.g. ``"-x -k encode"``).
+  Before that, ``tiktoken_fixture.write_fixture`` stores tiktoken's ids for a
+  sample of the corpora, which ``tests/core/test_pyodide_tiktoken_ids.py``
+  compares against inside Pyodide.
 * ``test_site_wheels_install_in_pyodide`` serves the built site (``build.py``)
-  and installs its wheels the way the web worker does (micropip from PyPI plus
-  ``micropip_compat.py``), over HTTP, with the Pyodide copied into ``web/dist``.
+  and installs its wheels the way the web worker does (micropip 0.11.1 from PyPI), over HTTP, with the Pyodide copied into ``web/dist``.
 
 Both need Node.js and ``npm ci``; without them they skip, except under CI=true,
 where they fail.
@@ -109,6 +111,9 @@ def _tail(proc: subprocess.CompletedProcess, lines: int = 150) -> str:
 
 def test_core_tests_pass_in_pyodide(node: str) -> None:
     wheels = ensure_pyodide_wheels()
+    from tests.pyodide.tiktoken_fixture import write_fixture
+
+    write_fixture()  # tiktoken's ids, checked inside by tests/core/test_pyodide_tiktoken_ids.py
     extra = shlex.split(os.environ.get("PYODIDE_PYTEST_ARGS", ""))
     cmd = [node, str(RUNNER), "--wheels", str(wheels), "--", "tests/core", "-q", *extra]
     proc = _run_node(cmd)
