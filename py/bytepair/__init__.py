@@ -12,7 +12,8 @@ OpenAI encodings id-for-id as tiktoken does, in CPython and in Pyodide.
 [258, 100, 258, 97, 99]
 """
 
-from .decoding import StreamDecoder, bytes_to_unicode, gpt2_unview, gpt2_view, token_to_display
+from . import steps, textbook
+from .decoding import StreamDecoder, bytes_to_unicode, gpt2_unview, gpt2_view, token_to_display, token_to_display_parts
 from .patterns import PATTERNS, resolve_pattern
 from .registry import encoding_info, get_encoding, list_encoding_names
 from .serialize import from_json, to_json
@@ -39,8 +40,11 @@ __all__ = [
     "load_tiktoken_bpe",
     "parse_tiktoken_bpe",
     "resolve_pattern",
+    "steps",
+    "textbook",
     "to_json",
     "token_to_display",
+    "token_to_display_parts",
     "train",
     "train_iter",
 ]
