@@ -21,7 +21,6 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
                                         python_stdlib.zip, pyodide-lock.json, ...)
     wheels/manifest.json                which wheels to install, in order (see below)
     wheels/packaging-*.whl, wheels/micropip-*.whl   from PyPI (pinned, sha256-checked)
-    wheels/micropip_compat.py           run before ``import micropip`` (see below)
     wheels/bytepair-*.whl               this repository, without the vocabularies
     vocab/<name>.tiktoken.gz            the OpenAI rank files, fetched lazily by the worker
                                         (served as application/gzip, no Content-Encoding)
@@ -31,14 +30,12 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
     vendor/                             JavaScript libraries from node_modules
     build-info.json                     versions and the file list with sizes
 
-micropip: Pyodide's lock file names micropip 0.11.1, which is not on PyPI; the
-newest PyPI release, 0.7.2, imports names that Pyodide 314 renamed
-(``pyodide.ffi.IN_BROWSER`` -> ``IN_PYODIDE``, ``_api.repodata_*`` ->
-``_api.lockfile_*``) or removed (``_api.loadDynlibsFromPackage``), so
-``import micropip`` fails.  ``wheels/micropip_compat.py`` puts those names back
-(pure-Python wheels only), after which micropip 0.7.2 installs wheels from URLs.
-``tests/pyodide/test_in_pyodide.py`` checks this in Node.js against the served site.
-``pyodide.loadPackage(url)`` installs a pure-Python wheel without micropip, too.
+micropip: the wheel is micropip 0.11.1 from PyPI, the version Pyodide 314.0.7's
+lock file names (PyPI's build of it, so its sha256 differs from the lock
+file's). It requires Python >= 3.12, so it is downloaded with
+``pip download --python-version 3.14`` whatever Python runs the build.
+``tests/pyodide/test_in_pyodide.py`` checks in Node.js that it installs the
+bytepair wheel from the served site.
 """
 
 from __future__ import annotations
@@ -79,43 +76,14 @@ PYODIDE_FILES = (
     "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
 )
 
-#: Wheels from PyPI for the browser: (file name, sha256). micropip 0.7.2 is the
-#: newest on PyPI (see the module docstring); packaging 26.1 is the version
-#: Pyodide 314.0.7's lock file names.
+#: Wheels from PyPI for the browser: (file name, sha256); the versions Pyodide
+#: 314.0.7's lock file names (see the module docstring).
 PYPI_WHEELS = (
     ("packaging-26.1-py3-none-any.whl",
      "5d9c0669c6285e491e0ced2eee587eaf67b670d94a19e94e3984a481aba6802f"),
-    ("micropip-0.7.2-py3-none-any.whl",
-     "d2b63ea316a2a9dcbfeadd4f855d8cec7d54f65b3849e638a7cc627e6d35e4d5"),
+    ("micropip-0.11.1-py3-none-any.whl",
+     "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"),
 )
-
-MICROPIP_COMPAT = '''\
-"""Let micropip 0.7.2 (the newest on PyPI) import on Pyodide 314.
-
-Run this before ``import micropip``.  It restores names that micropip 0.7.2
-imports and Pyodide 314 renamed or removed.  Only pure-Python wheels can be
-installed this way (there is no dynamic-library loader for micropip 0.7.2).
-Written for bytepair's build (build.py); checked by tests/pyodide.
-"""
-import pyodide.ffi
-import pyodide_js
-
-_api = pyodide_js._api
-if not hasattr(pyodide.ffi, "IN_BROWSER"):
-    pyodide.ffi.IN_BROWSER = pyodide.ffi.IN_PYODIDE
-if not hasattr(_api, "repodata_packages"):
-    _api.repodata_packages = _api.lockfile_packages
-if not hasattr(_api, "repodata_info"):
-    _api.repodata_info = _api.lockfile_info
-if not hasattr(_api, "loadDynlibsFromPackage"):
-    async def _load_dynlibs(pkg, dynlibs):
-        if len(dynlibs):
-            raise RuntimeError(
-                "micropip 0.7.2 on Pyodide 314 installs pure-Python wheels only; "
-                f"this wheel has shared libraries: {list(dynlibs)}"
-            )
-    _api.loadDynlibsFromPackage = pyodide.ffi.create_proxy(_load_dynlibs)
-'''
 
 #: Default JavaScript libraries copied to dist/ (from under node_modules/, to
 #: under dist/), used when web/vendor.json does not exist.
@@ -388,7 +356,8 @@ def step_pypi_wheels(out: DistWriter) -> dict[str, str]:
         for f in missing:
             name, version = f.split("-")[:2]
             pins.append(f"{name}=={version}")
-        _pip_download(pins, cache)
+        # Pyodide's Python, not this one, decides which versions fit
+        _pip_download(pins, cache, "--python-version", "3.14")
     result = {}
     for fname, sha in PYPI_WHEELS:
         path = cache / fname
@@ -401,7 +370,6 @@ def step_pypi_wheels(out: DistWriter) -> dict[str, str]:
                              "deleted it - run the build again to download it anew")
         out.copy(path, f"wheels/{fname}")
         result[fname.split("-")[0]] = fname
-    out.write("wheels/micropip_compat.py", MICROPIP_COMPAT.encode())
     return result
 
 
@@ -675,7 +643,6 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
         "install": [wheels["packaging"], wheels["micropip"], wheels["bytepair"]],
         "packaging": wheels["packaging"],
         "micropip": wheels["micropip"],
-        "micropip_compat": "micropip_compat.py",
         "bytepair": wheels["bytepair"],
         "vocab_url": "vocab/",
         "vocab_files": vocab,

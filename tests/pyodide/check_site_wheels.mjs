@@ -7,7 +7,7 @@
 // web/dist/pyodide (Node cannot import Pyodide's modules over HTTP, so the
 // runtime comes from the same files on disk).  Checks: MIME types of the
 // served files; loadPyodide from the copied runtime; packaging + micropip
-// (PyPI) via pyodide.loadPackage(url); wheels/micropip_compat.py; micropip
+// (PyPI) via pyodide.loadPackage(url); micropip
 // installs the slim bytepair wheel over HTTP; its RECORD matches the installed
 // files and it carries no vocabularies; with a vocabulary fetched from vocab/
 // into BYTEPAIR_DATA_DIR, gpt2 encodes "hello world" to tiktoken's ids.
@@ -59,7 +59,6 @@ try {
 
   const quiet = { messageCallback: () => {} };
   await pyodide.loadPackage([url("wheels/" + manifest.packaging), url("wheels/" + manifest.micropip)], quiet);
-  pyodide.runPython(await (await get("wheels/" + manifest.micropip_compat)).text());
   const micropip = pyodide.pyimport("micropip");
   await micropip.install(url("wheels/" + manifest.bytepair));
   micropip.destroy();

@@ -71,11 +71,6 @@ async function boot(onProgress, interruptBuffer) {
   };
   const quiet = { messageCallback: () => {}, errorCallback: (m) => console.warn(m) };
   await pyodide.loadPackage([wheel("packaging"), wheel("micropip")], quiet);
-  if (manifest.micropip_compat) {
-    // build.py's shim letting the PyPI micropip import on this Pyodide (see build.py).
-    const shim = await (await fetchOk(new URL("wheels/" + manifest.micropip_compat, SITE), "the micropip shim")).text();
-    await pyodide.runPythonAsync(shim);
-  }
   progress(0.7, "Installing bytepair…");
   const micropip = pyodide.pyimport("micropip");
   try {
@@ -217,6 +212,21 @@ const api = {
 
   stop() {
     stopRequested = true;
+  },
+
+  /** Step-through: learn and keep every step (playground.py steps_learn); returns the summary. */
+  stepsLearn(options) {
+    return guarded(() => JSON.parse(pg.steps_learn(JSON.stringify(options))));
+  },
+
+  /** One step of the current step session (0: the start). */
+  stepsView(session, index) {
+    return guarded(() => JSON.parse(pg.steps_view(session, index)));
+  },
+
+  /** A new word (or short text) encoded with the session's merges, rule by rule. */
+  stepsEncode(session, text) {
+    return guarded(() => JSON.parse(pg.steps_encode(session, text)));
   },
 
   /**
