@@ -53,13 +53,11 @@ def encode_piece_ranks(piece: bytes, ranks: Mapping[bytes, int]) -> list[int]:
     token = ranks.get(piece)
     if token is not None:
         return [token]
-    n = len(piece)
-    if n >= _LONG_PIECE:
-        bounds = _merge_long(piece, ranks)
-    else:
-        bounds = _merge_short(piece, ranks)
     try:
-        return [ranks[piece[bounds[i] : bounds[i + 1]]] for i in range(len(bounds) - 1)]
+        if len(piece) >= _LONG_PIECE:
+            bounds = _merge_long(piece, ranks)
+            return [ranks[piece[bounds[i] : bounds[i + 1]]] for i in range(len(bounds) - 1)]
+        return _merge_short(piece, ranks)
     except KeyError as e:
         raise KeyError(
             f"byte {e.args[0]!r} has no token in this vocabulary; "
@@ -67,25 +65,28 @@ def encode_piece_ranks(piece: bytes, ranks: Mapping[bytes, int]) -> list[int]:
         ) from e
 
 
+_SINGLE_BYTES = [bytes((i,)) for i in range(256)]
+
+
 def _merge_short(piece: bytes, ranks: Mapping[bytes, int]) -> list[int]:
-    """Quadratic scan: part boundaries (byte offsets) after all merges."""
+    """Quadratic scan over the parts (as bytes objects); returns their ranks."""
     get = ranks.get
     no_rank = _NO_RANK
-    bounds = list(range(len(piece) + 1))
+    parts = list(map(_SINGLE_BYTES.__getitem__, piece))
     # pair_ranks[i] = rank of parts i and i+1 joined
-    pair_ranks = [get(piece[i : i + 2], no_rank) for i in range(len(piece) - 1)]
+    pair_ranks = [get(a + b, no_rank) for a, b in zip(parts, parts[1:])]
     while pair_ranks:
         best = min(pair_ranks)
         if best == no_rank:
             break
         i = pair_ranks.index(best)  # leftmost on ties
-        del bounds[i + 1]
+        parts[i] += parts.pop(i + 1)
         del pair_ranks[i]
         if i < len(pair_ranks):
-            pair_ranks[i] = get(piece[bounds[i] : bounds[i + 2]], no_rank)
+            pair_ranks[i] = get(parts[i] + parts[i + 1], no_rank)
         if i > 0:
-            pair_ranks[i - 1] = get(piece[bounds[i - 1] : bounds[i + 1]], no_rank)
-    return bounds
+            pair_ranks[i - 1] = get(parts[i - 1] + parts[i], no_rank)
+    return list(map(ranks.__getitem__, parts))
 
 
 def _merge_long(piece: bytes, ranks: Mapping[bytes, int]) -> list[int]:
