@@ -5,6 +5,7 @@
 //   await bytepair.count(text, "my-bpe")         // number of tokens
 //   await bytepair.train(text, {vocabSize, pattern, name}, (merge) => ...)
 //   bytepair.stop()
+//   await bytepair.learnSteps({mode: "textbook", text: "low 5\nlower 2", n_merges: 10})
 //
 // `tokenizer` is an encoding name (gpt2, cl100k_base, o200k_base, ...) or the
 // name of a tokenizer the user trained (kept in browser storage).
@@ -135,6 +136,22 @@ export function createApi({ onStatus }) {
     async compare(texts, tokenizers) {
       for (const t of tokenizers) await use(t);
       return rpc.call("compare", texts, tokenizers);
+    },
+    /**
+     * Step-through (textbook or byte-level BPE, one merge at a time); the worker keeps the steps.
+     * options: {mode: "textbook"|"bytes", text, input: "counts"|"text", tie: "first"|"lexicographic",
+     *           pattern, n_merges} -> {session, mode, n_steps, requested, merges, n_rows, n_symbols_start, n_bytes}
+     */
+    learnSteps(options) {
+      return rpc.call("stepsLearn", options);
+    },
+    /** Step `index` (0: the start) of a session: {merge, pair_counts, rows, vocab, n_symbols, ...}. */
+    stepView(session, index) {
+      return rpc.call("stepsView", session, index);
+    },
+    /** The session's merges applied to a new word (or short text): {start, fired: [{rank, pair, merged, symbols, positions}], n_rules}. */
+    stepsEncode(session, text) {
+      return rpc.call("stepsEncode", session, text);
     },
     /** Resolves the regex text, or rejects with the engine's message. */
     checkPattern(pattern) {

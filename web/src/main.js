@@ -1,4 +1,6 @@
-// The page: one store, the API (window.bytepair), the status line, tabs, views.
+// The page: one store, the API (window.bytepair), the status line, tabs, views,
+// links (a view's state in the URL fragment, see links.js) and the embedded
+// form (?embed=1: no site chrome, the content height posted to the parent).
 
 import { createStore } from "./store.js";
 import { createApi } from "./api.js";
@@ -6,12 +8,17 @@ import { $, $$ } from "./dom.js";
 import { mountTrain, initialTrainState } from "./views/train.js";
 import { mountTokenize, initialTokenizeState } from "./views/tokenize.js";
 import { mountCompare, initialCompareState } from "./views/compare.js";
+import { mountSteps, initialStepsState } from "./views/steps.js";
+import { parseHash, pageMode, linkTo } from "./links.js";
+import { mountShare } from "./share.js";
+import { reportHeight } from "./embedded.js";
 
-const VIEWS = ["train", "tokenize", "compare"];
+const VIEWS = ["train", "tokenize", "compare", "steps"];
 const viewFromHash = () => {
-  const v = location.hash.replace(/^#/, "").split(/[?&]/)[0];
+  const v = parseHash(location.hash).view;
   return VIEWS.includes(v) ? v : "train";
 };
+const mode = pageMode();
 
 const store = createStore({
   status: { phase: "loading", fraction: 0, message: "Loading…" },
@@ -19,6 +26,7 @@ const store = createStore({
   train: initialTrainState,
   tokenize: initialTokenizeState,
   compare: initialCompareState,
+  steps: initialStepsState,
 });
 
 const api = createApi({ onStatus: (status) => store.set({ status }) });
@@ -44,6 +52,12 @@ function renderTabs({ view }) {
     tab.setAttribute("aria-selected", String(on));
     tab.tabIndex = on ? 0 : -1;
     document.getElementById(tab.getAttribute("aria-controls")).hidden = !on;
+    if (on) {
+      // narrow screens scroll the tab list sideways: keep the selected tab in view
+      const nav = tab.parentElement.getBoundingClientRect();
+      const box = tab.getBoundingClientRect();
+      if (box.right > nav.right || box.left < nav.left) tab.parentElement.scrollLeft += box.left - nav.left - 16;
+    }
   }
   document.body.dataset.view = view;
 }
@@ -74,7 +88,57 @@ store.subscribe((state) => {
 renderStatus(store.state);
 renderTabs(store.state);
 
-mountTrain($(document, "#view-train"), store, api);
-mountTokenize($(document, "#view-tokenize"), store, api);
-mountCompare($(document, "#view-compare"), store, api);
+const views = {
+  train: mountTrain($(document, "#view-train"), store, api),
+  tokenize: mountTokenize($(document, "#view-tokenize"), store, api),
+  compare: mountCompare($(document, "#view-compare"), store, api),
+  steps: mountSteps($(document, "#view-steps"), store, api),
+};
 api.ready.catch(() => {}); // shown in the status line
+
+// --- links: the fragment's parameters restore a view's state ------------------
+const linkNote = $(document, '[data-testid="link-note"]');
+function applyLinkFromHash() {
+  const { view, params } = parseHash(location.hash);
+  if (!VIEWS.includes(view) || !Object.keys(params).length) return;
+  let notes;
+  try {
+    notes = views[view].applyLink(params);
+  } catch (err) {
+    notes = [`This link could not be read completely: ${err.message}`];
+  }
+  linkNote.textContent = notes.join(" ");
+  linkNote.hidden = !notes.length;
+}
+applyLinkFromHash();
+window.addEventListener("hashchange", applyLinkFromHash);
+
+/** The current view and its link parameters (for Share and Embed). */
+function currentLink() {
+  const view = store.state.view;
+  const { params, notes } = views[view].link();
+  return { view, params, notes };
+}
+mountShare({ current: currentLink });
+
+// --- embedded (?embed=1): compact, status in a small bar, height to the parent --
+if (mode.embed) {
+  document.body.dataset.embed = "1";
+  const bar = $(document, '[data-testid="embed-bar"]');
+  bar.hidden = false;
+  $(bar, ".embed-status-slot").append($(document, ".status"));
+  views.steps.setupDetails.open = false; // the settings fold away; the steps stay in view
+  const openFull = $(bar, '[data-testid="open-full"]');
+  const refreshOpenLink = () => {
+    try {
+      const { view, params } = currentLink();
+      openFull.href = linkTo(view, params);
+    } catch {
+      openFull.href = linkTo(store.state.view, {});
+    }
+  };
+  openFull.addEventListener("pointerdown", refreshOpenLink);
+  openFull.addEventListener("focus", refreshOpenLink);
+  refreshOpenLink();
+  reportHeight();
+}

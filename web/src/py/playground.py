@@ -228,3 +228,232 @@ def from_merges_json(name: str, merges_json: str, pattern: str) -> str:
     tok = bytepair.Tokenizer.from_merges(merges, pattern=pattern, name=name)
     _trained[name] = tok
     return _dumps({**_info(tok, name), "json": tok.to_json()})
+
+
+# --------------------------------------------------------------------------- step-through (issue 4)
+#
+# Thin adapters over bytepair.textbook (Sennrich et al. 2016, word-level, with
+# "</w>") and bytepair.steps (byte-level, minbpe semantics). A session keeps
+# every step in Python; the page asks for one step at a time, in one shape for
+# both modes, so stepping never ships the whole history across the worker.
+
+#: Rows of the byte-level pair-count table kept per step (the textbook table is complete).
+STEP_PAIRS_SHOWN = 200
+#: Pieces of a byte-level text drawn per step (the counts always cover all of them).
+STEP_PIECES_SHOWN = 1500
+#: Longest text "Encode step by step" takes in byte-level mode, in bytes of UTF-8.
+ENCODE_MAX_BYTES = 2000
+
+_step_session: dict | None = None
+_step_sessions_made = 0
+
+
+def _utf8_lossless(piece: str) -> bytes:
+    """UTF-8 bytes of ``piece``; a lone surrogate becomes U+FFFD (as the trainer does)."""
+    try:
+        return piece.encode("utf-8")
+    except UnicodeEncodeError:
+        return piece.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode("utf-8")
+
+
+def _pieces(text: str, pattern: str | None) -> list[str]:
+    regex = bytepair.resolve_pattern(pattern) if pattern is not None else None
+    if regex is None:
+        return [text] if text else []
+    from bytepair.pretokenize import compile_pattern
+    return [p for p in compile_pattern(regex).findall(text) if p]
+
+
+def steps_learn(options_json: str) -> str:
+    """Learn merges step by step and keep them as the current step session.
+
+    ``options_json``: JSON ``{"mode": "textbook"|"bytes", "text": str,
+    "input": "counts"|"text" (textbook: ``word count`` lines, or plain text
+    whose words are counted), "tie": "first"|"lexicographic" (textbook),
+    "pattern": pre-tokenizer name or regex (bytes), "n_merges": int}``.
+
+    Returns JSON ``{"session": int, "mode", "n_steps": merges learned (may be
+    fewer than asked when no pair is left), "requested": int, "merges":
+    [[left, right, merged, count], ...] (displayed symbols), "n_rows": words
+    (textbook) or pieces (bytes), "n_symbols_start": int, "n_bytes": int | null}``.
+
+    Raises ValueError with a message for the user: no words, a malformed
+    ``word count`` line (its number is given), a text over the size limit, a
+    bad pattern, ``n_merges`` out of range."""
+    global _step_session, _step_sessions_made
+    opts = json.loads(options_json)
+    mode = opts.get("mode", "textbook")
+    text = opts.get("text", "")
+    n_merges = int(opts.get("n_merges", 10))
+    if mode == "textbook":
+        from bytepair import textbook
+        kind = opts.get("input", "counts")
+        word_counts = textbook.parse_word_counts(text) if kind == "counts" else textbook.count_words(text)
+        if not word_counts:
+            raise ValueError("There are no words yet: type one word and its count per line, e.g. 'low 5'."
+                             if kind == "counts" else "There are no words yet: type some text.")
+        tie = opts.get("tie", "first")
+        steps = textbook.learn(word_counts, n_merges, tie_break=tie)
+        initial = textbook.initial_state(word_counts)
+        session = {
+            "mode": mode, "tie": tie, "steps": steps, "initial": initial,
+            "merges": [[*s.pair, s.merged, s.count] for s in steps],
+            "n_base": len(initial["vocab"]), "n_rows": len(initial["segmentation"]), "n_bytes": None,
+        }
+    elif mode == "bytes":
+        from bytepair import steps as byte_steps_module
+        if not text:
+            raise ValueError("The text is empty: type or paste a few sentences.")
+        pattern = opts.get("pattern", "gpt2")
+        if pattern not in (None, "none"):
+            check_pattern(pattern)
+        steps = byte_steps_module.byte_steps(text, n_merges, pattern=pattern, max_pairs_shown=STEP_PAIRS_SHOWN)
+        initial = byte_steps_module.byte_initial_state(text, pattern=pattern)
+        session = {
+            "mode": mode, "pattern": pattern, "steps": steps, "initial": initial,
+            "merges": [[*s["pair"], s["merged"], s["count"]] for s in steps],
+            "n_base": 256, "n_rows": len(initial["segmentation"]), "n_bytes": initial["n_bytes"],
+        }
+    else:
+        raise ValueError(f"Unknown step-through mode {mode!r}: use 'textbook' or 'bytes'.")
+    _step_sessions_made += 1
+    session["id"] = _step_sessions_made
+    _step_session = session
+    return _dumps({
+        "session": session["id"], "mode": mode, "n_steps": len(steps), "requested": n_merges,
+        "merges": session["merges"], "n_rows": session["n_rows"],
+        "n_symbols_start": initial["n_symbols"], "n_bytes": session["n_bytes"],
+    })
+
+
+def _current_session(session: int) -> dict:
+    if _step_session is None or _step_session["id"] != session:
+        raise ValueError("These steps were replaced by newer ones; learn the merges again.")
+    return _step_session
+
+
+def steps_view(session: int, index: int) -> str:
+    """Step ``index`` of the session: 0 is the start (no merge yet), ``k`` is
+    the state after the k-th merge (1-based), with the table it was chosen from.
+
+    Returns JSON, the same shape in both modes::
+
+        {"session", "index", "n_steps", "mode",
+         "merge": null | {"rank": k-1, "id": 256+k-1 | null, "pair": [l, r], "merged": str,
+                          "count": int, "n_ties": int, "ids": [left_id, right_id] (bytes only)},
+         "pair_counts": [{"pair": [l, r], "count": int, "tie": bool,
+                          "ids": [left_id, right_id] (bytes only)}, ...],     # before the merge;
+                        # row 0 is the merged pair; textbook: every pair, bytes: the top rows
+         "n_pairs": int,                      # distinct pairs in the whole table
+         "rows": [{"label": word | null, "count": int | null, "symbols": [str, ...],
+                   "merged": [indices into symbols]}, ...],   # the corpus after the merge
+         "n_rows": int,                       # words / pieces in all (rows may hold fewer)
+         "vocab": [str, ...],                 # textbook: every symbol (initial ones first);
+                                              # bytes: the learned tokens only
+         "n_base": int,                       # textbook: initial symbols; bytes: 256
+         "n_vocab": int, "n_symbols": int, "n_symbols_start": int, "n_bytes": int | null}
+
+    Symbols are displayed strings (bytes mode: ``bytepair.token_to_display``).
+    Raises ValueError for a replaced session or an index out of 0..n_steps."""
+    s = _current_session(session)
+    steps = s["steps"]
+    if not 0 <= index <= len(steps):
+        raise ValueError(f"There is no step {index}: pick a step from 0 to {len(steps)}.")
+    initial = s["initial"]
+    out = {"session": session, "index": index, "n_steps": len(steps), "mode": s["mode"],
+           "n_rows": s["n_rows"], "n_base": s["n_base"], "n_symbols_start": initial["n_symbols"],
+           "n_bytes": s["n_bytes"]}
+    if s["mode"] == "textbook":
+        if index == 0:
+            rows = [{"label": w["word"], "count": w["count"], "symbols": w["symbols"], "merged": []}
+                    for w in initial["segmentation"]]
+            out.update(merge=None, pair_counts=[], n_pairs=0, rows=rows, vocab=initial["vocab"],
+                       n_vocab=len(initial["vocab"]), n_symbols=initial["n_symbols"])
+        else:
+            d = steps[index - 1].to_dict()
+            merged = {c["word_index"]: c["positions"] for c in d["changed_words"]}
+            rows = [{"label": w["word"], "count": w["count"], "symbols": w["symbols"], "merged": merged.get(i, [])}
+                    for i, w in enumerate(d["segmentation"])]
+            out.update(
+                merge={"rank": d["index"], "id": None, "pair": d["pair"], "merged": d["merged"],
+                       "count": d["count"], "n_ties": len(d["ties"])},
+                pair_counts=d["pair_counts"], n_pairs=len(d["pair_counts"]), rows=rows,
+                vocab=d["vocab"], n_vocab=len(d["vocab"]), n_symbols=d["n_symbols"])
+    else:
+        if index == 0:
+            seg, merged, vocab = initial["segmentation"], {}, []
+            out.update(merge=None, pair_counts=[], n_pairs=0, n_vocab=256, n_symbols=initial["n_symbols"])
+        else:
+            d = steps[index - 1]
+            seg, vocab = d["segmentation"], d["vocab"]
+            merged = {c["piece_index"]: c["positions"] for c in d["changed_pieces"]}
+            out.update(
+                merge={"rank": d["index"], "id": d["id"], "pair": d["pair"], "ids": d["pair_ids"],
+                       "merged": d["merged"], "count": d["count"], "n_ties": d["n_ties"]},
+                pair_counts=[{"pair": r["pair"], "ids": r["ids"], "count": r["count"], "tie": r["tie"]}
+                             for r in d["pair_counts"]],
+                n_pairs=d["n_pairs"], n_vocab=d["n_vocab"], n_symbols=d["n_symbols"])
+        out["rows"] = [{"label": None, "count": None, "symbols": seg[p], "merged": merged.get(p, [])}
+                       for p in range(min(len(seg), STEP_PIECES_SHOWN))]
+        out["vocab"] = list(vocab)
+    return _dumps(out)
+
+
+def steps_encode(session: int, text: str) -> str:
+    """Encode a new word (textbook) or a short text (bytes) with the session's
+    merges, applied in learned order; every rule that fires is one step.
+
+    Returns JSON ``{"start": [symbols], "fired": [{"rank": int, "pair": [l, r],
+    "merged": str, "symbols": [str, ...], "positions": [int, ...]}, ...],
+    "n_rules": int}``: ``symbols`` is the whole segmentation after the rule
+    (bytes mode: the pieces' tokens, concatenated), ``positions`` index the new
+    symbols in it.
+
+    Textbook: ``bytepair.textbook.apply``. Bytes: the text is split by the
+    session's pre-tokenizer, each piece starts as its UTF-8 bytes, and each
+    merge replaces its pair in every piece, left to right; this equals
+    minbpe's encoding (repeatedly merge the lowest-ranked pair), since a merge
+    only uses tokens that earlier merges made.
+
+    Raises ValueError: an empty input, a word with spaces (textbook), a text
+    over ENCODE_MAX_BYTES (bytes), a replaced session."""
+    s = _current_session(session)
+    if not text:
+        raise ValueError("Type a word to encode." if s["mode"] == "textbook" else "Type a text to encode.")
+    if s["mode"] == "textbook":
+        from bytepair import textbook
+        start = textbook.initial_symbols(text)
+        fired = textbook.apply(text, [(m[0], m[1]) for m in s["merges"]])
+        return _dumps({"start": start, "n_rules": len(s["merges"]), "fired": [
+            {"rank": f.index, "pair": list(f.pair), "merged": f.merged, "symbols": list(f.symbols),
+             "positions": list(f.positions)} for f in fired]})
+    data_len = len(_utf8_lossless(text))
+    if data_len > ENCODE_MAX_BYTES:
+        raise ValueError(f"The text to encode is {data_len} bytes; use at most {ENCODE_MAX_BYTES} bytes here.")
+    display = {i: bytepair.token_to_display(bytes([i])) for i in range(256)}
+    seqs = [list(_utf8_lossless(p)) for p in _pieces(text, s["pattern"])]
+    shown = lambda: [display[t] for seq in seqs for t in seq]  # noqa: E731
+    start = shown()
+    fired = []
+    for st in s["steps"]:
+        a, b = st["pair_ids"]
+        z = st["id"]
+        display[z] = st["merged"]
+        positions, offset, hit = [], 0, False
+        for k, seq in enumerate(seqs):
+            out, i = [], 0
+            while i < len(seq):
+                if i + 1 < len(seq) and seq[i] == a and seq[i + 1] == b:
+                    positions.append(offset + len(out))
+                    out.append(z)
+                    i += 2
+                    hit = True
+                else:
+                    out.append(seq[i])
+                    i += 1
+            seqs[k] = out
+            offset += len(out)
+        if hit:
+            fired.append({"rank": st["index"], "pair": st["pair"], "merged": st["merged"],
+                          "symbols": shown(), "positions": positions})
+    return _dumps({"start": start, "n_rules": len(s["steps"]), "fired": fired})

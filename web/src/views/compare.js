@@ -5,6 +5,7 @@ import { $, h, showError, debounce } from "../dom.js";
 import { int, fixed, percent } from "../format.js";
 import { barChart } from "../charts.js";
 import * as storage from "../storage.js";
+import { addText, unpackText } from "../links.js";
 
 const SCRIPTS = ["Latin", "Cyrillic", "Greek", "Arabic", "Hebrew", "Devanagari", "Bengali", "Tamil", "Telugu", "Gujarati",
   "Gurmukhi", "Kannada", "Malayalam", "Sinhala", "Thai", "Lao", "Khmer", "Myanmar", "Tibetan", "Han", "Hiragana",
@@ -230,6 +231,48 @@ export function mountCompare(root, store, api) {
     })), yTitle);
   }
 
+  // --- links: texts (UDHR or the user's own), tokenizers, chart metric ---------
+  function link() {
+    const s = store.state.compare;
+    const params = { src: s.source, tok: s.selected ? s.selected.join(",") : null, metric: s.metric !== "premium" ? s.metric : null };
+    const note = s.source === "custom" ? addText(params, customText.value, "parallel texts") : "";
+    return { params, notes: note ? [note] : [] };
+  }
+  function applyLink(params) {
+    const notes = [];
+    if (params.src === "custom" || params.src === "udhr") {
+      set({ source: params.src });
+      for (const radio of root.querySelectorAll('input[name="compare-source"]')) radio.checked = radio.value === params.src;
+      customField.hidden = params.src !== "custom";
+    }
+    if (params.t != null) {
+      try {
+        customText.value = unpackText(params.t);
+      } catch (err) {
+        notes.push(err.message);
+      }
+    }
+    if (params.tok) {
+      const names = params.tok.split(",").filter(Boolean);
+      const known = new Set(api.tokenizers());
+      const missing = names.filter((n) => !known.has(n) && api.REAL_TOKENIZERS.some((r) => r.name === n) === false);
+      set({ selected: names });
+      if (missing.length) {
+        api.ready.then(() => {
+          const still = missing.filter((n) => !api.tokenizers().includes(n));
+          if (still.length) showError(root, "compare", `This link uses tokenizers that are not in this browser: ${still.join(", ")} (trained tokenizers stay where they were trained).`);
+        }, () => {});
+      }
+      fillChecks();
+    }
+    if (["premium", "tokens", "bpt"].includes(params.metric)) {
+      set({ metric: params.metric });
+      metricSelect.value = params.metric;
+    }
+    if (started) rerun();
+    return notes;
+  }
+
   fillChecks();
   let started = false;
   let frame = 0;
@@ -241,5 +284,5 @@ export function mountCompare(root, store, api) {
     if (!frame) frame = requestAnimationFrame(() => { frame = 0; render(store.state); });
   });
   render(store.state);
-  return { render, run };
+  return { render, run, link, applyLink };
 }

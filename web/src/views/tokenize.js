@@ -3,6 +3,7 @@
 import { $, h, showError, debounce } from "../dom.js";
 import { int, fixed, charCount, byteCount, visibleWhitespace } from "../format.js";
 import * as storage from "../storage.js";
+import { addText, unpackText } from "../links.js";
 
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
 const COLORS = 6;
@@ -51,6 +52,7 @@ export function mountTokenize(root, store, api) {
   };
   const set = (patch) => store.update("tokenize", patch);
 
+  let wanted = null; // a tokenizer a link asked for, not (yet) known here
   function fillSelect() {
     const current = store.state.tokenize.tokenizer;
     const options = [
@@ -60,6 +62,12 @@ export function mountTokenize(root, store, api) {
     if (mine.length) options.push(h("optgroup", { label: "Trained here" }, mine.map((t) => h("option", { value: t.name, text: t.name }))));
     select.replaceChildren(...options);
     const names = api.tokenizers();
+    if (wanted && names.includes(wanted)) {
+      set({ tokenizer: wanted });
+      select.value = wanted;
+      wanted = null;
+      return;
+    }
     const value = names.includes(current) ? current : "cl100k_base";
     select.value = value;
     if (value !== current) set({ tokenizer: value });
@@ -183,10 +191,47 @@ export function mountTokenize(root, store, api) {
     }
   }
 
+  // --- links: text, tokenizer, toggles ---------------------------------------
+  function link() {
+    const s = store.state.tokenize;
+    const params = { tok: s.tokenizer, ids: s.showIds ? 1 : null, ws: s.whitespace ? 1 : null };
+    const note = addText(params, textArea.value);
+    return { params, notes: note ? [note] : [] };
+  }
+  function applyLink(params) {
+    const notes = [];
+    if (params.t != null) {
+      try {
+        textArea.value = unpackText(params.t);
+        persist();
+      } catch (err) {
+        notes.push(err.message);
+      }
+    }
+    if (params.tok) {
+      if (api.tokenizers().includes(params.tok)) {
+        set({ tokenizer: params.tok });
+        select.value = params.tok;
+      } else {
+        wanted = params.tok; // trained tokenizers load from storage a moment later
+        api.ready.then(() => {
+          if (wanted !== params.tok) return;
+          wanted = null;
+          showError(root, "tokenize", `This link uses the tokenizer “${params.tok}”, which is not in this browser (trained tokenizers stay where they were trained). Showing ${store.state.tokenize.tokenizer} instead; train or import “${params.tok}” to see it.`);
+        }, () => {});
+      }
+    }
+    set({ showIds: params.ids === "1", whitespace: params.ws === "1" });
+    idsToggle.checked = params.ids === "1";
+    wsToggle.checked = params.ws === "1";
+    encodeNow();
+    return notes;
+  }
+
   let frame = 0;
   store.subscribe(() => {
     if (!frame) frame = requestAnimationFrame(() => { frame = 0; render(store.state); });
   });
   render(store.state);
-  return { render, refresh: encodeNow };
+  return { render, refresh: encodeNow, link, applyLink };
 }

@@ -7,6 +7,7 @@ import { compressionChart, clearChart } from "../charts.js";
 import { readTextFile } from "../files.js";
 import { MIN_VOCAB, MAX_VOCAB } from "../api.js";
 import * as storage from "../storage.js";
+import { addText, unpackText } from "../links.js";
 
 const MAX_ROWS = 300; // merges rows kept in the table (newest first)
 
@@ -308,7 +309,37 @@ export function mountTrain(root, store, api) {
     }
   }
 
+  // --- links: text, vocab size, pre-tokenizer (and regex), name ---------------
+  function link() {
+    const params = { v: vocabInput.value, p: patternSelect.value };
+    if (patternSelect.value === "custom") params.re = regexInput.value;
+    if (nameInput.value.trim() && nameInput.value.trim() !== "my-bpe") params.name = nameInput.value.trim();
+    const note = addText(params, textArea.value, "training text");
+    return { params, notes: note ? [note] : [] };
+  }
+  function applyLink(params) {
+    const notes = [];
+    if (params.t != null) {
+      try {
+        textArea.value = unpackText(params.t);
+        updateSize();
+        persist();
+      } catch (err) {
+        notes.push(err.message);
+      }
+    }
+    if (params.v != null) vocabInput.value = params.v;
+    if (params.p) {
+      if (api.PRETOKENIZERS.some((p) => p.value === params.p)) patternSelect.value = params.p;
+      else notes.push(`Unknown pre-tokenizer “${params.p}”; pick one from the list.`);
+    }
+    if (params.re != null) regexInput.value = params.re;
+    regexField.hidden = patternSelect.value !== "custom";
+    if (params.name) nameInput.value = params.name;
+    return notes;
+  }
+
   store.subscribe(schedule);
   render(store.state);
-  return { render };
+  return { render, link, applyLink };
 }

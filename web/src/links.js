@@ -1,0 +1,139 @@
+// Links: every state worth showing is a URL.
+//
+//   <site>/[?embed=1[&theme=light|dark]]#<view>[?<key>=<value>&...]
+//
+// The query string says how the page is shown (embedded in an <iframe>, a
+// forced colour theme); the fragment says what it shows: the view, then that
+// view's parameters (see each view's link() / applyLink() and web/README.md).
+// Values are percent-encoded; texts travel compressed with lz-string's
+// compressToEncodedURIComponent (vendor/lz-string.min.js, a classic script
+// that defines window.LZString). The fragment never reaches a server.
+
+/** Links longer than this (characters) get a warning: some chat and mail programs cut them. */
+export const LONG_LINK = 8 * 1024;
+/** Texts longer than this (characters) are left out of links (compressing them would stall the page). */
+export const MAX_LINK_TEXT = 2_000_000;
+
+function lz() {
+  const LZ = globalThis.LZString;
+  if (!LZ) throw new Error("lz-string did not load (vendor/lz-string.min.js).");
+  return LZ;
+}
+
+/** Text -> URL-safe compressed form (characters A–Z a–z 0–9 + - $). */
+export function packText(text) {
+  return lz().compressToEncodedURIComponent(text);
+}
+
+/** Compressed form -> text; throws a readable Error when the link was cut or mangled. */
+export function unpackText(packed) {
+  let text = null;
+  try {
+    text = lz().decompressFromEncodedURIComponent(packed);
+  } catch {
+    text = null;
+  }
+  if (text == null || (text === "" && packed !== "" && packed !== "Q")) {
+    throw new Error("The text in this link is damaged (the link may have been cut off); the default text is shown instead.");
+  }
+  return text;
+}
+
+/**
+ * Split a fragment ("#steps?mode=textbook&s=3") into {view, params}.
+ * Values are percent-decoded; "+" stays "+" (unlike URLSearchParams, since
+ * lz-string's alphabet uses it).
+ */
+export function parseHash(hash) {
+  const raw = String(hash || "").replace(/^#/, "");
+  const q = raw.search(/[?&]/);
+  const view = q < 0 ? raw : raw.slice(0, q);
+  const params = {};
+  if (q >= 0) {
+    for (const part of raw.slice(q + 1).split("&")) {
+      if (!part) continue;
+      const eq = part.indexOf("=");
+      const key = eq < 0 ? part : part.slice(0, eq);
+      const value = eq < 0 ? "" : part.slice(eq + 1);
+      try {
+        params[decodeURIComponent(key)] = decodeURIComponent(value);
+      } catch {
+        params[key] = value; // a stray "%": keep the raw text
+      }
+    }
+  }
+  return { view: decodeURIComponentSafe(view), params };
+}
+
+function decodeURIComponentSafe(s) {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** {view, params} -> "#view?k=v&..." (params with null/undefined/"" values are left out). */
+export function buildHash(view, params = {}) {
+  const parts = [];
+  for (const [key, value] of Object.entries(params)) {
+    if (value == null || value === "") continue;
+    // lz output is already URL-safe; encodeURIComponent would turn its "+" and "$" into escapes.
+    const v = key === "t" ? String(value) : encodeURIComponent(String(value));
+    parts.push(`${encodeURIComponent(key)}=${v}`);
+  }
+  return `#${view}${parts.length ? `?${parts.join("&")}` : ""}`;
+}
+
+/** How the page is shown, from the query string: {embed: bool, theme: "light"|"dark"|null}. */
+export function pageMode(search = location.search) {
+  const q = new URLSearchParams(search);
+  const embed = ["1", "true", "yes"].includes((q.get("embed") || "").toLowerCase());
+  const theme = ["light", "dark"].includes(q.get("theme")) ? q.get("theme") : null;
+  return { embed, theme };
+}
+
+/** The site's own address (no query, no fragment), e.g. "http://host/bytepair/". */
+export function siteBase(href = location.href) {
+  const u = new URL(href);
+  u.search = "";
+  u.hash = "";
+  return u.href;
+}
+
+/** The full link to a view state; embed: {theme} for the <iframe> form, null for a plain link. */
+export function linkTo(view, params, { embed = null } = {}) {
+  const u = new URL(siteBase());
+  if (embed) {
+    u.searchParams.set("embed", "1");
+    if (embed.theme) u.searchParams.set("theme", embed.theme);
+  }
+  return u.href.replace(/#.*$/, "") + buildHash(view, params);
+}
+
+/** Put a text into params.t, unless it is too long; returns a note for the user or "". */
+export function addText(params, text, what = "text") {
+  if (!text) return "";
+  if (text.length > MAX_LINK_TEXT) {
+    return `The ${what} is too large for a link (${(text.length / 1e6).toFixed(1)} million characters), so the link has the settings only.`;
+  }
+  params.t = packText(text);
+  return "";
+}
+
+/** A warning for long links, or "". */
+export function lengthNote(link) {
+  if (link.length <= LONG_LINK) return "";
+  return `This link is long (${(link.length / 1024).toFixed(1)} KB). Browsers open it, but some chat and mail programs cut long links; a shorter text makes a shorter link.`;
+}
+
+/** Text and attribute escaping for the <iframe> snippet (it is shown as text, never parsed by us). */
+function attr(s) {
+  return String(s).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** The ready-to-paste <iframe> snippet (plus the resize script) for a link. */
+export function iframeSnippet(src, { title, height = 640 } = {}) {
+  const script = new URL("embed.js", siteBase()).href;
+  return `<iframe src="${attr(src)}" title="${attr(title || "bytepair")}" width="100%" height="${height}" loading="lazy" style="border:0;max-width:100%"></iframe>\n<script src="${attr(script)}" defer></script>`;
+}

@@ -1,0 +1,114 @@
+// Share and Embed: dialogs that show the link to the current view (selected,
+// copied to the clipboard where the browser allows it) and the ready-to-paste
+// <iframe> snippet. The link itself comes from links.js and the view's link().
+
+import { $ } from "./dom.js";
+import { linkTo, lengthNote, iframeSnippet } from "./links.js";
+
+const TITLES = {
+  train: "bytepair: train a BPE tokenizer",
+  tokenize: "bytepair: tokenize text",
+  compare: "bytepair: compare languages",
+  steps: "bytepair: BPE step by step",
+};
+
+/** Copy `text`; resolves true when the clipboard took it. */
+async function copy(text) {
+  try {
+    if (!navigator.clipboard?.writeText) return false;
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false; // not allowed here (an iframe without clipboard-write, an insecure origin, ...)
+  }
+}
+
+/**
+ * @param {{current: () => {view: string, params: object, notes: string[]}}} source
+ *   the current view and its link parameters
+ */
+export function mountShare(source) {
+  const shareDialog = $(document, '[data-testid="share-dialog"]');
+  const shareField = $(document, '[data-testid="share-link"]');
+  const shareStatus = $(document, '[data-testid="share-status"]');
+  const shareNote = $(document, '[data-testid="share-note"]');
+  const embedDialog = $(document, '[data-testid="embed-dialog"]');
+  const embedField = $(document, '[data-testid="embed-snippet"]');
+  const embedStatus = $(document, '[data-testid="embed-status"]');
+  const embedNote = $(document, '[data-testid="embed-note"]');
+  const embedTheme = $(document, '[data-testid="embed-theme"]');
+  const embedPreview = $(document, '[data-testid="embed-open"]');
+
+  // In an <iframe> sized to its content a modal would centre on the whole (tall)
+  // frame, far from the button: there the dialog opens in place, under the button.
+  function open(dialog, anchor) {
+    if (document.documentElement.dataset.embed && anchor) {
+      dialog.classList.add("anchored");
+      dialog.style.top = `${Math.round(anchor.getBoundingClientRect().bottom + window.scrollY + 6)}px`;
+      dialog.show();
+    } else {
+      dialog.showModal();
+    }
+  }
+
+  async function copyField(field, status, what) {
+    field.focus();
+    field.select();
+    const ok = await copy(field.value);
+    status.textContent = ok ? `${what} copied to the clipboard.` : `${what} selected: press Ctrl+C (⌘C on a Mac) to copy it.`;
+    status.dataset.copied = String(ok);
+  }
+
+  function share(event) {
+    const { view, params, notes } = source.current();
+    const link = linkTo(view, params);
+    shareField.value = link;
+    const warn = [...notes, lengthNote(link)].filter(Boolean);
+    shareNote.textContent = warn.join(" ");
+    shareNote.hidden = !warn.length;
+    shareStatus.textContent = "";
+    shareDialog.dataset.length = String(link.length);
+    open(shareDialog, event?.currentTarget);
+    copyField(shareField, shareStatus, "Link");
+  }
+
+  function fillSnippet() {
+    const { view, params, notes } = source.current();
+    const theme = embedTheme.value || null;
+    const src = linkTo(view, params, { embed: { theme } });
+    embedField.value = iframeSnippet(src, { title: TITLES[view] || "bytepair", height: view === "steps" ? 900 : 640 });
+    embedPreview.href = src;
+    const warn = [...notes, lengthNote(src)].filter(Boolean);
+    embedNote.textContent = warn.join(" ");
+    embedNote.hidden = !warn.length;
+  }
+
+  function embed(event) {
+    fillSnippet();
+    embedStatus.textContent = "";
+    open(embedDialog, event?.currentTarget);
+    embedField.focus();
+    embedField.select();
+  }
+
+  embedTheme.addEventListener("change", fillSnippet);
+  $(document, '[data-testid="share-copy"]').addEventListener("click", () => copyField(shareField, shareStatus, "Link"));
+  $(document, '[data-testid="embed-copy"]').addEventListener("click", () => copyField(embedField, embedStatus, "Snippet"));
+  for (const button of document.querySelectorAll("[data-close-dialog]")) {
+    button.addEventListener("click", () => button.closest("dialog").close());
+  }
+  for (const dialog of [shareDialog, embedDialog]) {
+    dialog.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && dialog.open) dialog.close(); // also for the non-modal form
+    });
+    // a click on the backdrop (outside the dialog's box) closes it
+    dialog.addEventListener("click", (e) => {
+      if (e.target !== dialog) return;
+      const r = dialog.getBoundingClientRect();
+      if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) dialog.close();
+    });
+  }
+  for (const b of document.querySelectorAll('[data-action="share"]')) b.addEventListener("click", share);
+  for (const b of document.querySelectorAll('[data-action="embed"]')) b.addEventListener("click", embed);
+  return { share, embed };
+}

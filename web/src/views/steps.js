@@ -1,0 +1,559 @@
+// Step-through view: BPE learned one merge at a time, as textbooks teach it.
+//
+// Two modes: "textbook" (Sennrich et al. 2016: words with counts, characters
+// plus the end-of-word marker </w>, a visible tie rule) and "bytes" (byte-level
+// BPE on the user's text with a pre-tokenizer). The worker keeps every step
+// (web/src/py/playground.py: steps_learn / steps_view / steps_encode); this view
+// asks for one step at a time and draws it: the pair-count table, the corpus
+// re-segmented with the merged spans, the vocabulary and the sequence length.
+// Keys (when focus is not in a text field): ← previous, → next, space play/pause,
+// Home/End first/last.
+
+import { $, $$, h, showError, debounce } from "../dom.js";
+import { int } from "../format.js";
+import { addText, unpackText } from "../links.js";
+
+export const MAX_MERGES = 500; // as bytepair.textbook.MAX_MERGES and bytepair.steps.MAX_MERGES
+const MAX_ROWS_DRAWN = 400; // words drawn in the corpus list (textbook with plain-text input)
+const END_OF_WORD = "</w>";
+export const SPEEDS = [0.5, 1, 2, 4, 10]; // steps per second
+const DEFAULTS = {
+  counts: "low 5\nlower 2\nnewest 6\nwidest 3",
+  text: "the lowest low, the newest new: low lower lowest, new newer newest, wide wider widest",
+  bytes: "The cat sat on the mat. The cat ate the rat. That rat sat on the cat's hat!\n"
+    + "A tokenizer learns which pieces of text often occur together. The most frequent pair of tokens "
+    + "becomes a new token, then the next most frequent pair, and so on: low, lower, lowest; new, newer, newest; "
+    + "wide, wider, widest. Frequent words end up as single tokens; rare words stay split into smaller pieces.",
+  regex: " ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+",
+};
+const TIE_HINTS = {
+  first: "Equal counts: the pair that occurs first, reading the words in order, each from left to right (minbpe's rule; also what the paper's code does).",
+  lexicographic: "Equal counts: the smallest pair, comparing left symbols, then right symbols, character by character by code point.",
+};
+
+export const initialStepsState = {
+  mode: "textbook", // "textbook" | "bytes"
+  input: "counts", // textbook input: "counts" (word count lines) | "text" (words are counted)
+  tie: "first", // "first" | "lexicographic"
+  nMerges: { textbook: 10, bytes: 50 },
+  pattern: "gpt2",
+  regex: DEFAULTS.regex,
+  texts: { counts: DEFAULTS.counts, text: DEFAULTS.text, bytes: DEFAULTS.bytes },
+  words: { textbook: "lowest", bytes: "The lowest rat" },
+  learning: false,
+  learned: null, // steps_learn's summary {session, mode, n_steps, merges, ...} + the options used
+  step: 0,
+  shown: null, // steps_view's step, the one drawn
+  playing: false,
+  speed: 1,
+  encoded: null, // steps_encode's result for the word
+};
+
+const textKey = (s) => (s.mode === "bytes" ? "bytes" : s.input);
+
+/** Whitespace made visible on one line: · space, → tab, ↵ newline (chips never break lines). */
+const chipText = (s) => s.replace(/ /g, "·").replace(/\t/g, "→").replace(/\r?\n/g, "↵").replace(/\r/g, "␍");
+
+/** A symbol as chips show it: visible whitespace; "</w>" in a muted span. */
+function symbolNode(symbol, mode) {
+  if (mode === "bytes") return document.createTextNode(chipText(symbol));
+  const frag = document.createDocumentFragment();
+  if (symbol.endsWith(END_OF_WORD)) {
+    const head = symbol.slice(0, -END_OF_WORD.length);
+    if (head) frag.append(head);
+    frag.append(h("span", { class: "eow", text: END_OF_WORD }));
+  } else {
+    frag.append(symbol);
+  }
+  return frag;
+}
+
+function chips(symbols, merged, mode) {
+  const hit = new Set(merged || []);
+  return symbols.map((s, i) => h("span", { class: hit.has(i) ? "sym merged" : "sym", dataset: { sym: s } }, symbolNode(s, mode)));
+}
+
+function pairLabel(pair, mode) {
+  return h("span", { class: "pair" }, h("span", { class: "sym" }, symbolNode(pair[0], mode)), h("span", { class: "plus", text: "+", attrs: { "aria-hidden": "true" } }), h("span", { class: "sym" }, symbolNode(pair[1], mode)));
+}
+
+export function mountSteps(root, store, api) {
+  const setup = $(root, '[data-testid="steps-setup"]');
+  const modeRadios = $$(root, 'input[name="steps-mode"]');
+  const inputRadios = $$(root, 'input[name="steps-input"]');
+  const textArea = $(root, '[data-testid="steps-text"]');
+  const textLabel = $(root, '[data-testid="steps-text-label"]');
+  const tieSelect = $(root, '[data-testid="steps-tie"]');
+  const tieHint = $(root, '[data-testid="steps-tie-hint"]');
+  const patternSelect = $(root, '[data-testid="steps-pattern"]');
+  const regexField = $(root, '[data-testid="steps-regex-field"]');
+  const regexInput = $(root, '[data-testid="steps-regex"]');
+  const mergesInput = $(root, '[data-testid="steps-merges"]');
+  const summary = $(root, '[data-testid="steps-summary"]');
+  const position = $(root, '[data-testid="steps-position"]');
+  const buttons = Object.fromEntries($$(root, "[data-step-action]").map((b) => [b.dataset.stepAction, b]));
+  const speedSelect = $(root, '[data-testid="steps-speed"]');
+  const jumpForm = $(root, '[data-testid="steps-jump-form"]');
+  const jumpInput = $(root, '[data-testid="steps-jump"]');
+  const mergeLine = $(root, '[data-testid="steps-merge"]');
+  const lengthOut = $(root, '[data-testid="steps-length"]');
+  const lengthHint = $(root, '[data-testid="steps-length-hint"]');
+  const vocabCount = $(root, '[data-testid="steps-vocab-size"]');
+  const pairsCount = $(root, '[data-testid="steps-pairs-count"]');
+  const pairsBody = $(root, '[data-testid="steps-pairs-body"]');
+  const pairsNote = $(root, '[data-testid="steps-pairs-note"]');
+  const corpus = $(root, '[data-testid="steps-corpus"]');
+  const corpusNote = $(root, '[data-testid="steps-corpus-note"]');
+  const corpusHead = $(root, '[data-testid="steps-corpus-head"]');
+  const vocabOut = $(root, '[data-testid="steps-vocab"]');
+  const encodeForm = $(root, '[data-testid="steps-encode-form"]');
+  const wordInput = $(root, '[data-testid="steps-word"]');
+  const wordLabel = $(root, '[data-testid="steps-word-label"]');
+  const encodeList = $(root, '[data-testid="steps-encode-list"]');
+  const encodeResult = $(root, '[data-testid="steps-encode-result"]');
+  const set = (patch) => store.update("steps", patch);
+  const S = () => store.state.steps;
+
+  for (const p of api.PRETOKENIZERS) patternSelect.append(h("option", { value: p.value, text: p.label }));
+  for (const v of SPEEDS) speedSelect.append(h("option", { value: String(v), text: v < 1 ? `1 step / ${1 / v} s` : `${v} step${v === 1 ? "" : "s"} / s` }));
+
+  // --- the form reflects the state (on mount and after a link is applied) ----
+  function fillForm() {
+    const s = S();
+    for (const r of modeRadios) r.checked = r.value === s.mode;
+    for (const r of inputRadios) r.checked = r.value === s.input;
+    textArea.value = s.texts[textKey(s)];
+    tieSelect.value = s.tie;
+    patternSelect.value = s.pattern;
+    regexInput.value = s.regex;
+    mergesInput.value = String(s.nMerges[s.mode]);
+    wordInput.value = s.words[s.mode];
+    speedSelect.value = String(s.speed);
+    showMode();
+  }
+  function showMode() {
+    const s = S();
+    for (const el of $$(root, "[data-mode-only]")) el.hidden = el.dataset.modeOnly !== s.mode;
+    regexField.hidden = s.mode !== "bytes" || s.pattern !== "custom";
+    textLabel.textContent = s.mode === "bytes" ? "Text" : s.input === "counts" ? "Words and counts, one per line" : "Text (its words are counted)";
+    textArea.placeholder = s.mode === "bytes" ? "Type or paste a few sentences." : s.input === "counts" ? "low 5\nlower 2" : "Type some text.";
+    tieHint.textContent = TIE_HINTS[s.tie];
+    wordLabel.textContent = s.mode === "bytes" ? "Text to encode" : "Word to encode";
+    root.dataset.mode = s.mode;
+  }
+
+  // --- learning ----------------------------------------------------------------
+  let learnSeq = 0;
+  let pendingStep = null; // a step from a link, applied once the merges are learned
+  function options() {
+    const s = S();
+    const pattern = s.pattern === "custom" ? s.regex : s.pattern;
+    return { mode: s.mode, text: s.texts[textKey(s)], input: s.input, tie: s.tie, pattern, n_merges: s.nMerges[s.mode] };
+  }
+  function mergesProblem(value) {
+    const n = Number(value);
+    return Number.isInteger(n) && n >= 1 && n <= MAX_MERGES ? "" : `Enter a whole number of merges from 1 to ${MAX_MERGES}.`;
+  }
+
+  async function learn() {
+    const mine = ++learnSeq;
+    const opts = options();
+    for (const k of ["steps-text", "steps-merges", "steps-regex"]) showError(root, k, "");
+    const problem = mergesProblem(mergesInput.value);
+    if (problem) return showError(root, "steps-merges", problem);
+    if (opts.mode === "bytes" && S().pattern === "custom" && !opts.pattern) return showError(root, "steps-regex", "Enter a regex, or pick another pre-tokenizer.");
+    pause();
+    set({ learning: true });
+    try {
+      await api.ready;
+      const learned = await api.learnSteps(opts);
+      if (mine !== learnSeq) return;
+      const step = Math.min(pendingStep ?? Math.min(S().step, learned.n_steps), learned.n_steps);
+      pendingStep = null;
+      set({ learning: false, learned: { ...learned, options: opts }, step, shown: null, encoded: null });
+      await fetchStep();
+      encode();
+    } catch (err) {
+      if (mine !== learnSeq) return;
+      set({ learning: false });
+      const key = /regex|pattern/i.test(err.message) ? (S().pattern === "custom" ? "steps-regex" : "steps-text") : /n_merges|merges/i.test(err.message) ? "steps-merges" : "steps-text";
+      showError(root, key, err.message);
+    }
+  }
+  const relearn = debounce(learn, 350);
+
+  // --- stepping ------------------------------------------------------------------
+  // A restarted worker (a crash, or Stop of a busy training run) has lost the
+  // steps: learn them again, keeping the step.
+  const lostSession = (err) => /replaced by newer ones/.test(err.message);
+  let fetchSeq = 0;
+  async function fetchStep() {
+    const s = S();
+    if (!s.learned) return;
+    const mine = ++fetchSeq;
+    try {
+      const shown = await api.stepView(s.learned.session, s.step);
+      if (mine !== fetchSeq || shown.session !== S().learned?.session) return;
+      set({ shown });
+    } catch (err) {
+      if (mine !== fetchSeq) return;
+      if (lostSession(err)) return learn();
+      showError(root, "steps-text", err.message);
+    }
+  }
+  function goTo(i) {
+    const s = S();
+    if (!s.learned) return;
+    const step = Math.max(0, Math.min(s.learned.n_steps, i));
+    if (step === s.step && s.shown?.index === step) return;
+    set({ step });
+    fetchStep();
+  }
+  const next = () => goTo(S().step + 1);
+  const prev = () => goTo(S().step - 1);
+
+  let timer = 0;
+  function play() {
+    const s = S();
+    if (!s.learned || !s.learned.n_steps) return;
+    if (s.step >= s.learned.n_steps) goTo(0); // from the start again
+    set({ playing: true });
+    schedulePlay();
+  }
+  function schedulePlay() {
+    clearInterval(timer);
+    timer = setInterval(() => {
+      const s = S();
+      if (!s.playing || !s.learned) return pause();
+      if (s.step >= s.learned.n_steps) return pause();
+      next();
+      if (S().step >= s.learned.n_steps) pause();
+    }, 1000 / S().speed);
+  }
+  function pause() {
+    clearInterval(timer);
+    timer = 0;
+    if (S().playing) set({ playing: false });
+  }
+  const togglePlay = () => (S().playing ? pause() : play());
+
+  buttons.first.addEventListener("click", () => goTo(0));
+  buttons.prev.addEventListener("click", prev);
+  buttons.play.addEventListener("click", togglePlay);
+  buttons.next.addEventListener("click", next);
+  buttons.last.addEventListener("click", () => goTo(S().learned?.n_steps ?? 0));
+  speedSelect.addEventListener("change", () => {
+    set({ speed: Number(speedSelect.value) });
+    if (S().playing) schedulePlay();
+  });
+  jumpForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const n = Number(jumpInput.value);
+    const max = S().learned?.n_steps ?? 0;
+    if (!Number.isInteger(n) || n < 0 || n > max) {
+      showError(root, "steps-jump", `Enter a step from 0 to ${max}.`);
+      return;
+    }
+    showError(root, "steps-jump", "");
+    pause();
+    goTo(n);
+  });
+  jumpInput.addEventListener("input", () => showError(root, "steps-jump", ""));
+
+  document.addEventListener("keydown", (e) => {
+    if (store.state.view !== "steps" || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    const t = e.target;
+    if (t.closest?.("input, textarea, select, [contenteditable], [role='tab'], dialog")) return;
+    const isButton = !!t.closest?.("button, summary, a");
+    if (e.key === "ArrowRight") next();
+    else if (e.key === "ArrowLeft") prev();
+    else if (e.key === "Home") goTo(0);
+    else if (e.key === "End") goTo(S().learned?.n_steps ?? 0);
+    else if (e.key === " " && !isButton) togglePlay();
+    else return;
+    e.preventDefault();
+  });
+
+  // --- inputs -------------------------------------------------------------------
+  for (const r of modeRadios) {
+    r.addEventListener("change", () => {
+      set({ mode: r.value, step: 0 });
+      fillForm();
+      learn();
+    });
+  }
+  for (const r of inputRadios) {
+    r.addEventListener("change", () => {
+      set({ input: r.value, step: 0 });
+      textArea.value = S().texts[textKey(S())];
+      showMode();
+      learn();
+    });
+  }
+  textArea.addEventListener("input", () => {
+    set({ texts: { ...S().texts, [textKey(S())]: textArea.value } });
+    relearn();
+  });
+  tieSelect.addEventListener("change", () => {
+    set({ tie: tieSelect.value });
+    showMode();
+    learn();
+  });
+  patternSelect.addEventListener("change", () => {
+    set({ pattern: patternSelect.value });
+    showMode();
+    learn();
+  });
+  regexInput.addEventListener("input", () => {
+    set({ regex: regexInput.value });
+    relearn();
+  });
+  mergesInput.addEventListener("input", () => {
+    if (mergesProblem(mergesInput.value)) return showError(root, "steps-merges", mergesProblem(mergesInput.value));
+    set({ nMerges: { ...S().nMerges, [S().mode]: Number(mergesInput.value) } });
+    relearn();
+  });
+
+  // --- encode a new word ------------------------------------------------------------
+  let encodeSeq = 0;
+  async function encode() {
+    const s = S();
+    const mine = ++encodeSeq;
+    showError(root, "steps-word", "");
+    if (!s.learned) return;
+    try {
+      const word = s.learned.mode === "textbook" ? wordInput.value.trim() : wordInput.value;
+      const result = await api.stepsEncode(s.learned.session, word);
+      if (mine !== encodeSeq) return;
+      set({ encoded: { ...result, word: wordInput.value, session: s.learned.session } });
+    } catch (err) {
+      if (mine !== encodeSeq) return;
+      if (lostSession(err)) return learn();
+      set({ encoded: null });
+      showError(root, "steps-word", err.message);
+    }
+  }
+  encodeForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    encode();
+  });
+  const encodeSoon = debounce(encode, 300);
+  wordInput.addEventListener("input", () => {
+    set({ words: { ...S().words, [S().mode]: wordInput.value } });
+    encodeSoon();
+  });
+
+  // --- links ----------------------------------------------------------------------
+  /** The view's state as link parameters: {params, notes}. */
+  function link() {
+    const s = S();
+    const params = { mode: s.mode };
+    if (s.mode === "textbook") {
+      params.in = s.input;
+      params.tie = s.tie;
+    } else {
+      params.p = s.pattern;
+      if (s.pattern === "custom") params.re = s.regex;
+    }
+    params.n = s.nMerges[s.mode];
+    const note = addText(params, s.texts[textKey(s)]);
+    params.s = s.step;
+    if (s.words[s.mode]) params.w = s.words[s.mode];
+    return { params, notes: note ? [note] : [] };
+  }
+
+  /** Restore a link's parameters; returns notes about what could not be restored. */
+  function applyLink(params) {
+    const notes = [];
+    const s = S();
+    const patch = {};
+    const mode = params.mode === "bytes" ? "bytes" : params.mode === "textbook" || params.mode == null ? "textbook" : null;
+    if (!mode) notes.push(`Unknown step-through mode “${params.mode}”; showing textbook BPE.`);
+    patch.mode = mode || "textbook";
+    if (params.in === "counts" || params.in === "text") patch.input = params.in;
+    if (params.tie === "first" || params.tie === "lexicographic") patch.tie = params.tie;
+    if (params.p) {
+      if (api.PRETOKENIZERS.some((p) => p.value === params.p)) patch.pattern = params.p;
+      else notes.push(`Unknown pre-tokenizer “${params.p}”.`);
+    }
+    if (params.re) patch.regex = params.re;
+    if (params.n != null) {
+      const n = Number(params.n);
+      if (Number.isInteger(n) && n >= 1 && n <= MAX_MERGES) patch.nMerges = { ...s.nMerges, [patch.mode]: n };
+      else notes.push(`The link asks for ${params.n} merges; use 1 to ${MAX_MERGES}.`);
+    }
+    if (params.t != null) {
+      try {
+        const text = unpackText(params.t);
+        const key = patch.mode === "bytes" ? "bytes" : (patch.input || s.input);
+        patch.texts = { ...s.texts, [key]: text };
+      } catch (err) {
+        notes.push(err.message);
+      }
+    }
+    if (params.w != null) patch.words = { ...s.words, [patch.mode]: params.w };
+    const step = Number(params.s);
+    pendingStep = Number.isInteger(step) && step >= 0 ? step : 0;
+    patch.step = pendingStep;
+    pause();
+    set(patch);
+    fillForm();
+    if (ready) learn();
+    return notes;
+  }
+
+  // --- render ----------------------------------------------------------------------
+  let drawn = { shown: null, encoded: null };
+
+  function renderPlayer(s) {
+    const learned = s.learned;
+    const n = learned?.n_steps ?? 0;
+    const v = s.shown;
+    const current = v && learned && v.session === learned.session;
+    position.textContent = learned ? `Step ${s.step} of ${n}` : s.learning ? "Learning…" : "Step –";
+    buttons.first.disabled = buttons.prev.disabled = !learned || s.step <= 0;
+    buttons.next.disabled = buttons.last.disabled = !learned || s.step >= n;
+    buttons.play.disabled = !learned || n === 0;
+    buttons.play.setAttribute("aria-pressed", String(s.playing));
+    buttons.play.querySelector(".label").textContent = s.playing ? "Pause" : "Play";
+    buttons.play.querySelector(".icon").textContent = s.playing ? "❚❚" : "▶";
+    jumpInput.max = String(n);
+    root.dataset.step = String(s.step);
+    root.dataset.shown = current ? `${v.session}:${v.index}` : "";
+    root.dataset.learned = learned ? `${learned.session}:${n}` : "";
+    root.setAttribute("aria-busy", String(s.learning));
+    if (learned) {
+      const o = learned.options;
+      const what = o.mode === "bytes" ? `${int(learned.n_rows)} pieces, ${int(learned.n_bytes)} bytes` : `${int(learned.n_rows)} distinct words`;
+      const fewer = n < learned.requested ? ` (no pair was left after ${int(n)})` : "";
+      summary.textContent = `${int(n)} merges learned from ${what}${fewer}.`;
+    } else {
+      summary.textContent = s.learning ? "Learning…" : "";
+    }
+    if (!current || drawn.shown === v) return;
+    drawn.shown = v;
+    drawStep(v, learned);
+  }
+
+  function drawStep(v, learned) {
+    const mode = v.mode;
+    // the merge of this step, in words
+    if (!v.merge) {
+      mergeLine.replaceChildren(mode === "bytes"
+        ? `Start: the pre-tokenizer splits the text into ${int(v.n_rows)} pieces, and each piece into its UTF-8 bytes (256 possible tokens). Press Next (→) to count the pairs and merge the most frequent one.`
+        : `Start: every word is split into characters, plus the end-of-word marker ${END_OF_WORD}. Press Next (→) to count the pairs and merge the most frequent one.`);
+    } else {
+      const m = v.merge;
+      const tie = m.n_ties
+        ? ` ${int(m.n_ties)} other pair${m.n_ties === 1 ? "" : "s"} had the same count; the tie rule picked this one (${learned.options.mode === "bytes" || learned.options.tie === "first" ? "first occurrence" : "lexicographically smallest"}).`
+        : "";
+      mergeLine.replaceChildren(
+        h("strong", { text: `Merge ${m.rank + 1}: ` }),
+        pairLabel(m.pair, mode), " → ",
+        h("span", { class: "sym merged" }, symbolNode(m.merged, mode)),
+        mode === "bytes" ? ` (new token id ${m.id})` : "",
+        `, counted ${int(m.count)} time${m.count === 1 ? "" : "s"}.${tie}`,
+      );
+    }
+    mergeLine.dataset.pair = v.merge ? JSON.stringify(v.merge.pair) : "";
+    mergeLine.dataset.count = v.merge ? String(v.merge.count) : "";
+    mergeLine.dataset.ids = v.merge?.ids ? v.merge.ids.join(",") : "";
+
+    // sequence length, vocabulary, pairs
+    lengthOut.textContent = int(v.n_symbols);
+    lengthHint.textContent = `${mode === "bytes" ? "tokens" : "symbols"}; ${int(v.n_symbols_start)} at the start`;
+    vocabCount.textContent = int(v.n_vocab);
+    pairsCount.textContent = v.merge ? int(v.n_pairs) : "–";
+
+    // the table of pair counts this merge was chosen from
+    pairsBody.replaceChildren(...v.pair_counts.map((r, i) => h("tr", {
+      class: i === 0 ? "chosen" : r.tie ? "tie" : "",
+      dataset: { left: r.pair[0], right: r.pair[1], ...(r.ids ? { ids: r.ids.join(",") } : {}), count: r.count, chosen: i === 0 ? "true" : "false", tie: r.tie ? "true" : "false" },
+    },
+    h("td", {}, pairLabel(r.pair, mode)),
+    h("td", { class: "num", text: int(r.count) }),
+    h("td", {}, i === 0 ? h("span", { class: "badge chosen-badge", text: "merged" }) : r.tie ? h("span", { class: "badge tie-badge", text: "tie" }) : ""))));
+    pairsBody.closest(".table-wrap").hidden = !v.pair_counts.length;
+    pairsNote.textContent = !v.merge
+      ? "No merge yet: the first pair counts appear at step 1."
+      : v.n_pairs > v.pair_counts.length ? `The ${int(v.pair_counts.length)} most frequent of ${int(v.n_pairs)} pairs.` : `All ${int(v.n_pairs)} pairs, most frequent first.`;
+
+    // the corpus after the merge
+    if (mode === "bytes") {
+      corpusHead.textContent = v.merge ? "The text after this merge" : "The text at the start";
+      corpus.className = "corpus pieces";
+      // pieces flow as text; a piece that ends a line is followed by a line break
+      corpus.replaceChildren(...v.rows.flatMap((r, i) => {
+        const piece = h("span", { class: r.merged.length ? "piece changed" : "piece", dataset: { piece: i } }, chips(r.symbols, r.merged, mode));
+        return r.symbols.join("").includes("\n") ? [piece, h("br")] : [piece];
+      }));
+      corpusNote.textContent = v.n_rows > v.rows.length ? `Showing the first ${int(v.rows.length)} of ${int(v.n_rows)} pieces.` : "Pieces are separated by small gaps; · is a space, ↵ a newline.";
+    } else {
+      corpusHead.textContent = v.merge ? "The words after this merge" : "The words at the start";
+      corpus.className = "corpus words";
+      const rows = v.rows.slice(0, MAX_ROWS_DRAWN);
+      corpus.replaceChildren(h("table", { class: "words-table" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Word" }), h("th", { scope: "col", class: "num", text: "Count" }), h("th", { scope: "col", text: "Symbols" }))),
+        h("tbody", {}, rows.map((r, i) => h("tr", { class: r.merged.length ? "changed" : "", dataset: { word: r.label, index: i } },
+          h("th", { scope: "row", text: r.label }),
+          h("td", { class: "num", text: int(r.count) }),
+          h("td", { class: "syms", dataset: { symbols: r.symbols.join(" ") } }, chips(r.symbols, r.merged, mode)))))));
+      corpusNote.textContent = v.n_rows > rows.length ? `Showing the first ${int(rows.length)} of ${int(v.n_rows)} words.` : "Highlighted: the symbols this merge made.";
+    }
+
+    // the vocabulary so far
+    const newest = v.merge ? v.merge.merged : null;
+    const items = [];
+    if (mode === "bytes") items.push(h("span", { class: "sym base", text: "256 byte tokens" }));
+    v.vocab.forEach((sym, i) => {
+      const base = mode !== "bytes" && i < v.n_base;
+      const isNew = !base && sym === newest && i === v.vocab.length - 1;
+      items.push(h("span", { class: `sym ${base ? "base" : "learned"}${isNew ? " newest" : ""}`, dataset: { sym } }, symbolNode(sym, mode)));
+    });
+    vocabOut.replaceChildren(...items);
+  }
+
+  function renderEncoded(s) {
+    const e = s.encoded;
+    if (drawn.encoded === e) return;
+    drawn.encoded = e;
+    if (!e) {
+      encodeList.replaceChildren();
+      encodeResult.textContent = "";
+      return;
+    }
+    const mode = s.learned?.mode ?? s.mode;
+    const items = [h("li", { class: "start", dataset: { rule: "start" } },
+      h("span", { class: "rule", text: "Start" }), h("span", { class: "syms" }, chips(e.start, [], mode)))];
+    for (const f of e.fired) {
+      items.push(h("li", { dataset: { rank: f.rank, symbols: f.symbols.join(" ") } },
+        h("span", { class: "rule" }, `Rule ${f.rank + 1}: `, pairLabel(f.pair, mode), " → ", h("span", { class: "sym" }, symbolNode(f.merged, mode))),
+        h("span", { class: "syms" }, chips(f.symbols, f.positions, mode))));
+    }
+    encodeList.replaceChildren(...items);
+    const final = e.fired.length ? e.fired[e.fired.length - 1].symbols : e.start;
+    encodeResult.dataset.symbols = final.join(" ");
+    encodeResult.textContent = `${int(e.fired.length)} of ${int(e.n_rules)} rules fired; ${int(final.length)} ${mode === "bytes" ? "tokens" : "symbols"} at the end.${e.fired.length ? "" : " No rule applies."}`;
+  }
+
+  function render(state) {
+    const s = state.steps;
+    renderPlayer(s);
+    renderEncoded(s);
+  }
+
+  let ready = false;
+  api.ready.then(() => {
+    ready = true;
+    if (!S().learned) learn();
+  }, () => {});
+
+  fillForm();
+  let frame = 0;
+  store.subscribe((state) => {
+    if (!frame) frame = requestAnimationFrame(() => { frame = 0; render(store.state); });
+    if (state.view !== "steps" && S().playing) pause();
+  });
+  render(store.state);
+  return { render, link, applyLink, setupDetails: setup };
+}
