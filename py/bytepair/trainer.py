@@ -219,7 +219,7 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
             count[key] = len(lst)
     else:
         for key, lst in where.items():
-            count[key] = sum([wt[i] for i in lst])
+            count[key] = sum(map(wt.__getitem__, lst))
     # heap entries (-count, first, key): count may be too high and first too
     # low (both only move that way between pushes); fixed when popped.
     heap = [(-c, first[k], k) for k, c in count.items()]
