@@ -28,7 +28,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Mapping, Sequence
 
-__all__ = ["encode_piece_ranks", "encode_piece_merges", "merge_pair"]
+__all__ = ["encode_piece_ranks", "encode_piece_merges"]
 
 # Pieces with at least this many bytes go through the heap-based loop.
 _LONG_PIECE = 48
@@ -204,30 +204,3 @@ def _merges_long(ids: list[int], merges: Mapping[tuple[int, int], int]) -> list[
             if r2 is not None:
                 push(heap, (r2, p))
     return [t for t in sym if t >= 0]
-
-
-def merge_pair(ids: Sequence[int], pair: tuple[int, int], new_id: int) -> list[int]:
-    """Replace every occurrence of ``pair`` in ``ids`` by ``new_id``.
-
-    Occurrences are taken left to right without overlap, as in minbpe's
-    ``merge``: ``merge_pair([1, 1, 1], (1, 1), 9) == [9, 1]``.
-
-    Args:
-        ids: token ids.
-        pair: ``(left_id, right_id)``.
-        new_id: the id of the merged token.
-
-    Returns:
-        A new list; ``ids`` is not changed.
-    """
-    a, b = pair
-    out: list[int] = []
-    i, n = 0, len(ids)
-    while i < n:
-        if i + 1 < n and ids[i] == a and ids[i + 1] == b:
-            out.append(new_id)
-            i += 2
-        else:
-            out.append(ids[i])
-            i += 1
-    return out
