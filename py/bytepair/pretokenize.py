@@ -27,8 +27,37 @@ except ImportError:  # Pyodide: no build of `regex` is published
 
 __all__ = ["BACKEND", "BACKENDS", "compile_pattern"]
 
-#: The back-end ``backend="auto"`` uses here: ``"regex"`` when it imports, else ``"re"``.
-BACKEND: str = "regex" if _regex is not None else "re"
+#: ``regex`` releases whose Unicode tables were checked, code point by code
+#: point, to match ``_unicode_tables`` (and so the ``re`` back-end and tiktoken):
+#: [first, last]. Releases from 2026.9.29 on classify newer Unicode data
+#: differently (e.g. U+0558 as a letter), which would change token ids.
+#: pyproject.toml asks pip for the same range.
+REGEX_VERIFIED = ((2025, 11, 3), (2026, 9, 10))
+
+
+def _version(v: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", v)[:3])
+
+
+def _regex_is_verified() -> bool:
+    if _regex is None:
+        return False
+    lo, hi = REGEX_VERIFIED
+    ok = lo <= _version(getattr(_regex, "__version__", "0")) <= hi
+    if not ok:
+        warnings.warn(
+            f"bytepair: regex {_regex.__version__} is outside the releases checked against its Unicode tables "
+            f"({'.'.join(map(str, lo))} to {'.'.join(map(str, hi))}); split patterns run on the stdlib re back-end "
+            f"instead, so token ids stay equal to tiktoken's. Install a checked release: pip install 'regex<2026.9.29'",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    return ok
+
+
+#: The back-end ``backend="auto"`` uses here: ``"regex"`` when it imports and
+#: is a checked release (:data:`REGEX_VERIFIED`), else ``"re"``.
+BACKEND: str = "regex" if _regex_is_verified() else "re"
 
 #: Accepted values of ``compile_pattern(..., backend=...)``.
 BACKENDS = ("auto", "regex", "re")

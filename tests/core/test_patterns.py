@@ -364,11 +364,40 @@ def test_compile_pattern_cached_and_whole_matches():
 
 def test_backend_constant():
     try:
-        import regex  # noqa: F401
+        import regex
     except ImportError:
         assert pretokenize.BACKEND == "re"
     else:
-        assert pretokenize.BACKEND == "regex"
+        lo, hi = pretokenize.REGEX_VERIFIED
+        verified = lo <= pretokenize._version(regex.__version__) <= hi
+        assert pretokenize.BACKEND == ("regex" if verified else "re")
+
+
+@pytest.mark.parametrize(
+    ("version", "verified"),
+    [("2025.11.3", True), ("2026.5.9", True), ("2026.9.10", True), ("2026.9.29", False), ("2026.11.19", False), ("2024.11.6", False)],
+)
+def test_unchecked_regex_release_falls_back_to_re(monkeypatch, version, verified):
+    """regex 2026.9.29+ call U+0558 a letter, tiktoken and our tables do not: such a release must not run the patterns."""
+
+    class FakeRegex:
+        __version__ = version
+
+    monkeypatch.setattr(pretokenize, "_regex", FakeRegex)
+    if verified:
+        assert pretokenize._regex_is_verified()
+    else:
+        with pytest.warns(RuntimeWarning, match="stdlib re back-end"):
+            assert not pretokenize._regex_is_verified()
+
+
+def test_pyproject_pins_the_checked_regex_releases():
+    import pathlib
+
+    text = (pathlib.Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8")
+    lo, hi = pretokenize.REGEX_VERIFIED
+    assert f"regex>={'.'.join(map(str, lo))},<2026.9.29" in text
+    assert hi < (2026, 9, 29)
 
 
 def test_unicode_tables_file():
