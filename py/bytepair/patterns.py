@@ -14,6 +14,8 @@ a test checks them against the installed tiktoken. Use
 
 from __future__ import annotations
 
+import re
+
 __all__ = [
     "GPT2_PATTERN",
     "CL100K_PATTERN",
@@ -84,8 +86,10 @@ def resolve_pattern(name_or_regex: str | None) -> str | None:
 
     Raises:
         TypeError: ``name_or_regex`` is neither ``None`` nor a ``str``.
-        ValueError: a custom regex that does not compile on the back-end in
-            use (:data:`bytepair.pretokenize.BACKEND`); the message quotes the
+        ValueError: an empty string; a bare word that is not a known name
+            (likely a misspelt name; write ``(?:word)`` for a literal regex);
+            a custom regex that does not compile on the back-end in use
+            (:data:`bytepair.pretokenize.BACKEND`); the message quotes the
             regex error and its position and lists the known names.
     """
     if name_or_regex is None:
@@ -100,12 +104,21 @@ def resolve_pattern(name_or_regex: str | None) -> str | None:
     key = ALIASES.get(name_or_regex, name_or_regex)
     if key in PATTERNS:
         return PATTERNS[key]
+    known = ", ".join([*PATTERNS, *ALIASES, "none"])
+    if not name_or_regex:
+        raise ValueError(f"pattern is empty: pass 'none' for no pre-tokenizer, one of {known}, or a regex")
+    if re.fullmatch(r"[A-Za-z0-9_.-]+", name_or_regex):
+        # a bare word is almost always a misspelt name ("cl100k", "GPT2"), and as a regex
+        # it would match only itself and drop the rest of the text
+        raise ValueError(
+            f"pattern {name_or_regex!r} is not a known name ({known}); "
+            f"if you really mean a regex that matches only that word, write it as (?:{name_or_regex})"
+        )
     from .pretokenize import compile_pattern  # imported late: pretokenize is the heavier module
 
     try:
         compile_pattern(name_or_regex)
     except ValueError as e:
-        known = ", ".join([*PATTERNS, *ALIASES, "none"])
         raise ValueError(
             f"pattern {name_or_regex!r} is not a known name ({known}) and not a valid regex: {e}. "
             "Fix the regex, or pass one of the names."

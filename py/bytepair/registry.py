@@ -199,7 +199,9 @@ def get_encoding(name: str) -> Tokenizer:
 
     Built with ``Tokenizer.from_ranks(ranks, pattern=..., special_tokens=...,
     name=name)``; the same object is returned on later calls with the same
-    name. Its ids equal tiktoken's.
+    name, so it cannot change: ``register_special_tokens`` on it raises; use
+    ``get_encoding(name).copy()`` for a tokenizer of your own. Its ids equal
+    tiktoken's.
 
     Raises:
         KeyError: unknown name; the message lists the known names.
@@ -217,5 +219,6 @@ def get_encoding(name: str) -> Tokenizer:
     enc = Tokenizer.from_ranks(
         ranks, pattern=spec.pattern, special_tokens=dict(spec.special_tokens), name=spec.name
     )
+    enc._shared = True  # every caller gets this object: changes go to enc.copy()
     with _lock:
         return _encoding_cache.setdefault(name, enc)

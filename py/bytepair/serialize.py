@@ -58,8 +58,8 @@ def to_json(tok) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _line_of(text: str, needle: str, start_line: int = 0) -> int | None:
-    for n, line in enumerate(text.splitlines()[start_line:], start_line + 1):
+def _line_of(text: str, needle: str) -> int | None:
+    for n, line in enumerate(text.splitlines(), 1):
         if needle in line:
             return n
     return None
@@ -82,6 +82,9 @@ def from_json(text: str | bytes):
     """
     from .tokenizer import Tokenizer
 
+    if not isinstance(text, (str, bytes)):
+        raise TypeError(f"from_json takes the JSON text (str or bytes), got {type(text).__name__}; "
+                        "for a dict, pass json.dumps(d)")
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -96,17 +99,22 @@ def from_json(text: str | bytes):
     version = data.get("version")
     if version != VERSION:
         raise ValueError(f"unsupported tokenizer file version {version!r}; this bytepair reads version {VERSION}")
-    for key in ("pattern", "merges"):
-        if key not in data:
-            raise ValueError(f'tokenizer file has no "{key}" field (line {_line_of(text, "{") or 1}); '
-                             f'add it ("pattern": null means no pre-tokenizer)')
+    if "pattern" not in data:
+        raise ValueError('tokenizer file has no "pattern" field; add it ("pattern": null means no pre-tokenizer)')
+    if "merges" not in data:
+        raise ValueError('tokenizer file has no "merges" field; add it (a list of [left_id, right_id] pairs, [] for none)')
     pattern = data["pattern"]
     if pattern is not None and not isinstance(pattern, str):
         raise ValueError(f'"pattern" must be a regex string or null, got {pattern!r}')
     merges_raw = data["merges"]
     if not isinstance(merges_raw, list):
         raise ValueError('"merges" must be a list of [left_id, right_id] pairs')
+    # line numbers only when the file has to_json()'s layout: one merge per line
+    lines = text.splitlines()
     merges_line = _line_of(text, '"merges"') or 0
+    if not (merges_line and len(lines) >= merges_line + len(merges_raw)
+            and all(lines[merges_line + k].strip().startswith("[") for k in range(min(len(merges_raw), 3)))):
+        merges_line = 0
     merges: dict[tuple[int, int], int] = {}
     for k, m in enumerate(merges_raw):
         where = f"merge {k} (line {merges_line + 1 + k})" if merges_line else f"merge {k}"
@@ -127,6 +135,8 @@ def from_json(text: str | bytes):
     for s, i in specials.items():
         if not isinstance(i, int) or isinstance(i, bool):
             raise ValueError(f"special token {s!r} has id {i!r}; ids are ints")
+        if i < 0:
+            raise ValueError(f"special token {s!r} has id {i}; ids are >= 0 (use ids >= {256 + len(merges)})")
         if i in seen:
             raise ValueError(f"special tokens {seen[i]!r} and {s!r} share id {i}; give each its own id")
         if i < 256 + len(merges):

@@ -16,6 +16,7 @@ pure-Python encoder fast.
 from __future__ import annotations
 
 import bisect
+import codecs
 import dataclasses
 import itertools
 import unicodedata
@@ -100,6 +101,12 @@ class Tokenizer:
             self._vocab = {rank: tok for tok, rank in self._ranks.items()}
             if len(self._vocab) != len(self._ranks):
                 raise ValueError("two tokens share one rank; each rank must be unique")
+            missing = [b for b in range(256) if bytes((b,)) not in self._ranks]
+            if missing:
+                raise ValueError(
+                    f"a byte-level vocabulary needs a token for each of the 256 bytes; {len(missing)} are missing "
+                    f"(first: {bytes((missing[0],))!r})"
+                )
             ranks_get = self._ranks
             self._encode_piece = lambda b: bpe.encode_piece_ranks(b, ranks_get)
         else:
@@ -111,6 +118,7 @@ class Tokenizer:
         self._cache: dict[str, list[int]] = {}
         self._span_cache: dict[str, list[tuple[int, int, int]]] = {}
         self._derived_merges: dict[tuple[int, int], int] | None = None
+        self._shared = False  # set for get_encoding()'s cached objects: no in-place changes
         if special_tokens:
             self.register_special_tokens(special_tokens)
 
@@ -213,14 +221,35 @@ class Tokenizer:
         kind = "merges" if self.is_trained else "ranks"
         return f"<Tokenizer {self.name!r} ({kind}) n_vocab={self.n_vocab}>"
 
+    def copy(self) -> Tokenizer:
+        """An independent tokenizer with the same vocabulary, merges and special tokens.
+
+        Use it to add special tokens to a real encoding: the object
+        :func:`bytepair.get_encoding` returns is shared by every caller and
+        cannot change. The (read-only) ranks or merges and the piece cache are
+        shared, so a copy is cheap.
+        """
+        new = object.__new__(Tokenizer)
+        new.__dict__.update(self.__dict__)
+        new._vocab = dict(self._vocab)
+        new._special_tokens = dict(self._special_tokens)
+        new._shared = False
+        return new
+
     # --------------------------------------------------------- special tokens
     def register_special_tokens(self, tokens: Mapping[str, int]) -> None:
-        """Add special tokens ``{token string: id}``.
+        """Add special tokens ``{token string: id}`` (or move one to a new id).
 
         Raises:
             TypeError: a token is not a non-empty ``str`` or an id not an ``int``.
-            ValueError: an id is negative or already used by another token.
+            ValueError: an id is negative or already used by another token; or
+                this is a shared :func:`bytepair.get_encoding` object (use :meth:`copy`).
         """
+        if self._shared:
+            raise ValueError(
+                f"the {self.name!r} tokenizer from get_encoding() is shared by every caller and cannot change; "
+                f"add special tokens to a copy: enc = bytepair.get_encoding({self.name!r}).copy(); enc.register_special_tokens(...)"
+            )
         if not isinstance(tokens, Mapping):
             raise TypeError(f"special tokens must be a mapping {{token string: id}}, e.g. {{'<|endoftext|>': {self.n_vocab}}}, got {type(tokens).__name__}")
         ids_in_call: dict[int, str] = {}
@@ -441,6 +470,10 @@ class Tokenizer:
         (a token sequence cut inside a character) becomes U+FFFD; never raises
         for valid ids. Other ``errors`` values are those of ``bytes.decode``.
         """
+        try:
+            codecs.lookup_error(errors)
+        except (LookupError, TypeError) as e:
+            raise ValueError(f'unknown errors={errors!r}: use "replace" (default), "strict", "ignore" or "backslashreplace"') from e
         return self.decode_bytes(ids).decode("utf-8", errors=errors)
 
     def decode_single_token_bytes(self, token: int) -> bytes:

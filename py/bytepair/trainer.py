@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 import heapq
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from . import specials as _specials
 from .normalize import normalize
@@ -79,6 +79,11 @@ def _check_args(text, vocab_size, special_tokens, min_frequency) -> list[str]:
         raise ValueError(f"min_frequency must be an int >= 1, got {min_frequency!r}")
     if special_tokens is None:
         names: list[str] = []
+    elif isinstance(special_tokens, Mapping):
+        raise TypeError(
+            "special_tokens is a list of strings; they get the ids right after the merges. "
+            "For ids of your choice, call tokenizer.register_special_tokens({...}) after training"
+        )
     elif isinstance(special_tokens, str):
         raise TypeError(f"special_tokens must be a list of strings, e.g. [{special_tokens!r}], not a str")
     else:
@@ -357,6 +362,8 @@ def train(
         A :class:`bytepair.Tokenizer` with ``n_vocab <= vocab_size`` (fewer when
         training ran out of pairs).
     """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, got {type(name).__name__}")
     events = train_iter(
         text, vocab_size, pattern=pattern, special_tokens=special_tokens,
         min_frequency=min_frequency, normalization=normalization,

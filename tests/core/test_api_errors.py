@@ -1,0 +1,106 @@
+"""Bad input gets a clear error that says what to do (issue: bytepair core, item 9).
+
+Each case here came from a fresh user's report; the expected messages name the
+problem and the fix.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import bytepair
+
+TEXT = "low lower newest widest " * 20
+
+
+def test_get_encoding_object_is_shared_and_cannot_change():
+    enc = bytepair.get_encoding("cl100k_base")
+    assert bytepair.get_encoding("cl100k_base") is enc
+    with pytest.raises(ValueError, match=r"shared by every caller.*\.copy\(\)"):
+        enc.register_special_tokens({"<|mine|>": 200_000})
+    assert "<|mine|>" not in bytepair.get_encoding("cl100k_base").special_tokens
+
+
+def test_copy_takes_special_tokens_without_touching_the_original():
+    enc = bytepair.get_encoding("cl100k_base")
+    mine = enc.copy()
+    mine.register_special_tokens({"<|mine|>": 200_000})
+    text = "a<|mine|>b"
+    assert mine.encode(text, allowed_special="all") == enc.encode("a") + [200_000] + enc.encode("b")
+    assert mine.decode([200_000]) == "<|mine|>"
+    assert enc.encode(text, allowed_special="all") == enc.encode_ordinary(text)
+    with pytest.raises(KeyError):
+        enc.decode([200_000])
+
+
+def test_from_json_one_line_file_names_the_merge_not_a_wrong_line():
+    one_line = '{"format":"bytepair","version":1,"pattern":null,"merges":[[1,2],[1,2]]}'
+    with pytest.raises(ValueError) as e:
+        bytepair.from_json(one_line)
+    assert "merge 1" in str(e.value) and "line" not in str(e.value)
+
+
+def test_from_json_saved_layout_names_the_line():
+    tok = bytepair.train(TEXT, 260, pattern="none")
+    lines = tok.to_json().splitlines()
+    k = next(i for i, line in enumerate(lines) if line.strip().startswith("[")) + 1  # merge 1's line, 0-based
+    lines[k] = "    [999, 1],"
+    with pytest.raises(ValueError, match=rf"merge 1 \(line {k + 1}\).*does not exist yet"):
+        bytepair.from_json("\n".join(lines))
+
+
+def test_from_json_missing_merges_says_what_merges_are():
+    with pytest.raises(ValueError, match=r'no "merges" field.*\[left_id, right_id\]'):
+        bytepair.from_json('{"format": "bytepair", "version": 1, "pattern": null}')
+
+
+def test_from_json_dict_is_a_type_error_with_the_fix():
+    with pytest.raises(TypeError, match=r"json\.dumps"):
+        bytepair.from_json({"format": "bytepair"})
+
+
+def test_from_json_negative_special_id():
+    doc = {"format": "bytepair", "version": 1, "pattern": None, "merges": [], "special_tokens": {"<|x|>": -3}}
+    with pytest.raises(ValueError, match=r"has id -3; ids are >= 0"):
+        bytepair.from_json(json.dumps(doc))
+
+
+def test_decode_unknown_errors_handler():
+    tok = bytepair.get_encoding("gpt2")
+    with pytest.raises(ValueError, match=r'unknown errors=.bogus.*"replace"'):
+        tok.decode([31373], errors="bogus")
+    assert tok.decode([31373], errors="strict") == "hello"
+
+
+def test_train_special_tokens_must_be_a_list():
+    with pytest.raises(TypeError, match=r"list of strings.*register_special_tokens"):
+        bytepair.train(TEXT, 300, special_tokens={"<|end|>": 5})
+
+
+def test_train_name_must_be_a_str():
+    with pytest.raises(TypeError, match="name must be a str"):
+        bytepair.train(TEXT, 300, name=5)
+
+
+def test_ranks_without_every_byte_fail_when_built():
+    ranks = {bytes((b,)): b for b in range(255)}  # no b"\xff"
+    with pytest.raises(ValueError, match=r"256 bytes; 1 are missing \(first: b'\\xff'\)"):
+        bytepair.Tokenizer.from_ranks(ranks, pattern="gpt2")
+
+
+@pytest.mark.parametrize("bad", ["gpt5", "cl100k", "GPT2", "o200k"])
+def test_bare_word_pattern_is_taken_for_a_misspelt_name(bad):
+    with pytest.raises(ValueError, match=r"not a known name.*\(\?:"):
+        bytepair.train(TEXT, 300, pattern=bad)
+
+
+def test_bare_word_as_explicit_regex_still_works():
+    tok = bytepair.train("abab x abab", 257, pattern="(?:abab)")
+    assert tok.decode(tok.encode("abab")) == "abab"
+
+
+def test_empty_pattern():
+    with pytest.raises(ValueError, match=r"pattern is empty.*'none'"):
+        bytepair.resolve_pattern("")
