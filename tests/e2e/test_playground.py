@@ -345,6 +345,7 @@ def test_rename_and_delete_saved_tokenizer(page, site_url):
     page.reload()
     page.wait_for_selector('[data-testid="saved-item"][data-tokenizer="renamed"]')
     page.get_by_role("button", name="Delete renamed").click()
+    page.get_by_role("button", name="Yes, delete renamed").click()
     page.wait_for_selector('[data-testid="saved-empty"]', state="visible")
     page.reload()
     page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=READY_TIMEOUT)

@@ -10,7 +10,7 @@
 // `tokenizer` is an encoding name (gpt2, cl100k_base, o200k_base, ...) or the
 // name of a tokenizer the user trained (kept in browser storage).
 
-import { createRpc, WorkerCrashed } from "./rpc.js";
+import { createRpc, WorkerCrashed, seconds } from "./rpc.js";
 import * as storage from "./storage.js";
 
 export const REAL_TOKENIZERS = [
@@ -20,7 +20,7 @@ export const REAL_TOKENIZERS = [
 ];
 const RESERVED = new Set(["gpt2", "r50k_base", "p50k_base", "cl100k_base", "o200k_base"]);
 export const PRETOKENIZERS = [
-  { value: "none", label: "None (bytes only)" },
+  { value: "none", label: "None (merges cross spaces)" },
   { value: "gpt2", label: "GPT-2" },
   { value: "cl100k_base", label: "GPT-4 (cl100k_base)" },
   { value: "o200k_base", label: "GPT-4o (o200k_base)" },
@@ -29,6 +29,38 @@ export const PRETOKENIZERS = [
 export const MIN_VOCAB = 257;
 export const MAX_VOCAB = 100000;
 const STOP_GRACE_MS = 1500; // then a worker still busy in Python is restarted
+/** Time limit of one call (encode, count, compare, steps, ...; not training) before the worker is restarted. */
+export const CALL_LIMIT_MS = 15000;
+/** Extra time allowed per million characters of text passed (long texts take a while to encode). */
+const CALL_LIMIT_PER_MCHAR_MS = 15000;
+/** Also accepted by name (the page lists only the three above). */
+const OTHER_ENCODINGS = ["r50k_base", "p50k_base"];
+
+/** How a bad argument is described in an error: its type, or a short value. */
+function describe(value) {
+  if (value === undefined) return "nothing (undefined)";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
+  if (typeof value === "number") return String(value);
+  return `a ${typeof value}`;
+}
+
+function needText(call, text, what = "text") {
+  if (typeof text !== "string") throw new TypeError(`bytepair.${call}: ${what} must be a string, got ${describe(text)}.`);
+}
+
+/** The string length of every string in a call's arguments (nested in arrays and objects too). */
+function textLength(args) {
+  let n = 0;
+  const walk = (v) => {
+    if (typeof v === "string") n += v.length;
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === "object") Object.values(v).forEach(walk);
+  };
+  walk(args);
+  return n;
+}
 
 /** Check a tokenizer name; returns an error message or "". */
 export function nameProblem(name, existing, { except } = {}) {
@@ -45,6 +77,14 @@ export function createApi({ onStatus }) {
   let registered = new Set(); // names the current worker has loaded
   const listeners = new EventTarget();
   let training = null; // {stopRequested, merges, watchdog}
+  let callLimitMs = CALL_LIMIT_MS;
+  const timeoutMessage = (ms) =>
+    `The tokenizer took longer than ${seconds(ms)} — a custom split pattern may be backtracking; the Python worker was restarted.`;
+  /** A worker call with the watchdog (every call but training); the limit grows with the text. */
+  function call(method, ...args) {
+    const limit = callLimitMs > 0 ? callLimitMs + Math.round((textLength(args) / 1e6) * CALL_LIMIT_PER_MCHAR_MS) : 0;
+    return rpc.callLimited(limit, timeoutMessage, method, ...args);
+  }
 
   const rpc = createRpc({
     onProgress: (fraction, message) => onStatus({ phase: "loading", fraction, message }),
@@ -77,12 +117,25 @@ export function createApi({ onStatus }) {
     listeners.dispatchEvent(new Event("tokenizers"));
   }
 
-  /** Make sure a trained tokenizer is loaded in the (possibly restarted) worker. */
-  async function use(name) {
-    if (!trained.has(name) || registered.has(name)) return;
-    const [res] = await rpc.call("registerTrained", [{ name, json: trained.get(name).json }]);
+  /**
+   * Check a tokenizer argument (missing: cl100k_base) and make sure a trained
+   * tokenizer is loaded in the (possibly restarted) worker. Returns the name.
+   */
+  async function use(name, fn = "encode") {
+    if (name == null) name = "cl100k_base";
+    if (typeof name !== "string") {
+      throw new TypeError(`bytepair.${fn}: the tokenizer must be a name such as "cl100k_base" (see bytepair.tokenizers()), got ${describe(name)}.`);
+    }
+    await loaded;
+    if (!trained.has(name)) {
+      if (api.tokenizers().includes(name) || OTHER_ENCODINGS.includes(name)) return name;
+      throw new Error(`bytepair.${fn}: unknown tokenizer ${JSON.stringify(name)}; use one of ${api.tokenizers().join(", ")} (bytepair.tokenizers() lists them).`);
+    }
+    if (registered.has(name)) return name;
+    const [res] = await call("registerTrained", [{ name, json: trained.get(name).json }]);
     if (res.error) throw new Error(`The saved tokenizer "${name}" could not be loaded: ${res.error}`);
     registered.add(name);
+    return name;
   }
 
   function uniqueName(base) {
@@ -117,45 +170,66 @@ export function createApi({ onStatus }) {
       listeners.addEventListener("tokenizers", fn);
     },
 
-    /** Token ids of `text` (special tokens are treated as plain text). */
-    async encode(text, tokenizer) {
-      await use(tokenizer);
-      return rpc.call("encode", text, tokenizer);
+    /** Token ids of `text` (special tokens are treated as plain text); tokenizer: default cl100k_base. */
+    async encode(text, tokenizer = "cl100k_base") {
+      needText("encode(text, tokenizer)", text);
+      const name = await use(tokenizer, "encode(text, tokenizer)");
+      return call("encode", text, name);
     },
-    /** Number of tokens of `text`. */
-    async count(text, tokenizer) {
-      await use(tokenizer);
-      return rpc.call("count", text, tokenizer);
+    /** Number of tokens of `text` (special tokens as plain text); tokenizer: default cl100k_base. */
+    async count(text, tokenizer = "cl100k_base") {
+      needText("count(text, tokenizer)", text);
+      const name = await use(tokenizer, "count(text, tokenizer)");
+      return call("count", text, name);
     },
     /** {n_tokens, ids, display, hex, start, end}: spans in UTF-16 code units (JS string indices). */
-    async encodeSpans(text, tokenizer, limit) {
-      await use(tokenizer);
-      return rpc.call("encodeSpans", text, tokenizer, limit);
+    async encodeSpans(text, tokenizer = "cl100k_base", limit = null) {
+      needText("encodeSpans(text, tokenizer, limit)", text);
+      if (limit != null && !(Number.isInteger(limit) && limit >= 0)) {
+        throw new TypeError(`bytepair.encodeSpans(text, tokenizer, limit): limit (tokens drawn) must be a whole number or null, got ${describe(limit)}.`);
+      }
+      const name = await use(tokenizer, "encodeSpans(text, tokenizer, limit)");
+      return call("encodeSpans", text, name, limit);
     },
-    /** texts: [{key, text}] -> {tokenizer: {key: [tokens, utf8Bytes]}} */
-    async compare(texts, tokenizers) {
-      for (const t of tokenizers) await use(t);
-      return rpc.call("compare", texts, tokenizers);
+    /** texts: [{key, text}], tokenizers: names (default: all) -> {tokenizer: {key: [tokens, utf8Bytes]}} */
+    async compare(texts, tokenizers = api.tokenizers()) {
+      const fn = "compare(texts, tokenizers)";
+      if (!Array.isArray(texts) || !texts.every((t) => t && typeof t.key === "string" && typeof t.text === "string")) {
+        throw new TypeError(`bytepair.${fn}: texts must be an array of {key, text} objects with string values, e.g. [{key: "en", text: "Hello"}], got ${describe(texts)}.`);
+      }
+      if (!Array.isArray(tokenizers)) throw new TypeError(`bytepair.${fn}: tokenizers must be an array of names, e.g. ["gpt2", "cl100k_base"], got ${describe(tokenizers)}.`);
+      const names = [];
+      for (const t of tokenizers) names.push(await use(t, fn));
+      return call("compare", texts.map(({ key, text }) => ({ key, text })), names);
     },
     /**
      * Step-through (textbook or byte-level BPE, one merge at a time); the worker keeps the steps.
      * options: {mode: "textbook"|"bytes", text, input: "counts"|"text", tie: "first"|"lexicographic",
      *           pattern, n_merges} -> {session, mode, n_steps, requested, merges, n_rows, n_symbols_start, n_bytes}
      */
-    learnSteps(options) {
-      return rpc.call("stepsLearn", options);
+    async learnSteps(options) {
+      if (!options || typeof options !== "object" || typeof options.text !== "string") {
+        throw new TypeError('bytepair.learnSteps(options): pass an object with a text, e.g. {mode: "textbook", text: "low 5\\nlower 2", n_merges: 10} or {mode: "bytes", text: "some text", pattern: "gpt2", n_merges: 20}.');
+      }
+      return call("stepsLearn", options);
     },
     /** Step `index` (0: the start) of a session: {merge, pair_counts, rows, vocab, n_symbols, ...}. */
-    stepView(session, index) {
-      return rpc.call("stepsView", session, index);
+    async stepView(session, index) {
+      if (!Number.isInteger(session) || !Number.isInteger(index)) {
+        throw new TypeError(`bytepair.stepView(session, index): pass the session number learnSteps returned and a step number (0: the start), got ${describe(session)} and ${describe(index)}.`);
+      }
+      return call("stepsView", session, index);
     },
     /** The session's merges applied to a new word (or short text): {start, fired: [{rank, pair, merged, symbols, positions}], n_rules}. */
-    stepsEncode(session, text) {
-      return rpc.call("stepsEncode", session, text);
+    async stepsEncode(session, text) {
+      if (!Number.isInteger(session)) throw new TypeError(`bytepair.stepsEncode(session, text): pass the session number learnSteps returned, got ${describe(session)}.`);
+      needText("stepsEncode(session, text)", text, "the word to encode");
+      return call("stepsEncode", session, text);
     },
-    /** Resolves the regex text, or rejects with the engine's message. */
-    checkPattern(pattern) {
-      return rpc.call("checkPattern", pattern);
+    /** Resolves the regex text, or rejects with a short message (the engine's reason and where). */
+    async checkPattern(pattern) {
+      needText("checkPattern(pattern)", pattern, "the pattern");
+      return call("checkPattern", pattern);
     },
 
     /**
@@ -165,8 +239,28 @@ export function createApi({ onStatus }) {
      *   {id, left, right, leftText, rightText, tokenText, count, nTokens, totalBytes, target}
      * Resolves {name, n_merges, n_vocab, stopped, saved} once the tokenizer is built and saved.
      */
-    async train(text, options, onMerge = () => {}) {
+    async train(text, options = {}, onMerge = () => {}) {
+      const fn = "train(text, {vocabSize, pattern, name}, onMerge)";
+      needText(fn, text, "the training text");
+      if (options === null || typeof options !== "object") {
+        throw new TypeError(`bytepair.${fn}: options must be an object, e.g. {vocabSize: 1000, pattern: "cl100k_base", name: "my-bpe"}; got ${describe(options)}.`);
+      }
+      const { vocabSize } = options;
+      if (!Number.isInteger(vocabSize) || vocabSize < MIN_VOCAB || vocabSize > MAX_VOCAB) {
+        throw new RangeError(`bytepair.${fn}: vocabSize must be a whole number from ${MIN_VOCAB} to ${MAX_VOCAB} (256 bytes + the merges to learn), got ${describe(vocabSize)}; e.g. bytepair.train(text, {vocabSize: 1000}).`);
+      }
+      const pattern = options.pattern ?? "cl100k_base";
+      if (typeof pattern !== "string") {
+        throw new TypeError(`bytepair.${fn}: pattern must be "none", "gpt2", "cl100k_base", "o200k_base" or a regex string, got ${describe(pattern)}.`);
+      }
+      const wanted = options.name ?? "my-bpe";
+      if (typeof wanted !== "string") throw new TypeError(`bytepair.${fn}: name must be a string, got ${describe(wanted)}.`);
+      const problem = wanted.trim() ? nameProblem(wanted, []) : "";
+      if (problem && !RESERVED.has(wanted.trim())) throw new Error(`bytepair.${fn}: ${problem}`);
+      if (typeof onMerge !== "function") throw new TypeError(`bytepair.${fn}: onMerge must be a function (called with each merge), got ${describe(onMerge)}.`);
+      await loaded;
       if (training) throw new Error("A training run is already going; stop it first.");
+      options = { vocabSize, pattern, name: wanted };
       const name = uniqueName(options.name || "my-bpe");
       const run = { stopRequested: false, merges: [], watchdog: null };
       training = run;
@@ -185,7 +279,7 @@ export function createApi({ onStatus }) {
         if (!(run.stopRequested && err instanceof WorkerCrashed)) throw err;
         // Stop had to restart a worker busy in Python: rebuild from the merges we saw.
         if (!run.merges.length) return { name, n_merges: 0, stopped: true, saved: false, restarted: true };
-        const result = await rpc.call("fromMerges", name, run.merges, options.pattern);
+        const result = await call("fromMerges", name, run.merges, options.pattern);
         return await keep({ ...result, stopped: true, restarted: true }, meta);
       } finally {
         clearTimeout(run.watchdog);
@@ -214,14 +308,13 @@ export function createApi({ onStatus }) {
     },
     /** The .tiktoken rank file (Uint8Array) of any tokenizer. */
     async tiktokenFile(name) {
-      await use(name);
-      return rpc.call("tiktokenFile", name);
+      return call("tiktokenFile", await use(name, "tiktokenFile(name)"));
     },
     /** Import a tokenizer JSON file's text under `name`. */
     async importTokenizer(name, json) {
       const problem = nameProblem(name, [...trained.keys()]);
       if (problem) throw new Error(problem);
-      const [res] = await rpc.call("registerTrained", [{ name, json }]);
+      const [res] = await call("registerTrained", [{ name, json }]);
       if (res.error) throw new Error(res.error);
       return keep({ ...res, json }, { imported: true });
     },
@@ -236,7 +329,7 @@ export function createApi({ onStatus }) {
       trained.delete(oldName);
       trained.set(n, { ...record, name: n });
       registered.delete(oldName);
-      rpc.call("forgetTrained", oldName).catch(() => {});
+      call("forgetTrained", oldName).catch(() => {});
       changed();
     },
     async deleteTokenizer(name) {
@@ -244,7 +337,7 @@ export function createApi({ onStatus }) {
       if (!res.ok) throw new Error(res.error);
       trained.delete(name);
       registered.delete(name);
-      rpc.call("forgetTrained", name).catch(() => {});
+      call("forgetTrained", name).catch(() => {});
       changed();
     },
     nameProblem: (name, opts) => nameProblem(name, [...trained.keys()], opts),
@@ -252,6 +345,27 @@ export function createApi({ onStatus }) {
     /** Restart the Python worker (used by tests and after crashes). */
     restart(reason = "Restarted on request.") {
       return rpc.restart(reason);
+    },
+    /**
+     * End whatever the worker is doing (a call taking too long): the worker is
+     * restarted and pending calls reject with "Cancelled…". A training run
+     * going at the time is stopped (its merges so far are kept).
+     */
+    cancel() {
+      if (training) api.stop();
+      return rpc.restart("Cancelled: the Python worker was restarted.");
+    },
+    /**
+     * Time limit of one call in ms (default 15000; every call but training,
+     * plus 15 s per million characters of text). A call past it ends the
+     * worker, starts a new one and rejects with CallTimeout. 0: no limit.
+     */
+    get callLimitMs() {
+      return callLimitMs;
+    },
+    set callLimitMs(ms) {
+      if (!(Number.isFinite(ms) && ms >= 0)) throw new RangeError(`bytepair.callLimitMs must be a number of milliseconds (0: no limit), got ${describe(ms)}.`);
+      callLimitMs = ms;
     },
   };
   return api;

@@ -48,6 +48,25 @@ export function download(filename, data, type = "application/octet-stream") {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
+/**
+ * A "Working…" line (with its Cancel button) shown only when a call takes
+ * longer than delayMs: start() when a call begins (again for a newer call),
+ * stop() when the newest call has ended.
+ */
+export function slowCallNotice(el, delayMs = 3000) {
+  let timer = 0;
+  return {
+    start() {
+      clearTimeout(timer);
+      timer = setTimeout(() => { el.hidden = false; }, delayMs);
+    },
+    stop() {
+      clearTimeout(timer);
+      el.hidden = true;
+    },
+  };
+}
+
 export function debounce(fn, ms) {
   let timer = null;
   return (...args) => {

@@ -5,6 +5,9 @@ export const int = (n) => (n == null || Number.isNaN(n) ? "–" : nf.format(n));
 export const fixed = (n, d = 2) => (n == null || !Number.isFinite(n) ? "–" : n.toFixed(d));
 export const percent = (x) => (x == null || !Number.isFinite(x) ? "–" : `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(0)}%`);
 
+/** "1 merge", "2 merges", "1,234 merges" */
+export const plural = (n, word, many = `${word}s`) => `${int(n)} ${n === 1 ? word : many}`;
+
 export function duration(ms) {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   const s = ms / 1000;

@@ -11,6 +11,17 @@ export class WorkerCrashed extends Error {
   }
 }
 
+/** A call ran past its time limit; the worker was restarted under it. */
+export class CallTimeout extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "CallTimeout";
+  }
+}
+
+/** "15 s", "1.5 s" */
+export const seconds = (ms) => `${Number((ms / 1000).toFixed(1))} s`;
+
 /**
  * @param {{onProgress: (fraction:number, message:string) => void,
  *          onRestart: (reason:string) => void}} hooks
@@ -62,9 +73,9 @@ export function createRpc({ onProgress, onRestart }) {
     return ready;
   }
 
-  /** Call a worker method; WorkerCrashed errors restart the worker. */
-  async function call(method, ...args) {
-    await race(ready);
+  let unlimited = 0; // calls without a time limit in flight (training runs)
+
+  async function invoke(method, args) {
     try {
       return await race(remote[method](...args));
     } catch (err) {
@@ -76,10 +87,53 @@ export function createRpc({ onProgress, onRestart }) {
     }
   }
 
+  /** Call a worker method, with no time limit (training: Stop covers it); WorkerCrashed errors restart the worker. */
+  async function call(method, ...args) {
+    await race(ready);
+    unlimited += 1;
+    try {
+      return await invoke(method, args);
+    } finally {
+      unlimited -= 1;
+    }
+  }
+
+  /**
+   * Call a worker method with a watchdog: if it has not answered `limitMs`
+   * after the worker was ready (time spent queued behind other calls counts),
+   * the worker is ended and a new one started, and the call rejects with
+   * CallTimeout(timeoutMessage(limitMs)); other pending calls reject with
+   * WorkerCrashed. While a call without a limit (a training run) is in flight
+   * the watchdog waits: that run may hold the worker, and Stop ends it.
+   * limitMs <= 0: no limit.
+   */
+  async function callLimited(limitMs, timeoutMessage, method, ...args) {
+    await race(ready);
+    if (!(limitMs > 0)) return invoke(method, args);
+    let timer = 0;
+    const timeout = new Promise((_, reject) => {
+      const arm = (ms) => {
+        timer = setTimeout(() => {
+          if (unlimited > 0) return arm(1000);
+          const err = new CallTimeout(timeoutMessage(limitMs));
+          reject(err); // first, so this call gets CallTimeout rather than WorkerCrashed
+          restart(err.message);
+        }, ms);
+      };
+      arm(limitMs);
+    });
+    try {
+      return await Promise.race([invoke(method, args), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   return {
     start,
     restart,
     call,
+    callLimited,
     get ready() {
       return ready;
     },

@@ -173,7 +173,8 @@ const api = {
   encodeSpans(text, name, limit) {
     return guarded(async () => {
       await ensureVocab(name);
-      return JSON.parse(pg.encode_spans(text, name, "utf16", limit ?? null));
+      // (a JavaScript null would reach Python as JsNull, not None: leave the argument out)
+      return JSON.parse(limit == null ? pg.encode_spans(text, name, "utf16") : pg.encode_spans(text, name, "utf16", limit));
     });
   },
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 
 DATA_DIR = os.environ.setdefault("BYTEPAIR_DATA_DIR", "/home/pyodide/bytepair-data")
@@ -113,7 +114,9 @@ def encode_spans(text: str, name: str, units: str = "utf16", limit: int | None =
     ``hex`` the token's bytes as hex, ``start``/``end`` the token's span of
     ``text`` in ``units`` (``"utf16"`` for JavaScript strings, or ``"chars"``).
     ``n_tokens`` always counts every token."""
-    spans = get_tokenizer(name).encode_with_spans(text, units=units)
+    # Special-token strings the user typed are plain text here, as in count() and
+    # encode(): nothing is allowed, nothing is disallowed.
+    spans = get_tokenizer(name).encode_with_spans(text, units=units, disallowed_special=())
     shown = spans if limit is None else spans[:limit]
     return _dumps({
         "n_tokens": len(spans),
@@ -134,21 +137,67 @@ def compare(texts_json: str, names_json: str) -> str:
     out = {}
     for name in json.loads(names_json):
         tok = get_tokenizer(name)
-        out[name] = {t["key"]: [len(tok.encode_ordinary(t["text"])), len(t["text"].encode("utf-8"))] for t in texts}
+        out[name] = {t["key"]: [len(tok.encode_ordinary(t["text"])), len(_utf8_lossless(t["text"]))] for t in texts}
     return _dumps(out)
 
 
 def check_pattern(pattern: str) -> str:
-    """Raise ValueError (with the regex engine's message) if ``pattern`` does not
-    compile on this back-end; returns the resolved pattern text."""
+    """Raise ValueError with a short message for the UI if ``pattern`` does not
+    compile on this back-end (see :func:`regex_problem`); returns the resolved
+    pattern text (``""`` for ``"none"``)."""
+    from bytepair.pretokenize import compile_pattern
+
     try:
         resolved = bytepair.resolve_pattern(pattern)
-        if resolved is not None:
-            from bytepair.pretokenize import compile_pattern
+    except ValueError as e:
+        # resolve_pattern's message is written for Python callers; the regex
+        # engine's own error is its cause.
+        if e.__cause__ is None and re.fullmatch(r"[A-Za-z0-9_.-]+", pattern):
+            raise ValueError(
+                f"“{pattern}” is not a pre-tokenizer name, and as a regex it would keep only that word and drop "
+                f"the rest of the text. Pick a pre-tokenizer from the list, or write (?:{pattern}) to mean the regex."
+            ) from e
+        raise ValueError(regex_problem(pattern, e.__cause__ or e)) from e
+    if resolved is not None:
+        try:
             compile_pattern(resolved)
-    except Exception as e:
-        raise ValueError(f"The custom regex does not compile: {e}") from e
+        except ValueError as e:
+            raise ValueError(regex_problem(resolved, e)) from e
     return resolved or ""
+
+
+_FAULT = re.compile(
+    r"(?P<head>invalid regex|the `re` back-end cannot run this split pattern): (?P<msg>.*?)"
+    r"(?: at position (?P<pos>\d+) \(near .*\))?", re.S)
+_PROPERTY = re.compile(r"\\[pP](?:\{[^}]*\}|\w)")
+#: Properties named in the message for an unknown ``\p{..}`` (all in both back-ends' tables).
+PROPERTY_EXAMPLES = r"\p{L} (letters), \p{N} (numbers), \p{Lu} (upper-case letters), \p{Greek} (a script)"
+
+
+def regex_problem(pattern: str, error: BaseException) -> str:
+    r"""A short message for a custom regex that does not compile, for the UI.
+
+    ``error`` is the regex engine's error as ``bytepair.pretokenize`` raises it
+    (``invalid regex: <reason> at position <N> (near '...')``). Returns the
+    reason and the place (``character N``, counted from 1); for an unknown
+    ``\p{..}`` property, says so and names a few known ones instead of the
+    whole table."""
+    text = str(error)
+    m = _FAULT.fullmatch(text)
+    if not m:
+        return f"The regex does not compile: {text}"
+    msg, pos = m["msg"], m["pos"]
+    where = f" (character {int(pos) + 1})" if pos is not None else ""
+    if "unknown" in msg and "property" in msg:
+        found = _PROPERTY.search(msg)
+        if found is None:  # the `regex` module names no property: take the last one before the fault
+            before = [p for p in _PROPERTY.finditer(pattern) if pos is None or p.start() < int(pos)]
+            found = before[-1] if before else None
+        prop = found.group() if found else "This \\p{...}"
+        return f"{prop} is not a known Unicode property{where}. Known ones include {PROPERTY_EXAMPLES}."
+    if m["head"].startswith("the `re`"):
+        return f"The browser's regex engine cannot run this pattern: {msg}{where}."
+    return f"The regex does not compile: {msg}{where}."
 
 
 def tiktoken_file(name: str) -> bytes:
@@ -181,7 +230,7 @@ class TrainSession:
         self.pattern = check_pattern(pattern) or None
         self.pattern_arg = pattern
         self.normalization = normalization or None
-        self.total_bytes = len(text.encode("utf-8"))
+        self.total_bytes = len(_utf8_lossless(text))  # a lone surrogate counts as U+FFFD, as the trainer sees it
         self.target = vocab_size - 256
         self.merges: dict[tuple[int, int], int] = {}
         self.vocab = {i: bytes([i]) for i in range(256)}

@@ -1,7 +1,7 @@
 // Compare view: parallel texts (UDHR samples or the user's own) x tokenizers:
 // a sortable table (tokens, bytes per token, premium over the baseline) and a bar chart.
 
-import { $, h, showError, debounce } from "../dom.js";
+import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
 import { int, fixed, percent } from "../format.js";
 import { barChart } from "../charts.js";
 import * as storage from "../storage.js";
@@ -34,6 +34,8 @@ export function parseParallel(input) {
     const line = lines[i];
     if (!line.trim()) continue;
     const m = line.match(/^([^\t|]+?)\s*(?:\t| \| )\s*(.+)$/);
+    const bare = m ? null : line.match(/^([^\t|]+?)\s*(?:\t|\|)\s*$/);
+    if (bare) return { error: `Line ${i + 1} (“${bare[1].trim()}”): the text is empty; write it after the tab (or " | ").` };
     if (!m) return { error: `Line ${i + 1}: write the language name, a tab (or " | "), then the text.` };
     texts.push({ key: `custom-${texts.length}`, name: m[1].trim(), text: m[2], script: dominantScript(m[2]) });
   }
@@ -60,6 +62,8 @@ export function mountCompare(root, store, api) {
   const metricSelect = $(root, '[data-testid="compare-metric"]');
   const table = $(root, '[data-testid="compare-table"]');
   const canvas = $(root, '[data-testid="compare-chart"]');
+  const working = slowCallNotice($(root, '[data-testid="compare-working"]'));
+  $(root, '[data-testid="compare-working"] button').addEventListener("click", () => api.cancel());
   const set = (patch) => store.update("compare", patch);
   let samples = null;
 
@@ -140,6 +144,7 @@ export function mountCompare(root, store, api) {
       set({ running: true });
       status.textContent = `Counting ${texts.length} texts with ${tokenizers.length} tokenizers…`;
       await api.ready;
+      if (mine === seq) working.start();
       const counts = await api.compare(texts.map(({ key, text }) => ({ key, text })), tokenizers);
       if (mine !== seq) return;
       const rows = texts.map((t) => {
@@ -160,6 +165,8 @@ export function mountCompare(root, store, api) {
       set({ running: false });
       status.textContent = "";
       showError(root, "compare", err.message);
+    } finally {
+      if (mine === seq) working.stop();
     }
   }
   const rerun = debounce(run, 150);

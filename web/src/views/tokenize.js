@@ -1,6 +1,6 @@
 // Tokenize view: text in, coloured token spans out, counts, token details.
 
-import { $, h, showError, debounce } from "../dom.js";
+import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
 import { int, fixed, charCount, byteCount, visibleWhitespace } from "../format.js";
 import * as storage from "../storage.js";
 import { addText, unpackText } from "../links.js";
@@ -44,6 +44,8 @@ export function mountTokenize(root, store, api) {
   const out = $(root, '[data-testid="tokens"]');
   const note = $(root, '[data-testid="tokens-note"]');
   const detail = $(root, '[data-testid="token-detail"]');
+  const working = slowCallNotice($(root, '[data-testid="tokenize-working"]'));
+  $(root, '[data-testid="tokenize-working"] button').addEventListener("click", () => api.cancel());
   const counts = {
     chars: $(root, '[data-testid="count-chars"]'),
     bytes: $(root, '[data-testid="count-bytes"]'),
@@ -86,6 +88,7 @@ export function mountTokenize(root, store, api) {
     set({ pending: true });
     try {
       await api.ready;
+      if (mine === seq) working.start();
       const result = await api.encodeSpans(text, tokenizer, LIMIT);
       if (mine !== seq) return;
       showError(root, "tokenize", "");
@@ -93,7 +96,10 @@ export function mountTokenize(root, store, api) {
     } catch (err) {
       if (mine !== seq) return;
       showError(root, "tokenize", err.message);
-      set({ pending: false });
+      // no tokens from an older text stay on screen next to the message
+      set({ pending: false, result: null, text: null, active: -1 });
+    } finally {
+      if (mine === seq) working.stop();
     }
   }
   const update = debounce(encodeNow, 200);
@@ -158,6 +164,7 @@ export function mountTokenize(root, store, api) {
     counts.bpt.textContent = current && s.result.n_tokens ? fixed(bytes / s.result.n_tokens) : "–";
     out.setAttribute("aria-busy", String(s.pending));
     if (current) root.dataset.encoded = `${s.tokenizer}:${s.result.n_tokens}`;
+    else delete root.dataset.encoded;
 
     if (s.result && (drawn.result !== s.result || drawn.showIds !== s.showIds || drawn.whitespace !== s.whitespace)) {
       drawn = { result: s.result, showIds: s.showIds, whitespace: s.whitespace };
@@ -176,6 +183,11 @@ export function mountTokenize(root, store, api) {
       out.replaceChildren(...nodes);
       out.classList.toggle("show-ids", s.showIds);
       note.textContent = s.result.n_tokens > s.result.ids.length ? `Showing the first ${int(s.result.ids.length)} of ${int(s.result.n_tokens)} tokens.` : "";
+    } else if (!s.result && drawn.result) {
+      drawn = { result: null, showIds: null, whitespace: null };
+      groups = [];
+      out.replaceChildren();
+      note.textContent = "";
     }
     const prev = out.querySelector('[aria-selected="true"]');
     if (prev) prev.setAttribute("aria-selected", "false");

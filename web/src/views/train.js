@@ -2,7 +2,7 @@
 // saved tokenizers (rename, delete, download).
 
 import { $, h, showError, download, debounce } from "../dom.js";
-import { int, fixed, duration, bytesLabel, visibleWhitespace } from "../format.js";
+import { int, fixed, duration, bytesLabel, visibleWhitespace, plural } from "../format.js";
 import { compressionChart, clearChart } from "../charts.js";
 import { readTextFile } from "../files.js";
 import { MIN_VOCAB, MAX_VOCAB } from "../api.js";
@@ -21,10 +21,13 @@ export const initialTrainState = {
   merges: [], // every merge event of the current run, in order
   firstMergeMs: null,
   result: null, // {name, n_merges, stopped, ...}
+  blocked: false, // the last Train press was refused (a message is shown beside the control)
 };
 
+/** A token in the merges table; long ones are cut short (CSS) with the whole text in the tooltip. */
 function tokenCell(text) {
-  return h("td", {}, h("code", { class: "tok", text: visibleWhitespace(text) }));
+  const shown = visibleWhitespace(text);
+  return h("td", { class: "tok-cell" }, h("code", { class: "tok", text: shown, title: shown }));
 }
 
 export function mountTrain(root, store, api) {
@@ -129,12 +132,16 @@ export function mountTrain(root, store, api) {
         problem = true;
       }
     }
-    if (problem) return;
+    if (problem) {
+      store.update("train", { blocked: true, result: null });
+      return;
+    }
     if (pattern !== patternSelect.value) {
       try {
         await api.checkPattern(pattern);
       } catch (err) {
         showError(root, "regex", err.message);
+        store.update("train", { blocked: true, result: null });
         return;
       }
     }
@@ -175,7 +182,7 @@ export function mountTrain(root, store, api) {
   function savedItem({ name, meta }) {
     const label = h("strong", { class: "saved-name", text: name });
     const info = [];
-    if (meta?.n_merges != null) info.push(`${int(meta.n_merges)} merges`);
+    if (meta?.n_merges != null) info.push(plural(meta.n_merges, "merge"));
     if (meta?.n_vocab != null) info.push(`vocab ${int(meta.n_vocab)}`);
     if (meta?.pattern) info.push(`pre-tokenizer ${api.PRETOKENIZERS.find((p) => p.value === meta.pattern)?.label ?? "custom regex"}`);
     if (meta?.bytes) info.push(`trained on ${bytesLabel(meta.bytes)}`);
@@ -212,11 +219,26 @@ export function mountTrain(root, store, api) {
         h("button", { type: "button", class: "button small secondary", text: ".tiktoken", dataset: { action: "download-tiktoken" }, attrs: { "aria-label": `Download ${name} as a .tiktoken file` }, on: { click: async () => {
           try { download(`${name}.tiktoken`, await api.tiktokenFile(name), "text/plain"); savedError(""); } catch (err) { savedError(err.message); }
         } } }),
-        h("button", { type: "button", class: "button small danger", text: "Delete", dataset: { action: "delete" }, attrs: { "aria-label": `Delete ${name}` }, on: { click: async () => {
-          try { await api.deleteTokenizer(name); savedError(""); } catch (err) { savedError(err.message); }
-        } } })),
+        h("button", { type: "button", class: "button small danger", text: "Delete", dataset: { action: "delete" }, attrs: { "aria-label": `Delete ${name}` }, on: { click: () => confirmDelete(li, name) } })),
     );
     return li;
+  }
+
+  /** Deleting asks first, in place: "Delete “name”? [Yes, delete] [Cancel]". */
+  function confirmDelete(li, name) {
+    const cancel = h("button", { type: "button", class: "button small secondary", text: "Cancel", dataset: { action: "delete-cancel" }, on: { click: () => {
+      renderSaved();
+      savedList.querySelector(`[data-action="delete"][aria-label="Delete ${CSS.escape(name)}"]`)?.focus();
+    } } });
+    const yes = h("button", { type: "button", class: "button small danger", text: "Yes, delete", dataset: { action: "delete-confirm" }, attrs: { "aria-label": `Yes, delete ${name}` }, on: { click: async () => {
+      try { await api.deleteTokenizer(name); savedError(""); } catch (err) { savedError(err.message); renderSaved(); }
+    } } });
+    li.replaceChildren(
+      h("div", {}, h("strong", { class: "saved-name", text: `Delete “${name}”?` }), h("div", { class: "hint", text: "It is removed from this browser; download it first to keep a copy." })),
+      h("div", { class: "saved-actions" }, yes, cancel),
+    );
+    li.addEventListener("keydown", (e) => { if (e.key === "Escape") cancel.click(); });
+    cancel.focus();
   }
 
   function renderSaved() {
@@ -286,15 +308,21 @@ export function mountTrain(root, store, api) {
     progressBar.value = done;
     if (s.running) {
       progressText.textContent = done
-        ? `${int(done)} / ${int(s.target)} merges · ${duration(elapsed)}${s.stopping ? " · stopping…" : ""}`
+        ? `${int(done)} / ${plural(s.target, "merge")} · ${duration(elapsed)}${s.stopping ? " · stopping…" : ""}`
         : `Counting pairs… ${duration(elapsed)}${s.stopping ? " · stopping…" : ""}`;
+    } else if (s.blocked) {
+      progressBar.value = 0;
+      progressText.textContent = "Not started: see the message above.";
     } else if (s.result) {
       const r = s.result;
       const how = r.stopped ? "Stopped after" : "Done:";
       const saved = r.n_merges ? ` Saved as “${r.name}”.` : " Nothing to save.";
       const last = s.merges[s.merges.length - 1];
       const ratio = last ? ` ${fixed(last.totalBytes / last.nTokens)} bytes per token.` : "";
-      progressText.textContent = `${how} ${int(r.n_merges)} merges in ${duration(elapsed)}.${ratio}${saved}`;
+      const why = !r.n_merges && !r.stopped
+        ? " There was no adjacent pair to merge: the pre-tokenizer left no piece with 2 or more bytes (a custom regex may match nothing, or only single characters, in this text)."
+        : "";
+      progressText.textContent = `${how} ${plural(r.n_merges, "merge")} in ${duration(elapsed)}.${ratio}${why}${saved}`;
     } else if (s.startedAt) {
       progressText.textContent = `Failed after ${duration(elapsed)}.`;
     }
