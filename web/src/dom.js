@@ -1,5 +1,5 @@
 // DOM helpers. Text only ever reaches the page through textContent and
-// attributes: there is no innerHTML anywhere in the playground.
+// attributes: no HTML string is ever parsed into the page.
 
 /**
  * h("td", {class: "num", dataset: {id: 3}, attrs: {title: "x"}, on: {click}}, "text", node)
