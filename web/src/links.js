@@ -40,6 +40,19 @@ export function unpackText(packed) {
 }
 
 /**
+ * Restore a link's text: when `params.t` is there, unpack it and pass it to
+ * `use(text)`; a damaged text (or a failure in `use`) adds its message to `notes`.
+ */
+export function restoreText(params, notes, use) {
+  if (params.t == null) return;
+  try {
+    use(unpackText(params.t));
+  } catch (err) {
+    notes.push(err.message);
+  }
+}
+
+/**
  * Split a fragment ("#steps?mode=textbook&s=3") into {view, params}.
  * Values are percent-decoded; "+" stays "+" (unlike URLSearchParams, since
  * lz-string's alphabet uses it).

@@ -5,7 +5,7 @@ import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
 import { int, fixed, percent } from "../format.js";
 import { barChart } from "../charts.js";
 import * as storage from "../storage.js";
-import { addText, unpackText } from "../links.js";
+import { addText, restoreText } from "../links.js";
 
 const SCRIPTS = ["Latin", "Cyrillic", "Greek", "Arabic", "Hebrew", "Devanagari", "Bengali", "Tamil", "Telugu", "Gujarati",
   "Gurmukhi", "Kannada", "Malayalam", "Sinhala", "Thai", "Lao", "Khmer", "Myanmar", "Tibetan", "Han", "Hiragana",
@@ -252,13 +252,9 @@ export function mountCompare(root, store, api) {
       for (const radio of root.querySelectorAll('input[name="compare-source"]')) radio.checked = radio.value === params.src;
       customField.hidden = params.src !== "custom";
     }
-    if (params.t != null) {
-      try {
-        customText.value = unpackText(params.t);
-      } catch (err) {
-        notes.push(err.message);
-      }
-    }
+    restoreText(params, notes, (text) => {
+      customText.value = text;
+    });
     if (params.tok) {
       const names = params.tok.split(",").filter(Boolean);
       const known = new Set(api.tokenizers());

@@ -11,7 +11,7 @@
 
 import { $, $$, h, showError, debounce } from "../dom.js";
 import { int } from "../format.js";
-import { addText, unpackText } from "../links.js";
+import { addText, restoreText } from "../links.js";
 
 export const MAX_MERGES = 500; // as bytepair.textbook.MAX_MERGES and bytepair.steps.MAX_MERGES
 const MAX_ROWS_DRAWN = 400; // words drawn in the corpus list (textbook with plain-text input)
@@ -382,15 +382,10 @@ export function mountSteps(root, store, api) {
       if (Number.isInteger(n) && n >= 1 && n <= MAX_MERGES) patch.nMerges = { ...s.nMerges, [patch.mode]: n };
       else notes.push(`The link asks for ${params.n} merges; use 1 to ${MAX_MERGES}.`);
     }
-    if (params.t != null) {
-      try {
-        const text = unpackText(params.t);
-        const key = patch.mode === "bytes" ? "bytes" : (patch.input || s.input);
-        patch.texts = { ...s.texts, [key]: text };
-      } catch (err) {
-        notes.push(err.message);
-      }
-    }
+    restoreText(params, notes, (text) => {
+      const key = patch.mode === "bytes" ? "bytes" : (patch.input || s.input);
+      patch.texts = { ...s.texts, [key]: text };
+    });
     if (params.w != null) patch.words = { ...s.words, [patch.mode]: params.w };
     const step = Number(params.s);
     pendingStep = Number.isInteger(step) && step >= 0 ? step : 0;

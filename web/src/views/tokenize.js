@@ -3,7 +3,7 @@
 import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
 import { int, fixed, charCount, byteCount, visibleWhitespace } from "../format.js";
 import * as storage from "../storage.js";
-import { addText, unpackText } from "../links.js";
+import { addText, restoreText } from "../links.js";
 
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
 const COLORS = 6;
@@ -212,14 +212,10 @@ export function mountTokenize(root, store, api) {
   }
   function applyLink(params) {
     const notes = [];
-    if (params.t != null) {
-      try {
-        textArea.value = unpackText(params.t);
-        persist();
-      } catch (err) {
-        notes.push(err.message);
-      }
-    }
+    restoreText(params, notes, (text) => {
+      textArea.value = text;
+      persist();
+    });
     if (params.tok) {
       if (api.tokenizers().includes(params.tok)) {
         set({ tokenizer: params.tok });

@@ -7,7 +7,7 @@ import { compressionChart, clearChart } from "../charts.js";
 import { readTextFile } from "../files.js";
 import { MIN_VOCAB, MAX_VOCAB } from "../api.js";
 import * as storage from "../storage.js";
-import { addText, unpackText } from "../links.js";
+import { addText, restoreText } from "../links.js";
 
 const MAX_ROWS = 300; // merges rows kept in the table (newest first)
 
@@ -347,15 +347,11 @@ export function mountTrain(root, store, api) {
   }
   function applyLink(params) {
     const notes = [];
-    if (params.t != null) {
-      try {
-        textArea.value = unpackText(params.t);
-        updateSize();
-        persist();
-      } catch (err) {
-        notes.push(err.message);
-      }
-    }
+    restoreText(params, notes, (text) => {
+      textArea.value = text;
+      updateSize();
+      persist();
+    });
     if (params.v != null) vocabInput.value = params.v;
     if (params.p) {
       if (api.PRETOKENIZERS.some((p) => p.value === params.p)) patternSelect.value = params.p;
