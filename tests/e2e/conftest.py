@@ -17,14 +17,13 @@ playwright package the tests skip, saying why; under CI=true they fail instead.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import pathlib
-import threading
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+from tests.site_server import served_site
+
 CHROMIUM = pathlib.Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -52,28 +51,10 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.e2e)
 
 
-def _load_build_module():
-    spec = importlib.util.spec_from_file_location("bytepair_build", ROOT / "build.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="session")
 def site_url():
-    build = _load_build_module()
-    try:
-        dist = build.build_site(quiet=True)
-    except build.BuildError as e:
-        pytest.fail(f"python build.py failed: {e}")
-    server = build.make_server("127.0.0.1", 0, directory=dist, quiet=True)
-    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
-    thread.start()
-    try:
-        yield build.server_url(server)
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served_site() as (url, _dist):
+        yield url
 
 
 @pytest.fixture(scope="session")

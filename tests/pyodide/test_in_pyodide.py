@@ -16,7 +16,6 @@ where they fail.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import pathlib
 import re
@@ -24,9 +23,10 @@ import shlex
 import shutil
 import subprocess
 import sys
-import threading
 
 import pytest
+
+from tests.site_server import served_site
 
 pytestmark = pytest.mark.pyodide
 
@@ -125,26 +125,8 @@ def test_core_tests_pass_in_pyodide(node: str) -> None:
     )
 
 
-def _load_build_module():
-    spec = importlib.util.spec_from_file_location("bytepair_build", ROOT / "build.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_site_wheels_install_in_pyodide(node: str) -> None:
-    build = _load_build_module()
-    try:
-        dist = build.build_site(quiet=True)
-    except build.BuildError as e:
-        pytest.fail(f"python build.py failed: {e}")
-    server = build.make_server("127.0.0.1", 0, directory=dist, quiet=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        cmd = [node, str(SITE_CHECK), build.server_url(server), str(dist / "pyodide")]
+    with served_site() as (url, dist):
+        cmd = [node, str(SITE_CHECK), url, str(dist / "pyodide")]
         proc = _run_node(cmd)
-    finally:
-        server.shutdown()
-        server.server_close()
     assert proc.returncode == 0, f"command: {shlex.join(cmd)}\n{_tail(proc)}"
