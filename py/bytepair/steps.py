@@ -31,6 +31,7 @@ from itertools import chain
 from .decoding import token_to_display
 from .patterns import resolve_pattern
 from .pretokenize import compile_pattern
+from .surrogates import utf8
 
 __all__ = ["MAX_MERGES", "MAX_TEXT_BYTES", "byte_initial_state", "byte_steps"]
 
@@ -38,13 +39,6 @@ __all__ = ["MAX_MERGES", "MAX_TEXT_BYTES", "byte_initial_state", "byte_steps"]
 MAX_TEXT_BYTES = 20 * 1024
 #: Largest ``n_merges`` :func:`byte_steps` accepts.
 MAX_MERGES = 500
-
-
-def _utf8(piece: str) -> bytes:
-    try:
-        return piece.encode("utf-8")
-    except UnicodeEncodeError:  # lone surrogates -> U+FFFD, as the trainer does
-        return piece.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode("utf-8")
 
 
 class _Corpus:
@@ -69,7 +63,7 @@ class _Corpus:
         self.occurrences: list[list[int]] = []  # piece indices of each distinct piece
         self.n_bytes = 0
         for piece in pieces:
-            data = _utf8(piece)
+            data = utf8(piece)
             if not data:
                 continue
             self.n_bytes += len(data)

@@ -28,6 +28,7 @@ from . import bpe, specials
 from .normalize import normalize
 from .patterns import resolve_pattern
 from .pretokenize import compile_pattern
+from .surrogates import fix_surrogates
 
 __all__ = ["Tokenizer", "TokenSpan"]
 
@@ -51,14 +52,6 @@ class TokenSpan:
     start: int
     end: int
     special: bool = False
-
-
-def _fix_surrogates(text: str) -> str:
-    """Lone surrogates -> U+FFFD, as tiktoken does (``tiktoken/core.py``, ``encode``).
-
-    Surrogate pairs written as two code points are joined into one character.
-    """
-    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def _utf16_len(s: str) -> int:
@@ -286,7 +279,7 @@ class Tokenizer:
         try:
             return self._encode_segment(text)
         except UnicodeEncodeError:
-            return self._encode_segment(_fix_surrogates(text))
+            return self._encode_segment(fix_surrogates(text))
 
     def encode(
         self,
@@ -320,7 +313,7 @@ class Tokenizer:
         try:
             return self._encode_with_specials(text, allowed)
         except UnicodeEncodeError:
-            return self._encode_with_specials(_fix_surrogates(text), allowed)
+            return self._encode_with_specials(fix_surrogates(text), allowed)
 
     def _prepare(self, text: str) -> str:
         if not isinstance(text, str):
@@ -389,7 +382,7 @@ class Tokenizer:
         try:
             work.encode("utf-8")
         except UnicodeEncodeError:
-            work = _fix_surrogates(work)
+            work = fix_surrogates(work)
         allowed, disallowed = specials.resolve_special_sets(self._special_tokens, allowed_special, disallowed_special)
         if disallowed:
             specials.check_disallowed(work, disallowed)
@@ -609,7 +602,7 @@ def _map_back(
         try:
             s.encode("utf-8")
         except UnicodeEncodeError:
-            s = _fix_surrogates(s)
+            s = fix_surrogates(s)
         return s
 
     cuts = [i for i, ch in enumerate(original) if i == 0 or (unicodedata.combining(ch) == 0 and not "\udc00" <= ch <= "\udfff")]

@@ -41,6 +41,7 @@ from . import specials as _specials
 from .normalize import normalize
 from .patterns import resolve_pattern
 from .pretokenize import compile_pattern
+from .surrogates import utf8
 
 __all__ = ["MergeEvent", "train", "train_iter"]
 
@@ -175,10 +176,7 @@ def _layout(counts: dict[str, int]) -> tuple[list[int], list[int], list[int], li
     prv: list[int] = []
     n_bytes = 0
     for piece, c in counts.items():
-        try:
-            data = piece.encode("utf-8")
-        except UnicodeEncodeError:
-            data = piece.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode("utf-8")
+        data = utf8(piece)
         n = len(data)
         if n == 0:
             continue

@@ -21,6 +21,7 @@ import time
 DATA_DIR = os.environ.setdefault("BYTEPAIR_DATA_DIR", "/home/pyodide/bytepair-data")
 
 import bytepair  # noqa: E402  (the data directory must be set first)
+from bytepair.surrogates import utf8  # noqa: E402
 
 #: The real encodings the playground offers, and the vocabulary file each one
 #: reads from ``DATA_DIR`` (``gpt2`` and ``r50k_base`` share their ranks).
@@ -137,7 +138,7 @@ def compare(texts_json: str, names_json: str) -> str:
     out = {}
     for name in json.loads(names_json):
         tok = get_tokenizer(name)
-        out[name] = {t["key"]: [len(tok.encode_ordinary(t["text"])), len(_utf8_lossless(t["text"]))] for t in texts}
+        out[name] = {t["key"]: [len(tok.encode_ordinary(t["text"])), len(utf8(t["text"]))] for t in texts}
     return _dumps(out)
 
 
@@ -230,7 +231,7 @@ class TrainSession:
         self.pattern = check_pattern(pattern) or None
         self.pattern_arg = pattern
         self.normalization = normalization or None
-        self.total_bytes = len(_utf8_lossless(text))  # a lone surrogate counts as U+FFFD, as the trainer sees it
+        self.total_bytes = len(utf8(text))  # a lone surrogate counts as U+FFFD, as the trainer sees it
         self.target = vocab_size - 256
         self.merges: dict[tuple[int, int], int] = {}
         self.vocab = {i: bytes([i]) for i in range(256)}
@@ -295,14 +296,6 @@ ENCODE_MAX_BYTES = 2000
 
 _step_session: dict | None = None
 _step_sessions_made = 0
-
-
-def _utf8_lossless(piece: str) -> bytes:
-    """UTF-8 bytes of ``piece``; a lone surrogate becomes U+FFFD (as the trainer does)."""
-    try:
-        return piece.encode("utf-8")
-    except UnicodeEncodeError:
-        return piece.encode("utf-16", "surrogatepass").decode("utf-16", "replace").encode("utf-8")
 
 
 def _pieces(text: str, pattern: str | None) -> list[str]:
@@ -476,11 +469,11 @@ def steps_encode(session: int, text: str) -> str:
         return _dumps({"start": start, "n_rules": len(s["merges"]), "fired": [
             {"rank": f.index, "pair": list(f.pair), "merged": f.merged, "symbols": list(f.symbols),
              "positions": list(f.positions)} for f in fired]})
-    data_len = len(_utf8_lossless(text))
+    data_len = len(utf8(text))
     if data_len > ENCODE_MAX_BYTES:
         raise ValueError(f"The text to encode is {data_len} bytes; use at most {ENCODE_MAX_BYTES} bytes here.")
     display = {i: bytepair.token_to_display(bytes([i])) for i in range(256)}
-    seqs = [list(_utf8_lossless(p)) for p in _pieces(text, s["pattern"])]
+    seqs = [list(utf8(p)) for p in _pieces(text, s["pattern"])]
     shown = lambda: [display[t] for seq in seqs for t in seq]  # noqa: E731
     start = shown()
     fired = []
