@@ -34,7 +34,7 @@ sys.path[:0] = [str(ROOT / "py"), str(ROOT)]
 
 import bytepair  # noqa: E402
 from tools import bench_core  # noqa: E402
-from tools.bench_core import udhr_mix  # noqa: E402
+from tools.bench_core import best_of, udhr_mix  # noqa: E402
 from bytepair.registry import encoding_info, load_ranks  # noqa: E402
 
 
@@ -46,15 +46,6 @@ def kjv_text() -> str:
         out = subprocess.run(["bible", "-f", "Gen1:1-Rev22:21"], capture_output=True, check=True)
         cache.write_bytes(out.stdout)
     return cache.read_text(encoding="utf-8")
-
-
-def best_of(repeat: int, fn) -> tuple[float, object]:
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, result
 
 
 def bench_encode(name: str, corpus: str, text: str, repeat: int) -> dict:

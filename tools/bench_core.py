@@ -47,13 +47,14 @@ def texts(n_bytes: int) -> dict[str, str]:
     return {"KJV": kjv[:n_bytes], "UDHR mix": udhr_mix(n_bytes)}
 
 
-def _best(repeat: int, fn) -> float:
-    best = float("inf")
+def best_of(repeat: int, fn) -> tuple[float, object]:
+    """``(fastest wall time in seconds over repeat calls, the last call's result)``."""
+    best, result = float("inf"), None
     for _ in range(repeat):
         t0 = time.perf_counter()
-        fn()
+        result = fn()
         best = min(best, time.perf_counter() - t0)
-    return best
+    return best, result
 
 
 def run(n_bytes: int, vocab_size: int, repeat: int) -> list[dict]:
@@ -76,15 +77,15 @@ def run(n_bytes: int, vocab_size: int, repeat: int) -> list[dict]:
             t0 = time.perf_counter()
             enc.encode_ordinary(text)
             cold = min(cold, time.perf_counter() - t0)
-        warm = _best(repeat, lambda: enc.encode_ordinary(text))
-        train = _best(max(1, repeat - 1), lambda: sum(1 for _ in bytepair.train_iter(text, vocab_size, pattern="cl100k_base")))
+        warm, _ = best_of(repeat, lambda: enc.encode_ordinary(text))
+        train, _ = best_of(max(1, repeat - 1), lambda: sum(1 for _ in bytepair.train_iter(text, vocab_size, pattern="cl100k_base")))
         out.append({
             "corpus": corpus, "MB": round(mb, 2),
             "encode_cold_MBps": round(mb / cold, 2), "encode_warm_MBps": round(mb / warm, 2),
             f"train_v{vocab_size}_s": round(train, 2),
         })
     kjv150 = texts(150_000)["KJV"]
-    t_none = _best(repeat, lambda: sum(1 for _ in bytepair.train_iter(kjv150, 456, pattern="none")))
+    t_none, _ = best_of(repeat, lambda: sum(1 for _ in bytepair.train_iter(kjv150, 456, pattern="none")))
     out.append({"corpus": "KJV 150 KB", 'train_none_200_merges_s': round(t_none, 3)})
     return out
 
