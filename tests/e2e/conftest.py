@@ -24,6 +24,7 @@ import pytest
 
 from tests.site_server import served_site
 
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 CHROMIUM = pathlib.Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
