@@ -1,0 +1,120 @@
+"""Structured errors: what went wrong, and where, as data a UI can place.
+
+Every error bytepair raises for bad user input is a ``BytepairError``. Besides
+the message (``str(e)``, written for a person: it says what to do) it carries
+fields a caller can read without parsing text, and ``to_dict()`` gives the
+JSON-friendly form the playground's worker forwards to the page::
+
+    >>> e = ArgumentError("vocab_size must be at least 257", field="vocab_size")
+    >>> e.to_dict()["field"]
+    'vocab_size'
+
+The classes also derive from the built-in exception callers already catch
+(``ValueError``, ``KeyError``), so ``except ValueError`` keeps working.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class BytepairError(Exception):
+    """Base class. ``field``: the argument or input the error belongs to
+    (``"vocab_size"``, ``"pattern"``, ``"text"``, ...), or ``None``."""
+
+    #: The wire name of the error type (``to_dict()["type"]``).
+    type_name = "error"
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+    def __str__(self) -> str:  # KeyError would otherwise repr() the message
+        return self.message
+
+    def details(self) -> dict[str, Any]:
+        """Extra JSON-friendly fields of this error type (subclasses add theirs)."""
+        return {}
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"type", "field", "message", **details}``: JSON-friendly."""
+        return {"type": self.type_name, "field": self.field, "message": self.message, **self.details()}
+
+
+class ArgumentError(BytepairError, ValueError):
+    """A bad argument value (out of range, wrong type, unknown option)."""
+
+    type_name = "argument"
+
+
+class UnknownNameError(BytepairError, KeyError):
+    """An unknown encoding or tokenizer name. ``known``: the valid names."""
+
+    type_name = "unknown_name"
+
+    def __init__(self, message: str, *, field: str | None = None, known: list[str] | None = None) -> None:
+        super().__init__(message, field=field)
+        self.known = list(known or [])
+
+    def details(self) -> dict[str, Any]:
+        return {"known": self.known}
+
+
+class PatternError(BytepairError, ValueError):
+    """A split pattern that does not compile or that bytepair cannot run.
+
+    ``pos``: character offset in the pattern (or ``None``), like ``re.error.pos``;
+    ``construct``: the unsupported piece of syntax, when that is the reason."""
+
+    type_name = "pattern"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = "pattern",
+        pos: int | None = None,
+        construct: str | None = None,
+    ) -> None:
+        super().__init__(message, field=field)
+        self.pos = pos
+        self.construct = construct
+
+    def details(self) -> dict[str, Any]:
+        return {"pos": self.pos, "construct": self.construct}
+
+
+class TokenizerFileError(BytepairError, ValueError):
+    """A tokenizer file (bytepair JSON, ``.tiktoken``, Hugging Face
+    ``tokenizer.json``, Tekken) that cannot be read or is not supported.
+
+    ``where``: the location in the file - a JSON path such as
+    ``"pre_tokenizer.pretokenizers[1]"`` or ``"line 12"`` - or ``None``;
+    ``component``: the unsupported component (``"WordPiece"``), when that is the reason."""
+
+    type_name = "tokenizer_file"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = "file",
+        where: str | None = None,
+        component: str | None = None,
+    ) -> None:
+        super().__init__(message, field=field)
+        self.where = where
+        self.component = component
+
+    def details(self) -> dict[str, Any]:
+        return {"where": self.where, "component": self.component}
+
+
+__all__ = [
+    "ArgumentError",
+    "BytepairError",
+    "PatternError",
+    "TokenizerFileError",
+    "UnknownNameError",
+]
