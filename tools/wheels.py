@@ -1,0 +1,197 @@
+"""The Python wheels the playground installs in Pyodide.
+
+* ``bytepair-<version>-py3-none-any.whl``: built with ``pip wheel`` from a copy
+  of this repository's sources, then *slimmed*: ``bytepair/data/*.tiktoken.gz``
+  (the OpenAI vocabularies, fetched lazily by the worker instead) removed and
+  the RECORD rewritten to list exactly the remaining files (PEP 376/427).
+* The pinned PyPI wheels of :data:`PYPI_WHEELS` (sha256-checked), downloaded
+  once into ``.cache/wheels`` with ``pip download --python-version 3.14``
+  (Pyodide's Python, not the one running the build, decides which fit).
+
+Each ``step_*`` copies its wheels into ``web/dist/wheels/`` through a
+:class:`tools.site_build.DistWriter` and returns ``{distribution name: file name}``.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import hashlib
+import io
+import json
+import os
+import pathlib
+import shutil
+import sys
+import tempfile
+import zipfile
+from typing import TYPE_CHECKING
+
+from tools.buildutil import CACHE, PY_SRC, ROOT, BuildError, log, run
+
+if TYPE_CHECKING:
+    from tools.site_build import DistWriter
+
+#: Wheels from PyPI for the browser: (file name, sha256); the versions Pyodide
+#: 314.0.7's lock file names (PyPI's builds, so a sha256 may differ from the lock file's).
+PYPI_WHEELS = (
+    ("packaging-26.1-py3-none-any.whl",
+     "5d9c0669c6285e491e0ced2eee587eaf67b670d94a19e94e3984a481aba6802f"),
+    ("micropip-0.11.1-py3-none-any.whl",
+     "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"),
+)
+
+
+def file_sha256(path: pathlib.Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _record_hash(data: bytes) -> str:
+    """A RECORD hash field (PEP 376/427): sha256, urlsafe base64 without padding."""
+    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+
+def _pip_download(names: list[str], dest: pathlib.Path, *extra: str) -> None:
+    dest.mkdir(parents=True, exist_ok=True)
+    run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+         "--disable-pip-version-check", "-d", dest, *extra, *names])
+
+
+def step_pypi_wheels(out: DistWriter) -> dict[str, str]:
+    """Download (once) the pinned micropip and packaging wheels, check sha256, copy to dist."""
+    cache = CACHE / "wheels"
+    missing = [f for f, _ in PYPI_WHEELS if not (cache / f).is_file()]
+    if missing:
+        pins = []
+        for f in missing:
+            name, version = f.split("-")[:2]
+            pins.append(f"{name}=={version}")
+        # Pyodide's Python, not this one, decides which versions fit
+        _pip_download(pins, cache, "--python-version", "3.14")
+    result = {}
+    for fname, sha in PYPI_WHEELS:
+        path = cache / fname
+        if not path.is_file():
+            raise BuildError(f"pip download did not produce {path}")
+        got = file_sha256(path)
+        if got != sha:
+            path.unlink()
+            raise BuildError(f"{fname}: sha256 {got} differs from the pinned {sha}; "
+                             "deleted it - run the build again to download it anew")
+        out.copy(path, f"wheels/{fname}")
+        result[fname.split("-")[0]] = fname
+    return result
+
+
+
+def _package_inputs() -> list[pathlib.Path]:
+    """The files that determine the bytepair wheel (vocabularies excluded:
+    the slim web wheel drops them)."""
+    files = [ROOT / "pyproject.toml"]
+    files += [p for p in ROOT.glob("README*") if p.is_file()]
+    files += [p for p in ROOT.glob("LICENSE*") if p.is_file()]
+    for p in sorted(PY_SRC.rglob("*")):
+        rel = p.relative_to(PY_SRC).parts
+        if not p.is_file() or "__pycache__" in rel or any(r.endswith(".egg-info") for r in rel):
+            continue
+        if p.suffix in (".pyc", ".pyo") or p.name.endswith(".tiktoken.gz"):
+            continue
+        files.append(p)
+    return files
+
+
+def _is_vocab_member(name: str) -> bool:
+    return name.startswith("bytepair/data/") and name.endswith(".tiktoken.gz")
+
+
+def slim_wheel(src: pathlib.Path, dst: pathlib.Path) -> list[str]:
+    """Copy wheel ``src`` to ``dst`` without ``bytepair/data/*.tiktoken.gz`` and
+    with a RECORD that lists exactly the remaining files with their sha256 and
+    size (checked).  Returns the dropped member names."""
+    with zipfile.ZipFile(src) as zin:
+        infos = zin.infolist()
+        records = [i.filename for i in infos
+                   if i.filename.endswith(".dist-info/RECORD") and i.filename.count("/") == 1]
+        if len(records) != 1:
+            raise BuildError(f"{src.name}: expected one .dist-info/RECORD, found {records}")
+        record_name = records[0]
+        rows = [r for r in csv.reader(io.StringIO(zin.read(record_name).decode("utf-8"))) if r]
+        dropped = [i.filename for i in infos if _is_vocab_member(i.filename)]
+        listed = {r[0] for r in rows}
+        for name in dropped:
+            if name not in listed:
+                raise BuildError(f"{src.name}: {name} is not listed in {record_name}")
+        kept_rows = [r for r in rows if r[0] not in dropped]
+        members = {i.filename for i in infos if not i.filename.endswith("/")} - set(dropped)
+        if {r[0] for r in kept_rows} != members:
+            raise BuildError(f"{src.name}: RECORD and archive disagree: "
+                             f"{sorted({r[0] for r in kept_rows} ^ members)}")
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerows(kept_rows)
+        record_data = buf.getvalue().encode("utf-8")
+        tmp = dst.with_name(f".{dst.name}.tmp")
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zout:
+            for info in infos:
+                if info.filename in dropped:
+                    continue
+                data = record_data if info.filename == record_name else zin.read(info)
+                if info.filename != record_name:
+                    row = next(r for r in kept_rows if r[0] == info.filename)
+                    if row[1] != _record_hash(data) or row[2] != str(len(data)):
+                        raise BuildError(f"{src.name}: RECORD hash/size mismatch for {info.filename}")
+                zout.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED)
+    os.replace(tmp, dst)
+    return dropped
+
+
+def step_bytepair_wheel(out: DistWriter) -> dict[str, str]:
+    """Build the bytepair wheel with pip from a copy of the sources (so no
+    build/ or egg-info lands in the repository), slim it, copy it to dist."""
+    work = CACHE / "bytepair-wheel"
+    h = hashlib.sha256()
+    for p in _package_inputs():
+        h.update(p.relative_to(ROOT).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
+    fingerprint = h.hexdigest()
+    stamp = work / "stamp.json"
+    state = json.loads(stamp.read_text()) if stamp.is_file() else {}
+    slim = work / "slim" / state.get("wheel", "-")
+    if state.get("fingerprint") != fingerprint or not slim.is_file():
+        if not (ROOT / "README.md").is_file():
+            raise BuildError("README.md is missing (pyproject.toml names it as the readme)")
+        with tempfile.TemporaryDirectory(prefix="bytepair-wheel-") as tmpdir:
+            tmp = pathlib.Path(tmpdir)
+            src = tmp / "src"
+            src.mkdir()
+            for p in [ROOT / "pyproject.toml", *ROOT.glob("README*"), *ROOT.glob("LICENSE*")]:
+                if p.is_file():
+                    shutil.copy2(p, src / p.name)
+            shutil.copytree(PY_SRC, src / "py",
+                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+            try:
+                run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check",
+                     "-q", "-w", tmp / "out", src])
+            except BuildError as e:
+                raise BuildError(f"{e}\n  (building the bytepair wheel from a temporary copy of "
+                                 "pyproject.toml, README.md and py/; the error is printed above)") from e
+            wheels = list((tmp / "out").glob("bytepair-*.whl"))
+            if len(wheels) != 1:
+                raise BuildError(f"pip wheel produced {wheels}, expected one bytepair-*.whl")
+            full = wheels[0]
+            if work.exists():
+                shutil.rmtree(work)
+            (work / "slim").mkdir(parents=True)
+            shutil.copy2(full, work / full.name)
+            slim = work / "slim" / full.name
+            dropped = slim_wheel(full, slim)
+            log(f"bytepair wheel {full.name}: {full.stat().st_size} bytes, web copy "
+                f"{slim.stat().st_size} bytes without {len(dropped)} vocabulary files")
+        stamp.write_text(json.dumps({"fingerprint": fingerprint, "wheel": slim.name}))
+    out.copy(slim, f"wheels/{slim.name}")
+    return {"bytepair": slim.name}
+
+
