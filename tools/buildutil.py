@@ -19,6 +19,16 @@ CACHE = ROOT / ".cache"
 NODE_MODULES = ROOT / "node_modules"
 PY_SRC = ROOT / "py"
 CHROMIUM = pathlib.Path("/usr/bin/chromium")
+#: How Chromium is launched (by Playwright, ``executable_path=CHROMIUM``) in the
+#: e2e tests and the browser benchmarks: no sandbox (containers), no GPU, no
+#: background requests to Google's servers.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 IS_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 

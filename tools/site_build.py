@@ -7,8 +7,11 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
     pyodide/                            the Pyodide runtime from npm ``pyodide``
                                         (pyodide.mjs, pyodide.asm.mjs, pyodide.asm.wasm,
                                         python_stdlib.zip, pyodide-lock.json, ...)
-    wheels/manifest.json                which wheels the worker installs, in order
-                                        (``install``), and where the vocabularies are
+    wheels/manifest.json                {"install": [wheel files, in install order],
+                                        "bytepair": its wheel file, "vocab_url": "vocab/",
+                                        "vocab_files": {file: bytes}, "data_dir_env", ...};
+                                        the worker installs ``install`` with
+                                        ``pyodide.loadPackage`` (no micropip)
     wheels/bytepair-*.whl               this repository, without the vocabularies
                                         (``tools/wheels.py``)
     vocab/<name>.tiktoken.gz            the OpenAI rank files, fetched lazily by the worker
@@ -312,9 +315,7 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
     vocab = step_vocab(out)
     manifest = {
         "pyodide": info["pyodide"],
-        "install": [wheels["packaging"], wheels["micropip"], wheels["bytepair"]],
-        "packaging": wheels["packaging"],
-        "micropip": wheels["micropip"],
+        "install": list(wheels.values()),  # PyPI wheels first, bytepair last
         "bytepair": wheels["bytepair"],
         "vocab_url": "vocab/",
         "vocab_files": vocab,
@@ -322,9 +323,8 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
         "data_dir_env": "BYTEPAIR_DATA_DIR",
     }
     out.write("wheels/manifest.json", (json.dumps(manifest, indent=1) + "\n").encode())
-    info["micropip"] = wheels["micropip"].split("-")[1]
-    info["packaging"] = wheels["packaging"].split("-")[1]
-    info["bytepair"] = wheels["bytepair"].split("-")[1]
+    info["wheels"] = {name: file.split("-")[1] for name, file in wheels.items()}
+    info["bytepair"] = info["wheels"]["bytepair"]
     info.update(step_samples(out))
     info["vendor"] = step_vendor(out)
     n_sources = step_site_sources(out)

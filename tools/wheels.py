@@ -32,14 +32,14 @@ from tools.buildutil import CACHE, PY_SRC, ROOT, BuildError, log, run
 if TYPE_CHECKING:
     from tools.site_build import DistWriter
 
-#: Wheels from PyPI for the browser: (file name, sha256); the versions Pyodide
-#: 314.0.7's lock file names (PyPI's builds, so a sha256 may differ from the lock file's).
-PYPI_WHEELS = (
-    ("packaging-26.1-py3-none-any.whl",
-     "5d9c0669c6285e491e0ced2eee587eaf67b670d94a19e94e3984a481aba6802f"),
-    ("micropip-0.11.1-py3-none-any.whl",
-     "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"),
-)
+#: Pure-Python wheels from PyPI the playground installs next to bytepair, in
+#: install order: (file name, sha256). Each must be ``py3-none-any`` with no
+#: dependency outside this list: the worker installs them with
+#: ``pyodide.loadPackage(<url>)``, which unpacks wheels and resolves nothing.
+#: (Until issue 7 these were micropip 0.11.1 and packaging 26.1, to run
+#: ``micropip.install``; boot without them measured faster.) Empty today;
+#: the chat feature adds jinja2 here.
+PYPI_WHEELS: tuple[tuple[str, str], ...] = ()
 
 
 def file_sha256(path: pathlib.Path) -> str:
@@ -63,7 +63,13 @@ def _pip_download(names: list[str], dest: pathlib.Path, *extra: str) -> None:
 
 
 def step_pypi_wheels(out: DistWriter) -> dict[str, str]:
-    """Download (once) the pinned micropip and packaging wheels, check sha256, copy to dist."""
+    """Download (once) the pinned :data:`PYPI_WHEELS`, check their sha256, copy them to ``wheels/``.
+
+    Returns ``{distribution name: file name}`` in :data:`PYPI_WHEELS` order.
+
+    Raises:
+        BuildError: a download fails or a sha256 differs from its pin (the file is then deleted).
+    """
     cache = CACHE / "wheels"
     missing = [f for f, _ in PYPI_WHEELS if not (cache / f).is_file()]
     if missing:

@@ -6,9 +6,9 @@
 // BASE_URL serves web/dist (python build.py serve); DIST_PYODIDE_DIR is
 // web/dist/pyodide (Node cannot import Pyodide's modules over HTTP, so the
 // runtime comes from the same files on disk).  Checks: MIME types of the
-// served files; loadPyodide from the copied runtime; packaging + micropip
-// (PyPI) via pyodide.loadPackage(url); micropip
-// installs the slim bytepair wheel over HTTP; its RECORD matches the installed
+// served files; loadPyodide from the copied runtime; pyodide.loadPackage(url)
+// installs the manifest's wheels over HTTP as the worker's boot() does (no
+// micropip), the slim bytepair wheel among them; its RECORD matches the installed
 // files and it carries no vocabularies; with a vocabulary fetched from vocab/
 // into BYTEPAIR_DATA_DIR, gpt2 encodes "hello world" to tiktoken's ids.
 // Exit code 0 when all hold, 1 otherwise.
@@ -57,12 +57,15 @@ try {
   const pyodide = await loadPyodide({ indexURL: path.resolve(pyodideDir) + path.sep });
   say(`Pyodide ${pyodide.version} from ${pyodideDir} in ${((performance.now() - t0) / 1000).toFixed(2)} s`);
 
-  const quiet = { messageCallback: () => {} };
-  await pyodide.loadPackage([url("wheels/" + manifest.packaging), url("wheels/" + manifest.micropip)], quiet);
-  const micropip = pyodide.pyimport("micropip");
-  await micropip.install(url("wheels/" + manifest.bytepair));
-  micropip.destroy();
-  check(true, `micropip ${manifest.micropip} installed ${manifest.bytepair}`);
+  const loadErrors = [];
+  const loaded = await pyodide.loadPackage(manifest.install.map((f) => url("wheels/" + f)), {
+    messageCallback: () => {},
+    errorCallback: (m) => loadErrors.push(m),
+  });
+  check(manifest.install.includes(manifest.bytepair), `the install list names ${manifest.bytepair}`);
+  check(loadErrors.length === 0 && loaded.length === manifest.install.length,
+        `loadPackage installed ${loaded.map((p) => p.name).join(", ")}` +
+        (loadErrors.length ? `; errors: ${loadErrors.join(" ")}` : ""));
 
   const report = pyodide.runPython(`
 import importlib.metadata, json

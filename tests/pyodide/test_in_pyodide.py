@@ -8,7 +8,9 @@
   sample of the corpora, which ``tests/core/test_pyodide_tiktoken_ids.py``
   compares against inside Pyodide.
 * ``test_site_wheels_install_in_pyodide`` serves the built site (``build.py``)
-  and installs its wheels the way the web worker does (micropip 0.11.1 from PyPI), over HTTP, with the Pyodide copied into ``web/dist``.
+  and installs its wheels the way the web worker does (``pyodide.loadPackage``
+  of the manifest's wheel URLs, no micropip), over HTTP, with the Pyodide
+  copied into ``web/dist``.
 
 Both need Node.js and ``npm ci``; without them they skip, except under CI=true,
 where they fail.

@@ -63,20 +63,22 @@ async function boot(onProgress, interruptBuffer) {
     interrupt = new Uint8Array(interruptBuffer);
     pyodide.setInterruptBuffer(interrupt);
   }
-  progress(0.55, "Installing micropip…");
+  progress(0.6, "Installing bytepair…");
+  // Our wheels are pure Python with no dependency left to resolve in Pyodide,
+  // so Pyodide's own loader installs them (unpacks them into site-packages
+  // with their .dist-info): no micropip, no packaging. loadPackage reports a
+  // failed download through errorCallback instead of throwing.
   const manifest = await (await fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list")).json();
-  const wheel = (key) => {
-    if (!manifest[key]) throw new Error(`wheels/manifest.json names no ${key} wheel.`);
-    return new URL("wheels/" + manifest[key], SITE).href;
-  };
-  const quiet = { messageCallback: () => {}, errorCallback: (m) => console.warn(m) };
-  await pyodide.loadPackage([wheel("packaging"), wheel("micropip")], quiet);
-  progress(0.7, "Installing bytepair…");
-  const micropip = pyodide.pyimport("micropip");
-  try {
-    await micropip.install(wheel("bytepair"));
-  } finally {
-    micropip.destroy();
+  if (!Array.isArray(manifest.install) || !manifest.install.length) {
+    throw new Error("wheels/manifest.json lists no wheels to install.");
+  }
+  const failures = [];
+  const loaded = await pyodide.loadPackage(
+    manifest.install.map((file) => new URL("wheels/" + file, SITE).href),
+    { messageCallback: () => {}, errorCallback: (m) => failures.push(m) },
+  );
+  if (failures.length || loaded.length !== manifest.install.length) {
+    throw new Error("Could not install the Python wheels: " + (failures.join(" ") || "loadPackage installed too few."));
   }
   progress(0.85, "Starting the playground…");
   pyodide.FS.mkdirTree(DATA_DIR);

@@ -1,0 +1,198 @@
+"""Browser benchmarks of the built playground in headless Chromium (Playwright), printed, never asserted.
+
+    python tools/bench_browser.py boot [--runs 7] [DIST_DIR ...]   # navigation -> Ready
+    python tools/bench_browser.py figures                          # encode / train 1 MB in the page
+
+``boot``: for each site directory (default ``web/dist``; several to compare
+builds side by side, e.g. a copy of ``web/dist`` from another branch), the
+time from navigation start to ``bytepair.ready`` resolving (the status line's
+"Ready"), read in the page as ``performance.now()``. Every run uses a new
+browser context (a cold HTTP cache); runs alternate between the directories so
+machine noise hits both alike; then one reload in the same context gives the
+warm-cache figure. Prints the median, min and max of each directory.
+
+``figures`` (the figures that used to be printed by the e2e tests): encode
+throughput of ``count`` on 1 MB of the King James Bible with ``cl100k_base``
+(checked against tiktoken), and the time to train on it at vocab 4096 (and
+until the first merge is shown). Texts from ``tools/corpora.py``.
+
+Needs Chromium at /usr/bin/chromium and the ``playwright`` package; run
+``python build.py`` first (``python build.py bench`` does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import pathlib
+import statistics
+import sys
+import threading
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "py"), str(ROOT)]
+
+from tools.buildutil import CHROMIUM, CHROMIUM_ARGS, DIST  # noqa: E402
+from tools.serve import make_server, server_url  # noqa: E402
+
+READY_TIMEOUT_MS = 180_000
+MB = 1_000_000
+
+
+@contextlib.contextmanager
+def served(directory: pathlib.Path):
+    """Serve ``directory`` on a free localhost port; yields the base URL."""
+    server = make_server("127.0.0.1", 0, directory=directory, quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server_url(server)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextlib.contextmanager
+def chromium():
+    """A headless Chromium (Playwright) launched as the e2e tests launch it."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def ms_to_ready(page) -> float:
+    """Milliseconds from navigation start to ``bytepair.ready`` (the page must have just navigated)."""
+    return page.evaluate(
+        "async () => { await window.bytepair.ready; return performance.now(); }"
+    )
+
+
+def boot_times(browser, url: str) -> tuple[float, float]:
+    """(cold, warm) navigation -> Ready in ms: a new context, then one reload in it."""
+    context = browser.new_context()
+    context.set_default_timeout(READY_TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        page.goto(url)
+        cold = ms_to_ready(page)
+        page.reload()
+        warm = ms_to_ready(page)
+        return cold, warm
+    finally:
+        context.close()
+
+
+def bench_boot(dirs: list[pathlib.Path], runs: int) -> list[dict]:
+    """Median/min/max navigation -> Ready (ms) per site directory, runs interleaved."""
+    cold: dict[pathlib.Path, list[float]] = {d: [] for d in dirs}
+    warm: dict[pathlib.Path, list[float]] = {d: [] for d in dirs}
+    with contextlib.ExitStack() as stack:
+        urls = {d: stack.enter_context(served(d)) for d in dirs}
+        browser = stack.enter_context(chromium())
+        boot_times(browser, urls[dirs[0]])  # warm the OS file cache and Chromium itself; not counted
+        for _ in range(runs):
+            for d in dirs:
+                c, w = boot_times(browser, urls[d])
+                cold[d].append(c)
+                warm[d].append(w)
+    rows = []
+    for d in dirs:
+        info = json.loads((d / "wheels" / "manifest.json").read_text(encoding="utf-8"))
+        rows.append({
+            "what": "navigation -> Ready (ms), headless Chromium, localhost",
+            "site": str(d),
+            "install": info.get("install"),
+            "runs": runs,
+            "cold_median": round(statistics.median(cold[d])),
+            "cold_min": round(min(cold[d])),
+            "cold_max": round(max(cold[d])),
+            "warm_median": round(statistics.median(warm[d])),
+        })
+    return rows
+
+
+def bench_figures() -> list[dict]:
+    """Encode and train 1 MB of KJV in the page (checked against tiktoken / the vocab size)."""
+    from bytepair import registry
+    from tests.reference import tiktoken_encoding
+    from tools.corpora import load_kjv
+
+    text = load_kjv().encode("utf-8")[:MB].decode("utf-8", errors="ignore")
+    nbytes = len(text.encode("utf-8"))
+    expected = len(tiktoken_encoding("cl100k_base", registry.load_ranks("cl100k_base")).encode_ordinary(text))
+    rows = []
+    with served(DIST) as url, chromium() as browser:
+        context = browser.new_context()
+        context.set_default_timeout(600_000)
+        page = context.new_page()
+        page.goto(url)
+        ms_to_ready(page)
+        page.evaluate("() => window.bytepair.count('warm up: loads the vocabulary', 'cl100k_base')")
+        n, ms = page.evaluate(
+            """async (text) => {
+                const t0 = performance.now();
+                const n = await window.bytepair.count(text, 'cl100k_base');
+                return [n, performance.now() - t0];
+            }""",
+            text,
+        )
+        if n != expected:
+            raise SystemExit(f"bench: the page counted {n} tokens, tiktoken {expected}; run the tests")
+        rows.append({"what": "encode cl100k_base in the browser (count)", "MB": round(nbytes / MB, 2),
+                     "s": round(ms / 1000, 2), "MBps": round(nbytes / MB / (ms / 1000), 2)})
+        page.locator('[data-testid="train-text"]').evaluate(
+            "(el, t) => { el.value = t; el.dispatchEvent(new Event('input', { bubbles: true })); }", text)
+        page.fill('[data-testid="train-vocab"]', "4096")
+        page.select_option('[data-testid="train-pattern"]', "cl100k_base")
+        page.fill('[data-testid="train-name"]', "kjv-4096")
+        page.evaluate(
+            """() => {
+                window.__fig = {};
+                const body = document.querySelector('[data-testid="merges-body"]');
+                new MutationObserver((_, obs) => {
+                    if (body.rows.length) { window.__fig.first = performance.now(); obs.disconnect(); }
+                }).observe(body, { childList: true });
+                document.querySelector('[data-action="train"]').addEventListener(
+                    'click', () => { window.__fig.click = performance.now(); }, { capture: true });
+            }"""
+        )
+        page.get_by_role("button", name="Train", exact=True).click()
+        page.wait_for_function("() => document.body.dataset.training === 'done'", timeout=600_000)
+        fig = page.evaluate("() => ({...window.__fig, end: performance.now()})")
+        meta = page.evaluate("() => window.bytepair.trainedTokenizers().find((t) => t.name === 'kjv-4096').meta")
+        if meta["n_merges"] != 4096 - 256:
+            raise SystemExit(f"bench: training gave {meta['n_merges']} merges, expected {4096 - 256}")
+        rows.append({"what": "train cl100k pattern, vocab 4096, in the browser", "MB": round(nbytes / MB, 2),
+                     "s": round((fig["end"] - fig["click"]) / 1000, 1),
+                     "first_merge_shown_s": round((fig["first"] - fig["click"]) / 1000, 2)})
+        context.close()
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="what", required=True)
+    p_boot = sub.add_parser("boot", help="navigation -> Ready, cold and warm cache")
+    p_boot.add_argument("--runs", type=int, default=7)
+    p_boot.add_argument("dirs", nargs="*", type=pathlib.Path, help="built site directories (default web/dist)")
+    sub.add_parser("figures", help="encode and train 1 MB of KJV in the page")
+    args = ap.parse_args(argv)
+    if not CHROMIUM.exists():
+        print(f"bench_browser: {CHROMIUM} is missing (sudo apt-get install chromium)", file=sys.stderr)
+        return 1
+    t0 = time.perf_counter()
+    rows = bench_boot(args.dirs or [DIST], args.runs) if args.what == "boot" else bench_figures()
+    for r in rows:
+        print(json.dumps(r, ensure_ascii=False))
+    print(f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
