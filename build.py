@@ -62,6 +62,8 @@ def cmd_test(pytest_args: list[str], argv: list[str]) -> int:
 
 
 def cmd_bench(rest: list[str]) -> int:
+    setup_env.check_prerequisites()
+    site_build.build_site()  # the browser figures run on web/dist
     cmd = [sys.executable, str(ROOT / "tools" / "bench.py"), *rest]
     log(f"$ {shlex.join(cmd)}")
     return subprocess.call(cmd, cwd=ROOT)

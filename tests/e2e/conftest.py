@@ -11,38 +11,20 @@
   messages included), ``page.requested_urls`` every URL the context requested
   (worker fetches included), in order.
 
+Helpers and constants the tests share are in ``tests/e2e/helpers.py``.
 Every test in this directory is marked ``e2e``.  Without Chromium or the
 playwright package the tests skip, saying why; under CI=true they fail instead.
 """
 
 from __future__ import annotations
 
-import os
 import pathlib
 
 import pytest
 
+from tests.e2e.helpers import CHROMIUM, CHROMIUM_ARGS, DEFAULT_TIMEOUT_MS
+from tests.e2e.helpers import unavailable as _unavailable
 from tests.site_server import served_site
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-CHROMIUM = pathlib.Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-IS_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-#: Default timeout of Playwright actions and waits in ms (Pyodide needs a few
-#: seconds to start; tests pass their own, longer timeouts where they need them).
-DEFAULT_TIMEOUT_MS = 60_000
-
-
-def _unavailable(reason: str) -> None:
-    if IS_CI:
-        pytest.fail(f"{reason} (CI=true: a missing prerequisite is a failure)")
-    pytest.skip(reason)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -21,18 +21,17 @@ from __future__ import annotations
 
 import collections
 import re
-import subprocess
 import urllib.parse
 
 import pytest
 
-from tests.e2e.conftest import DEFAULT_TIMEOUT_MS, ROOT
+from tests.e2e.helpers import DEFAULT_TIMEOUT_MS, READY_TIMEOUT, lz_compress, wait_ready
 from tests.reference import tiktoken_pattern
+from tests.reference.slow_bpe import merge_all as merge
 from tests.reference.slow_bpe import slow_train
 
 pytestmark = pytest.mark.e2e
 
-READY_TIMEOUT = 120_000
 WORDS = {"low": 5, "lower": 2, "newest": 6, "widest": 3}  # the paper's example, as in course.html
 N_MERGES = 10  # as course.html's link (n=10)
 EOW = "</w>"
@@ -104,11 +103,6 @@ def slow_apply(word: str, merges: list[tuple[str, str]]) -> list[tuple[int, list
 
 def frame_of(page, testid: str):
     return page.locator(f'iframe[data-testid="{testid}"]').element_handle().content_frame()
-
-
-def wait_ready(target) -> None:
-    target.wait_for_function("() => ['ready', 'error'].includes(document.body.dataset.pyodide)", timeout=READY_TIMEOUT)
-    assert target.evaluate("() => document.body.dataset.pyodide") == "ready", target.text_content('[data-testid="status-text"]')
 
 
 def wait_learned(target, *, other_than: str = "") -> str:
@@ -381,26 +375,6 @@ def test_byte_level_link_restores_and_matches_the_slow_minbpe_trainer(page, site
     pair = expected[n - 2][0]
     page.wait_for_function("(ids) => document.querySelector('[data-testid=\"steps-merge\"]').dataset.ids === ids", arg=f"{pair[0]},{pair[1]}")
     assert page.console_errors == []
-
-
-def merge(ids, pair, new_id):
-    out, i = [], 0
-    while i < len(ids):
-        if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
-            out.append(new_id)
-            i += 2
-        else:
-            out.append(ids[i])
-            i += 1
-    return out
-
-
-def lz_compress(text: str) -> str:
-    """lz-string's compressToEncodedURIComponent, run by the npm package (node_modules) in Node.js."""
-    script = ("let s = ''; process.stdin.setEncoding('utf8'); process.stdin.on('data', (d) => { s += d; });"
-              "process.stdin.on('end', () => process.stdout.write(require('lz-string').compressToEncodedURIComponent(s)));")
-    out = subprocess.run(["node", "-e", script], input=text.encode(), capture_output=True, cwd=ROOT, check=True)
-    return out.stdout.decode()
 
 
 @pytest.mark.parametrize("scheme, query, dark", [

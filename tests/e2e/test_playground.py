@@ -1,7 +1,8 @@
 """End-to-end tests of the playground (web/) in Chromium, against the built site.
 
 Fixtures from tests/e2e/conftest.py: ``site_url`` (the served web/dist/) and
-``page`` (a fresh browser context; ``page.console_errors``, ``page.requested_urls``).
+``page`` (a fresh browser context; ``page.console_errors``, ``page.requested_urls``);
+helpers from tests/e2e/helpers.py.
 
 Expected values come from references computed here on CPython: tiktoken
 (built offline from the rank files), the slow minbpe trainer in
@@ -20,71 +21,29 @@ import urllib.parse
 import pytest
 from playwright.sync_api import expect
 
-from tests.reference import tiktoken_encoding, tiktoken_pattern
+from tests.e2e.helpers import (
+    DIST,
+    READY_TIMEOUT,
+    open_ready,
+    set_text,
+    settle,
+    tiktoken_for,
+    train,
+    udhr_text,
+    visible_error,
+)
+from tests.reference import tiktoken_pattern
 from tests.reference.slow_bpe import slow_train
 from tools.udhr import load_udhr
 
 pytestmark = pytest.mark.e2e
 
-DIST = pathlib.Path(__file__).resolve().parents[2] / "web" / "dist"
-READY_TIMEOUT = 120_000
 MULTILINGUAL = (
     "Hello, world! Tokenizers split text into pieces.\n"
     "Bonjour, ça va ? Привет, мир! 你好，世界。 नमस्ते दुनिया مرحبا بالعالم\n"
     "Emoji: 🙂👍🏽 👩‍👩‍👧 🇺🇳\tcode: for (let i = 0; i < 10; i++) {}  \n\n   trailing"
 )
 XSS = ["<img src=x onerror=alert(1)>", "a<b<c", "<script>alert(2)</script>&amp;"]
-
-
-# --- helpers ------------------------------------------------------------------
-
-def open_ready(page, site_url, view: str = "train"):
-    page.goto(site_url + ("" if view == "train" else f"#{view}"))
-    page.wait_for_function("() => ['ready', 'error'].includes(document.body.dataset.pyodide)", timeout=READY_TIMEOUT)
-    assert page.evaluate("() => document.body.dataset.pyodide") == "ready", page.text_content('[data-testid="status-text"]')
-
-
-def tiktoken_for(name: str):
-    tiktoken = pytest.importorskip("tiktoken")  # noqa: F841
-    from bytepair import registry
-
-    return tiktoken_encoding(name, registry.load_ranks(name))
-
-
-def udhr_text(codes) -> str:
-    d = load_udhr()
-    return "\n".join(d[c].text for c in codes)
-
-
-def set_text(page, testid: str, text: str):
-    """Put text in a textarea as a paste would (page.fill types MBs too slowly)."""
-    page.locator(f'[data-testid="{testid}"]').evaluate(
-        "(el, text) => { el.value = text; el.dispatchEvent(new Event('input', { bubbles: true })); }", text)
-
-
-def train(page, text: str, vocab: int, *, name: str = "my-bpe", pattern: str = "cl100k_base", wait: bool = True):
-    set_text(page, "train-text", text)
-    page.fill('[data-testid="train-vocab"]', str(vocab))
-    page.select_option('[data-testid="train-pattern"]', pattern)
-    page.fill('[data-testid="train-name"]', name)
-    page.get_by_role("button", name="Train", exact=True).click()
-    if wait:
-        wait_training_over(page)
-
-
-def wait_training_over(page, timeout=120_000):
-    page.wait_for_function("() => ['done', 'stopped'].includes(document.body.dataset.training)", timeout=timeout)
-
-
-def settle(page):
-    """Wait until the views have rendered (they render on animation frames)."""
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
-
-
-def visible_error(page, testid: str) -> str:
-    loc = page.locator(f'[data-testid="{testid}"]')
-    loc.wait_for(state="visible", timeout=30_000)
-    return loc.text_content()
 
 
 # --- tests --------------------------------------------------------------------

@@ -8,7 +8,7 @@ surrogates, the JavaScript API's argument checks, and smaller UI problems
 Expected values come from references computed here on CPython: tiktoken
 (built offline from rank files, or from a tiny rank table written out here),
 the slow minbpe trainer in tests/reference, UTF-8 lengths from Python itself.
-Fixtures: tests/e2e/conftest.py; helpers: tests/e2e/test_playground.py.
+Fixtures: tests/e2e/conftest.py; helpers: tests/e2e/helpers.py.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_playground import (
+from tests.e2e.helpers import (
     READY_TIMEOUT,
     open_ready,
     set_text,

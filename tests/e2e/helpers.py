@@ -1,0 +1,109 @@
+"""Shared helpers of the Playwright end-to-end tests (tests/e2e): one module, so
+test files never import each other.
+
+Constants: ``ROOT``, ``DIST`` (the built ``web/dist``), ``CHROMIUM`` and
+``CHROMIUM_ARGS`` (from ``tools/buildutil.py``, shared with the browser
+benchmarks), ``DEFAULT_TIMEOUT_MS`` (Playwright's default for actions and
+waits), ``READY_TIMEOUT`` (ms until Pyodide is ready).
+
+The page's Content-Security-Policy forbids eval, so every wait_for_function
+predicate here is an arrow function, never an expression string.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from tools.buildutil import CHROMIUM, CHROMIUM_ARGS, DIST, IS_CI, ROOT
+from tools.udhr import load_udhr
+
+__all__ = [
+    "CHROMIUM", "CHROMIUM_ARGS", "DEFAULT_TIMEOUT_MS", "DIST", "IS_CI", "READY_TIMEOUT", "ROOT",
+    "lz_compress", "open_ready", "set_text", "settle", "tiktoken_for", "train", "udhr_text", "unavailable",
+    "visible_error", "wait_ready", "wait_training_over",
+]
+
+#: Default timeout of Playwright actions and waits in ms (Pyodide needs a few
+#: seconds to start; tests pass their own, longer timeouts where they need them).
+DEFAULT_TIMEOUT_MS = 60_000
+#: How long a page may take to reach Ready (or an error), in ms.
+READY_TIMEOUT = 120_000
+
+
+def unavailable(reason: str) -> None:
+    """Skip the test because a prerequisite is missing; under ``CI=true`` fail it instead."""
+    if IS_CI:
+        pytest.fail(f"{reason} (CI=true: a missing prerequisite is a failure)")
+    pytest.skip(reason)
+
+
+def wait_ready(target) -> None:
+    """Wait until the page (or frame) ``target`` has booted Pyodide; fail with the status text on an error."""
+    target.wait_for_function("() => ['ready', 'error'].includes(document.body.dataset.pyodide)", timeout=READY_TIMEOUT)
+    assert target.evaluate("() => document.body.dataset.pyodide") == "ready", target.text_content(
+        '[data-testid="status-text"]')
+
+
+def open_ready(page, site_url: str, view: str = "train") -> None:
+    """Open the playground at ``#view`` and wait until it is ready."""
+    page.goto(site_url + ("" if view == "train" else f"#{view}"))
+    wait_ready(page)
+
+
+def tiktoken_for(name: str):
+    """tiktoken's Encoding for ``name``, built offline from bytepair's rank files (skips without tiktoken)."""
+    pytest.importorskip("tiktoken")
+    from bytepair import registry
+    from tests.reference import tiktoken_encoding
+
+    return tiktoken_encoding(name, registry.load_ranks(name))
+
+
+def udhr_text(codes) -> str:
+    """The UDHR texts of ``codes`` (udhr file codes), newline-joined."""
+    d = load_udhr()
+    return "\n".join(d[c].text for c in codes)
+
+
+def set_text(page, testid: str, text: str) -> None:
+    """Put text in a textarea as a paste would (page.fill types MBs too slowly)."""
+    page.locator(f'[data-testid="{testid}"]').evaluate(
+        "(el, text) => { el.value = text; el.dispatchEvent(new Event('input', { bubbles: true })); }", text)
+
+
+def train(page, text: str, vocab: int, *, name: str = "my-bpe", pattern: str = "cl100k_base", wait: bool = True):
+    """Fill the Train view and press Train; wait for the end unless ``wait=False``."""
+    set_text(page, "train-text", text)
+    page.fill('[data-testid="train-vocab"]', str(vocab))
+    page.select_option('[data-testid="train-pattern"]', pattern)
+    page.fill('[data-testid="train-name"]', name)
+    page.get_by_role("button", name="Train", exact=True).click()
+    if wait:
+        wait_training_over(page)
+
+
+def wait_training_over(page, timeout=120_000) -> None:
+    """Wait until the training run is done or stopped."""
+    page.wait_for_function("() => ['done', 'stopped'].includes(document.body.dataset.training)", timeout=timeout)
+
+
+def settle(page) -> None:
+    """Wait until the views have rendered (they render on animation frames)."""
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def visible_error(page, testid: str) -> str:
+    """The text of the error element ``testid`` once it is visible."""
+    loc = page.locator(f'[data-testid="{testid}"]')
+    loc.wait_for(state="visible", timeout=30_000)
+    return loc.text_content()
+
+
+def lz_compress(text: str) -> str:
+    """lz-string's compressToEncodedURIComponent, run by the npm package (node_modules) in Node.js."""
+    script = ("let s = ''; process.stdin.setEncoding('utf8'); process.stdin.on('data', (d) => { s += d; });"
+              "process.stdin.on('end', () => process.stdout.write(require('lz-string').compressToEncodedURIComponent(s)));")
+    out = subprocess.run(["node", "-e", script], input=text.encode(), capture_output=True, cwd=ROOT, check=True)
+    return out.stdout.decode()
