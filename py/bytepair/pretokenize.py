@@ -17,6 +17,8 @@ from __future__ import annotations
 import functools
 import re
 import warnings
+from collections.abc import Iterator
+from typing import Protocol
 
 from .retranslate import to_stdlib_re
 
@@ -25,7 +27,32 @@ try:
 except ImportError:  # Pyodide: no build of `regex` is published
     _regex = None
 
-__all__ = ["BACKEND", "BACKENDS", "compile_pattern"]
+__all__ = ["BACKEND", "BACKENDS", "PieceMatch", "SplitPattern", "compile_pattern"]
+
+
+class PieceMatch(Protocol):
+    """One piece found by a split pattern (``re.Match`` and ``regex.Match`` are ones):
+    offsets in characters of the text searched."""
+
+    def start(self) -> int: ...
+
+    def end(self) -> int: ...
+
+    def group(self) -> str: ...
+
+
+class SplitPattern(Protocol):
+    """What :func:`compile_pattern` returns, on either back-end: ``pattern`` is
+    the pattern given; ``findall`` returns the pieces (whole matches, in order,
+    also when the pattern has capturing groups); ``finditer`` yields them as
+    :class:`PieceMatch` objects."""
+
+    @property
+    def pattern(self) -> str: ...
+
+    def findall(self, text: str) -> list[str]: ...
+
+    def finditer(self, text: str) -> Iterator[PieceMatch]: ...
 
 #: ``regex`` releases whose Unicode tables were checked, code point by code
 #: point, to match ``_unicode_tables`` (and so the ``re`` back-end and tiktoken):
@@ -129,7 +156,7 @@ class _StdlibSplit:
         return f"<split pattern on re: {self.pattern!r}>"
 
 
-def compile_pattern(pattern: str, *, backend: str = "auto"):
+def compile_pattern(pattern: str, *, backend: str = "auto") -> SplitPattern:
     """Compile a split pattern (``regex`` syntax) for splitting text into pieces.
 
     Args:
@@ -139,7 +166,7 @@ def compile_pattern(pattern: str, *, backend: str = "auto"):
         backend: ``"auto"`` (:data:`BACKEND`), ``"regex"`` or ``"re"``.
 
     Returns:
-        An object with ``.findall(text) -> list[str]`` (the pieces: whole
+        A :class:`SplitPattern`: an object with ``.findall(text) -> list[str]`` (the pieces: whole
         matches, in order, as ``str`` slices of ``text``, also when the
         pattern has capturing groups), ``.finditer(text)`` (match objects with
         ``.start()``, ``.end()``, ``.group()``; offsets in characters) and
@@ -163,7 +190,7 @@ def compile_pattern(pattern: str, *, backend: str = "auto"):
 
 
 @functools.lru_cache(maxsize=64)
-def _compile(pattern: str, backend: str):
+def _compile(pattern: str, backend: str) -> SplitPattern:
     if backend == "re":
         return _StdlibSplit(pattern)
     if _regex is None:

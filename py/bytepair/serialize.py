@@ -20,7 +20,10 @@ on its own line so a file stays diff-able and error messages can name lines.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .tokenizer import Tokenizer
 
 __all__ = ["FORMAT", "VERSION", "to_json", "from_json"]
 
@@ -65,7 +68,7 @@ def _line_of(text: str, needle: str) -> int | None:
     return None
 
 
-def from_json(text: str | bytes):
+def from_json(text: str | bytes) -> Tokenizer:
     """Load a tokenizer saved by :func:`to_json`.
 
     Args:

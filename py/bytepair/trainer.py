@@ -36,12 +36,16 @@ from __future__ import annotations
 import dataclasses
 import heapq
 from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from . import specials as _specials
 from .normalize import normalize
 from .patterns import resolve_pattern
 from .pretokenize import compile_pattern
 from .surrogates import utf8
+
+if TYPE_CHECKING:
+    from .tokenizer import Tokenizer
 
 __all__ = ["MergeEvent", "train", "train_iter"]
 
@@ -351,7 +355,7 @@ def train(
     min_frequency: int = 1,
     normalization: str | None = None,
     name: str = "trained",
-):
+) -> Tokenizer:
     """Train a tokenizer on ``text`` (see :func:`train_iter` for the arguments).
 
     Special tokens get the ids right after the last merge, in the order given.
