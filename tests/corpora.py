@@ -22,7 +22,7 @@ import dataclasses
 import importlib.util
 import os
 import random
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 import pytest
 

@@ -37,10 +37,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "py"), str(ROOT)]
 
 import bytepair  # noqa: E402
+from bytepair.registry import encoding_info, load_ranks  # noqa: E402
 from tools import bench_core  # noqa: E402
 from tools.bench_core import best_of  # noqa: E402
 from tools.corpora import load_kjv, udhr_round_robin  # noqa: E402
-from bytepair.registry import encoding_info, load_ranks  # noqa: E402
 
 
 def bench_encode(name: str, corpus: str, text: str, repeat: int) -> dict:

@@ -27,7 +27,7 @@ from tools.buildutil import CACHE, NODE_MODULES, ROOT, log
 #: ``node_modules/.bin/prettier --write .`` and ``node_modules/.bin/eslint --fix .``.
 LINT_COMMANDS = (
     ("ruff check", [sys.executable, "-m", "ruff", "check", "--no-fix", "--output-format", "concise", "."]),
-    ("ruff format", [sys.executable, "-m", "ruff", "format", "--check", "."]),
+    ("ruff format", [sys.executable, "-m", "ruff", "format", "--check", "--output-format", "concise", "."]),
     ("prettier", [str(NODE_MODULES / ".bin" / "prettier"), "--check", "--log-level", "warn", "."]),
     ("eslint", [str(NODE_MODULES / ".bin" / "eslint"), "--max-warnings", "0", "."]),
 )

@@ -151,7 +151,7 @@ def check_textbook_step(shown: dict, k: int, expected: list[dict]) -> None:
     assert tuple(shown["pair"]) == e["pair"], f"step {k}"
     assert shown["count"] == e["count"]
     # every pair with its count, the merged one first and highlighted, the ties marked
-    assert {(l, r): c for l, r, c, *_ in shown["rows"]} == e["table"], f"step {k}"
+    assert {(left, right): c for left, right, c, *_ in shown["rows"]} == e["table"], f"step {k}"
     assert len(shown["rows"]) == len(e["table"])
     assert [tuple(r[:2]) for r in shown["rows"] if r[3]] == [e["pair"]]
     assert tuple(shown["rows"][0][:2]) == e["pair"]
