@@ -128,7 +128,7 @@ def _main(args):
     return code
 `;
 
-let exitCode = 2;
+let exitCode; // set by both branches below
 try {
   const t0 = performance.now();
   const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
