@@ -1,0 +1,91 @@
+"""The build tooling in tools/: the slim web wheel, the UDHR sections, the junit verdict.
+
+References: the wheel RECORD format of PEP 376/427 (sha256, urlsafe base64
+without padding, size in bytes), computed here with hashlib; the published
+text of the UDHR preamble and Article 1 (https://www.un.org/en/about-us/universal-declaration-of-human-rights);
+the JUnit XML shape pytest writes (``<testcase>`` with a ``<failure>``,
+``<error>`` or ``<skipped>`` child).
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import hashlib
+import io
+import zipfile
+
+import pytest
+
+from tools.buildutil import BuildError
+from tools.testrun import junit_counts
+from tools.udhr import DEFAULT_DIR, parse_declaration
+from tools.wheels import slim_wheel
+
+
+def _record_row(name: str, data: bytes) -> list[str]:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return [name, f"sha256={digest}", str(len(data))]
+
+
+def _wheel(path, files: dict[str, bytes], *, record_extra: list[list[str]] | None = None) -> None:
+    rows = [_record_row(n, d) for n, d in files.items()] + (record_extra or [])
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows + [["pkg-1.0.dist-info/RECORD", "", ""]])
+    with zipfile.ZipFile(path, "w") as z:
+        for n, d in files.items():
+            z.writestr(n, d)
+        z.writestr("pkg-1.0.dist-info/RECORD", buf.getvalue())
+
+
+FILES = {
+    "bytepair/__init__.py": b"x = 1\n",
+    "bytepair/data/cl100k_base.tiktoken.gz": b"\x1f\x8b big vocabulary",
+    "bytepair/data/README.txt": b"kept: not a vocabulary\n",
+    "pkg-1.0.dist-info/METADATA": b"Name: pkg\n",
+}
+
+
+def test_slim_wheel_drops_the_vocabularies_and_rewrites_record(tmp_path):
+    src, dst = tmp_path / "pkg-1.0-py3-none-any.whl", tmp_path / "slim.whl"
+    _wheel(src, FILES)
+    dropped = slim_wheel(src, dst)
+    assert dropped == ["bytepair/data/cl100k_base.tiktoken.gz"]
+    with zipfile.ZipFile(dst) as z:
+        names = set(z.namelist())
+        record = list(csv.reader(io.StringIO(z.read("pkg-1.0.dist-info/RECORD").decode())))
+        kept = {n: z.read(n) for n in names if not n.endswith("RECORD")}
+    assert names == set(FILES) - {"bytepair/data/cl100k_base.tiktoken.gz"} | {"pkg-1.0.dist-info/RECORD"}
+    assert kept == {n: d for n, d in FILES.items() if not n.endswith(".tiktoken.gz")}
+    expected = [_record_row(n, d) for n, d in kept.items()]
+    assert sorted(r for r in record if r[0] != "pkg-1.0.dist-info/RECORD") == sorted(expected)
+
+
+def test_slim_wheel_refuses_a_record_that_disagrees_with_the_archive(tmp_path):
+    src = tmp_path / "pkg-1.0-py3-none-any.whl"
+    _wheel(src, FILES, record_extra=[["bytepair/missing.py", "sha256=x", "1"]])
+    with pytest.raises(BuildError, match="RECORD and archive disagree"):
+        slim_wheel(src, tmp_path / "slim.whl")
+
+
+def test_udhr_sections_hold_the_published_preamble_and_article_1():
+    path = DEFAULT_DIR / "eng.html"
+    if not path.is_file():
+        pytest.skip("npm package udhr missing: run `npm ci`")
+    d = parse_declaration(path)
+    assert d.sections["preamble"][0].startswith(
+        "Whereas recognition of the inherent dignity and of the equal and inalienable rights")
+    assert d.sections["article-1"] == (
+        "All human beings are born free and equal in dignity and rights. They are endowed with reason and "
+        "conscience and should act towards one another in a spirit of brotherhood.",)
+    assert len(d.sections) == 31  # the preamble and Articles 1..30
+
+
+def test_junit_counts_reads_outcomes(tmp_path):
+    xml = tmp_path / "j.xml"
+    xml.write_text(
+        '<testsuites><testsuite name="pytest">'
+        '<testcase name="a"/><testcase name="b"><failure message="x"/></testcase>'
+        '<testcase name="c"><skipped/></testcase><testcase name="d"><error/></testcase>'
+        '<testcase name="e"/></testsuite></testsuites>')
+    assert junit_counts(xml) == {"tests": 5, "failures": 1, "errors": 1, "skipped": 1, "passed": 2}
