@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import shutil
@@ -105,19 +106,50 @@ def check_prerequisites(*, for_tests: bool = False) -> None:
         ensure_apt_packages()
 
 
+def stale_node_modules() -> list[str]:
+    """The packages of ``package-lock.json`` that ``node_modules`` lacks or holds
+    at another version (``name``, or ``name installed X, locked Y``); empty
+    when the install matches the lock file. Compares contents, not file times.
+    """
+    lock = json.loads((ROOT / "package-lock.json").read_text(encoding="utf-8"))
+    stale = []
+    for key, meta in lock.get("packages", {}).items():
+        if not key.startswith("node_modules/") or meta.get("optional") or meta.get("link"):
+            continue
+        manifest = ROOT / key / "package.json"
+        if not manifest.is_file():
+            stale.append(key.removeprefix("node_modules/"))
+            continue
+        got = json.loads(manifest.read_text(encoding="utf-8")).get("version")
+        if got != meta.get("version"):
+            stale.append(f"{key.removeprefix('node_modules/')} installed {got}, locked {meta.get('version')}")
+    return stale
+
+
 def ensure_node_modules() -> None:
-    """Run ``npm ci`` when node_modules is missing or older than package-lock.json."""
-    lock = ROOT / "package-lock.json"
-    marker = NODE_MODULES / ".package-lock.json"
-    if marker.is_file() and marker.stat().st_mtime >= lock.stat().st_mtime:
+    """Run ``npm ci`` when ``node_modules`` does not match ``package-lock.json``.
+
+    Never through a symbolic link: when ``node_modules`` links to a shared
+    install, ``npm ci`` would empty the shared directory for everyone using
+    it; then this raises instead.
+
+    Raises:
+        BuildError: npm is missing, ``npm ci`` fails, or a linked install is stale.
+    """
+    stale = stale_node_modules()
+    if not stale:
         return
+    what = ", ".join(stale[:5]) + (f" and {len(stale) - 5} more" if len(stale) > 5 else "")
+    if NODE_MODULES.is_symlink():
+        raise BuildError(f"node_modules links to a shared install ({os.readlink(NODE_MODULES)}) that does not "
+                         f"match package-lock.json ({what}); not running `npm ci` through the link (it would "
+                         "empty the shared directory): update the shared install, or replace the link "
+                         "with a directory of your own and run `npm ci`")
     npm = shutil.which("npm")
     if not npm:
         raise BuildError("npm not found: install Node.js 20+ with npm, then run `python build.py` again")
+    log(f"node_modules does not match package-lock.json ({what})")
     run([npm, "ci", "--no-audit", "--no-fund"])
-    if marker.is_file():
-        os.utime(marker)
-
 
 
 def _in_venv() -> bool:
