@@ -89,3 +89,28 @@ def test_junit_counts_reads_outcomes(tmp_path):
         '<testcase name="c"><skipped/></testcase><testcase name="d"><error/></testcase>'
         '<testcase name="e"/></testsuite></testsuites>')
     assert junit_counts(xml) == {"tests": 5, "failures": 1, "errors": 1, "skipped": 1, "passed": 2}
+
+
+def test_a_stale_symlinked_node_modules_is_reported_never_reinstalled(tmp_path, monkeypatch):
+    """npm ci through a link to a shared install would empty it for everyone: refuse."""
+    import json
+    import os
+
+    from tools import setup_env
+
+    shared = tmp_path / "shared"
+    (shared / "foo").mkdir(parents=True)
+    (shared / "foo" / "package.json").write_text(json.dumps({"name": "foo", "version": "1.0.0"}))
+    (tmp_path / "package-lock.json").write_text(json.dumps(
+        {"packages": {"": {}, "node_modules/foo": {"version": "2.0.0"}, "node_modules/bar": {"version": "3.0.0"}}}))
+    try:
+        os.symlink(shared, tmp_path / "node_modules")
+    except OSError:
+        pytest.skip("no symbolic links on this platform")
+    monkeypatch.setattr(setup_env, "ROOT", tmp_path)
+    monkeypatch.setattr(setup_env, "NODE_MODULES", tmp_path / "node_modules")
+    monkeypatch.setattr(setup_env, "run", lambda *a, **k: pytest.fail(f"ran {a}"))
+    assert setup_env.stale_node_modules() == ["foo installed 1.0.0, locked 2.0.0", "bar"]
+    with pytest.raises(BuildError, match="shared install"):
+        setup_env.ensure_node_modules()
+    assert (shared / "foo" / "package.json").is_file()
