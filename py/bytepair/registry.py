@@ -20,6 +20,7 @@ import pathlib
 import threading
 from typing import TYPE_CHECKING, Any
 
+from bytepair.errors import UnknownNameError
 from bytepair.patterns import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
 from bytepair.tiktoken_file import load_tiktoken_bpe
 
@@ -111,8 +112,8 @@ def _spec(name: str) -> EncodingSpec:
     try:
         return _SPECS[name]
     except (KeyError, TypeError):
-        raise KeyError(
-            f"unknown encoding {name!r}; known encodings: {', '.join(_SPECS)}"
+        raise UnknownNameError(
+            f"unknown encoding {name!r}; known encodings: {', '.join(_SPECS)}", field="name", known=list(_SPECS)
         ) from None
 
 
