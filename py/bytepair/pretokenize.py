@@ -26,7 +26,7 @@ try:
 except ImportError:  # Pyodide: no build of `regex` is published
     _regex = None
 
-__all__ = ["BACKEND", "BACKENDS", "compile_pattern", "check_pattern"]
+__all__ = ["BACKEND", "BACKENDS", "check_pattern", "compile_pattern"]
 
 #: ``regex`` releases whose Unicode tables were checked, code point by code
 #: point, to match ``_unicode_tables`` (and so the ``re`` back-end and tiktoken):

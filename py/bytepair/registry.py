@@ -35,6 +35,7 @@ __all__ = [
     "list_encoding_names",
     "encoding_info",
     "data_path",
+    "missing_file",
     "load_ranks",
     "get_encoding",
 ]
@@ -180,6 +181,20 @@ def data_path(name: str) -> pathlib.Path:
         f"Put the file in one of them or set {DATA_DIR_ENV} to a directory holding it "
         "(tools/make_vocab.py generates it)."
     )
+
+
+def missing_file(name: str) -> str | None:
+    """The rank file name (``<name>.tiktoken.gz``) an encoding needs when no
+    search directory has it, for a caller that can fetch it into
+    ``$BYTEPAIR_DATA_DIR`` (the playground's worker); ``None`` when it is
+    found or ``name`` is not an encoding. Never raises."""
+    if name not in _SPECS:
+        return None
+    try:
+        data_path(name)
+    except FileNotFoundError:
+        return _SPECS[name].file
+    return None
 
 
 def load_ranks(name: str) -> dict[bytes, int]:

@@ -39,14 +39,14 @@ from .surrogates import utf8
 
 __all__ = [
     "APPLY_MAX_BYTES",
+    "ApplyStep",
     "MAX_MERGES",
     "MAX_TEXT_BYTES",
     "MODES",
-    "ROWS_SHOWN",
-    "PAIRS_SHOWN",
-    "ApplyStep",
     "MergeInfo",
+    "PAIRS_SHOWN",
     "PairRow",
+    "ROWS_SHOWN",
     "Row",
     "StepSession",
     "StepView",

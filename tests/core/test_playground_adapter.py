@@ -46,7 +46,7 @@ def test_facts_come_from_bytepair(pg):
 
 def test_errors_are_forwarded_as_data(pg):
     e = error_of(pg, pg.count, "hi", "nope")
-    assert e["type"] == "unknown_name" and e["field"] == "tokenizer" and "cl100k_base" in e["known"]
+    assert e["type"] == "unknown_name" and e["field"] == "name" and "cl100k_base" in e["known"]
     e = error_of(pg, pg.check_pattern, r"\p{Foo}")
     assert e["type"] == "pattern" and e["construct"] == r"\p{Foo}" and "not a known Unicode property" in e["message"]
     e = error_of(pg, pg.TrainSession, "abc", 12, "none")
@@ -57,6 +57,7 @@ def test_errors_are_forwarded_as_data(pg):
     assert e["field"] == "pattern" and e["pos"] is not None
     e = error_of(pg, pg.register_trained, "bad", "{not json")
     assert e["type"] == "tokenizer_file"
+    assert pg.vocab_file_needed("gpt2") is None and pg.vocab_file_needed("nope") is None  # packaged here
     pg.count("hi", "gpt2")
     assert json.loads(pg.last_error()) is None
 

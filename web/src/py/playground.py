@@ -1,17 +1,14 @@
 """The playground's worker adapter: JSON in and out over the bytepair API.
 
-``web/src/worker.js`` imports this file inside Pyodide and calls the functions
-below. They only convert arguments and results (every algorithm, check and
-limit lives in ``bytepair``); results are JSON strings (or a plain ``int`` /
-``bytes``) so nothing crosses into JavaScript as a proxy to free.
+``web/src/worker.js`` imports this file in Pyodide. The functions only convert
+arguments and results (every algorithm, check and limit lives in ``bytepair``);
+results are JSON strings (or ``int``/``bytes``), so no proxy crosses into
+JavaScript. Units: *characters* (``str`` code points), *utf16* (JavaScript
+string indices), *bytes* (UTF-8), *tokens* (ids).
 
-Units: *characters* are Python ``str`` code points, *utf16* JavaScript string
-indices (UTF-16 code units), *bytes* UTF-8 bytes, *tokens* ids.
-
-Errors: every exposed function records the error it raises; the worker then
-calls :func:`last_error` for its ``{type, field, message, ...}`` form
-(``bytepair.errors.BytepairError.to_dict()``) and forwards that as data, so no
-layer reads another layer's message text.
+Errors: an exposed function records what it raises; the worker then reads
+:func:`last_error` (``BytepairError.to_dict()``: ``{type, field, message, ...}``)
+and forwards it as data: no layer reads another layer's message text.
 """
 
 from __future__ import annotations
@@ -23,12 +20,13 @@ import time
 
 os.environ.setdefault("BYTEPAIR_DATA_DIR", "/home/pyodide/bytepair-data")
 
-import bytepair  # noqa: E402  (the data directory must be set first)
-from bytepair import facts as _facts  # noqa: E402
-from bytepair import registry, steps  # noqa: E402
-from bytepair.errors import BytepairError, UnknownNameError  # noqa: E402
-from bytepair.pretokenize import check_pattern as _check_pattern  # noqa: E402
-from bytepair.surrogates import utf8  # noqa: E402
+# (imported after the data directory is set)
+import bytepair
+from bytepair import facts as _facts
+from bytepair import registry, steps
+from bytepair.errors import ArgumentError, BytepairError
+from bytepair.pretokenize import check_pattern as _check_pattern
+from bytepair.surrogates import utf8
 
 _trained: dict[str, bytepair.Tokenizer] = {}
 _last_error: dict | None = None
@@ -77,28 +75,14 @@ def facts() -> str:
 
 
 def vocab_file_needed(name: str) -> str | None:
-    """The rank file (``*.tiktoken.gz``) the worker must fetch into ``$BYTEPAIR_DATA_DIR``
-    before the encoding ``name`` can be used; ``None`` when nothing is missing."""
-    if name in _trained or name not in registry.list_encoding_names():
-        return None
-    try:
-        registry.data_path(name)
-        return None
-    except FileNotFoundError:
-        return registry.encoding_info(name)["file"]
+    """The rank file the worker must fetch into ``$BYTEPAIR_DATA_DIR`` before ``name`` works, or ``None``."""
+    return None if name in _trained else registry.missing_file(name)
 
 
 def get_tokenizer(name: str) -> bytepair.Tokenizer:
-    """A trained tokenizer registered under ``name``, else ``bytepair.get_encoding(name)``.
-
-    Raises UnknownNameError (``field="tokenizer"``) naming the known tokenizers."""
-    if name in _trained:
-        return _trained[name]
-    if name in registry.list_encoding_names():
-        return bytepair.get_encoding(name)
-    known = [*registry.list_encoding_names(), *_trained]
-    raise UnknownNameError(f"Unknown tokenizer {name!r}. Known tokenizers: {', '.join(known)}.",
-                           field="tokenizer", known=known)
+    """A trained tokenizer registered under ``name``, else ``bytepair.get_encoding(name)``
+    (UnknownNameError, ``field="name"``, for an unknown name)."""
+    return _trained[name] if name in _trained else bytepair.get_encoding(name)
 
 
 def _info(tok: bytepair.Tokenizer, name: str) -> dict:
@@ -116,8 +100,7 @@ def register_trained(name: str, tokenizer_json: str) -> str:
 
     Raises ArgumentError (``field="name"``) for a built-in name, TokenizerFileError for a bad file."""
     if name in registry.list_encoding_names():
-        raise bytepair.errors.ArgumentError(f"{name!r} is the name of a built-in encoding; pick another name.",
-                                            field="name")
+        raise ArgumentError(f"{name!r} is the name of a built-in encoding; pick another name.", field="name")
     _trained[name] = bytepair.from_json(tokenizer_json)
     return _dumps(_info(_trained[name], name))
 
@@ -193,8 +176,7 @@ class TrainSession:
     def __init__(self, text: str, vocab_size: int, pattern: str, *, min_frequency: int = 1,
                  normalization: str | None = None) -> None:
         if not text:
-            raise bytepair.errors.ArgumentError(
-                "The training text is empty: paste some text or open a .txt file.", field="text")
+            raise ArgumentError("The training text is empty: paste some text or open a .txt file.", field="text")
         _facts.check_vocab_size(vocab_size)
         _check_pattern(pattern)
         self.pattern, self.normalization = pattern, normalization or None
@@ -211,23 +193,19 @@ class TrainSession:
         """JSON ``{"events": {"id", "left", "right", "left_text", "right_text", "token_text",
         "count", "n_tokens"}`` (named columns, one entry per merge), ``"done", "total_bytes", "target"}``."""
         deadline = time.perf_counter() + budget_ms / 1000.0
-        cols: dict[str, list] = {k: [] for k in
-                                 ("id", "left", "right", "left_text", "right_text", "token_text", "count", "n_tokens")}
-        vocab, disp = self.vocab, bytepair.token_to_display
+        rows, vocab, disp = [], self.vocab, bytepair.token_to_display
         while not self.done:
             ev = next(self._it, None)
             if ev is None:
                 self.done = True
                 break
-            left, right = ev.pair
-            vocab[ev.id] = ev.token
-            self.merges[ev.pair] = ev.id
-            for key, value in (("id", ev.id), ("left", left), ("right", right), ("left_text", disp(vocab[left])),
-                               ("right_text", disp(vocab[right])), ("token_text", disp(ev.token)),
-                               ("count", ev.count), ("n_tokens", ev.n_tokens)):
-                cols[key].append(value)
+            (left, right), vocab[ev.id], self.merges[ev.pair] = ev.pair, ev.token, ev.id
+            rows.append((ev.id, left, right, disp(vocab[left]), disp(vocab[right]), disp(ev.token), ev.count,
+                         ev.n_tokens))
             if time.perf_counter() >= deadline:
                 break
+        keys = ("id", "left", "right", "left_text", "right_text", "token_text", "count", "n_tokens")
+        cols = {k: [r[i] for r in rows] for i, k in enumerate(keys)}
         return _dumps({"events": cols, "done": self.done, "total_bytes": self.total_bytes, "target": self.target})
 
     @_exposed
@@ -276,8 +254,7 @@ def steps_learn(options_json: str) -> str:
 
 def _current(session: int) -> steps.StepSession:
     if _session is None or session != _session_id:
-        raise bytepair.errors.ArgumentError("These steps were replaced by newer ones; learn the merges again.",
-                                            field="session")
+        raise ArgumentError("These steps were replaced by newer ones; learn the merges again.", field="session")
     return _session
 
 
