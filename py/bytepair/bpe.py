@@ -28,7 +28,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Mapping, Sequence
 
-__all__ = ["encode_piece_ranks", "encode_piece_merges"]
+__all__ = ["encode_piece_merges", "encode_piece_ranks", "recover_merges"]
 
 # Pieces with at least this many bytes go through the heap-based loop.
 _LONG_PIECE = 48
@@ -204,3 +204,57 @@ def _merges_long(ids: list[int], merges: Mapping[tuple[int, int], int]) -> list[
             if r2 is not None:
                 push(heap, (r2, p))
     return [t for t in sym if t >= 0]
+
+
+def recover_merges(ranks: Mapping[bytes, int]) -> dict[tuple[int, int], int]:
+    """Recover the merge list of a rank-based vocabulary (tiktoken ranks).
+
+    Shape of minbpe's ``recover_merges`` (karpathy/minbpe ``gpt4.py``): every
+    token of two or more bytes, in rank order, is encoded with
+    :func:`encode_piece_ranks` using only the *lower* ranks; when that gives
+    exactly two tokens, they are the pair that merges into it. Tokens that do
+    not split into exactly two lower-ranked tokens (or contain a byte with no
+    lower-ranked token) are left out.
+
+    Args:
+        ranks: token bytes -> rank (= token id).
+
+    Returns:
+        ``{(left_rank, right_rank): rank}`` in rank order. Takes a few seconds
+        for the 200k-token o200k_base.
+    """
+    merges: dict[tuple[int, int], int] = {}
+    for tok, rank in sorted(ranks.items(), key=lambda kv: kv[1]):
+        if len(tok) < 2:
+            continue
+        older = _LowerRanks(ranks, rank)
+        parts = encode_piece_ranks(tok, older) if all(bytes((c,)) in older for c in tok) else []
+        if len(parts) == 2:
+            merges[(parts[0], parts[1])] = rank
+    return merges
+
+
+class _LowerRanks(Mapping):
+    """The ranks strictly below ``limit`` (a view for :func:`recover_merges`)."""
+
+    def __init__(self, ranks: Mapping[bytes, int], limit: int) -> None:
+        self._ranks, self._limit = ranks, limit
+
+    def __getitem__(self, key: bytes) -> int:
+        r = self._ranks[key]
+        if r >= self._limit:
+            raise KeyError(key)
+        return r
+
+    def get(self, key, default=None):
+        r = self._ranks.get(key)
+        return r if r is not None and r < self._limit else default
+
+    def __contains__(self, key) -> bool:
+        return self.get(key) is not None
+
+    def __iter__(self):
+        return (k for k, v in self._ranks.items() if v < self._limit)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)

@@ -65,7 +65,9 @@ class PatternError(BytepairError, ValueError):
     """A split pattern that does not compile or that bytepair cannot run.
 
     ``pos``: character offset in the pattern (or ``None``), like ``re.error.pos``;
-    ``construct``: the unsupported piece of syntax, when that is the reason."""
+    ``construct``: the unsupported piece of syntax, when that is the reason;
+    ``reason``: the fault alone, short, without position or advice (``"missing
+    ')' for this '('"``), or ``None``."""
 
     type_name = "pattern"
 
@@ -76,13 +78,15 @@ class PatternError(BytepairError, ValueError):
         field: str | None = "pattern",
         pos: int | None = None,
         construct: str | None = None,
+        reason: str | None = None,
     ) -> None:
         super().__init__(message, field=field)
         self.pos = pos
         self.construct = construct
+        self.reason = reason
 
     def details(self) -> dict[str, Any]:
-        return {"pos": self.pos, "construct": self.construct}
+        return {"pos": self.pos, "construct": self.construct, "reason": self.reason}
 
 
 class TokenizerFileError(BytepairError, ValueError):

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from .errors import ArgumentError
+
 __all__ = ["NORMALIZATION_FORMS", "normalize"]
 
 #: Accepted values of ``normalization=`` / ``form``.
@@ -35,12 +37,12 @@ def normalize(text: str, form: str | None) -> str:
 
     Raises:
         TypeError: ``text`` is not a ``str``.
-        ValueError: ``form`` is not one of ``None``, ``"NFC"``, ``"NFKC"``
+        ArgumentError (a ValueError, ``field="normalization"``): ``form`` is not one of ``None``, ``"NFC"``, ``"NFKC"``
             (the decomposed forms ``"NFD"``/``"NFKD"`` are not offered).
     """
     if form not in NORMALIZATION_FORMS:
-        raise ValueError(
-            f"unknown normalization {form!r}; use one of None, 'NFC', 'NFKC'"
+        raise ArgumentError(
+            f"unknown normalization {form!r}; use one of None, 'NFC', 'NFKC'", field="normalization"
         )
     if not isinstance(text, str):
         raise TypeError(f"normalize expects str, got {type(text).__name__}")

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from .errors import PatternError
+
 __all__ = [
     "GPT2_PATTERN",
     "CL100K_PATTERN",
@@ -86,7 +88,7 @@ def resolve_pattern(name_or_regex: str | None) -> str | None:
 
     Raises:
         TypeError: ``name_or_regex`` is neither ``None`` nor a ``str``.
-        ValueError: an empty string; a bare word that is not a known name
+        PatternError (a ValueError, with ``pos``/``construct``/``reason``): an empty string; a bare word that is not a known name
             (likely a misspelt name; write ``(?:word)`` for a literal regex);
             a custom regex that does not compile on the back-end in use
             (:data:`bytepair.pretokenize.BACKEND`); the message quotes the
@@ -106,21 +108,24 @@ def resolve_pattern(name_or_regex: str | None) -> str | None:
         return PATTERNS[key]
     known = ", ".join([*PATTERNS, *ALIASES, "none"])
     if not name_or_regex:
-        raise ValueError(f"pattern is empty: pass 'none' for no pre-tokenizer, one of {known}, or a regex")
+        raise PatternError(f"pattern is empty: pass 'none' for no pre-tokenizer, one of {known}, or a regex",
+                           reason="the pattern is empty")
     if re.fullmatch(r"[A-Za-z0-9_.-]+", name_or_regex):
         # a bare word is almost always a misspelt name ("cl100k", "GPT2"), and as a regex
         # it would match only itself and drop the rest of the text
-        raise ValueError(
+        raise PatternError(
             f"pattern {name_or_regex!r} is not a known name ({known}); "
-            f"if you really mean a regex that matches only that word, write it as (?:{name_or_regex})"
+            f"if you really mean a regex that matches only that word, write it as (?:{name_or_regex})",
+            construct=name_or_regex, reason="not a pre-tokenizer name",
         )
     from .pretokenize import compile_pattern  # imported late: pretokenize is the heavier module
 
     try:
         compile_pattern(name_or_regex)
     except ValueError as e:
-        raise ValueError(
+        raise PatternError(
             f"pattern {name_or_regex!r} is not a known name ({known}) and not a valid regex: {e}. "
-            "Fix the regex, or pass one of the names."
+            "Fix the regex, or pass one of the names.",
+            pos=getattr(e, "pos", None), construct=getattr(e, "construct", None), reason=getattr(e, "reason", None),
         ) from e
     return name_or_regex

@@ -20,6 +20,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Protocol
 
+from .errors import PatternError
 from .retranslate import to_stdlib_re
 
 try:
@@ -27,7 +28,7 @@ try:
 except ImportError:  # Pyodide: no build of `regex` is published
     _regex = None
 
-__all__ = ["BACKEND", "BACKENDS", "PieceMatch", "SplitPattern", "compile_pattern"]
+__all__ = ["BACKEND", "BACKENDS", "PieceMatch", "SplitPattern", "check_pattern", "compile_pattern"]
 
 
 class PieceMatch(Protocol):
@@ -198,7 +199,7 @@ def _compile(pattern: str, backend: str) -> SplitPattern:
     try:
         compiled = _regex.compile(pattern)
     except _regex.error as e:
-        raise ValueError(f"invalid regex: {_describe(e, pattern)}") from e
+        raise _pattern_error(e, pattern) from e
     return _WholeMatches(compiled) if compiled.groups else compiled
 
 
@@ -208,17 +209,37 @@ def _compile_re(pattern: str, translated: str):
     except re.error as e:
         # Point into the user's pattern when `re` finds the same fault there
         # (the translation keeps the structure: "nothing to repeat", "missing )").
-        where = _describe(e, translated)
+        found = _pattern_error(e, translated, pos_known=False)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 re.compile(pattern)
         except re.error as e2:
             if e2.msg == e.msg:
-                where = _describe(e2, pattern)
+                found = _pattern_error(e2, pattern)
         except Exception:  # noqa: BLE001 - only a better position is at stake
             pass
-        raise ValueError(f"invalid regex: {where}") from e
+        raise found from e
+
+
+_PROPERTY = re.compile(r"\\[pP](?:\{[^}]*\}|\w)")
+
+
+def _pattern_error(e, text: str, *, pos_known: bool = True) -> PatternError:
+    """A :class:`PatternError` from a ``re.error``/``regex.error`` raised compiling ``text``.
+
+    ``pos_known=False``: ``text`` is a translation, so its position means
+    nothing in the user's pattern (``pos`` is left ``None``). For ``regex``'s
+    "unknown property" (it names no property) ``construct`` is the last
+    ``\\p{..}`` at or before the position."""
+    msg = getattr(e, "msg", None) or str(e)
+    pos = getattr(e, "pos", None)
+    construct = None
+    if "unknown property" in msg:
+        before = [m for m in _PROPERTY.finditer(text) if pos is None or m.start() <= pos]
+        construct = before[-1].group() if before else None
+    return PatternError(f"invalid regex: {_describe(e, text)}", pos=pos if pos_known else None,
+                        reason=msg, construct=construct)
 
 
 def _describe(e, text: str) -> str:
@@ -229,3 +250,55 @@ def _describe(e, text: str) -> str:
         return msg
     near = text[max(0, pos - 15):pos + 15]
     return f"{msg} at position {pos} (near {near!r})"
+
+
+#: Properties a short message names for an unknown ``\p{..}`` (all in both back-ends' tables).
+PROPERTY_EXAMPLES = r"\p{L} (letters), \p{N} (numbers), \p{Lu} (upper-case letters), \p{Greek} (a script)"
+
+
+def check_pattern(pattern: str | None) -> str | None:
+    r"""Resolve a ``pattern=`` argument and compile it on this back-end, with a
+    short message for a person when it fails (for a form field).
+
+    Args:
+        pattern: as for :func:`bytepair.resolve_pattern` (``None``/``"none"``,
+            an encoding name or alias, or a regex in ``regex`` syntax).
+
+    Returns:
+        The split pattern (``str``), or ``None`` for no pre-tokenizer.
+
+    Raises:
+        TypeError: ``pattern`` is neither ``None`` nor a ``str``.
+        PatternError: (a ValueError) ``field="pattern"``; ``pos``: 0-based
+            character offset of the fault in ``pattern`` (or ``None``);
+            ``construct``: the unknown ``\p{..}`` property, the
+            ``regex``-only syntax the ``re`` back-end cannot run, or the bare
+            word that is no pre-tokenizer name; ``reason``: the fault alone.
+            The message is one or two sentences: the fault, where (``character
+            N``, counted from 1) and what to do, without the list of every
+            known name or property.
+    """
+    from .patterns import resolve_pattern
+
+    try:
+        resolved = resolve_pattern(pattern)
+        if resolved is not None:
+            compile_pattern(resolved)
+    except PatternError as e:
+        raise PatternError(_short_message(pattern, e), pos=e.pos, construct=e.construct, reason=e.reason) from e
+    return resolved
+
+
+def _short_message(pattern: str, e: PatternError) -> str:
+    where = f" (character {e.pos + 1})" if e.pos is not None else ""
+    construct = e.construct or ""
+    if e.reason == "not a pre-tokenizer name":
+        return (f"“{pattern}” is not a pre-tokenizer name, and as a regex it would keep only that word and drop "
+                f"the rest of the text. Pick a pre-tokenizer from the list, or write (?:{pattern}) to mean the regex.")
+    if e.reason == "the pattern is empty":
+        return "The pattern is empty: pick a pre-tokenizer from the list, or type a regex."
+    if construct[:2] in ("\\p", "\\P"):
+        return f"{construct} is not a known Unicode property{where}. Known ones include {PROPERTY_EXAMPLES}."
+    if construct:
+        return f"The browser's regex engine cannot run this pattern: {e.reason}{where}."
+    return f"The regex does not compile: {e.reason or e.message}{where}."

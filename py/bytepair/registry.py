@@ -20,6 +20,7 @@ import pathlib
 import threading
 from typing import TYPE_CHECKING, Any
 
+from bytepair.errors import UnknownNameError
 from bytepair.patterns import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
 from bytepair.tiktoken_file import load_tiktoken_bpe
 
@@ -34,6 +35,7 @@ __all__ = [
     "list_encoding_names",
     "encoding_info",
     "data_path",
+    "missing_file",
     "load_ranks",
     "get_encoding",
 ]
@@ -65,6 +67,10 @@ class EncodingSpec:
     special_tokens: dict[str, int]
     n_ranks: int
     n_vocab: int
+    #: How a person knows it (``"GPT-4 (cl100k_base)"``).
+    label: str = ""
+    #: Offered in the playground's lists (the others are accepted by name).
+    listed: bool = False
 
 
 _SPECS: dict[str, EncodingSpec] = {
@@ -73,21 +79,21 @@ _SPECS: dict[str, EncodingSpec] = {
         # gpt2 == r50k_base: tiktoken builds gpt2 from GPT-2's vocab.bpe/encoder.json,
         # which give the same ranks as r50k_base.tiktoken.
         EncodingSpec("gpt2", "r50k_base.tiktoken.gz", GPT2_PATTERN,
-                     {_ENDOFTEXT: 50256}, n_ranks=50256, n_vocab=50257),
+                     {_ENDOFTEXT: 50256}, n_ranks=50256, n_vocab=50257, label="GPT-2 (gpt2)", listed=True),
         EncodingSpec("r50k_base", "r50k_base.tiktoken.gz", GPT2_PATTERN,
-                     {_ENDOFTEXT: 50256}, n_ranks=50256, n_vocab=50257),
+                     {_ENDOFTEXT: 50256}, n_ranks=50256, n_vocab=50257, label="GPT-3 (r50k_base)"),
         # p50k_base ranks: 0..50255 and 50257..50280 (runs of spaces); hole at 50256.
         EncodingSpec("p50k_base", "p50k_base.tiktoken.gz", GPT2_PATTERN,
-                     {_ENDOFTEXT: 50256}, n_ranks=50280, n_vocab=50281),
+                     {_ENDOFTEXT: 50256}, n_ranks=50280, n_vocab=50281, label="Codex (p50k_base)"),
         # cl100k_base ranks: 0..100255; holes at 100256 and 100261..100275.
         EncodingSpec("cl100k_base", "cl100k_base.tiktoken.gz", CL100K_PATTERN,
                      {_ENDOFTEXT: 100257, _FIM_PREFIX: 100258, _FIM_MIDDLE: 100259,
                       _FIM_SUFFIX: 100260, _ENDOFPROMPT: 100276},
-                     n_ranks=100256, n_vocab=100277),
+                     n_ranks=100256, n_vocab=100277, label="GPT-4 (cl100k_base)", listed=True),
         # o200k_base ranks: 0..199997; holes at 199998 and 200000..200017.
         EncodingSpec("o200k_base", "o200k_base.tiktoken.gz", O200K_PATTERN,
                      {_ENDOFTEXT: 199999, _ENDOFPROMPT: 200018},
-                     n_ranks=199998, n_vocab=200019),
+                     n_ranks=199998, n_vocab=200019, label="GPT-4o (o200k_base)", listed=True),
     )
 }
 
@@ -111,8 +117,8 @@ def _spec(name: str) -> EncodingSpec:
     try:
         return _SPECS[name]
     except (KeyError, TypeError):
-        raise KeyError(
-            f"unknown encoding {name!r}; known encodings: {', '.join(_SPECS)}"
+        raise UnknownNameError(
+            f"unknown encoding {name!r}; known encodings: {', '.join(_SPECS)}", field="name", known=list(_SPECS)
         ) from None
 
 
@@ -121,12 +127,15 @@ def encoding_info(name: str) -> dict[str, Any]:
 
     Returns:
         ``{"name": str, "pattern": str, "special_tokens": dict[str, int],
-        "file": str, "n_ranks": int, "n_vocab": int}`` - a fresh dict (safe to
-        modify). ``n_ranks`` counts mergeable tokens; ``n_vocab`` is
-        1 + the largest token id (special tokens included).
+        "file": str, "n_ranks": int, "n_vocab": int, "label": str, "listed":
+        bool}`` - a fresh dict (safe to modify). ``n_ranks`` counts mergeable
+        tokens; ``n_vocab`` is 1 + the largest token id (special tokens
+        included); ``label`` is how a person knows it (``"GPT-4
+        (cl100k_base)"``); ``listed``: offered in the playground's lists.
 
     Raises:
-        KeyError: unknown name; the message lists the known names.
+        UnknownNameError: (a KeyError, ``field="name"``, ``known``) unknown
+            name; the message lists the known names.
     """
     spec = _spec(name)
     return {
@@ -136,6 +145,8 @@ def encoding_info(name: str) -> dict[str, Any]:
         "file": spec.file,
         "n_ranks": spec.n_ranks,
         "n_vocab": spec.n_vocab,
+        "label": spec.label,
+        "listed": spec.listed,
     }
 
 
@@ -170,6 +181,20 @@ def data_path(name: str) -> pathlib.Path:
         f"Put the file in one of them or set {DATA_DIR_ENV} to a directory holding it "
         "(tools/make_vocab.py generates it)."
     )
+
+
+def missing_file(name: str) -> str | None:
+    """The rank file name (``<name>.tiktoken.gz``) an encoding needs when no
+    search directory has it, for a caller that can fetch it into
+    ``$BYTEPAIR_DATA_DIR`` (the playground's worker); ``None`` when it is
+    found or ``name`` is not an encoding. Never raises."""
+    if name not in _SPECS:
+        return None
+    try:
+        data_path(name)
+    except FileNotFoundError:
+        return _SPECS[name].file
+    return None
 
 
 def load_ranks(name: str) -> dict[bytes, int]:

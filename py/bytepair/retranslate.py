@@ -58,6 +58,7 @@ import re
 import unicodedata
 
 from . import _unicode_tables as _tables
+from .errors import PatternError
 
 __all__ = ["to_stdlib_re", "supported_properties"]
 
@@ -230,11 +231,15 @@ class _Translator:
         self.stack: list[tuple[frozenset[str], int]] = []
 
     # -- errors ---------------------------------------------------------------
-    def error(self, msg: str, pos: int, *, unsupported: bool = False) -> ValueError:
-        """A ValueError for a fault at ``pos``; ``unsupported``: valid for ``regex``, not for ``re``."""
+    def error(self, msg: str, pos: int, *, unsupported: bool = False, construct: str | None = None) -> PatternError:
+        """A :class:`PatternError` (a ValueError) for a fault at ``pos``; ``unsupported``: valid
+        for ``regex``, not for ``re`` (``construct`` is then the syntax at ``pos``)."""
         head = "the `re` back-end cannot run this split pattern" if unsupported else "invalid regex"
         near = self.p[max(0, pos - 15):pos + 15]
-        return ValueError(f"{head}: {msg} at position {pos} (near {near!r})")
+        if unsupported and construct is None:
+            construct = self.p[pos:max(self.i, pos + 2)]
+        return PatternError(f"{head}: {msg} at position {pos} (near {near!r})", pos=pos, reason=msg,
+                            construct=construct)
 
     # -- driver ---------------------------------------------------------------
     def run(self) -> str:
@@ -400,7 +405,7 @@ class _Translator:
                 f"unknown Unicode property {raw!r} in {p[start:self.i]} (or one without a table here); supported: "
                 + ", ".join(supported_properties())
                 + " (also long names like Uppercase_Letter, gc=/sc=/scx= forms and script codes like Latn)",
-                start)
+                start, construct=p[start:self.i])
         return ("set", self.ascii_limit(_class_ranges(cls)), negated, cls)
 
     def ascii_limit(self, ranges):

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .tokenizer import Tokenizer
 
+from .errors import TokenizerFileError
+
 __all__ = ["FORMAT", "VERSION", "to_json", "from_json"]
 
 FORMAT = "bytepair"
@@ -78,7 +80,7 @@ def from_json(text: str | bytes) -> Tokenizer:
         A :class:`~bytepair.Tokenizer`.
 
     Raises:
-        ValueError: not JSON (with line and column), not this format, an
+        TokenizerFileError (a ValueError; ``where``: ``"merges[k]"`` for a bad merge): not JSON (with line and column), not this format, an
             unsupported version, a missing or wrongly typed field, a malformed
             or duplicate merge or an id that does not exist yet (with the merge
             index and its line number), duplicate special-token ids.
@@ -92,26 +94,26 @@ def from_json(text: str | bytes) -> Tokenizer:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as e:
-            raise ValueError(f"tokenizer file is not UTF-8 text (byte {e.start}); is it a JSON file?") from e
+            raise TokenizerFileError(f"tokenizer file is not UTF-8 text (byte {e.start}); is it a JSON file?") from e
     try:
         data: Any = json.loads(text)
     except json.JSONDecodeError as e:
-        raise ValueError(f"tokenizer file is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from e
+        raise TokenizerFileError(f"tokenizer file is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from e
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValueError(f'not a bytepair tokenizer file: expected a JSON object with "format": "{FORMAT}"')
+        raise TokenizerFileError(f'not a bytepair tokenizer file: expected a JSON object with "format": "{FORMAT}"')
     version = data.get("version")
     if version != VERSION:
-        raise ValueError(f"unsupported tokenizer file version {version!r}; this bytepair reads version {VERSION}")
+        raise TokenizerFileError(f"unsupported tokenizer file version {version!r}; this bytepair reads version {VERSION}")
     if "pattern" not in data:
-        raise ValueError('tokenizer file has no "pattern" field; add it ("pattern": null means no pre-tokenizer)')
+        raise TokenizerFileError('tokenizer file has no "pattern" field; add it ("pattern": null means no pre-tokenizer)')
     if "merges" not in data:
-        raise ValueError('tokenizer file has no "merges" field; add it (a list of [left_id, right_id] pairs, [] for none)')
+        raise TokenizerFileError('tokenizer file has no "merges" field; add it (a list of [left_id, right_id] pairs, [] for none)')
     pattern = data["pattern"]
     if pattern is not None and not isinstance(pattern, str):
-        raise ValueError(f'"pattern" must be a regex string or null, got {pattern!r}')
+        raise TokenizerFileError(f'"pattern" must be a regex string or null, got {pattern!r}')
     merges_raw = data["merges"]
     if not isinstance(merges_raw, list):
-        raise ValueError('"merges" must be a list of [left_id, right_id] pairs')
+        raise TokenizerFileError('"merges" must be a list of [left_id, right_id] pairs')
     # line numbers only when the file has to_json()'s layout: one merge per line
     lines = text.splitlines()
     merges_line = _line_of(text, '"merges"') or 0
@@ -123,27 +125,27 @@ def from_json(text: str | bytes) -> Tokenizer:
         where = f"merge {k} (line {merges_line + 1 + k})" if merges_line else f"merge {k}"
         if (not isinstance(m, list) or len(m) != 2
                 or not all(isinstance(x, int) and not isinstance(x, bool) for x in m)):
-            raise ValueError(f"{where}: expected [left_id, right_id] with two ints, got {m!r}")
+            raise TokenizerFileError(where=f"merges[{k}]", message=f"{where}: expected [left_id, right_id] with two ints, got {m!r}")
         pair = (m[0], m[1])
         new_id = 256 + k
         if pair in merges:
-            raise ValueError(f"{where}: pair {list(pair)} is already merge {merges[pair] - 256}; each pair is merged once")
+            raise TokenizerFileError(where=f"merges[{k}]", message=f"{where}: pair {list(pair)} is already merge {merges[pair] - 256}; each pair is merged once")
         if not (0 <= pair[0] < new_id and 0 <= pair[1] < new_id):
-            raise ValueError(f"{where}: {list(pair)} uses an id that does not exist yet (ids so far are 0..{new_id - 1})")
+            raise TokenizerFileError(where=f"merges[{k}]", message=f"{where}: {list(pair)} uses an id that does not exist yet (ids so far are 0..{new_id - 1})")
         merges[pair] = new_id
     specials = data.get("special_tokens") or {}
     if not isinstance(specials, dict):
-        raise ValueError('"special_tokens" must be an object {"token": id}')
+        raise TokenizerFileError('"special_tokens" must be an object {"token": id}')
     seen: dict[int, str] = {}
     for s, i in specials.items():
         if not isinstance(i, int) or isinstance(i, bool):
-            raise ValueError(f"special token {s!r} has id {i!r}; ids are ints")
+            raise TokenizerFileError(f"special token {s!r} has id {i!r}; ids are ints")
         if i < 0:
-            raise ValueError(f"special token {s!r} has id {i}; ids are >= 0 (use ids >= {256 + len(merges)})")
+            raise TokenizerFileError(f"special token {s!r} has id {i}; ids are >= 0 (use ids >= {256 + len(merges)})")
         if i in seen:
-            raise ValueError(f"special tokens {seen[i]!r} and {s!r} share id {i}; give each its own id")
+            raise TokenizerFileError(f"special tokens {seen[i]!r} and {s!r} share id {i}; give each its own id")
         if i < 256 + len(merges):
-            raise ValueError(f"special token {s!r} has id {i}, which a byte or merge already uses; use ids >= {256 + len(merges)}")
+            raise TokenizerFileError(f"special token {s!r} has id {i}, which a byte or merge already uses; use ids >= {256 + len(merges)}")
         seen[i] = s
     try:
         return Tokenizer.from_merges(
@@ -154,4 +156,4 @@ def from_json(text: str | bytes) -> Tokenizer:
             name=str(data.get("name") or "trained"),
         )
     except (TypeError, ValueError) as e:
-        raise ValueError(f"tokenizer file is invalid: {e}") from e
+        raise TokenizerFileError(f"tokenizer file is invalid: {e}") from e

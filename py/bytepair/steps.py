@@ -25,15 +25,37 @@ are not complete UTF-8 characters as ``<e0a6>`` hex groups).
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
+from collections.abc import Sequence
 from itertools import chain
 
+from . import textbook
 from .decoding import token_to_display
+from .errors import ArgumentError
 from .patterns import resolve_pattern
 from .pretokenize import compile_pattern
 from .surrogates import utf8
 
-__all__ = ["MAX_MERGES", "MAX_TEXT_BYTES", "byte_initial_state", "byte_steps"]
+__all__ = [
+    "APPLY_MAX_BYTES",
+    "ApplyStep",
+    "MAX_MERGES",
+    "MAX_TEXT_BYTES",
+    "MODES",
+    "MergeInfo",
+    "PAIRS_SHOWN",
+    "PairRow",
+    "ROWS_SHOWN",
+    "Row",
+    "StepSession",
+    "StepView",
+    "apply",
+    "apply_start",
+    "byte_initial_state",
+    "byte_steps",
+    "learn_steps",
+]
 
 #: Largest text :func:`byte_steps` accepts, in bytes of UTF-8 (20 KiB).
 MAX_TEXT_BYTES = 20 * 1024
@@ -50,9 +72,10 @@ class _Corpus:
             raise TypeError(f"text must be a str, not {type(text).__name__}")
         n = len(text.encode("utf-8", "surrogatepass"))
         if n > MAX_TEXT_BYTES:
-            raise ValueError(
+            raise ArgumentError(
                 f"the text is {n} bytes of UTF-8; the step-through handles at most {MAX_TEXT_BYTES} "
-                "bytes (20 KiB): use a shorter text (bytepair.train_iter trains on long texts)"
+                "bytes (20 KiB): use a shorter text (bytepair.train_iter trains on long texts)",
+                field="text",
             )
         regex = resolve_pattern(pattern)
         pieces = compile_pattern(regex).findall(text) if regex is not None else [text]
@@ -152,7 +175,7 @@ def _check_int(name: str, value, low: int, high: int | None = None) -> int:
         raise TypeError(f"{name} must be an int, not {type(value).__name__}")
     if value < low or (high is not None and value > high):
         bounds = f"between {low} and {high}" if high is not None else f"at least {low}"
-        raise ValueError(f"{name} must be {bounds}, got {value}")
+        raise ArgumentError(f"{name} must be {bounds}, got {value}", field=name)
     return value
 
 
@@ -298,3 +321,364 @@ def byte_steps(
             "n_bytes": corpus.n_bytes,
         })
     return steps
+
+
+
+# ----------------------------------------------------------------------------- applying merges
+
+#: Longest text :func:`apply` encodes step by step, in bytes of UTF-8.
+APPLY_MAX_BYTES = 2000
+
+#: One merge rule that fired in :func:`apply` (the same type as :func:`bytepair.textbook.apply`'s):
+#: ``index`` (0-based merge index), ``pair``/``merged`` (displayed tokens), ``symbols``
+#: (every piece's tokens after the rule, concatenated), ``positions`` (of the new tokens in ``symbols``).
+ApplyStep = textbook.ApplyStep
+
+
+def _apply_pieces(text: str, pattern: str | None) -> list[list[int]]:
+    """The pieces of ``text`` as lists of byte ids (empty pieces dropped), size-checked."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, not {type(text).__name__}")
+    if not text:
+        raise ArgumentError("Type a text to encode.", field="text")
+    n = len(utf8(text))
+    if n > APPLY_MAX_BYTES:
+        raise ArgumentError(f"The text to encode is {n} bytes; use at most {APPLY_MAX_BYTES} bytes here.",
+                            field="text")
+    regex = resolve_pattern(pattern)
+    pieces = compile_pattern(regex).findall(text) if regex is not None else [text]
+    return [list(b) for b in map(utf8, pieces) if b]
+
+
+def apply_start(text: str, *, pattern: str | None = "gpt2") -> list[str]:
+    """The tokens :func:`apply` starts from: every piece's bytes, displayed, concatenated.
+
+    Raises: as :func:`apply`."""
+    return [token_to_display(bytes((t,))) for seq in _apply_pieces(text, pattern) for t in seq]
+
+
+def apply(text: str, merges: Sequence[tuple[int, int]], *, pattern: str | None = "gpt2") -> list[ApplyStep]:
+    """Encode a (new) text step by step with learned byte-level merges.
+
+    The byte-level twin of :func:`bytepair.textbook.apply`: the text is split by
+    the pre-tokenizer into pieces, each piece starts as its UTF-8 bytes (ids
+    0..255; a lone surrogate becomes U+FFFD), and each merge, in learned order,
+    replaces its pair in every piece left to right without overlap. Merge ``k``
+    makes the id ``256 + k``. This equals minbpe's encoding (repeatedly merge
+    the pair with the lowest merge id; karpathy/minbpe ``encode_chunk``) and
+    :meth:`bytepair.Tokenizer.encode` of a tokenizer built from these merges,
+    because a merge only uses ids that earlier merges made.
+
+    Args:
+        text: the text (characters), at most :data:`APPLY_MAX_BYTES` bytes of UTF-8.
+        merges: ``(left_id, right_id)`` pairs in learned order, e.g.
+            ``[ev.pair for ev in train_iter(...)]`` or a session's merges.
+        pattern: the pre-tokenizer, as for :func:`byte_steps`.
+
+    Returns:
+        One :data:`ApplyStep` per merge that fired, in order (tokens shown with
+        :func:`bytepair.token_to_display`); an empty list when no rule applies.
+        The tokens before the first rule are :func:`apply_start`'s.
+
+    Raises:
+        TypeError: ``text`` not a ``str``; a merge that is not a pair of ints.
+        ArgumentError: (a ValueError) ``field="text"``: an empty text or one
+            over the limit; ``field="merges"``: a merge that uses an id no
+            earlier merge made.
+        PatternError: (a ValueError) a bad pattern.
+    """
+    seqs = _apply_pieces(text, pattern)
+    vocab = [bytes((i,)) for i in range(256)]
+    display = [token_to_display(b) for b in vocab]
+    fired: list[ApplyStep] = []
+    for index, pair in enumerate(merges):
+        if (isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in pair)):
+            raise TypeError(f"merges[{index}] is {pair!r}; each merge must be a (left_id, right_id) pair of ints")
+        a, b = pair
+        z = 256 + index
+        if not (0 <= a < z and 0 <= b < z):
+            raise ArgumentError(f"merges[{index}] {list(pair)} uses an id that no earlier merge made "
+                                f"(ids so far are 0..{z - 1})", field="merges")
+        vocab.append(vocab[a] + vocab[b])
+        display.append(token_to_display(vocab[z]))
+        positions: list[int] = []
+        offset = 0
+        for k, seq in enumerate(seqs):
+            if a in seq:
+                starts = _occurrences(seq, a, b)
+                if starts:
+                    seqs[k], found = _replace(seq, starts, z)
+                    positions += [offset + p for p in found]
+            offset += len(seqs[k])
+        if positions:
+            symbols = tuple(display[t] for seq in seqs for t in seq)
+            fired.append(ApplyStep(index, (display[a], display[b]), display[z], symbols, tuple(positions)))
+    return fired
+
+
+# ----------------------------------------------------------------------------- one step type for both modes
+
+#: The step-through's modes: Sennrich et al.'s word-level BPE (:mod:`bytepair.textbook`) and byte-level BPE.
+MODES: tuple[str, ...] = ("textbook", "bytes")
+#: Rows of the byte-level pair-count table a :class:`StepSession` keeps per step (the textbook table is complete).
+PAIRS_SHOWN = 200
+#: Pieces of a byte-level text a :class:`StepView` lists (the counts always cover all of them).
+ROWS_SHOWN = 1500
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MergeInfo:
+    """The merge a step made. ``index``: 0-based merge index; ``id``: the new
+    token id (bytes mode; ``None`` in textbook mode); ``pair``/``merged``:
+    displayed symbols; ``ids``: ``(left_id, right_id)`` (bytes mode) or
+    ``None``; ``count``: the pair count when chosen; ``n_ties``: other pairs
+    with that count."""
+
+    index: int
+    id: int | None
+    pair: tuple[str, str]
+    ids: tuple[int, int] | None
+    merged: str
+    count: int
+    n_ties: int
+
+    def to_dict(self) -> dict:
+        return {"index": self.index, "id": self.id, "pair": list(self.pair),
+                "ids": list(self.ids) if self.ids is not None else None,
+                "merged": self.merged, "count": self.count, "n_ties": self.n_ties}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PairRow:
+    """A row of the pair-count table: displayed ``pair``, its ``count``,
+    ``tie`` (same count as the chosen pair), ``ids`` (bytes mode) or ``None``."""
+
+    pair: tuple[str, str]
+    count: int
+    tie: bool
+    ids: tuple[int, int] | None = None
+
+    def to_dict(self) -> dict:
+        return {"pair": list(self.pair), "count": self.count, "tie": self.tie,
+                "ids": list(self.ids) if self.ids is not None else None}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Row:
+    """One word (textbook: ``label`` the word, ``count`` its count) or piece
+    (bytes: both ``None``) of the corpus: its ``symbols`` and the indices of
+    the symbols the step's merge made (``merged``)."""
+
+    label: str | None
+    count: int | None
+    symbols: tuple[str, ...]
+    merged: tuple[int, ...]
+
+    def to_dict(self) -> dict:
+        return {"label": self.label, "count": self.count, "symbols": list(self.symbols), "merged": list(self.merged)}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class StepView:
+    """Step ``index`` of a step-through, the same type in both modes.
+
+    ``index``: 0 is the start (``merge`` is ``None``), ``k`` the state after
+    the k-th merge; ``pair_counts``: the table *before* the merge (row 0 the
+    merged pair; textbook: every pair, bytes: the top :data:`PAIRS_SHOWN`
+    rows), ``n_pairs`` distinct pairs in all; ``rows``: the corpus *after* the
+    merge (bytes: the first :data:`ROWS_SHOWN` pieces), ``n_rows`` in all;
+    ``vocab``: textbook every symbol (initial ones first), bytes the learned
+    tokens only; ``n_base``: initial symbols (textbook) or 256; ``n_vocab``;
+    ``n_symbols``: symbols (tokens) in the corpus after the merge,
+    ``n_symbols_start`` before any; ``n_bytes``: UTF-8 bytes of the text
+    (bytes mode) or ``None``. Symbols are displayed strings.
+    """
+
+    index: int
+    n_steps: int
+    mode: str
+    merge: MergeInfo | None
+    pair_counts: tuple[PairRow, ...]
+    n_pairs: int
+    rows: tuple[Row, ...]
+    n_rows: int
+    vocab: tuple[str, ...]
+    n_base: int
+    n_vocab: int
+    n_symbols: int
+    n_symbols_start: int
+    n_bytes: int | None
+
+    def to_dict(self) -> dict:
+        """Plain JSON values, the fields above by name (nested objects as dicts)."""
+        return {
+            "index": self.index, "n_steps": self.n_steps, "mode": self.mode,
+            "merge": self.merge.to_dict() if self.merge is not None else None,
+            "pair_counts": [r.to_dict() for r in self.pair_counts], "n_pairs": self.n_pairs,
+            "rows": [r.to_dict() for r in self.rows], "n_rows": self.n_rows, "vocab": list(self.vocab),
+            "n_base": self.n_base, "n_vocab": self.n_vocab, "n_symbols": self.n_symbols,
+            "n_symbols_start": self.n_symbols_start, "n_bytes": self.n_bytes,
+        }
+
+
+class StepSession:
+    """Merges learned step by step (:func:`learn_steps`), kept so any step can be shown.
+
+    Attributes: ``mode``; ``requested`` (merges asked for); ``merges``: one
+    :class:`MergeInfo` per merge learned (fewer than asked when no pair was
+    left); ``n_rows``; ``n_symbols_start``; ``n_bytes`` (bytes mode) or ``None``.
+    """
+
+    def __init__(self, mode: str, requested: int, steps: list, initial: dict, *, pattern: str | None = None) -> None:
+        self.mode = mode
+        self.requested = requested
+        self.pattern = pattern
+        self._steps = steps
+        self._initial = initial
+        if mode == "textbook":
+            self.merges = [MergeInfo(s.index, None, s.pair, None, s.merged, s.count, len(s.ties)) for s in steps]
+            self.n_base = len(initial["vocab"])
+            self.n_bytes = None
+        else:
+            self.merges = [MergeInfo(d["index"], d["id"], tuple(d["pair"]), tuple(d["pair_ids"]), d["merged"],
+                                     d["count"], d["n_ties"]) for d in steps]
+            self.n_base = 256
+            self.n_bytes = initial["n_bytes"]
+        self.n_rows = len(initial["segmentation"])
+        self.n_symbols_start = initial["n_symbols"]
+
+    @property
+    def n_steps(self) -> int:
+        """Merges learned (steps after the start)."""
+        return len(self._steps)
+
+    def step(self, index: int) -> StepView:
+        """Step ``index``, 0..:attr:`n_steps` (0: the start).
+
+        Raises:
+            ArgumentError: (``field="step"``) ``index`` out of range or not an int.
+        """
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= self.n_steps:
+            raise ArgumentError(f"There is no step {index}: pick a step from 0 to {self.n_steps}.", field="step")
+        common = {"index": index, "n_steps": self.n_steps, "mode": self.mode, "n_rows": self.n_rows,
+                  "n_base": self.n_base, "n_symbols_start": self.n_symbols_start, "n_bytes": self.n_bytes}
+        merge = self.merges[index - 1] if index else None
+        if self.mode == "textbook":
+            if index == 0:
+                words, merged_at = self._initial["segmentation"], {}
+                rows = tuple(Row(w["word"], w["count"], tuple(w["symbols"]), ()) for w in words)
+                return StepView(merge=None, pair_counts=(), n_pairs=0, rows=rows, vocab=tuple(self._initial["vocab"]),
+                                n_vocab=len(self._initial["vocab"]), n_symbols=self._initial["n_symbols"], **common)
+            s = self._steps[index - 1]
+            n_ties = len(s.ties)
+            merged_at = {c.word_index: c.positions for c in s.changed_words}
+            rows = tuple(Row(w.word, w.count, w.symbols, merged_at.get(i, ())) for i, w in enumerate(s.segmentation))
+            table = tuple(PairRow(p, c, 1 <= r <= n_ties) for r, (p, c) in enumerate(s.pair_counts))
+            return StepView(merge=merge, pair_counts=table, n_pairs=len(table), rows=rows, vocab=s.vocab,
+                            n_vocab=len(s.vocab), n_symbols=s.n_symbols, **common)
+        if index == 0:
+            seg, merged_at, vocab = self._initial["segmentation"], {}, []
+            table, n_pairs, n_vocab, n_symbols = (), 0, 256, self._initial["n_symbols"]
+        else:
+            d = self._steps[index - 1]
+            seg, vocab = d["segmentation"], d["vocab"]
+            merged_at = {c["piece_index"]: c["positions"] for c in d["changed_pieces"]}
+            table = tuple(PairRow(tuple(r["pair"]), r["count"], r["tie"], tuple(r["ids"])) for r in d["pair_counts"])
+            n_pairs, n_vocab, n_symbols = d["n_pairs"], d["n_vocab"], d["n_symbols"]
+        rows = tuple(Row(None, None, tuple(seg[p]), tuple(merged_at.get(p, ()))) for p in range(min(len(seg), ROWS_SHOWN)))
+        return StepView(merge=merge, pair_counts=table, n_pairs=n_pairs, rows=rows, vocab=tuple(vocab),
+                        n_vocab=n_vocab, n_symbols=n_symbols, **common)
+
+    def start_symbols(self, text: str) -> list[str]:
+        """The symbols :meth:`apply` starts from (textbook: the word's characters
+        and ``</w>``; bytes: the text's bytes, displayed). Raises: as :meth:`apply`."""
+        if self.mode == "textbook":
+            return textbook.initial_symbols(_check_word_input(text))
+        return apply_start(text, pattern=self.pattern)
+
+    def apply(self, text: str) -> list[ApplyStep]:
+        """Encode a new word (textbook, :func:`bytepair.textbook.apply`) or a short
+        text (bytes, :func:`apply`) with the session's merges; one step per rule that fired.
+
+        Raises:
+            ArgumentError: (``field="text"``) an empty input, a word with
+                whitespace (textbook), a text over :data:`APPLY_MAX_BYTES` (bytes).
+        """
+        if self.mode == "textbook":
+            return textbook.apply(_check_word_input(text), [m.pair for m in self.merges])
+        return apply(text, [m.ids for m in self.merges], pattern=self.pattern)  # type: ignore[misc]
+
+
+def _check_word_input(word: str) -> str:
+    if isinstance(word, str) and not word:
+        raise ArgumentError("Type a word to encode.", field="text")
+    try:
+        return textbook._check_word(word)
+    except ValueError as e:
+        raise ArgumentError(str(e), field="text") from e
+
+
+def learn_steps(
+    mode: str,
+    text: str,
+    n_merges: int,
+    *,
+    input: str = "counts",
+    tie_break: str = "first",
+    pattern: str | None = "gpt2",
+) -> StepSession:
+    """Learn up to ``n_merges`` merges step by step, in either mode.
+
+    Args:
+        mode: ``"textbook"`` (:func:`bytepair.textbook.learn`) or ``"bytes"`` (:func:`byte_steps`).
+        text: textbook: ``word count`` lines (``input="counts"``) or plain text
+            whose words are counted (``input="text"``); bytes: the text
+            (at most :data:`MAX_TEXT_BYTES` bytes of UTF-8).
+        n_merges: 0..:data:`MAX_MERGES`.
+        input: ``"counts"`` or ``"text"`` (textbook mode).
+        tie_break: ``"first"`` or ``"lexicographic"`` (textbook mode).
+        pattern: the pre-tokenizer (bytes mode), as for :func:`byte_steps`.
+
+    Returns:
+        A :class:`StepSession`.
+
+    Raises:
+        ArgumentError: (a ValueError) ``field`` is ``"mode"``, ``"input"``,
+            ``"tie_break"``, ``"n_merges"`` or ``"text"`` (no words, a
+            malformed ``word count`` line with its number, a text over the limit).
+        PatternError: (a ValueError) a bad pattern, with a short message
+            (:func:`bytepair.pretokenize.check_pattern`).
+        TypeError: wrong argument types.
+    """
+    from .pretokenize import check_pattern
+
+    if mode not in MODES:
+        raise ArgumentError(f"Unknown step-through mode {mode!r}: use 'textbook' or 'bytes'.", field="mode")
+    if isinstance(n_merges, bool) or not isinstance(n_merges, int):
+        raise TypeError(f"n_merges must be an int, not {type(n_merges).__name__}")
+    limit = textbook.MAX_MERGES if mode == "textbook" else MAX_MERGES
+    if not 0 <= n_merges <= limit:
+        raise ArgumentError(f"n_merges must be between 0 and {limit}, got {n_merges}", field="n_merges")
+    if mode == "textbook":
+        if input not in ("counts", "text"):
+            raise ArgumentError(f"Unknown input {input!r}: use 'counts' or 'text'.", field="input")
+        if tie_break not in textbook.TIE_BREAKS:
+            raise ArgumentError(f"unknown tie_break {tie_break!r}; use 'first' or 'lexicographic'", field="tie_break")
+        try:
+            word_counts = textbook.parse_word_counts(text) if input == "counts" else textbook.count_words(text)
+        except ValueError as e:
+            raise ArgumentError(str(e), field="text") from e
+        if not word_counts:
+            raise ArgumentError("There are no words yet: type one word and its count per line, e.g. 'low 5'."
+                                if input == "counts" else "There are no words yet: type some text.", field="text")
+        try:
+            initial = textbook.initial_state(word_counts)
+        except ValueError as e:
+            raise ArgumentError(str(e), field="text") from e
+        return StepSession(mode, n_merges, textbook.learn(word_counts, n_merges, tie_break=tie_break), initial)
+    if isinstance(text, str) and not text:
+        raise ArgumentError("The text is empty: type or paste a few sentences.", field="text")
+    check_pattern(pattern)
+    steps = byte_steps(text, n_merges, pattern=pattern, max_pairs_shown=PAIRS_SHOWN)
+    return StepSession(mode, n_merges, steps, byte_initial_state(text, pattern=pattern), pattern=pattern)

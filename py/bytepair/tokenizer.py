@@ -18,13 +18,11 @@ from __future__ import annotations
 import bisect
 import codecs
 import dataclasses
-import itertools
-import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Literal
 
-from . import bpe, specials
+from . import bpe, offsets, specials
 from .normalize import normalize
 from .patterns import resolve_pattern
 from .pretokenize import compile_pattern
@@ -52,10 +50,6 @@ class TokenSpan:
     start: int
     end: int
     special: bool = False
-
-
-def _utf16_len(s: str) -> int:
-    return len(s.encode("utf-16-le", "surrogatepass")) // 2
 
 
 class Tokenizer:
@@ -207,7 +201,7 @@ class Tokenizer:
         if self._merges is not None:
             return dict(self._merges)
         if self._derived_merges is None:
-            self._derived_merges = _derive_merges(self._ranks)  # type: ignore[arg-type]
+            self._derived_merges = bpe.recover_merges(self._ranks)  # type: ignore[arg-type]
         return dict(self._derived_merges)
 
     def __repr__(self) -> str:
@@ -395,9 +389,9 @@ class Tokenizer:
                 self._segment_spans(segment, offset, raw)
             offset += len(segment)
         if work != original:
-            raw = _map_back(original, work, raw, self.normalization)
+            raw = offsets.map_back(original, work, raw, self.normalization)
         if units == "utf16":
-            raw = _chars_to_utf16(original, raw)
+            raw = offsets.chars_to_utf16(original, raw)
         vocab = self._vocab
         return [TokenSpan(t, vocab[t], a, b, sp) for t, a, b, sp in raw]
 
@@ -538,92 +532,3 @@ def _vocab_from_merges(merges: dict[tuple[int, int], int]) -> dict[int, bytes]:
             raise ValueError(f"merge {k} ({a}, {b}) uses an id that no earlier merge made; ids so far are 0..{new - 1}")
         vocab[new] = vocab[a] + vocab[b]
     return vocab
-
-
-def _derive_merges(ranks: dict[bytes, int]) -> dict[tuple[int, int], int]:
-    merges: dict[tuple[int, int], int] = {}
-    for tok, rank in sorted(ranks.items(), key=lambda kv: kv[1]):
-        if len(tok) < 2:
-            continue
-        older = _LowerRanks(ranks, rank)
-        parts = bpe.encode_piece_ranks(tok, older) if all(bytes((c,)) in older for c in tok) else []
-        if len(parts) == 2:
-            merges[(parts[0], parts[1])] = rank
-    return merges
-
-
-class _LowerRanks(Mapping):
-    """The ranks strictly below ``limit`` (a view for deriving merges)."""
-
-    def __init__(self, ranks: dict[bytes, int], limit: int) -> None:
-        self._ranks, self._limit = ranks, limit
-
-    def __getitem__(self, key: bytes) -> int:
-        r = self._ranks[key]
-        if r >= self._limit:
-            raise KeyError(key)
-        return r
-
-    def get(self, key, default=None):
-        r = self._ranks.get(key)
-        return r if r is not None and r < self._limit else default
-
-    def __contains__(self, key) -> bool:
-        return self.get(key) is not None
-
-    def __iter__(self):
-        return (k for k, v in self._ranks.items() if v < self._limit)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
-
-
-def _chars_to_utf16(text: str, raw: list[tuple[int, int, int, bool]]) -> list[tuple[int, int, int, bool]]:
-    """Character offsets into ``text`` -> UTF-16 code-unit offsets."""
-    if len(text) == _utf16_len(text):
-        return raw
-    u16 = list(itertools.accumulate((2 if ord(ch) > 0xFFFF else 1 for ch in text), initial=0))
-    return [(t, u16[a], u16[b], sp) for t, a, b, sp in raw]
-
-
-def _map_back(
-    original: str, work: str, raw: list[tuple[int, int, int, bool]], form: str | None
-) -> list[tuple[int, int, int, bool]]:
-    """Offsets into ``work`` (``original`` normalized / surrogate-fixed) -> offsets into ``original``.
-
-    ``original`` is cut before every character of combining class 0; neighbouring
-    pieces are joined while transforming them apart differs from transforming
-    them together (composition across starters, e.g. Hangul jamo), so each
-    piece transforms on its own and the pieces' outputs concatenate to ``work``.
-    """
-
-    def transform(s: str) -> str:
-        s = normalize(s, form) if form is not None else s
-        try:
-            s.encode("utf-8")
-        except UnicodeEncodeError:
-            s = fix_surrogates(s)
-        return s
-
-    cuts = [i for i, ch in enumerate(original) if i == 0 or (unicodedata.combining(ch) == 0 and not "\udc00" <= ch <= "\udfff")]
-    cuts.append(len(original))
-    chunks: list[tuple[int, int, str]] = []  # (start, end) in original, transformed text
-    for a, b in zip(cuts, cuts[1:]):
-        t = transform(original[a:b])
-        if chunks:
-            pa, _, pt = chunks[-1]
-            joined = transform(original[pa:b])
-            if joined != pt + t:
-                chunks[-1] = (pa, b, joined)
-                continue
-        chunks.append((a, b, t))
-    if "".join(t for _, _, t in chunks) != work:
-        chunks = [(0, len(original), work)]
-    # work offset -> index of the chunk holding it
-    starts = list(itertools.accumulate((len(t) for _, _, t in chunks), initial=0))
-    out = []
-    for tok, a, b, sp in raw:
-        ca = bisect.bisect_right(starts, a) - 1
-        cb = bisect.bisect_right(starts, max(a, b - 1)) - 1
-        out.append((tok, chunks[ca][0], chunks[cb][1], sp))
-    return out

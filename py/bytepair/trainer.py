@@ -39,6 +39,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from . import specials as _specials
+from .errors import ArgumentError
 from .normalize import normalize
 from .patterns import resolve_pattern
 from .pretokenize import compile_pattern
@@ -70,8 +71,15 @@ class MergeEvent:
     n_bytes: int
 
     @property
+    def merge_index(self) -> int:
+        """0-based merge index (``id - 256``): the order in which merges are
+        learned and applied."""
+        return self.id - 256
+
+    @property
     def rank(self) -> int:
-        """0-based merge index (``id - 256``)."""
+        """Deprecated alias of :attr:`merge_index` (in tiktoken a *rank* is a
+        token id, which is :attr:`id` here); will be removed."""
         return self.id - 256
 
 
@@ -81,7 +89,7 @@ def _check_args(text, vocab_size, special_tokens, min_frequency) -> list[str]:
     if not isinstance(vocab_size, int) or isinstance(vocab_size, bool):
         raise TypeError(f"vocab_size must be an int, got {vocab_size!r}")
     if not isinstance(min_frequency, int) or isinstance(min_frequency, bool) or min_frequency < 1:
-        raise ValueError(f"min_frequency must be an int >= 1, got {min_frequency!r}")
+        raise ArgumentError(f"min_frequency must be an int >= 1, got {min_frequency!r}", field="min_frequency")
     if special_tokens is None:
         names: list[str] = []
     elif isinstance(special_tokens, Mapping):
@@ -97,11 +105,12 @@ def _check_args(text, vocab_size, special_tokens, min_frequency) -> list[str]:
             if not isinstance(s, str) or not s:
                 raise TypeError(f"each special token must be a non-empty str, got {s!r}")
         if len(set(names)) != len(names):
-            raise ValueError(f"special_tokens has duplicates: {names!r}")
+            raise ArgumentError(f"special_tokens has duplicates: {names!r}", field="special_tokens")
     if vocab_size < 256 + len(names):
-        raise ValueError(
+        raise ArgumentError(
             f"vocab_size must be at least 256 (one token per byte) + {len(names)} special token(s) = "
-            f"{256 + len(names)}, got {vocab_size}"
+            f"{256 + len(names)}, got {vocab_size}",
+            field="vocab_size",
         )
     return names
 
@@ -147,7 +156,10 @@ def train_iter(
 
     Raises:
         TypeError: ``text`` not a str, ``vocab_size`` not an int.
-        ValueError: ``vocab_size`` too small, a bad pattern or normalization.
+        ArgumentError (a ValueError; ``field`` names the argument):
+            ``vocab_size`` too small, ``min_frequency`` < 1, duplicate
+            special tokens, an unknown normalization.
+        PatternError (a ValueError, ``field="pattern"``): a bad pattern.
 
     Example::
 

@@ -255,9 +255,9 @@ def test_encode_a_new_word_rule_by_rule(course):
         steps.press('[data-testid="steps-word"]', "Enter")
         expected = slow_apply(word, merges)
         steps.wait_for_function(
-            "([w, n]) => document.querySelectorAll('[data-testid=\"steps-encode-list\"] li[data-rank]').length === n && document.querySelector('[data-testid=\"steps-encode-list\"] li.start .syms').textContent.replace('</w>', '') === w",
+            "([w, n]) => document.querySelectorAll('[data-testid=\"steps-encode-list\"] li[data-merge-index]').length === n && document.querySelector('[data-testid=\"steps-encode-list\"] li.start .syms').textContent.replace('</w>', '') === w",
             arg=[word, len(expected)])
-        got = steps.evaluate("() => [...document.querySelectorAll('[data-testid=\"steps-encode-list\"] li[data-rank]')].map((li) => [Number(li.dataset.rank), li.dataset.symbols.split(' ')])")
+        got = steps.evaluate("() => [...document.querySelectorAll('[data-testid=\"steps-encode-list\"] li[data-merge-index]')].map((li) => [Number(li.dataset.mergeIndex), li.dataset.symbols.split(' ')])")
         assert [tuple(g) for g in got] == [(rank, syms) for rank, syms in expected], word
     assert slow_apply("lowest", merges)[-1][1] == ["low", "est</w>"]  # the worked example's answer
 

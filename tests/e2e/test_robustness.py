@@ -192,7 +192,7 @@ def test_js_api_argument_checks_and_defaults(page, site_url):
     assert "nope" in msg and "cl100k_base" in msg and "None" not in msg
     msg = api_error(page, "window.bytepair.compare('hi')")
     assert "{key, text}" in msg
-    msg = api_error(page, "window.bytepair.learnSteps()")
+    msg = api_error(page, "window.bytepair.stepsLearn()")
     assert "text" in msg and "Cannot read" not in msg
     # a training run with defaults for the pattern and the name still works
     res = page.evaluate("() => window.bytepair.train('ab ab ab', {vocabSize: 257})")

@@ -5,36 +5,21 @@
 //   await bytepair.count(text, "my-bpe")         // number of tokens
 //   await bytepair.train(text, {vocabSize, pattern, name}, (merge) => ...)
 //   bytepair.stop()
-//   await bytepair.learnSteps({mode: "textbook", text: "low 5\nlower 2", n_merges: 10})
+//   await bytepair.stepsLearn({mode: "textbook", text: "low 5\nlower 2", n_merges: 10})
+//   bytepair.facts                               // shared facts from Python (py/bytepair/facts.py), once ready
 //
 // `tokenizer` is an encoding name (gpt2, cl100k_base, o200k_base, ...) or the
 // name of a tokenizer the user trained (kept in browser storage).
 
 import { createRpc, WorkerCrashed, seconds } from "./rpc.js";
+import { BytepairError } from "./errors.js";
 import * as storage from "./storage.js";
 
-export const REAL_TOKENIZERS = [
-  { name: "gpt2", label: "GPT-2 (gpt2)" },
-  { name: "cl100k_base", label: "GPT-4 (cl100k_base)" },
-  { name: "o200k_base", label: "GPT-4o (o200k_base)" },
-];
-const RESERVED = new Set(["gpt2", "r50k_base", "p50k_base", "cl100k_base", "o200k_base"]);
-export const PRETOKENIZERS = [
-  { value: "none", label: "None (merges cross spaces)" },
-  { value: "gpt2", label: "GPT-2" },
-  { value: "cl100k_base", label: "GPT-4 (cl100k_base)" },
-  { value: "o200k_base", label: "GPT-4o (o200k_base)" },
-  { value: "custom", label: "Custom regex…" },
-];
-export const MIN_VOCAB = 257;
-export const MAX_VOCAB = 100000;
 const STOP_GRACE_MS = 1500; // then a worker still busy in Python is restarted
 /** Time limit of one call (encode, count, compare, steps, ...; not training) before the worker is restarted. */
 export const CALL_LIMIT_MS = 15000;
 /** Extra time allowed per million characters of text passed (long texts take a while to encode). */
 const CALL_LIMIT_PER_MCHAR_MS = 15000;
-/** Also accepted by name (the page lists only the three above). */
-const OTHER_ENCODINGS = ["r50k_base", "p50k_base"];
 
 /** How a bad argument is described in an error: its type, or a short value. */
 function describe(value) {
@@ -62,12 +47,12 @@ function textLength(args) {
   return n;
 }
 
-/** Check a tokenizer name; returns an error message or "". */
-export function nameProblem(name, existing, { except } = {}) {
+/** Check a tokenizer name; returns an error message or "". builtIn: the encodings' names (facts.tokenizers). */
+export function nameProblem(name, existing, { except, builtIn = [] } = {}) {
   const n = name.trim();
   if (!n) return "Give the tokenizer a name.";
   if (n.length > 60) return "Use at most 60 characters.";
-  if (RESERVED.has(n)) return `"${n}" is a built-in encoding; pick another name.`;
+  if (builtIn.includes(n)) return `"${n}" is a built-in encoding; pick another name.`;
   if (n !== except && existing.includes(n)) return `A tokenizer named "${n}" already exists.`;
   return "";
 }
@@ -102,8 +87,11 @@ export function createApi({ onStatus }) {
     for (const item of items) trained.set(item.name, item);
     if (items.length) changed();
   });
+  let facts = null; // py/bytepair/facts.py's facts(), from the worker's ready reply
+  const builtIn = () => (facts ? facts.tokenizers.map((t) => t.name) : []);
   const ready = Promise.all([rpc.start(), loaded]).then(
     ([info]) => {
+      facts = info.facts;
       onStatus({ phase: "ready", fraction: 1, message: "Ready", info });
       return info;
     },
@@ -128,19 +116,20 @@ export function createApi({ onStatus }) {
     }
     await loaded;
     if (!trained.has(name)) {
-      if (api.tokenizers().includes(name) || OTHER_ENCODINGS.includes(name)) return name;
+      await ready;
+      if (api.tokenizers().includes(name) || builtIn().includes(name)) return name;
       throw new Error(`bytepair.${fn}: unknown tokenizer ${JSON.stringify(name)}; use one of ${api.tokenizers().join(", ")} (bytepair.tokenizers() lists them).`);
     }
     if (registered.has(name)) return name;
     const [res] = await call("registerTrained", [{ name, json: trained.get(name).json }]);
-    if (res.error) throw new Error(`The saved tokenizer "${name}" could not be loaded: ${res.error}`);
+    if (res.error) throw new BytepairError({ ...res.error, message: `The saved tokenizer "${name}" could not be loaded: ${res.error.message}` });
     registered.add(name);
     return name;
   }
 
   function uniqueName(base) {
     let name = base.trim() || "my-bpe";
-    for (let i = 2; trained.has(name) || RESERVED.has(name); i += 1) name = `${base.trim()} (${i})`;
+    for (let i = 2; trained.has(name) || builtIn().includes(name); i += 1) name = `${base.trim()} (${i})`;
     return name;
   }
 
@@ -155,12 +144,31 @@ export function createApi({ onStatus }) {
 
   const api = {
     ready,
-    REAL_TOKENIZERS,
-    PRETOKENIZERS,
+    /**
+     * The facts shared with Python (py/bytepair/facts.py): {tokenizers: [{name, label, listed}],
+     * pretokenizers: [{value, label}], vocab_size: {min, max}, steps: {max_merges, ...}, end_of_word};
+     * null until the worker is ready.
+     */
+    get facts() {
+      return facts;
+    },
+    /** Run fn(facts) now if the worker is ready, else once it is. */
+    withFacts(fn) {
+      if (facts) fn(facts);
+      else ready.then(() => fn(facts), () => {});
+    },
+    /** The encodings the page lists: [{name, label}] (empty until ready). */
+    realTokenizers() {
+      return facts ? facts.tokenizers.filter((t) => t.listed) : [];
+    },
+    /** How a person knows a tokenizer: the encoding's label, or the name. */
+    label(name) {
+      return facts?.tokenizers.find((t) => t.name === name)?.label ?? name;
+    },
 
-    /** Names of every tokenizer: the real ones, then the trained ones (oldest first). */
+    /** Names of every tokenizer: the real ones listed on the page, then the trained ones (oldest first). */
     tokenizers() {
-      return [...REAL_TOKENIZERS.map((t) => t.name), ...trained.keys()];
+      return [...api.realTokenizers().map((t) => t.name), ...trained.keys()];
     },
     /** Saved tokenizer records [{name, meta}] (without the JSON). */
     trainedTokenizers() {
@@ -205,24 +213,25 @@ export function createApi({ onStatus }) {
     /**
      * Step-through (textbook or byte-level BPE, one merge at a time); the worker keeps the steps.
      * options: {mode: "textbook"|"bytes", text, input: "counts"|"text", tie: "first"|"lexicographic",
-     *           pattern, n_merges} -> {session, mode, n_steps, requested, merges, n_rows, n_symbols_start, n_bytes}
+     *           pattern, n_merges} -> {session, mode, n_steps, requested, merges: {left, right, merged, count},
+     *           n_rows, n_symbols_start, n_bytes}
      */
-    async learnSteps(options) {
+    async stepsLearn(options) {
       if (!options || typeof options !== "object" || typeof options.text !== "string") {
-        throw new TypeError('bytepair.learnSteps(options): pass an object with a text, e.g. {mode: "textbook", text: "low 5\\nlower 2", n_merges: 10} or {mode: "bytes", text: "some text", pattern: "gpt2", n_merges: 20}.');
+        throw new TypeError('bytepair.stepsLearn(options): pass an object with a text, e.g. {mode: "textbook", text: "low 5\\nlower 2", n_merges: 10} or {mode: "bytes", text: "some text", pattern: "gpt2", n_merges: 20}.');
       }
       return call("stepsLearn", options);
     },
-    /** Step `index` (0: the start) of a session: {merge, pair_counts, rows, vocab, n_symbols, ...}. */
-    async stepView(session, index) {
+    /** Step `index` (0: the start) of a session: bytepair.steps.StepView as JSON {merge, pair_counts, rows, vocab, n_symbols, ...}. */
+    async stepsView(session, index) {
       if (!Number.isInteger(session) || !Number.isInteger(index)) {
-        throw new TypeError(`bytepair.stepView(session, index): pass the session number learnSteps returned and a step number (0: the start), got ${describe(session)} and ${describe(index)}.`);
+        throw new TypeError(`bytepair.stepsView(session, index): pass the session number stepsLearn returned and a step number (0: the start), got ${describe(session)} and ${describe(index)}.`);
       }
       return call("stepsView", session, index);
     },
-    /** The session's merges applied to a new word (or short text): {start, fired: [{rank, pair, merged, symbols, positions}], n_rules}. */
+    /** The session's merges applied to a new word (or short text): {start, fired: [{index, pair, merged, symbols, positions}], n_rules}. */
     async stepsEncode(session, text) {
-      if (!Number.isInteger(session)) throw new TypeError(`bytepair.stepsEncode(session, text): pass the session number learnSteps returned, got ${describe(session)}.`);
+      if (!Number.isInteger(session)) throw new TypeError(`bytepair.stepsEncode(session, text): pass the session number stepsLearn returned, got ${describe(session)}.`);
       needText("stepsEncode(session, text)", text, "the word to encode");
       return call("stepsEncode", session, text);
     },
@@ -246,8 +255,10 @@ export function createApi({ onStatus }) {
         throw new TypeError(`bytepair.${fn}: options must be an object, e.g. {vocabSize: 1000, pattern: "cl100k_base", name: "my-bpe"}; got ${describe(options)}.`);
       }
       const { vocabSize } = options;
-      if (!Number.isInteger(vocabSize) || vocabSize < MIN_VOCAB || vocabSize > MAX_VOCAB) {
-        throw new RangeError(`bytepair.${fn}: vocabSize must be a whole number from ${MIN_VOCAB} to ${MAX_VOCAB} (256 bytes + the merges to learn), got ${describe(vocabSize)}; e.g. bytepair.train(text, {vocabSize: 1000}).`);
+      await ready;
+      if (!Number.isInteger(vocabSize)) {
+        const { min, max } = facts.vocab_size;
+        throw new TypeError(`bytepair.${fn}: vocabSize must be a whole number from ${min} to ${max} (256 bytes + the merges to learn), got ${describe(vocabSize)}; e.g. bytepair.train(text, {vocabSize: 1000}).`);
       }
       const pattern = options.pattern ?? "cl100k_base";
       if (typeof pattern !== "string") {
@@ -256,7 +267,7 @@ export function createApi({ onStatus }) {
       const wanted = options.name ?? "my-bpe";
       if (typeof wanted !== "string") throw new TypeError(`bytepair.${fn}: name must be a string, got ${describe(wanted)}.`);
       const problem = wanted.trim() ? nameProblem(wanted, []) : "";
-      if (problem && !RESERVED.has(wanted.trim())) throw new Error(`bytepair.${fn}: ${problem}`);
+      if (problem) throw new Error(`bytepair.${fn}: ${problem}`);
       if (typeof onMerge !== "function") throw new TypeError(`bytepair.${fn}: onMerge must be a function (called with each merge), got ${describe(onMerge)}.`);
       await loaded;
       if (training) throw new Error("A training run is already going; stop it first.");
@@ -264,10 +275,15 @@ export function createApi({ onStatus }) {
       const name = uniqueName(options.name || "my-bpe");
       const run = { stopRequested: false, merges: [], watchdog: null };
       training = run;
+      const seen = { left: [], right: [], id: [] }; // the merges shown so far, for fromMerges after a restart
+      run.merges = seen;
       const onBatch = (batch) => {
-        for (const e of batch.events) {
-          run.merges.push([e[1], e[2], e[0]]);
-          onMerge({ id: e[0], left: e[1], right: e[2], leftText: e[3], rightText: e[4], tokenText: e[5], count: e[6], nTokens: e[7], totalBytes: batch.total_bytes, target: batch.target });
+        const e = batch.events; // named columns, one entry per merge
+        for (let i = 0; i < e.id.length; i += 1) {
+          seen.left.push(e.left[i]);
+          seen.right.push(e.right[i]);
+          seen.id.push(e.id[i]);
+          onMerge({ id: e.id[i], left: e.left[i], right: e.right[i], leftText: e.left_text[i], rightText: e.right_text[i], tokenText: e.token_text[i], count: e.count[i], nTokens: e.n_tokens[i], totalBytes: batch.total_bytes, target: batch.target });
         }
       };
       const meta = { vocabSize: options.vocabSize, pattern: options.pattern, bytes: new TextEncoder().encode(text).length };
@@ -276,9 +292,10 @@ export function createApi({ onStatus }) {
         if (!result.n_merges) return { ...result, n_merges: 0, saved: false }; // nothing learned: nothing to keep
         return await keep(result, meta);
       } catch (err) {
+        if (err.field === "vocab_size") throw new BytepairError({ ...err.detail, message: `bytepair.${fn}: vocabSize: ${err.message}` });
         if (!(run.stopRequested && err instanceof WorkerCrashed)) throw err;
         // Stop had to restart a worker busy in Python: rebuild from the merges we saw.
-        if (!run.merges.length) return { name, n_merges: 0, stopped: true, saved: false, restarted: true };
+        if (!seen.id.length) return { name, n_merges: 0, stopped: true, saved: false, restarted: true };
         const result = await call("fromMerges", name, run.merges, options.pattern);
         return await keep({ ...result, stopped: true, restarted: true }, meta);
       } finally {
@@ -312,15 +329,15 @@ export function createApi({ onStatus }) {
     },
     /** Import a tokenizer JSON file's text under `name`. */
     async importTokenizer(name, json) {
-      const problem = nameProblem(name, [...trained.keys()]);
+      const problem = nameProblem(name, [...trained.keys()], { builtIn: builtIn() });
       if (problem) throw new Error(problem);
       const [res] = await call("registerTrained", [{ name, json }]);
-      if (res.error) throw new Error(res.error);
+      if (res.error) throw new BytepairError(res.error);
       return keep({ ...res, json }, { imported: true });
     },
     async renameTokenizer(oldName, newName) {
       const n = newName.trim();
-      const problem = nameProblem(n, [...trained.keys()], { except: oldName });
+      const problem = nameProblem(n, [...trained.keys()], { except: oldName, builtIn: builtIn() });
       if (problem) throw new Error(problem);
       if (n === oldName) return;
       const res = await storage.renameTokenizer(oldName, n);
@@ -340,7 +357,7 @@ export function createApi({ onStatus }) {
       call("forgetTrained", name).catch(() => {});
       changed();
     },
-    nameProblem: (name, opts) => nameProblem(name, [...trained.keys()], opts),
+    nameProblem: (name, opts) => nameProblem(name, [...trained.keys()], { ...opts, builtIn: builtIn() }),
 
     /** Restart the Python worker (used by tests and after crashes). */
     restart(reason = "Restarted on request.") {

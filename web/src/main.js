@@ -31,6 +31,13 @@ const store = createStore({
 
 const api = createApi({ onStatus: (status) => store.set({ status }) });
 window.bytepair = api;
+// A link is applied once the worker is ready: what it may name (tokenizers, pre-tokenizers,
+// limits) comes from Python with the ready reply (api.facts). Registered before the views
+// mount, so it runs before their own ready handlers (the step-through's first learn).
+api.ready.then(() => {
+  applyLinkFromHash();
+  window.addEventListener("hashchange", applyLinkFromHash);
+}, () => {});
 
 // --- status line -------------------------------------------------------------
 const statusText = $(document, '[data-testid="status-text"]');
@@ -98,7 +105,7 @@ api.ready.catch(() => {}); // shown in the status line
 
 // --- links: the fragment's parameters restore a view's state ------------------
 const linkNote = $(document, '[data-testid="link-note"]');
-function applyLinkFromHash() {
+function applyLinkFromHash() { // (hoisted: called from the ready handler above)
   const { view, params } = parseHash(location.hash);
   if (!VIEWS.includes(view) || !Object.keys(params).length) return;
   let notes;
@@ -110,8 +117,6 @@ function applyLinkFromHash() {
   linkNote.textContent = notes.join(" ");
   linkNote.hidden = !notes.length;
 }
-applyLinkFromHash();
-window.addEventListener("hashchange", applyLinkFromHash);
 
 /** The current view and its link parameters (for Share and Embed). */
 function currentLink() {

@@ -3,6 +3,9 @@
 // calls that reject instead of hanging when the worker dies under them.
 
 import * as Comlink from "../vendor/comlink.mjs";
+import { installErrorTransfer } from "./errors.js";
+
+installErrorTransfer(); // errors from the worker keep their {type, field, message} detail (errors.js)
 
 export class WorkerCrashed extends Error {
   constructor(message) {

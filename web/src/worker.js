@@ -5,6 +5,9 @@
 
 import * as Comlink from "../vendor/comlink.mjs";
 import { loadPyodide } from "../pyodide/pyodide.mjs";
+import { BytepairError, installErrorTransfer } from "./errors.js";
+
+installErrorTransfer();
 
 const SITE = new URL("../", import.meta.url); // web/dist/ root
 const DATA_DIR = "/home/pyodide/bytepair-data"; // os.environ["BYTEPAIR_DATA_DIR"]
@@ -18,16 +21,24 @@ let interrupt = null; // Uint8Array over a SharedArrayBuffer, when cross-origin 
 let stopRequested = false;
 const vocabLoads = new Map(); // file -> promise
 
-/** A thrown error the page can show: Python exceptions become "Type: message". */
+/**
+ * A thrown error the page can use: a Python exception becomes a BytepairError
+ * whose `detail` is the adapter's record of it ({type, field, message, ...},
+ * playground.py last_error()); its message text is never parsed here.
+ */
 function readable(err) {
   if (err && err.type && typeof err.message === "string") {
-    // PythonError: the message is a traceback; its last line names the exception.
-    const lines = err.message.trim().split("\n");
-    let last = lines[lines.length - 1] || String(err.type);
-    last = last.replace(/^(ValueError|KeyError|TypeError|re\.PatternError|re\.error|PatternError): /, "");
-    if (err.type === "KeyError") last = last.replace(/^['"](.*)['"]$/, "$1");
-    const e = new Error(last);
-    e.name = err.type === "KeyboardInterrupt" ? "Interrupted" : "PythonError";
+    // a PythonError: ask the adapter what it was
+    let detail = null;
+    try {
+      detail = pg ? JSON.parse(pg.last_error()) : null;
+    } catch {
+      detail = null;
+    }
+    if (!detail) detail = { type: "internal", field: null, message: `Python raised ${err.type} (see the console).` };
+    if (!detail.message || detail.type === "internal") console.warn("[python]", err.message);
+    const e = new BytepairError(detail);
+    if (err.type === "KeyboardInterrupt") e.name = "Interrupted";
     return e;
   }
   if (pyodide && (String(err && err.message).includes("fatally failed") || (err && err.pyodide_fatal_error))) {
@@ -136,18 +147,23 @@ function nextTask() {
 
 const api = {
   init(onProgress, interruptBuffer) {
-    if (!ready) ready = boot(onProgress, interruptBuffer).catch((err) => { throw readable(err); });
+    // the facts the page builds its lists and limits from (py/bytepair/facts.py) travel with the ready reply
+    if (!ready) {
+      ready = boot(onProgress, interruptBuffer)
+        .then((info) => ({ ...info, facts: JSON.parse(pg.facts()) }))
+        .catch((err) => { throw readable(err); });
+    }
     return ready;
   },
 
-  /** Load saved tokenizers: [{name, json}] -> [{name, n_vocab, ...} | {name, error}] */
+  /** Load saved tokenizers: [{name, json}] -> [{name, n_vocab, ...} | {name, error: {type, field, message}}] */
   registerTrained(items) {
     return guarded(() =>
       items.map(({ name, json }) => {
         try {
           return JSON.parse(pg.register_trained(name, json));
         } catch (err) {
-          return { name, error: readable(err).message };
+          return { name, error: readable(err).detail ?? { type: "internal", field: null, message: String(err) } };
         }
       }),
     );
@@ -209,6 +225,7 @@ const api = {
     return guarded(() => pg.tokenizer_json(name));
   },
 
+  /** merges: named columns {left: [...], right: [...], id: [...]}. */
   fromMerges(name, merges, pattern) {
     return guarded(() => JSON.parse(pg.from_merges_json(name, JSON.stringify(merges), pattern)));
   },
@@ -217,7 +234,7 @@ const api = {
     stopRequested = true;
   },
 
-  /** Step-through: learn and keep every step (playground.py steps_learn); returns the summary. */
+  /** Step-through (playground.py steps_learn / steps_view / steps_encode, api.js stepsLearn / stepsView / stepsEncode). */
   stepsLearn(options) {
     return guarded(() => JSON.parse(pg.steps_learn(JSON.stringify(options))));
   },
@@ -264,7 +281,7 @@ const api = {
             stopped = true;
             break;
           }
-          if (batch.events.length && onMerges) onMerges(batch).catch(() => {});
+          if (batch.events.id.length && onMerges) onMerges(batch).catch(() => {});
           if (batch.done) break;
           await nextTask();
           if (stopRequested) {

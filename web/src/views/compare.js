@@ -85,7 +85,7 @@ export function mountCompare(root, store, api) {
 
   function fillChecks() {
     const chosen = new Set(selected());
-    const label = (name) => api.REAL_TOKENIZERS.find((t) => t.name === name)?.label ?? name;
+    const label = (name) => api.label(name);
     checks.replaceChildren(...api.tokenizers().map((name) => h("label", {},
       h("input", { type: "checkbox", value: name, checked: chosen.has(name) || !store.state.compare.selected, dataset: { tokenizer: name } }),
       ` ${label(name)}`)));
@@ -213,7 +213,7 @@ export function mountCompare(root, store, api) {
     });
     const head1 = h("tr", {},
       h("th", { scope: "col", colSpan: 3, class: "group", text: "" }),
-      tokenizers.map((t) => h("th", { scope: "colgroup", colSpan: 3, class: "group", text: api.REAL_TOKENIZERS.find((r) => r.name === t)?.label ?? t })));
+      tokenizers.map((t) => h("th", { scope: "colgroup", colSpan: 3, class: "group", text: api.label(t) })));
     const head2 = h("tr", {},
       sortButton("Language", "name", null, sort), sortButton("Script", "script", null, sort), sortButton("UTF-8 bytes", "bytes", null, sort),
       tokenizers.flatMap((t) => [sortButton("Tokens", "tokens", t, sort), sortButton("Bytes/token", "bpt", t, sort), sortButton("Premium", "premium", t, sort)]));
@@ -233,7 +233,7 @@ export function mountCompare(root, store, api) {
     const metric = s.metric;
     const yTitle = { premium: "Premium over the baseline (%)", tokens: "Tokens", bpt: "Bytes per token" }[metric];
     barChart(canvas, rows.map((r) => r.name), tokenizers.map((t) => ({
-      label: api.REAL_TOKENIZERS.find((r) => r.name === t)?.label ?? t,
+      label: api.label(t),
       values: rows.map((r) => (metric === "premium" ? r.cells[t].premium * 100 : r.cells[t][metric])),
     })), yTitle);
   }
@@ -258,7 +258,7 @@ export function mountCompare(root, store, api) {
     if (params.tok) {
       const names = params.tok.split(",").filter(Boolean);
       const known = new Set(api.tokenizers());
-      const missing = names.filter((n) => !known.has(n) && api.REAL_TOKENIZERS.some((r) => r.name === n) === false);
+      const missing = names.filter((n) => !known.has(n) && !api.realTokenizers().some((r) => r.name === n));
       set({ selected: names });
       if (missing.length) {
         api.ready.then(() => {
@@ -277,6 +277,7 @@ export function mountCompare(root, store, api) {
   }
 
   fillChecks();
+  api.withFacts(() => fillChecks()); // the real encodings are known once the worker is ready
   let started = false;
   let frame = 0;
   store.subscribe((state) => {

@@ -3,7 +3,8 @@
 // Two modes: "textbook" (Sennrich et al. 2016: words with counts, characters
 // plus the end-of-word marker </w>, a visible tie rule) and "bytes" (byte-level
 // BPE on the user's text with a pre-tokenizer). The worker keeps every step
-// (web/src/py/playground.py: steps_learn / steps_view / steps_encode); this view
+// (bytepair.steps.StepSession via web/src/py/playground.py: steps_learn / steps_view /
+// steps_encode; api.js stepsLearn / stepsView / stepsEncode); this view
 // asks for one step at a time and draws it: the pair-count table, the corpus
 // re-segmented with the merged spans, the vocabulary and the sequence length.
 // Keys (when focus is not in a text field): ← previous, → next, space play/pause,
@@ -13,9 +14,8 @@ import { $, $$, h, showError, debounce } from "../dom.js";
 import { int } from "../format.js";
 import { addText, restoreText } from "../links.js";
 
-export const MAX_MERGES = 500; // as bytepair.textbook.MAX_MERGES and bytepair.steps.MAX_MERGES
 const MAX_ROWS_DRAWN = 400; // words drawn in the corpus list (textbook with plain-text input)
-const END_OF_WORD = "</w>";
+let END_OF_WORD = null; // facts.end_of_word (bytepair.textbook.END_OF_WORD), once the worker is ready
 export const SPEEDS = [0.5, 1, 2, 4, 10]; // steps per second
 const DEFAULTS = {
   counts: "low 5\nlower 2\nnewest 6\nwidest 3",
@@ -41,12 +41,12 @@ export const initialStepsState = {
   texts: { counts: DEFAULTS.counts, text: DEFAULTS.text, bytes: DEFAULTS.bytes },
   words: { textbook: "lowest", bytes: "The lowest rat" },
   learning: false,
-  learned: null, // steps_learn's summary {session, mode, n_steps, merges, ...} + the options used
+  learned: null, // stepsLearn's summary {session, mode, n_steps, merges, ...} + the options used
   step: 0,
-  shown: null, // steps_view's step, the one drawn
+  shown: null, // stepsView's step (bytepair.steps.StepView), the one drawn
   playing: false,
   speed: 1,
-  encoded: null, // steps_encode's result for the word
+  encoded: null, // stepsEncode's result for the word
 };
 
 const textKey = (s) => (s.mode === "bytes" ? "bytes" : s.input);
@@ -58,7 +58,7 @@ const chipText = (s) => s.replace(/ /g, "·").replace(/\t/g, "→").replace(/\r?
 function symbolNode(symbol, mode) {
   if (mode === "bytes") return document.createTextNode(chipText(symbol));
   const frag = document.createDocumentFragment();
-  if (symbol.endsWith(END_OF_WORD)) {
+  if (END_OF_WORD && symbol.endsWith(END_OF_WORD)) {
     const head = symbol.slice(0, -END_OF_WORD.length);
     if (head) frag.append(head);
     frag.append(h("span", { class: "eow", text: END_OF_WORD }));
@@ -114,7 +114,14 @@ export function mountSteps(root, store, api) {
   const set = (patch) => store.update("steps", patch);
   const S = () => store.state.steps;
 
-  for (const p of api.PRETOKENIZERS) patternSelect.append(h("option", { value: p.value, text: p.label }));
+  // the lists and limits come from Python (api.facts, py/bytepair/facts.py) once the worker is ready
+  const maxMerges = () => api.facts?.steps.max_merges ?? Infinity;
+  api.withFacts((facts) => {
+    END_OF_WORD = facts.end_of_word;
+    for (const p of facts.pretokenizers) patternSelect.append(h("option", { value: p.value, text: p.label }));
+    patternSelect.value = S().pattern;
+    mergesInput.max = String(facts.steps.max_merges);
+  });
   for (const v of SPEEDS) speedSelect.append(h("option", { value: String(v), text: v < 1 ? `1 step / ${1 / v} s` : `${v} step${v === 1 ? "" : "s"} / s` }));
 
   // --- the form reflects the state (on mount and after a link is applied) ----
@@ -152,7 +159,7 @@ export function mountSteps(root, store, api) {
   }
   function mergesProblem(value) {
     const n = Number(value);
-    return Number.isInteger(n) && n >= 1 && n <= MAX_MERGES ? "" : `Enter a whole number of merges from 1 to ${MAX_MERGES}.`;
+    return Number.isInteger(n) && n >= 1 && n <= maxMerges() ? "" : `Enter a whole number of merges from 1 to ${maxMerges()}.`;
   }
 
   async function learn() {
@@ -166,7 +173,7 @@ export function mountSteps(root, store, api) {
     set({ learning: true });
     try {
       await api.ready;
-      const learned = await api.learnSteps(opts);
+      const learned = await api.stepsLearn(opts);
       if (mine !== learnSeq) return;
       const step = Math.min(pendingStep ?? Math.min(S().step, learned.n_steps), learned.n_steps);
       pendingStep = null;
@@ -176,7 +183,7 @@ export function mountSteps(root, store, api) {
     } catch (err) {
       if (mine !== learnSeq) return;
       set({ learning: false });
-      const key = /regex|pattern/i.test(err.message) ? (S().pattern === "custom" ? "steps-regex" : "steps-text") : /n_merges|merges/i.test(err.message) ? "steps-merges" : "steps-text";
+      const key = err.field === "pattern" ? (S().pattern === "custom" ? "steps-regex" : "steps-text") : err.field === "n_merges" ? "steps-merges" : "steps-text";
       showError(root, key, err.message);
     }
   }
@@ -185,14 +192,14 @@ export function mountSteps(root, store, api) {
   // --- stepping ------------------------------------------------------------------
   // A restarted worker (a crash, or Stop of a busy training run) has lost the
   // steps: learn them again, keeping the step.
-  const lostSession = (err) => /replaced by newer ones/.test(err.message);
+  const lostSession = (err) => err.field === "session";
   let fetchSeq = 0;
   async function fetchStep() {
     const s = S();
     if (!s.learned) return;
     const mine = ++fetchSeq;
     try {
-      const shown = await api.stepView(s.learned.session, s.step);
+      const shown = await api.stepsView(s.learned.session, s.step);
       if (mine !== fetchSeq || shown.session !== S().learned?.session) return;
       set({ shown });
     } catch (err) {
@@ -373,14 +380,14 @@ export function mountSteps(root, store, api) {
     if (params.in === "counts" || params.in === "text") patch.input = params.in;
     if (params.tie === "first" || params.tie === "lexicographic") patch.tie = params.tie;
     if (params.p) {
-      if (api.PRETOKENIZERS.some((p) => p.value === params.p)) patch.pattern = params.p;
+      if (api.facts.pretokenizers.some((p) => p.value === params.p)) patch.pattern = params.p;
       else notes.push(`Unknown pre-tokenizer “${params.p}”.`);
     }
     if (params.re) patch.regex = params.re;
     if (params.n != null) {
       const n = Number(params.n);
-      if (Number.isInteger(n) && n >= 1 && n <= MAX_MERGES) patch.nMerges = { ...s.nMerges, [patch.mode]: n };
-      else notes.push(`The link asks for ${params.n} merges; use 1 to ${MAX_MERGES}.`);
+      if (Number.isInteger(n) && n >= 1 && n <= maxMerges()) patch.nMerges = { ...s.nMerges, [patch.mode]: n };
+      else notes.push(`The link asks for ${params.n} merges; use 1 to ${maxMerges()}.`);
     }
     restoreText(params, notes, (text) => {
       const key = patch.mode === "bytes" ? "bytes" : (patch.input || s.input);
@@ -443,7 +450,7 @@ export function mountSteps(root, store, api) {
         ? ` ${int(m.n_ties)} other pair${m.n_ties === 1 ? "" : "s"} had the same count; the tie rule picked this one (${learned.options.mode === "bytes" || learned.options.tie === "first" ? "first occurrence" : "lexicographically smallest"}).`
         : "";
       mergeLine.replaceChildren(
-        h("strong", { text: `Merge ${m.rank + 1}: ` }),
+        h("strong", { text: `Merge ${m.index + 1}: ` }),
         pairLabel(m.pair, mode), " → ",
         h("span", { class: "sym merged" }, symbolNode(m.merged, mode)),
         mode === "bytes" ? ` (new token id ${m.id})` : "",
@@ -521,8 +528,8 @@ export function mountSteps(root, store, api) {
     const items = [h("li", { class: "start", dataset: { rule: "start" } },
       h("span", { class: "rule", text: "Start" }), h("span", { class: "syms" }, chips(e.start, [], mode)))];
     for (const f of e.fired) {
-      items.push(h("li", { dataset: { rank: f.rank, symbols: f.symbols.join(" ") } },
-        h("span", { class: "rule" }, `Rule ${f.rank + 1}: `, pairLabel(f.pair, mode), " → ", h("span", { class: "sym" }, symbolNode(f.merged, mode))),
+      items.push(h("li", { dataset: { mergeIndex: f.index, symbols: f.symbols.join(" ") } },
+        h("span", { class: "rule" }, `Rule ${f.index + 1}: `, pairLabel(f.pair, mode), " → ", h("span", { class: "sym" }, symbolNode(f.merged, mode))),
         h("span", { class: "syms" }, chips(f.symbols, f.positions, mode))));
     }
     encodeList.replaceChildren(...items);

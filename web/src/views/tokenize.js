@@ -58,11 +58,12 @@ export function mountTokenize(root, store, api) {
   function fillSelect() {
     const current = store.state.tokenize.tokenizer;
     const options = [
-      h("optgroup", { label: "Real encodings" }, api.REAL_TOKENIZERS.map((t) => h("option", { value: t.name, text: t.label }))),
+      h("optgroup", { label: "Real encodings" }, api.realTokenizers().map((t) => h("option", { value: t.name, text: t.label }))),
     ];
     const mine = api.trainedTokenizers();
     if (mine.length) options.push(h("optgroup", { label: "Trained here" }, mine.map((t) => h("option", { value: t.name, text: t.name }))));
     select.replaceChildren(...options);
+    if (!api.facts) return; // the real encodings are listed once the worker is ready (api.withFacts below)
     const names = api.tokenizers();
     if (wanted && names.includes(wanted)) {
       set({ tokenizer: wanted });
@@ -75,6 +76,10 @@ export function mountTokenize(root, store, api) {
     if (value !== current) set({ tokenizer: value });
   }
   fillSelect();
+  api.withFacts(() => {
+    fillSelect();
+    update();
+  });
   api.onTokenizersChanged(() => {
     fillSelect();
     update();

@@ -5,7 +5,6 @@ import { $, h, showError, download, debounce } from "../dom.js";
 import { int, fixed, duration, bytesLabel, visibleWhitespace, plural } from "../format.js";
 import { compressionChart, clearChart } from "../charts.js";
 import { readTextFile } from "../files.js";
-import { MIN_VOCAB, MAX_VOCAB } from "../api.js";
 import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
 
@@ -53,8 +52,16 @@ export function mountTrain(root, store, api) {
   const savedEmpty = $(root, '[data-testid="saved-empty"]');
   const importInput = $(root, '[data-testid="import-file"]');
 
-  for (const p of api.PRETOKENIZERS) patternSelect.append(h("option", { value: p.value, text: p.label }));
-  patternSelect.value = "cl100k_base";
+  // the pre-tokenizers and the vocab-size bounds come from Python (api.facts, py/bytepair/facts.py)
+  function fillFacts() {
+    const facts = api.facts;
+    if (!facts || patternSelect.options.length) return;
+    for (const p of facts.pretokenizers) patternSelect.append(h("option", { value: p.value, text: p.label }));
+    patternSelect.value = "cl100k_base";
+    vocabInput.min = String(facts.vocab_size.min);
+    vocabInput.max = String(facts.vocab_size.max);
+  }
+  api.withFacts(fillFacts);
 
   // --- the text survives reloads -------------------------------------------
   const persist = debounce(async () => {
@@ -115,8 +122,9 @@ export function mountTrain(root, store, api) {
       showError(root, "text", "The training text is empty: paste some text or open a .txt file.");
       problem = true;
     }
-    if (!Number.isInteger(vocabSize) || vocabSize < MIN_VOCAB || vocabSize > MAX_VOCAB) {
-      showError(root, "vocab", `Enter a whole number from ${MIN_VOCAB} to ${MAX_VOCAB}.`);
+    const bounds = api.facts?.vocab_size;
+    if (bounds && !(Number.isInteger(vocabSize) && vocabSize >= bounds.min && vocabSize <= bounds.max)) {
+      showError(root, "vocab", `Enter a whole number from ${bounds.min} to ${bounds.max}.`);
       problem = true;
     }
     const nameIssue = api.nameProblem(nameInput.value);
@@ -140,7 +148,7 @@ export function mountTrain(root, store, api) {
       try {
         await api.checkPattern(pattern);
       } catch (err) {
-        showError(root, "regex", err.message);
+        showError(root, err.field === "pattern" ? "regex" : "train", err.message);
         store.update("train", { blocked: true, result: null });
         return;
       }
@@ -163,7 +171,7 @@ export function mountTrain(root, store, api) {
       if (result.saveError) showError(root, "train", result.saveError);
     } catch (err) {
       store.update("train", { running: false, stopping: false, endedAt: performance.now(), result: null });
-      const target = /regex|pattern/i.test(err.message) && patternSelect.value === "custom" ? "regex" : /vocab size/i.test(err.message) ? "vocab" : "train";
+      const target = { pattern: patternSelect.value === "custom" ? "regex" : "train", vocab_size: "vocab", text: "text", name: "name" }[err.field] ?? "train";
       showError(root, target, err.message);
     } finally {
       clearInterval(ticker);
@@ -184,7 +192,7 @@ export function mountTrain(root, store, api) {
     const info = [];
     if (meta?.n_merges != null) info.push(plural(meta.n_merges, "merge"));
     if (meta?.n_vocab != null) info.push(`vocab ${int(meta.n_vocab)}`);
-    if (meta?.pattern) info.push(`pre-tokenizer ${api.PRETOKENIZERS.find((p) => p.value === meta.pattern)?.label ?? "custom regex"}`);
+    if (meta?.pattern) info.push(`pre-tokenizer ${api.facts?.pretokenizers.find((p) => p.value === meta.pattern)?.label ?? "custom regex"}`);
     if (meta?.bytes) info.push(`trained on ${bytesLabel(meta.bytes)}`);
     const li = h("li", { dataset: { tokenizer: name, testid: "saved-item" } });
     const startRename = () => {
@@ -346,6 +354,7 @@ export function mountTrain(root, store, api) {
     return { params, notes: note ? [note] : [] };
   }
   function applyLink(params) {
+    fillFacts(); // (a link is applied once the worker is ready, maybe before withFacts ran here)
     const notes = [];
     restoreText(params, notes, (text) => {
       textArea.value = text;
@@ -354,7 +363,7 @@ export function mountTrain(root, store, api) {
     });
     if (params.v != null) vocabInput.value = params.v;
     if (params.p) {
-      if (api.PRETOKENIZERS.some((p) => p.value === params.p)) patternSelect.value = params.p;
+      if (api.facts.pretokenizers.some((p) => p.value === params.p)) patternSelect.value = params.p;
       else notes.push(`Unknown pre-tokenizer “${params.p}”; pick one from the list.`);
     }
     if (params.re != null) regexInput.value = params.re;

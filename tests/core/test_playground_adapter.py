@@ -1,0 +1,92 @@
+"""The worker adapter (web/src/py/playground.py) only converts: its results are
+bytepair's, its errors are bytepair's structured errors as data.
+
+Checked against bytepair itself (the values the adapter must forward unchanged)
+and tiktoken-independent facts (the registry's names). Skipped where the web
+sources are not present (the Pyodide runner copies only tests/core).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import pathlib
+
+import pytest
+
+import bytepair
+
+PATH = pathlib.Path(__file__).resolve().parents[2] / "web" / "src" / "py" / "playground.py"
+pytestmark = pytest.mark.skipif(not PATH.exists(), reason="web/src/py/playground.py is not here")
+
+
+@pytest.fixture(scope="module")
+def pg():
+    spec = importlib.util.spec_from_file_location("playground_adapter", PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def error_of(pg, fn, *args):
+    with pytest.raises(BaseException):
+        fn(*args)
+    return json.loads(pg.last_error())
+
+
+def test_facts_come_from_bytepair(pg):
+    f = json.loads(pg.facts())
+    assert [t["name"] for t in f["tokenizers"]] == bytepair.list_encoding_names()
+    assert [t["name"] for t in f["tokenizers"] if t["listed"]] == ["gpt2", "cl100k_base", "o200k_base"]
+    assert f["vocab_size"] == {"min": 257, "max": 100_000}
+    assert f["steps"]["max_merges"] == bytepair.steps.MAX_MERGES == bytepair.textbook.MAX_MERGES
+    assert f["end_of_word"] == "</w>" and f["version"] == bytepair.__version__
+    assert [p["value"] for p in f["pretokenizers"]][:4] == ["none", "gpt2", "cl100k_base", "o200k_base"]
+
+
+def test_errors_are_forwarded_as_data(pg):
+    e = error_of(pg, pg.count, "hi", "nope")
+    assert e["type"] == "unknown_name" and e["field"] == "name" and "cl100k_base" in e["known"]
+    e = error_of(pg, pg.check_pattern, r"\p{Foo}")
+    assert e["type"] == "pattern" and e["construct"] == r"\p{Foo}" and "not a known Unicode property" in e["message"]
+    e = error_of(pg, pg.TrainSession, "abc", 12, "none")
+    assert e["field"] == "vocab_size" and "257" in e["message"]
+    e = error_of(pg, pg.TrainSession, "", 300, "none")
+    assert e["field"] == "text"
+    e = error_of(pg, pg.steps_learn, json.dumps({"mode": "bytes", "text": "abc", "pattern": "(x", "n_merges": 3}))
+    assert e["field"] == "pattern" and e["pos"] is not None
+    e = error_of(pg, pg.register_trained, "bad", "{not json")
+    assert e["type"] == "tokenizer_file"
+    assert pg.vocab_file_needed("gpt2") is None and pg.vocab_file_needed("nope") is None  # packaged here
+    pg.count("hi", "gpt2")
+    assert json.loads(pg.last_error()) is None
+
+
+def test_train_batches_are_named_columns_equal_to_train_iter(pg):
+    text = "low lower newest widest " * 10
+    session = pg.TrainSession(text, 270, "gpt2")
+    cols = {k: [] for k in ("id", "left", "right", "count", "n_tokens")}
+    while True:
+        batch = json.loads(session.step(50))
+        for k in cols:
+            cols[k] += batch["events"][k]
+        if batch["done"]:
+            break
+    events = list(bytepair.train_iter(text, 270, pattern="gpt2"))
+    assert cols["id"] == [e.id for e in events] and cols["count"] == [e.count for e in events]
+    assert list(zip(cols["left"], cols["right"])) == [e.pair for e in events]
+    done = json.loads(session.finish("mine"))
+    again = json.loads(pg.from_merges_json("again", json.dumps(cols), "gpt2"))
+    assert done["n_merges"] == again["n_merges"] == len(events)
+
+
+def test_steps_round_trip(pg):
+    learned = json.loads(pg.steps_learn(json.dumps({"mode": "textbook", "text": "low 5\nlower 2\nnewest 6\nwidest 3",
+                                                      "n_merges": 10})))
+    assert learned["merges"]["left"][:2] == ["e", "es"]  # Sennrich et al. (2016): e s, es t, ...
+    view = json.loads(pg.steps_view(learned["session"], 1))
+    assert view["merge"]["index"] == 0 and view["merge"]["pair"] == ["e", "s"]
+    enc = json.loads(pg.steps_encode(learned["session"], "lowest"))
+    assert enc["fired"][-1]["symbols"] == ["low", "est</w>"]
+    e = error_of(pg, pg.steps_view, learned["session"] + 1, 0)
+    assert e["field"] == "session"
