@@ -243,6 +243,9 @@ def train(files, vocab_size, pattern, special, min_frequency, normalization, cou
                 )
             except BytepairError as e:
                 _fail(str(e))
+            except KeyboardInterrupt:
+                click.echo("interrupted while counting: no merge learned yet, nothing written", err=True)
+                sys.exit(EXIT_INTERRUPTED)
     t_count = time.perf_counter() - t0
     n_merges = vocab_size - 256 - len(special)
     with Progress(TextColumn("merging"), BarColumn(), MofNCompleteColumn(), _RateColumn("merges"),

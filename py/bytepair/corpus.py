@@ -8,10 +8,10 @@ pieces, not the corpus size, and spreads the pre-tokenizing over processes:
 
 1. :func:`read_chunks` reads files (or stdin) as bytes and decodes UTF-8
    incrementally (a character split between two reads is kept whole), cutting
-   the text into chunks of about ``chunk_chars`` characters. A cut is made only
-   right before an ASCII character (so NFC/NFKC normalization, which never
-   joins a character with a following ASCII one, gives the same text chunk by
-   chunk) and never inside a special-token string.
+   the text into chunks of about ``chunk_chars`` characters, never inside a
+   special-token string and, with normalization, only right before an ASCII
+   character (NFC/NFKC never join a character with a following ASCII one, so
+   normalizing chunk by chunk gives the same text).
 2. Each chunk goes to a worker process with the last characters of the chunk
    before it (for look-behinds) and the first characters of the chunk after it
    (for look-aheads and for pieces that run over the cut). The worker splits
@@ -186,50 +186,46 @@ def read_text(sources: Sequence[str | IO[bytes]], *, errors: str = "strict",
                 stream.close()
 
 
-def _safe_cut(text: str, want: int, special_rx) -> int:
-    """A cut at most ``want``: right before an ASCII character, outside special tokens; 0 if none."""
-    lo = max(0, want - 65536)
+def _safe_cut(text: str, want: int, special_rx, ascii_only: bool) -> int:
+    """A cut at most ``want`` and above ``want - 65536``, outside special tokens,
+    right before an ASCII character if ``ascii_only``; 0 if there is none."""
+    lo = max(1, want - 65536)
     b = want
-    while True:
-        while b > lo and not text[b].isascii():
+    while b >= lo:
+        if ascii_only and not text[b].isascii():
             b -= 1
-        if b <= lo and not (b == lo and text[b].isascii() and lo > 0):
-            return 0
-        if special_rx is None:
-            return b
-        w0 = max(0, b - 512)
-        moved = False
-        for m in special_rx.finditer(text, w0, min(len(text), b + 512)):
-            if m.start() < b < m.end():
-                b = m.start()
-                moved = True
-                break
-        if not moved:
-            return b
-        if b <= lo:
-            return 0
+            continue
+        if special_rx is not None:
+            hit = next((m for m in special_rx.finditer(text, max(0, b - 512), min(len(text), b + 512))
+                        if m.start() < b < m.end()), None)
+            if hit is not None:
+                b = hit.start()
+                continue
+        return b
+    return 0
 
 
 def read_chunks(texts: Iterable[str], *, chunk_chars: int = CHUNK_CHARS,
-                special_tokens: Sequence[str] = ()) -> Iterator[str]:
+                special_tokens: Sequence[str] = (), ascii_cuts: bool = True) -> Iterator[str]:
     """Re-cut a stream of text into chunks of about ``chunk_chars`` characters.
 
-    Cuts fall right before an ASCII character and never inside one of
-    ``special_tokens``; a chunk with no such place grows until one comes.
-    Joined, the chunks are the input text.
+    Cuts never fall inside one of ``special_tokens``, and with ``ascii_cuts``
+    only right before an ASCII character (where NFC/NFKC normalization can
+    treat the two sides separately); a chunk with no such place grows until
+    one comes. Joined, the chunks are the input text.
     """
     rx = _specials.special_regex(frozenset(special_tokens))
     pending = ""
     for t in texts:
         pending += t
         while len(pending) > chunk_chars:
-            b = _safe_cut(pending, chunk_chars, rx)
+            b = _safe_cut(pending, chunk_chars, rx, ascii_cuts)
+            if b == 0 and len(pending) > 2 * chunk_chars + 65536:
+                b = _safe_cut(pending, len(pending) - 1, rx, ascii_cuts)
             if b == 0:
                 break
             yield pending[:b]
             pending = pending[b:]
-        if len(pending) > 8 * chunk_chars:  # no ASCII for a long way: cut anyway at a safe place later
-            chunk_chars = len(pending)
     if pending:
         yield pending
 
@@ -302,6 +298,13 @@ def _scan_job(args):
     return _scan(*args)
 
 
+def _ignore_sigint() -> None:
+    """Worker initializer: Ctrl+C is the parent's to handle (no traceback from every worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _add(total: dict[str, int], counts: Mapping[str, int]) -> None:
     get = total.get
     for p, c in counts.items():
@@ -358,7 +361,7 @@ def count_pieces(
     if workers is None:
         workers = os.cpu_count() or 1
     ctx_chars = CONTEXT_CHARS + max(map(len, names), default=0)
-    chunks = read_chunks(texts, chunk_chars=chunk_chars, special_tokens=names)
+    chunks = read_chunks(texts, chunk_chars=chunk_chars, special_tokens=names, ascii_cuts=normalization is not None)
 
     def jobs() -> Iterator[tuple[str, str, str, bool]]:
         # (context before, chunk, look-ahead, chunk ends the text), one chunk read ahead
@@ -376,7 +379,7 @@ def count_pieces(
             for job in jobs():
                 yield job, _scan(pat, names, normalization, job[0], job[1], job[2], 0, job[3], _HEAD)
             return
-        with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint) as pool:
             inflight: list = []
             for job in jobs():
                 args = (pat, names, normalization, job[0], job[1], job[2], 0, job[3], _HEAD)
