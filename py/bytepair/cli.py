@@ -159,6 +159,16 @@ def _read_all(sources: Sequence[str], errors: str) -> str:
     return ""
 
 
+def _encode_all(tok, text: str) -> list[int]:
+    """Ids with special-token strings as their ids (a ``Tokenizer``'s ``allowed_special="all"``;
+    tokenizers read from ``tokenizer.json`` always do that)."""
+    from .tokenizer import Tokenizer
+
+    if isinstance(tok, Tokenizer):
+        return tok.encode(text, allowed_special="all")
+    return tok.encode(text)
+
+
 def _stderr() -> Console:
     return Console(stderr=True)
 
@@ -317,7 +327,7 @@ def encode(texts, files, encoding, tokenizer_file, pattern, fmt, allow_special, 
     """Encode TEXT (or --file, or stdin) to token ids."""
     tok = _pick_tokenizer(encoding, tokenizer_file, pattern)
     text = _input_text(texts, files, errors)
-    ids = tok.encode(text, allowed_special="all") if allow_special else tok.encode_ordinary(text)
+    ids = _encode_all(tok, text) if allow_special else tok.encode_ordinary(text)
     click.echo(json.dumps(ids) if fmt == "json" else " ".join(map(str, ids)))
 
 
@@ -347,7 +357,7 @@ def decode(ids, encoding, tokenizer_file, pattern):
 def _file_stats(tok, source: str, errors: str) -> dict:
     text = _read_all([source], errors)
     n_bytes = len(text.encode("utf-8", "surrogatepass"))
-    n = len(tok.encode(text, allowed_special="all"))
+    n = len(_encode_all(tok, text))
     return {"file": source, "tokenizer": tok.name, "bytes": n_bytes, "chars": len(text), "tokens": n,
             "bytes_per_token": round(n_bytes / n, 4) if n else None}
 
@@ -366,7 +376,7 @@ def count(files, texts, encoding, tokenizer_file, pattern, fmt, errors):
     if texts:
         rows = []
         for t in texts:
-            n = len(tok.encode(t, allowed_special="all"))
+            n = len(_encode_all(tok, t))
             rows.append({"file": "<text>", "tokenizer": tok.name, "bytes": len(t.encode()), "chars": len(t),
                          "tokens": n, "bytes_per_token": round(len(t.encode()) / n, 4) if n else None})
     else:
@@ -427,7 +437,7 @@ def compare(files, specs, baseline, pattern, fmt, errors):
     for s in sources:
         text = _read_all([s], errors)
         n_bytes = len(text.encode("utf-8"))
-        counts = [len(t.encode(text, allowed_special="all")) for t in toks]
+        counts = [len(_encode_all(t, text)) for t in toks]
         for label, n in zip(labels, counts):
             rows.append({
                 "file": s, "tokenizer": label, "tokens": n, "bytes": n_bytes,
