@@ -103,6 +103,11 @@ def write_tokenizer(tok, out: str) -> list[str]:
     """Write ``tok`` to ``out`` in the format its name picks; returns the paths written."""
     written = [out]
     base = os.path.basename(out)
+    from .tokenizer import Tokenizer
+
+    if not isinstance(tok, Tokenizer):
+        _fail(f"{tok.name!r} was read from a Hugging Face tokenizer.json, whose pipeline bytepair runs but "
+              "cannot write in another format; convert bytepair JSON or .tiktoken files instead")
     if out.endswith(".tiktoken"):
         payload: bytes = tok.to_tiktoken()
     elif base == "tokenizer.json" or base.endswith(".tokenizer.json"):
