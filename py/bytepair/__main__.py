@@ -1,4 +1,4 @@
-"""``python -m bytepair`` and the ``bytepair`` console script: the command line in :mod:`bytepair.cli`."""
+"""``python -m bytepair`` and the ``bytepair`` console script: the command line in :mod:`bytepair._cli`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 def run() -> None:
     """Run the command line; a clear message (exit status 2) when the ``cli`` extra is missing."""
     try:
-        from .cli import main
+        from ._cli import main
     except ImportError as e:
         if getattr(e, "name", None) in ("click", "rich") or "click" in str(e) or "rich" in str(e):
             sys.stderr.write(

@@ -570,8 +570,7 @@ def read_counts(path: str) -> dict[str, int]:
     for n, line in enumerate(text.split("\n"), 1):
         if line == "" :
             continue
-        if line.endswith("\r"):
-            line = line[:-1]
+        line = line.removesuffix("\r")
         where = f"line {n}"
         c, tab, piece = line.partition("\t")
         if not tab or not c.isdigit() or int(c) <= 0:

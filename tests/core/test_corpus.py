@@ -12,7 +12,7 @@ import io
 import json
 
 import pytest
-import regex
+regex = pytest.importorskip("regex")
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -74,7 +74,8 @@ def load_tokenizer(spec: str, *, pattern: str | None = None):
             _fail(f"{spec!r} is neither a file nor an encoding name ({', '.join(bytepair.list_encoding_names())})")
             raise AssertionError from e  # unreachable
     try:
-        data = open(spec, "rb").read()
+        with open(spec, "rb") as f:
+            data = f.read()
     except OSError as e:
         _fail(f"cannot read {spec}: {e.strerror}")
     name = os.path.basename(spec)
@@ -126,7 +127,7 @@ def write_tokenizer(tok, out: str) -> list[str]:
 
 
 def _check_out_name(out: str) -> None:
-    if not (out.endswith(".json") or out.endswith(".tiktoken")):
+    if not out.endswith((".json", ".tiktoken")):
         _fail(f"cannot tell the format of {out!r} from its name: use NAME.json (bytepair), tokenizer.json or "
               "NAME.tokenizer.json (Hugging Face), or NAME.tiktoken")
 
