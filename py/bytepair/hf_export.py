@@ -42,8 +42,10 @@ How the ``tokenizer.json`` stays exact (each point is checked by
   :class:`~bytepair.errors.TokenizerFileError`. The patterns get long (tens of
   kilobytes); that is the price of exactness.
 * Normalization ``"NFC"``/``"NFKC"`` becomes a normalizer of that type.
-* Special tokens become ``added_tokens`` (``special: true``, ``normalized:
-  false``). ``tokenizers`` always recognizes them in text, so its ``encode``
+* Special tokens become ``added_tokens`` (``special: true``; ``normalized``
+  is true exactly when there is a normalizer, because bytepair looks for
+  special tokens in the normalized text: NFKC makes ``＜s＞`` a ``<s>``).
+  ``tokenizers`` always recognizes them in text, so its ``encode``
   equals bytepair's ``encode(text, allowed_special="all")``, and equals
   ``encode_ordinary`` on text without special-token strings.
 * Decoder: ``ByteLevel`` (token characters back to bytes, then UTF-8 with
@@ -76,12 +78,15 @@ __all__ = [
 _ESCAPE_KEEP = set("xutnrfvae0123456789") | set(r"\.^$|?*+()[]{}-/ &#~'\"!,:;<=>@%`_")
 
 
-def onig_pattern(pattern: str) -> str:
+def onig_pattern(pattern: str, *, dialect: str = "onig") -> str:
     """Rewrite a split pattern (``regex`` syntax) so Oniguruma matches what ``regex`` matches.
 
     Args:
         pattern: the split pattern (a custom regex or one of
             :data:`bytepair.patterns.PATTERNS`).
+        dialect: ``"onig"`` (Oniguruma, Ruby syntax: "dot matches newline"
+            is the ``m`` flag) or ``"fancy"`` (Rust's fancy-regex, which
+            tiktoken runs: it is the ``s`` flag there, as in Python).
 
     Returns:
         A pattern in the syntax common to Oniguruma (Ruby syntax, as
@@ -104,7 +109,9 @@ def onig_pattern(pattern: str) -> str:
             f"the split pattern cannot be written for Hugging Face tokenizers: {e}",
             field="pattern", component="pattern",
         ) from e
-    return _re_to_onig(src)
+    if dialect not in ("onig", "fancy"):
+        raise ArgumentError(f"unknown dialect {dialect!r}: use 'onig' or 'fancy'", field="dialect")
+    return _re_to_onig(src, dotall="m" if dialect == "onig" else "s")
 
 
 def _unsupported(what: str) -> TokenizerFileError:
@@ -122,7 +129,7 @@ def _esc(e: str) -> str:
     return e
 
 
-def _re_to_onig(src: str) -> str:
+def _re_to_onig(src: str, *, dotall: str = "m") -> str:
     """stdlib-``re`` syntax (as :func:`to_stdlib_re` writes it) -> the common syntax."""
     out: list[str] = []
     groups: list[int] = []  # out-index where each open group starts
@@ -208,7 +215,7 @@ def _re_to_onig(src: str) -> str:
                 if m and m.group(1):
                     flags = m.group(1)
                     if flags == "s" and m.group(2) == ":":
-                        out.append("(?m:")  # Ruby's m flag is Python's s (dot matches newline)
+                        out.append(f"(?{dotall}:")  # Ruby's m flag is Python's s (dot matches newline)
                         i += len(m.group(0))
                         continue
                     raise _unsupported(f"the inline flag (?{flags}")
@@ -363,9 +370,12 @@ def to_tokenizer_json(tok, *, indent: int | None = 2) -> str:
         else:
             split = {"type": "Split", "pattern": {"Regex": onig}, "behavior": "Removed", "invert": True}
         pre_tokenizer = {"type": "Sequence", "pretokenizers": [split, byte_level]}
+    # bytepair normalizes first, then finds special tokens: with a normalizer,
+    # Hugging Face must match them in the normalized text too (normalized: true)
+    normalized = tok.normalization is not None
     added = [
         {"id": i, "content": s, "single_word": False, "lstrip": False, "rstrip": False,
-         "normalized": False, "special": True}
+         "normalized": normalized, "special": True}
         for s, i in sorted(tok.special_tokens.items(), key=lambda kv: kv[1])
     ]
     data = {
@@ -421,7 +431,7 @@ def to_tokenizer_config_json(tok, *, model_max_length: int = 1_000_000_000_000_0
         "clean_up_tokenization_spaces": False,
         "model_max_length": model_max_length,
         "added_tokens_decoder": {
-            str(i): {"content": s, "lstrip": False, "normalized": False, "rstrip": False,
+            str(i): {"content": s, "lstrip": False, "normalized": tok.normalization is not None, "rstrip": False,
                      "single_word": False, "special": True}
             for s, i in sorted(specials.items(), key=lambda kv: kv[1])
         },
@@ -486,7 +496,7 @@ def _tiktoken_pat_str(pattern: str | None) -> str:
         return pattern  # tiktoken's own patterns, as tiktoken writes them
     # tiktoken runs fancy-regex, whose $ is the very end and whose Unicode
     # tables are its own: the rewrite for Oniguruma is also what fancy-regex reads alike
-    return onig_pattern(pattern)
+    return onig_pattern(pattern, dialect="fancy")
 
 
 def tiktoken_encoding_kwargs(tok, *, check: bool = True) -> dict[str, Any]:

@@ -106,7 +106,7 @@ def test_tokenizers_all_udhr_languages(cid, trained, hf_tokenizers):
 def test_special_tokens_are_added_tokens(cid, trained, hf_tokenizers):
     tok, hf = trained[cid], hf_tokenizers[cid]
     for s, i in tok.special_tokens.items():
-        text = f"before{s}after {s}{s}"
+        text = f"before{s}after {s}{s} ＜s＞ {s.upper()}"  # fullwidth: NFKC makes it "<s>"
         _check(hf, tok, text)
         assert i in hf.encode(text).ids
         assert hf.token_to_id(s) == i
@@ -284,3 +284,37 @@ def test_round_trip_from_tokenizer_json(trained):
             assert back.encode(text) == ids, cid  # tokenizer.json readers always recognise added tokens
             assert back.encode_ordinary(text) == ids, cid  # and no post-processor adds any
             assert back.decode(ids) == tok.decode(ids), cid
+
+
+# ---------------------------------------------------------------- custom regexes
+CUSTOM = [
+    r"\b\w+\b|[^\w\s]|\s+",            # word boundaries
+    r"(?i)[a-z]+|\d{1,2}+|.",          # global case-insensitive flag, possessive interval, dot
+    r"\p{Han}|\p{Latin}+|\S|\s+",      # scripts
+    r"\w+(?=\s)|\s+|[[:punct:]]+",     # look-ahead, POSIX class
+    r"[^\s&]+|&+|\s",                  # '&' in a class (Oniguruma: && is intersection)
+    r"\d+|\D+?(?=\d|$)",               # lazy quantifier, $ before a final newline
+    r"(?s:.{1,4})",                    # dot-all scope (Ruby spells it (?m:)
+    r"[A-Z]{2,}+|[a-z]+|\s|.",
+]
+CUSTOM_TEXT = "The QUICK brown fox: 12345 jumps & runs -- 中文字 (ok)\n\n  end ſ K é\u0301 x²\t\r\n" * 10
+
+
+@pytest.fixture(scope="module")
+def custom_trained():
+    out = []
+    for p in CUSTOM:
+        tok = bytepair.train(CUSTOM_TEXT, 320, pattern=p)
+        out.append((p, tok, tokenizers.Tokenizer.from_str(tok.to_tokenizer_json()),
+                    tiktoken.Encoding(**hf_export.tiktoken_encoding_kwargs(tok))))
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("aAzZ09 \t\r\n&-_.:()'ſKé\u0301中²\u00a0\u2028\U0001F600")), max_size=30)
+       | st.text(max_size=20))
+def test_custom_regexes_hypothesis(custom_trained, text):
+    for p, tok, hf, enc in custom_trained:
+        want = tok.encode_ordinary(text)
+        assert hf.encode(text).ids == want, p
+        assert enc.encode_ordinary(text) == want, p
