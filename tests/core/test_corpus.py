@@ -180,3 +180,30 @@ def test_invalid_utf8_names_file_line_and_offset(tmp_path):
     assert (e.value.line, e.value.byte_offset) == (2, 18)
     assert "--errors replace" in str(e.value)
     assert "".join(corpus.read_text([str(p)], errors="replace")) == "line one\nline two \ufffd here\n"
+
+
+FRAGMENTS = ["<|e|>", "<|endoftext|>", "<|", "|>", "e", "\u0301", "ﬁ", "Ｈ", "\r", "\n", " ", "  ", "ab", "'s", "12", "中", "😀", "."]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    parts=st.lists(st.sampled_from(FRAGMENTS), max_size=60),
+    chunk=st.integers(1, 30),
+    form=st.sampled_from([None, "NFC", "NFKC"]),
+    pattern=st.sampled_from(["cl100k_base", "o200k_base", r"\w+|\s|[^\w\s]+"]),
+)
+def test_hypothesis_specials_and_normalization(parts, chunk, form, pattern):
+    text = "".join(parts)
+    specials = ["<|e|>", "<|endoftext|>"]
+    got = corpus.count_pieces([text], pattern=pattern, special_tokens=specials, normalization=form,
+                              chunk_chars=chunk, workers=1)
+    assert list(got.items()) == list(oracle_counts(text, pattern, specials, form).items())
+
+
+@pytest.mark.parametrize("n", [1, 3, 7])
+def test_bytes_cut_anywhere_end_to_end(n):
+    """Reads cut inside UTF-8 characters and chunks cut inside pieces, together."""
+    text = AWKWARD * 3
+    got = corpus.count_pieces(corpus.read_text([Trickle(text.encode(), n)]), pattern="cl100k_base",
+                              chunk_chars=11, workers=1)
+    assert list(got.items()) == list(oracle_counts(text, "cl100k_base").items())

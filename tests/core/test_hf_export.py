@@ -127,7 +127,7 @@ def test_tokenizers_hypothesis_pattern_edges(cid, trained, hf_tokenizers, text):
     _check(hf_tokenizers[cid], trained[cid], text)
 
 
-@pytest.mark.parametrize("cid", ["cl100k", "custom-nfkc"])
+@pytest.mark.parametrize("cid", CONFIG_IDS)
 def test_transformers_loads_with_same_ids(cid, trained, tmp_path):
     transformers = pytest.importorskip("transformers")
     tok = trained[cid]
