@@ -557,14 +557,28 @@ def load_snippets(tok) -> dict[str, str]:
 
     Returns:
         ``{"tokenizers": str, "transformers": str, "tiktoken": str,
-        "bytepair": str}``: Python source that loads the matching file
-        (``tokenizer.json``, ``<name>.tiktoken``, ``<name>.json``) and encodes
-        a sentence. The page shows them as they are.
+        "bytepair": str}``: Python source that loads the matching file (names
+        in :data:`FILE_NAMES`: ``tokenizer.json``, ``<name>.tiktoken``,
+        ``<name>.json``) and encodes a sentence. The page shows them as they
+        are. A format that cannot hold ``tok`` exactly gets a comment saying
+        why instead (e.g. tiktoken and normalization). The tiktoken snippet
+        carries the exact ``pat_str`` (:func:`tiktoken_encoding_kwargs`), which
+        for a custom regex is the long rewritten form.
     """
     name = tok.name
     tk_file = FILE_NAMES["tiktoken"].format(name=name)
     bp_file = FILE_NAMES["bytepair"].format(name=name)
-    pat = tok.pattern if tok.pattern is not None else NO_SPLIT_PAT_STR
+    hf_problem = tk_problem = None
+    try:
+        _checked_vocab(tok)
+        if tok.pattern is not None:
+            onig_pattern(tok.pattern)
+    except (ArgumentError, TokenizerFileError) as e:
+        hf_problem = str(e)
+    try:
+        pat = tiktoken_encoding_kwargs(tok)["pat_str"]
+    except (ArgumentError, TokenizerFileError) as e:
+        tk_problem, pat = str(e), ""
     snippets = {
         "tokenizers": (
             "from tokenizers import Tokenizer\n\n"
@@ -598,4 +612,9 @@ def load_snippets(tok) -> dict[str, str]:
             "print(ids, tok.decode(ids))\n"
         ),
     }
+    if hf_problem:
+        note = "# This tokenizer cannot be written as tokenizer.json exactly:\n# " + hf_problem.replace("\n", " ") + "\n"
+        snippets["tokenizers"] = snippets["transformers"] = note
+    if tk_problem:
+        snippets["tiktoken"] = "# tiktoken cannot load this tokenizer exactly:\n# " + tk_problem.replace("\n", " ") + "\n"
     return snippets

@@ -249,12 +249,20 @@ def test_tiktoken_kwargs_real_encoding():
 
 
 # ---------------------------------------------------------------- snippets
-def test_snippets_run(trained, tmp_path, monkeypatch):
+def test_snippets_say_why_when_a_format_cannot_hold_it(trained):
+    snippets = hf_export.load_snippets(trained["o200k-nfc"])  # tiktoken cannot normalize
+    assert snippets["tiktoken"].startswith("# tiktoken cannot")
+    assert "import tiktoken" not in snippets["tiktoken"]
+    assert "Tokenizer.from_file" in snippets["tokenizers"]
+
+
+@pytest.mark.parametrize("cid", ["gpt2", "custom-anchors"])
+def test_snippets_run(cid, trained, tmp_path, monkeypatch):
     """Each "load it in Python" snippet runs against the files it names and prints the ids bytepair gives."""
     import contextlib
     import io
 
-    tok = trained["gpt2"]
+    tok = trained[cid]
     (tmp_path / "tokenizer.json").write_text(tok.to_tokenizer_json(), encoding="utf-8")
     (tmp_path / f"{tok.name}.tiktoken").write_bytes(tok.to_tiktoken())
     (tmp_path / f"{tok.name}.json").write_text(tok.to_json(), encoding="utf-8")
