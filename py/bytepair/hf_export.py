@@ -59,6 +59,7 @@ text is also an ordinary token's spelling.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from typing import Any
@@ -506,7 +507,11 @@ def tiktoken_encoding_kwargs(tok, *, check: bool = True) -> dict[str, Any]:
     ``tok``; the ``.tiktoken`` file (:meth:`bytepair.Tokenizer.to_tiktoken`)
     holds only ``mergeable_ranks``, so the pattern and special tokens have to
     be given beside it: ``tiktoken.Encoding(name, pat_str=..., mergeable_ranks=
-    tiktoken.load.load_tiktoken_bpe(path), special_tokens=...)``.
+    tiktoken.load.load_tiktoken_bpe(path, expected_hash=sha256_hex),
+    special_tokens=...)``. Give ``expected_hash`` (the SHA-256 of the file):
+    ``load_tiktoken_bpe`` caches every file it reads under a key made from the
+    path alone (``$TMPDIR/data-gym-cache``), so a new file with an old name
+    would otherwise load the old ranks.
 
     Args:
         tok: any :class:`bytepair.Tokenizer` (a real encoding or a trained one).
@@ -577,8 +582,11 @@ def load_snippets(tok) -> dict[str, str]:
         hf_problem = str(e)
     try:
         pat = tiktoken_encoding_kwargs(tok)["pat_str"]
-    except (ArgumentError, TokenizerFileError) as e:
-        tk_problem, pat = str(e), ""
+        # tiktoken caches every file it loads by its path (in $TMPDIR/data-gym-cache): without
+        # the hash, a newer download under the same name would load the old ranks
+        tk_hash = hashlib.sha256(tok.to_tiktoken()).hexdigest()
+    except (ArgumentError, TokenizerFileError, ValueError) as e:
+        tk_problem, pat, tk_hash = str(e), "", ""
     snippets = {
         "tokenizers": (
             "from tokenizers import Tokenizer\n\n"
@@ -598,7 +606,7 @@ def load_snippets(tok) -> dict[str, str]:
             "enc = tiktoken.Encoding(\n"
             f"    name={name!r},\n"
             f"    pat_str={pat!r},\n"
-            f"    mergeable_ranks=load_tiktoken_bpe({tk_file!r}),\n"
+            f"    mergeable_ranks=load_tiktoken_bpe({tk_file!r}, expected_hash={tk_hash!r}),\n"
             f"    special_tokens={tok.special_tokens!r},\n"
             ")\n"
             'ids = enc.encode("hello world")\n'
