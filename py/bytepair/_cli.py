@@ -339,11 +339,14 @@ def encode(texts, files, encoding, tokenizer_file, pattern, fmt, allow_special, 
 
 @main.command()
 @click.argument("ids", nargs=-1)
+@click.option("--file", "-f", "files", multiple=True, metavar="FILE", help="Read the ids from FILE (- = stdin).")
 @_tokenizer_options
-def decode(ids, encoding, tokenizer_file, pattern):
-    """Decode token IDS (arguments, or stdin: JSON list or whitespace-separated) to text."""
+def decode(ids, files, encoding, tokenizer_file, pattern):
+    """Decode token IDS (arguments, --file or stdin: a JSON list or whitespace-separated) to text."""
     tok = _pick_tokenizer(encoding, tokenizer_file, pattern)
-    raw = " ".join(ids) if ids else sys.stdin.read()
+    if ids and files:
+        _fail("give IDS arguments or --file, not both")
+    raw = " ".join(ids) if ids else _read_all(files or ["-"], "strict")
     raw = raw.strip()
     try:
         values = json.loads(raw) if raw.startswith("[") else [int(x) for x in raw.replace(",", " ").split()]

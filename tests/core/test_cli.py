@@ -59,6 +59,14 @@ def test_train_encode_decode_round_trip(corpus_file, tmp_path):
     assert r.stdout.decode("utf-8") == sample
     r = run("decode", "-t", str(out), *map(str, ids))
     assert r.stdout.decode("utf-8") == sample
+    ids_file = tmp_path / "ids.txt"
+    ids_file.write_text(" ".join(map(str, ids)) + "\n", encoding="utf-8")
+    r = run("decode", "-t", str(out), "-f", str(ids_file))
+    assert r.stdout.decode("utf-8") == sample
+    text_file = tmp_path / "sample.txt"
+    text_file.write_bytes(sample.encode("utf-8"))
+    r = run("encode", "-t", str(out), "-f", str(text_file))
+    assert r.stdout.decode().split() == [str(i) for i in ids]
 
 
 def test_stdin_training_and_encoding(tmp_path):
