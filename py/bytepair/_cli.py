@@ -231,7 +231,15 @@ def train(files, vocab_size, pattern, special, min_frequency, normalization, cou
         bytepair.resolve_pattern(pattern)
     except (ValueError, TypeError) as e:
         _fail(f"--pattern: {e}")
-    name = name or os.path.basename(output).split(".")[0] or "trained"
+    base = os.path.basename(output)
+    if (base == "tokenizer.json" or base.endswith(".tokenizer.json")) and bytepair.resolve_pattern(pattern) is not None:
+        from .hf_export import onig_pattern
+
+        try:  # before hours of training, not after
+            onig_pattern(bytepair.resolve_pattern(pattern))
+        except BytepairError as e:
+            _fail(f"--pattern: {e}")
+    name = name or base.split(".")[0] or "trained"
     console = _stderr()
     t0 = time.perf_counter()
     if counts_file:

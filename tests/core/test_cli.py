@@ -155,6 +155,7 @@ def test_pieces_then_train_from_counts(corpus_file, tmp_path):
     (["train", "{corpus}", "-v", "10", "-o", "o.json"], "vocab-size"),
     (["train", "nope.txt", "-v", "300", "-o", "o.json"], "no such file"),
     (["train", "{corpus}", "-v", "300", "-p", "cl100k", "-o", "o.json"], "not a known name"),
+    (["train", "{corpus}", "-v", "300", "-p", r"(?m)^\w+|\s+|\W", "-o", "tokenizer.json"], "Oniguruma"),
     (["encode", "-e", "cl100k_base", "-t", "x.json", "hi"], "not both"),
     (["encode", "hi"], "which tokenizer"),
     (["encode", "-e", "cl200k", "hi"], "encoding name"),
