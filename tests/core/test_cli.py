@@ -75,7 +75,7 @@ def test_stdin_training_and_encoding(tmp_path):
     assert r.returncode == 0, r.stderr.decode()
     ref = bytepair.train(TEXT, 300, pattern="gpt2")
     assert bytepair.from_json(out.read_text(encoding="utf-8")).merges == ref.merges
-    r = run("encode", "-t", str(out), stdin="hello world\n".encode())
+    r = run("encode", "-t", str(out), stdin=b"hello world\n")
     assert r.stdout.decode().split() == [str(i) for i in ref.encode("hello world\n")]
 
 

@@ -12,13 +12,14 @@ import io
 import json
 
 import pytest
-regex = pytest.importorskip("regex")
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bytepair
 from bytepair import corpus
 from bytepair.errors import TokenizerFileError
+
+regex = pytest.importorskip("regex")  # the oracle below; not in Pyodide
 
 
 def oracle_counts(text: str, pattern: str | None, specials=(), form=None) -> dict[str, int]:
