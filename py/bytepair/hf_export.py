@@ -41,7 +41,12 @@ How the ``tokenizer.json`` stays exact (each point is checked by
   differently (``(?m)``, named back-references, ...) raises
   :class:`~bytepair.errors.TokenizerFileError`. The patterns get long (tens of
   kilobytes); that is the price of exactness.
-* Normalization ``"NFC"``/``"NFKC"`` becomes a normalizer of that type.
+* Normalization ``"NFC"``/``"NFKC"`` becomes a normalizer of that type. The
+  Unicode tables of ``tokenizers`` are older than Python's: 72 characters
+  that Python's NFKC decomposes (U+32FF, U+A7F2..., the modifier letters
+  U+10781...) ``tokenizers`` leaves alone, so ``Replace`` steps first put
+  Python's decomposition in their place. Characters newer than this Python's
+  Unicode version remain a difference between any two tools.
 * Special tokens become ``added_tokens`` (``special: true``; ``normalized``
   is true exactly when there is a normalizer, because bytepair looks for
   special tokens in the normalized text: NFKC makes ``＜s＞`` a ``<s>``).
@@ -303,6 +308,57 @@ def _check_compiles(onig: str) -> None:
         ) from e
 
 
+#: Characters whose NFKC in ``tokenizers`` (its Unicode tables are older:
+#: measured with tokenizers 0.23.3) differs from Python's ``unicodedata``
+#: (measured on Python 3.11, Unicode 14.0): ``tokenizers`` leaves them as they
+#: are, Python decomposes them (U+32FF SQUARE ERA NAME REIWA -> "令和",
+#: U+A7F2 MODIFIER LETTER CAPITAL C -> "C", ...). NFC: none.
+_HF_NFKC_LAGGING = (
+    (0x32FF, 0x32FF), (0xA7F2, 0xA7F4), (0xAB69, 0xAB69), (0x10781, 0x10785), (0x10787, 0x107B0),
+    (0x107B2, 0x107BA), (0x1F16C, 0x1F16C), (0x1FBF0, 0x1FBF9),
+)
+
+
+def _lagging_chars(form: str) -> list[str]:
+    """Characters whose ``form`` normalization ``tokenizers`` does differently from
+    Python: the table above, plus (when ``tokenizers`` is installed here) every
+    character with a decomposition that the installed ``tokenizers`` maps differently."""
+    import unicodedata
+
+    chars = {chr(cp) for lo, hi in _HF_NFKC_LAGGING for cp in range(lo, hi + 1)} if form == "NFKC" else set()
+    chars = {c for c in chars if unicodedata.normalize(form, c) != c}
+    try:
+        from tokenizers import normalizers
+    except ImportError:
+        return sorted(chars)
+    hf = getattr(normalizers, form)()
+    for cp in range(0x110000):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        c = chr(cp)
+        if unicodedata.decomposition(c) and hf.normalize_str(c) != unicodedata.normalize(form, c):
+            chars.add(c)
+    return sorted(chars)
+
+
+def _normalizer(form: str | None) -> dict[str, Any] | None:
+    """The normalizer: ``form``, after replacing each character whose
+    normalization ``tokenizers``' older Unicode tables lack by Python's full
+    decomposition of it (then normalizing gives what Python gives)."""
+    import unicodedata
+
+    if form is None:
+        return None
+    decomposed = "NFKD" if form == "NFKC" else "NFD"
+    fixes = [
+        {"type": "Replace", "pattern": {"String": c}, "content": unicodedata.normalize(decomposed, c)}
+        for c in _lagging_chars(form)
+    ]
+    if not fixes:
+        return {"type": form}
+    return {"type": "Sequence", "normalizers": [*fixes, {"type": form}]}
+
+
 def _checked_vocab(tok) -> dict[str, int]:
     if not tok.is_trained:
         raise ArgumentError(
@@ -384,7 +440,7 @@ def to_tokenizer_json(tok, *, indent: int | None = 2) -> str:
         "truncation": None,
         "padding": None,
         "added_tokens": added,
-        "normalizer": {"type": tok.normalization} if tok.normalization else None,
+        "normalizer": _normalizer(tok.normalization),
         "pre_tokenizer": pre_tokenizer,
         "post_processor": None,
         "decoder": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False},

@@ -328,3 +328,17 @@ def test_custom_regexes_hypothesis(custom_trained, text):
         want = tok.encode_ordinary(text)
         assert hf.encode(text).ids == want, p
         assert enc.encode_ordinary(text) == want, p
+
+
+def test_nfkc_where_unicode_tables_differ(trained, hf_tokenizers):
+    """tokenizers' NFKC tables are older than Python's (U+32FF, U+A7F2, U+10781 ...): the export fixes them up."""
+    import unicodedata
+
+    from tokenizers import normalizers
+
+    hf_plain = normalizers.NFKC()
+    lagging = [chr(cp) for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF and unicodedata.decomposition(chr(cp))
+               and hf_plain.normalize_str(chr(cp)) != unicodedata.normalize("NFKC", chr(cp))]
+    text = " ".join(f"a{c}b{c}\u0301" for c in lagging) + " \u32ff ꟲ"
+    tok = trained["custom-nfkc"]
+    _check(hf_tokenizers["custom-nfkc"], tok, text)
