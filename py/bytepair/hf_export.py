@@ -64,6 +64,7 @@ text is also an ordinary token's spelling.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -319,6 +320,7 @@ _HF_NFKC_LAGGING = (
 )
 
 
+@functools.lru_cache(maxsize=4)
 def _lagging_chars(form: str) -> list[str]:
     """Characters whose ``form`` normalization ``tokenizers`` does differently from
     Python: the table above, plus (when ``tokenizers`` is installed here) every
