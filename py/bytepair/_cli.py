@@ -288,6 +288,9 @@ def train(files, vocab_size, pattern, special, min_frequency, normalization, cou
     t_all = time.perf_counter() - t0
     msg = (f"{len(merges)} merges from {len(counts):,} distinct pieces "
            f"(counting {t_count:.1f} s, total {t_all:.1f} s); wrote {', '.join(written)}")
+    if output.endswith(".tiktoken"):
+        msg += (f"\nnote: a .tiktoken file holds only the ranks; load it with --pattern {pattern!r}"
+                + (f" and normalize text with {normalization} first" if normalization else ""))
     if interrupted:
         click.echo(f"interrupted: kept the first {msg}", err=True)
         sys.exit(EXIT_INTERRUPTED)
