@@ -505,6 +505,18 @@ class Tokenizer:
 
         return dump_tiktoken_bpe(self.mergeable_ranks())
 
+    def to_tokenizer_json(self) -> str:
+        """A Hugging Face ``tokenizer.json`` with the same ids (see :func:`bytepair.hf_export.to_tokenizer_json`)."""
+        from .hf_export import to_tokenizer_json
+
+        return to_tokenizer_json(self)
+
+    def to_tokenizer_config_json(self) -> str:
+        """The matching ``tokenizer_config.json`` (see :func:`bytepair.hf_export.to_tokenizer_config_json`)."""
+        from .hf_export import to_tokenizer_config_json
+
+        return to_tokenizer_config_json(self)
+
     def mergeable_ranks(self) -> dict[bytes, int]:
         """``{token bytes: rank}`` of the ordinary (non-special) tokens."""
         if self._ranks is not None:

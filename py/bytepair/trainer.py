@@ -388,3 +388,35 @@ def train(
     return Tokenizer.from_merges(
         merges, pattern=pattern, special_tokens=list(special_tokens or ()), normalization=normalization, name=name
     )
+
+
+def train_iter_from_counts(
+    counts: Mapping[str, int],
+    vocab_size: int,
+    *,
+    special_tokens: Sequence[str] | None = None,
+    min_frequency: int = 1,
+) -> Iterator[MergeEvent]:
+    """Learn merges from piece counts instead of text (corpora larger than memory).
+
+    Args:
+        counts: ``{piece: occurrences}``, insertion order = first appearance in
+            the text (the tie rule depends on it); pieces as the pattern cut
+            them, special tokens left out. :func:`bytepair.corpus.count_pieces`
+            makes them from files.
+        vocab_size, special_tokens, min_frequency: as in :func:`train_iter`.
+
+    Yields:
+        :class:`MergeEvent` per merge; the same as :func:`train_iter` on the text.
+
+    Raises:
+        TypeError: a piece that is not a str or a count that is not an int.
+        ValueError: a count < 1, ``vocab_size`` too small.
+    """
+    names = _check_args("", vocab_size, special_tokens, min_frequency)
+    for piece, c in counts.items():
+        if not isinstance(piece, str) or not isinstance(c, int) or isinstance(c, bool):
+            raise TypeError(f"counts maps str pieces to int counts, got {piece!r}: {c!r}")
+        if c < 1:
+            raise ValueError(f"piece {piece!r} has count {c}; counts are >= 1")
+    return _train(dict(counts), vocab_size - 256 - len(names), min_frequency)

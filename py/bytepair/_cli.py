@@ -1,0 +1,492 @@
+"""The ``bytepair`` command line (``pip install "bytepair[cli]"``; also ``python -m bytepair``).
+
+Commands::
+
+    bytepair train FILE... --vocab-size N [--pattern NAME|REGEX] [--special TOKEN]...
+                   [--min-frequency N] [--normalization NFC|NFKC] [--counts FILE] -o OUT
+    bytepair encode [TEXT...] [-f FILE]... (--encoding NAME | --tokenizer FILE) [--format json|space]
+    bytepair decode [IDS...] (--encoding NAME | --tokenizer FILE)
+    bytepair count  [FILE...] [--text TEXT] (--encoding NAME | --tokenizer FILE)
+    bytepair compare FILE... --tokenizer A --tokenizer B ... [--format table|csv|json]
+    bytepair convert IN OUT
+    bytepair pieces FILE... [--pattern ...] -o counts.tsv
+
+``OUT``'s name picks the format: ``*.tiktoken`` (rank file), ``tokenizer.json``
+or ``*.tokenizer.json`` (Hugging Face; ``tokenizer_config.json`` is written
+beside a file named exactly ``tokenizer.json``), any other ``*.json``
+(bytepair's own format). ``-`` reads standard input. Bad arguments exit with
+status 2 and a message; Ctrl+C during ``train``'s merges writes the merges
+learned so far and exits with status 130.
+
+Argument parsing uses click (https://click.palletsprojects.com), progress
+bars and tables rich (https://rich.readthedocs.io); both come with the
+``cli`` extra, and ``import bytepair`` does not need them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+
+import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from . import corpus
+from .errors import BytepairError
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+def _fail(message: str) -> None:
+    raise click.UsageError(message)
+
+
+# ------------------------------------------------------------------ tokenizers
+def load_tokenizer(spec: str, *, pattern: str | None = None):
+    """An encoding name or a tokenizer file (bytepair JSON, ``.tiktoken`` with ``pattern``, ``tokenizer.json``).
+
+    Raises:
+        click.UsageError: unknown name, unreadable file, ``.tiktoken`` without ``pattern``.
+    """
+    import bytepair
+
+    if not os.path.exists(spec):
+        try:
+            return bytepair.get_encoding(spec)
+        except KeyError as e:
+            _fail(f"{spec!r} is neither a file nor an encoding name ({', '.join(bytepair.list_encoding_names())})")
+            raise AssertionError from e  # unreachable
+    try:
+        with open(spec, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        _fail(f"cannot read {spec}: {e.strerror}")
+    name = os.path.basename(spec)
+    try:
+        if spec.endswith(".tiktoken"):
+            if pattern is None:
+                _fail(f"{spec} is a .tiktoken rank file, which holds no split pattern: add --pattern "
+                      "(an encoding name such as cl100k_base, 'none', or a regex)")
+            ranks = bytepair.parse_tiktoken_bpe(data)
+            return bytepair.Tokenizer.from_ranks(ranks, pattern=pattern, name=name.removesuffix(".tiktoken"))
+        head = data[:4096].decode("utf-8", "replace")
+        if '"format": "bytepair"' in head or '"format":"bytepair"' in head:
+            return bytepair.from_json(data)
+        obj = json.loads(data)
+        if isinstance(obj, dict) and "model" in obj:
+            reader = getattr(bytepair, "from_tokenizer_json", None)
+            if reader is None:
+                _fail(f"{spec} is a Hugging Face tokenizer.json; this bytepair cannot read those yet")
+            return reader(data.decode("utf-8"))
+        _fail(f"{spec}: not a tokenizer file bytepair reads (bytepair JSON, .tiktoken, tokenizer.json)")
+    except (ValueError, KeyError, TypeError) as e:
+        _fail(f"{spec}: {e}")
+
+
+def write_tokenizer(tok, out: str) -> list[str]:
+    """Write ``tok`` to ``out`` in the format its name picks; returns the paths written."""
+    written = [out]
+    base = os.path.basename(out)
+    from .tokenizer import Tokenizer
+
+    if not isinstance(tok, Tokenizer):
+        _fail(f"{tok.name!r} was read from a Hugging Face tokenizer.json, whose pipeline bytepair runs but "
+              "cannot write in another format; convert bytepair JSON or .tiktoken files instead")
+    if out.endswith(".tiktoken"):
+        payload: bytes = tok.to_tiktoken()
+    elif base == "tokenizer.json" or base.endswith(".tokenizer.json"):
+        payload = tok.to_tokenizer_json().encode("utf-8")
+        if base == "tokenizer.json":
+            cfg = os.path.join(os.path.dirname(out), "tokenizer_config.json")
+            _atomic_write(cfg, tok.to_tokenizer_config_json().encode("utf-8"))
+            written.append(cfg)
+    elif out.endswith(".json"):
+        payload = tok.to_json().encode("utf-8")
+    else:
+        _fail(f"cannot tell the format of {out!r} from its name: use NAME.json (bytepair), tokenizer.json or "
+              "NAME.tokenizer.json (Hugging Face), or NAME.tiktoken")
+    _atomic_write(out, payload)
+    return written
+
+
+def _check_out_name(out: str) -> None:
+    if not out.endswith((".json", ".tiktoken")):
+        _fail(f"cannot tell the format of {out!r} from its name: use NAME.json (bytepair), tokenizer.json or "
+              "NAME.tokenizer.json (Hugging Face), or NAME.tiktoken")
+
+
+def _atomic_write(path: str, data: bytes) -> None:
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def _tokenizer_options(f):
+    f = click.option("--pattern", help="Split pattern for a .tiktoken file: an encoding name, 'none' or a regex.")(f)
+    f = click.option("--tokenizer", "-t", "tokenizer_file", metavar="FILE",
+                     help="Tokenizer file: bytepair JSON, .tiktoken (with --pattern), tokenizer.json.")(f)
+    f = click.option("--encoding", "-e", metavar="NAME", help="Encoding name: gpt2, p50k_base, cl100k_base, o200k_base.")(f)
+    return f
+
+
+def _pick_tokenizer(encoding, tokenizer_file, pattern):
+    if encoding and tokenizer_file:
+        _fail("give --encoding or --tokenizer, not both")
+    if not encoding and not tokenizer_file:
+        _fail("which tokenizer? give --encoding NAME (e.g. cl100k_base) or --tokenizer FILE")
+    return load_tokenizer(encoding or tokenizer_file, pattern=pattern)
+
+
+def _read_all(sources: Sequence[str], errors: str) -> str:
+    try:
+        return "".join(corpus.read_text(sources, errors=errors))
+    except BytepairError as e:
+        _fail(str(e))
+    except OSError as e:
+        _fail(f"cannot read {e.filename}: {e.strerror}")
+    return ""
+
+
+def _encode_all(tok, text: str) -> list[int]:
+    """Ids with special-token strings as their ids (a ``Tokenizer``'s ``allowed_special="all"``;
+    tokenizers read from ``tokenizer.json`` always do that)."""
+    from .tokenizer import Tokenizer
+
+    if isinstance(tok, Tokenizer):
+        return tok.encode(text, allowed_special="all")
+    return tok.encode(text)
+
+
+def _stderr() -> Console:
+    return Console(stderr=True)
+
+
+class _RateColumn(ProgressColumn):
+    """Merges (or MB) per second."""
+
+    def __init__(self, unit: str, scale: float = 1.0) -> None:
+        super().__init__()
+        self.unit, self.scale = unit, scale
+
+    def render(self, task):
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed / self.scale:,.1f} {self.unit}/s" if speed else f"? {self.unit}/s")
+
+
+# ------------------------------------------------------------------ commands
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="bytepair", message="bytepair %(version)s")
+def main() -> None:
+    """bytepair: train, run and export byte-level BPE tokenizers."""
+
+
+ERRORS = click.Choice(["strict", "replace"])
+
+
+@main.command()
+@click.argument("files", nargs=-1)
+@click.option("--vocab-size", "-v", type=click.IntRange(257), required=True, help="256 bytes + merges + special tokens.")
+@click.option("--pattern", "-p", default="cl100k_base", show_default=True, help="Encoding name, 'none' or a regex.")
+@click.option("--special", "-s", multiple=True, metavar="TOKEN", help="A special token (repeat for more).")
+@click.option("--min-frequency", type=click.IntRange(1), default=1, show_default=True)
+@click.option("--normalization", type=click.Choice(["NFC", "NFKC"]), default=None)
+@click.option("--counts", "counts_file", metavar="FILE", help="Train from piece counts (TSV/JSON) instead of FILES.")
+@click.option("--output", "-o", required=True, metavar="OUT", help="OUT.json, tokenizer.json, OUT.tokenizer.json or OUT.tiktoken.")
+@click.option("--name", default=None, help="Tokenizer name (default: OUT's stem).")
+@click.option("--workers", "-j", type=click.IntRange(0), default=None, help="Counting processes (default: all cores).")
+@click.option("--chunk-chars", type=click.IntRange(1024), default=corpus.CHUNK_CHARS, show_default=True)
+@click.option("--errors", type=ERRORS, default="strict", show_default=True, help="Invalid UTF-8: stop, or read as U+FFFD.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
+def train(files, vocab_size, pattern, special, min_frequency, normalization, counts_file, output, name, workers,
+          chunk_chars, errors, quiet):
+    """Train a tokenizer on FILES (paths, globs, - for stdin) and write it to OUT."""
+    import bytepair
+
+    _check_out_name(output)
+    if bool(files) == bool(counts_file):
+        _fail("give the training FILES, or --counts FILE, (one of them)")
+    if vocab_size < 256 + len(special):
+        _fail(f"--vocab-size must be at least 256 + {len(special)} special token(s) = {256 + len(special)}")
+    if len(set(special)) != len(special) or any(not s for s in special):
+        _fail("special tokens must be non-empty and distinct")
+    try:
+        bytepair.resolve_pattern(pattern)
+    except (ValueError, TypeError) as e:
+        _fail(f"--pattern: {e}")
+    base = os.path.basename(output)
+    if (base == "tokenizer.json" or base.endswith(".tokenizer.json")) and bytepair.resolve_pattern(pattern) is not None:
+        from .hf_export import onig_pattern
+
+        try:  # before hours of training, not after
+            onig_pattern(bytepair.resolve_pattern(pattern))
+        except BytepairError as e:
+            _fail(f"--pattern: {e}")
+    name = name or base.split(".")[0] or "trained"
+    console = _stderr()
+    t0 = time.perf_counter()
+    if counts_file:
+        try:
+            counts = corpus.read_counts(counts_file)
+        except OSError as e:
+            _fail(f"cannot read {counts_file}: {e.strerror}")
+        except BytepairError as e:
+            _fail(str(e))
+    else:
+        try:
+            sources = corpus.expand_sources(files)
+        except BytepairError as e:
+            _fail(str(e))
+        total = sum(os.path.getsize(s) for s in sources if s != "-") if "-" not in sources else None
+        with Progress(TextColumn("counting"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
+                      _RateColumn("MB", 1e6), TimeElapsedColumn(), TimeRemainingColumn(),
+                      console=console, disable=quiet, transient=False) as prog:
+            task = prog.add_task("count", total=total)
+            try:
+                counts = corpus.count_pieces(
+                    corpus.read_text(sources, errors=errors, on_bytes=lambda n: prog.advance(task, n)),
+                    pattern=pattern, special_tokens=special, normalization=normalization,
+                    workers=workers, chunk_chars=chunk_chars,
+                )
+            except BytepairError as e:
+                _fail(str(e))
+            except KeyboardInterrupt:
+                click.echo("interrupted while counting: no merge learned yet, nothing written", err=True)
+                sys.exit(EXIT_INTERRUPTED)
+    t_count = time.perf_counter() - t0
+    n_merges = vocab_size - 256 - len(special)
+    with Progress(TextColumn("merging"), BarColumn(), MofNCompleteColumn(), _RateColumn("merges"),
+                  TimeElapsedColumn(), TimeRemainingColumn(), console=console, disable=quiet) as prog:
+        task = prog.add_task("merge", total=n_merges)
+        merges, interrupted = corpus.learn_merges(
+            counts, vocab_size, special_tokens=special, min_frequency=min_frequency,
+            on_merge=lambda ev: prog.advance(task),
+        )
+    tok = bytepair.Tokenizer.from_merges(merges, pattern=pattern, special_tokens=list(special),
+                                         normalization=normalization, name=name)
+    try:
+        written = write_tokenizer(tok, output)
+    except BytepairError as e:
+        _fail(f"cannot write {output}: {e}")
+    t_all = time.perf_counter() - t0
+    msg = (f"{len(merges)} merges from {len(counts):,} distinct pieces "
+           f"(counting {t_count:.1f} s, total {t_all:.1f} s); wrote {', '.join(written)}")
+    if output.endswith(".tiktoken"):
+        msg += (f"\nnote: a .tiktoken file holds only the ranks; load it with --pattern {pattern!r}"
+                + (f" and normalize text with {normalization} first" if normalization else ""))
+    if interrupted:
+        click.echo(f"interrupted: kept the first {msg}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    if not quiet:
+        click.echo(msg, err=True)
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("--pattern", "-p", default="cl100k_base", show_default=True)
+@click.option("--special", "-s", multiple=True, metavar="TOKEN")
+@click.option("--normalization", type=click.Choice(["NFC", "NFKC"]), default=None)
+@click.option("--output", "-o", default="-", show_default=True, help="counts.tsv or counts.json (- = stdout, TSV).")
+@click.option("--workers", "-j", type=click.IntRange(0), default=None)
+@click.option("--errors", type=ERRORS, default="strict", show_default=True)
+def pieces(files, pattern, special, normalization, output, workers, errors):
+    """Count the pieces of FILES (the input of `train --counts`)."""
+    try:
+        sources = corpus.expand_sources(files)
+        counts = corpus.count_pieces(corpus.read_text(sources, errors=errors), pattern=pattern,
+                                     special_tokens=special, normalization=normalization, workers=workers)
+    except BytepairError as e:
+        _fail(str(e))
+    fmt = "json" if output.endswith(".json") else "tsv"
+    if output == "-":
+        out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="")
+        corpus.write_counts(counts, out, fmt=fmt)
+        out.flush()
+        out.detach()
+    else:
+        with open(output, "w", encoding="utf-8", newline="") as f:
+            corpus.write_counts(counts, f, fmt=fmt)
+
+
+def _input_text(texts, files, errors) -> str:
+    if texts and files:
+        _fail("give TEXT arguments or --file, not both")
+    if texts:
+        return " ".join(texts)
+    return _read_all(files or ["-"], errors)
+
+
+@main.command()
+@click.argument("texts", nargs=-1)
+@click.option("--file", "-f", "files", multiple=True, metavar="FILE", help="Read the text from FILE (- = stdin).")
+@_tokenizer_options
+@click.option("--format", "fmt", type=click.Choice(["space", "json"]), default="space", show_default=True)
+@click.option("--allow-special", is_flag=True, help="Encode special-token strings as their ids.")
+@click.option("--errors", type=ERRORS, default="strict", show_default=True)
+def encode(texts, files, encoding, tokenizer_file, pattern, fmt, allow_special, errors):
+    """Encode TEXT (or --file, or stdin) to token ids."""
+    tok = _pick_tokenizer(encoding, tokenizer_file, pattern)
+    text = _input_text(texts, files, errors)
+    ids = _encode_all(tok, text) if allow_special else tok.encode_ordinary(text)
+    click.echo(json.dumps(ids) if fmt == "json" else " ".join(map(str, ids)))
+
+
+@main.command()
+@click.argument("ids", nargs=-1)
+@click.option("--file", "-f", "files", multiple=True, metavar="FILE", help="Read the ids from FILE (- = stdin).")
+@_tokenizer_options
+def decode(ids, files, encoding, tokenizer_file, pattern):
+    """Decode token IDS (arguments, --file or stdin: a JSON list or whitespace-separated) to text."""
+    tok = _pick_tokenizer(encoding, tokenizer_file, pattern)
+    if ids and files:
+        _fail("give IDS arguments or --file, not both")
+    raw = " ".join(ids) if ids else _read_all(files or ["-"], "strict")
+    raw = raw.strip()
+    try:
+        values = json.loads(raw) if raw.startswith("[") else [int(x) for x in raw.replace(",", " ").split()]
+    except ValueError as e:
+        _fail(f"token ids must be integers (a JSON list or separated by spaces): {e}")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        _fail("token ids must be integers")
+    try:
+        text = tok.decode(values)
+    except KeyError as e:
+        _fail(str(e.args[0]) if e.args else str(e))
+    sys.stdout.write(text)
+    if sys.stdout.isatty():
+        sys.stdout.write("\n")
+
+
+def _file_stats(tok, source: str, errors: str) -> dict:
+    text = _read_all([source], errors)
+    n_bytes = len(text.encode("utf-8", "surrogatepass"))
+    n = len(_encode_all(tok, text))
+    return {"file": source, "tokenizer": tok.name, "bytes": n_bytes, "chars": len(text), "tokens": n,
+            "bytes_per_token": round(n_bytes / n, 4) if n else None}
+
+
+@main.command()
+@click.argument("files", nargs=-1)
+@click.option("--text", "texts", multiple=True, help="Count this text (repeatable).")
+@_tokenizer_options
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
+@click.option("--errors", type=ERRORS, default="strict", show_default=True)
+def count(files, texts, encoding, tokenizer_file, pattern, fmt, errors):
+    """Count the tokens of FILES (or --text, or stdin); many files give a table."""
+    tok = _pick_tokenizer(encoding, tokenizer_file, pattern)
+    if texts and files:
+        _fail("give FILES or --text, not both")
+    if texts:
+        rows = []
+        for t in texts:
+            n = len(_encode_all(tok, t))
+            rows.append({"file": "<text>", "tokenizer": tok.name, "bytes": len(t.encode()), "chars": len(t),
+                         "tokens": n, "bytes_per_token": round(len(t.encode()) / n, 4) if n else None})
+    else:
+        try:
+            sources = corpus.expand_sources(files) if files else ["-"]
+        except BytepairError as e:
+            _fail(str(e))
+        rows = [_file_stats(tok, s, errors) for s in sources]
+    if len(rows) == 1 and fmt == "table":
+        click.echo(rows[0]["tokens"])
+        return
+    _emit(rows, fmt, ["file", "bytes", "chars", "tokens", "bytes_per_token"], title=f"tokens ({tok.name})")
+
+
+def _emit(rows: list[dict], fmt: str, columns: list[str], *, title: str) -> None:
+    if fmt == "json":
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+    elif fmt == "csv":
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+        click.echo(buf.getvalue(), nl=False)
+    else:
+        table = Table(title=title)
+        for c in columns:
+            table.add_column(c, justify="left" if c in ("file", "tokenizer") else "right")
+        for r in rows:
+            table.add_row(*["" if r.get(c) is None else (f"{r[c]:+.1%}" if c == "premium" else str(r[c]))
+                            for c in columns])
+        Console(width=max(100, Console().width)).print(table)
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("--tokenizer", "-t", "specs", multiple=True, required=True, metavar="NAME|FILE",
+              help="An encoding name or tokenizer file (repeat; the first is the baseline).")
+@click.option("--baseline", default=None, help="Which --tokenizer is the baseline (default: the first).")
+@click.option("--pattern", help="Split pattern for .tiktoken files.")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
+@click.option("--errors", type=ERRORS, default="strict", show_default=True)
+def compare(files, specs, baseline, pattern, fmt, errors):
+    """Token counts of FILES under several tokenizers: bytes per token and the premium over the baseline."""
+    if len(specs) < 1:
+        _fail("give at least one --tokenizer")
+    toks = [load_tokenizer(s, pattern=pattern) for s in specs]
+    labels = list(specs)
+    base = 0
+    if baseline is not None:
+        if baseline not in labels:
+            _fail(f"--baseline {baseline!r} is not one of the --tokenizer values {labels}")
+        base = labels.index(baseline)
+    try:
+        sources = corpus.expand_sources(files)
+    except BytepairError as e:
+        _fail(str(e))
+    rows = []
+    for s in sources:
+        text = _read_all([s], errors)
+        n_bytes = len(text.encode("utf-8"))
+        counts = [len(_encode_all(t, text)) for t in toks]
+        for label, n in zip(labels, counts):
+            rows.append({
+                "file": s, "tokenizer": label, "tokens": n, "bytes": n_bytes,
+                "bytes_per_token": round(n_bytes / n, 4) if n else None,
+                "premium": (n / counts[base] - 1) if counts[base] else None,
+            })
+    if fmt != "table":
+        for r in rows:
+            if r["premium"] is not None:
+                r["premium"] = round(r["premium"], 6)
+    _emit(rows, fmt, ["file", "tokenizer", "tokens", "bytes", "bytes_per_token", "premium"],
+          title=f"premium over {labels[base]}")
+
+
+@main.command()
+@click.argument("src", metavar="IN")
+@click.argument("dst", metavar="OUT")
+@click.option("--pattern", help="Split pattern when IN is a .tiktoken file.")
+def convert(src, dst, pattern):
+    """Convert a tokenizer file IN to OUT (format from OUT's name)."""
+    _check_out_name(dst)
+    tok = load_tokenizer(src, pattern=pattern)
+    try:
+        write_tokenizer(tok, dst)
+    except BytepairError as e:
+        _fail(f"cannot write {dst}: {e}")
+    except ValueError as e:
+        _fail(f"cannot write {dst}: {e}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main(prog_name="bytepair")
