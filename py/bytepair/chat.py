@@ -127,7 +127,7 @@ def _compile(template: str):
         """``{% generation %}...{% endgeneration %}``: transformers marks assistant
         text with it (for its assistant-token mask); it renders as its body."""
 
-        tags = {"generation"}
+        tags = frozenset({"generation"})
 
         def parse(self, parser):
             lineno = next(parser.stream).lineno
@@ -144,7 +144,7 @@ def _compile(template: str):
     def tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False):
         return json.dumps(x, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
 
-    def strftime_now(format):  # noqa: A002 - the name templates call it with
+    def strftime_now(format):
         return datetime.now().strftime(format)
 
     class TemplateDict:
@@ -385,7 +385,7 @@ def render_chat_template(
             raise ArgumentError("Documents should be a list of dicts with 'title' and 'text' keys!", field="documents")
         documents = _plain(list(documents))
     variables = _plain({**(special_tokens or {}), **template_kwargs})
-    render = dict(add_generation_prompt=add_generation_prompt, tools=tools, documents=documents, variables=variables)
+    render = {"add_generation_prompt": add_generation_prompt, "tools": tools, "documents": documents, "variables": variables}
     try:
         return _render_raw(template, norm, **render)
     except ChatTemplateError as e:
