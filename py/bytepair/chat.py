@@ -296,6 +296,17 @@ def get_chat_template(tokenizer: Any, *, chat_template: str | None = None, tools
     return templates
 
 
+def chat_template_names(tokenizer: Any) -> list[str]:
+    """The chat templates a tokenizer offers: ``[]`` (none), ``["default"]``
+    (one unnamed template), or the names of its named templates (sorted)."""
+    templates = _templates_of(tokenizer)
+    if templates is None:
+        return []
+    if isinstance(templates, dict):
+        return sorted(templates)
+    return ["default"]
+
+
 def _templates_of(tokenizer: Any) -> str | dict[str, str] | None:
     templates = getattr(tokenizer, "chat_template", None)
     if templates is None:
@@ -772,6 +783,9 @@ def chat_breakdown(
     for i, m in enumerate(norm):
         lo = regions[i - 1] if i else 0
         for s in _content_strings(m.get("content")):
+            if not s.strip():  # nothing to find: no content tokens
+                content_spans[i].append((regions[i], regions[i]))
+                continue
             for needle in dict.fromkeys((s, s.strip())):
                 pos = _locate(text, needle, lo, regions[i], taken, last=True)
                 if pos >= 0:
@@ -811,6 +825,7 @@ __all__ = [
     "apply_chat_template",
     "build_breakdown",
     "chat_breakdown",
+    "chat_template_names",
     "get_chat_template",
     "normalize_messages",
     "render_chat_template",

@@ -35,7 +35,15 @@ plain text: harmony's structured system/developer contents
 (``SystemContent``: model identity, reasoning effort, knowledge cutoff, tools)
 are not generated here - pass the text they render to if you want it counted.
 The harmony special tokens and ids (``o200k_harmony``) are those of
-openai-harmony and of gpt-oss's ``tokenizer.json``.
+openai-harmony and of gpt-oss's ``tokenizer.json`` (which disagree on id
+200018: ``<|endofprompt|>`` in tokenizer.json, tiktoken and gpt-tokenizer,
+``<|reserved_200018|>`` in openai-harmony; bytepair follows the former).
+
+>>> from bytepair.openai_chat import encode_chatml, encode_harmony
+>>> encode_chatml([{"role": "user", "content": "Hi"}])   # gpt-4 layout, cl100k_base
+[100264, 882, 100266, 13347, 100265, 100264, 78191, 100266]
+>>> encode_harmony([{"role": "user", "content": "Hi"}])  # <|start|>user<|message|>Hi<|end|><|start|>assistant
+[200006, 1428, 200008, 12194, 200007, 200006, 173781]
 """
 
 from __future__ import annotations

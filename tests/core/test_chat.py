@@ -114,6 +114,9 @@ def test_named_templates_and_errors():
     tok = ConfigOnly({"chat_template": [{"name": "default", "template": "D{{ messages[0].content }}"},
                                         {"name": "tool_use", "template": "T{{ tools | length }}"}]})
     msgs = [{"role": "user", "content": "x"}]
+    assert chat.chat_template_names(tok) == ["default", "tool_use"]
+    assert chat.chat_template_names(ConfigOnly(FIXTURE["models"]["qwen3"]["config"])) == ["default"]
+    assert chat.chat_template_names(ConfigOnly({})) == []
     assert chat.apply_chat_template(tok, msgs, tokenize=False) == "Dx"
     assert chat.apply_chat_template(tok, msgs, tokenize=False, tools=[{"a": 1}]) == "T1"
     assert chat.apply_chat_template(tok, msgs, tokenize=False, chat_template="tool_use", tools=[]) == "T0"
