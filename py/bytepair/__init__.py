@@ -20,6 +20,7 @@ from .serialize import from_json, to_json
 from .tiktoken_file import dump_tiktoken_bpe, load_tiktoken_bpe, parse_tiktoken_bpe
 from .tokenizer import Tokenizer, TokenSpan
 from .trainer import MergeEvent, train, train_iter
+from .hf_tokenizer import HFTokenizer, from_tokenizer_json
 
 __version__ = "0.1.0"
 
@@ -47,4 +48,6 @@ __all__ = [
     "token_to_display_parts",
     "train",
     "train_iter",
+    "HFTokenizer",
+    "from_tokenizer_json",
 ]
