@@ -21,6 +21,7 @@ from .tiktoken_file import dump_tiktoken_bpe, load_tiktoken_bpe, parse_tiktoken_
 from .tokenizer import Tokenizer, TokenSpan
 from .trainer import MergeEvent, train, train_iter
 from .hf_tokenizer import HFTokenizer, from_tokenizer_json
+from .tekken import TekkenTokenizer, from_tekken
 
 __version__ = "0.1.0"
 
@@ -50,4 +51,6 @@ __all__ = [
     "train_iter",
     "HFTokenizer",
     "from_tokenizer_json",
+    "TekkenTokenizer",
+    "from_tekken",
 ]
