@@ -23,13 +23,21 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 #: key -> label (the exact model family and version the file belongs to).
 LABELS: dict[str, str] = {
-    "llama3_1": "Llama 3.1 / 3.2 / 3.3 (128K vocab)",
+    # The @lenml "llama3_1" file carries Llama 3's (3.0) special-token names (128008 is
+    # <|reserved_special_token_4|>, not 3.1's <|eom_id|>); its text ids are every Llama 3.x's.
+    "llama3_1": "Llama 3 (128K vocab; text ids as Llama 3.1 / 3.2 / 3.3)",
     "qwen3": "Qwen 3 (also Qwen 2.5; 151K vocab)",
     "gemma3": "Gemma 3 (262K vocab)",
-    "deepseek_v3": "DeepSeek V3 / R1 (128K vocab)",
+    "deepseek_v3": "DeepSeek V3 (128K vocab)",
     "gptoss": "gpt-oss (o200k_harmony, 200K vocab)",
 }
 KEYS = tuple(LABELS)
+
+#: Mistral Tekken files in mistral-common (mistral_common/data) -> label.
+TEKKEN_LABELS: dict[str, str] = {
+    "240718": "Mistral NeMo 12B (Tekken, open-mistral-nemo-2407)",
+    "240911": "Pixtral 12B (Tekken + image, pixtral-12b-2409)",
+}
 
 
 def model_dir(key: str) -> pathlib.Path | None:
