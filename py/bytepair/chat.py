@@ -623,6 +623,22 @@ def token_char_spans(tokenizer: Any, text: str, ids: Sequence[int]) -> list[tupl
     return spans
 
 
+def _encode_with_spans(tokenizer: Any, text: str) -> tuple[list[int], list[tuple[int, int]]]:
+    """Ids (as :func:`_encode`) and character spans: the tokenizer's own
+    ``encode_with_spans(text, add_special_tokens=False)`` when it has one (exact
+    under normalizers), else :func:`token_char_spans`."""
+    ews = getattr(tokenizer, "encode_with_spans", None)
+    if ews is not None:
+        try:
+            spans = ews(text, add_special_tokens=False)
+        except TypeError:  # a tiktoken-style bytepair.Tokenizer
+            spans = None
+        if spans is not None:
+            return [s.id for s in spans], [(s.start, s.end) for s in spans]
+    ids = _encode(tokenizer, text)
+    return ids, token_char_spans(tokenizer, text, ids)
+
+
 def _utf16_index(text: str) -> list[int]:
     out, n = [0], 0
     for ch in text:
@@ -740,7 +756,9 @@ def chat_breakdown(
        gathered at the start - anywhere not already claimed (first occurrence),
        as is and then stripped of surrounding whitespace (templates that
        ``trim``).
-    3. Tokens. The whole prompt is tokenized once; a token is counted where
+    3. Tokens. The whole prompt is tokenized once (with the tokenizer's
+       ``encode_with_spans`` when it has one, else :func:`token_char_spans`);
+       a token is counted where
        its first character lies: in a content span -> that message's content,
        else the region's overhead. So the counts add up to the total exactly.
 
@@ -801,8 +819,7 @@ def chat_breakdown(
                 content_spans[i].append((pos, pos + len(needle)))
                 taken.append((pos, pos + len(needle)))
                 break
-    ids = _encode(tokenizer, text)
-    spans = token_char_spans(tokenizer, text, ids)
+    ids, spans = _encode_with_spans(tokenizer, text)
     return build_breakdown(
         text=text,
         ids=ids,
