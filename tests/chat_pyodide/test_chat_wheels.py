@@ -9,7 +9,9 @@
   ``tests/core/test_openai_chat.py`` inside Pyodide with the pytest wheels of
   ``tests/pyodide/requirements.txt`` plus the two chat wheels, through the
   project's runner ``tests/pyodide/run_core_tests.mjs``; the rendering tests
-  must pass there, not skip.
+  and the ids through ``bytepair.from_tokenizer_json`` (model files copied to
+  ``.cache/pyodide-fixtures/hf-models/``, as ``tests/pyodide/hf_fixture.py``
+  does) must pass there, not skip.
 """
 
 from __future__ import annotations
@@ -61,7 +63,19 @@ def test_chat_tests_pass_in_pyodide(chat_wheels, tmp_path):
     if node is None or not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file():
         pytest.skip("needs Node.js and node_modules/pyodide (npm ci)")
     from tests.pyodide.test_in_pyodide import RUNNER, ensure_pyodide_wheels
+    from tests.reference.chat_transformers import MODELS, model_dir
 
+    copies = ROOT / ".cache" / "pyodide-fixtures" / "hf-models"  # the layout tests/pyodide/hf_fixture.py uses
+    for m in MODELS:
+        src = model_dir(m)
+        if not (src / "tokenizer.json").is_file():
+            pytest.skip(f"model files of {m} missing (npm ci)")
+        dst = copies / m
+        if src != dst:
+            dst.mkdir(parents=True, exist_ok=True)
+            for name in ("tokenizer.json", "tokenizer_config.json"):
+                if not (dst / name).is_file() or (dst / name).stat().st_size != (src / name).stat().st_size:
+                    shutil.copyfile(src / name, dst / name)
     wheels = tmp_path / "wheels"
     wheels.mkdir()
     for w in [*ensure_pyodide_wheels().glob("*.whl"), *chat_wheels]:
@@ -73,4 +87,6 @@ def test_chat_tests_pass_in_pyodide(chat_wheels, tmp_path):
     assert "jinja2" in proc.stdout and "markupsafe" in proc.stdout
     assert "test_chat.py: jinja2" not in proc.stdout  # the module did not skip
     passed = int(proc.stdout.split(" passed")[0].split()[-1])
-    assert passed >= 50, proc.stdout[-3000:]
+    assert passed >= 90, proc.stdout[-3000:]  # rendering, ids through from_tokenizer_json, breakdowns
+    assert "from_tokenizer_json is not there" not in proc.stdout, proc.stdout[-3000:]
+    assert "tokenizer-* missing" not in proc.stdout, proc.stdout[-3000:]

