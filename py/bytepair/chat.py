@@ -528,7 +528,10 @@ class ChatBreakdown:
     ``sum(m.tokens for m in messages) + trailing_tokens == total == len(ids)``.
     ``trailing_tokens``: tokens after the last message (the generation prompt and
     any closing text). ``format``: what produced the prompt (``"chat_template"``,
-    ``"chatml"``, ``"harmony"``); ``template_name``: the named template used, if any."""
+    ``"chatml"``, ``"harmony"``); ``template_name``: the template used
+    (``"default"`` for a tokenizer's single template, a name of its named
+    templates, ``None`` for one passed as text); ``tokenizer_name``: the
+    tokenizer's ``name`` (``"o200k_base"``, the tokenizer.json's name), if it has one."""
 
     text: str
     ids: list[int]
@@ -539,6 +542,7 @@ class ChatBreakdown:
     units: str
     format: str
     template_name: str | None = None
+    tokenizer_name: str | None = None
 
     @property
     def overhead_tokens(self) -> int:
@@ -671,6 +675,7 @@ def build_breakdown(
     units: str,
     fmt: str,
     template_name: str | None = None,
+    tokenizer_name: str | None = None,
 ) -> ChatBreakdown:
     """Assemble a :class:`ChatBreakdown` (shared by the template and OpenAI formats).
 
@@ -723,6 +728,7 @@ def build_breakdown(
         units=units,
         format=fmt,
         template_name=template_name,
+        tokenizer_name=tokenizer_name,
     )
 
 
@@ -779,9 +785,10 @@ def chat_breakdown(
     """
     templates = _templates_of(tokenizer)
     template = get_chat_template(tokenizer, chat_template=chat_template, tools=tools)
-    template_name = None
     if isinstance(templates, dict):
         template_name = next((k for k, v in templates.items() if v == template), None)
+    else:
+        template_name = "default" if templates is not None and template == templates else None
     specials = _special_tokens_of(tokenizer)
     common = dict(tools=tools, documents=documents, special_tokens=specials, **template_kwargs)
     text = render_chat_template(template, messages, add_generation_prompt=add_generation_prompt, **common)
@@ -831,6 +838,7 @@ def chat_breakdown(
         units=units,
         fmt="chat_template",
         template_name=template_name,
+        tokenizer_name=getattr(tokenizer, "name", None),
     )
 
 

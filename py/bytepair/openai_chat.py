@@ -151,7 +151,7 @@ class _Builder:
     def end_message(self) -> None:
         self.regions.append(self.pos)
 
-    def breakdown(self, roles: list[str], special: set[int], units: str, fmt: str) -> ChatBreakdown:
+    def breakdown(self, roles: list[str], special: set[int], units: str, fmt: str, template: str) -> ChatBreakdown:
         return build_breakdown(
             text="".join(self.text),
             ids=self.ids,
@@ -162,6 +162,8 @@ class _Builder:
             special=special,
             units=units,
             fmt=fmt,
+            template_name=template,
+            tokenizer_name=self.enc.name,
         )
 
 
@@ -250,11 +252,12 @@ def chatml_breakdown(
     units: str = "chars",
 ) -> ChatBreakdown:
     """:func:`encode_chatml` with the text and the per-message counts
-    (:class:`bytepair.chat.ChatBreakdown`, ``format="chatml"``): the content
+    (:class:`bytepair.chat.ChatBreakdown`, ``format="chatml"``,
+    ``template_name`` the style, ``tokenizer_name`` the encoding): the content
     tokens are exactly the content's own encoding (the layout encodes each piece
     separately), the rest of a message is overhead, the prime is trailing."""
     b, roles = _chatml(messages, encoding, style, prime)
-    return b.breakdown(roles, set(CHATML_SPECIAL_TOKENS[encoding].values()), units, "chatml")
+    return b.breakdown(roles, set(CHATML_SPECIAL_TOKENS[encoding].values()), units, "chatml", style)
 
 
 def _harmony(messages, prime: str, drop_analysis: bool) -> tuple[_Builder, list[str], list[int]]:
@@ -325,7 +328,7 @@ def harmony_breakdown(
     the result; each :class:`~bytepair.chat.MessageCount`'s ``index`` is the
     index in the input."""
     b, roles, kept = _harmony(messages, prime, drop_analysis)
-    br = b.breakdown(roles, set(HARMONY_SPECIAL_TOKENS.values()), units, "harmony")
+    br = b.breakdown(roles, set(HARMONY_SPECIAL_TOKENS.values()), units, "harmony", "gpt-oss")
     from dataclasses import replace
 
     msgs = [replace(m, index=kept[m.index]) for m in br.messages]

@@ -309,6 +309,7 @@ def test_breakdown_content_and_generation_prompt(model, which):
         assert m.overhead_tokens > 0 or model == "deepseek_v3"
     d = b.to_dict()
     assert json.loads(json.dumps(d)) == d and d["total"] == len(b.ids)
+    assert (b.format, b.template_name) == ("chat_template", "default")
 
 
 @pytest.mark.parametrize("which", ["tokenizers", "bytepair"])

@@ -129,6 +129,7 @@ def test_chatml_breakdown_counts():
             assert b.trailing_tokens == 3  # <|im_start|>assistant + separator
             assert b.total == len(b.ids)
             assert b.text.startswith("<|im_start|>system")
+            assert (b.format, b.template_name, b.tokenizer_name) == ("chatml", style, encoding)
             assert b.tokens[-1].end == len(b.text.encode("utf-16-le")) // 2
 
 
