@@ -332,3 +332,50 @@ def test_breakdown_special_marks():
     specials = [b.text[t.start:t.end] for t in b.tokens if t.special]
     assert specials[0] == "<|begin_of_text|>" and "<|eot_id|>" in specials
     assert all(t.part == "overhead" for t in b.tokens if t.special)
+
+
+# --------------------------------------------------------------------------- random conversations
+
+
+@cache
+def _transformers(model):
+    from tests.reference.chat_transformers import load_transformers
+
+    return load_transformers(model)
+
+
+def test_random_conversations_equal_transformers():
+    """Hypothesis: random alternating conversations (whitespace at the ends,
+    newlines, emoji, scripts, special-token text) give transformers' text and
+    ids, through bytepair's loader; the breakdown's ids are the same ids."""
+    pytest.importorskip("transformers")
+    hypothesis = pytest.importorskip("hypothesis")
+    from hypothesis import strategies as st
+
+    _node_modules_or_skip()
+    if not hasattr(bytepair, "from_tokenizer_json"):
+        pytest.skip("bytepair.from_tokenizer_json is not there yet (branch hf)")
+    pieces = st.sampled_from(["Hi", " ", "\n", "\n\n", "  ", "é", "e\u0301", "👋🏽", "你好", "مرحبا", "<|im_end|>",
+                              "<end_of_turn>", "<|eot_id|>", "<｜User｜>", "1234", "\t", "don't", "ﬁ"])
+    text = st.lists(pieces, min_size=0, max_size=8).map("".join)
+
+    @hypothesis.settings(max_examples=25, deadline=None, derandomize=True)
+    @hypothesis.given(
+        model=st.sampled_from(MODELS), system=st.one_of(st.none(), text), turns=st.lists(text, min_size=1, max_size=4),
+        gen=st.booleans(),
+    )
+    def check(model, system, turns, gen):
+        msgs = ([{"role": "system", "content": system}] if system is not None else []) + [
+            {"role": "user" if i % 2 == 0 else "assistant", "content": t} for i, t in enumerate(turns)
+        ]
+        ref = _transformers(model)
+        want_text = ref.apply_chat_template(msgs, add_generation_prompt=gen, tokenize=False)
+        want_ids = list(ref.apply_chat_template(msgs, add_generation_prompt=gen, return_dict=False))
+        tok = _bp(model)
+        assert chat.apply_chat_template(tok, msgs, add_generation_prompt=gen, tokenize=False) == want_text
+        assert chat.apply_chat_template(tok, msgs, add_generation_prompt=gen) == want_ids
+        b = chat.chat_breakdown(tok, msgs, add_generation_prompt=gen)
+        assert b.ids == want_ids and b.text == want_text
+        assert sum(m.tokens for m in b.messages) + b.trailing_tokens == len(want_ids)
+
+    check()
