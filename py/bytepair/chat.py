@@ -55,7 +55,10 @@ SPECIAL_TOKEN_ATTRIBUTES = ("bos_token", "eos_token", "unk_token", "sep_token", 
 _REASONING_FIELDS = ("reasoning_content", "thinking", "reasoning")
 
 #: ``apply_chat_template`` options of transformers that bytepair does not implement.
-_UNSUPPORTED = ("continue_final_message", "sanitize_control_tokens", "return_assistant_tokens_mask")
+_UNSUPPORTED = ("sanitize_control_tokens", "return_assistant_tokens_mask")
+
+#: What transformers appends to the message to continue, to find where it ends in the rendered text.
+_CONTINUE_TAG = "CONTINUE_FINAL_MESSAGE_TAG "
 
 
 # --------------------------------------------------------------------------- environment
@@ -353,6 +356,7 @@ def render_chat_template(
     tools: Sequence[Mapping[str, Any]] | None = None,
     documents: Sequence[Mapping[str, Any]] | None = None,
     special_tokens: Mapping[str, str] | None = None,
+    continue_final_message: bool | str = False,
     **template_kwargs: Any,
 ) -> str:
     """Render a chat template as ``transformers`` does (see the module docstring).
@@ -365,6 +369,11 @@ def render_chat_template(
         documents: dicts with ``title`` and ``text``, or ``None``.
         special_tokens: the named special tokens (``{"bos_token": "<s>", ...}``;
             see :func:`special_tokens_map`).
+        continue_final_message: end the prompt where the last message's
+            content ends (no end-of-turn), so the model continues it (prefill);
+            a string names the field to continue (``"reasoning_content"``).
+            As transformers: a tag is appended to that field before rendering
+            and the text is cut where the tag lands.
         **template_kwargs: extra template variables (``enable_thinking=False``,
             ``date_string=...``); they win over ``special_tokens``.
 
@@ -376,7 +385,10 @@ def render_chat_template(
             message; ``message_index``: the first message whose addition makes it
             fail, when rendering the shorter prefixes succeeds), or does not compile.
         ArgumentError: an empty conversation, messages that are not dicts,
-            tools or documents that are not dicts.
+            tools or documents that are not dicts; ``continue_final_message``
+            with ``add_generation_prompt``, or on a field the last message or
+            the template lacks, or that the template rewrites (transformers'
+            messages).
         ImportError: jinja2 is not installed.
     """
     for name in _UNSUPPORTED:
@@ -397,12 +409,67 @@ def render_chat_template(
         documents = _plain(list(documents))
     variables = _plain({**(special_tokens or {}), **template_kwargs})
     render = {"add_generation_prompt": add_generation_prompt, "tools": tools, "documents": documents, "variables": variables}
+    final_text = _mark_continuation(template, norm, continue_final_message, add_generation_prompt)
     try:
-        return _render_raw(template, norm, **render)
+        text = _render_raw(template, norm, **render)
     except ChatTemplateError as e:
         if e.field == "messages":
             e.message_index = _failing_index(template, norm, str(e), render)
         raise
+    if final_text is None:
+        return text
+    tag = _CONTINUE_TAG.strip()
+    if final_text.strip() not in text or tag not in text:
+        raise ArgumentError(
+            "continue_final_message is set but the final message does not appear in the chat after "
+            "applying the chat template! This can happen if the chat template deletes portions of "
+            "the final message. Please verify the chat template and final message in your chat to "
+            "ensure they are compatible."
+            f"Final message to continue: {final_text.strip()}\nRendered chat:\n{text}",
+            field="continue_final_message",
+        )
+    at = text.rindex(tag)
+    # the template kept the tag's trailing space: cut exactly; else it trimmed the message: cut and rstrip
+    return text[:at] if text[at : at + len(_CONTINUE_TAG)] == _CONTINUE_TAG else text[:at].rstrip()
+
+
+def _mark_continuation(template: str, norm: list[dict], cont: bool | str, add_generation_prompt: bool) -> str | None:
+    """Append transformers' tag to the field of the last message to continue (in
+    place, on the normalized copy); return that field's text, or ``None``."""
+    if not cont:
+        return None
+    field = "continue_final_message"
+    if add_generation_prompt:
+        raise ArgumentError(
+            "continue_final_message and add_generation_prompt are not compatible. Use continue_final_message when "
+            "you want the model to continue the final message, and add_generation_prompt when you want to add a "
+            "header that will prompt it to start a new assistant message instead.",
+            field=field,
+        )
+    name = cont if isinstance(cont, str) else "content"
+    last = norm[-1]
+    final = last.get(name)
+    if final is None:
+        raise ArgumentError(f'continue_final_message is set but the final message has no "{name}" to continue!', field=field)
+    fields = [f for f in _REASONING_FIELDS if last.get(f) == final] if name in _REASONING_FIELDS else [name]
+    if not any(f in template for f in fields):
+        raise ArgumentError(
+            f'continue_final_message is set to "{name}" but this is not an accepted field in the chat_template',
+            field=field,
+        )
+    if isinstance(final, (list, tuple)):
+        for block in reversed(final):
+            if isinstance(block, dict) and "text" in block:
+                text = block["text"]
+                block["text"] = text + _CONTINUE_TAG
+                return text
+        raise ArgumentError(
+            "continue_final_message is set but we could not find any text to continue in the final message!",
+            field=field,
+        )
+    for f in fields:
+        last[f] = last[f] + _CONTINUE_TAG
+    return final
 
 
 def _failing_index(template: str, norm: list[dict], message: str, render: dict) -> int | None:
@@ -434,6 +501,7 @@ def apply_chat_template(
     tools: Sequence[Mapping[str, Any]] | None = None,
     documents: Sequence[Mapping[str, Any]] | None = None,
     chat_template: str | None = None,
+    continue_final_message: bool | str = False,
     **template_kwargs: Any,
 ) -> list[int] | str:
     """The conversation as the model sees it: token ids, or (``tokenize=False``) text.
@@ -456,6 +524,8 @@ def apply_chat_template(
         tools, documents: passed to the template (lists of dicts).
         chat_template: a template name (for tokenizers with named templates) or
             a whole template text; default: the tokenizer's.
+        continue_final_message: end with the last message open (see
+            :func:`render_chat_template`).
         **template_kwargs: extra template variables.
 
     Returns:
@@ -475,6 +545,7 @@ def apply_chat_template(
         tools=tools,
         documents=documents,
         special_tokens=_special_tokens_of(tokenizer),
+        continue_final_message=continue_final_message,
         **template_kwargs,
     )
     return _encode(tokenizer, text) if tokenize else text
@@ -740,6 +811,7 @@ def chat_breakdown(
     tools: Sequence[Mapping[str, Any]] | None = None,
     documents: Sequence[Mapping[str, Any]] | None = None,
     chat_template: str | None = None,
+    continue_final_message: bool | str = False,
     units: str = "chars",
     **template_kwargs: Any,
 ) -> ChatBreakdown:
@@ -791,7 +863,9 @@ def chat_breakdown(
         template_name = "default" if templates is not None and template == templates else None
     specials = _special_tokens_of(tokenizer)
     common = dict(tools=tools, documents=documents, special_tokens=specials, **template_kwargs)
-    text = render_chat_template(template, messages, add_generation_prompt=add_generation_prompt, **common)
+    text = render_chat_template(
+        template, messages, add_generation_prompt=add_generation_prompt, continue_final_message=continue_final_message, **common
+    )
     norm = normalize_messages(messages)
     regions, prev = [], 0
     for k in range(1, len(norm) + 1):

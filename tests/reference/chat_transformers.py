@@ -89,6 +89,18 @@ CASES: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = {
         {"add_generation_prompt": False},
     ),
     "empty": ([], {"add_generation_prompt": True}),
+    "continue": (
+        [{"role": "user", "content": "Finish: the sky is"}, {"role": "assistant", "content": "The sky is blue "}],
+        {"continue_final_message": True},
+    ),
+    "continue_with_gen": (
+        [{"role": "user", "content": "x"}, {"role": "assistant", "content": "y"}],
+        {"continue_final_message": True, "add_generation_prompt": True},
+    ),
+    "continue_missing_field": (
+        [{"role": "user", "content": "x"}, {"role": "assistant", "content": "y"}],
+        {"continue_final_message": "reasoning_content"},
+    ),
 }
 
 
