@@ -20,6 +20,9 @@ from .serialize import from_json, to_json
 from .tiktoken_file import dump_tiktoken_bpe, load_tiktoken_bpe, parse_tiktoken_bpe
 from .tokenizer import Tokenizer, TokenSpan
 from .trainer import MergeEvent, train, train_iter
+from .hf_tokenizer import HFTokenizer, from_tokenizer_json
+from .tekken import TekkenTokenizer, from_tekken
+from . import chat, openai_chat  # chat templates (jinja2 imported on first render), OpenAI chat layouts
 
 __version__ = "0.1.0"
 
@@ -47,4 +50,10 @@ __all__ = [
     "token_to_display_parts",
     "train",
     "train_iter",
+    "HFTokenizer",
+    "from_tokenizer_json",
+    "TekkenTokenizer",
+    "from_tekken",
+    "chat",
+    "openai_chat",
 ]

@@ -115,9 +115,30 @@ class TokenizerFileError(BytepairError, ValueError):
         return {"where": self.where, "component": self.component}
 
 
+class ChatTemplateError(BytepairError, ValueError):
+    """A chat template that rejects a conversation (``raise_exception`` in the
+    template, an undefined value, a type error) or that does not compile.
+
+    The message is the template's own (``str(e)`` of the Jinja error).
+    ``message_index``: the 0-based index of the first message whose addition
+    makes the template fail (found by rendering growing prefixes of the
+    conversation), or ``None`` when not known; ``field`` is ``"messages"``
+    (or ``"chat_template"`` for a template that does not compile)."""
+
+    type_name = "chat_template"
+
+    def __init__(self, message: str, *, field: str | None = "messages", message_index: int | None = None) -> None:
+        super().__init__(message, field=field)
+        self.message_index = message_index
+
+    def details(self) -> dict[str, Any]:
+        return {"message_index": self.message_index}
+
+
 __all__ = [
     "ArgumentError",
     "BytepairError",
+    "ChatTemplateError",
     "PatternError",
     "TokenizerFileError",
     "UnknownNameError",

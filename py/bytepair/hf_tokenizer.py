@@ -1,0 +1,751 @@
+"""Hugging Face ``tokenizer.json`` files, encoded id-for-id as ``tokenizers`` does.
+
+:func:`from_tokenizer_json` reads a ``tokenizer.json`` (optionally with its
+``tokenizer_config.json``) into an :class:`HFTokenizer`. The pipeline is
+``tokenizers``' (huggingface/tokenizers, ``tokenizers/src/tokenizer/mod.rs``):
+
+1. added tokens that are not ``normalized`` are cut out of the raw text
+   (leftmost-longest, with their ``lstrip``/``rstrip``/``single_word`` rules);
+2. each remaining segment is normalized, then ``normalized`` added tokens are
+   cut out of it;
+3. the pre-tokenizer splits what is left into pieces;
+4. the BPE model encodes each piece: its characters (or, for byte-level
+   models, its UTF-8 bytes spelled as GPT-2 characters) are looked up in the
+   vocabulary (``byte_fallback``: a missing character becomes ``<0xXX>``
+   tokens; else ``unk_token``), then the adjacent pair with the lowest merge
+   rank is merged, leftmost on ties, until no pair has a merge
+   (``ignore_merges``: a piece that is itself a token is that token);
+5. with ``add_special_tokens`` the post-processor adds BOS etc.
+
+Only ``type: "BPE"`` models and the components in
+:data:`bytepair.hf_components.SUPPORTED` load; anything else raises
+:class:`bytepair.errors.TokenizerFileError` with the JSON path of the
+component, never a tokenizer that would give wrong ids.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal
+
+from . import hf_components as hc
+from .errors import ArgumentError, TokenizerFileError
+from .surrogates import fix_surrogates
+from .tokenizer import TokenSpan
+
+__all__ = ["HFTokenizer", "from_tokenizer_json"]
+
+_NO = 1 << 62
+_LONG_WORD = 64
+_CACHE_MAX_ENTRIES = 200_000
+_CACHE_MAX_CHARS = 256
+# tokenizers' single_word rule: Rust regex \w (Unicode word characters).
+_WORD_CHAR = re.compile(r"\w")
+_WS = hc._WHITE_SPACE
+
+
+def _read_json(source: Any, what: str) -> dict:
+    """A path, JSON text (str starting with ``{``), bytes, or an already parsed dict -> dict."""
+    if isinstance(source, Mapping):
+        return dict(source)
+    try:
+        if isinstance(source, (bytes, bytearray, memoryview)):
+            text = bytes(source).decode("utf-8-sig")
+        elif isinstance(source, str) and source.lstrip().startswith("{"):
+            text = source
+        elif isinstance(source, (str, os.PathLike)):
+            with open(source, encoding="utf-8-sig") as f:
+                text = f.read()
+        else:
+            raise TokenizerFileError(f"{what} must be a path, JSON text or bytes, not {type(source).__name__}", where=None)
+    except OSError as e:
+        raise TokenizerFileError(f"cannot read {what} {source!r}: {e.strerror or e}", where=None) from e
+    except UnicodeDecodeError as e:
+        raise TokenizerFileError(f"{what} is not UTF-8 text (byte {e.start})", where=f"byte {e.start}") from e
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise TokenizerFileError(f"{what} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}", where=f"line {e.lineno}") from e
+    if not isinstance(data, dict):
+        raise TokenizerFileError(f"{what} must hold a JSON object, got {type(data).__name__}", where="$")
+    return data
+
+
+def _token_content(v: Any) -> str | None:
+    if isinstance(v, str):
+        return v
+    if isinstance(v, dict) and isinstance(v.get("content"), str):
+        return v["content"]
+    return None
+
+
+def _trie_regex(words: Iterable[str]) -> re.Pattern[str] | None:
+    """A stdlib ``re`` pattern finding ``words`` leftmost-longest (as Aho-Corasick
+    ``MatchKind::LeftmostLongest``): a trie whose branches try the longer
+    continuation before ending."""
+    trie: dict = {}
+    for w in words:
+        if not w:
+            continue
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = True
+    if not trie:
+        return None
+
+    def emit(node: dict) -> str:
+        alts = [re.escape(ch) + emit(child) for ch, child in sorted((k, v) for k, v in node.items() if k)]
+        if not alts:
+            return ""
+        if len(alts) == 1 and "" not in node:
+            return alts[0]
+        return "(?:" + "|".join(alts) + (")?" if "" in node else ")")
+
+    return re.compile(emit(trie))
+
+
+class _AddedToken:
+    __slots__ = ("id", "content", "special", "lstrip", "rstrip", "single_word", "normalized")
+
+    def __init__(self, d: dict, where: str) -> None:
+        try:
+            self.id = int(d["id"])
+            self.content = str(d["content"])
+        except (KeyError, TypeError, ValueError) as e:
+            raise TokenizerFileError(f"added token at {where} needs an \"id\" and a \"content\"", where=where) from e
+        self.special = bool(d.get("special", False))
+        self.lstrip = bool(d.get("lstrip", False))
+        self.rstrip = bool(d.get("rstrip", False))
+        self.single_word = bool(d.get("single_word", False))
+        self.normalized = bool(d.get("normalized", not self.special))
+
+    def info(self) -> dict:
+        return {k: getattr(self, k) for k in self.__slots__}
+
+
+class HFTokenizer:
+    """A BPE tokenizer read from a Hugging Face ``tokenizer.json``.
+
+    Build one with :func:`bytepair.from_tokenizer_json`. Ids and decoded text
+    are those of ``tokenizers.Tokenizer.from_file(path)`` for the same file.
+    """
+
+    def __init__(self, data: dict, *, config: dict | None = None, name: str | None = None) -> None:
+        """Prefer :func:`from_tokenizer_json`. ``data``: the parsed ``tokenizer.json``.
+
+        Raises:
+            TokenizerFileError: an unsupported model, component or option, or a
+                malformed file (``where`` names the JSON path).
+        """
+        self.config: dict = dict(config or {})
+        self.name = name or str(self.config.get("name_or_path") or "tokenizer.json")
+        model = data.get("model")
+        if not isinstance(model, dict):
+            raise TokenizerFileError("tokenizer.json has no \"model\" object", where="model")
+        mtype = model.get("type", "BPE" if "merges" in model else None)
+        if mtype != "BPE":
+            raise TokenizerFileError(
+                f"unsupported model {mtype!r}: bytepair reads BPE models only (not WordPiece, Unigram or WordLevel)",
+                where="model.type",
+                component=str(mtype),
+            )
+        dropout = model.get("dropout")
+        if dropout not in (None, 0, 0.0):
+            raise TokenizerFileError(f"BPE dropout ({dropout}) makes encoding random; bytepair reads dropout-free BPE only", where="model.dropout", component="BPE")
+        vocab = model.get("vocab")
+        if not isinstance(vocab, dict):
+            raise TokenizerFileError("model.vocab must be an object {token: id}", where="model.vocab", component="BPE")
+        self._vocab: dict[str, int] = vocab
+        self._merges_raw = model.get("merges") or []
+        if not isinstance(self._merges_raw, list):
+            raise TokenizerFileError("model.merges must be a list", where="model.merges", component="BPE")
+        self._ranks: dict[tuple[str, str], int] | None = None  # built on first encode
+        self._prefix = model.get("continuing_subword_prefix") or ""
+        self._suffix = model.get("end_of_word_suffix") or ""
+        self._plen = len(self._prefix)
+        self._byte_fallback = bool(model.get("byte_fallback", False))
+        self._ignore_merges = bool(model.get("ignore_merges", False))
+        self._fuse_unk = bool(model.get("fuse_unk", False))
+        self._unk = model.get("unk_token")
+        if self._unk is not None and self._unk not in vocab:
+            raise TokenizerFileError(f"unk_token {self._unk!r} is not in the vocabulary", where="model.unk_token", component="BPE")
+        self._model_info = {k: model.get(k) for k in ("unk_token", "continuing_subword_prefix", "end_of_word_suffix", "fuse_unk", "byte_fallback", "ignore_merges")}
+
+        self._normalizer_spec = data.get("normalizer")
+        self._normalizer = hc.build_normalizer(self._normalizer_spec)
+        self._pre, self._pre_info = hc.build_pre_tokenizer(data.get("pre_tokenizer"))
+        self._template, self._post_info = hc.build_post_processor(data.get("post_processor"))
+        self._decoder_spec = data.get("decoder")
+        self._decoder = hc.build_decoder(self._decoder_spec)
+        for key in ("truncation", "padding"):
+            if data.get(key) is not None:
+                raise TokenizerFileError(f"tokenizer.json sets {key}; bytepair encodes whole texts only (set it to null)", where=key, component=key)
+
+        added = data.get("added_tokens") or []
+        self._added: list[_AddedToken] = [_AddedToken(d, f"added_tokens[{i}]") for i, d in enumerate(added)]
+        self._added_by_id: dict[int, _AddedToken] = {t.id: t for t in self._added}
+        self._special_contents = {t.content for t in self._added if t.special}
+        raw = {t.content: t for t in self._added if not t.normalized}
+        norm: dict[str, _AddedToken] = {}
+        for t in self._added:
+            if t.normalized:
+                c = self._normalizer(t.content, None)[0] if self._normalizer else t.content
+                norm[c] = t
+        self._raw_added, self._norm_added = raw, norm
+        self._raw_matcher = _trie_regex(raw)
+        self._norm_matcher = _trie_regex(norm)
+
+        self._byte_level = _uses(data.get("pre_tokenizer"), "ByteLevel") or _uses(self._decoder_spec, "ByteLevel")
+        self._metaspace = _uses(data.get("pre_tokenizer"), "Metaspace") or _uses(self._decoder_spec, "Metaspace") or _replaces_space(self._normalizer_spec)
+        self._vocab_r: dict[int, str] | None = None
+        self._cache: dict[str, list[int]] = {}
+        self._span_cache: dict[str, list[tuple[int, int, int]]] = {}
+
+    # ------------------------------------------------------------ properties
+    @property
+    def n_vocab(self) -> int:
+        """Largest token id + 1 (added tokens included)."""
+        top = max(self._vocab.values(), default=-1)
+        return max([top] + [t.id for t in self._added]) + 1
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        """``{content: id}`` of the added tokens marked ``special``."""
+        return {t.content: t.id for t in self._added if t.special}
+
+    @property
+    def added_tokens(self) -> list[dict]:
+        """The added tokens as dicts (``id, content, special, lstrip, rstrip, single_word, normalized``)."""
+        return [t.info() for t in self._added]
+
+    @property
+    def bos_token(self) -> str | None:
+        """The BOS token: the config's ``bos_token``, else the post-processor's first added token."""
+        c = _token_content(self.config.get("bos_token"))
+        if c is not None or "bos_token" in self.config:
+            return c
+        if self._template and isinstance(self._template[0], list) and self._template[0]:
+            return self.token_string(self._template[0][0])
+        return None
+
+    @property
+    def eos_token(self) -> str | None:
+        """The EOS token: the config's ``eos_token``, else the post-processor's last added token (after the text)."""
+        c = _token_content(self.config.get("eos_token"))
+        if c is not None or "eos_token" in self.config:
+            return c
+        if self._template and isinstance(self._template[-1], list) and self._template[-1] and "A" in self._template:
+            return self.token_string(self._template[-1][-1])
+        return None
+
+    @property
+    def chat_template(self) -> str | dict[str, str] | None:
+        """The config's chat template: a str, or ``{name: template}`` for a list of named templates, or None."""
+        ct = self.config.get("chat_template")
+        if isinstance(ct, list):
+            return {d.get("name"): d.get("template") for d in ct if isinstance(d, dict)}
+        return ct if isinstance(ct, str) else None
+
+    def __repr__(self) -> str:
+        return f"<HFTokenizer {self.name!r} n_vocab={self.n_vocab}>"
+
+    # ------------------------------------------------------------- the model
+    def _merge_ranks(self) -> dict[tuple[str, str], int]:
+        if self._ranks is None:
+            merges = self._merges_raw
+            pairs = [m.split(" ") if isinstance(m, str) else m for m in merges]
+            try:
+                ranks = {(a, b): i for i, (a, b) in enumerate(pairs)}
+            except (ValueError, TypeError) as e:
+                bad = next(i for i, p in enumerate(pairs) if not (isinstance(p, (list, tuple)) and len(p) == 2))
+                raise TokenizerFileError(
+                    f"merge {bad} must be two tokens (\"a b\" or [\"a\", \"b\"]), got {merges[bad]!r}",
+                    where=f"model.merges[{bad}]",
+                    component="BPE",
+                ) from e
+            self._ranks = ranks
+        return self._ranks
+
+    def _symbols(self, w: str, want_ranges: bool):
+        """tokenizers' ``BPE::merge_word`` before merging: the initial symbols (vocab strings) and their char ranges."""
+        vocab = self._vocab
+        if not self._prefix and not self._suffix and all(map(vocab.__contains__, w)):
+            syms = list(w)
+            return syms, ([(i, i + 1) for i in range(len(w))] if want_ranges else None)
+        syms: list[str] = []
+        rng: list[tuple[int, int]] = []
+        unk: tuple[int, int] | None = None  # pending unk: (start, end) in chars
+        last = len(w) - 1
+        for i, ch in enumerate(w):
+            s = ch
+            if i > 0 and self._prefix:
+                s = self._prefix + s
+            if i == last and self._suffix:
+                s = s + self._suffix
+            if s in vocab:
+                if unk is not None:
+                    syms.append(self._unk)
+                    rng.append(unk)
+                    unk = None
+                syms.append(s)
+                rng.append((i, i + 1))
+                continue
+            if self._byte_fallback:
+                codes = ["<0x%02X>" % b for b in s.encode("utf-8", "surrogatepass")]
+                if all(c in vocab for c in codes):
+                    syms += codes
+                    rng += [(i, i + 1)] * len(codes)
+                    continue
+            if self._unk is not None:
+                if unk is not None and self._fuse_unk:
+                    unk = (unk[0], i + 1)
+                else:
+                    if unk is not None:
+                        syms.append(self._unk)
+                        rng.append(unk)
+                    unk = (i, i + 1)
+        if unk is not None:
+            syms.append(self._unk)
+            rng.append(unk)
+        return syms, (rng if want_ranges else None)
+
+    def _merge(self, syms: list[str], rng: list[tuple[int, int]] | None) -> None:
+        """Merge in place: lowest rank first, leftmost on ties (tokenizers' ``Word::merge_all``)."""
+        if len(syms) < 2:
+            return
+        get = self._merge_ranks().get
+        plen = self._plen
+        if len(syms) >= _LONG_WORD:
+            self._merge_long(syms, rng, get, plen)
+            return
+        no = _NO
+        ranks = [get(p, no) for p in zip(syms, syms[1:])]
+        while ranks:
+            best = min(ranks)
+            if best == no:
+                break
+            i = ranks.index(best)
+            b = syms.pop(i + 1)
+            syms[i] += b[plen:] if plen else b
+            if rng is not None:
+                rng[i] = (rng[i][0], rng.pop(i + 1)[1])
+            del ranks[i]
+            if i < len(ranks):
+                ranks[i] = get((syms[i], syms[i + 1]), no)
+            if i > 0:
+                ranks[i - 1] = get((syms[i - 1], syms[i]), no)
+
+    @staticmethod
+    def _merge_long(syms: list[str], rng, get, plen: int) -> None:
+        """Heap + linked list version of :meth:`_merge` for long words, O(n log n)."""
+        n = len(syms)
+        sym: list[str | None] = list(syms)
+        ends = [r[1] for r in rng] if rng is not None else None
+        nxt = list(range(1, n + 1))
+        prv = list(range(-1, n - 1))
+        heap = [(r, i) for i in range(n - 1) if (r := get((sym[i], sym[i + 1]))) is not None]
+        heapq.heapify(heap)
+        pop, push = heapq.heappop, heapq.heappush
+        while heap:
+            r, s = pop(heap)
+            a = sym[s]
+            m = nxt[s]
+            if a is None or m >= n or get((a, sym[m])) != r:
+                continue
+            b = sym[m]
+            new = a + (b[plen:] if plen else b)  # type: ignore[index,operator]
+            sym[s] = new
+            sym[m] = None
+            if ends is not None:
+                ends[s] = ends[m]
+            e = nxt[m]
+            nxt[s] = e
+            if e < n:
+                prv[e] = s
+                r2 = get((new, sym[e]))
+                if r2 is not None:
+                    push(heap, (r2, s))
+            p = prv[s]
+            if p >= 0:
+                r2 = get((sym[p], new))
+                if r2 is not None:
+                    push(heap, (r2, p))
+        keep = [i for i in range(n) if sym[i] is not None]
+        syms[:] = [sym[i] for i in keep]  # type: ignore[misc]
+        if rng is not None:
+            rng[:] = [(rng[i][0], ends[i]) for i in keep]  # type: ignore[index]
+
+    def _ids_of(self, syms: list[str]) -> list[int]:
+        vocab = self._vocab
+        try:
+            return [vocab[s] for s in syms]
+        except KeyError as e:
+            raise TokenizerFileError(f"a merge makes {e.args[0]!r}, which is not in the vocabulary", where="model.merges", component="BPE") from None
+
+    def _word_ids(self, w: str) -> list[int]:
+        """One pre-token (piece, already byte-mapped for byte-level models) -> ids. Cached."""
+        ids = self._cache.get(w)
+        if ids is not None:
+            return ids
+        if self._ignore_merges and w in self._vocab:
+            ids = [self._vocab[w]]
+        else:
+            syms, _ = self._symbols(w, False)
+            self._merge(syms, None)
+            ids = self._ids_of(syms)
+        if len(w) <= _CACHE_MAX_CHARS:
+            if len(self._cache) >= _CACHE_MAX_ENTRIES:
+                self._cache.clear()
+            self._cache[w] = ids
+        return ids
+
+    def _word_spans(self, w: str) -> list[tuple[int, int, int]]:
+        """One piece -> ``(id, start, end)`` with [start, end) in characters of the piece."""
+        out = self._span_cache.get(w)
+        if out is not None:
+            return out
+        if self._ignore_merges and w in self._vocab:
+            out = [(self._vocab[w], 0, len(w))]
+        else:
+            syms, rng = self._symbols(w, True)
+            self._merge(syms, rng)
+            out = [(t, a, b) for t, (a, b) in zip(self._ids_of(syms), rng)]  # type: ignore[arg-type]
+        if len(w) <= _CACHE_MAX_CHARS:
+            if len(self._span_cache) >= _CACHE_MAX_ENTRIES:
+                self._span_cache.clear()
+            self._span_cache[w] = out
+        return out
+
+    # -------------------------------------------------------- added tokens
+    @staticmethod
+    def _find_added(s: str, matcher, table: dict[str, _AddedToken]) -> list[tuple[int, int, int | None]]:
+        """tokenizers' ``AddedVocabulary::find_matches``: ``(start, end, id or None)`` covering ``s``."""
+        if not s:
+            return []
+        if matcher is None:
+            return [(0, len(s), None)]
+        out: list[tuple[int, int, int | None]] = []
+        start_offset = 0
+        n = len(s)
+        for m in matcher.finditer(s):
+            start, stop = m.span()
+            tok = table[m.group()]
+            if tok.single_word:
+                start_space = start == 0 or not _WORD_CHAR.match(s, start - 1)
+                stop_space = stop == n or not _WORD_CHAR.match(s, stop)
+                if not (start_space and stop_space):
+                    continue
+            if tok.lstrip:
+                k = start
+                while k > 0 and s[k - 1] in _WS:
+                    k -= 1
+                start = max(k, start_offset)
+            if tok.rstrip:
+                while stop < n and s[stop] in _WS:
+                    stop += 1
+            if start_offset < start:
+                out.append((start_offset, start, None))
+            out.append((start, stop, tok.id))
+            start_offset = stop
+        if start_offset != n:
+            out.append((start_offset, n, None))
+        return out
+
+    def _run(self, text: str, with_align: bool):
+        """Yield ``("tok", id, start, end)`` for added tokens and ``("pieces", pieces)`` for pre-tokenized text.
+
+        Offsets (characters of ``text``) are only computed with ``with_align``.
+        """
+        normalizer, pre = self._normalizer, self._pre
+        for a, b, tid in self._find_added(text, self._raw_matcher, self._raw_added):
+            if tid is not None:
+                yield ("tok", tid, a, b)
+                continue
+            seg = text[a:b]
+            align = [(i, i + 1) for i in range(a, b)] if with_align else None
+            if normalizer is not None:
+                seg, align = normalizer(seg, align)
+            for a2, b2, tid2 in self._find_added(seg, self._norm_matcher, self._norm_added):
+                if tid2 is not None:
+                    if align is not None:
+                        yield ("tok", tid2, align[a2][0], align[b2 - 1][1])
+                    else:
+                        yield ("tok", tid2, 0, 0)
+                    continue
+                pieces = [(seg[a2:b2], None if align is None else align[a2:b2], a == 0 and a2 == 0)]
+                if pre is not None:
+                    pieces = pre(pieces)
+                elif self._byte_level:
+                    pass
+                yield ("pieces", pieces)
+
+    @staticmethod
+    def _check_text(text: str) -> str:
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}; decode bytes first (data.decode('utf-8'))")
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = fix_surrogates(text)
+        return text
+
+    def _post(self, ids: list, add_special_tokens: bool) -> list:
+        if not add_special_tokens or self._template is None:
+            return ids
+        out: list = []
+        for item in self._template:
+            if item == "A":
+                out += ids
+            else:
+                out += item
+        return out
+
+    # -------------------------------------------------------------- encoding
+    def encode(self, text: str, *, add_special_tokens: bool = True) -> list[int]:
+        """Text -> token ids, as ``tokenizers``' ``encode(text, add_special_tokens=...).ids``.
+
+        Added tokens in the text (special or not) are always recognised, as
+        ``tokenizers`` does; ``add_special_tokens`` only controls what the
+        post-processor adds (e.g. BOS). Lone surrogates become U+FFFD.
+
+        Raises:
+            TypeError: ``text`` is not a ``str``.
+        """
+        text = self._check_text(text)
+        word_ids = self._word_ids
+        out: list[int] = []
+        for item in self._run(text, False):
+            if item[0] == "tok":
+                out.append(item[1])
+            else:
+                for piece in item[1]:
+                    out += word_ids(piece[0])
+        return self._post(out, add_special_tokens)
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """:meth:`encode` with ``add_special_tokens=False``."""
+        return self.encode(text, add_special_tokens=False)
+
+    def count(self, text: str, *, add_special_tokens: bool = True) -> int:
+        """Number of tokens :meth:`encode` gives."""
+        return len(self.encode(text, add_special_tokens=add_special_tokens))
+
+    def encode_with_spans(
+        self, text: str, *, add_special_tokens: bool = False, units: Literal["chars", "utf16"] = "chars"
+    ) -> list[TokenSpan]:
+        """Encode and say which part of ``text`` each token covers.
+
+        Same ids as :meth:`encode`. ``[start, end)`` index the ``text`` given,
+        in characters (``units="chars"``) or UTF-16 code units (``"utf16"``).
+        When the normalizer changes the text, a token's span is the run of
+        input characters its normalized characters came from; tokens that are
+        fragments of one character (byte-level or ``<0xXX>`` byte fallback)
+        share its span; tokens the post-processor adds have an empty span at 0.
+
+        Raises:
+            TypeError: ``text`` is not a ``str``. ArgumentError: bad ``units``.
+        """
+        if units not in ("chars", "utf16"):
+            raise ArgumentError(f'units must be "chars" or "utf16", got {units!r}', field="units")
+        original = text
+        text = self._check_text(text)
+        raw: list[tuple[int, int, int, bool]] = []
+        for item in self._run(text, True):
+            if item[0] == "tok":
+                raw.append((item[1], item[2], item[3], self._is_special_id(item[1])))
+                continue
+            for ptext, align, _ in item[1]:
+                for t, a, b in self._word_spans(ptext):
+                    if a < b:
+                        s, e = align[a][0], align[b - 1][1]
+                        if e < s:
+                            e = s
+                    else:
+                        s = e = align[a][0] if a < len(align) else (align[-1][1] if align else 0)
+                    raw.append((t, s, e, False))
+        if add_special_tokens and self._template is not None:
+            full: list = []
+            for item in self._template:
+                if item == "A":
+                    full += raw
+                else:
+                    full += [(t, 0, 0, True) for t in item]
+            raw = full
+        if units == "utf16" and len(original.encode("utf-16-le", "surrogatepass")) != 2 * len(original):
+            u16 = [0]
+            for ch in original:
+                u16.append(u16[-1] + (2 if ord(ch) > 0xFFFF else 1))
+            raw = [(t, u16[a], u16[b], sp) for t, a, b, sp in raw]
+        return [TokenSpan(t, self.token_bytes(t), a, b, sp) for t, a, b, sp in raw]
+
+    def _is_special_id(self, tid: int) -> bool:
+        t = self._added_by_id.get(tid)
+        return t is not None and t.special
+
+    # -------------------------------------------------------------- decoding
+    def _id_to_token(self, tid: int) -> str | None:
+        t = self._added_by_id.get(tid)
+        if t is not None:
+            return t.content
+        if self._vocab_r is None:
+            self._vocab_r = {i: s for s, i in self._vocab.items()}
+        return self._vocab_r.get(tid)
+
+    def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = False) -> str:
+        """Token ids -> text, as ``tokenizers``' ``decode(ids, skip_special_tokens=...)``.
+
+        Ids with no token are skipped (as ``tokenizers`` does). Without a
+        decoder in the file, tokens are joined with spaces (as ``tokenizers``).
+
+        Raises:
+            TypeError: an id is not an int.
+        """
+        tokens: list[str] = []
+        specials = self._special_contents
+        for i in ids:
+            if not isinstance(i, int) or isinstance(i, bool):
+                raise TypeError(f"token ids are ints, got {i!r} ({type(i).__name__})")
+            t = self._id_to_token(i)
+            if t is None or (skip_special_tokens and t in specials):
+                continue
+            tokens.append(t)
+        if self._decoder is None:
+            return " ".join(tokens)
+        return "".join(self._decoder(tokens))
+
+    def token_string(self, tid: int) -> str:
+        """The vocabulary's own spelling of token ``tid`` (``"Ġhello"``, ``"▁hello"``, ``"<0xE0>"``).
+
+        Raises:
+            KeyError: no token has this id.
+        """
+        t = self._id_to_token(tid) if isinstance(tid, int) else None
+        if t is None:
+            raise KeyError(f"token id {tid!r} is not in the vocabulary of {self.name!r} (ids 0..{self.n_vocab - 1})")
+        return t
+
+    def token_bytes(self, tid: int) -> bytes:
+        """The UTF-8 *bytes* token ``tid`` stands for.
+
+        Added tokens: their text. Byte-level vocabularies: GPT-2's
+        byte-to-unicode spelling undone (``Ġ`` -> space). Byte fallback
+        ``<0xE0>`` -> that byte. SentencePiece-style ``▁`` -> space.
+
+        Raises:
+            KeyError: no token has this id.
+        """
+        s = self.token_string(tid)
+        if tid in self._added_by_id:
+            return s.encode("utf-8", "surrogatepass")
+        if self._byte_fallback and len(s) == 6 and s.startswith("<0x") and s.endswith(">"):
+            try:
+                return bytes((int(s[3:5], 16),))
+            except ValueError:
+                pass
+        if self._byte_level:
+            try:
+                return bytes([hc._U2B[c] for c in s])
+            except KeyError:
+                pass
+        if self._metaspace:
+            s = s.replace("\u2581", " ")
+        return s.encode("utf-8", "surrogatepass")
+
+    decode_single_token_bytes = token_bytes
+
+    # -------------------------------------------------------------- info
+    def describe(self) -> dict:
+        """JSON-friendly facts for an info panel.
+
+        Keys: ``name, model, vocab_size`` (model vocabulary), ``n_vocab``,
+        ``n_merges, n_added_tokens, byte_level, byte_fallback, unk_token,
+        ignore_merges, continuing_subword_prefix, end_of_word_suffix,
+        normalizer`` (the JSON), ``pre_tokenizer`` (type, split patterns,
+        options), ``split_patterns`` (list of regex/string sources),
+        ``post_processor`` (what it adds: ``single`` template), ``decoder``
+        (the JSON), ``special_tokens`` ({content: id}), ``bos_token, eos_token``,
+        ``has_chat_template``.
+        """
+        patterns: list[str] = []
+
+        def walk(info):
+            if not info:
+                return
+            if info.get("type") == "Sequence":
+                for p in info.get("pretokenizers", []):
+                    walk(p)
+            elif "regex" in info:
+                patterns.append(info["regex"])
+            elif "string" in info:
+                patterns.append(info["string"])
+
+        walk(self._pre_info)
+        return {
+            "name": self.name,
+            "model": "BPE",
+            "vocab_size": len(self._vocab),
+            "n_vocab": self.n_vocab,
+            "n_merges": len(self._merges_raw),
+            "n_added_tokens": len(self._added),
+            "byte_level": self._byte_level,
+            **self._model_info,
+            "normalizer": self._normalizer_spec,
+            "pre_tokenizer": self._pre_info,
+            "split_patterns": patterns,
+            "post_processor": self._post_info,
+            "decoder": self._decoder_spec,
+            "special_tokens": self.special_tokens,
+            "bos_token": self.bos_token,
+            "eos_token": self.eos_token,
+            "has_chat_template": self.chat_template is not None,
+        }
+
+
+def _uses(spec: Any, type_name: str) -> bool:
+    """Does a component tree contain a component of ``type_name``?"""
+    if isinstance(spec, dict):
+        if spec.get("type") == type_name:
+            return True
+        return any(_uses(v, type_name) for v in spec.values() if isinstance(v, (dict, list)))
+    if isinstance(spec, list):
+        return any(_uses(v, type_name) for v in spec)
+    return False
+
+
+def _replaces_space(spec: Any) -> bool:
+    """A normalizer that spells spaces as ``▁`` (Gemma, Llama 2 style)."""
+    if isinstance(spec, dict):
+        if spec.get("type") == "Replace" and spec.get("content") == "\u2581":
+            return True
+        return any(_replaces_space(v) for v in spec.get("normalizers") or [])
+    return False
+
+
+def from_tokenizer_json(source: Any, *, config: Any = None, name: str | None = None) -> HFTokenizer:
+    """Load a Hugging Face ``tokenizer.json`` (BPE models) exactly.
+
+    Args:
+        source: a path (``str``/``PathLike``), the JSON text (a ``str``
+            starting with ``{``), its bytes, or the parsed dict.
+        config: optional ``tokenizer_config.json``: path, text, bytes or dict
+            (BOS/EOS tokens, chat template).
+        name: a display name (default: the config's ``name_or_path``, else
+            ``"tokenizer.json"``).
+
+    Returns:
+        An :class:`HFTokenizer`; its ``encode`` gives the ids of
+        ``tokenizers.Tokenizer.from_file(source).encode(text).ids``.
+
+    Raises:
+        TokenizerFileError: unreadable or malformed file, or an unsupported
+            model / component / option (``where`` is its JSON path, e.g.
+            ``"pre_tokenizer.pretokenizers[2]"``; ``component`` its type).
+    """
+    data = _read_json(source, "tokenizer.json")
+    cfg = _read_json(config, "tokenizer_config.json") if config is not None else None
+    return HFTokenizer(data, config=cfg, name=name)

@@ -1,0 +1,83 @@
+"""bytepair's ``from_tokenizer_json`` against Hugging Face ``tokenizers`` on the shipped model files.
+
+Reference: ``tokenizers.Tokenizer.from_file(path)`` (PyPI ``tokenizers``, the
+Rust implementation) reading the same ``tokenizer.json``: ids with and without
+``add_special_tokens``, and ``decode`` with and without ``skip_special_tokens``.
+Texts: the UDHR sample (all declarations in the slow run), Python source,
+whitespace / emoji / special-token / long-run cases (``tests/corpora.py``),
+each model's own special tokens inside text, and Hypothesis text.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("tokenizers")
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from tests import corpora  # noqa: E402
+from tests.hf_models import KEYS, ours, reference  # noqa: E402
+
+QUICK = corpora.udhr(corpora.UDHR_SAMPLE) + corpora.python_source() + corpora.small_cases() + corpora.surrogate_cases()
+
+
+def _check(key: str, text: str) -> None:
+    tok, ref = ours(key), reference(key)
+    if corpora.has_lone_surrogates(text):
+        # tokenizers' Python binding cannot take lone surrogates; bytepair reads them as U+FFFD.
+        text = _fffd(text)
+    for add in (True, False):
+        want = ref.encode(text, add_special_tokens=add).ids
+        got = tok.encode(text, add_special_tokens=add)
+        if got != want:
+            i = next((k for k, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+            pytest.fail(f"{key} add_special_tokens={add}: first difference at token {i}: ours {got[i:i + 8]} ref {want[i:i + 8]}")
+    ids = ref.encode(text).ids
+    for skip in (False, True):
+        assert tok.decode(ids, skip_special_tokens=skip) == ref.decode(ids, skip_special_tokens=skip)
+
+
+def _fffd(text: str) -> str:
+    return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
+
+
+@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("corpus", corpora.params(QUICK))
+def test_ids_and_decode_equal_tokenizers(key, corpus):
+    _check(key, corpus.text())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", KEYS)
+def test_all_udhr_languages(key):
+    for corpus in corpora.udhr_rest():
+        _check(key, corpus.text())
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_special_tokens_in_text(key):
+    tok = ours(key)
+    specials = list(tok.special_tokens)[:40]
+    added = [t["content"] for t in tok.added_tokens if not t["special"]][:40]
+    text = " x ".join(specials) + "\n" + "".join(specials[:5]) + " hello" + " ".join(added) + "<" + specials[0][1:]
+    _check(key, text)
+    _check(key, specials[0] + "Hello" + specials[-1])
+    _check(key, "  " + specials[0] + "  \n" + specials[0])
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_long_inputs(key):
+    for text in ("a" * 20_000, " " * 20_000, "1" * 9_999, "\n" * 5000 + "x", "😀" * 3000, "日本" * 5000):
+        _check(key, text)
+
+
+_ALPHABET = st.sampled_from(list("aAzZ09 \t\n\r'.,!?-_<>|") + ["é", "ß", "Σ", "ς", "日", "本", "한", "ا", "😀", "\u200d", "\u0301", "\xa0", "\u3000", "▁", "Ġ", "<|", "|>"])
+
+
+@pytest.mark.parametrize("key", KEYS)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.one_of(st.text(max_size=60), st.lists(_ALPHABET, max_size=40).map("".join)))
+def test_hypothesis_text(key, text):
+    _check(key, text)

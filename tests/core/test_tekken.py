@@ -1,0 +1,79 @@
+"""Mistral Tekken files: bytepair's ids equal ``mistral-common``'s own tokenizer.
+
+Reference: ``mistral_common.tokens.tokenizers.tekken.Tekkenizer.from_file`` (PyPI
+``mistral-common``, offline) on the ``tekken_*.json`` files it ships; its
+``encode(text, bos, eos)`` and ``decode(ids, special_token_policy=...)``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("mistral_common")
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from mistral_common.tokens.tokenizers.tekken import SpecialTokenPolicy, Tekkenizer  # noqa: E402
+
+import bytepair  # noqa: E402
+from bytepair.errors import TokenizerFileError  # noqa: E402
+from tests import corpora  # noqa: E402
+from tests.hf_models import tekken_path  # noqa: E402
+
+VERSIONS = ("240718", "240911")
+_CACHE: dict = {}
+
+
+def _pair(version: str):
+    if version not in _CACHE:
+        p = tekken_path(version)
+        _CACHE[version] = (bytepair.from_tekken(p), Tekkenizer.from_file(p))
+    return _CACHE[version]
+
+
+def _check(version: str, text: str) -> None:
+    ours, ref = _pair(version)
+    text = "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
+    assert ours.encode(text) == ref.encode(text, bos=True, eos=False)
+    ids = ref.encode(text, bos=False, eos=False)
+    assert ours.encode(text, add_special_tokens=False) == ids
+    ids = [ref.bos_id, *ids, ref.eos_id]
+    assert ours.decode(ids) == ref.decode(ids, special_token_policy=SpecialTokenPolicy.KEEP)
+    assert ours.decode(ids, skip_special_tokens=True) == ref.decode(ids, special_token_policy=SpecialTokenPolicy.IGNORE)
+
+
+QUICK = corpora.udhr(corpora.UDHR_SAMPLE) + corpora.python_source() + corpora.small_cases() + corpora.surrogate_cases()
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("corpus", corpora.params(QUICK))
+def test_ids_equal_mistral_common(version, corpus):
+    _check(version, corpus.text())
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_vocabulary_and_specials_equal_mistral_common(version):
+    ours, ref = _pair(version)
+    assert ours.n_vocab == ref.n_words
+    assert ours.bos_token == "<s>" and ours.special_tokens["<s>"] == ref.bos_id
+    assert ours.special_tokens["</s>"] == ref.eos_id
+    for tid in (0, 1, 2, 3, 999, 1000, 1001, 1255, 5000, 70000, ref.n_words - 1):
+        keep = SpecialTokenPolicy.KEEP
+        assert ours.token_bytes(tid) == ref.id_to_byte_piece(tid, special_token_policy=keep)
+    # special-token strings in text are plain text, as in mistral-common
+    _check(version, "<s>[INST] hi [/INST]</s>")
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(max_size=80))
+def test_hypothesis_text(version, text):
+    _check(version, text)
+
+
+def test_malformed_files_raise_tokenizer_file_error():
+    with pytest.raises(TokenizerFileError) as e:
+        bytepair.from_tekken('{"config": {"pattern": "x"}, "vocab": []}')
+    assert e.value.where == "config"
+    with pytest.raises(TokenizerFileError):
+        bytepair.from_tekken(b"not json")
