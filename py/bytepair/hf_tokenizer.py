@@ -26,6 +26,7 @@ component, never a tokenizer that would give wrong ids.
 from __future__ import annotations
 
 import heapq
+import itertools
 import json
 import os
 import re
@@ -164,7 +165,8 @@ class HFTokenizer:
         self._merges_raw = model.get("merges") or []
         if not isinstance(self._merges_raw, list):
             raise TokenizerFileError("model.merges must be a list", where="model.merges", component="BPE")
-        self._ranks: dict[tuple[str, str], int] | None = None  # built on first encode
+        self._ranks: dict[str, int] | None = None  # built on first encode
+        self._sep = " "
         self._prefix = model.get("continuing_subword_prefix") or ""
         self._suffix = model.get("end_of_word_suffix") or ""
         self._plen = len(self._prefix)
@@ -255,20 +257,40 @@ class HFTokenizer:
         return f"<HFTokenizer {self.name!r} n_vocab={self.n_vocab}>"
 
     # ------------------------------------------------------------- the model
-    def _merge_ranks(self) -> dict[tuple[str, str], int]:
+    def _merge_ranks(self) -> dict[str, int]:
+        """``{left + sep + right: rank}``, built on first use (the load stays cheap).
+
+        Keys are strings, not tuples: for merges spelled ``"a b"`` the file's
+        strings are the keys as they are (``sep`` is a space; those tokens
+        cannot hold one). For ``["a", "b"]`` pairs ``sep`` is a character no
+        token contains.
+        """
         if self._ranks is None:
             merges = self._merges_raw
-            pairs = [m.split(" ") if isinstance(m, str) else m for m in merges]
-            try:
-                ranks = {(a, b): i for i, (a, b) in enumerate(pairs)}
-            except (ValueError, TypeError) as e:
-                bad = next(i for i, p in enumerate(pairs) if not (isinstance(p, (list, tuple)) and len(p) == 2))
-                raise TokenizerFileError(
-                    f"merge {bad} must be two tokens (\"a b\" or [\"a\", \"b\"]), got {merges[bad]!r}",
-                    where=f"model.merges[{bad}]",
-                    component="BPE",
-                ) from e
-            self._ranks = ranks
+            n = len(merges)
+            if n and all(isinstance(m, str) for m in merges):
+                sep = " "
+                if sum(map(str.count, merges, itertools.repeat(" ", n))) != n:
+                    bad = next(i for i, m in enumerate(merges) if m.count(" ") != 1)
+                    raise TokenizerFileError(
+                        f"merge {bad} must be two tokens separated by one space, got {merges[bad]!r}",
+                        where=f"model.merges[{bad}]",
+                        component="BPE",
+                    )
+                keys = merges
+            else:
+                bad = next((i for i, m in enumerate(merges) if not (isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m))), None)
+                if bad is not None:
+                    raise TokenizerFileError(
+                        f"merge {bad} must be two tokens (\"a b\" or [\"a\", \"b\"]), got {merges[bad]!r}",
+                        where=f"model.merges[{bad}]",
+                        component="BPE",
+                    )
+                joined = "".join(self._vocab)
+                sep = next(c for c in (" ", "\x00", "\ufffe", "\uffff", "\U0010fffe") if c not in joined)
+                keys = map(sep.join, merges)
+            self._sep = sep
+            self._ranks = dict(zip(keys, range(n)))
         return self._ranks
 
     def _symbols(self, w: str, want_ranges: bool):
@@ -319,12 +341,13 @@ class HFTokenizer:
         if len(syms) < 2:
             return
         get = self._merge_ranks().get
+        sep = self._sep
         plen = self._plen
         if len(syms) >= _LONG_WORD:
-            self._merge_long(syms, rng, get, plen)
+            self._merge_long(syms, rng, get, plen, sep)
             return
         no = _NO
-        ranks = [get(p, no) for p in zip(syms, syms[1:])]
+        ranks = [get(a + sep + b, no) for a, b in zip(syms, syms[1:])]
         while ranks:
             best = min(ranks)
             if best == no:
@@ -336,26 +359,26 @@ class HFTokenizer:
                 rng[i] = (rng[i][0], rng.pop(i + 1)[1])
             del ranks[i]
             if i < len(ranks):
-                ranks[i] = get((syms[i], syms[i + 1]), no)
+                ranks[i] = get(syms[i] + sep + syms[i + 1], no)
             if i > 0:
-                ranks[i - 1] = get((syms[i - 1], syms[i]), no)
+                ranks[i - 1] = get(syms[i - 1] + sep + syms[i], no)
 
     @staticmethod
-    def _merge_long(syms: list[str], rng, get, plen: int) -> None:
+    def _merge_long(syms: list[str], rng, get, plen: int, sep: str) -> None:
         """Heap + linked list version of :meth:`_merge` for long words, O(n log n)."""
         n = len(syms)
         sym: list[str | None] = list(syms)
         ends = [r[1] for r in rng] if rng is not None else None
         nxt = list(range(1, n + 1))
         prv = list(range(-1, n - 1))
-        heap = [(r, i) for i in range(n - 1) if (r := get((sym[i], sym[i + 1]))) is not None]
+        heap = [(r, i) for i in range(n - 1) if (r := get(sym[i] + sep + sym[i + 1])) is not None]
         heapq.heapify(heap)
         pop, push = heapq.heappop, heapq.heappush
         while heap:
             r, s = pop(heap)
             a = sym[s]
             m = nxt[s]
-            if a is None or m >= n or get((a, sym[m])) != r:
+            if a is None or m >= n or get(a + sep + sym[m]) != r:
                 continue
             b = sym[m]
             new = a + (b[plen:] if plen else b)  # type: ignore[index,operator]
@@ -367,12 +390,12 @@ class HFTokenizer:
             nxt[s] = e
             if e < n:
                 prv[e] = s
-                r2 = get((new, sym[e]))
+                r2 = get(new + sep + sym[e])
                 if r2 is not None:
                     push(heap, (r2, s))
             p = prv[s]
             if p >= 0:
-                r2 = get((sym[p], new))
+                r2 = get(sym[p] + sep + new)
                 if r2 is not None:
                     push(heap, (r2, p))
         keep = [i for i in range(n) if sym[i] is not None]
