@@ -38,7 +38,7 @@ from .errors import ArgumentError, TokenizerFileError
 from .surrogates import fix_surrogates
 from .tokenizer import TokenSpan
 
-__all__ = ["HFTokenizer", "from_tokenizer_json"]
+__all__ = ["HFTokenizer", "from_compact", "from_tokenizer_json", "to_compact"]
 
 _NO = 1 << 62
 _LONG_WORD = 64
@@ -165,6 +165,8 @@ class HFTokenizer:
         self._merges_raw = model.get("merges") or []
         if not isinstance(self._merges_raw, list):
             raise TokenizerFileError("model.merges must be a list", where="model.merges", component="BPE")
+        self._n_merges = len(self._merges_raw)
+        self._data = data  # for to_compact(): everything but the vocabulary and merges is kept as given
         self._ranks: dict[str, int] | None = None  # built on first encode
         self._sep = " "
         self._prefix = model.get("continuing_subword_prefix") or ""
@@ -713,7 +715,7 @@ class HFTokenizer:
             "model": "BPE",
             "vocab_size": len(self._vocab),
             "n_vocab": self.n_vocab,
-            "n_merges": len(self._merges_raw),
+            "n_merges": self._n_merges,
             "n_added_tokens": len(self._added),
             "byte_level": self._byte_level,
             **self._model_info,
@@ -747,6 +749,99 @@ def _replaces_space(spec: Any) -> bool:
             return True
         return any(_replaces_space(v) for v in spec.get("normalizers") or [])
     return False
+
+
+_COMPACT_MAGIC = "bytepair-hf-compact 1\n"
+_SEPARATORS = ("\n", "\x00", "\x01", "\x02", "\ufffe", "\uffff", "\U0010fffe", "\U0010ffff")
+
+
+def _free_char(text: str, avoid: str = "") -> str:
+    for c in _SEPARATORS:
+        if c not in text and c != avoid:
+            return c
+    raise TokenizerFileError("no separator character is free in this vocabulary", where="model.vocab", component="BPE")
+
+
+def to_compact(tok: HFTokenizer) -> bytes:
+    """A compact, quick-to-load form of ``tok`` (UTF-8 *bytes*; compress it to store it).
+
+    The vocabulary and the merge table are stored as two separator-joined
+    strings (split and turned into dicts by C code on load, no JSON parsing of
+    hundreds of thousands of entries); the rest of the ``tokenizer.json`` and
+    the config as JSON. :func:`from_compact` gives back a tokenizer with the
+    same ids. Meant as a browser cache entry or a build-time derived file: the
+    format may change between bytepair versions (the first line names it).
+
+    Raises:
+        TokenizerFileError: no separator character is free (a vocabulary that
+            uses all of them).
+    """
+    ranks = tok._merge_ranks()
+    vocab = tok._vocab
+    tokens = list(vocab)
+    ids = list(vocab.values())
+    joined = "".join(tokens)
+    vsep = _free_char(joined)
+    keys = list(ranks)
+    ksep = _free_char("".join(keys), avoid=tok._sep)
+    rest = dict(tok._data)
+    rest["model"] = {k: v for k, v in tok._data["model"].items() if k not in ("vocab", "merges")}
+    vblob = vsep.join(tokens)
+    kblob = ksep.join(keys)
+    header = {
+        "data": rest,
+        "config": tok.config,
+        "name": tok.name,
+        "vocab_sep": vsep,
+        "ids": None if ids == list(range(len(ids))) else ids,
+        "n_vocab_entries": len(tokens),
+        "vocab_chars": len(vblob),
+        "merge_sep": tok._sep,
+        "key_sep": ksep,
+        "n_merges": len(keys),
+        "ranks_in_order": list(ranks.values()) == list(range(len(keys))),
+    }
+    if not header["ranks_in_order"]:
+        header["ranks"] = list(ranks.values())
+    return (_COMPACT_MAGIC + json.dumps(header, ensure_ascii=True) + "\n" + vblob + kblob).encode("utf-8", "surrogatepass")
+
+
+def from_compact(data: bytes) -> HFTokenizer:
+    """Load what :func:`to_compact` wrote (UTF-8 *bytes*).
+
+    Raises:
+        TokenizerFileError: not a compact tokenizer, another format version, or damaged.
+    """
+    try:
+        text = bytes(data).decode("utf-8", "surrogatepass")
+    except (TypeError, UnicodeDecodeError) as e:
+        raise TokenizerFileError("not a compact bytepair tokenizer (not UTF-8 bytes)", where=None) from e
+    if not text.startswith(_COMPACT_MAGIC):
+        raise TokenizerFileError(f"not a compact bytepair tokenizer (first line is not {_COMPACT_MAGIC.strip()!r})", where="line 1")
+    nl = text.find("\n", len(_COMPACT_MAGIC))
+    try:
+        if nl < 0:
+            raise ValueError("the header line is cut short")
+        h = json.loads(text[len(_COMPACT_MAGIC):nl])
+        body = text[nl + 1:]
+        vblob, kblob = body[: h["vocab_chars"]], body[h["vocab_chars"]:]
+        tokens = vblob.split(h["vocab_sep"])
+        keys = kblob.split(h["key_sep"]) if h["n_merges"] else []
+        if len(tokens) != h["n_vocab_entries"] or len(keys) != h["n_merges"]:
+            raise ValueError("entry counts do not match the header")
+        ids = h["ids"] if h["ids"] is not None else range(len(tokens))
+        vocab = dict(zip(tokens, ids))
+        ranks = dict(zip(keys, range(len(keys)) if h["ranks_in_order"] else h["ranks"]))
+        data_ = h["data"]
+        model = dict(data_["model"])
+        model["vocab"] = vocab
+        model["merges"] = []
+        tok = HFTokenizer({**data_, "model": model}, config=h["config"], name=h["name"])
+    except (KeyError, ValueError, TypeError) as e:
+        raise TokenizerFileError(f"damaged compact tokenizer: {e}", where="header") from e
+    tok._ranks, tok._sep, tok._n_merges = ranks, h["merge_sep"], h["n_merges"]
+    tok._data = {**data_, "model": {**data_["model"]}}
+    return tok
 
 
 def from_tokenizer_json(source: Any, *, config: Any = None, name: str | None = None) -> HFTokenizer:

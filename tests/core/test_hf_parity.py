@@ -81,3 +81,16 @@ _ALPHABET = st.sampled_from(list("aAzZ09 \t\n\r'.,!?-_<>|") + ["é", "ß", "Σ",
 @given(text=st.one_of(st.text(max_size=60), st.lists(_ALPHABET, max_size=40).map("".join)))
 def test_hypothesis_text(key, text):
     _check(key, text)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_compact_form_gives_tokenizers_ids(key):
+    from bytepair.hf_tokenizer import from_compact, to_compact
+
+    tok = from_compact(to_compact(ours(key)))
+    ref = reference(key)
+    text = corpora.udhr_mix(chars_each=1500) + "\n" + " ".join(list(tok.special_tokens)[:10])
+    assert tok.encode(text) == ref.encode(text).ids
+    ids = ref.encode(text).ids
+    assert tok.decode(ids) == ref.decode(ids, skip_special_tokens=False)
+    assert tok.describe() == ours(key).describe()

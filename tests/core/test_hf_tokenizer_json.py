@@ -335,3 +335,18 @@ def test_describe_and_token_views():
     assert [tok.token_string(s.id) for s in sp] == ref.encode(" hello", add_special_tokens=False).tokens
     assert b"".join(s.token for s in sp) == b" hello"
     assert tok.token_bytes(tok.special_tokens["<s>"]) == b"<s>"
+
+
+def test_compact_form_round_trip_and_damage():
+    from bytepair.hf_tokenizer import from_compact, to_compact
+
+    for d in (_make("affix"), _make("byte", decoder=decoders.ByteLevel(), added=[AddedToken("<s>", special=True, lstrip=True)])):
+        s = json.dumps(d)
+        ref = tk.Tokenizer.from_str(s)
+        tok = from_compact(to_compact(bytepair.from_tokenizer_json(s)))
+        for text in TEXTS:
+            assert tok.encode(text) == ref.encode(text).ids
+    blob = to_compact(bytepair.from_tokenizer_json(json.dumps(_make("ws"))))
+    for bad in (b"{}", blob[:40], blob.replace(b"bytepair-hf-compact 1", b"bytepair-hf-compact 9")):
+        with pytest.raises(TokenizerFileError):
+            from_compact(bad)
