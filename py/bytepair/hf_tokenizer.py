@@ -657,7 +657,8 @@ class HFTokenizer:
     def token_bytes(self, tid: int) -> bytes:
         """The UTF-8 *bytes* token ``tid`` stands for.
 
-        Added tokens: their text. Byte-level vocabularies: GPT-2's
+        Special tokens: their text. Other tokens (non-special added tokens too,
+        as the decoder treats them): byte-level vocabularies: GPT-2's
         byte-to-unicode spelling undone (``Ġ`` -> space). Byte fallback
         ``<0xE0>`` -> that byte. SentencePiece-style ``▁`` -> space.
 
@@ -665,7 +666,8 @@ class HFTokenizer:
             KeyError: no token has this id.
         """
         s = self.token_string(tid)
-        if tid in self._added_by_id:
+        added = self._added_by_id.get(tid)
+        if added is not None and added.special:
             return s.encode("utf-8", "surrogatepass")
         if self._byte_fallback and len(s) == 6 and s.startswith("<0x") and s.endswith(">"):
             try:

@@ -10,6 +10,8 @@ each model's own special tokens inside text, and Hypothesis text.
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 pytest.importorskip("tokenizers")
@@ -94,3 +96,21 @@ def test_compact_form_gives_tokenizers_ids(key):
     ids = ref.encode(text).ids
     assert tok.decode(ids) == ref.decode(ids, skip_special_tokens=False)
     assert tok.describe() == ours(key).describe()
+
+
+@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("units", ["chars", "utf16"])
+def test_spans_cover_the_text(key, units):
+    # None of these files' normalizers changes NFC text (Gemma's ' ' -> '▁' is undone by token_bytes),
+    # so the token bytes concatenate to the text, and each token's span holds its bytes.
+    tok = ours(key)
+    text = unicodedata.normalize("NFC", corpora.udhr_mix(chars_each=800) + " 😀👩‍👧 tab\tnew\n\n  <|im_start|>x")
+    spans = tok.encode_with_spans(text, units=units)
+    assert [s.id for s in spans] == reference(key).encode(text, add_special_tokens=False).ids
+    assert b"".join(s.token for s in spans) == text.encode("utf-8")
+    u16 = text.encode("utf-16-le", "surrogatepass")
+    for s in spans:
+        piece = text[s.start:s.end] if units == "chars" else u16[2 * s.start:2 * s.end].decode("utf-16-le")
+        assert s.token in piece.encode("utf-8"), (s, piece)
+    with_bos = tok.encode_with_spans(text, add_special_tokens=True)
+    assert [s.id for s in with_bos] == reference(key).encode(text).ids
