@@ -44,6 +44,7 @@ _NO = 1 << 62
 _LONG_WORD = 64
 _CACHE_MAX_ENTRIES = 200_000
 _CACHE_MAX_CHARS = 256
+_CUT_MIN = 24  # pieces longer than this (characters) are cut where that is exact (see _cutter)
 # tokenizers' single_word rule: Rust regex \w (Unicode word characters).
 _WORD_CHAR = re.compile(r"\w")
 _WS = hc._WHITE_SPACE
@@ -208,6 +209,7 @@ class HFTokenizer:
         self._metaspace = _uses(data.get("pre_tokenizer"), "Metaspace") or _uses(self._decoder_spec, "Metaspace") or _replaces_space(self._normalizer_spec)
         self._vocab_r: dict[int, str] | None = None
         self._cache: dict[str, list[int]] = {}
+        self._cut: Any = False  # built on first use by _cutter()
         self._span_cache: dict[str, list[tuple[int, int, int]]] = {}
 
     # ------------------------------------------------------------ properties
@@ -412,11 +414,38 @@ class HFTokenizer:
         except KeyError as e:
             raise TokenizerFileError(f"a merge makes {e.args[0]!r}, which is not in the vocabulary", where="model.merges", component="BPE") from None
 
+    def _cutter(self):
+        """A function cutting a long piece before ``▁`` where no token can span the cut, or None.
+
+        Pieces of SentencePiece-style files (Gemma's: no pre-tokenizer split) can
+        be whole paragraphs. A cut between characters ``x`` and ``▁`` changes no
+        id when no vocabulary token holds ``x▁`` (so no merge, whose result is
+        a token, joins across it), ``▁`` is itself a token (no unk fuses across)
+        and neither ``ignore_merges`` nor subword affixes apply. The parts are
+        then short and repeat, so they hit the piece cache.
+        """
+        if self._cut is False:
+            if "\u2581" not in self._vocab or self._ignore_merges or self._prefix or self._suffix:
+                self._cut = None
+            else:
+                glued = set(re.findall("([^\u2581])\u2581", "\n".join(self._vocab)))
+                cls = re.escape("".join(sorted(glued | {"\u2581"})))
+                rx = re.compile(f"(?<=[^{cls}])(?=\u2581)")
+                self._cut = rx.split
+        return self._cut
+
     def _word_ids(self, w: str) -> list[int]:
         """One pre-token (piece, already byte-mapped for byte-level models) -> ids. Cached."""
         ids = self._cache.get(w)
         if ids is not None:
             return ids
+        if len(w) > _CUT_MIN and (cut := self._cutter()) is not None:
+            parts = cut(w)
+            if len(parts) > 1:
+                ids = []
+                for p in parts:
+                    ids += self._word_ids(p)
+                return ids
         if self._ignore_merges and w in self._vocab:
             ids = [self._vocab[w]]
         else:
@@ -434,6 +463,15 @@ class HFTokenizer:
         out = self._span_cache.get(w)
         if out is not None:
             return out
+        if len(w) > _CUT_MIN and (cut := self._cutter()) is not None:
+            parts = cut(w)
+            if len(parts) > 1:
+                out = []
+                pos = 0
+                for p in parts:
+                    out += [(t, a + pos, b + pos) for t, a, b in self._word_spans(p)]
+                    pos += len(p)
+                return out
         if self._ignore_merges and w in self._vocab:
             out = [(self._vocab[w], 0, len(w))]
         else:
