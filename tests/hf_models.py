@@ -68,7 +68,7 @@ def require(key: str) -> pathlib.Path:
     return d
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def ours(key: str):
     """bytepair's tokenizer for ``key`` (cached per process)."""
     import bytepair
@@ -77,7 +77,7 @@ def ours(key: str):
     return bytepair.from_tokenizer_json(d / "tokenizer.json", config=d / "tokenizer_config.json", name=LABELS[key])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def reference(key: str):
     """``tokenizers.Tokenizer`` for ``key`` (CPython only)."""
     tokenizers = pytest.importorskip("tokenizers")

@@ -112,7 +112,7 @@ def _trie_regex(words: Iterable[str]) -> re.Pattern[str] | None:
 
 
 class _AddedToken:
-    __slots__ = ("id", "content", "special", "lstrip", "rstrip", "single_word", "normalized")
+    __slots__ = ("content", "id", "lstrip", "normalized", "rstrip", "single_word", "special")
 
     def __init__(self, d: dict, where: str) -> None:
         try:
@@ -322,7 +322,7 @@ class HFTokenizer:
                 rng.append((i, i + 1))
                 continue
             if self._byte_fallback:
-                codes = ["<0x%02X>" % b for b in s.encode("utf-8", "surrogatepass")]
+                codes = [f"<0x{b:02X}>" for b in s.encode("utf-8", "surrogatepass")]
                 if all(c in vocab for c in codes):
                     syms += codes
                     rng += [(i, i + 1)] * len(codes)
@@ -351,7 +351,7 @@ class HFTokenizer:
             self._merge_long(syms, rng, get, plen, sep)
             return
         no = _NO
-        ranks = [get(a + sep + b, no) for a, b in zip(syms, syms[1:])]
+        ranks = [get(a + sep + b, no) for a, b in itertools.pairwise(syms)]
         while ranks:
             best = min(ranks)
             if best == no:
@@ -626,8 +626,7 @@ class HFTokenizer:
                 for t, a, b in self._word_spans(ptext):
                     if a < b:
                         s, e = align[a][0], align[b - 1][1]
-                        if e < s:
-                            e = s
+                        e = max(e, s)
                     else:
                         s = e = align[a][0] if a < len(align) else (align[-1][1] if align else 0)
                     raw.append((t, s, e, False))

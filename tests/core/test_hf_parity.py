@@ -16,11 +16,11 @@ import pytest
 
 pytest.importorskip("tokenizers")
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from tests import corpora  # noqa: E402
-from tests.hf_models import KEYS, ours, reference  # noqa: E402
+from tests import corpora
+from tests.hf_models import KEYS, ours, reference
 
 QUICK = corpora.udhr(corpora.UDHR_SAMPLE) + corpora.python_source() + corpora.small_cases() + corpora.surrogate_cases()
 
