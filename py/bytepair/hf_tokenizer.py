@@ -257,6 +257,16 @@ class HFTokenizer:
             return {d.get("name"): d.get("template") for d in ct if isinstance(d, dict)}
         return ct if isinstance(ct, str) else None
 
+    @property
+    def pattern(self) -> str | None:
+        """The first split regex of the pre-tokenizer (see ``describe()["split_patterns"]`` for all), or None."""
+        pats = self.describe_patterns()
+        return pats[0] if pats else None
+
+    def describe_patterns(self) -> list[str]:
+        """Every split pattern of the pre-tokenizer, in order (regex sources, or literal strings for string splits)."""
+        return self.describe()["split_patterns"]
+
     def __repr__(self) -> str:
         return f"<HFTokenizer {self.name!r} n_vocab={self.n_vocab}>"
 
@@ -543,8 +553,6 @@ class HFTokenizer:
                 pieces = [(seg[a2:b2], None if align is None else align[a2:b2], a == 0 and a2 == 0)]
                 if pre is not None:
                     pieces = pre(pieces)
-                elif self._byte_level:
-                    pass
                 yield ("pieces", pieces)
 
     @staticmethod
