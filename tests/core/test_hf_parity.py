@@ -114,3 +114,15 @@ def test_spans_cover_the_text(key, units):
         assert s.token in piece.encode("utf-8"), (s, piece)
     with_bos = tok.encode_with_spans(text, add_special_tokens=True)
     assert [s.id for s in with_bos] == reference(key).encode(text).ids
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_vocabulary_size_and_token_strings_equal_tokenizers(key):
+    tok, ref = ours(key), reference(key)
+    assert tok.n_vocab == ref.get_vocab_size(with_added_tokens=True)
+    assert tok.describe()["vocab_size"] == ref.get_vocab_size(with_added_tokens=False)
+    step = max(1, tok.n_vocab // 997)
+    for tid in range(0, tok.n_vocab, step):
+        assert tok.token_string(tid) == ref.id_to_token(tid)
+    for name, tid in tok.special_tokens.items():
+        assert ref.token_to_id(name) == tid
