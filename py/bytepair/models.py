@@ -23,7 +23,10 @@ from typing import Any, Literal
 
 from .errors import UnknownNameError
 
-__all__ = ["MISTRAL_COMMON", "OPEN_MODELS", "OpenModel", "load_model_file", "open_model", "open_model_names", "site_file"]
+__all__ = [
+    "MISTRAL_COMMON", "OPEN_MODELS", "OpenModel", "adds_special_tokens", "count_tokens", "encode_ids", "load_model_file",
+    "load_tokenizer_file", "open_model", "open_model_names", "site_file", "view_spans",
+]
 
 #: PyPI ``mistral-common`` pin the Tekken files come from: (version, wheel file, sha256 of the wheel).
 MISTRAL_COMMON = ("1.13.1", "mistral_common-1.13.1-py3-none-any.whl",
@@ -128,3 +131,68 @@ def load_model_file(data: bytes, *, name: str, label: str | None = None) -> Any:
 def site_file(model: OpenModel) -> str:
     """The file name under the site's ``models/`` (gzip-compressed): ``<name>.compact.gz`` or ``<name>.tekken.json.gz``."""
     return f"{model.name}.tekken.json.gz" if model.format == "tekken" else f"{model.name}.compact.gz"
+
+
+# --------------------------------------------------------------------------- every kind alike
+# The playground shows OpenAI encodings, trained tokenizers (bytepair.Tokenizer), open models and
+# files people load (HFTokenizer / TekkenTokenizer). These say once how each kind counts.
+
+
+def load_tokenizer_file(data: Any, *, config: Any = None, name: str | None = None) -> Any:
+    """Load a tokenizer file someone brings: a Hugging Face ``tokenizer.json`` (with its
+    ``tokenizer_config.json`` as ``config``, optional) or a Mistral Tekken JSON (told apart by
+    its top-level ``"vocab"`` list and ``"config"`` object).
+
+    Args:
+        data: the file's text or bytes (or a parsed dict). config: text, bytes or dict, or None.
+        name: display name.
+
+    Returns:
+        An :class:`bytepair.HFTokenizer` or :class:`bytepair.TekkenTokenizer`.
+
+    Raises:
+        TokenizerFileError: not JSON, not a tokenizer file, or unsupported (``where``: the JSON path).
+    """
+    from . import hf_tokenizer, tekken
+
+    d = hf_tokenizer._read_json(data, "tokenizer.json")
+    if isinstance(d.get("vocab"), list) and isinstance(d.get("config"), dict) and "model" not in d:
+        return tekken.from_tekken(d, name=name)
+    return hf_tokenizer.from_tokenizer_json(d, config=config, name=name)
+
+
+def adds_special_tokens(tok: Any) -> bool:
+    """Does ``tok`` take ``add_special_tokens`` (open models, loaded files: BOS etc. from the
+    post-processor)? False for :class:`bytepair.Tokenizer` (OpenAI encodings, trained ones)."""
+    from .tokenizer import Tokenizer
+
+    return not isinstance(tok, Tokenizer)
+
+
+def count_tokens(tok: Any, text: str, *, add_special_tokens: bool = True) -> int:
+    """Number of tokens (ids) of ``text``, as the playground counts it.
+
+    :class:`bytepair.Tokenizer`: special-token strings in the text are plain text
+    (``encode_ordinary``). Open models / loaded files: ``encode(text,
+    add_special_tokens=...)`` (special-token strings are recognised, as ``tokenizers`` does).
+    """
+    return len(encode_ids(tok, text, add_special_tokens=add_special_tokens))
+
+
+def encode_ids(tok: Any, text: str, *, add_special_tokens: bool = True) -> list[int]:
+    """Token ids of ``text``, counted as :func:`count_tokens` counts."""
+    if adds_special_tokens(tok):
+        return tok.encode(text, add_special_tokens=add_special_tokens)
+    return tok.encode_ordinary(text)
+
+
+def view_spans(tok: Any, text: str, *, add_special_tokens: bool = True, units: str = "utf16") -> list:
+    """``encode_with_spans`` as the playground shows it (same counting rule as :func:`count_tokens`);
+    tokens a post-processor adds (BOS ...) have ``special=True`` and an empty span at 0.
+
+    Returns:
+        ``list[bytepair.TokenSpan]``; spans in ``units`` (``"chars"`` or ``"utf16"``).
+    """
+    if adds_special_tokens(tok):
+        return tok.encode_with_spans(text, add_special_tokens=add_special_tokens, units=units)
+    return tok.encode_with_spans(text, units=units, disallowed_special=())
