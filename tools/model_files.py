@@ -131,11 +131,20 @@ def build_model_file(model: _models.OpenModel) -> pathlib.Path:
 
 
 def step_models(out: DistWriter) -> dict[str, dict]:
-    """Write ``models/*`` into dist; returns ``{name: {file, bytes, source}}`` for build-info.json."""
-    result = {}
+    """Write ``models/*`` and ``models/index.json`` into dist.
+
+    ``models/index.json``: ``{name: {"file": <under models/>, "bytes": <gzip size>, "version":
+    <fingerprint of the inputs>}}``; the worker shows download progress against ``bytes`` and
+    keys its browser cache by ``version``, so a rebuilt file replaces the cached one.
+    Returns ``{name: {file, bytes, version, source}}`` for build-info.json.
+    """
+    result, index = {}, {}
     for model in _models.OPEN_MODELS:
         path = build_model_file(model)
         rel = f"models/{_models.site_file(model)}"
         out.copy(path, rel)
-        result[model.name] = {"file": rel, "bytes": path.stat().st_size, "source": model.source}
+        version = path.name.split("-", 1)[0]
+        index[model.name] = {"file": _models.site_file(model), "bytes": path.stat().st_size, "version": version}
+        result[model.name] = {**index[model.name], "source": model.source}
+    out.write("models/index.json", (json.dumps(index, indent=1) + "\n").encode())
     return result
