@@ -195,7 +195,9 @@ async function ensureModel(name, onProgress) {
         }
       }
       report("load", entry.bytes, entry.bytes);
+      const t1 = performance.now();
       const data = await gunzip(gz);
+      const t2 = performance.now();
       const path = `${DATA_DIR}/${file}`;
       pyodide.FS.writeFile(path, data);
       try {
@@ -203,7 +205,9 @@ async function ensureModel(name, onProgress) {
       } finally {
         pyodide.FS.unlink(path);
       }
-      return { name, source, bytes: gz.length, ms: Math.round(performance.now() - t0) };
+      const t3 = performance.now();
+      const ms = (a, b) => Math.round(b - a);
+      return { name, source, bytes: gz.length, ms: ms(t0, t3), fetch_ms: ms(t0, t1), gunzip_ms: ms(t1, t2), parse_ms: ms(t2, t3) };
     })();
     modelLoads.set(name, load);
     load.catch(() => modelLoads.delete(name));

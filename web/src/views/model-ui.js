@@ -70,7 +70,7 @@ export function componentText(spec) {
   return extra.length ? `${spec.type} (${extra.join(", ")})` : spec.type;
 }
 
-const SPECIALS_SHOWN = 24;
+const SPECIALS_SHOWN = 12;
 
 /** The rows of the info panel: [[term, text or Node]]. */
 export function infoRows(desc, label) {
