@@ -252,7 +252,9 @@ class TokenStory:
     after it (for ``"whole_piece"``: the steps the loop reaches it by, or
     empty when the loop would split the piece differently); ``stop``: see
     :class:`Stop` (``None`` for special tokens); ``created_by``: see
-    :class:`Creation` (trained tokenizers, ids >= 256).
+    :class:`Creation` (trained tokenizers, ids >= 256); ``piece_story``: the
+    :class:`PieceStory` of its piece, filled by :func:`token_story` only
+    (in an :class:`Explanation` it is ``pieces[piece]``).
     """
 
     index: int
@@ -268,6 +270,7 @@ class TokenStory:
     steps: tuple[MergeStep, ...] = ()
     stop: Stop | None = None
     created_by: Creation | None = None
+    piece_story: PieceStory | None = None
 
     @property
     def text(self) -> str:
@@ -286,7 +289,7 @@ class TokenStory:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly: ``{"index", "id", "hex", "text", "gpt2", "start", "end", "special",
-        "piece", "byte_start", "byte_end", "how", "steps", "stop", "created_by"}``."""
+        "piece", "byte_start", "byte_end", "how", "steps", "stop", "created_by", "piece_story"}``."""
         return {
             "index": self.index,
             "id": self.id,
@@ -303,6 +306,7 @@ class TokenStory:
             "steps": [s.to_dict() for s in self.steps],
             "stop": None if self.stop is None else self.stop.to_dict(),
             "created_by": None if self.created_by is None else self.created_by.to_dict(),
+            "piece_story": None if self.piece_story is None else self.piece_story.to_dict(),
         }
 
 
@@ -787,7 +791,8 @@ def token_story(
     is replayed, so this is cheap on a long text.
 
     Returns:
-        A :class:`TokenStory`.
+        A :class:`TokenStory` with its :attr:`TokenStory.piece_story` filled
+        (``None`` for a special token).
 
     Raises:
         ArgumentError: ``token_index`` out of range (``field="token_index"``);
@@ -796,7 +801,8 @@ def token_story(
     if not isinstance(token_index, int) or isinstance(token_index, bool):
         raise ArgumentError(f"token_index must be an int, got {token_index!r}", field="token_index")
     ex = _explain(tokenizer, text, allowed_special, disallowed_special, units, events, token_index)
-    return ex.tokens[0]
+    t = ex.tokens[0]
+    return dataclasses.replace(t, piece_story=ex.pieces[0]) if ex.pieces else t
 
 
 def _explain(tokenizer, text, allowed_special, disallowed_special, units, events, only) -> Explanation:
@@ -823,6 +829,7 @@ def _explain(tokenizer, text, allowed_special, disallowed_special, units, events
     tokens: list[TokenStory] = []
     replay_cache: dict[bytes, _Replay] = {}
     pos = 0  # next token index
+    n_pieces = 0
 
     def fast(b: bytes) -> list[int]:
         if ranks is not None:
@@ -839,19 +846,23 @@ def _explain(tokenizer, text, allowed_special, disallowed_special, units, events
                 tokens.append(
                     TokenStory(pos, tid, sp.token, sp.start, sp.end, True, None, 0, len(sp.token), "special")
                 )
+                if only is not None:
+                    return Explanation(tokenizer.name, "rank" if ranks is not None else "merge_index",
+                                       tokenizer.pattern, units, (), tuple(tokens))
             pos += 1
             continue
         for piece_text, alt in _pieces(segment, tables):
             data = piece_text.encode("utf-8")
             if not data:
                 continue
+            n_pieces += 1
             if only is not None:
                 n_tok = len(fast(data))
                 if not pos <= only < pos + n_tok:
                     pos += n_tok
                     continue
             story, toks = _piece_story(
-                len(pieces), piece_text, data, alt, tables, replay_cache, spans, pos, by_id, tokenizer
+                n_pieces - 1, piece_text, data, alt, tables, replay_cache, spans, pos, by_id, tokenizer
             )
             pieces.append(story)
             if only is None:
