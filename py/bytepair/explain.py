@@ -552,7 +552,7 @@ def alternative_label(kind: str, piece: str, *, source: str | None = None) -> st
         return "1-3 digits"
     if kind == "punctuation":
         label = "punctuation run" + (" with a leading space" if piece.startswith(" ") and len(piece) > 1 else "")
-        return label + (", then newlines" if piece.endswith(("\n", "\r")) and not piece.strip("\r\n") == "" else "")
+        return label + (", then newlines" if piece.endswith(("\n", "\r")) and piece.strip("\r\n") != "" else "")
     if kind == "trailing_whitespace":
         return "trailing spaces (end of the text)"
     if kind == "newlines":
@@ -571,7 +571,7 @@ def alternative_label(kind: str, piece: str, *, source: str | None = None) -> st
 class _Tables:
     """Per-tokenizer data the replay needs (built once, cached weakly)."""
 
-    __slots__ = ("ranks", "merges", "pair_of", "split", "grouped", "alternatives", "kinds", "__weakref__")
+    __slots__ = ("__weakref__", "alternatives", "grouped", "kinds", "merges", "pair_of", "ranks", "split")
 
     def __init__(self, tok) -> None:
         specials_ids = set(tok.special_tokens.values())
@@ -631,7 +631,7 @@ class _Replay:
     final ids; ``initial``: the byte ids.
     """
 
-    __slots__ = ("steps", "lost", "bounds", "ids", "initial")
+    __slots__ = ("bounds", "ids", "initial", "lost", "steps")
 
     def __init__(self, piece: bytes, tables: _Tables) -> None:
         n = len(piece)
@@ -724,7 +724,7 @@ def _events_by_id(events, tables: _Tables) -> dict[int, Any]:
     out = {}
     for ev in events.values() if isinstance(events, Mapping) else events:
         try:
-            i, pair, count = ev.id, tuple(ev.pair), ev.count
+            i, pair, _ = ev.id, tuple(ev.pair), ev.count
         except AttributeError as e:
             raise ArgumentError(
                 "events must be MergeEvent objects from bytepair.train_iter (with .id, .pair, .count)", field="events"
@@ -895,7 +895,7 @@ def _pieces(segment: str, tables: _Tables):
 class _Core:
     """What a piece's stories share wherever the piece occurs (cached per piece bytes)."""
 
-    __slots__ = ("ids", "whole", "steps", "initial", "tokens")
+    __slots__ = ("ids", "initial", "steps", "tokens", "whole")
 
     def __init__(self, data: bytes, tables: _Tables) -> None:
         ranks = tables.ranks
