@@ -20,6 +20,9 @@ from .serialize import from_json, to_json
 from .tiktoken_file import dump_tiktoken_bpe, load_tiktoken_bpe, parse_tiktoken_bpe
 from .tokenizer import Tokenizer, TokenSpan
 from .trainer import MergeEvent, train, train_iter
+from . import align, explain, gallery
+from .align import compare_segmentations
+from .explain import explain_tokens, token_story
 
 __version__ = "0.1.0"
 
@@ -47,4 +50,10 @@ __all__ = [
     "token_to_display_parts",
     "train",
     "train_iter",
+    "align",
+    "explain",
+    "gallery",
+    "compare_segmentations",
+    "explain_tokens",
+    "token_story",
 ]
