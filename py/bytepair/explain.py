@@ -50,6 +50,7 @@ and a real encoding, where the piece is a whole token of the vocabulary::
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import heapq
 import re
@@ -84,6 +85,8 @@ __all__ = [
 #: Pieces up to this many bytes list the parts of the whole piece after every
 #: merge step in :meth:`PieceStory.to_dict` (``"parts"``); longer pieces give
 #: ``None`` there (a 5000-space piece would otherwise list 25 million ids).
+#: Likewise tokens longer than this (trained tokenizers without a split
+#: pattern) leave :attr:`MergeStep.parts` empty in their steps.
 PIECE_PARTS_MAX_BYTES = 256
 
 
@@ -108,7 +111,8 @@ class MergeStep:
     ``id - 256``; ``None`` for real encodings); ``byte_start``/``byte_end``:
     the merged part's bytes in the piece, ``[start, end)``; ``parts``: in a
     token's story, the ids of that token's parts after this step (empty in a
-    piece's list of steps).
+    piece's list of steps, and for tokens over :data:`PIECE_PARTS_MAX_BYTES`
+    bytes).
     """
 
     order: int
@@ -910,35 +914,44 @@ class _Core:
             for k, (s, m, e, a, b, new, r) in enumerate(rep.steps)
         )
         initial = rep.initial
+        # each step lies inside one final token; each lost candidate sits on one cut
+        by_token: list[list[MergeStep]] = [[] for _ in ids]
+        if loop_agrees:
+            for st in steps:
+                by_token[bisect.bisect_right(bounds, st.byte_start) - 1].append(st)
+        by_cut: dict[int, list[int]] = {}
+        if not whole:
+            for k, entry in enumerate(rep.lost):
+                by_cut.setdefault(entry[0], []).append(k)
         tokens = []
         for j, tid in enumerate(ids):
             a, b = bounds[j], bounds[j + 1]
             how = "whole_piece" if whole else ("single_byte" if b - a == 1 else "merges")
             tsteps: list[MergeStep] = []
-            if loop_agrees and b - a > 1:
+            if by_token[j] and b - a > PIECE_PARTS_MAX_BYTES:
+                tsteps = by_token[j]  # parts left out: they would cost (token bytes)^2
+            elif by_token[j]:
                 local = {x: initial[x] for x in range(a, b)}
-                for st in steps:
-                    if a <= st.byte_start and st.byte_end <= b:
-                        del local[st.byte_start + len(st.left)]
-                        local[st.byte_start] = st.id
-                        tsteps.append(
-                            MergeStep(
-                                st.order, st.left_id, st.right_id, st.id, st.left, st.right, st.rank,
-                                st.merge_index, st.byte_start, st.byte_end, tuple(local[x] for x in sorted(local)),
-                            )
+                for st in by_token[j]:
+                    del local[st.byte_start + len(st.left)]
+                    local[st.byte_start] = st.id
+                    tsteps.append(
+                        MergeStep(
+                            st.order, st.left_id, st.right_id, st.id, st.left, st.right, st.rank,
+                            st.merge_index, st.byte_start, st.byte_end, tuple(local[x] for x in sorted(local)),
                         )
+                    )
             left = Edge("piece_start") if a == 0 else Edge("no_merge", ids[j - 1], data[bounds[j - 1] : b])
             right = Edge("piece_end") if b == len(data) else Edge("no_merge", ids[j + 1], data[a : bounds[j + 2]])
-            lost = ()
-            if not whole:
-                lost = tuple(
-                    LostCandidate(
-                        "left" if split == a else "right", li, ri, data[ls:le],
-                        None if trained else r, (r - 256) if trained else None, order, reason,
-                    )
-                    for split, li, ri, ls, le, r, order, reason in rep.lost
-                    if split == a or split == b
+            lost = tuple(
+                LostCandidate(
+                    "left" if split == a else "right", li, ri, data[ls:le],
+                    None if trained else r, (r - 256) if trained else None, order, reason,
                 )
+                for split, li, ri, ls, le, r, order, reason in (
+                    rep.lost[k] for k in sorted(by_cut.get(a, []) + by_cut.get(b, []))
+                )
+            )
             tokens.append((a, b, how, tuple(tsteps), Stop(left, right, lost)))
         self.ids = ids
         self.whole = whole
