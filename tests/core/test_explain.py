@@ -15,6 +15,8 @@ import dataclasses
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bytepair
 from bytepair.errors import ArgumentError
@@ -297,3 +299,30 @@ def test_normalization_and_events_errors(trained):
     bad = [dataclasses.replace(events[0], pair=(events[0].pair[1], 300))] + list(events[1:])  # another run's merge
     with pytest.raises(ArgumentError):
         explain_tokens(tok, "x", events=bad)
+
+
+_PIECES = ["a", "b", "ab", "The", " the", "'s", "'LL", "1", "123", "4567", " ", "  ", "\t", "\n", "\r\n", ".", "!!",
+           "é", "e\u0301", "আ", "日本", "😀", "\u200d", "👩‍👩‍👧", "<|endoftext|>", "\x00", "\ud800"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    text=st.one_of(st.lists(st.sampled_from(_PIECES), max_size=25).map("".join), st.text(max_size=30)),
+    name=st.sampled_from(ENCODINGS),
+    data=st.data(),
+)
+def test_random_text_replays(text, name, data):
+    enc = bytepair.get_encoding(name)
+    ex = explain_tokens(enc, text, disallowed_special=())
+    check_story(enc, text, ex)
+    if ex.tokens:
+        i = data.draw(st.integers(0, len(ex.tokens) - 1))
+        t = ex.tokens[i]
+        assert token_story(enc, text, i, disallowed_special=()) == dataclasses.replace(t, piece_story=ex.pieces[t.piece])
+
+
+@settings(max_examples=30, deadline=None)
+@given(text=st.lists(st.sampled_from(_PIECES[:16]), max_size=30).map("".join))
+def test_random_text_replays_trained_no_pattern(text):
+    tok = bytepair.train("the cat sat on the mat; 123 123 1234!! " * 5, 300, pattern="none")
+    check_story(tok, text, explain_tokens(tok, text, disallowed_special=()))
