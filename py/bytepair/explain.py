@@ -77,6 +77,7 @@ __all__ = [
     "Stop",
     "TokenStory",
     "alternative_label",
+    "describe",
     "explain_tokens",
     "split_alternatives",
     "token_story",
@@ -258,7 +259,8 @@ class TokenStory:
     :class:`Stop` (``None`` for special tokens); ``created_by``: see
     :class:`Creation` (trained tokenizers, ids >= 256); ``piece_story``: the
     :class:`PieceStory` of its piece, filled by :func:`token_story` only
-    (in an :class:`Explanation` it is ``pieces[piece]``).
+    (in an :class:`Explanation` it is ``pieces[piece]``); ``rule``: ``"rank"``
+    (real encodings) or ``"merge_index"`` (trained tokenizers).
     """
 
     index: int
@@ -275,6 +277,7 @@ class TokenStory:
     stop: Stop | None = None
     created_by: Creation | None = None
     piece_story: PieceStory | None = None
+    rule: str = "rank"
 
     @property
     def text(self) -> str:
@@ -293,7 +296,7 @@ class TokenStory:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly: ``{"index", "id", "hex", "text", "gpt2", "start", "end", "special",
-        "piece", "byte_start", "byte_end", "how", "steps", "stop", "created_by", "piece_story"}``."""
+        "piece", "byte_start", "byte_end", "how", "steps", "stop", "created_by", "piece_story", "rule"}``."""
         return {
             "index": self.index,
             "id": self.id,
@@ -311,6 +314,7 @@ class TokenStory:
             "stop": None if self.stop is None else self.stop.to_dict(),
             "created_by": None if self.created_by is None else self.created_by.to_dict(),
             "piece_story": None if self.piece_story is None else self.piece_story.to_dict(),
+            "rule": self.rule,
         }
 
 
@@ -848,7 +852,10 @@ def _explain(tokenizer, text, allowed_special, disallowed_special, units, events
                 if sp.id != tid:
                     raise RuntimeError(f"explain: special token {segment!r} is id {tid} but encode gave {sp.id}")
                 tokens.append(
-                    TokenStory(pos, tid, sp.token, sp.start, sp.end, True, None, 0, len(sp.token), "special")
+                    TokenStory(
+                        pos, tid, sp.token, sp.start, sp.end, True, None, 0, len(sp.token), "special",
+                        rule="rank" if ranks is not None else "merge_index",
+                    )
                 )
                 if only is not None:
                     return Explanation(tokenizer.name, "rank" if ranks is not None else "merge_index",
@@ -990,5 +997,96 @@ def _piece_story(index, piece_text, data, alt, tables, cache, spans, pos, by_id,
         if trained and tid >= 256:
             ev = by_id.get(tid)
             created = Creation(tid - 256, tables.pair_of[tid], None if ev is None else ev.count)
-        toks.append(TokenStory(pos + j, tid, vocab[tid], sp.start, sp.end, False, index, a, b, how, tsteps, stop, created))
+        toks.append(
+            TokenStory(
+                pos + j, tid, vocab[tid], sp.start, sp.end, False, index, a, b, how, tsteps, stop, created,
+                rule="merge_index" if trained else "rank",
+            )
+        )
     return story, toks
+
+
+# --------------------------------------------------------------------------- in words
+
+
+def _q(b: bytes) -> str:
+    return repr(token_to_display(b))
+
+
+def _prio(rank: int | None, merge_index: int | None) -> str:
+    return f"rank {rank}" if rank is not None else f"merge #{merge_index}"
+
+
+def describe(story: TokenStory, *, piece: PieceStory | None = None) -> list[str]:
+    """The story in English sentences, one per line (for a text view or a CLI).
+
+    Args:
+        story: a :class:`TokenStory`.
+        piece: its :class:`PieceStory` (default: ``story.piece_story``, which
+            :func:`token_story` fills; from an :class:`Explanation` pass
+            ``ex.pieces[story.piece]``). Without it the piece line is left out.
+
+    Returns:
+        Lines: the token, its piece, how it was made (the merges in loop order),
+        why it stopped, and (trained) the merge that created it. Byte strings
+        are shown as :func:`bytepair.token_to_display` text in quotes.
+
+    >>> import bytepair
+    >>> tok = bytepair.train("aaabdaaabac", 259, pattern="none")
+    >>> for line in describe(token_story(tok, "aaab", 0)): print(line)
+    Token 258 'aaab' (bytes 61616162, GPT-2 form 'aaab').
+    Piece 'aaab' (characters 0-4): the whole text (no split pattern).
+    Merges, in the order the loop applied them:
+      step 1: 'a' + 'a' -> 'aa' (merge #0)
+      step 2: 'aa' + 'a' -> 'aaa' (merge #1)
+      step 3: 'aaa' + 'b' -> 'aaab' (merge #2)
+    Stopped: the piece starts on the left; the piece ends on the right.
+    Made by training merge #2 of (257, 98).
+    """
+    lines = [f"Token {story.id} {_q(story.token)} (bytes {story.hex}, GPT-2 form {story.gpt2!r})."]
+    if story.special:
+        lines.append("A special token: matched as a whole before the text is split, never merged.")
+        return lines
+    piece = piece if piece is not None else story.piece_story
+    if piece is not None:
+        where = f"alternative {piece.alternative + 1} of the split pattern: {piece.alternative_source}" if piece.kind == "custom" else piece.label
+        lines.append(f"Piece {piece.text!r} (characters {piece.start}-{piece.end}): {where}.")
+    if story.how == "single_byte":
+        lines.append("A single byte: no merge made it.")
+    elif story.how == "whole_piece":
+        lines.append("The whole piece is a token of the vocabulary, so it is looked up without merging (tiktoken's shortcut).")
+    if story.steps:
+        lines.append("Merges, in the order the loop applied them:" if story.how == "merges" else "The merge loop reaches it too:")
+        for st in story.steps:
+            lines.append(
+                f"  step {st.order + 1}: {_q(st.left)} + {_q(st.right)} -> {_q(st.left + st.right)} "
+                f"({_prio(st.rank, st.merge_index)})"
+            )
+    if story.stop is not None:
+        sides = []
+        for edge, side in ((story.stop.left, "left"), (story.stop.right, "right")):
+            if edge.kind == "piece_start":
+                sides.append("the piece starts on the left")
+            elif edge.kind == "piece_end":
+                sides.append("the piece ends on the right")
+            else:
+                what = "is not a token of the vocabulary" if story.rule == "rank" else "is not a learned merge"
+                joined: bytes = edge.joined  # type: ignore[assignment]
+                k = len(joined) - len(story.token)
+                pair = (joined[:k], joined[k:]) if side == "left" else (joined[: len(story.token)], joined[len(story.token) :])
+                sides.append(f"on the {side}, {_q(pair[0])} + {_q(pair[1])} {what}")
+        lines.append("Stopped: " + "; ".join(sides) + ".")
+        for c in story.stop.lost:
+            winner = f"step {c.lost_to + 1}"
+            if piece is not None and c.lost_to < len(piece.steps):
+                w = piece.steps[c.lost_to]
+                winner += f" ({_q(w.left)} + {_q(w.right)}, {_prio(w.rank, w.merge_index)})"
+            why = "which ranks ahead" if c.reason == "outranked" else "the same merge further left, which goes first"
+            lines.append(
+                f"  Lost on the {c.side}: {_q(c.joined)} ({_prio(c.rank, c.merge_index)}) was possible until {winner}, {why}."
+            )
+    if story.created_by is not None:
+        cb = story.created_by
+        count = "" if cb.count is None else f", counted {cb.count} times when it was learned"
+        lines.append(f"Made by training merge #{cb.merge_index} of {cb.pair}{count}.")
+    return lines

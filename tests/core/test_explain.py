@@ -19,9 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bytepair
+from bytepair.decoding import token_to_display
 from bytepair.errors import ArgumentError
 from bytepair.explain import (
     alternative_label,
+    describe,
     explain_tokens,
     split_alternatives,
     token_story,
@@ -326,3 +328,23 @@ def test_random_text_replays(text, name, data):
 def test_random_text_replays_trained_no_pattern(text):
     tok = bytepair.train("the cat sat on the mat; 123 123 1234!! " * 5, 300, pattern="none")
     check_story(tok, text, explain_tokens(tok, text, disallowed_special=()))
+
+
+def test_describe_names_tiktokens_ranks():
+    pytest.importorskip("tiktoken")
+    from tests.reference import tiktoken_encoding
+
+    enc = bytepair.get_encoding("cl100k_base")
+    ref = tiktoken_encoding("cl100k_base", enc.mergeable_ranks())
+    text = "Pneumonoultramicroscopic world!"
+    for i in range(len(ref.encode_ordinary(text))):
+        story = token_story(enc, text, i)
+        lines = describe(story)
+        assert lines[0].startswith(f"Token {ref.encode_ordinary(text)[i]} ")
+        for step in story.steps:
+            merged = step.left + step.right
+            assert any(f"-> {token_to_display(merged)!r} (rank {ref.encode_single_token(merged)})" in x for x in lines)
+        for c in story.stop.lost:
+            assert any(f"{token_to_display(c.joined)!r} (rank {ref.encode_single_token(c.joined)})" in x for x in lines)
+    sp = describe(token_story(enc, "a<|endoftext|>", 1, allowed_special="all"))
+    assert sp[1].startswith("A special token")
