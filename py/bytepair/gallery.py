@@ -37,7 +37,18 @@ from typing import Any
 from .decoding import token_to_display
 from .errors import ArgumentError, UnknownNameError
 
-__all__ = ["EXAMPLES", "Example", "example", "explanation", "facts", "gallery_data"]
+__all__ = [
+    "EMOJI_FAMILY",
+    "EXAMPLES",
+    "UDHR_ARTICLE_1_BEN",
+    "UDHR_ARTICLE_1_ENG",
+    "Example",
+    "example",
+    "explanation",
+    "facts",
+    "gallery_data",
+    "placeholders",
+]
 
 #: Article 1 of the UDHR, English (udhr ``eng.html``).
 UDHR_ARTICLE_1_ENG = (
