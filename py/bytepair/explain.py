@@ -439,7 +439,8 @@ class Explanation:
 # --------------------------------------------------------------------------- pattern alternatives
 
 _GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
-_BACKREF = re.compile(r"\\[1-9]|\\g<|\(\?P=|\(\?P>|\(\?&|\(\?R\)|\(\?[0-9]")
+# back-references and recursion (group numbers would shift), verbose mode (comments may hold "|")
+_BACKREF = re.compile(r"\\[1-9]|\\g<|\(\?P=|\(\?P>|\(\?&|\(\?R\)|\(\?[0-9]|\(\?[a-zA-Z]*x")
 
 
 def split_alternatives(pattern: str) -> list[str]:
@@ -603,7 +604,7 @@ class _Tables:
         if m:
             prefix, pattern = m.group(), pattern[m.end() :]
         alts = split_alternatives(pattern)
-        if _BACKREF.search(pattern) is None:
+        if _BACKREF.search(tok.pattern) is None:
             try:
                 grouped = prefix + "|".join(f"(?P<_bp{k}>{a})" for k, a in enumerate(alts))
                 self.grouped = compile_pattern(grouped)
@@ -890,17 +891,24 @@ def _explain(tokenizer, text, allowed_special, disallowed_special, units, events
     )
 
 
-def _pieces(segment: str, tables: _Tables):
-    """``(piece, alternative index or None)`` for each match of the split pattern."""
+def _pieces(segment: str, tables: _Tables) -> list[tuple[str, int | None]]:
+    """``(piece, alternative index or None)`` for each match of the split pattern.
+
+    The grouped pattern's matches are checked against the tokenizer's own
+    pattern; if they ever differ (a construct the alternative split does not
+    understand, such as a comment in verbose mode), the alternatives are
+    dropped (``None``) and the pieces come from the tokenizer's pattern."""
+    if tables.split is None:
+        return [(segment, None)]
+    plain = tables.split.findall(segment)
     if tables.grouped is not None:
+        out = []
         for m in tables.grouped.finditer(segment):
             g = m.lastgroup
-            yield m.group(), (int(g[3:]) if g else None)
-    elif tables.split is not None:
-        for piece in tables.split.findall(segment):
-            yield piece, None
-    else:
-        yield segment, None
+            out.append((m.group(), int(g[3:]) if g else None))
+        if [p for p, _ in out] == plain:
+            return out
+    return [(p, None) for p in plain]
 
 
 class _Core:

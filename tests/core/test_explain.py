@@ -119,6 +119,15 @@ def test_udhr_replays_to_encode(corpus, name):
     check_story(enc, text, explain_tokens(enc, text))
 
 
+@pytest.mark.parametrize("name", ENCODINGS)
+@pytest.mark.parametrize("corpus", corpora.params(corpora.udhr_rest(), slow_all=True))
+def test_udhr_rest_replays_to_encode(corpus, name):
+    """The other UDHR languages (marked slow): the stories replay to encode's ids."""
+    text = corpus.text()
+    enc = bytepair.get_encoding(name)
+    check_story(enc, text, explain_tokens(enc, text))
+
+
 @pytest.mark.parametrize("corpus", UDHR)
 def test_udhr_replays_to_encode_trained(corpus, trained):
     tok, events = trained
@@ -348,3 +357,20 @@ def test_describe_names_tiktokens_ranks():
             assert any(f"{token_to_display(c.joined)!r} (rank {ref.encode_single_token(c.joined)})" in x for x in lines)
     sp = describe(token_story(enc, "a<|endoftext|>", 1, allowed_special="all"))
     assert sp[1].startswith("A special token")
+
+
+@pytest.mark.parametrize(
+    "pattern, has_alternatives",
+    [
+        (r"(?i)ab|\d+|\s+|.", True),  # global flags stay in front of the groups
+        (r"(a)\1|\w+|\s|.", False),  # a back-reference: group numbers must not shift
+        ("(?x) [a-z]+ # letters | digits\n | \\s | .", False),  # verbose: a comment holds a |
+        (r"[|]+|[^|]+", True),
+    ],
+)
+def test_custom_patterns_keep_encode_ids(pattern, has_alternatives):
+    tok = bytepair.Tokenizer.from_merges([(97, 98), (65, 66)], pattern=pattern)
+    text = "AB ab aa 12 x || y"
+    ex = explain_tokens(tok, text)
+    check_story(tok, text, ex)
+    assert all((p.alternative is not None) == has_alternatives for p in ex.pieces)
