@@ -95,6 +95,9 @@ def check_story(tok, text: str, ex, *, max_rule_bytes: int = 400) -> None:
                 ), f"the loop on {piece.text!r} stopped with a merge left"
         for t in toks:
             assert vocab[t.id] == t.token == data[t.byte_start : t.byte_end]
+            for step in t.steps:
+                assert [vocab[i] for i in step.parts] == list(step.parts_bytes)
+                assert b"".join(step.parts_bytes) == t.token
             if t.how in ("merges", "whole_piece") and t.steps:
                 assert t.steps[-1].parts == (t.id,)
                 assert [s.order for s in t.steps] == sorted(s.order for s in t.steps)
