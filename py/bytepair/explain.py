@@ -574,7 +574,7 @@ def alternative_label(kind: str, piece: str, *, source: str | None = None) -> st
     if kind == "newlines":
         return "newlines"
     if kind == "whitespace_run":
-        return "spaces (the last one before a word goes with the word)"
+        return "whitespace run (its last space before a word goes with the word)"
     if kind == "whitespace":
         return "whitespace"
     if kind == "whitespace_char":

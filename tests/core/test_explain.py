@@ -216,7 +216,7 @@ def test_alternatives_and_labels():
         (" ", "whitespace_char", "one whitespace character"),
         ("123", "digits_1_3", "1-3 digits"),
         ("45", "digits_1_3", "1-3 digits"),
-        (" ", "whitespace_run", "spaces (the last one before a word goes with the word)"),
+        (" ", "whitespace_run", "whitespace run (its last space before a word goes with the word)"),
         (" x", "letters", "letters with a leading space"),
         ("\n\n", "newlines", "newlines"),
         ("!!!", "punctuation", "punctuation run"),
