@@ -953,16 +953,18 @@ class _Core:
             if by_token[j] and b - a > PIECE_PARTS_MAX_BYTES:
                 tsteps = by_token[j]  # parts left out: they would cost (token bytes)^2
             elif by_token[j]:
-                local = {x: initial[x] for x in range(a, b)}
+                part_ids = list(initial[a:b])  # the token's parts, in order
+                part_bytes = [data[x : x + 1] for x in range(a, b)]
+                starts = list(range(a, b))
                 for st in by_token[j]:
-                    del local[st.byte_start + len(st.left)]
-                    local[st.byte_start] = st.id
-                    starts = sorted(local)
+                    k = bisect.bisect_left(starts, st.byte_start)
+                    del starts[k + 1], part_ids[k + 1], part_bytes[k + 1]
+                    part_ids[k] = st.id
+                    part_bytes[k] = st.left + st.right
                     tsteps.append(
                         MergeStep(
                             st.order, st.left_id, st.right_id, st.id, st.left, st.right, st.rank,
-                            st.merge_index, st.byte_start, st.byte_end, tuple(local[x] for x in starts),
-                            tuple(data[x:y] for x, y in zip(starts, [*starts[1:], b])),
+                            st.merge_index, st.byte_start, st.byte_end, tuple(part_ids), tuple(part_bytes),
                         )
                     )
             left = Edge("piece_start") if a == 0 else Edge("no_merge", ids[j - 1], data[bounds[j - 1] : b])
