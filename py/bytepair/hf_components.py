@@ -278,7 +278,10 @@ def _split_piece(piece, spans: list[tuple[int, int, bool]]):
     out = []
     for a, b, _ in spans:
         if a < b:
-            out.append((text[a:b], None if align is None else align[a:b], first and a == 0))
+            if align is None:
+                out.append((text[a:b], None, first and a == 0))
+            else:  # tokenizers' offsets_original().0 == 0: the piece starts at the text's start
+                out.append((text[a:b], align[a:b], align[a][0] == 0))
     return out
 
 

@@ -207,6 +207,9 @@ class HFTokenizer:
 
         self._byte_level = _uses(data.get("pre_tokenizer"), "ByteLevel") or _uses(self._decoder_spec, "ByteLevel")
         self._metaspace = _uses(data.get("pre_tokenizer"), "Metaspace") or _uses(self._decoder_spec, "Metaspace") or _replaces_space(self._normalizer_spec)
+        # Metaspace's prepend_scheme "first" asks whether a piece starts at the text's start;
+        # behind a normalizer (Strip, Prepend ...) only the offsets tell.
+        self._needs_align = self._normalizer is not None and _uses_first_scheme(data.get("pre_tokenizer"))
         self._vocab_r: dict[int, str] | None = None
         self._cache: dict[str, list[int]] = {}
         self._cut: Any = False  # built on first use by _cutter()
@@ -550,7 +553,10 @@ class HFTokenizer:
                     else:
                         yield ("tok", tid2, 0, 0)
                     continue
-                pieces = [(seg[a2:b2], None if align is None else align[a2:b2], a == 0 and a2 == 0)]
+                if align is None:
+                    pieces = [(seg[a2:b2], None, a == 0 and a2 == 0)]
+                else:
+                    pieces = [(seg[a2:b2], align[a2:b2], align[a2][0] == 0)]
                 if pre is not None:
                     pieces = pre(pieces)
                 yield ("pieces", pieces)
@@ -590,7 +596,7 @@ class HFTokenizer:
         text = self._check_text(text)
         word_ids = self._word_ids
         out: list[int] = []
-        for item in self._run(text, False):
+        for item in self._run(text, self._needs_align):
             if item[0] == "tok":
                 out.append(item[1])
             else:
@@ -786,6 +792,17 @@ def _uses(spec: Any, type_name: str) -> bool:
         return any(_uses(v, type_name) for v in spec.values() if isinstance(v, (dict, list)))
     if isinstance(spec, list):
         return any(_uses(v, type_name) for v in spec)
+    return False
+
+
+def _uses_first_scheme(spec: Any) -> bool:
+    """A Metaspace pre-tokenizer with ``prepend_scheme: "first"`` anywhere in ``spec``?"""
+    if isinstance(spec, dict):
+        if spec.get("type") == "Metaspace" and spec.get("prepend_scheme") == "first":
+            return True
+        return any(_uses_first_scheme(v) for v in spec.values() if isinstance(v, (dict, list)))
+    if isinstance(spec, list):
+        return any(_uses_first_scheme(v) for v in spec)
     return False
 
 

@@ -220,6 +220,16 @@ def test_metaspace(scheme, split):
     _compare(_make("meta", pre=seq, decoder=decoders.Metaspace(prepend_scheme=scheme, split=split)))
 
 
+@pytest.mark.parametrize("norm", [normalizers.Strip(), normalizers.Replace(" ", ""), normalizers.Sequence([normalizers.Strip(), normalizers.Prepend("x")]), normalizers.Prepend("▁")], ids=["strip", "drop-spaces", "strip-prepend", "prepend"])
+def test_metaspace_first_behind_a_normalizer(norm):
+    # "first" means: the piece starts at offset 0 of the original text (tokenizers' offsets_original),
+    # which a normalizer that strips or prepends changes.
+    texts = TEXTS + ["  hello world", " <s> x", "   ", "\thi"]
+    _compare(_make("meta", normalizer=norm, pre=pre_tokenizers.Metaspace(prepend_scheme="first"), decoder=decoders.Metaspace(prepend_scheme="first")), texts)
+    seq = pre_tokenizers.Sequence([pre_tokenizers.Punctuation(), pre_tokenizers.Metaspace(prepend_scheme="first")])
+    _compare(_make("meta", normalizer=norm, pre=seq, decoder=decoders.Metaspace(prepend_scheme="first")), texts)
+
+
 @pytest.mark.parametrize(
     "pre",
     [
