@@ -149,9 +149,12 @@ def _unicode_norm(form: str):
             chunks.append([a, b, t])
         out, al = [], []
         for a, b, t in chunks:
-            span = (align[a][0], align[b - 1][1])
             out.append(t)
-            al.extend([span] * len(t))
+            if t == text[a:b]:  # unchanged: each character keeps its own offsets
+                al.extend(align[a:b])
+            else:
+                span = (align[a][0], align[b - 1][1])
+                al.extend([span] * len(t))
         return "".join(out), al
 
     return run
