@@ -77,7 +77,7 @@ export function infoRows(desc, label) {
   const specials = Object.entries(desc.special_tokens || {}).sort((a, b) => a[1] - b[1]);
   const added = addedByTemplate(desc);
   const patterns = desc.split_patterns || [];
-  const code = (s) => h("code", { class: "info-code", text: s });
+  const code = (s) => h("code", { class: "info-code", text: /^\s+$/.test(s) ? `${JSON.stringify(s)} (whitespace)` : s });
   return [
     ["Tokenizer", label],
     ["Model", desc.model + (desc.version ? ` ${desc.version}` : "")],
