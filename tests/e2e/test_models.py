@@ -188,6 +188,12 @@ def test_a_dropped_tokenizer_json_works_offline_and_is_kept(page, site_url, tmp_
     open_ready(page, site_url, "tokenize")
     assert page.evaluate("([t, n]) => window.bytepair.encode(t, n)", [TEXT, name]) == ref.encode(TEXT).ids
     assert not blocked, blocked
+    # and it can be removed again
+    page.select_option('[data-testid="tokenize-tokenizer"]', name)
+    page.click('[data-testid="forget-file"]')
+    page.wait_for_function("() => window.bytepair.loadedFiles().length === 0")
+    settle(page)
+    assert page.input_value('[data-testid="tokenize-tokenizer"]') == "cl100k_base"
 
 
 def test_a_malformed_file_shows_the_error_and_the_page_keeps_working(page, site_url):

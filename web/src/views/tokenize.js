@@ -49,6 +49,16 @@ export function mountTokenize(root, store, api) {
   const specialLabel = $(root, '[data-testid="special-toggle"]');
   const specialWhat = $(root, '[data-testid="special-what"]');
   const countWhat = $(root, '[data-testid="count-what"]');
+  const forget = $(root, '[data-testid="forget-file"]');
+  forget.addEventListener("click", async () => {
+    const name = store.state.tokenize.tokenizer;
+    try {
+      await api.deleteTokenizer(name);
+      $(root, '[data-testid="loadfile-status"]').textContent = `Removed “${name}” from this browser.`;
+    } catch (err) {
+      showError(root, "loadfile", err.message);
+    }
+  });
   mountModelProgress($(root, '[data-testid="model-progress"]'), api, () => [store.state.tokenize.tokenizer]);
   const info = mountTokenizerInfo($(root, '[data-testid="tokenizer-info"]'), api);
   const out = $(root, '[data-testid="tokens"]');
@@ -205,6 +215,7 @@ export function mountTokenize(root, store, api) {
     const desc = s.desc && s.desc.tokenizer === s.tokenizer ? s.desc : null;
     const adds = !!desc?.adds_special_tokens;
     specialLabel.hidden = !adds;
+    forget.hidden = api.kind(s.tokenizer) !== "file";
     if (adds) specialWhat.textContent = addedByTemplate(desc).join(" … ") || "none for this tokenizer";
     countWhat.textContent = current ? countedText(s, desc) : "";
 
