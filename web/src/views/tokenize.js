@@ -4,6 +4,10 @@ import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
 import { int, fixed, charCount, byteCount, visibleWhitespace } from "../format.js";
 import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
+import { mountStory } from "./story.js";
+import { mountSideBySide } from "./sidebyside.js";
+import { mountGallery } from "./gallery.js";
+import { pictureButtons, tokensSvg, rowsSvg } from "./pictures.js";
 
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
 const COLORS = 6;
@@ -17,6 +21,7 @@ export const initialTokenizeState = {
   result: null, // {n_tokens, ids, display, hex, start, end}
   pending: false,
   active: -1, // index of the highlighted group
+  sbs: null, // side by side (views/sidebyside.js): {on, result, text, names, clipped}
 };
 
 /** Group tokens whose spans overlap (tokens that split one character). */
@@ -53,6 +58,49 @@ export function mountTokenize(root, store, api) {
     bpt: $(root, '[data-testid="count-bpt"]'),
   };
   const set = (patch) => store.update("tokenize", patch);
+
+  // --- teaching (issue 13): story panel, side by side, gallery, pictures -------
+  const story = mountStory($(root, '[data-testid="token-story"]'), api, {
+    onClose: () => out.focus({ preventScroll: true }),
+    mergeRow: (name, id) => (store.state.train?.result?.name === name ? document.querySelector(`[data-testid="merges-body"] tr[data-id="${Number(id)}"]`) : null),
+  });
+  const sbs = mountSideBySide($(root, '[data-testid="sbs-panel"]'), store, api);
+  let source = null; // what the text is, for pictures: a gallery example's title, or null (typed)
+  const gallery = mountGallery($(root, '[data-testid="gallery-slot"]'), api, {
+    choose(ex, ti) {
+      textArea.value = ex.texts[ti].text;
+      persist();
+      source = `Gallery: ${ex.title} (${ex.texts[ti].label})`;
+      set({ tokenizer: ex.encodings[0] });
+      select.value = ex.encodings[0];
+      sbs.toggle(true, ex.encodings.slice(1));
+      encodeNow();
+    },
+  });
+  const sourceLabel = () => {
+    if (source) return source;
+    const t = textArea.value.replace(/\s+/g, " ").trim();
+    return `Text: “${t.length > 70 ? `${t.slice(0, 70)}…` : t}”`;
+  };
+  out.after(pictureButtons("tokens-picture", () => {
+    const st = store.state.tokenize;
+    if (!st.result) return null;
+    const gs = groupTokens(st.result);
+    return tokensSvg(gs.map((g) => ({ text: st.text.slice(g.start, g.end), ids: g.tokens.map((i) => st.result.ids[i]) })),
+      { tokenizer: api.label(st.tokenizerShown), source: sourceLabel(), showIds: st.showIds, count: st.result.n_tokens, bytes: byteCount(st.text) });
+  }, () => `${store.state.tokenize.tokenizerShown}-tokens`, "token view"));
+  $(root, '[data-testid="sbs-panel"]').append(pictureButtons("sbs-picture", () => {
+    const r = store.state.tokenize.sbs?.result;
+    if (!r) return null;
+    const differ = new Set(r.differ);
+    const text = store.state.tokenize.sbs.text;
+    return rowsSvg(r.rows.map((row, i) => {
+      const sp = r.spans[i];
+      const cs = groupTokens({ ids: sp.ids, start: sp.start, end: sp.end });
+      return { name: api.label(row.name), count: row.count, bpt: row.bytes_per_token, delta: row.delta,
+        cells: cs.map((c) => ({ text: text.slice(c.start, c.end), differ: c.start > 0 && differ.has(c.start) })) };
+    }), { source: sourceLabel() });
+  }, () => `side-by-side-${store.state.tokenize.tokenizerShown}`, "side-by-side view"));
 
   let wanted = null; // a tokenizer a link asked for, not (yet) known here
   function fillSelect() {
@@ -98,6 +146,8 @@ export function mountTokenize(root, store, api) {
       if (mine !== seq) return;
       showError(root, "tokenize", "");
       set({ text, result, tokenizerShown: tokenizer, pending: false, active: -1 });
+      story.close();
+      sbs.refresh(text, tokenizer);
     } catch (err) {
       if (mine !== seq) return;
       showError(root, "tokenize", err.message);
@@ -111,6 +161,8 @@ export function mountTokenize(root, store, api) {
   const persist = debounce(() => storage.saveText("tokenize", textArea.value), 400);
 
   textArea.addEventListener("input", () => {
+    source = null;
+    gallery.clear();
     update();
     persist();
   });
@@ -135,13 +187,32 @@ export function mountTokenize(root, store, api) {
     else if (e.key === "ArrowLeft" || e.key === "ArrowUp") i = Math.max(0, i - 1);
     else if (e.key === "Home") i = 0;
     else if (e.key === "End") i = n - 1;
-    else return;
+    else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      if (i >= 0) openStory(i);
+      return;
+    } else if (e.key === "Escape" && story.showing) {
+      story.close({ returnFocus: true });
+      return;
+    } else return;
     e.preventDefault();
     set({ active: i });
   });
   out.addEventListener("focus", () => {
     if (store.state.tokenize.active < 0 && groups.length) set({ active: 0 });
   });
+  out.addEventListener("click", (e) => {
+    const el = e.target.closest("[data-group]");
+    if (!el) return;
+    set({ active: Number(el.dataset.group) });
+    openStory(Number(el.dataset.group));
+  });
+  /** Open the story panel of group gi (its first token; the others by the panel's buttons). */
+  function openStory(gi) {
+    const st = store.state.tokenize;
+    if (!st.result || !groups[gi]) return;
+    story.open(st.text, st.tokenizerShown, groups[gi].tokens);
+  }
   out.addEventListener("mouseover", (e) => {
     const el = e.target.closest("[data-group]");
     if (el) set({ active: Number(el.dataset.group) });
@@ -206,12 +277,18 @@ export function mountTokenize(root, store, api) {
       out.removeAttribute("aria-activedescendant");
       detail.textContent = "Hover or focus a token.";
     }
+    sbs.render(state);
   }
 
   // --- links: text, tokenizer, toggles ---------------------------------------
   function link() {
     const s = store.state.tokenize;
-    const params = { tok: s.tokenizer, ids: s.showIds ? 1 : null, ws: s.whitespace ? 1 : null };
+    const params = { tok: s.tokenizer, ids: s.showIds ? 1 : null, ws: s.whitespace ? 1 : null, ...sbs.link() };
+    if (gallery.current) {
+      // a gallery example: its id (and text number) stand for the text
+      Object.assign(params, { g: gallery.current.id, gt: gallery.current.textIndex || null });
+      return { params, notes: [] };
+    }
     const note = addText(params, textArea.value);
     return { params, notes: note ? [note] : [] };
   }
@@ -237,6 +314,11 @@ export function mountTokenize(root, store, api) {
     set({ showIds: params.ids === "1", whitespace: params.ws === "1" });
     idsToggle.checked = params.ids === "1";
     wsToggle.checked = params.ws === "1";
+    if (params.sbs) sbs.toggle(true, params.sbs === "-" ? [] : params.sbs.split(","));
+    if (params.g) {
+      gallery.open(params.g, Number(params.gt) || 0).catch((err) => showError(root, "tokenize", `The gallery example could not be opened: ${err.message}`));
+      return notes;
+    }
     encodeNow();
     return notes;
   }
