@@ -126,11 +126,11 @@ export function rowsSvg(rows, { source }) {
   let y = p.y;
   rows.forEach((r, i) => {
     p.svg.append(s("text", { x: PAD, y: y + 26, "font-size": 26, "font-weight": "700", fill: SERIES[i % SERIES.length] },
-      `${r.name}: ${r.count} tokens · ${r.bpt.toFixed(2)} bytes/token${i ? ` · ${r.delta >= 0 ? "+" : "−"}${Math.abs(r.delta)} tokens` : ""}`));
+      `${r.name}: ${r.count} tokens · ${r.bpt.toFixed(2)} bytes/token${i ? ` · ${r.delta > 0 ? "+" : r.delta < 0 ? "−" : "±"}${Math.abs(r.delta)} tokens` : ""}`));
     y = flow(p, r.cells.slice(0, MAX_TOKENS).map((c, k) => ({ text: c.text, fill: TOKEN_COLORS[k % TOKEN_COLORS.length], stroke: c.differ ? DIFFER : null })), y + 40);
   });
-  p.svg.append(s("text", { x: PAD, y: y + 4, "font-size": 20, fill: MUTED }, "Red outline: a token that starts where the rows cut differently."));
-  return p.finish(y + 14);
+  p.svg.append(s("text", { x: PAD, y: y + 24, "font-size": 20, fill: MUTED }, "Red outline: a token that starts where the rows cut differently."));
+  return p.finish(y + 34);
 }
 
 /** Nice round tick values from 0 (or min) to max. */

@@ -167,7 +167,7 @@ export function mountSideBySide(el, store, api) {
             class: `sbs-cell${cut ? " cut-differs" : ""}${insideDiffer.has(c.start) && c.tokens.length > 1 ? " inside-differs" : ""}`,
             dataset: { row: ri, c: (c.tokens[0] + ri) % 6, start: c.start, end: c.end, ...(cut ? { cut: c.start } : {}) },
             attrs: { title: `${r.rows[ri].name}: ${ids.length > 1 ? `${ids.length} tokens ` : "id "}${ids.join(" ")}` },
-          }, visibleWhitespace(s.text.slice(c.start, c.end)));
+          }, visibleWhitespace(s.text.slice(c.start, c.end)).replace(/\r?\n/g, ""));
           if (c.tokens.length > 1) el.append(h("span", { class: "sbs-n", text: `×${c.tokens.length}` }));
           el.style.gridRow = String(ri + 1);
           el.style.gridColumn = `${col.get(c.start)} / ${col.get(c.end)}`;

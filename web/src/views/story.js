@@ -3,7 +3,7 @@
 // module only draws it. Text reaches the DOM through textContent only.
 
 import { h } from "../dom.js";
-import { int } from "../format.js";
+import { int, visibleWhitespace } from "../format.js";
 
 const EDGE = {
   piece_start: "the piece starts here (merges never cross pieces)",
@@ -179,7 +179,7 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
   // the token's parts after each step, as text: its bytes at first, each step joins two neighbours
   function partsOf(s, st) {
     if (!partsCache || partsCache.story !== s) partsCache = { story: s, after: partsAfter(s) };
-    return partsCache.after[s.steps.indexOf(st)].map((t) => chip(t));
+    return partsCache.after[s.steps.indexOf(st)].map((t) => chip(visibleWhitespace(t)));
   }
 
   return {
