@@ -49,7 +49,9 @@ function picture(title, subtitle, width = WIDTH) {
   svg.append(s("title", {}, `${title}${subtitle ? ` — ${subtitle}` : ""}`));
   const bg = s("rect", { x: 0, y: 0, width, height: 100, fill: "#ffffff" });
   svg.append(bg);
-  svg.append(s("text", { x: PAD, y: PAD + 30, "font-size": 36, "font-weight": "700", fill: INK }, title));
+  // the title shrinks to fit the width (a long merge line), down to 20 px
+  const titleSize = Math.max(20, Math.min(36, Math.floor((36 * (width - 2 * PAD)) / (measure(title, 36) * 1.08 || 1))));
+  svg.append(s("text", { x: PAD, y: PAD + 30, "font-size": titleSize, "font-weight": "700", fill: INK }, title));
   let y = PAD + 44;
   if (subtitle) {
     svg.append(s("text", { x: PAD, y: y + 26, "font-size": 22, fill: MUTED }, subtitle));
@@ -163,6 +165,8 @@ export function chartSvg(chart, { title, subtitle }) {
   const yMin = Math.min(0, ...values);
   const yMax = Math.max(...values, 0) || 1;
   const yt = ticks(yMin, yMax);
+  const yStep = yt.length > 1 ? yt[1] - yt[0] : 0;
+  while (yStep && yt[yt.length - 1] < yMax - 1e-9) yt.push(+(yt[yt.length - 1] + yStep).toFixed(10)); // a labelled line above the data
   const y0 = yt[0];
   const y1 = Math.max(yt[yt.length - 1], yMax);
   const Y = (v) => top + plotH - ((v - y0) / (y1 - y0 || 1)) * plotH;
@@ -220,21 +224,31 @@ export function chartSvg(chart, { title, subtitle }) {
 
 /** An HTML table's cells (header and body, as shown) redrawn as an SVG table. opts: {title, subtitle}. */
 export function tableSvg(table, { title, subtitle }) {
-  const rows = [...table.querySelectorAll("tr")].map((tr) => [...tr.children].map((c) => ({ text: c.textContent.trim(), head: c.tagName === "TH", num: c.classList.contains("num") })));
-  const n = Math.max(0, ...rows.map((r) => r.length));
+  // cells with their column and span (a header cell may span several columns)
+  const rows = [...table.querySelectorAll("tr")].map((tr) => {
+    let col = 0;
+    return [...tr.children].map((c) => {
+      const cell = { text: c.textContent.trim(), head: c.tagName === "TH", num: c.classList.contains("num"), col, span: Math.max(1, c.colSpan || 1) };
+      col += cell.span;
+      return cell;
+    });
+  });
+  const n = Math.max(0, ...rows.map((r) => r.reduce((a, c) => a + c.span, 0)));
   const size = 22;
-  const widths = Array.from({ length: n }, (_, k) => Math.max(40, ...rows.map((r) => (r[k] ? measure(r[k].text, size) : 0))) + 24);
-  const total = widths.reduce((a, b) => a + b, 0);
-  const width = Math.max(WIDTH, total + 2 * PAD);
+  const widths = Array.from({ length: n }, (_, k) => Math.max(40, ...rows.flatMap((r) => r.filter((c) => c.col === k && c.span === 1).map((c) => measure(c.text, size, FONT) * (c.head ? 1.08 : 1)))) + 24);
+  const x0 = [PAD];
+  for (const w of widths) x0.push(x0[x0.length - 1] + w);
+  const total = x0[n] - PAD;
+  const width = Math.max(WIDTH, Math.ceil(total + 2 * PAD));
   const p = picture(title, subtitle, width);
   let y = p.y;
   rows.forEach((r, i) => {
-    let x = PAD;
     if (i % 2 === 1) p.svg.append(s("rect", { x: PAD, y, width: total, height: size + 16, fill: "#f1f3f5" }));
-    r.forEach((c, k) => {
-      p.svg.append(s("text", { x: c.num ? x + widths[k] - 12 : x + 12, y: y + size + 4, "font-size": size, fill: INK, "font-weight": c.head ? "700" : "400", "text-anchor": c.num ? "end" : "start" }, c.text));
-      x += widths[k];
-    });
+    for (const c of r) {
+      const left = x0[c.col];
+      const right = x0[Math.min(n, c.col + c.span)];
+      p.svg.append(s("text", { x: c.num ? right - 12 : left + 12, y: y + size + 4, "font-size": size, fill: INK, "font-weight": c.head ? "700" : "400", "text-anchor": c.num ? "end" : "start" }, c.text));
+    }
     y += size + 16;
   });
   return p.finish(y);
