@@ -14,13 +14,13 @@ from tests.e2e.helpers import open_ready, set_text, settle, tiktoken_for
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def _tokenize(page, text: str, tokenizer: str) -> None:
-    page.select_option('[data-testid="tokenize-tokenizer"]', tokenizer)
+def _tokenize(page, text: str, tokenizer: str, n_tokens: int) -> None:
+    """Show `text` under `tokenizer` in Tokenize; wait until its `n_tokens` tokens (the reference's count) are drawn."""
     set_text(page, "tokenize-text", text)
+    page.select_option('[data-testid="tokenize-tokenizer"]', tokenizer)
     page.wait_for_function(
-        "([tok]) => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith(tok + ':')"
-        " && document.querySelector('[data-testid=\"tokenize-text\"]').value.length > 0",
-        arg=[tokenizer], timeout=60_000)
+        "(want) => document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded === want",
+        arg=f"{tokenizer}:{n_tokens}", timeout=60_000)
     settle(page)
 
 
@@ -52,7 +52,7 @@ def test_story_opens_by_keyboard_and_by_click_and_replays_to_the_token(page, sit
     text = "Pneumonoultramicroscopic strawberries, 12345!"
     ids = enc.encode(text)
     open_ready(page, site_url, "tokenize")
-    _tokenize(page, text, "cl100k_base")
+    _tokenize(page, text, "cl100k_base", len(ids))
     # keyboard: focus the list (token 1 is active), arrows to token 3, Enter
     page.locator('[data-testid="tokens"]').focus()
     page.keyboard.press("ArrowRight")
@@ -90,7 +90,7 @@ def test_side_by_side_marks_exactly_the_boundaries_that_differ(page, site_url):
     text = "strawberry 12345 SolidGoldMagikarp\n    x = 1 নমস্কার 你好"  # BMP only: UTF-16 = characters
     gpt2, cl100k = tiktoken_for("gpt2"), tiktoken_for("cl100k_base")
     open_ready(page, site_url, "tokenize")
-    _tokenize(page, text, "gpt2")
+    _tokenize(page, text, "gpt2", len(gpt2.encode(text)))
     page.locator('[data-testid="sbs-toggle"]').check()
     picks = page.locator('[data-testid="sbs-pick"]')
     picks.first.wait_for()
@@ -123,7 +123,7 @@ def test_exported_svg_parses_with_the_token_texts_and_png_has_its_size(page, sit
     enc = tiktoken_for("o200k_base")
     text = "Tokenizers split text into pieces: 12345 and strawberry."
     open_ready(page, site_url, "tokenize")
-    _tokenize(page, text, "o200k_base")
+    _tokenize(page, text, "o200k_base", len(enc.encode(text)))
     page.locator('[data-testid="toggle-ids"]').check()
     settle(page)
     svg = ET.fromstring(_download(page, "tokens-picture-svg"))
@@ -162,3 +162,34 @@ def test_gallery_example_numbers_equal_tiktokens(page, site_url):
     encs = {"gpt2": gpt2, "cl100k_base": cl100k, "o200k_base": o200k}
     assert counts == [len(encs[r].encode(word)) for r in rows]
     assert page.locator('[data-testid="tokenize-text"]').input_value() == word
+
+
+def test_story_of_a_token_trained_here_has_its_merge_and_count(page, site_url):
+    from tests.e2e.helpers import train
+    from tests.reference.slow_bpe import slow_encode_merges, slow_train
+
+    corpus = "the cat sat on the mat. " * 40 + "aaabdaaabac " * 10
+    reference = slow_train(corpus, 300 - 256)  # minbpe, no split pattern
+    merges = {pair: new_id for pair, new_id, _ in reference}
+    count_of = {new_id: count for _, new_id, count in reference}
+    open_ready(page, site_url)
+    train(page, corpus, 300, name="tiny", pattern="none")
+    page.locator("#tab-tokenize").click()
+    text = "the cat sat on the mat"
+    ids = slow_encode_merges([text.encode()], merges)
+    _tokenize(page, text, "tiny", len(ids))
+    k = max(range(len(ids)), key=lambda i: ids[i])  # the latest merge among the text's tokens
+    page.locator('[data-testid="token"]').nth(k).click()
+    token_id, steps = _story_rows(page)
+    assert token_id == ids[k] >= 256
+    created = page.locator('[data-testid="story-created"]').text_content()
+    assert f"merge #{token_id - 256} " in created and f"occurred {count_of[token_id]:,} times" in created
+    # the steps rebuild the token from its bytes with the learned merges
+    pair_of = {v: k for k, v in merges.items()}
+    for left, right, merged in steps:
+        assert pair_of[merged] == (left, right)
+    # and link into Train's merge list, where that merge's row is
+    page.locator('[data-testid="story-goto-merge"]').click()
+    row = page.locator(f'[data-testid="merges-body"] tr[data-id="{token_id}"]')
+    row.wait_for()
+    assert row.get_attribute("data-count") == str(count_of[token_id])

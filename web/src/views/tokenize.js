@@ -145,8 +145,9 @@ export function mountTokenize(root, store, api) {
       const result = await api.encodeSpans(text, tokenizer, LIMIT);
       if (mine !== seq) return;
       showError(root, "tokenize", "");
-      set({ text, result, tokenizerShown: tokenizer, pending: false, active: -1 });
-      story.close();
+      const same = store.state.tokenize.text === text && store.state.tokenize.tokenizerShown === tokenizer;
+      set({ text, result, tokenizerShown: tokenizer, pending: false, ...(same ? {} : { active: -1 }) });
+      if (!same) story.close(); // the story told is of another text
       sbs.refresh(text, tokenizer);
     } catch (err) {
       if (mine !== seq) return;
