@@ -113,7 +113,7 @@ class MergeStep:
     the merged part's bytes in the piece, ``[start, end)``; ``parts``: in a
     token's story, the ids of that token's parts after this step (empty in a
     piece's list of steps, and for tokens over :data:`PIECE_PARTS_MAX_BYTES`
-    bytes).
+    bytes); ``parts_bytes``: those parts' bytes.
     """
 
     order: int
@@ -127,11 +127,13 @@ class MergeStep:
     byte_start: int
     byte_end: int
     parts: tuple[int, ...] = ()
+    parts_bytes: tuple[bytes, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """``{"order", "left_id", "right_id", "id", "left", "right", "merged", "rank",
-        "merge_index", "byte_start", "byte_end", "parts"}``; ``left``/``right``/``merged``
-        are ``{"hex", "text", "gpt2"}``; ``parts`` a list of ids."""
+        "merge_index", "byte_start", "byte_end", "parts", "parts_text"}``;
+        ``left``/``right``/``merged`` are ``{"hex", "text", "gpt2"}``; ``parts`` a
+        list of ids, ``parts_text`` their display texts (``token_to_display``)."""
         return {
             "order": self.order,
             "left_id": self.left_id,
@@ -145,6 +147,7 @@ class MergeStep:
             "byte_start": self.byte_start,
             "byte_end": self.byte_end,
             "parts": list(self.parts),
+            "parts_text": [token_to_display(b) for b in self.parts_bytes],
         }
 
 
@@ -374,18 +377,22 @@ class PieceStory:
         "alternative_source", "kind", "label", "first_token", "n_tokens", "whole_piece",
         "initial_ids", "steps"}``; each step as :meth:`MergeStep.to_dict` with ``"parts"``
         the whole piece's ids after it (``None`` for pieces over
-        :data:`PIECE_PARTS_MAX_BYTES` bytes)."""
+        :data:`PIECE_PARTS_MAX_BYTES` bytes; ``"parts_text"`` likewise)."""
         steps = []
         ids = dict(enumerate(self.initial_ids))
         small = self.n_bytes <= PIECE_PARTS_MAX_BYTES
+        data = self.text.encode("utf-8", "surrogatepass")
         for s in self.steps:
             d = s.to_dict()
             if small:
                 del ids[s.byte_start + len(s.left)]
                 ids[s.byte_start] = s.id
-                d["parts"] = [ids[k] for k in sorted(ids)]
+                starts = sorted(ids)
+                d["parts"] = [ids[k] for k in starts]
+                d["parts_text"] = [token_to_display(data[x:y]) for x, y in zip(starts, [*starts[1:], len(data)])]
             else:
                 d["parts"] = None
+                d["parts_text"] = None
             steps.append(d)
         return {
             "index": self.index,
@@ -567,7 +574,7 @@ def alternative_label(kind: str, piece: str, *, source: str | None = None) -> st
     if kind == "newlines":
         return "newlines"
     if kind == "whitespace_run":
-        return "spaces (the last one before a word goes with the word)"
+        return "whitespace run (its last space before a word goes with the word)"
     if kind == "whitespace":
         return "whitespace"
     if kind == "whitespace_char":
@@ -946,14 +953,18 @@ class _Core:
             if by_token[j] and b - a > PIECE_PARTS_MAX_BYTES:
                 tsteps = by_token[j]  # parts left out: they would cost (token bytes)^2
             elif by_token[j]:
-                local = {x: initial[x] for x in range(a, b)}
+                part_ids = list(initial[a:b])  # the token's parts, in order
+                part_bytes = [data[x : x + 1] for x in range(a, b)]
+                starts = list(range(a, b))
                 for st in by_token[j]:
-                    del local[st.byte_start + len(st.left)]
-                    local[st.byte_start] = st.id
+                    k = bisect.bisect_left(starts, st.byte_start)
+                    del starts[k + 1], part_ids[k + 1], part_bytes[k + 1]
+                    part_ids[k] = st.id
+                    part_bytes[k] = st.left + st.right
                     tsteps.append(
                         MergeStep(
                             st.order, st.left_id, st.right_id, st.id, st.left, st.right, st.rank,
-                            st.merge_index, st.byte_start, st.byte_end, tuple(local[x] for x in sorted(local)),
+                            st.merge_index, st.byte_start, st.byte_end, tuple(part_ids), tuple(part_bytes),
                         )
                     )
             left = Edge("piece_start") if a == 0 else Edge("no_merge", ids[j - 1], data[bounds[j - 1] : b])

@@ -95,6 +95,9 @@ def check_story(tok, text: str, ex, *, max_rule_bytes: int = 400) -> None:
                 ), f"the loop on {piece.text!r} stopped with a merge left"
         for t in toks:
             assert vocab[t.id] == t.token == data[t.byte_start : t.byte_end]
+            for step in t.steps:
+                assert [vocab[i] for i in step.parts] == list(step.parts_bytes)
+                assert b"".join(step.parts_bytes) == t.token
             if t.how in ("merges", "whole_piece") and t.steps:
                 assert t.steps[-1].parts == (t.id,)
                 assert [s.order for s in t.steps] == sorted(s.order for s in t.steps)
@@ -213,7 +216,7 @@ def test_alternatives_and_labels():
         (" ", "whitespace_char", "one whitespace character"),
         ("123", "digits_1_3", "1-3 digits"),
         ("45", "digits_1_3", "1-3 digits"),
-        (" ", "whitespace_run", "spaces (the last one before a word goes with the word)"),
+        (" ", "whitespace_run", "whitespace run (its last space before a word goes with the word)"),
         (" x", "letters", "letters with a leading space"),
         ("\n\n", "newlines", "newlines"),
         ("!!!", "punctuation", "punctuation run"),
