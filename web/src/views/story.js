@@ -12,35 +12,15 @@ const EDGE = {
 
 const q = (b) => `“${b.text}”`;
 
-/** One byte as the page shows it: the ASCII character, else <hh>. */
-const byteText = (hex) => {
-  const b = parseInt(hex, 16);
-  return b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `<${hex}>`;
-};
-
-/**
- * The token's parts after each of its steps: [[text, ...], ...] (one list per step).
- * Parts are byte ranges of the piece; a step joins the parts covering [byte_start, byte_end).
- */
-export function partsAfter(s) {
-  let parts = [];
-  for (let k = 0; k < s.hex.length / 2; k += 1) parts.push({ start: s.byte_start + k, end: s.byte_start + k + 1, text: byteText(s.hex.slice(2 * k, 2 * k + 2)) });
-  return s.steps.map((st) => {
-    const a = parts.findIndex((p) => p.start === st.byte_start);
-    const b = parts.findIndex((p) => p.end === st.byte_end);
-    if (a >= 0 && b >= a) parts = [...parts.slice(0, a), { start: st.byte_start, end: st.byte_end, text: st.merged.text }, ...parts.slice(b + 1)];
-    return parts.map((p) => p.text);
-  });
-}
-
 /** "rank 267" (real encodings) or "merge #3" (trained tokenizers) of a step or candidate. */
 function priority(x) {
   return x.rank != null ? `rank ${int(x.rank)}` : `merge #${int(x.merge_index)}`;
 }
 
-function edgeText(edge, side) {
+function edgeText(edge, side, rule) {
   if (EDGE[edge.kind]) return `${side}: ${EDGE[edge.kind]}`;
-  return `${side}: ${edge.joined ? q(edge.joined) : "the joined pair"} is not ${edge.kind === "no_merge" ? "in the vocabulary / a learned merge" : edge.kind}, so no merge joins it with its neighbour (id ${edge.neighbour_id})`;
+  const absent = rule === "rank" ? "not a token of the vocabulary" : "not a learned merge";
+  return `${side}: joined with its neighbour (id ${edge.neighbour_id}) it would be ${edge.joined ? q(edge.joined) : "a new pair"}, which is ${absent}, so the loop stops there`;
 }
 
 function chip(text, cls = "story-part") {
@@ -60,7 +40,6 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
   });
   let seq = 0;
   let current = null; // {text, tokenizer, indices, i}
-  let partsCache = null;
 
   /** Close the panel; returnFocus: the user closed it (the token list gets the focus back). */
   function close({ returnFocus = false } = {}) {
@@ -117,7 +96,6 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
   }
 
   function draw(s, tokenizer) {
-    partsCache = null;
     const out = [header(`Why this token: ${q(s)} (id ${s.id})`)];
     const facts = h("dl", { class: "story-facts" });
     const add = (term, ...value) => facts.append(h("div", {}, h("dt", { text: term }), h("dd", {}, ...value)));
@@ -141,13 +119,13 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
         h("td", { class: "num", text: String(k + 1) }),
         h("td", {}, h("code", { text: `“${st.left.text}” + “${st.right.text}” → “${st.merged.text}”` })),
         h("td", { class: "num", text: priority(st) }),
-        h("td", { class: "story-parts" }, ...partsOf(s, st))));
+        h("td", { class: "story-parts" }, ...partsOf(st))));
       out.push(h("div", { class: "table-wrap" }, h("table", { class: "story-steps" },
         h("thead", {}, h("tr", {}, h("th", { text: "Step" }), h("th", { text: "Pair merged" }), h("th", { text: s.rule === "rank" ? "Rank" : "Merge index" }), h("th", { text: "Parts after" }))),
         h("tbody", {}, rows))));
     }
     if (s.stop) {
-      const items = [h("li", { text: edgeText(s.stop.left, "Left") }), h("li", { text: edgeText(s.stop.right, "Right") })];
+      const items = [h("li", { text: edgeText(s.stop.left, "Left", s.rule) }), h("li", { text: edgeText(s.stop.right, "Right", s.rule) })];
       for (const c of s.stop.lost) {
         const why = c.reason === "leftmost_tie" ? "the same priority further left went first" : "a merge ranked ahead of it went first";
         items.push(h("li", { text: `${c.side === "left" ? "Left" : "Right"} edge: “${c.joined.text}” (${priority(c)}) was possible but lost: ${why} (step ${c.lost_to + 1} of the piece took one of its parts).` }));
@@ -176,10 +154,10 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
     return out;
   }
 
-  // the token's parts after each step, as text: its bytes at first, each step joins two neighbours
-  function partsOf(s, st) {
-    if (!partsCache || partsCache.story !== s) partsCache = { story: s, after: partsAfter(s) };
-    return partsCache.after[s.steps.indexOf(st)].map((t) => chip(visibleWhitespace(t)));
+  // the token's parts after a step (display texts from Python: parts_text; empty for very long tokens)
+  function partsOf(st) {
+    const parts = st.parts_text ?? [];
+    return parts.length ? parts.map((t) => chip(visibleWhitespace(t))) : ["–"];
   }
 
   return {
