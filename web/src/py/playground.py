@@ -300,12 +300,20 @@ class _Event:
         self.id, self.pair, self.count = id_, pair, count
 
 
+def _spans(tok, text: str) -> list:
+    """UTF-16 spans of ``text``: special-token strings as plain text (bytepair.Tokenizer), no tokens
+    added by a post-processor (open-model tokenizers: ``add_special_tokens=False``)."""
+    if isinstance(tok, bytepair.Tokenizer):
+        return tok.encode_with_spans(text, units="utf16", disallowed_special=())
+    return tok.encode_with_spans(text, units="utf16")
+
+
 @_exposed
 def side_by_side(text: str, names_json: str) -> str:
     """JSON of ``bytepair.compare_segmentations(text, rows, names, units="utf16").to_dict()`` plus
     ``"spans"``: per row ``{ids, display, start, end}`` (UTF-16 spans)."""
     names = json.loads(names_json)
-    rows = [get_tokenizer(n).encode_with_spans(text, units="utf16", disallowed_special=()) for n in names]
+    rows = [_spans(get_tokenizer(n), text) for n in names]
     out = bytepair.compare_segmentations(text, rows, names=names, units="utf16").to_dict()
     out["spans"] = [{"ids": [s.id for s in r], "display": [bytepair.token_to_display(s.token) for s in r],
                      "start": [s.start for s in r], "end": [s.end for s in r]} for r in rows]

@@ -68,7 +68,8 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
       el.replaceChildren(
         header(`Token ${int(index + 1)}`),
         h("p", { class: "story-unavailable", dataset: { testid: "story-unavailable" } },
-          `The story of this token cannot be told for ${api.label(tokenizer)} yet: ${err.message}`),
+          `The story of this token cannot be told for ${api.label(tokenizer)} yet: the explanation covers the OpenAI encodings and tokenizers trained here.`),
+        h("p", { class: "hint", text: `(Python said: ${err.message})` }),
       );
       return;
     }
