@@ -193,3 +193,16 @@ def test_story_of_a_token_trained_here_has_its_merge_and_count(page, site_url):
     row = page.locator(f'[data-testid="merges-body"] tr[data-id="{token_id}"]')
     row.wait_for()
     assert row.get_attribute("data-count") == str(count_of[token_id])
+    # trained vs real, side by side
+    page.locator("#tab-tokenize").click()
+    page.locator('[data-testid="sbs-toggle"]').check()
+    picks = page.locator('[data-testid="sbs-pick"]')
+    picks.first.wait_for()
+    for i in range(picks.count()):
+        p = picks.nth(i)
+        p.set_checked(p.get_attribute("value") == "cl100k_base")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=\"sbs-row-summary\"]')].map((r) => r.dataset.name).join() === 'tiny,cl100k_base'",
+        timeout=60_000)
+    counts = [int(c) for c in page.locator('[data-testid="sbs-count"]').all_text_contents()]
+    assert counts == [len(ids), len(tiktoken_for("cl100k_base").encode(text))]
