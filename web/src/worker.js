@@ -263,7 +263,7 @@ const api = {
   /** The gallery of oddities (playground.py gallery): explanations computed by encoding. */
   gallery(ids) {
     return guarded(async () => {
-      for (const name of ["gpt2", "cl100k_base", "o200k_base"]) await ensureVocab(name);
+      for (const name of JSON.parse(pg.gallery_encodings())) await ensureVocab(name);
       return JSON.parse(ids ? pg.gallery(JSON.stringify(ids)) : pg.gallery());
     });
   },

@@ -320,6 +320,11 @@ def side_by_side(text: str, names_json: str) -> str:
     return _dumps(out)
 
 
+def gallery_encodings() -> str:
+    """JSON list of the encodings the gallery's examples use (the worker fetches their vocabularies first)."""
+    return _dumps(sorted({name for ex in bytepair.gallery.EXAMPLES for name in ex.encodings}))
+
+
 @_exposed
 def gallery(ids_json: str = "") -> str:
     """JSON of ``bytepair.gallery.gallery_data(ids=...)`` (``""``: every example)."""
