@@ -111,6 +111,10 @@ def test_side_by_side_marks_exactly_the_boundaries_that_differ(page, site_url):
     for row, enc in enumerate((gpt2, cl100k)):
         starts = page.locator(f'.sbs-cell[data-row="{row}"]').evaluate_all("(els) => els.map((e) => Number(e.dataset.start))")
         assert set(starts) == _boundaries(enc, text) | {0}
+    # the picture of the rows: a parseable SVG naming both tokenizers and their counts
+    svg = ET.fromstring(_download(page, "sbs-picture-svg"))
+    said = " ".join(t.text or "" for t in svg.iter(f"{SVG}text"))
+    assert f"gpt2): {counts[0]} tokens" in said and f"cl100k_base): {counts[1]} tokens" in said
 
 
 def _download(page, testid: str) -> bytes:

@@ -9,6 +9,7 @@
 // carries a title and a subtitle saying what it shows.
 
 import { h, download } from "../dom.js";
+import { layout } from "./sidebyside.js";
 
 const NS = "http://www.w3.org/2000/svg";
 /** PNG pixels per SVG unit (the PNG of a W×H picture is W·PNG_SCALE × H·PNG_SCALE pixels). */
@@ -120,19 +121,64 @@ export function tokensSvg(tokens, { tokenizer, source, showIds = false, count = 
 }
 
 /**
- * Side-by-side rows as a picture: each row its tokens, red edges where the rows cut differently.
- * rows: [{name, count, bpt, delta, cells: [{text, differ}]}]; opts: {source}.
+ * Side-by-side rows as a picture, aligned as on the page: the text is cut at the
+ * boundaries every row shares (layout() of sidebyside.js) and each stretch is
+ * drawn with one line per row, every character stretch the same width in all
+ * rows; a red edge marks a token starting where the rows cut differently.
+ * result: api.sideBySide's reply; text: the text it covers; opts: {source, label(name)}.
  */
-export function rowsSvg(rows, { source }) {
-  const p = picture(`The same text under ${rows.length} tokenizers`, source);
+export function rowsSvg(result, text, { source, label = (n) => n }) {
+  const p = picture(`The same text under ${result.rows.length} tokenizers`, source);
+  const size = 26;
+  const rowH = size + 16;
   let y = p.y;
-  rows.forEach((r, i) => {
-    p.svg.append(s("text", { x: PAD, y: y + 26, "font-size": 26, "font-weight": "700", fill: SERIES[i % SERIES.length] },
-      `${r.name}: ${r.count} tokens · ${r.bpt.toFixed(2)} bytes/token${i ? ` · ${r.delta > 0 ? "+" : r.delta < 0 ? "−" : "±"}${Math.abs(r.delta)} tokens` : ""}`));
-    y = flow(p, r.cells.slice(0, MAX_TOKENS).map((c, k) => ({ text: c.text, fill: TOKEN_COLORS[k % TOKEN_COLORS.length], stroke: c.differ ? DIFFER : null })), y + 40);
+  result.rows.forEach((r, i) => {
+    const sign = r.delta > 0 ? "+" : r.delta < 0 ? "−" : "±";
+    p.svg.append(s("rect", { x: PAD, y: y + 6, width: 22, height: 22, fill: SERIES[i % SERIES.length] }));
+    p.svg.append(s("text", { x: PAD + 32, y: y + 26, "font-size": 24, "font-weight": "700", fill: INK },
+      `${label(r.name)}: ${r.count} tokens · ${r.bytes_per_token.toFixed(2)} bytes/token${i ? ` · ${sign}${Math.abs(r.delta)} tokens` : ""}`));
+    y += 34;
   });
-  p.svg.append(s("text", { x: PAD, y: y + 24, "font-size": 20, fill: MUTED }, "Red outline: a token that starts where the rows cut differently."));
-  return p.finish(y + 34);
+  y += 16;
+  const differ = new Set(result.differ);
+  const nRows = result.rows.length;
+  const bandH = nRows * (rowH + 4) + 14;
+  let x = PAD;
+  let drawn = 0;
+  for (const b of layout(result)) {
+    if (drawn > MAX_TOKENS) break;
+    const cellLabel = (c) => shown(text.slice(c.start, c.end)) + (c.tokens.length > 1 ? ` ×${c.tokens.length}` : "");
+    // a stretch is as wide as its text, or as a one-stretch cell's label (with its ×n) where wider
+    const widths = b.columns.slice(0, -1).map((o, k) => Math.max(measure(shown(text.slice(o, b.columns[k + 1])), size),
+      ...b.rows.flatMap((cells) => cells.filter((c) => c.start === o && c.end === b.columns[k + 1]).map((c) => measure(cellLabel(c), size)))) + 10);
+    const blockW = widths.reduce((a, w) => a + w, 0);
+    if (x + blockW > p.width - PAD && x > PAD) {
+      x = PAD;
+      y += bandH;
+    }
+    const colX = [x];
+    for (const w of widths) colX.push(colX[colX.length - 1] + w);
+    const index = new Map(b.columns.map((o, k) => [o, k]));
+    b.rows.forEach((cells, ri) => {
+      const ry = y + ri * (rowH + 4);
+      cells.forEach((c) => {
+        const x0 = colX[index.get(c.start)];
+        const x1 = colX[index.get(c.end)];
+        const cut = c.start > 0 && differ.has(c.start);
+        const g = s("g", { "data-token": "" });
+        g.append(s("rect", { x: x0 + 1, y: ry, width: Math.max(4, x1 - x0 - 2), height: rowH, rx: 4, fill: TOKEN_COLORS[(c.tokens[0] + ri) % TOKEN_COLORS.length] }));
+        g.append(s("rect", { x: x0 + 1, y: ry, width: Math.max(4, x1 - x0 - 2), height: 4, fill: SERIES[ri % SERIES.length] }));
+        if (cut) g.append(s("rect", { x: x0 - 1, y: ry - 2, width: 5, height: rowH + 4, fill: DIFFER }));
+        g.append(s("text", { x: x0 + 5, y: ry + size + 6, "font-size": size, fill: INK, "xml:space": "preserve" }, cellLabel(c)));
+        p.svg.append(g);
+        drawn += 1;
+      });
+    });
+    x += blockW + 12;
+  }
+  y += bandH;
+  p.svg.append(s("text", { x: PAD, y: y + 20, "font-size": 20, fill: MUTED }, "A red bar marks where the rows cut the text differently; ×n: a character split into n tokens."));
+  return p.finish(y + 30);
 }
 
 /** Nice round tick values from 0 (or min) to max. */

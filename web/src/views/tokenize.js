@@ -92,14 +92,7 @@ export function mountTokenize(root, store, api) {
   $(root, '[data-testid="sbs-panel"]').append(pictureButtons("sbs-picture", () => {
     const r = store.state.tokenize.sbs?.result;
     if (!r) return null;
-    const differ = new Set(r.differ);
-    const text = store.state.tokenize.sbs.text;
-    return rowsSvg(r.rows.map((row, i) => {
-      const sp = r.spans[i];
-      const cs = groupTokens({ ids: sp.ids, start: sp.start, end: sp.end });
-      return { name: api.label(row.name), count: row.count, bpt: row.bytes_per_token, delta: row.delta,
-        cells: cs.map((c) => ({ text: text.slice(c.start, c.end), differ: c.start > 0 && differ.has(c.start) })) };
-    }), { source: sourceLabel() });
+    return rowsSvg(r, store.state.tokenize.sbs.text, { source: sourceLabel(), label: (n) => api.label(n) });
   }, () => `side-by-side-${store.state.tokenize.tokenizerShown}`, "side-by-side view"));
 
   let wanted = null; // a tokenizer a link asked for, not (yet) known here
