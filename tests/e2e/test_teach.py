@@ -54,7 +54,9 @@ def test_story_opens_by_keyboard_and_by_click_and_replays_to_the_token(page, sit
     open_ready(page, site_url, "tokenize")
     _tokenize(page, text, "cl100k_base", len(ids))
     # keyboard: focus the list (token 1 is active), arrows to token 3, Enter
-    page.locator('[data-testid="tokens"]').focus()
+    page.locator('[data-testid="tokenize-text"]').focus()
+    page.keyboard.press("Tab")  # the next tab stop after the text is the token list
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "tokens"
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("Enter")
