@@ -92,9 +92,33 @@ function flow(p, tokens, y, { x0 = PAD, size = SIZE, showSub = false } = {}) {
       y += lineH;
     }
     const g = s("g", { "data-token": "" });
-    g.append(s("rect", { x, y, width: w, height: size + 14, rx: 5, fill: t.fill ?? TOKEN_COLORS[0], stroke: t.stroke ?? "none", "stroke-width": t.stroke ? 3 : 0 }));
+    g.append(
+      s("rect", {
+        x,
+        y,
+        width: w,
+        height: size + 14,
+        rx: 5,
+        fill: t.fill ?? TOKEN_COLORS[0],
+        stroke: t.stroke ?? "none",
+        "stroke-width": t.stroke ? 3 : 0,
+      }),
+    );
     g.append(s("text", { x: x + 6, y: y + size + 2, "font-size": size, fill: INK, "xml:space": "preserve" }, label));
-    if (showSub && t.sub) g.append(s("text", { x: x + 6, y: y + size + 14 + size * 0.6 + 2, "font-size": Math.round(size * 0.6), fill: MUTED, "font-family": MONO }, t.sub));
+    if (showSub && t.sub)
+      g.append(
+        s(
+          "text",
+          {
+            x: x + 6,
+            y: y + size + 14 + size * 0.6 + 2,
+            "font-size": Math.round(size * 0.6),
+            fill: MUTED,
+            "font-family": MONO,
+          },
+          t.sub,
+        ),
+      );
     p.svg.append(g);
     x += w + 4;
     if (/\n/.test(t.text)) {
@@ -111,10 +135,26 @@ function flow(p, tokens, y, { x0 = PAD, size = SIZE, showSub = false } = {}) {
  */
 export function tokensSvg(tokens, { tokenizer, source, showIds = false, count = tokens.length, bytes = null }) {
   const more = tokens.length > MAX_TOKENS;
-  const p = picture(`${count} tokens with ${tokenizer}`, `${source}${bytes ? ` · ${bytes} UTF-8 bytes, ${(bytes / count).toFixed(2)} bytes per token` : ""}`);
-  let y = flow(p, tokens.slice(0, MAX_TOKENS).map((t, i) => ({ text: t.text, sub: t.ids.join(" "), fill: TOKEN_COLORS[i % TOKEN_COLORS.length] })), p.y, { showSub: showIds });
+  const p = picture(
+    `${count} tokens with ${tokenizer}`,
+    `${source}${bytes ? ` · ${bytes} UTF-8 bytes, ${(bytes / count).toFixed(2)} bytes per token` : ""}`,
+  );
+  let y = flow(
+    p,
+    tokens
+      .slice(0, MAX_TOKENS)
+      .map((t, i) => ({ text: t.text, sub: t.ids.join(" "), fill: TOKEN_COLORS[i % TOKEN_COLORS.length] })),
+    p.y,
+    { showSub: showIds },
+  );
   if (more) {
-    p.svg.append(s("text", { x: PAD, y: y + 10, "font-size": 20, fill: MUTED }, `The first ${MAX_TOKENS} of ${tokens.length} boxes.`));
+    p.svg.append(
+      s(
+        "text",
+        { x: PAD, y: y + 10, "font-size": 20, fill: MUTED },
+        `The first ${MAX_TOKENS} of ${tokens.length} boxes.`,
+      ),
+    );
     y += 30;
   }
   return p.finish(y);
@@ -135,8 +175,13 @@ export function rowsSvg(result, text, { source, label = (n) => n }) {
   result.rows.forEach((r, i) => {
     const sign = r.delta > 0 ? "+" : r.delta < 0 ? "−" : "±";
     p.svg.append(s("rect", { x: PAD, y: y + 6, width: 22, height: 22, fill: SERIES[i % SERIES.length] }));
-    p.svg.append(s("text", { x: PAD + 32, y: y + 26, "font-size": 24, "font-weight": "700", fill: INK },
-      `${label(r.name)}: ${r.count} tokens · ${r.bytes_per_token.toFixed(2)} bytes/token${i ? ` · ${sign}${Math.abs(r.delta)} tokens` : ""}`));
+    p.svg.append(
+      s(
+        "text",
+        { x: PAD + 32, y: y + 26, "font-size": 24, "font-weight": "700", fill: INK },
+        `${label(r.name)}: ${r.count} tokens · ${r.bytes_per_token.toFixed(2)} bytes/token${i ? ` · ${sign}${Math.abs(r.delta)} tokens` : ""}`,
+      ),
+    );
     y += 34;
   });
   y += 16;
@@ -149,8 +194,17 @@ export function rowsSvg(result, text, { source, label = (n) => n }) {
     if (drawn > MAX_TOKENS) break;
     const cellLabel = (c) => shown(text.slice(c.start, c.end)) + (c.tokens.length > 1 ? ` ×${c.tokens.length}` : "");
     // a stretch is as wide as its text, or as a one-stretch cell's label (with its ×n) where wider
-    const widths = b.columns.slice(0, -1).map((o, k) => Math.max(measure(shown(text.slice(o, b.columns[k + 1])), size),
-      ...b.rows.flatMap((cells) => cells.filter((c) => c.start === o && c.end === b.columns[k + 1]).map((c) => measure(cellLabel(c), size)))) + 10);
+    const widths = b.columns
+      .slice(0, -1)
+      .map(
+        (o, k) =>
+          Math.max(
+            measure(shown(text.slice(o, b.columns[k + 1])), size),
+            ...b.rows.flatMap((cells) =>
+              cells.filter((c) => c.start === o && c.end === b.columns[k + 1]).map((c) => measure(cellLabel(c), size)),
+            ),
+          ) + 10,
+      );
     const blockW = widths.reduce((a, w) => a + w, 0);
     if (x + blockW > p.width - PAD && x > PAD) {
       x = PAD;
@@ -166,10 +220,27 @@ export function rowsSvg(result, text, { source, label = (n) => n }) {
         const x1 = colX[index.get(c.end)];
         const cut = c.start > 0 && differ.has(c.start);
         const g = s("g", { "data-token": "" });
-        g.append(s("rect", { x: x0 + 1, y: ry, width: Math.max(4, x1 - x0 - 2), height: rowH, rx: 4, fill: TOKEN_COLORS[(c.tokens[0] + ri) % TOKEN_COLORS.length] }));
-        g.append(s("rect", { x: x0 + 1, y: ry, width: Math.max(4, x1 - x0 - 2), height: 4, fill: SERIES[ri % SERIES.length] }));
+        g.append(
+          s("rect", {
+            x: x0 + 1,
+            y: ry,
+            width: Math.max(4, x1 - x0 - 2),
+            height: rowH,
+            rx: 4,
+            fill: TOKEN_COLORS[(c.tokens[0] + ri) % TOKEN_COLORS.length],
+          }),
+        );
+        g.append(
+          s("rect", { x: x0 + 1, y: ry, width: Math.max(4, x1 - x0 - 2), height: 4, fill: SERIES[ri % SERIES.length] }),
+        );
         if (cut) g.append(s("rect", { x: x0 - 1, y: ry - 2, width: 5, height: rowH + 4, fill: DIFFER }));
-        g.append(s("text", { x: x0 + 5, y: ry + size + 6, "font-size": size, fill: INK, "xml:space": "preserve" }, cellLabel(c)));
+        g.append(
+          s(
+            "text",
+            { x: x0 + 5, y: ry + size + 6, "font-size": size, fill: INK, "xml:space": "preserve" },
+            cellLabel(c),
+          ),
+        );
         p.svg.append(g);
         drawn += 1;
       });
@@ -177,7 +248,13 @@ export function rowsSvg(result, text, { source, label = (n) => n }) {
     x += blockW + 12;
   }
   y += bandH;
-  p.svg.append(s("text", { x: PAD, y: y + 20, "font-size": 20, fill: MUTED }, "A red bar marks where the rows cut the text differently; ×n: a character split into n tokens."));
+  p.svg.append(
+    s(
+      "text",
+      { x: PAD, y: y + 20, "font-size": 20, fill: MUTED },
+      "A red bar marks where the rows cut the text differently; ×n: a character split into n tokens.",
+    ),
+  );
   return p.finish(y + 30);
 }
 
@@ -220,37 +297,94 @@ export function chartSvg(chart, { title, subtitle }) {
     p.svg.append(s("line", { x1: left, x2: left + plotW, y1: Y(t), y2: Y(t), stroke: "#cccccc" }));
     p.svg.append(s("text", { x: left - 10, y: Y(t) + 7, "font-size": 20, fill: INK, "text-anchor": "end" }, String(t)));
   }
-  p.svg.append(s("text", { x: PAD, y: top + plotH / 2, "font-size": 20, fill: INK, transform: `rotate(-90 ${PAD + 10} ${top + plotH / 2})`, "text-anchor": "middle" }, yTitle));
+  p.svg.append(
+    s(
+      "text",
+      {
+        x: PAD,
+        y: top + plotH / 2,
+        "font-size": 20,
+        fill: INK,
+        transform: `rotate(-90 ${PAD + 10} ${top + plotH / 2})`,
+        "text-anchor": "middle",
+      },
+      yTitle,
+    ),
+  );
   let bottom = top + plotH;
   if (type === "line") {
     const xs = sets.flatMap((d) => d.data.map((v) => v.x));
     const x0 = Math.min(...xs);
     const x1 = Math.max(...xs);
     const X = (v) => left + ((v - x0) / (x1 - x0 || 1)) * plotW;
-    for (const t of ticks(x0, x1, 8)) p.svg.append(s("text", { x: X(t), y: bottom + 28, "font-size": 20, fill: INK, "text-anchor": "middle" }, String(t)));
+    for (const t of ticks(x0, x1, 8))
+      p.svg.append(
+        s("text", { x: X(t), y: bottom + 28, "font-size": 20, fill: INK, "text-anchor": "middle" }, String(t)),
+      );
     sets.forEach((d, i) => {
-      p.svg.append(s("polyline", { fill: "none", stroke: SERIES[i % SERIES.length], "stroke-width": 4, points: d.data.map((v) => `${X(v.x).toFixed(1)},${Y(v.y).toFixed(1)}`).join(" ") }));
+      p.svg.append(
+        s("polyline", {
+          fill: "none",
+          stroke: SERIES[i % SERIES.length],
+          "stroke-width": 4,
+          points: d.data.map((v) => `${X(v.x).toFixed(1)},${Y(v.y).toFixed(1)}`).join(" "),
+        }),
+      );
     });
     bottom += 40;
   } else {
     const labels = data.labels || [];
     const groupW = plotW / Math.max(1, labels.length);
     const barW = (groupW * 0.8) / Math.max(1, sets.length);
-    sets.forEach((d, i) => d.data.forEach((v, k) => {
-      if (!Number.isFinite(v)) return;
-      const x = left + k * groupW + groupW * 0.1 + i * barW;
-      p.svg.append(s("rect", { x, y: Math.min(Y(v), Y(0)), width: Math.max(1, barW - 1), height: Math.abs(Y(0) - Y(v)), fill: SERIES[i % SERIES.length] }));
-    }));
+    sets.forEach((d, i) =>
+      d.data.forEach((v, k) => {
+        if (!Number.isFinite(v)) return;
+        const x = left + k * groupW + groupW * 0.1 + i * barW;
+        p.svg.append(
+          s("rect", {
+            x,
+            y: Math.min(Y(v), Y(0)),
+            width: Math.max(1, barW - 1),
+            height: Math.abs(Y(0) - Y(v)),
+            fill: SERIES[i % SERIES.length],
+          }),
+        );
+      }),
+    );
     const fs = Math.min(20, Math.max(10, groupW * 0.6));
     labels.forEach((l, k) => {
       const x = left + k * groupW + groupW / 2;
-      p.svg.append(s("text", { x, y: bottom + 12, "font-size": fs, fill: INK, "text-anchor": "end", transform: `rotate(-60 ${x} ${bottom + 12})` }, String(l)));
+      p.svg.append(
+        s(
+          "text",
+          {
+            x,
+            y: bottom + 12,
+            "font-size": fs,
+            fill: INK,
+            "text-anchor": "end",
+            transform: `rotate(-60 ${x} ${bottom + 12})`,
+          },
+          String(l),
+        ),
+      );
     });
     bottom += 12 + Math.max(0, ...labels.map((l) => measure(String(l), fs))) * 0.87 + 10;
   }
-  p.svg.append(s("line", { x1: left, x2: left + plotW, y1: Y(Math.max(0, y0)), y2: Y(Math.max(0, y0)), stroke: INK, "stroke-width": 2 }));
+  p.svg.append(
+    s("line", {
+      x1: left,
+      x2: left + plotW,
+      y1: Y(Math.max(0, y0)),
+      y2: Y(Math.max(0, y0)),
+      stroke: INK,
+      "stroke-width": 2,
+    }),
+  );
   if (xTitle) {
-    p.svg.append(s("text", { x: left + plotW / 2, y: bottom + 24, "font-size": 20, fill: INK, "text-anchor": "middle" }, xTitle));
+    p.svg.append(
+      s("text", { x: left + plotW / 2, y: bottom + 24, "font-size": 20, fill: INK, "text-anchor": "middle" }, xTitle),
+    );
     bottom += 34;
   }
   // legend
@@ -258,7 +392,10 @@ export function chartSvg(chart, { title, subtitle }) {
   if (sets.length > 1 || type !== "line") {
     for (const [i, d] of sets.entries()) {
       const w = measure(d.label, 22) + 44;
-      if (x + w > p.width - PAD) { x = left; bottom += 34; }
+      if (x + w > p.width - PAD) {
+        x = left;
+        bottom += 34;
+      }
       p.svg.append(s("rect", { x, y: bottom + 10, width: 24, height: 24, fill: SERIES[i % SERIES.length] }));
       p.svg.append(s("text", { x: x + 32, y: bottom + 30, "font-size": 22, fill: INK }, d.label));
       x += w;
@@ -274,14 +411,29 @@ export function tableSvg(table, { title, subtitle }) {
   const rows = [...table.querySelectorAll("tr")].map((tr) => {
     let col = 0;
     return [...tr.children].map((c) => {
-      const cell = { text: c.textContent.trim(), head: c.tagName === "TH", num: c.classList.contains("num"), col, span: Math.max(1, c.colSpan || 1) };
+      const cell = {
+        text: c.textContent.trim(),
+        head: c.tagName === "TH",
+        num: c.classList.contains("num"),
+        col,
+        span: Math.max(1, c.colSpan || 1),
+      };
       col += cell.span;
       return cell;
     });
   });
   const n = Math.max(0, ...rows.map((r) => r.reduce((a, c) => a + c.span, 0)));
   const size = 22;
-  const widths = Array.from({ length: n }, (_, k) => Math.max(40, ...rows.flatMap((r) => r.filter((c) => c.col === k && c.span === 1).map((c) => measure(c.text, size, FONT) * (c.head ? 1.08 : 1)))) + 24);
+  const widths = Array.from(
+    { length: n },
+    (_, k) =>
+      Math.max(
+        40,
+        ...rows.flatMap((r) =>
+          r.filter((c) => c.col === k && c.span === 1).map((c) => measure(c.text, size, FONT) * (c.head ? 1.08 : 1)),
+        ),
+      ) + 24,
+  );
   const x0 = [PAD];
   for (const w of widths) x0.push(x0[x0.length - 1] + w);
   const total = x0[n] - PAD;
@@ -293,7 +445,20 @@ export function tableSvg(table, { title, subtitle }) {
     for (const c of r) {
       const left = x0[c.col];
       const right = x0[Math.min(n, c.col + c.span)];
-      p.svg.append(s("text", { x: c.num ? right - 12 : left + 12, y: y + size + 4, "font-size": size, fill: INK, "font-weight": c.head ? "700" : "400", "text-anchor": c.num ? "end" : "start" }, c.text));
+      p.svg.append(
+        s(
+          "text",
+          {
+            x: c.num ? right - 12 : left + 12,
+            y: y + size + 4,
+            "font-size": size,
+            fill: INK,
+            "font-weight": c.head ? "700" : "400",
+            "text-anchor": c.num ? "end" : "start",
+          },
+          c.text,
+        ),
+      );
     }
     y += size + 16;
   });
@@ -309,7 +474,8 @@ export function stepSvg(groups, { title, subtitle }) {
   let y = p.y;
   const tokens = [];
   for (const g of groups.slice(0, 60)) {
-    for (const sym of g) tokens.push({ text: sym.text, fill: sym.merged ? "#ffd8a8" : "#e9ecef", stroke: sym.merged ? "#d9480f" : null });
+    for (const sym of g)
+      tokens.push({ text: sym.text, fill: sym.merged ? "#ffd8a8" : "#e9ecef", stroke: sym.merged ? "#d9480f" : null });
     tokens.push({ text: "", fill: "none" }); // a gap between words
   }
   y = flow(p, tokens, y, { size: 26 });
@@ -340,7 +506,9 @@ export async function pngBlob(svg) {
     ctx.fillStyle = "#ffffff";
     ctx.fillRect(0, 0, canvas.width, canvas.height);
     ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
-    return await new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("The browser could not make a PNG."))), "image/png"));
+    return await new Promise((resolve, reject) =>
+      canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("The browser could not make a PNG."))), "image/png"),
+    );
   } finally {
     URL.revokeObjectURL(url);
   }
@@ -359,7 +527,13 @@ export async function copyImage(svg) {
 
 /** A file name part from a label: "cl100k_base tokens" -> "cl100k_base-tokens". */
 export function slug(text) {
-  return String(text).toLowerCase().replace(/[^a-z0-9_.]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "picture";
+  return (
+    String(text)
+      .toLowerCase()
+      .replace(/[^a-z0-9_.]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 60) || "picture"
+  );
 }
 
 /**
@@ -381,16 +555,44 @@ export function pictureButtons(testid, make, name, what = "picture") {
       status.textContent = `The ${what} could not be made: ${err.message}`;
     }
   };
-  const button = (label, key, fn, title) => h("button", { type: "button", class: "button small secondary", text: label, dataset: { testid: `${testid}-${key}` }, attrs: { title }, on: { click: () => act(fn) } });
-  return h("div", { class: "picture-bar", dataset: { testid } },
+  const button = (label, key, fn, title) =>
+    h("button", {
+      type: "button",
+      class: "button small secondary",
+      text: label,
+      dataset: { testid: `${testid}-${key}` },
+      attrs: { title },
+      on: { click: () => act(fn) },
+    });
+  return h(
+    "div",
+    { class: "picture-bar", dataset: { testid } },
     h("span", { class: "picture-label", text: "Picture:" }),
-    button("SVG", "svg", (svg) => download(`${slug(name())}.svg`, svgText(svg), "image/svg+xml"), `Download the ${what} as SVG (for slides)`),
-    button("PNG", "png", async (svg) => download(`${slug(name())}.png`, await pngBlob(svg), "image/png"), `Download the ${what} as PNG (${PNG_SCALE}× for sharp projection)`),
-    button("Copy image", "copy", async (svg) => {
-      const ok = await copyImage(svg);
-      status.textContent = ok ? "Copied as an image." : "This browser does not allow copying images here; use PNG instead.";
-    }, `Copy the ${what} to the clipboard as an image`),
-    status);
+    button(
+      "SVG",
+      "svg",
+      (svg) => download(`${slug(name())}.svg`, svgText(svg), "image/svg+xml"),
+      `Download the ${what} as SVG (for slides)`,
+    ),
+    button(
+      "PNG",
+      "png",
+      async (svg) => download(`${slug(name())}.png`, await pngBlob(svg), "image/png"),
+      `Download the ${what} as PNG (${PNG_SCALE}× for sharp projection)`,
+    ),
+    button(
+      "Copy image",
+      "copy",
+      async (svg) => {
+        const ok = await copyImage(svg);
+        status.textContent = ok
+          ? "Copied as an image."
+          : "This browser does not allow copying images here; use PNG instead.";
+      },
+      `Copy the ${what} to the clipboard as an image`,
+    ),
+    status,
+  );
 }
 
 /**
@@ -405,45 +607,89 @@ export function mountPictureBars(root, store, api) {
     if (el) el.after(bar);
   };
   const compression = root.querySelector('[data-testid="compression-chart"]');
-  place('[data-testid="compression-card"] .chart-box', pictureButtons("compression-picture", () => {
-    const chart = compression && chartOf(compression);
-    if (!chart) return null;
-    const r = store.state.train?.result;
-    const m = store.state.train?.merges ?? [];
-    const bytes = store.state.train?.totalBytes;
-    return chartSvg(chart, { title: "Compression: bytes per token against vocab size", subtitle: `${r?.name ? `Tokenizer “${r.name}”, ` : ""}${m.length} merges learned${bytes ? ` on ${bytes} bytes of training text` : ""}` });
-  }, () => `compression-${store.state.train?.result?.name ?? "chart"}`, "compression chart"));
+  place(
+    '[data-testid="compression-card"] .chart-box',
+    pictureButtons(
+      "compression-picture",
+      () => {
+        const chart = compression && chartOf(compression);
+        if (!chart) return null;
+        const r = store.state.train?.result;
+        const m = store.state.train?.merges ?? [];
+        const bytes = store.state.train?.totalBytes;
+        return chartSvg(chart, {
+          title: "Compression: bytes per token against vocab size",
+          subtitle: `${r?.name ? `Tokenizer “${r.name}”, ` : ""}${m.length} merges learned${bytes ? ` on ${bytes} bytes of training text` : ""}`,
+        });
+      },
+      () => `compression-${store.state.train?.result?.name ?? "chart"}`,
+      "compression chart",
+    ),
+  );
 
   const compareChart = root.querySelector('[data-testid="compare-chart"]');
   const compareSubtitle = () => {
-    const src = root.querySelector('[name="compare-source"]:checked')?.value === "custom" ? "your parallel texts" : "UDHR preamble samples";
-    const tokenizers = [...root.querySelectorAll('[data-testid="compare-tokenizers"] input:checked')].map((i) => api.label(i.value)).join(", ");
+    const src =
+      root.querySelector('[name="compare-source"]:checked')?.value === "custom"
+        ? "your parallel texts"
+        : "UDHR preamble samples";
+    const tokenizers = [...root.querySelectorAll('[data-testid="compare-tokenizers"] input:checked')]
+      .map((i) => api.label(i.value))
+      .join(", ");
     return `${tokenizers} · ${src}`;
   };
-  root.querySelector('[data-testid="compare-chart"]')?.parentElement.after(pictureButtons("compare-chart-picture", () => {
-    const chart = compareChart && chartOf(compareChart);
-    if (!chart) return null;
-    const metric = root.querySelector('[data-testid="compare-metric"]');
-    return chartSvg(chart, { title: metric?.selectedOptions[0]?.textContent ?? "Compare", subtitle: compareSubtitle() });
-  }, () => "compare-chart", "comparison chart"));
-  root.querySelector('[data-testid="compare-table"]')?.parentElement.after(pictureButtons("compare-table-picture", () => {
-    const table = root.querySelector('[data-testid="compare-table"]');
-    if (!table || !table.tBodies[0]?.rows.length) return null;
-    return tableSvg(table, { title: "Tokens per language and tokenizer", subtitle: compareSubtitle() });
-  }, () => "compare-table", "comparison table"));
+  root.querySelector('[data-testid="compare-chart"]')?.parentElement.after(
+    pictureButtons(
+      "compare-chart-picture",
+      () => {
+        const chart = compareChart && chartOf(compareChart);
+        if (!chart) return null;
+        const metric = root.querySelector('[data-testid="compare-metric"]');
+        return chartSvg(chart, {
+          title: metric?.selectedOptions[0]?.textContent ?? "Compare",
+          subtitle: compareSubtitle(),
+        });
+      },
+      () => "compare-chart",
+      "comparison chart",
+    ),
+  );
+  root.querySelector('[data-testid="compare-table"]')?.parentElement.after(
+    pictureButtons(
+      "compare-table-picture",
+      () => {
+        const table = root.querySelector('[data-testid="compare-table"]');
+        if (!table || !table.tBodies[0]?.rows.length) return null;
+        return tableSvg(table, { title: "Tokens per language and tokenizer", subtitle: compareSubtitle() });
+      },
+      () => "compare-table",
+      "comparison table",
+    ),
+  );
 
-  place('[data-testid="steps-merge"]', pictureButtons("step-picture", () => {
-    const corpus = root.querySelector('[data-testid="steps-corpus"]');
-    if (!corpus || !corpus.querySelector(".sym")) return null;
-    const groups = new Map();
-    for (const sym of corpus.querySelectorAll(".sym")) {
-      const parent = sym.parentElement;
-      if (!groups.has(parent)) groups.set(parent, []);
-      groups.get(parent).push({ text: sym.textContent, merged: sym.classList.contains("merged") });
-    }
-    const head = root.querySelector('[data-testid="steps-corpus-head"]')?.textContent ?? "";
-    const merge = root.querySelector('[data-testid="steps-merge"]')?.textContent.trim() || "The start";
-    const mode = root.querySelector('[name="steps-mode"]:checked')?.value === "bytes" ? "Byte-level BPE" : "Textbook BPE (Sennrich et al., 2016)";
-    return stepSvg([...groups.values()], { title: merge, subtitle: `${mode} · ${head}` });
-  }, () => "bpe-step", "step"));
+  place(
+    '[data-testid="steps-merge"]',
+    pictureButtons(
+      "step-picture",
+      () => {
+        const corpus = root.querySelector('[data-testid="steps-corpus"]');
+        if (!corpus || !corpus.querySelector(".sym")) return null;
+        const groups = new Map();
+        for (const sym of corpus.querySelectorAll(".sym")) {
+          const parent = sym.parentElement;
+          if (!groups.has(parent)) groups.set(parent, []);
+          groups.get(parent).push({ text: sym.textContent, merged: sym.classList.contains("merged") });
+        }
+        const head = root.querySelector('[data-testid="steps-corpus-head"]')?.textContent ?? "";
+        const merge = root.querySelector('[data-testid="steps-merge"]')?.textContent.trim() || "The start";
+        const mode =
+          root.querySelector('[name="steps-mode"]:checked')?.value === "bytes"
+            ? "Byte-level BPE"
+            : "Textbook BPE (Sennrich et al., 2016)";
+        return stepSvg([...groups.values()], { title: merge, subtitle: `${mode} · ${head}` });
+      },
+      () => "bpe-step",
+      "step",
+    ),
+  );
 }

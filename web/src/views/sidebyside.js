@@ -69,18 +69,60 @@ export function layout(result) {
 export function mountSideBySide(el, store, api) {
   const set = (patch) => store.update("tokenize", (s) => ({ sbs: { ...s.sbs, ...patch } }));
   const toggle = h("input", { type: "checkbox", dataset: { testid: "sbs-toggle" } });
-  const picks = h("div", { class: "checks", dataset: { testid: "sbs-tokenizers" }, attrs: { role: "group", "aria-label": "Compare with" } });
-  const error = h("p", { class: "error", dataset: { errorFor: "sbs", testid: "sbs-error" }, attrs: { role: "alert" }, hidden: true });
+  const picks = h("div", {
+    class: "checks",
+    dataset: { testid: "sbs-tokenizers" },
+    attrs: { role: "group", "aria-label": "Compare with" },
+  });
+  const error = h("p", {
+    class: "error",
+    dataset: { errorFor: "sbs", testid: "sbs-error" },
+    attrs: { role: "alert" },
+    hidden: true,
+  });
   const note = h("p", { class: "hint", dataset: { testid: "sbs-note" } });
   const summary = h("tbody", {});
-  const table = h("div", { class: "table-wrap" }, h("table", { class: "sbs-summary", dataset: { testid: "sbs-summary" } },
-    h("caption", { class: "visually-hidden", text: "Tokens per tokenizer" }),
-    h("thead", {}, h("tr", {}, h("th", { text: "Row" }), h("th", { text: "Tokenizer" }), h("th", { class: "num", text: "Tokens" }), h("th", { class: "num", text: "Bytes per token" }), h("th", { class: "num", text: "Difference" }))),
-    summary));
+  const table = h(
+    "div",
+    { class: "table-wrap" },
+    h(
+      "table",
+      { class: "sbs-summary", dataset: { testid: "sbs-summary" } },
+      h("caption", { class: "visually-hidden", text: "Tokens per tokenizer" }),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { text: "Row" }),
+          h("th", { text: "Tokenizer" }),
+          h("th", { class: "num", text: "Tokens" }),
+          h("th", { class: "num", text: "Bytes per token" }),
+          h("th", { class: "num", text: "Difference" }),
+        ),
+      ),
+      summary,
+    ),
+  );
   const rowsEl = h("div", { class: "sbs-rows", dataset: { testid: "sbs-rows" } });
-  const body = h("div", { class: "sbs-body", hidden: true }, h("div", { class: "field" }, h("span", { class: "label", text: "Compare with" }), picks), error, table,
-    h("p", { class: "hint", text: "One row per tokenizer, aligned on the text; a red bar marks a place where the rows cut differently, ×n a character split into n tokens." }), rowsEl, note);
-  el.replaceChildren(h("label", { class: "sbs-switch" }, toggle, " Side by side: the same text under several tokenizers"), body);
+  const body = h(
+    "div",
+    { class: "sbs-body", hidden: true },
+    h("div", { class: "field" }, h("span", { class: "label", text: "Compare with" }), picks),
+    error,
+    table,
+    h("p", {
+      class: "hint",
+      text: "One row per tokenizer, aligned on the text; a red bar marks a place where the rows cut differently, ×n a character split into n tokens.",
+    }),
+    rowsEl,
+    note,
+  );
+  el.replaceChildren(
+    h("label", { class: "sbs-switch" }, toggle, " Side by side: the same text under several tokenizers"),
+    body,
+  );
 
   let others = ["gpt2", "o200k_base"];
   let lastText = null;
@@ -90,13 +132,27 @@ export function mountSideBySide(el, store, api) {
   function fillPicks() {
     const first = store.state.tokenize.tokenizer;
     const names = api.tokenizers().filter((n) => n !== first);
-    picks.replaceChildren(...names.map((n) => h("label", {}, h("input", {
-      type: "checkbox", checked: others.includes(n), value: n, dataset: { testid: "sbs-pick" },
-      on: { change: (e) => {
-        others = e.target.checked ? [...others, n] : others.filter((x) => x !== n);
-        refresh(lastText, lastFirst, true);
-      } },
-    }), ` ${api.label(n)}`)));
+    picks.replaceChildren(
+      ...names.map((n) =>
+        h(
+          "label",
+          {},
+          h("input", {
+            type: "checkbox",
+            checked: others.includes(n),
+            value: n,
+            dataset: { testid: "sbs-pick" },
+            on: {
+              change: (e) => {
+                others = e.target.checked ? [...others, n] : others.filter((x) => x !== n);
+                refresh(lastText, lastFirst, true);
+              },
+            },
+          }),
+          ` ${api.label(n)}`,
+        ),
+      ),
+    );
   }
   api.withFacts(fillPicks);
   api.onTokenizersChanged(fillPicks);
@@ -147,35 +203,59 @@ export function mountSideBySide(el, store, api) {
     if (!s || !s.result || drawn === s.result) return;
     drawn = s.result;
     const r = s.result;
-    summary.replaceChildren(...r.rows.map((row, i) => h("tr", { dataset: { testid: "sbs-row-summary", name: row.name } },
-      h("td", {}, h("span", { class: "sbs-swatch", dataset: { row: i } }), String(i + 1)),
-      h("td", { text: api.label(row.name) }),
-      h("td", { class: "num", text: int(row.count), dataset: { testid: "sbs-count" } }),
-      h("td", { class: "num", text: fixed(row.bytes_per_token) }),
-      h("td", { class: "num", text: i === 0 ? "–" : `${row.delta > 0 ? "+" : row.delta < 0 ? "−" : "±"}${int(Math.abs(row.delta))}` }))));
+    summary.replaceChildren(
+      ...r.rows.map((row, i) =>
+        h(
+          "tr",
+          { dataset: { testid: "sbs-row-summary", name: row.name } },
+          h("td", {}, h("span", { class: "sbs-swatch", dataset: { row: i } }), String(i + 1)),
+          h("td", { text: api.label(row.name) }),
+          h("td", { class: "num", text: int(row.count), dataset: { testid: "sbs-count" } }),
+          h("td", { class: "num", text: fixed(row.bytes_per_token) }),
+          h("td", {
+            class: "num",
+            text: i === 0 ? "–" : `${row.delta > 0 ? "+" : row.delta < 0 ? "−" : "±"}${int(Math.abs(row.delta))}`,
+          }),
+        ),
+      ),
+    );
     const differ = new Set(r.differ);
     const insideDiffer = new Set(r.inside_differ);
     rowsEl.style.setProperty("--sbs-rows", String(r.rows.length));
-    rowsEl.replaceChildren(...layout(r).map((b) => {
-      const col = new Map(b.columns.map((o, k) => [o, k + 1]));
-      const cellsEl = [];
-      b.rows.forEach((row, ri) => {
-        for (const c of row) {
-          const ids = c.tokens.map((t) => r.spans[ri].ids[t]);
-          const cut = c.start > 0 && differ.has(c.start);
-          const el = h("span", {
-            class: `sbs-cell${cut ? " cut-differs" : ""}${insideDiffer.has(c.start) && c.tokens.length > 1 ? " inside-differs" : ""}`,
-            dataset: { row: ri, c: (c.tokens[0] + ri) % 6, start: c.start, end: c.end, ...(cut ? { cut: c.start } : {}) },
-            attrs: { title: `${r.rows[ri].name}: ${ids.length > 1 ? `${ids.length} tokens ` : "id "}${ids.join(" ")}` },
-          }, visibleWhitespace(s.text.slice(c.start, c.end)).replace(/\r?\n/g, ""));
-          if (c.tokens.length > 1) el.append(h("span", { class: "sbs-n", text: `×${c.tokens.length}` }));
-          el.style.gridRow = String(ri + 1);
-          el.style.gridColumn = `${col.get(c.start)} / ${col.get(c.end)}`;
-          cellsEl.push(el);
-        }
-      });
-      return h("span", { class: "sbs-block" }, cellsEl);
-    }));
+    rowsEl.replaceChildren(
+      ...layout(r).map((b) => {
+        const col = new Map(b.columns.map((o, k) => [o, k + 1]));
+        const cellsEl = [];
+        b.rows.forEach((row, ri) => {
+          for (const c of row) {
+            const ids = c.tokens.map((t) => r.spans[ri].ids[t]);
+            const cut = c.start > 0 && differ.has(c.start);
+            const el = h(
+              "span",
+              {
+                class: `sbs-cell${cut ? " cut-differs" : ""}${insideDiffer.has(c.start) && c.tokens.length > 1 ? " inside-differs" : ""}`,
+                dataset: {
+                  row: ri,
+                  c: (c.tokens[0] + ri) % 6,
+                  start: c.start,
+                  end: c.end,
+                  ...(cut ? { cut: c.start } : {}),
+                },
+                attrs: {
+                  title: `${r.rows[ri].name}: ${ids.length > 1 ? `${ids.length} tokens ` : "id "}${ids.join(" ")}`,
+                },
+              },
+              visibleWhitespace(s.text.slice(c.start, c.end)).replace(/\r?\n/g, ""),
+            );
+            if (c.tokens.length > 1) el.append(h("span", { class: "sbs-n", text: `×${c.tokens.length}` }));
+            el.style.gridRow = String(ri + 1);
+            el.style.gridColumn = `${col.get(c.start)} / ${col.get(c.end)}`;
+            cellsEl.push(el);
+          }
+        });
+        return h("span", { class: "sbs-block" }, cellsEl);
+      }),
+    );
     note.textContent = s.clipped ? `Side by side shows the first ${int(s.text.length)} characters.` : "";
   }
 

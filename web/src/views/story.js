@@ -67,8 +67,11 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
       el.dataset.state = "unavailable";
       el.replaceChildren(
         header(`Token ${int(index + 1)}`),
-        h("p", { class: "story-unavailable", dataset: { testid: "story-unavailable" } },
-          `The story of this token cannot be told for ${api.label(tokenizer)} yet: the explanation covers the OpenAI encodings and tokenizers trained here.`),
+        h(
+          "p",
+          { class: "story-unavailable", dataset: { testid: "story-unavailable" } },
+          `The story of this token cannot be told for ${api.label(tokenizer)} yet: the explanation covers the OpenAI encodings and tokenizers trained here.`,
+        ),
         h("p", { class: "hint", text: `(Python said: ${err.message})` }),
       );
       return;
@@ -83,72 +86,169 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
     const nav = [];
     if (current && current.indices.length > 1) {
       current.indices.forEach((ti, k) => {
-        nav.push(h("button", {
-          type: "button", class: "button small secondary", text: `token ${k + 1} of ${current.indices.length}`,
-          attrs: { "aria-pressed": String(k === current.i) },
-          on: { click: () => { current.i = k; show(); } },
-        }));
+        nav.push(
+          h("button", {
+            type: "button",
+            class: "button small secondary",
+            text: `token ${k + 1} of ${current.indices.length}`,
+            attrs: { "aria-pressed": String(k === current.i) },
+            on: {
+              click: () => {
+                current.i = k;
+                show();
+              },
+            },
+          }),
+        );
       });
     }
-    return h("div", { class: "story-head" },
+    return h(
+      "div",
+      { class: "story-head" },
       h("h3", { text: title, attrs: { id: "story-title" } }),
       ...nav,
-      h("button", { type: "button", class: "button small secondary", text: "Close", dataset: { testid: "story-close" }, on: { click: () => close({ returnFocus: true }) } }));
+      h("button", {
+        type: "button",
+        class: "button small secondary",
+        text: "Close",
+        dataset: { testid: "story-close" },
+        on: { click: () => close({ returnFocus: true }) },
+      }),
+    );
   }
 
   function draw(s, tokenizer) {
     const out = [header(`Why this token: ${q(s)} (id ${s.id})`)];
     const facts = h("dl", { class: "story-facts" });
     const add = (term, ...value) => facts.append(h("div", {}, h("dt", { text: term }), h("dd", {}, ...value)));
-    add("Token", `number ${int(s.index + 1)} of the text, id `, h("code", { text: String(s.id), dataset: { testid: "story-id" } }), ` in ${api.label(tokenizer)}`);
+    add(
+      "Token",
+      `number ${int(s.index + 1)} of the text, id `,
+      h("code", { text: String(s.id), dataset: { testid: "story-id" } }),
+      ` in ${api.label(tokenizer)}`,
+    );
     add("Bytes (hex)", h("code", { text: s.hex.replace(/(..)(?=.)/g, "$1 "), dataset: { testid: "story-hex" } }));
     add("Display forms", `text ${q(s)} · GPT-2 form “${s.gpt2}”`);
     const p = s.piece_story;
     if (s.special) add("Piece", "a special token: matched whole before the text is split, never merged");
     else if (p) {
-      const where = p.kind === "custom" ? `alternative ${p.alternative + 1} of the split pattern: ${p.alternative_source}` : p.label;
-      add("Piece", h("code", { class: "story-piece", text: `“${p.text}”` }), " — ", h("span", { text: where, dataset: { testid: "story-label" } }));
+      const where =
+        p.kind === "custom"
+          ? `alternative ${p.alternative + 1} of the split pattern: ${p.alternative_source}`
+          : p.label;
+      add(
+        "Piece",
+        h("code", { class: "story-piece", text: `“${p.text}”` }),
+        " — ",
+        h("span", { text: where, dataset: { testid: "story-label" } }),
+      );
     }
     out.push(facts);
 
     if (s.how === "single_byte") out.push(h("p", { text: "A single byte: no merge made it." }));
-    else if (s.how === "whole_piece") out.push(h("p", { text: "The whole piece is a token of the vocabulary, so tiktoken looks it up without merging." + (s.steps.length ? " The merge loop reaches it too, by these steps:" : "") }));
+    else if (s.how === "whole_piece")
+      out.push(
+        h("p", {
+          text:
+            "The whole piece is a token of the vocabulary, so tiktoken looks it up without merging." +
+            (s.steps.length ? " The merge loop reaches it too, by these steps:" : ""),
+        }),
+      );
     if (s.steps.length) {
-      const rule = s.rule === "rank" ? "lowest rank first, leftmost on ties (tiktoken's rule)" : "lowest merge index first, leftmost on ties (minbpe's rule)";
-      out.push(h("p", { class: "hint", text: `Merges from bytes to this token, in the order the BPE loop applied them inside the piece: ${rule}. Parts: the token's pieces after each step.` }));
-      const rows = s.steps.map((st, k) => h("tr", { dataset: { testid: "story-step", left: st.left_id, right: st.right_id, id: st.id } },
-        h("td", { class: "num", text: String(k + 1) }),
-        h("td", {}, h("code", { text: `“${st.left.text}” + “${st.right.text}” → “${st.merged.text}”` })),
-        h("td", { class: "num", text: priority(st) }),
-        h("td", { class: "story-parts" }, ...partsOf(st))));
-      out.push(h("div", { class: "table-wrap" }, h("table", { class: "story-steps" },
-        h("thead", {}, h("tr", {}, h("th", { text: "Step" }), h("th", { text: "Pair merged" }), h("th", { text: s.rule === "rank" ? "Rank" : "Merge index" }), h("th", { text: "Parts after" }))),
-        h("tbody", {}, rows))));
+      const rule =
+        s.rule === "rank"
+          ? "lowest rank first, leftmost on ties (tiktoken's rule)"
+          : "lowest merge index first, leftmost on ties (minbpe's rule)";
+      out.push(
+        h("p", {
+          class: "hint",
+          text: `Merges from bytes to this token, in the order the BPE loop applied them inside the piece: ${rule}. Parts: the token's pieces after each step.`,
+        }),
+      );
+      const rows = s.steps.map((st, k) =>
+        h(
+          "tr",
+          { dataset: { testid: "story-step", left: st.left_id, right: st.right_id, id: st.id } },
+          h("td", { class: "num", text: String(k + 1) }),
+          h("td", {}, h("code", { text: `“${st.left.text}” + “${st.right.text}” → “${st.merged.text}”` })),
+          h("td", { class: "num", text: priority(st) }),
+          h("td", { class: "story-parts" }, ...partsOf(st)),
+        ),
+      );
+      out.push(
+        h(
+          "div",
+          { class: "table-wrap" },
+          h(
+            "table",
+            { class: "story-steps" },
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                h("th", { text: "Step" }),
+                h("th", { text: "Pair merged" }),
+                h("th", { text: s.rule === "rank" ? "Rank" : "Merge index" }),
+                h("th", { text: "Parts after" }),
+              ),
+            ),
+            h("tbody", {}, rows),
+          ),
+        ),
+      );
     }
     if (s.stop) {
-      const items = [h("li", { text: edgeText(s.stop.left, "Left", s.rule) }), h("li", { text: edgeText(s.stop.right, "Right", s.rule) })];
+      const items = [
+        h("li", { text: edgeText(s.stop.left, "Left", s.rule) }),
+        h("li", { text: edgeText(s.stop.right, "Right", s.rule) }),
+      ];
       for (const c of s.stop.lost) {
-        const why = c.reason === "leftmost_tie" ? "the same priority further left went first" : "a merge ranked ahead of it went first";
-        items.push(h("li", { text: `${c.side === "left" ? "Left" : "Right"} edge: “${c.joined.text}” (${priority(c)}) was possible but lost: ${why} (step ${c.lost_to + 1} of the piece took one of its parts).` }));
+        const why =
+          c.reason === "leftmost_tie"
+            ? "the same priority further left went first"
+            : "a merge ranked ahead of it went first";
+        items.push(
+          h("li", {
+            text: `${c.side === "left" ? "Left" : "Right"} edge: “${c.joined.text}” (${priority(c)}) was possible but lost: ${why} (step ${c.lost_to + 1} of the piece took one of its parts).`,
+          }),
+        );
       }
-      out.push(h("h4", { text: "Why it stopped here" }), h("ul", { class: "story-stop", dataset: { testid: "story-stop" } }, items));
+      out.push(
+        h("h4", { text: "Why it stopped here" }),
+        h("ul", { class: "story-stop", dataset: { testid: "story-stop" } }, items),
+      );
     }
     if (s.created_by) {
       const c = s.created_by;
-      const line = h("p", { dataset: { testid: "story-created" } },
+      const line = h(
+        "p",
+        { dataset: { testid: "story-created" } },
         `Made by training merge #${int(c.merge_index)} of the pair (${c.pair[0]}, ${c.pair[1]})`,
-        c.count != null ? `, which occurred ${int(c.count)} times in the training text when it was merged.` : " (its count is known only in the page that trained it).");
+        c.count != null
+          ? `, which occurred ${int(c.count)} times in the training text when it was merged.`
+          : " (its count is known only in the page that trained it).",
+      );
       const row = mergeRow(tokenizer, s.id); // the Train view's merge list row, while that run is shown there
       if (row) {
-        line.append(" ", h("button", {
-          type: "button", class: "button small secondary", text: "Show it in Train's merge list", dataset: { testid: "story-goto-merge" },
-          on: { click: () => {
-            document.getElementById("tab-train")?.click();
-            row.scrollIntoView({ block: "center" });
-            row.classList.add("flash");
-            setTimeout(() => row.classList.remove("flash"), 2000);
-          } },
-        }));
+        line.append(
+          " ",
+          h("button", {
+            type: "button",
+            class: "button small secondary",
+            text: "Show it in Train's merge list",
+            dataset: { testid: "story-goto-merge" },
+            on: {
+              click: () => {
+                document.getElementById("tab-train")?.click();
+                row.scrollIntoView({ block: "center" });
+                row.classList.add("flash");
+                setTimeout(() => row.classList.remove("flash"), 2000);
+              },
+            },
+          }),
+        );
       }
       out.push(line);
     }
