@@ -212,3 +212,32 @@ def test_story_of_a_token_trained_here_has_its_merge_and_count(page, site_url):
         timeout=60_000)
     counts = [int(c) for c in page.locator('[data-testid="sbs-count"]').all_text_contents()]
     assert counts == [len(ids), len(tiktoken_for("cl100k_base").encode(text))]
+
+
+def test_compare_chart_table_and_step_pictures_show_what_the_page_shows(page, site_url):
+    open_ready(page, site_url, "compare")
+    page.wait_for_selector('[data-testid="compare-chart"][data-drawn="true"]', timeout=180_000)
+    settle(page)
+    cells = page.locator('[data-testid="compare-table"] tr').evaluate_all(
+        "(rows) => rows.map((r) => [...r.children].map((c) => c.textContent.trim()))")
+    table = ET.fromstring(_download(page, "compare-table-picture-svg"))
+    texts = [t.text or "" for t in table.iter(f"{SVG}text")]
+    assert [c for row in cells for c in row if c] == [t for t in texts[2:] if t]  # after title and subtitle, cell by cell
+    chart = ET.fromstring(_download(page, "compare-chart-picture-svg"))
+    said = [t.text or "" for t in chart.iter(f"{SVG}text")]
+    languages = [row[0].replace(" (baseline)", "") for row in cells[2:]]
+    assert all(lang in said for lang in languages)
+    assert "GPT-2 (gpt2)" in said and len(list(chart.iter(f"{SVG}rect"))) > len(languages)
+    # a step of the step-through: the symbols after the merge, the merged ones outlined
+    page.locator("#tab-steps").click()
+    page.wait_for_selector('[data-testid="steps-corpus"] .sym', timeout=120_000)
+    page.locator('[data-testid="steps-next"]').click()
+    page.wait_for_function("() => document.querySelector('[data-testid=\"steps-corpus\"] .sym.merged') !== null", timeout=60_000)
+    settle(page)
+    merge = page.locator('[data-testid="steps-merge"]').text_content().strip()
+    step = ET.fromstring(_download(page, "step-picture-svg"))
+    said = [t.text or "" for t in step.iter(f"{SVG}text")]
+    assert said[0] == merge
+    merged = page.locator('[data-testid="steps-corpus"] .sym.merged').all_text_contents()
+    outlined = [g.find(f"{SVG}text").text for g in step.iter(f"{SVG}g") if g.find(f"{SVG}rect").get("stroke") not in (None, "none")]
+    assert outlined == merged[:len(outlined)] and outlined
