@@ -4,10 +4,7 @@ import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
 import { int, fixed, charCount, byteCount, visibleWhitespace } from "../format.js";
 import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
-import { mountStory } from "./story.js";
-import { mountSideBySide } from "./sidebyside.js";
-import { mountGallery } from "./gallery.js";
-import { pictureButtons, tokensSvg, rowsSvg } from "./pictures.js";
+import { mountTeaching } from "./teach.js";
 
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
 const COLORS = 6;
@@ -59,41 +56,14 @@ export function mountTokenize(root, store, api) {
   };
   const set = (patch) => store.update("tokenize", patch);
 
-  // --- teaching (issue 13): story panel, side by side, gallery, pictures -------
-  const story = mountStory($(root, '[data-testid="token-story"]'), api, {
-    onClose: () => out.focus({ preventScroll: true }),
-    mergeRow: (name, id) => (store.state.train?.result?.name === name ? document.querySelector(`[data-testid="merges-body"] tr[data-id="${Number(id)}"]`) : null),
+  // --- teaching (issue 13): story panel, side by side, gallery, pictures (views/teach.js)
+  const { story, sbs, gallery, clearSource } = mountTeaching(root, store, api, {
+    out,
+    textArea,
+    select,
+    persist: () => persist(),
+    encodeNow: () => encodeNow(),
   });
-  const sbs = mountSideBySide($(root, '[data-testid="sbs-panel"]'), store, api);
-  let source = null; // what the text is, for pictures: a gallery example's title, or null (typed)
-  const gallery = mountGallery($(root, '[data-testid="gallery-slot"]'), api, {
-    choose(ex, ti) {
-      textArea.value = ex.texts[ti].text;
-      persist();
-      source = `Gallery: ${ex.title} (${ex.texts[ti].label})`;
-      set({ tokenizer: ex.encodings[0] });
-      select.value = ex.encodings[0];
-      sbs.toggle(true, ex.encodings.slice(1));
-      encodeNow();
-    },
-  });
-  const sourceLabel = () => {
-    if (source) return source;
-    const t = textArea.value.replace(/\s+/g, " ").trim();
-    return `Text: “${t.length > 70 ? `${t.slice(0, 70)}…` : t}”`;
-  };
-  out.after(pictureButtons("tokens-picture", () => {
-    const st = store.state.tokenize;
-    if (!st.result) return null;
-    const gs = groupTokens(st.result);
-    return tokensSvg(gs.map((g) => ({ text: st.text.slice(g.start, g.end), ids: g.tokens.map((i) => st.result.ids[i]) })),
-      { tokenizer: api.label(st.tokenizerShown), source: sourceLabel(), showIds: st.showIds, count: st.result.n_tokens, bytes: byteCount(st.text) });
-  }, () => `${store.state.tokenize.tokenizerShown}-tokens`, "token view"));
-  $(root, '[data-testid="sbs-panel"]').append(pictureButtons("sbs-picture", () => {
-    const r = store.state.tokenize.sbs?.result;
-    if (!r) return null;
-    return rowsSvg(r, store.state.tokenize.sbs.text, { source: sourceLabel(), label: (n) => api.label(n) });
-  }, () => `side-by-side-${store.state.tokenize.tokenizerShown}`, "side-by-side view"));
 
   let wanted = null; // a tokenizer a link asked for, not (yet) known here
   function fillSelect() {
@@ -155,8 +125,7 @@ export function mountTokenize(root, store, api) {
   const persist = debounce(() => storage.saveText("tokenize", textArea.value), 400);
 
   textArea.addEventListener("input", () => {
-    source = null;
-    gallery.clear();
+    clearSource();
     update();
     persist();
   });
