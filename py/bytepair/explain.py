@@ -263,7 +263,9 @@ class TokenStory:
     :class:`Creation` (trained tokenizers, ids >= 256); ``piece_story``: the
     :class:`PieceStory` of its piece, filled by :func:`token_story` only
     (in an :class:`Explanation` it is ``pieces[piece]``); ``rule``: ``"rank"``
-    (real encodings) or ``"merge_index"`` (trained tokenizers).
+    (real encodings, open models: the rank of the merge) or ``"merge_index"``
+    (trained tokenizers); ``token_string``: an open model's own spelling of
+    the token (``"Ġhello"``, ``"▁hello"``, ``"<0xE0>"``), else ``None``.
     """
 
     index: int
@@ -281,6 +283,7 @@ class TokenStory:
     created_by: Creation | None = None
     piece_story: PieceStory | None = None
     rule: str = "rank"
+    token_string: str | None = None
 
     @property
     def text(self) -> str:
@@ -299,7 +302,8 @@ class TokenStory:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly: ``{"index", "id", "hex", "text", "gpt2", "start", "end", "special",
-        "piece", "byte_start", "byte_end", "how", "steps", "stop", "created_by", "piece_story", "rule"}``."""
+        "piece", "byte_start", "byte_end", "how", "steps", "stop", "created_by", "piece_story", "rule",
+        "token_string"}``."""
         return {
             "index": self.index,
             "id": self.id,
@@ -318,6 +322,7 @@ class TokenStory:
             "created_by": None if self.created_by is None else self.created_by.to_dict(),
             "piece_story": None if self.piece_story is None else self.piece_story.to_dict(),
             "rule": self.rule,
+            "token_string": self.token_string,
         }
 
 
@@ -339,8 +344,12 @@ class PieceStory:
     ``label``: a human label (see :func:`alternative_label`); ``first_token``
     / ``n_tokens``: its tokens in :attr:`Explanation.tokens`; ``whole_piece``:
     the piece is one token of the vocabulary, looked up without merging
-    (tiktoken's shortcut); ``steps``: every merge of the loop in order
-    (``parts`` empty; see :meth:`parts_after`).
+    (tiktoken's shortcut; open models with ``ignore_merges``); ``steps``:
+    every merge of the loop in order (``parts`` empty; see
+    :meth:`parts_after`); ``initial_ids``: the symbols the loop starts from
+    (bytes; an open model's characters, ``<0xNN>`` fallbacks or GPT-2 byte
+    characters); ``initial_starts``: their byte offsets in the piece (empty:
+    one symbol per byte).
     """
 
     index: int
@@ -357,6 +366,11 @@ class PieceStory:
     whole_piece: bool
     steps: tuple[MergeStep, ...]
     initial_ids: tuple[int, ...]
+    initial_starts: tuple[int, ...] = ()
+
+    def _initial(self) -> dict[int, int]:
+        """``{byte offset: id}`` of the initial symbols."""
+        return dict(zip(self.initial_starts or range(len(self.initial_ids)), self.initial_ids))
 
     def parts_after(self, order: int) -> list[int]:
         """Ids of the piece's parts after step ``order`` (``-1``: the bytes before any merge).
@@ -366,7 +380,7 @@ class PieceStory:
         """
         if not -1 <= order < len(self.steps):
             raise ArgumentError(f"order must be in -1..{len(self.steps) - 1}, got {order}", field="order")
-        ids = dict(enumerate(self.initial_ids))
+        ids = self._initial()
         for s in self.steps[: order + 1]:
             del ids[s.byte_start + len(s.left)]
             ids[s.byte_start] = s.id
@@ -379,7 +393,7 @@ class PieceStory:
         the whole piece's ids after it (``None`` for pieces over
         :data:`PIECE_PARTS_MAX_BYTES` bytes; ``"parts_text"`` likewise)."""
         steps = []
-        ids = dict(enumerate(self.initial_ids))
+        ids = self._initial()
         small = self.n_bytes <= PIECE_PARTS_MAX_BYTES
         data = self.text.encode("utf-8", "surrogatepass")
         for s in self.steps:
@@ -763,11 +777,13 @@ def explain_tokens(
     disallowed_special: Literal["all"] | Collection[str] = "all",
     units: Literal["chars", "utf16"] = "chars",
     events: Iterable[Any] | Mapping[int, Any] | None = None,
+    add_special_tokens: bool = False,
 ) -> Explanation:
     """The story of every token of ``text`` (see the module docstring).
 
     Args:
-        tokenizer: a :class:`bytepair.Tokenizer` (real encoding or trained).
+        tokenizer: a :class:`bytepair.Tokenizer` (real encoding or trained), or an
+            open model's :class:`bytepair.HFTokenizer` / :class:`bytepair.TekkenTokenizer`.
         text: the text (characters).
         allowed_special, disallowed_special: as :meth:`bytepair.Tokenizer.encode`.
         units: ``"chars"`` (Python characters) or ``"utf16"`` (JavaScript
@@ -776,6 +792,11 @@ def explain_tokens(
             the training run that made it (an iterable, or ``{id: event}``); only
             ``.id``, ``.pair`` and ``.count`` are read. Fills
             :attr:`Creation.count`.
+        add_special_tokens: open models (:class:`bytepair.HFTokenizer`,
+            :class:`bytepair.TekkenTokenizer`) only: as their ``encode`` (BOS
+            etc. become special stories); ignored for a :class:`bytepair.Tokenizer`.
+            An open model's special-token strings in the text are always
+            recognised (``allowed_special`` does not apply).
 
     Returns:
         An :class:`Explanation`; its ``ids`` equal ``tokenizer.encode(text, ...)``
@@ -784,11 +805,12 @@ def explain_tokens(
     Raises:
         TypeError / ValueError: as :meth:`bytepair.Tokenizer.encode_with_spans`
             (not a ``str``, a disallowed special token, bad ``units``).
-        ArgumentError: ``events`` given for a real encoding, or events of another
-            training run.
+        ArgumentError: ``events`` given for a real encoding or an open model, or
+            events of another training run; an open model whose story cannot be
+            told (``field="tokenizer"``: subword prefixes, unknown-token pieces).
         RuntimeError: the replay disagrees with the tokenizer's encoder (a bug).
     """
-    return _explain(tokenizer, text, allowed_special, disallowed_special, units, events, None)
+    return _explain(tokenizer, text, allowed_special, disallowed_special, units, events, None, add_special_tokens)
 
 
 def token_story(
@@ -800,6 +822,7 @@ def token_story(
     disallowed_special: Literal["all"] | Collection[str] = "all",
     units: Literal["chars", "utf16"] = "chars",
     events: Iterable[Any] | Mapping[int, Any] | None = None,
+    add_special_tokens: bool = False,
 ) -> TokenStory:
     """The story of token number ``token_index`` (0-based, negative counts from the end) of ``text``.
 
@@ -816,12 +839,15 @@ def token_story(
     """
     if not isinstance(token_index, int) or isinstance(token_index, bool):
         raise ArgumentError(f"token_index must be an int, got {token_index!r}", field="token_index")
-    ex = _explain(tokenizer, text, allowed_special, disallowed_special, units, events, token_index)
+    ex = _explain(tokenizer, text, allowed_special, disallowed_special, units, events, token_index, add_special_tokens)
     t = ex.tokens[0]
     return dataclasses.replace(t, piece_story=ex.pieces[0]) if ex.pieces else t
 
 
-def _explain(tokenizer, text, allowed_special, disallowed_special, units, events, only) -> Explanation:
+def _explain(tokenizer, text, allowed_special, disallowed_special, units, events, only, add_special_tokens=False) -> Explanation:
+    kind = _open_model(tokenizer)
+    if kind is not None:
+        return _explain_open(tokenizer, kind, text, units, events, only, add_special_tokens)
     spans = tokenizer.encode_with_spans(
         text, allowed_special=allowed_special, disallowed_special=disallowed_special, units=units
     )
@@ -921,14 +947,24 @@ def _pieces(segment: str, tables: _Tables) -> list[tuple[str, int | None]]:
 class _Core:
     """What a piece's stories share wherever the piece occurs (cached per piece bytes)."""
 
-    __slots__ = ("ids", "initial", "steps", "tokens", "whole")
+    __slots__ = ("data", "ids", "initial", "starts", "steps", "tokens", "whole")
 
-    def __init__(self, data: bytes, tables: _Tables) -> None:
-        ranks = tables.ranks
-        trained = ranks is None
-        rep = _Replay(data, tables)
-        whole = ranks is not None and len(data) > 1 and data in ranks
-        ids = [ranks[data]] if whole else rep.ids  # type: ignore[index]
+    def __init__(self, data: bytes, tables: _Tables | None, rep: Any = None, whole_id: int | None = None) -> None:
+        """``tables``: a :class:`bytepair.Tokenizer`'s; or ``None`` with ``rep`` (an
+        open model's :class:`_SymbolReplay`) and ``whole_id`` (the piece is that
+        token as a whole, no merges: ``ignore_merges``)."""
+        if tables is not None:
+            ranks = tables.ranks
+            trained = ranks is None
+            rep = _Replay(data, tables)
+            whole = ranks is not None and len(data) > 1 and data in ranks
+            ids = [ranks[data]] if whole else rep.ids  # type: ignore[index]
+        else:
+            trained = False
+            whole = whole_id is not None
+            ids = [whole_id] if whole else rep.ids
+        starts = list(getattr(rep, "starts", None) or range(len(data)))
+        starts_end = [*starts, len(data)]
         bounds = [0, len(data)] if whole else rep.bounds
         loop_agrees = rep.ids == ids
         steps = tuple(
@@ -946,19 +982,21 @@ class _Core:
             for k, entry in enumerate(rep.lost):
                 by_cut.setdefault(entry[0], []).append(k)
         tokens = []
-        for j, tid in enumerate(ids):
+        for j, _tid in enumerate(ids):
             a, b = bounds[j], bounds[j + 1]
-            how = "whole_piece" if whole else ("single_byte" if b - a == 1 else "merges")
+            one = bisect.bisect_left(starts, b) - bisect.bisect_left(starts, a) == 1  # one initial symbol
+            how = "whole_piece" if whole else ("single_byte" if one else "merges")
             tsteps: list[MergeStep] = []
             if by_token[j] and b - a > PIECE_PARTS_MAX_BYTES:
                 tsteps = by_token[j]  # parts left out: they would cost (token bytes)^2
             elif by_token[j]:
-                part_ids = list(initial[a:b])  # the token's parts, in order
-                part_bytes = [data[x : x + 1] for x in range(a, b)]
-                starts = list(range(a, b))
+                i0, i1 = bisect.bisect_left(starts, a), bisect.bisect_left(starts, b)
+                part_ids = list(initial[i0:i1])  # the token's parts, in order
+                part_bytes = [data[starts_end[x] : starts_end[x + 1]] for x in range(i0, i1)]
+                pstarts = starts[i0:i1]
                 for st in by_token[j]:
-                    k = bisect.bisect_left(starts, st.byte_start)
-                    del starts[k + 1], part_ids[k + 1], part_bytes[k + 1]
+                    k = bisect.bisect_left(pstarts, st.byte_start)
+                    del pstarts[k + 1], part_ids[k + 1], part_bytes[k + 1]
                     part_ids[k] = st.id
                     part_bytes[k] = st.left + st.right
                     tsteps.append(
@@ -983,6 +1021,7 @@ class _Core:
         self.whole = whole
         self.steps = steps
         self.initial = initial
+        self.starts = () if getattr(rep, "starts", None) is None else tuple(starts)
         self.tokens = tokens
 
 
@@ -1023,6 +1062,204 @@ def _piece_story(index, piece_text, data, alt, tables, cache, spans, pos, by_id,
             )
         )
     return story, toks
+
+
+# --------------------------------------------------------------------------- open models
+
+
+class _SymbolReplay:
+    """:class:`_Replay` for an open model's BPE (``tokenizers``' ``Word::merge_all``): the
+    loop starts from symbols (vocabulary strings: characters, ``<0xNN>`` byte
+    fallbacks, GPT-2 byte characters) and merges the adjacent pair with the
+    lowest merge rank, leftmost on ties (a heap over ``(rank, position)``, as
+    :meth:`bytepair.HFTokenizer._merge_long`). Same attributes as
+    :class:`_Replay` (offsets in bytes of the piece) plus ``starts``: the
+    initial symbols' byte offsets."""
+
+    __slots__ = ("bounds", "ids", "initial", "lost", "starts", "steps")
+
+    def __init__(self, syms: list[str], widths: list[int], vocab: Mapping[str, int], get_rank, sep: str,
+                 *, merge: bool = True) -> None:
+        n = len(syms)
+        offs = [0]
+        for w in widths:
+            offs.append(offs[-1] + w)
+        sym: list[str | None] = list(syms)
+        self.initial = tuple(vocab[x] for x in syms)
+        self.starts = tuple(offs[:-1])
+        nxt = list(range(1, n + 1))
+        prv = list(range(-1, n - 1))
+
+        def rank_at(a: int, b: int):
+            return get_rank(sym[a] + sep + sym[b]) if b < n else None
+
+        heap = [(r, i) for i in range(n - 1) if merge and (r := rank_at(i, i + 1)) is not None]
+        heapq.heapify(heap)
+        steps: list[tuple] = []
+        lost: list[tuple] = []
+        while heap:
+            r, s = heapq.heappop(heap)
+            if sym[s] is None:
+                continue
+            m = nxt[s]
+            if m >= n or rank_at(s, m) != r:
+                continue  # stale entry
+            e = nxt[m]
+            order = len(steps)
+            p = prv[s]
+            if p >= 0 and (rp := rank_at(p, s)) is not None:
+                lost.append((offs[s], vocab[sym[p]], vocab[sym[s]], offs[p], offs[m], rp, order, "outranked"))
+            if e < n and (re_ := rank_at(m, e)) is not None:
+                lost.append((offs[e], vocab[sym[m]], vocab[sym[e]], offs[m], offs[nxt[e]], re_, order,
+                             "outranked" if re_ != r else "leftmost_tie"))
+            new = sym[s] + sym[m]  # type: ignore[operator]
+            if new not in vocab:
+                raise ArgumentError(f"a merge of this tokenizer makes {new!r}, which is not in its vocabulary",
+                                    field="tokenizer")
+            steps.append((offs[s], offs[m], offs[e], vocab[sym[s]], vocab[sym[m]], vocab[new], r))
+            sym[s], sym[m] = new, None
+            nxt[s] = e
+            if e < n:
+                prv[e] = s
+                if (r2 := rank_at(s, e)) is not None:
+                    heapq.heappush(heap, (r2, s))
+            if p >= 0 and (r2 := rank_at(p, s)) is not None:
+                heapq.heappush(heap, (r2, p))
+        bounds, ids, i = [0], [], 0
+        while i < n:
+            ids.append(vocab[sym[i]])
+            i = nxt[i]
+            bounds.append(offs[i])
+        self.steps, self.lost, self.bounds, self.ids = steps, lost, bounds, ids
+
+
+def _open_model(tokenizer) -> str | None:
+    """``"hf"`` / ``"tekken"`` for an open model's tokenizer, else ``None``."""
+    from .hf_tokenizer import HFTokenizer
+    from .tekken import TekkenTokenizer
+
+    if isinstance(tokenizer, HFTokenizer):
+        return "hf"
+    if isinstance(tokenizer, TekkenTokenizer):
+        return "tekken"
+    return None
+
+
+def _special_story(index: int, sp, rule: str = "rank", token_string: str | None = None) -> TokenStory:
+    return TokenStory(index, sp.id, sp.token, sp.start, sp.end, True, None, 0, len(sp.token), "special", rule=rule,
+                      token_string=token_string)
+
+
+def _explain_open(tok, kind: str, text: str, units, events, only, add_special_tokens: bool) -> Explanation:
+    """Stories for an open model (:class:`bytepair.HFTokenizer`, :class:`bytepair.TekkenTokenizer`).
+
+    Tekken is tiktoken-style: its inner rank tokenizer is explained as a real
+    encoding. ``tokenizer.json`` BPE: added tokens, normalizer and
+    pre-tokenizer as :meth:`bytepair.HFTokenizer.encode`, then each piece's
+    merges by merge rank (:class:`_SymbolReplay`). Tokens the post-processor
+    adds (``add_special_tokens``: BOS ...) are special stories."""
+    if events is not None:
+        raise ArgumentError("events (training merge events) only apply to a trained tokenizer", field="events")
+    full = tok.encode_with_spans(text, add_special_tokens=add_special_tokens, units=units)
+    if only is not None:
+        if not -len(full) <= only < len(full):
+            raise ArgumentError(f"token_index {only} is out of range: the text has {len(full)} tokens",
+                                field="token_index")
+        only %= len(full)
+    n = len(full)
+    k = 0
+    if add_special_tokens:
+        plain = [sp.id for sp in tok.encode_with_spans(text, add_special_tokens=False, units=units)]
+        ids = [sp.id for sp in full]
+        n = len(plain)
+        k = next((i for i in range(len(ids) - n + 1) if ids[i : i + n] == plain), 0)
+    if only is not None and not k <= only < k + n:
+        return Explanation(tok.name, "rank", tok.pattern, units, (),
+                           (_special_story(only, full[only], token_string=tok.token_string(full[only].id)),))
+    inner = None if only is None else only - k
+    if kind == "tekken":
+        ex = _explain(tok._base, text, frozenset(), (), units, None, inner)
+    else:
+        ex = _explain_hf(tok, text, units, inner)
+    toks = tuple(dataclasses.replace(t, index=t.index + k, token_string=tok.token_string(t.id)) for t in ex.tokens)
+    pieces = tuple(dataclasses.replace(p, first_token=p.first_token + k) for p in ex.pieces)
+    if only is None:
+        toks = (*(_special_story(i, full[i], token_string=tok.token_string(full[i].id)) for i in range(k)), *toks,
+                *(_special_story(i, full[i], token_string=tok.token_string(full[i].id)) for i in range(k + n, len(full))))
+    return Explanation(tok.name, "rank", tok.pattern, units, pieces, toks)
+
+
+def _explain_hf(tok, text: str, units, only) -> Explanation:
+    """The stories of a ``tokenizer.json`` BPE model's tokens (no post-processor tokens)."""
+    if tok._prefix or tok._suffix:
+        raise ArgumentError("token stories do not cover BPE models with a continuing_subword_prefix or "
+                            "end_of_word_suffix", field="tokenizer")
+    spans = tok.encode_with_spans(text, add_special_tokens=False, units=units)
+    vocab = tok._vocab
+    get_rank = tok._merge_ranks().get
+    token_bytes = tok.token_bytes
+    pieces: list[PieceStory] = []
+    tokens: list[TokenStory] = []
+    cache: dict[str, _Core] = {}
+    pos = 0
+    n_pieces = 0
+    label = "a piece of the pre-tokenizer" if tok._pre is not None else "the text between added tokens (no pre-tokenizer)"
+    for item in tok._run(tok._check_text(text), True):
+        if item[0] == "tok":
+            if only is None or only == pos:
+                if spans[pos].id != item[1]:
+                    raise RuntimeError(f"explain: added token {item[1]} but encode gave {spans[pos].id}")
+                tokens.append(_special_story(pos, spans[pos]))
+                if only is not None:
+                    return Explanation(tok.name, "rank", tok.pattern, units, (), tuple(tokens))
+            pos += 1
+            continue
+        for w, _align, _first in item[1]:
+            if not w:
+                continue
+            n_pieces += 1
+            if only is not None:
+                n_tok = len(tok._word_ids(w))
+                if not pos <= only < pos + n_tok:
+                    pos += n_tok
+                    continue
+            core = cache.get(w)
+            if core is None:
+                syms, _ = tok._symbols(w, False)
+                if tok._unk is not None and tok._unk in syms and tok._unk not in w:
+                    raise ArgumentError(f"the piece {w!r} holds characters this vocabulary does not have "
+                                        f"({tok._unk!r}): its story cannot be told byte for byte", field="tokenizer")
+                sym_bytes = [token_bytes(vocab[x]) for x in syms]
+                data = b"".join(sym_bytes)
+                whole = vocab[w] if tok._ignore_merges and w in vocab else None
+                rep = _SymbolReplay(syms, [len(b) for b in sym_bytes], vocab, get_rank, tok._sep, merge=whole is None)
+                core = _Core(data, None, rep, whole)
+                core.data = data  # type: ignore[attr-defined]
+                if len(cache) < 50_000:
+                    cache[w] = core
+            data = core.data  # type: ignore[attr-defined]
+            n_tok = len(core.ids)
+            got = [sp.id for sp in spans[pos : pos + n_tok]]
+            if got != core.ids:
+                raise RuntimeError(f"explain: replay of piece {w!r} gave {core.ids}, encode gave {got} (a bug; please report it)")
+            ptext = data.decode("utf-8", "replace")
+            story = PieceStory(
+                n_pieces - 1, ptext, spans[pos].start, max(sp.end for sp in spans[pos : pos + n_tok]), len(data),
+                None, None, "pre_tokenizer", label, pos, n_tok, core.whole, core.steps, core.initial, core.starts,
+            )
+            toks = [
+                TokenStory(pos + j, tid, spans[pos + j].token, spans[pos + j].start, spans[pos + j].end, False,
+                           story.index, a, b, how, tsteps, stop)
+                for j, (tid, (a, b, how, tsteps, stop)) in enumerate(zip(core.ids, core.tokens))
+            ]
+            pieces.append(story)
+            if only is not None:
+                return Explanation(tok.name, "rank", tok.pattern, units, tuple(pieces), (toks[only - pos],))
+            tokens += toks
+            pos += n_tok
+    if only is not None or pos != len(spans):
+        raise RuntimeError(f"explain: the replay made {pos} tokens, encode made {len(spans)} (a bug; please report it)")
+    return Explanation(tok.name, "rank", tok.pattern, units, tuple(pieces), tuple(tokens))
 
 
 # --------------------------------------------------------------------------- in words

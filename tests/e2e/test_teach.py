@@ -241,3 +241,18 @@ def test_compare_chart_table_and_step_pictures_show_what_the_page_shows(page, si
     merged = page.locator('[data-testid="steps-corpus"] .sym.merged').all_text_contents()
     outlined = [g.find(f"{SVG}text").text for g in step.iter(f"{SVG}g") if g.find(f"{SVG}rect").get("stroke") not in (None, "none")]
     assert outlined == merged[:len(outlined)] and outlined
+
+
+def test_story_of_an_open_model_token_opens(page, site_url):
+    """Qwen 3 splits digits one by one: the story of "3" in "12345" is a single symbol, no merges
+    (ids from `tokenizers`, as the page counts them: add_special_tokens=True)."""
+    from tests import hf_models
+
+    ids = hf_models.reference("qwen3").encode("12345", add_special_tokens=True).ids
+    open_ready(page, site_url, "tokenize")
+    _tokenize(page, "12345", "qwen3", len(ids))
+    page.locator('[data-testid="token"]').nth(2).click()
+    token_id, steps = _story_rows(page)
+    assert token_id == ids[2]
+    assert steps == []
+    assert page.locator('[data-testid="token-story"]').get_attribute("data-state") == "ready"

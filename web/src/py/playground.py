@@ -327,16 +327,18 @@ def steps_encode(session: int, text: str) -> str:
 
 
 @_exposed
-def token_story(text: str, name: str, index: int, events_json: str = "") -> str:
+def token_story(text: str, name: str, index: int, events_json: str = "", add_special: bool = True) -> str:
     """JSON of ``bytepair.token_story(tok, text, index, units="utf16").to_dict()`` plus ``"lines"``
     (``bytepair.explain.describe``) and ``"tokenizer"``. ``events_json``: the training run's merges
-    as columns ``{"id", "left", "right", "count"}`` (trained tokenizers; ``""``: none)."""
+    as columns ``{"id", "left", "right", "count"}`` (trained tokenizers; ``""``: none).
+    ``add_special``: open models count BOS etc. as :func:`encode_spans` does."""
     events = None
     if events_json:
         c = json.loads(events_json)
         events = [_Event(i, (a, b), n) for i, a, b, n in zip(c["id"], c["left"], c["right"], c["count"])]
-    story = bytepair.token_story(get_tokenizer(name), text, index, units="utf16", disallowed_special=(),
-                                 events=events)
+    tok = get_tokenizer(name)
+    story = bytepair.token_story(tok, text, index, units="utf16", disallowed_special=(), events=events,
+                                 add_special_tokens=add_special and models.adds_special_tokens(tok))
     return _dumps({**story.to_dict(), "lines": bytepair.explain.describe(story), "tokenizer": name})
 
 
