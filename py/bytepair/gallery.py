@@ -35,7 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .decoding import token_to_display
-from .errors import ArgumentError, UnknownNameError
+from .errors import ArgumentError, BytepairError, UnknownNameError
 
 __all__ = [
     "EMOJI_FAMILY",
@@ -43,6 +43,8 @@ __all__ = [
     "UDHR_ARTICLE_1_BEN",
     "UDHR_ARTICLE_1_ENG",
     "Example",
+    "available",
+    "encodings_shown",
     "example",
     "explanation",
     "facts",
@@ -73,7 +75,11 @@ class Example:
     ``id``: stable key (for links); ``title``; ``texts``: ``(label, text)``
     pairs, each shown under every encoding of ``encodings`` (one row each);
     ``template``: the explanation with ``{name}`` placeholders filled by
-    :func:`facts`; ``compute``: ``get_encoding -> {name: value}``.
+    :func:`facts`; ``compute``: ``get_encoding -> {name: value}``;
+    ``optional``: tokenizers shown too when ``get_encoding`` has them (open
+    models: the page once their file is loaded, the tests when the file is
+    installed); ``optional_template``: a sentence appended to the explanation
+    when every one of them is there (its facts are computed then only).
     """
 
     id: str
@@ -82,6 +88,8 @@ class Example:
     encodings: tuple[str, ...]
     template: str
     compute: Callable[[Getter], dict[str, Any]] = dataclasses.field(repr=False)
+    optional: tuple[str, ...] = ()
+    optional_template: str = ""
 
 
 # --------------------------------------------------------------------------- helpers
@@ -124,7 +132,7 @@ def _count_facts(get: Getter, key: str, text: str, encodings: tuple[str, ...]) -
     return out
 
 
-_SHORT = {"gpt2": "gpt2", "cl100k_base": "cl100k", "o200k_base": "o200k"}
+_SHORT = {"gpt2": "gpt2", "cl100k_base": "cl100k", "o200k_base": "o200k", "qwen3": "qwen3"}
 _OPENAI = ("gpt2", "cl100k_base", "o200k_base")
 
 
@@ -143,10 +151,24 @@ def _letters(get: Getter) -> dict[str, Any]:
     return out
 
 
+def available(get: Getter, name: str) -> bool:
+    """Can ``get`` give tokenizer ``name``? (An open model's file may not be there.)"""
+    try:
+        get(name)
+    except (LookupError, OSError, BytepairError):
+        return False
+    return True
+
+
 def _numbers(get: Getter) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    single = ("qwen3",) if available(get, "qwen3") else ()
     for num in ("1234", "12345", "1000000", "3.14159", "2024"):
-        out.update(_count_facts(get, "n" + num.replace(".", "_"), num, _OPENAI))
+        out.update(_count_facts(get, "n" + num.replace(".", "_"), num, _OPENAI + single))
+    if single:
+        from .models import open_model
+
+        out["qwen3_family"] = open_model("qwen3").family
     return out
 
 
@@ -235,6 +257,9 @@ EXAMPLES: tuple[Example, ...] = (
         "The same digit lands in different places inside different tokens, which is one reason arithmetic is "
         "hard for models; tokenizers with one token per digit avoid this.",
         _numbers,
+        optional=("qwen3",),
+        optional_template="{qwen3_family} is one of them: “{text1}” is {n12345_qwen3_shown} "
+        "({n12345_qwen3_tokens}) and “{text2}” is {n1000000_qwen3_tokens}.",
     ),
     Example(
         "indentation",
@@ -349,13 +374,27 @@ def facts(example_id: str, *, get_encoding: Getter | None = None) -> dict[str, A
 
 
 def explanation(example_id: str, *, get_encoding: Getter | None = None) -> str:
-    """The example's explanation with every placeholder filled by :func:`facts`.
+    """The example's explanation with every placeholder filled by :func:`facts`
+    (and its :attr:`Example.optional_template` when its optional tokenizers are there).
 
     Raises:
         UnknownNameError: unknown ``example_id``.
     """
     ex = example(example_id)
-    return ex.template.format(**facts(example_id, get_encoding=get_encoding))
+    get = get_encoding or _default_getter()
+    return _fill(ex, facts(example_id, get_encoding=get), get)
+
+
+def encodings_shown(ex: Example, get: Getter) -> tuple[str, ...]:
+    """``ex.encodings`` plus those of ``ex.optional`` that ``get`` has."""
+    return ex.encodings + tuple(n for n in ex.optional if available(get, n))
+
+
+def _fill(ex: Example, f: dict[str, Any], get: Getter) -> str:
+    text = ex.template.format(**f)
+    if ex.optional_template and all(available(get, n) for n in ex.optional):
+        text += " " + ex.optional_template.format(**f)
+    return text
 
 
 def placeholders(template: str) -> list[str]:
@@ -392,7 +431,7 @@ def gallery_data(*, get_encoding: Getter | None = None, ids: list[str] | None = 
         texts = []
         for label, text in ex.texts:
             rows = []
-            for name in ex.encodings:
+            for name in encodings_shown(ex, get):
                 spans = get(name).encode_with_spans(text, units="utf16")
                 rows.append(
                     {
@@ -418,8 +457,8 @@ def gallery_data(*, get_encoding: Getter | None = None, ids: list[str] | None = 
             {
                 "id": ex.id,
                 "title": ex.title,
-                "encodings": list(ex.encodings),
-                "explanation": ex.template.format(**f),
+                "encodings": list(encodings_shown(ex, get)),
+                "explanation": _fill(ex, f, get),
                 "template": ex.template,
                 "facts": f,
                 "texts": texts,
@@ -428,9 +467,14 @@ def gallery_data(*, get_encoding: Getter | None = None, ids: list[str] | None = 
     return out
 
 
-def _check_templates() -> None:
-    """Every placeholder of every template is a fact name (run by the tests)."""
+def _check_templates(get_encoding: Getter | None = None) -> None:
+    """Every placeholder of every template is a fact name (run by the tests; optional
+    templates when ``get_encoding`` has their tokenizers)."""
+    get = get_encoding or _default_getter()
     for ex in EXAMPLES:
-        missing = set(placeholders(ex.template)) - set(facts(ex.id))
+        need = placeholders(ex.template)
+        if all(available(get, n) for n in ex.optional):
+            need += placeholders(ex.optional_template)
+        missing = set(need) - set(facts(ex.id, get_encoding=get))
         if missing:
             raise ArgumentError(f"{ex.id}: placeholders without a fact: {sorted(missing)}", field="template")

@@ -127,3 +127,58 @@ def test_gallery_data(tiktoken_get):
     assert gallery.gallery_data(ids=["numbers"])[0]["id"] == "numbers"
     with pytest.raises(UnknownNameError):
         gallery.facts("no-such-example")
+
+
+def _gpt2_byte_decoder() -> dict[str, int]:
+    """GPT-2's bytes_to_unicode (openai/gpt-2 encoder.py), inverted: written out here, not bytepair's."""
+    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    cs = bs[:]
+    n = 0
+    for b in range(256):
+        if b not in bs:
+            bs.append(b)
+            cs.append(256 + n)
+            n += 1
+    return {chr(c): b for b, c in zip(bs, cs)}
+
+
+class _TokenizersAsEncoding:
+    """`tokenizers.Tokenizer` (byte-level BPE) with the two methods gallery.facts reads."""
+
+    def __init__(self, tok) -> None:
+        self.tok = tok
+        self.dec = _gpt2_byte_decoder()
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        return self.tok.encode(text, add_special_tokens=False).ids
+
+    def decode_single_token_bytes(self, tid: int) -> bytes:
+        return bytes(self.dec[c] for c in self.tok.id_to_token(tid))
+
+
+def test_numbers_show_qwen3_single_digits_when_its_file_is_there(tiktoken_get):
+    from tests import hf_models
+
+    ours = hf_models.ours("qwen3")
+    ref = _TokenizersAsEncoding(hf_models.reference("qwen3"))
+
+    def mine_get(name):
+        return ours if name == "qwen3" else bytepair.get_encoding(name)
+
+    def ref_get(name):
+        return ref if name == "qwen3" else tiktoken_get(name)
+
+    gallery._check_templates(mine_get)
+    mine = gallery.facts("numbers", get_encoding=mine_get)
+    assert mine == gallery.facts("numbers", get_encoding=ref_get)
+    digits = ref.encode_ordinary("12345")
+    assert mine["n12345_qwen3_count"] == len(digits) == 5  # one token per digit
+    text = gallery.explanation("numbers", get_encoding=mine_get)
+    assert "Qwen 3 is one of them: “12345” is [1][2][3][4][5] (5 tokens)" in text
+    assert "qwen3" not in gallery.facts("numbers")  # without the file: no Qwen facts
+    assert not any(k.endswith("_qwen3_count") for k in gallery.facts("numbers"))
+    assert "Qwen" not in gallery.explanation("numbers")
+    data = gallery.gallery_data(get_encoding=mine_get, ids=["numbers"])[0]
+    assert data["encodings"] == ["gpt2", "cl100k_base", "o200k_base", "qwen3"]
+    row = data["texts"][1]["rows"][3]
+    assert [t["id"] for t in row["tokens"]] == digits

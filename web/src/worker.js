@@ -392,6 +392,8 @@ const api = {
   gallery(ids) {
     return guarded(async () => {
       for (const name of JSON.parse(pg.gallery_encodings())) await ensureVocab(name);
+      // open models it also shows (Qwen 3's digits); without their file the gallery goes on without them
+      for (const name of JSON.parse(pg.gallery_optional_encodings())) await ensureData(name).catch(() => {});
       return JSON.parse(ids ? pg.gallery(JSON.stringify(ids)) : pg.gallery());
     });
   },

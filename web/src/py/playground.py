@@ -377,6 +377,13 @@ def gallery_encodings() -> str:
 
 
 @_exposed
+def gallery_optional_encodings() -> str:
+    """JSON list of the open models the gallery also shows once loaded (Qwen 3's digits)."""
+    return _dumps(sorted({name for ex in bytepair.gallery.EXAMPLES for name in ex.optional}))
+
+
+@_exposed
 def gallery(ids_json: str = "") -> str:
     """JSON of ``bytepair.gallery.gallery_data(ids=...)`` (``""``: every example)."""
-    return _dumps(bytepair.gallery.gallery_data(ids=json.loads(ids_json) if ids_json else None))
+    return _dumps(bytepair.gallery.gallery_data(ids=json.loads(ids_json) if ids_json else None,
+                                                get_encoding=get_tokenizer))
