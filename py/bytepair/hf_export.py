@@ -83,6 +83,9 @@ __all__ = [
 ]
 
 _ESCAPE_KEEP = set("xutnrfvae0123456789") | set(r"\.^$|?*+()[]{}-/ &#~'\"!,:;<=>@%`_")
+# Anchors, in JavaScript terms (no \A / \Z there; `$` is Python's: end, or before a final newline).
+_ESCAPE_ANCHORS = {"Z": r"(?![\s\S])", "A": r"(?<![\s\S])"}
+_CHAR_ANCHORS = {"$": r"(?=\n?(?![\s\S]))", "^": r"(?<![\s\S])"}
 
 
 def onig_pattern(pattern: str, *, dialect: str = "onig") -> str:
@@ -152,14 +155,9 @@ def _re_to_onig(src: str, *, dotall: str = "m") -> str:
                 out.append(chr(cp) if cp >= 0x10000 else f"\\u{cp:04x}")
                 i += 10
                 continue
-            if e == "Z":
+            if e in _ESCAPE_ANCHORS:
                 atom = len(out)
-                out.append(r"(?![\s\S])")
-                i += 2
-                continue
-            if e == "A":
-                atom = len(out)
-                out.append(r"(?<![\s\S])")
+                out.append(_ESCAPE_ANCHORS[e])
                 i += 2
                 continue
             if e in _ESCAPE_KEEP:
@@ -238,14 +236,9 @@ def _re_to_onig(src: str, *, dotall: str = "m") -> str:
             out.append(")")
             i += 1
             continue
-        if c == "$":
+        if c in _CHAR_ANCHORS:
             atom = len(out)
-            out.append(r"(?=\n?(?![\s\S]))")
-            i += 1
-            continue
-        if c == "^":
-            atom = len(out)
-            out.append(r"(?<![\s\S])")
+            out.append(_CHAR_ANCHORS[c])
             i += 1
             continue
         if c == "{":
