@@ -55,6 +55,9 @@ export function mountTokenize(root, store, api) {
   const set = (patch) => store.update("tokenize", patch);
 
   let wanted = null; // a tokenizer a link asked for, not (yet) known here
+  let missingNote = ""; // the link's tokenizer is missing: said for as long as the fallback is shown
+  let linked = false; // a link chose the tokenizer (else the one chosen before the reload is restored)
+  const CHOICE_KEY = "tokenize-tokenizer";
   function fillSelect() {
     const current = store.state.tokenize.tokenizer;
     const options = [
@@ -66,6 +69,7 @@ export function mountTokenize(root, store, api) {
     if (!api.facts) return; // the real encodings are listed once the worker is ready (api.withFacts below)
     const names = api.tokenizers();
     if (wanted && names.includes(wanted)) {
+      missingNote = "";
       set({ tokenizer: wanted });
       select.value = wanted;
       wanted = null;
@@ -84,6 +88,20 @@ export function mountTokenize(root, store, api) {
     fillSelect();
     update();
   });
+  // a renamed tokenizer stays selected under its new name
+  api.onTokenizerRenamed(({ from, to }) => {
+    if (store.state.tokenize.tokenizer === from) {
+      set({ tokenizer: to });
+      storage.saveText(CHOICE_KEY, to);
+    }
+  });
+  // the chosen tokenizer survives a reload (trained ones are listed a moment after start)
+  storage.loadText(CHOICE_KEY, null).then((saved) => {
+    if (!saved || linked || saved === store.state.tokenize.tokenizer) return;
+    wanted = saved;
+    fillSelect();
+    update();
+  });
 
   let seq = 0;
   async function encodeNow() {
@@ -96,7 +114,7 @@ export function mountTokenize(root, store, api) {
       if (mine === seq) working.start();
       const result = await api.encodeSpans(text, tokenizer, LIMIT);
       if (mine !== seq) return;
-      showError(root, "tokenize", "");
+      showError(root, "tokenize", missingNote);
       set({ text, result, tokenizerShown: tokenizer, pending: false, active: -1 });
     } catch (err) {
       if (mine !== seq) return;
@@ -116,6 +134,9 @@ export function mountTokenize(root, store, api) {
   });
   select.addEventListener("change", () => {
     set({ tokenizer: select.value });
+    wanted = null;
+    missingNote = "";
+    storage.saveText(CHOICE_KEY, select.value);
     encodeNow();
   });
   idsToggle.addEventListener("change", () => set({ showIds: idsToggle.checked }));
@@ -222,6 +243,7 @@ export function mountTokenize(root, store, api) {
       persist();
     });
     if (params.tok) {
+      linked = true;
       if (api.tokenizers().includes(params.tok)) {
         set({ tokenizer: params.tok });
         select.value = params.tok;
@@ -230,7 +252,8 @@ export function mountTokenize(root, store, api) {
         api.ready.then(() => {
           if (wanted !== params.tok) return;
           wanted = null;
-          showError(root, "tokenize", `This link uses the tokenizer “${params.tok}”, which is not in this browser (trained tokenizers stay where they were trained). Showing ${store.state.tokenize.tokenizer} instead; train or import “${params.tok}” to see it.`);
+          missingNote = `This link uses the tokenizer “${params.tok}”, which is not in this browser (trained tokenizers stay where they were trained). Showing ${api.label(store.state.tokenize.tokenizer)} instead; train or import “${params.tok}” to see it.`;
+          showError(root, "tokenize", missingNote);
         }, () => {});
       }
     }
