@@ -15,6 +15,7 @@ const MAX_ROWS = 300; // merges rows kept in the table (newest first)
 const SETTINGS_KEY = "train-settings"; // storage.saveText keys: the form's choices, the last run
 const LAST_RUN_KEY = "train-last-run";
 const REPLAY_SPEEDS = [1, 5, 20, 100, 500]; // merges per second
+const LARGE_TEXT_CHARS = 500_000; // a pasted, opened or restored text longer than this is not laid out in the textarea
 
 export const initialTrainState = {
   running: false,
@@ -85,14 +86,66 @@ export function mountTrain(root, store, api) {
   // (the storage message is the only one this clears: a Train error on the text stays until the text changes)
   const STORAGE_MESSAGE = "This text is too large to keep across reloads (it stays in the page).";
   const persist = debounce(async () => {
-    const res = await storage.saveText("train", textArea.value);
+    const res = await storage.saveText("train", getText());
     const slot = $(root, '[data-error-for="text"]');
     if (!res.ok) showError(root, "text", STORAGE_MESSAGE);
     else if (slot?.textContent === STORAGE_MESSAGE) showError(root, "text", "");
   }, 400);
   const updateSize = () => {
-    sizeHint.textContent = textArea.value ? bytesLabel(new TextEncoder().encode(textArea.value).length) : "";
+    const text = getText();
+    sizeHint.textContent = text ? bytesLabel(new TextEncoder().encode(text).length) : "";
   };
+
+  // --- large texts stay out of the textarea (laying out MBs of text freezes the page) ----
+  let bigText = null; // the training text when it is too large to show, else null (the textarea holds it)
+  const bigInfo = h("p", { dataset: { testid: "train-big-text-info" } });
+  const bigBox = h("div", { class: "big-text", dataset: { testid: "train-big-text" }, hidden: true },
+    bigInfo,
+    h("div", { class: "saved-actions" },
+      h("button", { type: "button", class: "button small secondary", text: "Show and edit it (slow)", dataset: { action: "show-big-text" }, on: { click: () => {
+        const text = bigText;
+        bigText = null;
+        bigBox.hidden = true;
+        textArea.hidden = false;
+        textArea.value = text ?? "";
+        textArea.focus();
+      } } }),
+      h("button", { type: "button", class: "button small secondary", text: "Clear", dataset: { action: "clear-big-text" }, on: { click: () => {
+        setText("");
+        persist();
+        textArea.focus();
+      } } })));
+  textArea.after(bigBox);
+  function getText() {
+    return bigText ?? textArea.value;
+  }
+  /** Put `text` in the training box: a large text is kept in memory and summarized instead of shown. */
+  function setText(text) {
+    if (text.length > LARGE_TEXT_CHARS) {
+      bigText = text;
+      textArea.value = "";
+      textArea.hidden = true;
+      bigBox.hidden = false;
+      const bytes = new TextEncoder().encode(text).length;
+      bigInfo.textContent = `${bytesLabel(bytes)} of text (${int(text.length)} UTF-16 units) is ready to train on. It is not shown here, to keep the page fast.`;
+    } else {
+      bigText = null;
+      bigBox.hidden = true;
+      textArea.hidden = false;
+      textArea.value = text;
+    }
+    updateSize();
+  }
+  textArea.addEventListener("paste", (e) => {
+    const pasted = e.clipboardData?.getData("text/plain") ?? "";
+    const { selectionStart: a, selectionEnd: b, value } = textArea;
+    if (value.length - (b - a) + pasted.length <= LARGE_TEXT_CHARS) return; // the browser pastes as usual
+    e.preventDefault();
+    setText(value.slice(0, a) + pasted + value.slice(b));
+    showError(root, "text", "");
+    if (store.state.train.blocked) store.update("train", { blocked: false });
+    persist();
+  });
   textArea.addEventListener("input", () => {
     showError(root, "text", "");
     if (store.state.train.blocked) store.update("train", { blocked: false });
@@ -100,7 +153,7 @@ export function mountTrain(root, store, api) {
     persist();
   });
   storage.loadText("train", null).then((saved) => {
-    if (saved != null && !textArea.value) textArea.value = saved;
+    if (saved != null && !getText()) setText(saved);
     updateSize();
   });
 
@@ -142,7 +195,7 @@ export function mountTrain(root, store, api) {
   if (samplesBox) {
     mountSamples(samplesBox, {
       onPick: (text) => {
-        textArea.value = text;
+        setText(text);
         showError(root, "text", "");
         if (store.state.train.blocked) store.update("train", { blocked: false });
         updateSize();
@@ -161,7 +214,7 @@ export function mountTrain(root, store, api) {
       showError(root, "text", res.error);
       return;
     }
-    textArea.value = res.text;
+    setText(res.text);
     showError(root, "text", "");
     updateSize();
     persist();
@@ -177,7 +230,7 @@ export function mountTrain(root, store, api) {
   async function start(event) {
     event?.preventDefault();
     if (store.state.train.running) return;
-    const text = textArea.value;
+    const text = getText();
     const vocabSize = Number(vocabInput.value);
     let problem = false;
     for (const k of ["text", "vocab", "regex", "name", "train"]) showError(root, k, "");
@@ -567,7 +620,7 @@ export function mountTrain(root, store, api) {
     const params = { v: vocabInput.value, p: patternSelect.value };
     if (patternSelect.value === "custom") params.re = regexInput.value;
     if (nameInput.value.trim() && nameInput.value.trim() !== "my-bpe") params.name = nameInput.value.trim();
-    const note = addText(params, textArea.value, "training text");
+    const note = addText(params, getText(), "training text");
     return { params, notes: note ? [note] : [] };
   }
   function applyLink(params) {
@@ -575,8 +628,7 @@ export function mountTrain(root, store, api) {
     linkApplied = true;
     const notes = [];
     restoreText(params, notes, (text) => {
-      textArea.value = text;
-      updateSize();
+      setText(text);
       persist();
     });
     if (params.v != null) vocabInput.value = params.v;
