@@ -282,6 +282,7 @@ export function mountTrain(root, store, api) {
     stopReplay();
     const run = { ...initialTrainState, running: true, startedAt: performance.now(), merges: [] };
     store.update("train", run);
+    document.body.dataset.training = "running"; // at once (render waits for a frame): an old run's "done" is over
     clearChart(chartCanvas);
     ticker = setInterval(schedule, 200);
     const onMerge = (m) => {
