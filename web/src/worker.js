@@ -316,7 +316,16 @@ const api = {
         }
         return { ...result, stopped };
       } finally {
-        session.destroy();
+        // the trainer's state of a large text takes a while to free: after the reply has gone
+        setTimeout(() => {
+          try {
+            session.close();
+          } catch {
+            // (freed with the proxy all the same)
+          } finally {
+            session.destroy();
+          }
+        }, 0);
       }
     });
   },

@@ -212,10 +212,13 @@ class TrainSession:
     def finish(self, name: str, limit: int | None = None) -> str:
         """Build and register the tokenizer from the first ``limit`` merges (all when ``None``: Stop
         keeps the merges the page had shown); JSON ``{name, json, n_merges, n_vocab, pattern}``."""
-        self._it.close()
         merges = self.merges if limit is None else dict(list(self.merges.items())[:max(0, int(limit))])
         return _keep(bytepair.Tokenizer.from_merges(merges, pattern=self.pattern,
                                                     normalization=self.normalization, name=name), name)
+
+    def close(self) -> None:
+        """Free the trainer's state (on a large text, freeing it takes a while: called after the reply)."""
+        self._it.close()
 
 
 @_exposed
