@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import registry, steps, textbook
+from . import chat_formats, registry, steps, textbook
 from .errors import ArgumentError
 
 __all__ = ["MAX_VOCAB_SIZE", "MIN_VOCAB_SIZE", "PRETOKENIZERS", "check_vocab_size", "facts"]
@@ -65,7 +65,10 @@ def facts() -> dict[str, Any]:
                    "max_merges": 500,                           # both modes
                    "max_text_bytes": 20480, "max_words": 2000,  # bytes mode / textbook mode
                    "apply_max_bytes": 2000, "pairs_shown": 200, "rows_shown": 1500},
-         "end_of_word": "</w>"}
+         "end_of_word": "</w>",
+         "chat": {"formats": [{"id", "label", "group", "format", "tokenizer", "style"}, ...],
+                  "roles": ["system", "user", "assistant", "tool"]}}
+                                          # the Chat view's picker and roles (bytepair.chat_formats)
     """
     tokenizers = []
     for name in registry.list_encoding_names():
@@ -88,4 +91,5 @@ def facts() -> dict[str, Any]:
             "rows_shown": steps.ROWS_SHOWN,
         },
         "end_of_word": textbook.END_OF_WORD,
+        "chat": {"formats": chat_formats.chat_formats(), "roles": list(chat_formats.CHAT_ROLES)},
     }

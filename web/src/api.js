@@ -235,6 +235,22 @@ export function createApi({ onStatus }) {
       needText("stepsEncode(session, text)", text, "the word to encode");
       return call("stepsEncode", session, text);
     },
+    /**
+     * A conversation as the model sees it, counted: format is an id of facts.chat.formats
+     * ("chatml-o200k", "harmony", "template:<model>"); messages: [{role, content}].
+     * -> bytepair.chat.ChatBreakdown as JSON {text, ids, total, tokens: [{id, start, end, message,
+     * part, special}], messages: [{index, role, content_tokens, overhead_tokens, tokens}],
+     * trailing_tokens, overhead_tokens, format, template_name, tokenizer_name} (UTF-16 spans).
+     * A template's rejection rejects with a BytepairError {type: "chat_template", field: "messages", message_index}.
+     */
+    async chat(messages, format = "chatml-o200k", { addGenerationPrompt = true } = {}) {
+      const fn = "chat(messages, format, {addGenerationPrompt})";
+      if (!Array.isArray(messages) || !messages.every((m) => m && typeof m.role === "string" && typeof m.content === "string")) {
+        throw new TypeError(`bytepair.${fn}: messages must be an array of {role, content} objects with string values, e.g. [{role: "user", content: "Hi"}], got ${describe(messages)}.`);
+      }
+      if (typeof format !== "string") throw new TypeError(`bytepair.${fn}: format must be a chat format id such as "chatml-o200k" (bytepair.facts.chat.formats), got ${describe(format)}.`);
+      return call("chatBreakdown", format, messages.map(({ role, content }) => ({ role, content })), !!addGenerationPrompt);
+    },
     /** Resolves the regex text, or rejects with a short message (the engine's reason and where). */
     async checkPattern(pattern) {
       needText("checkPattern(pattern)", pattern, "the pattern");

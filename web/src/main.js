@@ -9,11 +9,12 @@ import { mountTrain, initialTrainState } from "./views/train.js";
 import { mountTokenize, initialTokenizeState } from "./views/tokenize.js";
 import { mountCompare, initialCompareState } from "./views/compare.js";
 import { mountSteps, initialStepsState } from "./views/steps.js";
+import { mountChat, initialChatState } from "./views/chat.js";
 import { parseHash, pageMode, linkTo } from "./links.js";
 import { mountShare } from "./share.js";
 import { reportHeight } from "./embedded.js";
 
-const VIEWS = ["train", "tokenize", "compare", "steps"];
+const VIEWS = ["train", "tokenize", "compare", "steps", "chat"];
 const viewFromHash = () => {
   const v = parseHash(location.hash).view;
   return VIEWS.includes(v) ? v : "train";
@@ -27,6 +28,7 @@ const store = createStore({
   tokenize: initialTokenizeState,
   compare: initialCompareState,
   steps: initialStepsState,
+  chat: initialChatState,
 });
 
 const api = createApi({ onStatus: (status) => store.set({ status }) });
@@ -100,6 +102,7 @@ const views = {
   tokenize: mountTokenize($(document, "#view-tokenize"), store, api),
   compare: mountCompare($(document, "#view-compare"), store, api),
   steps: mountSteps($(document, "#view-steps"), store, api),
+  chat: mountChat($(document, "#view-chat"), store, api),
 };
 api.ready.catch(() => {}); // shown in the status line
 

@@ -20,6 +20,8 @@ let ready = null; // the promise of boot()
 let interrupt = null; // Uint8Array over a SharedArrayBuffer, when cross-origin isolated
 let stopRequested = false;
 const vocabLoads = new Map(); // file -> promise
+let manifest = null; // wheels/manifest.json, kept for the wheels installed later (lazy)
+let chatWheels = null; // the promise of installing manifest.lazy.chat (jinja2, MarkupSafe)
 
 /**
  * A thrown error the page can use: a Python exception becomes a BytepairError
@@ -79,7 +81,7 @@ async function boot(onProgress, interruptBuffer) {
   // so Pyodide's own loader installs them (unpacks them into site-packages
   // with their .dist-info): no micropip, no packaging. loadPackage reports a
   // failed download through errorCallback instead of throwing.
-  const manifest = await (await fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list")).json();
+  manifest = await (await fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list")).json();
   if (!Array.isArray(manifest.install) || !manifest.install.length) {
     throw new Error("wheels/manifest.json lists no wheels to install.");
   }
@@ -119,6 +121,29 @@ async function ensureVocab(name) {
     load.catch(() => vocabLoads.delete(file));
   }
   await vocabLoads.get(file);
+}
+
+/**
+ * Install the Chat view's wheels (jinja2, MarkupSafe: manifest.lazy.chat) the
+ * first time a chat template is rendered; boot does not load them.
+ */
+async function ensureChatWheels() {
+  if (!chatWheels) {
+    chatWheels = (async () => {
+      const files = manifest?.lazy?.chat ?? [];
+      if (!files.length) throw new Error("wheels/manifest.json lists no wheels for chat templates (lazy.chat).");
+      const failures = [];
+      const loaded = await pyodide.loadPackage(
+        files.map((file) => new URL("wheels/" + file, SITE).href),
+        { messageCallback: () => {}, errorCallback: (m) => failures.push(m) },
+      );
+      if (failures.length || loaded.length !== files.length) {
+        throw new Error("Could not install jinja2 for chat templates: " + (failures.join(" ") || "loadPackage installed too few."));
+      }
+    })();
+    chatWheels.catch(() => { chatWheels = null; });
+  }
+  await chatWheels;
 }
 
 /** Run fn after boot, with Python errors turned into readable ones. */
@@ -232,6 +257,19 @@ const api = {
 
   stop() {
     stopRequested = true;
+  },
+
+  /**
+   * A conversation counted in a chat format (playground.py chat_breakdown):
+   * fetches the format's tokenizer file and, for a chat template, installs jinja2 first.
+   */
+  chatBreakdown(formatId, messages, addGenerationPrompt) {
+    return guarded(async () => {
+      const need = JSON.parse(pg.chat_requirements(formatId));
+      await ensureVocab(need.tokenizer);
+      if (need.jinja) await ensureChatWheels();
+      return JSON.parse(pg.chat_breakdown(formatId, JSON.stringify(messages), !!addGenerationPrompt));
+    });
   },
 
   /** Step-through (playground.py steps_learn / steps_view / steps_encode, api.js stepsLearn / stepsView / stepsEncode). */

@@ -22,8 +22,8 @@ os.environ.setdefault("BYTEPAIR_DATA_DIR", "/home/pyodide/bytepair-data")
 
 # (imported after the data directory is set)
 import bytepair
+from bytepair import chat_formats, registry, steps
 from bytepair import facts as _facts
-from bytepair import registry, steps
 from bytepair.errors import ArgumentError, BytepairError
 from bytepair.pretokenize import check_pattern as _check_pattern
 from bytepair.surrogates import utf8
@@ -271,3 +271,23 @@ def steps_encode(session: int, text: str) -> str:
     s = _current(session)
     fired = s.apply(text)
     return _dumps({"start": s.start_symbols(text), "n_rules": s.n_steps, "fired": [f.to_dict() for f in fired]})
+
+
+# --------------------------------------------------------------------------- chat view
+
+
+@_exposed
+def chat_requirements(format_id: str) -> str:
+    """JSON ``{"tokenizer", "jinja"}`` of ``bytepair.chat_formats.requirements``: what the worker
+    loads before :func:`chat_breakdown` (a rank file; the jinja2 and MarkupSafe wheels)."""
+    return _dumps(chat_formats.requirements(format_id))
+
+
+@_exposed
+def chat_breakdown(format_id: str, messages_json: str, add_generation_prompt: bool = True) -> str:
+    """JSON of ``bytepair.chat_formats.breakdown(...).to_dict()`` with UTF-16 spans
+    (``{text, ids, total, tokens, messages, trailing_tokens, overhead_tokens, format,
+    template_name, tokenizer_name, ...}``); token display strings as ``display``."""
+    b = chat_formats.breakdown(format_id, json.loads(messages_json), add_generation_prompt=bool(add_generation_prompt),
+                               units="utf16", get_tokenizer=get_tokenizer)
+    return _dumps(b.to_dict())

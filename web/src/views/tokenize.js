@@ -1,12 +1,14 @@
 // Tokenize view: text in, coloured token spans out, counts, token details.
 
 import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
-import { int, fixed, charCount, byteCount, visibleWhitespace } from "../format.js";
+import { int, fixed, charCount, byteCount } from "../format.js";
 import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
+import { groupTokens, tokenNode } from "../tokenlist.js";
+
+export { groupTokens }; // (its home is tokenlist.js, shared with the Chat view)
 
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
-const COLORS = 6;
 const SAMPLE = "Hello, world! Tokenizers split text into pieces.\nBonjour, ça va ? Привет, мир! 你好，世界。 नमस्ते दुनिया\nEmoji: 🙂👍🏽 🇺🇳\tand code: for (let i = 0; i < 10; i++) {}";
 
 export const initialTokenizeState = {
@@ -18,23 +20,6 @@ export const initialTokenizeState = {
   pending: false,
   active: -1, // index of the highlighted group
 };
-
-/** Group tokens whose spans overlap (tokens that split one character). */
-export function groupTokens(result) {
-  const groups = [];
-  for (let i = 0; i < result.ids.length; i += 1) {
-    const start = result.start[i];
-    const end = result.end[i];
-    const last = groups[groups.length - 1];
-    if (last && start < last.end) {
-      last.tokens.push(i);
-      last.end = Math.max(last.end, end);
-    } else {
-      groups.push({ start, end, tokens: [i] });
-    }
-  }
-  return groups;
-}
 
 export function mountTokenize(root, store, api) {
   const select = $(root, '[data-testid="tokenize-tokenizer"]');
@@ -174,17 +159,7 @@ export function mountTokenize(root, store, api) {
     if (s.result && (drawn.result !== s.result || drawn.showIds !== s.showIds || drawn.whitespace !== s.whitespace)) {
       drawn = { result: s.result, showIds: s.showIds, whitespace: s.whitespace };
       groups = groupTokens(s.result);
-      const nodes = groups.map((g, gi) => {
-        const piece = s.text.slice(g.start, g.end);
-        const el = h("span", {
-          class: "tok-group",
-          id: `tok-${gi}`,
-          dataset: { group: gi, c: gi % COLORS, ids: g.tokens.map((i) => s.result.ids[i]).join(","), testid: "token" },
-          attrs: { role: "option", "aria-selected": "false" },
-        }, s.whitespace ? visibleWhitespace(piece) : piece);
-        if (s.showIds) el.append(h("span", { class: "tok-id", text: g.tokens.map((i) => s.result.ids[i]).join(" "), attrs: { "aria-hidden": "true" } }));
-        return el;
-      });
+      const nodes = groups.map((g, gi) => tokenNode(s.text, s.result, g, gi, { whitespace: s.whitespace, showIds: s.showIds }));
       out.replaceChildren(...nodes);
       out.classList.toggle("show-ids", s.showIds);
       note.textContent = s.result.n_tokens > s.result.ids.length ? `Showing the first ${int(s.result.ids.length)} of ${int(s.result.n_tokens)} tokens.` : "";
