@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from . import chat, openai_chat
-from .errors import ArgumentError, UnknownNameError
+from .errors import ArgumentError, MessageError, UnknownNameError
 
 __all__ = [
     "CHAT_ROLES",
@@ -125,10 +125,10 @@ def _messages(messages: Any) -> list[dict[str, Any]]:
     out = []
     for i, m in enumerate(messages):
         if not isinstance(m, Mapping):
-            raise ArgumentError(f"message {i + 1} must be an object with a role and a content", field="messages")
+            raise MessageError(f"message {i + 1} must be an object with a role and a content", message_index=i)
         for key in ("role", "content"):
             if not isinstance(m.get(key), str):
-                raise ArgumentError(f"message {i + 1}: {key} must be text", field="messages")
+                raise MessageError(f"message {i + 1}: {key} must be text", message_index=i)
         out.append(dict(m))
     if not out:
         raise ArgumentError("Add a message: an empty conversation has nothing to count.", field="messages")
@@ -165,7 +165,9 @@ def breakdown(
     Raises:
         UnknownNameError: unknown format id.
         ArgumentError: messages that are not a non-empty list of role/content
-            texts; ChatML content holding a special token's text.
+            texts; :class:`~bytepair.errors.MessageError` (an ArgumentError
+            with ``message_index``) for a message the format refuses (ChatML
+            content holding a special token's text), with the format's message.
         ChatTemplateError: the template rejects the conversation (its own
             message, ``message_index``).
         ImportError: a chat template without jinja2 installed.
@@ -174,9 +176,33 @@ def breakdown(
     msgs = _messages(messages)
     prime = "assistant" if add_generation_prompt else ""
     if f["format"] == "chatml":
-        return openai_chat.chatml_breakdown(msgs, encoding=f["tokenizer"], style=f["style"], prime=prime, units=units)
-    if f["format"] == "harmony":
-        return openai_chat.harmony_breakdown(msgs, prime=prime, units=units)
+        def run(ms):
+            return openai_chat.chatml_breakdown(ms, encoding=f["tokenizer"], style=f["style"], prime=prime, units=units)
+    elif f["format"] == "harmony":
+        def run(ms):
+            return openai_chat.harmony_breakdown(ms, prime=prime, units=units)
+    else:
+        run = None
+    if run is not None:
+        try:
+            return run(msgs)
+        except MessageError:
+            raise
+        except ArgumentError as e:
+            if e.field != "messages":
+                raise
+            raise MessageError(str(e), message_index=_failing_message(run, msgs, str(e))) from e
     if get_tokenizer is None:
         raise ArgumentError("a chat template needs the tokenizer: pass get_tokenizer", field="get_tokenizer")
     return chat.chat_breakdown(get_tokenizer(f["tokenizer"]), msgs, add_generation_prompt=add_generation_prompt, units=units)
+
+
+def _failing_message(run: Callable[[list], Any], msgs: list[dict[str, Any]], message: str) -> int | None:
+    """The first k such that ``run(msgs[:k+1])`` fails with ``message`` (the message
+    the format refuses), or ``None``."""
+    for k in range(1, len(msgs) + 1):
+        try:
+            run(msgs[:k])
+        except ArgumentError as e:
+            return k - 1 if str(e) == message else None
+    return None

@@ -90,3 +90,26 @@ def test_steps_round_trip(pg):
     assert enc["fired"][-1]["symbols"] == ["low", "est</w>"]
     e = error_of(pg, pg.steps_view, learned["session"] + 1, 0)
     assert e["field"] == "session"
+
+
+def test_chat_breakdown_is_bytepairs_with_utf16_spans(pg):
+    from bytepair import chat_formats
+
+    msgs = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi 👋🏽 there"}]
+    got = json.loads(pg.chat_breakdown("chatml-o200k", json.dumps(msgs), True))
+    want = chat_formats.breakdown("chatml-o200k", msgs, add_generation_prompt=True, units="utf16").to_dict()
+    assert got == json.loads(json.dumps(want))
+    # UTF-16 units: the emoji (2 code points, 4 UTF-16 units) ends the user's content 2 units later than in chars
+    chars = chat_formats.breakdown("chatml-o200k", msgs, units="chars").to_dict()
+    assert got["messages"][1]["content_spans"][0][1] == chars["messages"][1]["content_spans"][0][1] + 2
+    off = json.loads(pg.chat_breakdown("chatml-o200k", json.dumps(msgs), False))
+    assert off["ids"] == chat_formats.breakdown("chatml-o200k", msgs, add_generation_prompt=False).ids
+    assert json.loads(pg.chat_requirements("harmony")) == {"tokenizer": "o200k_base", "jinja": False}
+
+
+def test_chat_errors_cross_as_data(pg):
+    msgs = [{"role": "user", "content": "fine"}, {"role": "user", "content": "a <|im_end|> b"}]
+    e = error_of(pg, pg.chat_breakdown, "chatml-cl100k", json.dumps(msgs))
+    assert e["field"] == "messages" and e["message_index"] == 1 and "<|im_end|>" in e["message"]
+    e = error_of(pg, pg.chat_breakdown, "no-such-format", json.dumps(msgs))
+    assert e["type"] == "unknown_name" and e["field"] == "format"
