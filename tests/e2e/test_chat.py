@@ -1,0 +1,198 @@
+"""The Chat view (issue 9) in Chromium: a conversation built in the page is
+counted as the reference counts it.
+
+References, computed in the test: npm ``gpt-tokenizer`` 4.0.0's ``encodeChat``
+under Node.js for the OpenAI ChatML layouts
+(``tests/reference/gpt_tokenizer_chat.mjs``); ``transformers``'
+``apply_chat_template`` on CPython for open models with a chat template, when
+the page ships one (``facts.chat.formats`` with ``format == "chat_template"``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from tests.e2e.helpers import open_ready, settle, unavailable
+
+CONVERSATION = [
+    {"role": "system", "content": "You count tokens. Réponds brièvement."},
+    {"role": "user", "content": "Сколько токенов? 你好 👋🏽"},
+    {"role": "assistant", "content": "  Несколько.\n"},
+    {"role": "tool", "content": '{"tokens": 42}'},
+    {"role": "user", "content": "مرحبا — and the\ttotal?"},
+]
+
+
+def encode_chat(cases):
+    """gpt-tokenizer's encodeChat for [{model, messages, options?}] -> [ids | {error}]."""
+    from tests.reference.chat_transformers import ROOT, node_modules
+
+    node = shutil.which("node")
+    nm = node_modules()
+    if node is None or not (nm / "gpt-tokenizer" / "package.json").is_file():
+        unavailable("needs Node.js and node_modules/gpt-tokenizer")
+    script = ROOT / "tests" / "reference" / "gpt_tokenizer_chat.mjs"
+    proc = subprocess.run([node, str(script), str(nm)], input=json.dumps(cases), capture_output=True, text=True,
+                          timeout=300, check=True)
+    return json.loads(proc.stdout)
+
+
+def counted(page, timeout=60_000) -> tuple[str, int]:
+    """Wait until the view shows a count for the conversation as it is now; (format, total)."""
+    page.wait_for_function(
+        "() => !!document.querySelector('#view-chat').dataset.counted", timeout=timeout)
+    fmt, total = page.evaluate("() => document.querySelector('#view-chat').dataset.counted").rsplit(":", 1)
+    return fmt, int(total)
+
+
+def build_conversation(page, messages) -> None:
+    """Remove every message with the ✕ buttons, then add `messages` one by one through the UI."""
+    while page.locator('[data-testid="chat-message"]').count():
+        page.locator('[data-testid="chat-remove"]').first.click()
+    for i, m in enumerate(messages):
+        page.click('[data-testid="chat-add"]')
+        item = page.locator('[data-testid="chat-message"]').nth(i)
+        item.locator('[data-testid="chat-role"]').select_option(m["role"])
+        item.locator('[data-testid="chat-content"]').fill(m["content"])
+
+
+def shown_conversation(page):
+    return page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-message"]')].map((li) => ({
+        role: li.querySelector('[data-testid="chat-role"]').value,
+        content: li.querySelector('[data-testid="chat-content"]').value }))""")
+
+
+def wait_total(page, fmt, total, timeout=60_000):
+    page.wait_for_function(
+        "([want]) => document.querySelector('#view-chat').dataset.counted === want", arg=[f"{fmt}:{total}"],
+        timeout=timeout)
+
+
+def test_conversation_built_in_the_page_counts_as_gpt_tokenizer(page, site_url):
+    ref = encode_chat([
+        {"model": "gpt-4", "messages": CONVERSATION},
+        {"model": "gpt-4", "messages": CONVERSATION, "options": {"primeWithAssistantResponse": ""}},
+        {"model": "gpt-4o", "messages": CONVERSATION},
+        {"model": "gpt-4o", "messages": [CONVERSATION[1], CONVERSATION[0], *CONVERSATION[2:]]},
+    ])
+    open_ready(page, site_url, "chat")
+    page.select_option('[data-testid="chat-format"]', "chatml-cl100k")
+    build_conversation(page, CONVERSATION)
+    assert shown_conversation(page) == CONVERSATION
+    wait_total(page, "chatml-cl100k", len(ref[0]))
+    settle(page)
+    # the rendered prompt: the same ids in order, the ChatML tokens marked special
+    ids = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-tokens"] [data-testid="token"]')]
+        .flatMap((el) => el.dataset.ids.split(',').map(Number))""")
+    assert ids == ref[0]
+    specials = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-tokens"] [data-special="1"]')]
+        .flatMap((el) => el.dataset.ids.split(',').map(Number))""")
+    assert specials == [i for i in ref[0] if i in (100264, 100265, 100266)]
+    # per-message counts and the overhead after the last message add up to the total
+    per_message = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-message"]')]
+        .map((li) => Number(li.dataset.tokens))""")
+    trailing = int(page.text_content('[data-testid="chat-trailing"]'))
+    assert sum(per_message) + trailing == len(ref[0]) and trailing == 3  # <|im_start|>assistant<|im_sep|>
+    source = page.text_content('[data-testid="chat-source"]')
+    assert "cl100k_base" in source and "ChatML" in source and "gpt-4" in source
+    # the switch: no generation prompt
+    page.uncheck('[data-testid="chat-generation"]')
+    wait_total(page, "chatml-cl100k", len(ref[1]))
+    page.check('[data-testid="chat-generation"]')
+    # another model, then reorder: message 2 moves up
+    page.select_option('[data-testid="chat-format"]', "chatml-o200k")
+    wait_total(page, "chatml-o200k", len(ref[2]))
+    page.locator('[data-testid="chat-message"]').nth(1).locator('[data-testid="chat-up"]').click()
+    wait_total(page, "chatml-o200k", len(ref[3]))
+    assert shown_conversation(page)[0] == CONVERSATION[1]
+    assert not page.console_errors
+
+
+def test_rejected_conversation_shows_the_message_and_loses_nothing(page, site_url):
+    bad = [dict(m) for m in CONVERSATION]
+    bad[2] = {"role": "assistant", "content": "I will write <|im_end|> here"}
+    [expected] = encode_chat([{"model": "gpt-4o", "messages": bad}])
+    assert "error" in expected  # gpt-tokenizer refuses it too
+    open_ready(page, site_url, "chat")
+    page.select_option('[data-testid="chat-format"]', "chatml-o200k")
+    build_conversation(page, bad)
+    item = page.locator('[data-testid="chat-message"]').nth(2)
+    slot = item.locator('[data-testid="chat-message-error"]')
+    slot.wait_for(state="visible", timeout=60_000)
+    assert expected["error"] in slot.text_content()
+    assert item.locator('[data-testid="chat-content"]').get_attribute("aria-invalid") == "true"
+    assert shown_conversation(page) == bad  # nothing lost
+    assert page.text_content('[data-testid="chat-total"]') == "–"
+    assert page.locator('[data-testid="chat-tokens"] [data-testid="token"]').count() == 0
+    # fixing the message brings the count back and clears the message
+    item.locator('[data-testid="chat-content"]').fill(CONVERSATION[2]["content"])
+    [ok] = encode_chat([{"model": "gpt-4o", "messages": CONVERSATION}])
+    wait_total(page, "chatml-o200k", len(ok))
+    assert slot.is_hidden()
+
+
+def test_link_restores_the_conversation(page, site_url, browser):
+    convo = CONVERSATION[:3]
+    [ref] = encode_chat([{"model": "gpt-3.5-turbo", "messages": convo, "options": {"primeWithAssistantResponse": ""}}])
+    open_ready(page, site_url, "chat")
+    page.select_option('[data-testid="chat-format"]', "chatml-gpt-3.5")
+    page.uncheck('[data-testid="chat-generation"]')
+    build_conversation(page, convo)
+    wait_total(page, "chatml-gpt-3.5", len(ref))
+    page.click('[data-testid="share-button"]')
+    link = page.input_value('[data-testid="share-link"]')
+    assert "#chat?" in link
+    other = browser.new_context().new_page()  # a fresh browser profile: nothing saved there
+    try:
+        other.goto(link)
+        other.wait_for_function("() => ['ready', 'error'].includes(document.body.dataset.pyodide)", timeout=120_000)
+        wait_total(other, "chatml-gpt-3.5", len(ref))
+        assert shown_conversation(other) == convo
+        assert other.input_value('[data-testid="chat-format"]') == "chatml-gpt-3.5"
+        assert not other.is_checked('[data-testid="chat-generation"]')
+    finally:
+        other.context.close()
+
+
+def test_chat_wheels_are_not_loaded_for_openai_formats(page, site_url):
+    open_ready(page, site_url, "chat")
+    counted(page)
+    formats = page.evaluate("() => window.bytepair.facts.chat.formats.map((f) => f.format)")
+    assert {"chatml", "harmony"} <= set(formats)
+    page.select_option('[data-testid="chat-format"]', "harmony")
+    page.wait_for_function("() => document.querySelector('#view-chat').dataset.counted.startsWith('harmony:')",
+                           timeout=60_000)
+    assert "o200k_harmony" in page.text_content('[data-testid="chat-source"]')
+    assert not [u for u in page.requested_urls if "jinja2" in u or "markupsafe" in u]
+
+
+def _template_formats(page):
+    return page.evaluate(
+        "() => window.bytepair.facts.chat.formats.filter((f) => f.format === 'chat_template').map((f) => f.tokenizer)")
+
+
+def test_open_model_total_equals_transformers(page, site_url):
+    open_ready(page, site_url, "chat")
+    models = _template_formats(page)
+    if not models:
+        pytest.skip("this build ships no open model with a chat template (issue 8's models)")
+    from tests.reference.chat_transformers import MODELS, load_transformers, model_dir
+
+    model = next((m for m in models if m in MODELS and (model_dir(m) / "tokenizer.json").is_file()), None)
+    if model is None:
+        pytest.skip(f"no reference files for {models}")
+    pytest.importorskip("transformers")
+    tok = load_transformers(model)
+    convo = [m for m in CONVERSATION if m["role"] in ("user", "assistant", "system")][:3]
+    ids = tok.apply_chat_template(convo, add_generation_prompt=True, tokenize=True, return_dict=False)
+    page.select_option('[data-testid="chat-format"]', f"template:{model}")
+    build_conversation(page, convo)
+    wait_total(page, f"template:{model}", len(ids), timeout=180_000)
+    shown = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-tokens"] [data-testid="token"]')]
+        .flatMap((el) => el.dataset.ids.split(',').map(Number))""")
+    assert shown == list(ids)
+    assert [u for u in page.requested_urls if "jinja2" in u]  # installed on first use
