@@ -29,6 +29,7 @@ let chatWheels = null; // the promise of installing manifest.lazy.chat (jinja2, 
  * playground.py last_error()); its message text is never parsed here.
  */
 function readable(err) {
+  if (err instanceof BytepairError) return err; // already read (see chatBreakdown)
   if (err && err.type && typeof err.message === "string") {
     // a PythonError: ask the adapter what it was
     let detail = null;
@@ -268,7 +269,15 @@ const api = {
       const need = JSON.parse(pg.chat_requirements(formatId));
       await ensureVocab(need.tokenizer);
       if (need.jinja) await ensureChatWheels();
-      return JSON.parse(pg.chat_breakdown(formatId, JSON.stringify(messages), !!addGenerationPrompt));
+      // the adapter's record of the error is read at once: another call may start
+      // (and reset it) while this rejection travels through the awaits above
+      let out;
+      try {
+        out = pg.chat_breakdown(formatId, JSON.stringify(messages), !!addGenerationPrompt);
+      } catch (err) {
+        throw readable(err);
+      }
+      return JSON.parse(out);
     });
   },
 
