@@ -30,16 +30,24 @@ from .errors import ArgumentError, MessageError, UnknownNameError
 
 __all__ = [
     "CHAT_ROLES",
+    "CHAT_TEMPLATE_MODELS",
     "OPENAI_CHAT_FORMATS",
     "TEMPLATE_PREFIX",
     "breakdown",
     "chat_formats",
     "find_format",
+    "open_model_rows",
     "requirements",
 ]
 
 #: The roles the Chat view offers for a message, in its order.
 CHAT_ROLES: tuple[str, ...] = ("system", "user", "assistant", "tool")
+
+#: The shipped open models (:data:`bytepair.models.OPEN_MODELS` names) whose
+#: ``tokenizer_config.json`` has a ``chat_template``; gpt-oss's file has none
+#: (its format is harmony, listed with OpenAI's), Mistral's Tekken file none
+#: either. ``tests/core/test_chat_formats.py`` checks this against the files.
+CHAT_TEMPLATE_MODELS: tuple[str, ...] = ("llama3", "qwen3", "gemma3", "deepseek_v3")
 
 #: Id prefix of an open model's template format: ``"template:" + tokenizer name``.
 TEMPLATE_PREFIX = "template:"
@@ -85,6 +93,15 @@ def chat_formats(models: Iterable[Mapping[str, Any]] = ()) -> list[dict[str, str
                     "group": str(m.get("maker") or "Open models"), "format": "chat_template",
                     "tokenizer": name, "style": ""})
     return out
+
+
+def open_model_rows() -> list[dict[str, Any]]:
+    """:data:`bytepair.models.OPEN_MODELS` as :func:`chat_formats` takes them:
+    ``[{"name", "label", "maker", "chat_template": bool}]`` (in their order)."""
+    from . import models
+
+    return [{"name": m.name, "label": m.label, "maker": m.maker, "chat_template": m.name in CHAT_TEMPLATE_MODELS}
+            for m in models.OPEN_MODELS]
 
 
 def find_format(format_id: str, formats: Sequence[Mapping[str, str]] | None = None) -> dict[str, str]:

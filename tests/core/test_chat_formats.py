@@ -198,3 +198,22 @@ def test_template_format_equals_transformers(model, case):
     b = run()
     assert b.ids == expected["ids"] and b.text == expected["text"]
     assert b.format == "chat_template" and b.template_name == "default"
+
+
+def test_chat_template_models_are_the_files_with_a_template():
+    from bytepair import models
+    from tests.reference.chat_transformers import node_modules
+
+    have = []
+    for m in models.OPEN_MODELS:
+        if m.format != "hf":
+            continue  # Tekken files carry no chat template
+        package = m.source.removeprefix("npm:")
+        config = node_modules() / package / "models" / "tokenizer_config.json"
+        if not config.is_file():
+            pytest.skip(f"{config} missing")
+        if json.loads(config.read_text(encoding="utf-8")).get("chat_template"):
+            have.append(m.name)
+    assert tuple(have) == chat_formats.CHAT_TEMPLATE_MODELS
+    ids = [f["id"] for f in facts.facts()["chat"]["formats"]]
+    assert [i for i in ids if i.startswith("template:")] == [f"template:{n}" for n in have]

@@ -18,12 +18,20 @@ import pytest
 
 tk = pytest.importorskip("tokenizers")
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from tokenizers import AddedToken, Regex, decoders, models, normalizers, pre_tokenizers, processors, trainers  # noqa: E402
-
-import bytepair  # noqa: E402
-from bytepair.errors import TokenizerFileError  # noqa: E402
+import bytepair
+from bytepair.errors import TokenizerFileError
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tokenizers import (
+    AddedToken,
+    Regex,
+    decoders,
+    models,
+    normalizers,
+    pre_tokenizers,
+    processors,
+    trainers,
+)
 
 CORPUS = [
     "The quick brown fox jumps over the lazy dog. 1234567 don't won't I'M",
@@ -53,7 +61,7 @@ def _train(pre, *, byte_level=False, vocab_size=400, **bpe_kwargs) -> dict:
     return json.loads(tok.to_str())
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _base(kind: str) -> str:
     if kind == "byte":
         return json.dumps(_train(pre_tokenizers.ByteLevel(add_prefix_space=False), byte_level=True))
@@ -148,7 +156,7 @@ def test_byte_fallback():
     d = _make("meta", decoder=decoders.Sequence([decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(), decoders.Strip(" ", 1, 0)]))
     vocab = d["model"]["vocab"]
     for b in range(256):
-        vocab.setdefault("<0x%02X>" % b, len(vocab))
+        vocab.setdefault(f"<0x{b:02X}>", len(vocab))
     d["model"]["byte_fallback"] = True
     _compare(d)
     d["model"]["unk_token"] = None
@@ -276,7 +284,7 @@ def test_hypothesis_added_tokens_and_normalizer(text):
     _compare(_hyp_tok(tuple(map(str, added))), [text])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _hyp_tok(_key):
     added = [AddedToken("<mask>", lstrip=True, special=True), AddedToken("mask", single_word=True, normalized=True), AddedToken("<s>", special=True, rstrip=True), AddedToken("</s>", special=True)]
     return _make("meta", normalizer=normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()]), pre=pre_tokenizers.Metaspace(prepend_scheme="first"), decoder=decoders.Metaspace(prepend_scheme="first"), added=added)
@@ -335,3 +343,18 @@ def test_describe_and_token_views():
     assert [tok.token_string(s.id) for s in sp] == ref.encode(" hello", add_special_tokens=False).tokens
     assert b"".join(s.token for s in sp) == b" hello"
     assert tok.token_bytes(tok.special_tokens["<s>"]) == b"<s>"
+
+
+def test_compact_form_round_trip_and_damage():
+    from bytepair.hf_tokenizer import from_compact, to_compact
+
+    for d in (_make("affix"), _make("byte", decoder=decoders.ByteLevel(), added=[AddedToken("<s>", special=True, lstrip=True)])):
+        s = json.dumps(d)
+        ref = tk.Tokenizer.from_str(s)
+        tok = from_compact(to_compact(bytepair.from_tokenizer_json(s)))
+        for text in TEXTS:
+            assert tok.encode(text) == ref.encode(text).ids
+    blob = to_compact(bytepair.from_tokenizer_json(json.dumps(_make("ws"))))
+    for bad in (b"{}", blob[:40], blob.replace(b"bytepair-hf-compact 1", b"bytepair-hf-compact 9")):
+        with pytest.raises(TokenizerFileError):
+            from_compact(bad)

@@ -30,9 +30,10 @@ export function groupTokens(result) {
 /**
  * One box (a role="option" span) for group gi of `text`.
  * options: {whitespace: visible · → ↵, showIds: ids after the text, idPrefix: element id prefix,
- *           dataset: extra data-* values, cls: extra classes}.
+ *           dataset: extra data-* values, cls: extra classes, label: text shown instead of the
+ *           group's slice of `text` (tokens with no text of their own, e.g. BOS)}.
  */
-export function tokenNode(text, result, group, gi, { whitespace = false, showIds = false, idPrefix = "tok", dataset = {}, cls = "" } = {}) {
+export function tokenNode(text, result, group, gi, { whitespace = false, showIds = false, idPrefix = "tok", dataset = {}, cls = "", label = null } = {}) {
   const piece = text.slice(group.start, group.end);
   const ids = group.tokens.map((i) => result.ids[i]);
   const el = h("span", {
@@ -40,7 +41,7 @@ export function tokenNode(text, result, group, gi, { whitespace = false, showIds
     id: `${idPrefix}-${gi}`,
     dataset: { group: gi, c: gi % COLORS, ids: ids.join(","), testid: "token", ...dataset },
     attrs: { role: "option", "aria-selected": "false" },
-  }, whitespace ? visibleWhitespace(piece) : piece);
+  }, label != null ? label : whitespace ? visibleWhitespace(piece) : piece);
   if (showIds) el.append(h("span", { class: "tok-id", text: ids.join(" "), attrs: { "aria-hidden": "true" } }));
   return el;
 }

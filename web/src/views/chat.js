@@ -12,6 +12,7 @@ import { int, plural } from "../format.js";
 import * as storage from "../storage.js";
 import { packText, unpackText, MAX_LINK_TEXT } from "../links.js";
 import { groupTokens, tokenNode } from "../tokenlist.js";
+import { mountModelProgress } from "./model-ui.js";
 
 const DEFAULT_FORMAT = "chatml-o200k";
 const FALLBACK_ROLES = ["system", "user", "assistant", "tool"]; // until facts.chat.roles arrive
@@ -81,6 +82,11 @@ export function mountChat(root, store, api) {
   const set = (patch) => store.update("chat", patch);
   const roles = () => api.facts?.chat?.roles ?? FALLBACK_ROLES;
   const formats = () => api.facts?.chat?.formats ?? [];
+  const formatOf = (id) => formats().find((f) => f.id === id);
+  mountModelProgress($(root, '[data-testid="chat-model-progress"]'), api, () => {
+    const f = formatOf(store.state.chat.format);
+    return f?.format === "chat_template" ? [f.tokenizer] : [];
+  });
 
   // --- the format picker, grouped by maker -----------------------------------
   let wanted = null; // a format a link asked for, before the facts are known

@@ -5,6 +5,8 @@ import { int, fixed, charCount, byteCount } from "../format.js";
 import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
 import { groupTokens, tokenNode } from "../tokenlist.js";
+import { tokenizerGroups } from "../tokenizer-groups.js";
+import { mountModelProgress, mountTokenizerInfo, mountFileLoader, addedByTemplate } from "./model-ui.js";
 
 export { groupTokens }; // (its home is tokenlist.js, shared with the Chat view)
 
@@ -15,6 +17,8 @@ export const initialTokenizeState = {
   tokenizer: "cl100k_base",
   showIds: false,
   whitespace: false,
+  addSpecial: true, // open models / loaded files: add BOS etc. (tokenizers' default)
+  desc: null, // describe() of the chosen tokenizer (bytepair, through the worker)
   text: null, // last text encoded
   result: null, // {n_tokens, ids, display, hex, start, end}
   pending: false,
@@ -26,6 +30,12 @@ export function mountTokenize(root, store, api) {
   const textArea = $(root, '[data-testid="tokenize-text"]');
   const idsToggle = $(root, '[data-testid="toggle-ids"]');
   const wsToggle = $(root, '[data-testid="toggle-whitespace"]');
+  const specialToggle = $(root, '[data-testid="toggle-special"]');
+  const specialLabel = $(root, '[data-testid="special-toggle"]');
+  const specialWhat = $(root, '[data-testid="special-what"]');
+  const countWhat = $(root, '[data-testid="count-what"]');
+  mountModelProgress($(root, '[data-testid="model-progress"]'), api, () => [store.state.tokenize.tokenizer]);
+  const info = mountTokenizerInfo($(root, '[data-testid="tokenizer-info"]'), api);
   const out = $(root, '[data-testid="tokens"]');
   const note = $(root, '[data-testid="tokens-note"]');
   const detail = $(root, '[data-testid="token-detail"]');
@@ -42,12 +52,8 @@ export function mountTokenize(root, store, api) {
   let wanted = null; // a tokenizer a link asked for, not (yet) known here
   function fillSelect() {
     const current = store.state.tokenize.tokenizer;
-    const options = [
-      h("optgroup", { label: "Real encodings" }, api.realTokenizers().map((t) => h("option", { value: t.name, text: t.label }))),
-    ];
-    const mine = api.trainedTokenizers();
-    if (mine.length) options.push(h("optgroup", { label: "Trained here" }, mine.map((t) => h("option", { value: t.name, text: t.name }))));
-    select.replaceChildren(...options);
+    select.replaceChildren(...tokenizerGroups(api).map((g) =>
+      h("optgroup", { label: g.label }, g.items.map((t) => h("option", { value: t.name, text: t.label })))));
     if (!api.facts) return; // the real encodings are listed once the worker is ready (api.withFacts below)
     const names = api.tokenizers();
     if (wanted && names.includes(wanted)) {
@@ -79,10 +85,12 @@ export function mountTokenize(root, store, api) {
     try {
       await api.ready;
       if (mine === seq) working.start();
-      const result = await api.encodeSpans(text, tokenizer, LIMIT);
+      const addSpecial = store.state.tokenize.addSpecial;
+      const result = await api.encodeSpans(text, tokenizer, LIMIT, { addSpecial });
       if (mine !== seq) return;
       showError(root, "tokenize", "");
-      set({ text, result, tokenizerShown: tokenizer, pending: false, active: -1 });
+      set({ text, result, tokenizerShown: tokenizer, addSpecialShown: addSpecial, pending: false, active: -1 });
+      if (store.state.tokenize.desc?.tokenizer !== tokenizer) describeNow(tokenizer);
     } catch (err) {
       if (mine !== seq) return;
       showError(root, "tokenize", err.message);
@@ -93,6 +101,23 @@ export function mountTokenize(root, store, api) {
     }
   }
   const update = debounce(encodeNow, 200);
+  async function describeNow(tokenizer) {
+    const desc = await info.show(tokenizer);
+    if (desc && store.state.tokenize.tokenizer === tokenizer) set({ desc: { ...desc, tokenizer } });
+  }
+  mountFileLoader(root, api, {
+    input: $(root, '[data-testid="load-tokenizer-file"]'),
+    key: "loadfile",
+    onLoaded: (name) => {
+      set({ tokenizer: name });
+      select.value = name;
+      if (store.state.view !== "tokenize") {
+        history.replaceState(null, "", "#tokenize");
+        store.set({ view: "tokenize" });
+      }
+      encodeNow();
+    },
+  });
   const persist = debounce(() => storage.saveText("tokenize", textArea.value), 400);
 
   textArea.addEventListener("input", () => {
@@ -104,6 +129,10 @@ export function mountTokenize(root, store, api) {
     encodeNow();
   });
   idsToggle.addEventListener("change", () => set({ showIds: idsToggle.checked }));
+  specialToggle.addEventListener("change", () => {
+    set({ addSpecial: specialToggle.checked });
+    encodeNow();
+  });
   wsToggle.addEventListener("change", () => set({ whitespace: wsToggle.checked }));
 
   storage.loadText("tokenize", null).then((saved) => {
@@ -137,7 +166,10 @@ export function mountTokenize(root, store, api) {
 
   function describe(state, g) {
     const r = state.result;
-    const parts = g.tokens.map((i) => `id ${r.ids[i]} · UTF-8 bytes (hex) ${r.hex[i]} · “${r.display[i]}”`);
+    const parts = g.tokens.map((i) => {
+      const vocab = r.vocab && r.vocab[i] !== r.display[i] ? ` · in the vocabulary “${r.vocab[i]}”` : "";
+      return `id ${r.ids[i]}${r.special?.[i] ? " (special)" : ""} · UTF-8 bytes (hex) ${r.hex[i]} · “${r.display[i]}”${vocab}`;
+    });
     const text = state.text.slice(g.start, g.end);
     const head = g.tokens.length > 1 ? `${g.tokens.length} tokens for “${text}”: ` : "";
     return head + parts.join("; ");
@@ -155,11 +187,24 @@ export function mountTokenize(root, store, api) {
     out.setAttribute("aria-busy", String(s.pending));
     if (current) root.dataset.encoded = `${s.tokenizer}:${s.result.n_tokens}`;
     else delete root.dataset.encoded;
+    const desc = s.desc && s.desc.tokenizer === s.tokenizer ? s.desc : null;
+    const adds = !!desc?.adds_special_tokens;
+    specialLabel.hidden = !adds;
+    if (adds) specialWhat.textContent = addedByTemplate(desc).join(" … ") || "none for this tokenizer";
+    countWhat.textContent = current ? countedText(s, desc) : "";
 
     if (s.result && (drawn.result !== s.result || drawn.showIds !== s.showIds || drawn.whitespace !== s.whitespace)) {
       drawn = { result: s.result, showIds: s.showIds, whitespace: s.whitespace };
       groups = groupTokens(s.result);
-      const nodes = groups.map((g, gi) => tokenNode(s.text, s.result, g, gi, { whitespace: s.whitespace, showIds: s.showIds }));
+      const nodes = groups.map((g, gi) => {
+        const added = g.start === g.end && g.tokens.every((i) => s.result.special?.[i]); // BOS etc.: no text of its own
+        return tokenNode(s.text, s.result, g, gi, {
+          whitespace: s.whitespace,
+          showIds: s.showIds,
+          cls: added ? "tok-added" : "",
+          label: added ? g.tokens.map((i) => s.result.display[i]).join("") : null,
+        });
+      });
       out.replaceChildren(...nodes);
       out.classList.toggle("show-ids", s.showIds);
       note.textContent = s.result.n_tokens > s.result.ids.length ? `Showing the first ${int(s.result.ids.length)} of ${int(s.result.n_tokens)} tokens.` : "";
@@ -183,10 +228,23 @@ export function mountTokenize(root, store, api) {
     }
   }
 
+  /** What the count counted: the tokenizer, and whether special tokens (BOS ...) were added. */
+  function countedText(s, desc) {
+    const label = api.label(s.tokenizer);
+    if (!desc) return `Counted with ${label}.`;
+    if (!desc.adds_special_tokens) return `Counted with ${label}; special-token strings in the text (such as <|endoftext|>) count as plain text.`;
+    const n = s.result.n_added;
+    const what = addedByTemplate(desc).join(" … ");
+    const added = s.addSpecialShown
+      ? n ? `${int(n)} special token${n > 1 ? "s" : ""} added (${what})` : "this tokenizer adds no special tokens"
+      : "special tokens not added";
+    return `Counted with ${label}: ${added}; special-token strings typed in the text count as one token each.`;
+  }
+
   // --- links: text, tokenizer, toggles ---------------------------------------
   function link() {
     const s = store.state.tokenize;
-    const params = { tok: s.tokenizer, ids: s.showIds ? 1 : null, ws: s.whitespace ? 1 : null };
+    const params = { tok: s.tokenizer, ids: s.showIds ? 1 : null, ws: s.whitespace ? 1 : null, sp: s.addSpecial ? null : 0 };
     const note = addText(params, textArea.value);
     return { params, notes: note ? [note] : [] };
   }
@@ -209,7 +267,8 @@ export function mountTokenize(root, store, api) {
         }, () => {});
       }
     }
-    set({ showIds: params.ids === "1", whitespace: params.ws === "1" });
+    set({ showIds: params.ids === "1", whitespace: params.ws === "1", addSpecial: params.sp !== "0" });
+    specialToggle.checked = params.sp !== "0";
     idsToggle.checked = params.ids === "1";
     wsToggle.checked = params.ws === "1";
     encodeNow();
