@@ -303,7 +303,8 @@ export function mountChat(root, store, api) {
       : r.format === "harmony"
         ? "harmony format (as openai-harmony)"
         : `chat template “${r.template_name ?? "custom"}” from tokenizer_config.json (rendered with jinja2 as transformers does)`;
-    return `${plural(r.total, "token")} with the ${r.tokenizer_name ?? f?.tokenizer ?? "?"} tokenizer · ${what}${f ? ` · ${f.label}` : ""}.`;
+    const models = f && r.format !== "chat_template" ? ` · ${f.label.split(" — ")[0]}` : ""; // the label says which models
+    return `${plural(r.total, "token")} with the ${r.tokenizer_name ?? f?.tokenizer ?? "?"} tokenizer · ${what}${models}.`;
   }
 
   function render(state) {
