@@ -149,9 +149,12 @@ def _unicode_norm(form: str):
             chunks.append([a, b, t])
         out, al = [], []
         for a, b, t in chunks:
-            span = (align[a][0], align[b - 1][1])
             out.append(t)
-            al.extend([span] * len(t))
+            if t == text[a:b]:  # unchanged: each character keeps its own offsets
+                al.extend(align[a:b])
+            else:
+                span = (align[a][0], align[b - 1][1])
+                al.extend([span] * len(t))
         return "".join(out), al
 
     return run
@@ -278,7 +281,10 @@ def _split_piece(piece, spans: list[tuple[int, int, bool]]):
     out = []
     for a, b, _ in spans:
         if a < b:
-            out.append((text[a:b], None if align is None else align[a:b], first and a == 0))
+            if align is None:
+                out.append((text[a:b], None, first and a == 0))
+            else:  # tokenizers' offsets_original().0 == 0: the piece starts at the text's start
+                out.append((text[a:b], align[a:b], align[a][0] == 0))
     return out
 
 

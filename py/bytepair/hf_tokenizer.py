@@ -25,6 +25,7 @@ component, never a tokenizer that would give wrong ids.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import json
@@ -35,6 +36,7 @@ from typing import Any, Literal
 
 from . import hf_components as hc
 from .errors import ArgumentError, TokenizerFileError
+from .pretokenize import compile_pattern
 from .surrogates import fix_surrogates
 from .tokenizer import TokenSpan
 
@@ -45,8 +47,17 @@ _LONG_WORD = 64
 _CACHE_MAX_ENTRIES = 200_000
 _CACHE_MAX_CHARS = 256
 _CUT_MIN = 24  # pieces longer than this (characters) are cut where that is exact (see _cutter)
-# tokenizers' single_word rule: Rust regex \w (Unicode word characters).
-_WORD_CHAR = re.compile(r"\w")
+@functools.lru_cache(maxsize=4096)
+def _is_word_char(ch: str) -> bool:
+    """tokenizers' single_word rule uses Rust regex ``\\w``: Unicode word characters
+    (letters, marks, decimal digits, connector punctuation, joiners), as ``regex``'s
+    ``\\w`` (on CPython; translated for ``re`` in Pyodide), not stdlib ``re``'s."""
+    return bool(_word_finder().findall(ch))
+
+
+@functools.lru_cache(maxsize=1)
+def _word_finder():
+    return compile_pattern(r"\w")
 _WS = hc._WHITE_SPACE
 
 
@@ -192,21 +203,52 @@ class HFTokenizer:
                 raise TokenizerFileError(f"tokenizer.json sets {key}; bytepair encodes whole texts only (set it to null)", where=key, component=key)
 
         added = data.get("added_tokens") or []
-        self._added: list[_AddedToken] = [_AddedToken(d, f"added_tokens[{i}]") for i, d in enumerate(added)]
-        self._added_by_id: dict[int, _AddedToken] = {t.id: t for t in self._added}
-        self._special_contents = {t.content for t in self._added if t.special}
+        if not isinstance(added, list):
+            raise TokenizerFileError("added_tokens must be a list", where="added_tokens")
+        parsed = [_AddedToken(d, f"added_tokens[{i}]") for i, d in enumerate(added)]
+        # Ids as tokenizers gives them when it reads the file (AddedVocabulary::add_tokens):
+        # the id of the same content added before, else of the model's token with that
+        # content, else the next id after the model's vocabulary; the "id" in the file
+        # is not used (tokenizers only warns when it differs).
+        by_content: dict[str, int] = {}
+        self._added_by_id: dict[int, _AddedToken] = {}
+        self._special_contents: set[str] = set()
+        next_id = len(vocab)
+        for t in parsed:
+            if not t.content:
+                continue
+            if t.content in by_content:
+                t.id = by_content[t.content]
+            elif t.content in vocab:
+                t.id = vocab[t.content]
+            else:
+                t.id = next_id
+                next_id += 1
+            by_content[t.content] = t.id
+            self._added_by_id[t.id] = t
+            if t.special:
+                self._special_contents.add(t.content)
+        self._added: list[_AddedToken] = list(self._added_by_id.values())
         raw = {t.content: t for t in self._added if not t.normalized}
         norm: dict[str, _AddedToken] = {}
+        # tokenizers' id_to_token gives a normalized added token in its normalized
+        # form (AddedVocabulary::simple_id_to_token, normalized_cache); decode uses it.
+        self._added_strings: dict[int, str] = {}
         for t in self._added:
+            s = t.content
             if t.normalized:
-                c = self._normalizer(t.content, None)[0] if self._normalizer else t.content
-                norm[c] = t
+                s = self._normalizer(t.content, None)[0] if self._normalizer else t.content
+                norm[s] = t
+            self._added_strings[t.id] = s
         self._raw_added, self._norm_added = raw, norm
         self._raw_matcher = _trie_regex(raw)
         self._norm_matcher = _trie_regex(norm)
 
         self._byte_level = _uses(data.get("pre_tokenizer"), "ByteLevel") or _uses(self._decoder_spec, "ByteLevel")
         self._metaspace = _uses(data.get("pre_tokenizer"), "Metaspace") or _uses(self._decoder_spec, "Metaspace") or _replaces_space(self._normalizer_spec)
+        # Metaspace's prepend_scheme "first" asks whether a piece starts at the text's start;
+        # behind a normalizer (Strip, Prepend ...) only the offsets tell.
+        self._needs_align = self._normalizer is not None and _uses_first_scheme(data.get("pre_tokenizer"))
         self._vocab_r: dict[int, str] | None = None
         self._cache: dict[str, list[int]] = {}
         self._cut: Any = False  # built on first use by _cutter()
@@ -509,8 +551,8 @@ class HFTokenizer:
             start, stop = m.span()
             tok = table[m.group()]
             if tok.single_word:
-                start_space = start == 0 or not _WORD_CHAR.match(s, start - 1)
-                stop_space = stop == n or not _WORD_CHAR.match(s, stop)
+                start_space = start == 0 or not _is_word_char(s[start - 1])
+                stop_space = stop == n or not _is_word_char(s[stop])
                 if not (start_space and stop_space):
                     continue
             if tok.lstrip:
@@ -550,7 +592,10 @@ class HFTokenizer:
                     else:
                         yield ("tok", tid2, 0, 0)
                     continue
-                pieces = [(seg[a2:b2], None if align is None else align[a2:b2], a == 0 and a2 == 0)]
+                if align is None:
+                    pieces = [(seg[a2:b2], None, a == 0 and a2 == 0)]
+                else:
+                    pieces = [(seg[a2:b2], align[a2:b2], align[a2][0] == 0)]
                 if pre is not None:
                     pieces = pre(pieces)
                 yield ("pieces", pieces)
@@ -590,7 +635,7 @@ class HFTokenizer:
         text = self._check_text(text)
         word_ids = self._word_ids
         out: list[int] = []
-        for item in self._run(text, False):
+        for item in self._run(text, self._needs_align):
             if item[0] == "tok":
                 out.append(item[1])
             else:
@@ -659,9 +704,9 @@ class HFTokenizer:
 
     # -------------------------------------------------------------- decoding
     def _id_to_token(self, tid: int) -> str | None:
-        t = self._added_by_id.get(tid)
+        t = self._added_strings.get(tid)
         if t is not None:
-            return t.content
+            return t
         if self._vocab_r is None:
             self._vocab_r = {i: s for s, i in self._vocab.items()}
         return self._vocab_r.get(tid)
@@ -710,10 +755,10 @@ class HFTokenizer:
         Raises:
             KeyError: no token has this id.
         """
-        s = self.token_string(tid)
         added = self._added_by_id.get(tid)
         if added is not None and added.special:
-            return s.encode("utf-8", "surrogatepass")
+            return added.content.encode("utf-8", "surrogatepass")
+        s = self.token_string(tid)
         if self._byte_fallback and len(s) == 6 and s.startswith("<0x") and s.endswith(">"):
             try:
                 return bytes((int(s[3:5], 16),))
@@ -786,6 +831,17 @@ def _uses(spec: Any, type_name: str) -> bool:
         return any(_uses(v, type_name) for v in spec.values() if isinstance(v, (dict, list)))
     if isinstance(spec, list):
         return any(_uses(v, type_name) for v in spec)
+    return False
+
+
+def _uses_first_scheme(spec: Any) -> bool:
+    """A Metaspace pre-tokenizer with ``prepend_scheme: "first"`` anywhere in ``spec``?"""
+    if isinstance(spec, dict):
+        if spec.get("type") == "Metaspace" and spec.get("prepend_scheme") == "first":
+            return True
+        return any(_uses_first_scheme(v) for v in spec.values() if isinstance(v, (dict, list)))
+    if isinstance(spec, list):
+        return any(_uses_first_scheme(v) for v in spec)
     return False
 
 
