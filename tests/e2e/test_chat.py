@@ -227,3 +227,18 @@ def test_template_rejection_shows_the_templates_message(page, site_url):
     ids = tok.apply_chat_template(fixed, add_generation_prompt=True, tokenize=True, return_dict=False)
     wait_total(page, "template:gemma3", len(ids), timeout=180_000)
     assert slot.is_hidden()
+
+
+def test_link_to_a_refused_conversation_shows_the_formats_message(page, site_url):
+    """Opening the page starts several counts at once; the refusal's message must
+    still be the format's own (the worker reads the adapter's record at once)."""
+    from tests.e2e.helpers import lz_compress
+
+    bad = [["system", "Be brief."], ["user", "Hi <|endoftext|> 👋🏽"], ["assistant", "Hello!"]]
+    [expected] = encode_chat([{"model": "gpt-4", "messages": [{"role": r, "content": c} for r, c in bad]}])
+    assert "error" in expected
+    page.goto(site_url + "#chat?fmt=chatml-cl100k&t=" + lz_compress(json.dumps(bad)))
+    slot = page.locator('[data-testid="chat-message"]').nth(1).locator('[data-testid="chat-message-error"]')
+    slot.wait_for(state="visible", timeout=120_000)
+    assert expected["error"] in slot.text_content()
+    assert [[m["role"], m["content"]] for m in shown_conversation(page)] == bad
