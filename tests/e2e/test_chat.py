@@ -86,7 +86,7 @@ def test_conversation_built_in_the_page_counts_as_gpt_tokenizer(page, site_url):
     wait_total(page, "chatml-cl100k", len(ref[0]))
     settle(page)
     # the rendered prompt: the same ids in order, the ChatML tokens marked special
-    ids = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-tokens"] [data-testid="token"]')]
+    ids = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-tokens"] [data-testid="chat-token"]')]
         .flatMap((el) => el.dataset.ids.split(',').map(Number))""")
     assert ids == ref[0]
     specials = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-tokens"] [data-special="1"]')]
@@ -128,7 +128,7 @@ def test_rejected_conversation_shows_the_message_and_loses_nothing(page, site_ur
     assert item.locator('[data-testid="chat-content"]').get_attribute("aria-invalid") == "true"
     assert shown_conversation(page) == bad  # nothing lost
     assert page.text_content('[data-testid="chat-total"]') == "–"
-    assert page.locator('[data-testid="chat-tokens"] [data-testid="token"]').count() == 0
+    assert page.locator('[data-testid="chat-tokens"] [data-testid="chat-token"]').count() == 0
     # fixing the message brings the count back and clears the message
     item.locator('[data-testid="chat-content"]').fill(CONVERSATION[2]["content"])
     [ok] = encode_chat([{"model": "gpt-4o", "messages": CONVERSATION}])
@@ -196,7 +196,7 @@ def test_open_model_total_equals_transformers(page, site_url):
     build_conversation(page, convo)
     wait_total(page, "template:qwen3", len(ids), timeout=180_000)
     settle(page)
-    shown = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-tokens"] [data-testid="token"]')]
+    shown = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-tokens"] [data-testid="chat-token"]')]
         .flatMap((el) => el.dataset.ids.split(',').map(Number))""")
     assert shown == list(ids)
     source = page.text_content('[data-testid="chat-source"]')

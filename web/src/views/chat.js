@@ -364,7 +364,7 @@ export function mountChat(root, store, api) {
           whitespace: s.whitespace,
           idPrefix: "chat-tok",
           cls: [special ? "tok-special" : "", overhead && !special ? "tok-overhead" : ""].filter(Boolean).join(" "),
-          dataset: { special: special ? "1" : "0", part: overhead ? "overhead" : "content", message: msg == null ? "" : String(msg) },
+          dataset: { testid: "chat-token", special: special ? "1" : "0", part: overhead ? "overhead" : "content", message: msg == null ? "" : String(msg) },
         });
       }));
     } else if (!r && drawn.result) {
