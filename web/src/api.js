@@ -300,7 +300,7 @@ export function createApi({ onStatus }) {
       const [res] = await call("registerFiles", [{ name, json, config }]);
       if (res.error) throw new BytepairError({ ...res.error, message: `${main[0].name}: ${res.error.message}${res.error.where ? ` (at ${res.error.where})` : ""}` });
       registered.add(name);
-      const record = { name, json, config, meta: { kind: "file", fileName: main[0].name, configName: configs[0]?.name ?? null, model: res.model, n_vocab: res.n_vocab, created: Date.now() } };
+      const record = { name, json, config, meta: { kind: "file", fileName: main[0].name, configName: configs[0]?.name ?? null, model: res.model, n_vocab: res.n_vocab, chat_templates: res.chat_templates ?? [], created: Date.now() } };
       files.set(name, record);
       const saved = await storage.saveTokenizer(record);
       changed();
@@ -357,8 +357,8 @@ export function createApi({ onStatus }) {
       }
       if (typeof format !== "string") throw new TypeError(`bytepair.${fn}: format must be a chat format id such as "chatml-o200k" (bytepair.facts.chat.formats), got ${describe(format)}.`);
       await ready;
-      const f = facts.chat.formats.find((x) => x.id === format);
-      if (f?.format === "chat_template") await use(f.tokenizer, fn); // an open model: loaded once, with progress
+      // an open model (loaded once, with progress) or a file loaded here: "template:<tokenizer name>"
+      if (format.startsWith("template:")) await use(format.slice("template:".length), fn);
       return call("chatBreakdown", format, messages.map(({ role, content }) => ({ role, content })), !!addGenerationPrompt);
     },
     /** Resolves the regex text, or rejects with a short message (the engine's reason and where). */

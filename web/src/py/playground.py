@@ -22,7 +22,7 @@ os.environ.setdefault("BYTEPAIR_DATA_DIR", "/home/pyodide/bytepair-data")
 
 # (imported after the data directory is set)
 import bytepair
-from bytepair import chat_formats, models, registry, steps
+from bytepair import chat, chat_formats, models, registry, steps
 from bytepair import facts as _facts
 from bytepair.errors import ArgumentError, BytepairError
 from bytepair.pretokenize import check_pattern as _check_pattern
@@ -108,13 +108,15 @@ def load_model(name: str, path: str) -> str:
 @_exposed
 def register_file(name: str, data: str, config: str = "") -> str:
     """Load a file someone brought (``tokenizer.json`` [+ config text] or Tekken JSON) under ``name``;
-    JSON ``{name, n_vocab, model}``. TokenizerFileError (``where``) for a file bytepair cannot load;
+    JSON ``{name, n_vocab, model, chat_templates}`` (``chat_templates``: its config's template names, for
+    the Chat view). TokenizerFileError (``where``) for a file bytepair cannot load;
     ArgumentError (``field="name"``) for a built-in name."""
     if name in registry.list_encoding_names() or name in models.open_model_names():
         raise ArgumentError(f"{name!r} is the name of a built-in tokenizer; pick another name.", field="name")
     tok = models.load_tokenizer_file(data, config=config or None, name=name)
     _open[name] = tok
-    return _dumps({"name": name, "n_vocab": tok.n_vocab, "model": tok.describe()["model"]})
+    return _dumps({"name": name, "n_vocab": tok.n_vocab, "model": tok.describe()["model"],
+                   "chat_templates": chat.chat_template_names(tok)})
 
 
 @_exposed

@@ -81,7 +81,13 @@ export function mountChat(root, store, api) {
   };
   const set = (patch) => store.update("chat", patch);
   const roles = () => api.facts?.chat?.roles ?? FALLBACK_ROLES;
-  const formats = () => api.facts?.chat?.formats ?? [];
+  // Python's formats (facts.chat), then the tokenizer files loaded here whose config has a chat template
+  const formats = () => [
+    ...(api.facts?.chat?.formats ?? []),
+    ...api.loadedFiles().filter((f) => f.meta?.chat_templates?.length).map((f) => ({
+      id: `template:${f.name}`, label: `${f.name} — chat template`, group: "Loaded here", format: "chat_template", tokenizer: f.name, style: "",
+    })),
+  ];
   const formatOf = (id) => formats().find((f) => f.id === id);
   mountModelProgress($(root, '[data-testid="chat-model-progress"]'), api, () => {
     const f = formatOf(store.state.chat.format);
@@ -249,6 +255,7 @@ export function mountChat(root, store, api) {
   });
 
   fillSelect();
+  api.onTokenizersChanged(() => fillSelect());
   api.withFacts(() => {
     fillSelect();
     buildEditors(); // the roles come with the facts
