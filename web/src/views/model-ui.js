@@ -73,13 +73,15 @@ export function componentText(spec) {
 const SPECIALS_SHOWN = 12;
 
 /** The rows of the info panel: [[term, text or Node]]. */
-export function infoRows(desc, label) {
+export function infoRows(desc, label, openModel = null) {
   const specials = Object.entries(desc.special_tokens || {}).sort((a, b) => a[1] - b[1]);
   const added = addedByTemplate(desc);
   const patterns = desc.split_patterns || [];
-  const code = (s) => h("code", { class: "info-code", text: s });
+  const code = (s) => h("code", { class: "info-code", text: /^\s+$/.test(s) ? `${JSON.stringify(s)} (whitespace)` : s });
   return [
     ["Tokenizer", label],
+    ...(openModel ? [["Family / versions", `${openModel.family} (${openModel.version}), by ${openModel.maker}`],
+      ["File", `${openModel.files.join(" + ")} from ${openModel.source.replace(":", " ")}`]] : []),
     ["Model", desc.model + (desc.version ? ` ${desc.version}` : "")],
     ["Vocabulary", `${int(desc.vocab_size)} tokens${desc.n_vocab !== desc.vocab_size ? ` (ids 0–${int(desc.n_vocab - 1)} with added tokens)` : ""}`],
     ["Merges", desc.n_merges != null ? int(desc.n_merges) : "—"],
@@ -106,7 +108,8 @@ export function mountTokenizerInfo(details, api) {
     try {
       const desc = await api.describe(name);
       if (mine !== seq) return;
-      list.replaceChildren(...infoRows(desc, api.label(name)).flatMap(([term, value]) => [
+      const openModel = api.openModels().find((m) => m.name === name) ?? null;
+      list.replaceChildren(...infoRows(desc, api.label(name), openModel).flatMap(([term, value]) => [
         h("dt", { text: term }), h("dd", {}, value)]));
       details.dataset.tokenizer = name;
       return desc;

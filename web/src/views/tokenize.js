@@ -7,6 +7,7 @@ import { addText, restoreText } from "../links.js";
 import { groupTokens, tokenNode } from "../tokenlist.js";
 import { tokenizerGroups } from "../tokenizer-groups.js";
 import { mountModelProgress, mountTokenizerInfo, mountFileLoader, addedByTemplate } from "./model-ui.js";
+import { mountTeaching } from "./teach.js";
 
 export { groupTokens }; // (its home is tokenlist.js, shared with the Chat view)
 
@@ -23,6 +24,7 @@ export const initialTokenizeState = {
   result: null, // {n_tokens, ids, display, hex, start, end}
   pending: false,
   active: -1, // index of the highlighted group
+  sbs: null, // side by side (views/sidebyside.js): {on, result, text, names, clipped}
 };
 
 export function mountTokenize(root, store, api) {
@@ -34,6 +36,16 @@ export function mountTokenize(root, store, api) {
   const specialLabel = $(root, '[data-testid="special-toggle"]');
   const specialWhat = $(root, '[data-testid="special-what"]');
   const countWhat = $(root, '[data-testid="count-what"]');
+  const forget = $(root, '[data-testid="forget-file"]');
+  forget.addEventListener("click", async () => {
+    const name = store.state.tokenize.tokenizer;
+    try {
+      await api.deleteTokenizer(name);
+      $(root, '[data-testid="loadfile-status"]').textContent = `Removed “${name}” from this browser.`;
+    } catch (err) {
+      showError(root, "loadfile", err.message);
+    }
+  });
   mountModelProgress($(root, '[data-testid="model-progress"]'), api, () => [store.state.tokenize.tokenizer]);
   const info = mountTokenizerInfo($(root, '[data-testid="tokenizer-info"]'), api);
   const out = $(root, '[data-testid="tokens"]');
@@ -48,6 +60,15 @@ export function mountTokenize(root, store, api) {
     bpt: $(root, '[data-testid="count-bpt"]'),
   };
   const set = (patch) => store.update("tokenize", patch);
+
+  // --- teaching (issue 13): story panel, side by side, gallery, pictures (views/teach.js)
+  const { story, sbs, gallery, clearSource } = mountTeaching(root, store, api, {
+    out,
+    textArea,
+    select,
+    persist: () => persist(),
+    encodeNow: () => encodeNow(),
+  });
 
   let wanted = null; // a tokenizer a link asked for, not (yet) known here
   function fillSelect() {
@@ -89,7 +110,10 @@ export function mountTokenize(root, store, api) {
       const result = await api.encodeSpans(text, tokenizer, LIMIT, { addSpecial });
       if (mine !== seq) return;
       showError(root, "tokenize", "");
-      set({ text, result, tokenizerShown: tokenizer, addSpecialShown: addSpecial, pending: false, active: -1 });
+      const same = store.state.tokenize.text === text && store.state.tokenize.tokenizerShown === tokenizer;
+      set({ text, result, tokenizerShown: tokenizer, addSpecialShown: addSpecial, pending: false, ...(same ? {} : { active: -1 }) });
+      if (!same) story.close(); // the story told is of another text
+      sbs.refresh(text, tokenizer);
       if (store.state.tokenize.desc?.tokenizer !== tokenizer) describeNow(tokenizer);
     } catch (err) {
       if (mine !== seq) return;
@@ -121,6 +145,7 @@ export function mountTokenize(root, store, api) {
   const persist = debounce(() => storage.saveText("tokenize", textArea.value), 400);
 
   textArea.addEventListener("input", () => {
+    clearSource();
     update();
     persist();
   });
@@ -149,13 +174,32 @@ export function mountTokenize(root, store, api) {
     else if (e.key === "ArrowLeft" || e.key === "ArrowUp") i = Math.max(0, i - 1);
     else if (e.key === "Home") i = 0;
     else if (e.key === "End") i = n - 1;
-    else return;
+    else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      if (i >= 0) openStory(i);
+      return;
+    } else if (e.key === "Escape" && story.showing) {
+      story.close({ returnFocus: true });
+      return;
+    } else return;
     e.preventDefault();
     set({ active: i });
   });
   out.addEventListener("focus", () => {
     if (store.state.tokenize.active < 0 && groups.length) set({ active: 0 });
   });
+  out.addEventListener("click", (e) => {
+    const el = e.target.closest("[data-group]");
+    if (!el) return;
+    set({ active: Number(el.dataset.group) });
+    openStory(Number(el.dataset.group));
+  });
+  /** Open the story panel of group gi (its first token; the others by the panel's buttons). */
+  function openStory(gi) {
+    const st = store.state.tokenize;
+    if (!st.result || !groups[gi]) return;
+    story.open(st.text, st.tokenizerShown, groups[gi].tokens);
+  }
   out.addEventListener("mouseover", (e) => {
     const el = e.target.closest("[data-group]");
     if (el) set({ active: Number(el.dataset.group) });
@@ -190,6 +234,7 @@ export function mountTokenize(root, store, api) {
     const desc = s.desc && s.desc.tokenizer === s.tokenizer ? s.desc : null;
     const adds = !!desc?.adds_special_tokens;
     specialLabel.hidden = !adds;
+    forget.hidden = api.kind(s.tokenizer) !== "file";
     if (adds) specialWhat.textContent = addedByTemplate(desc).join(" … ") || "none for this tokenizer";
     countWhat.textContent = current ? countedText(s, desc) : "";
 
@@ -226,6 +271,7 @@ export function mountTokenize(root, store, api) {
       out.removeAttribute("aria-activedescendant");
       detail.textContent = "Hover or focus a token.";
     }
+    sbs.render(state);
   }
 
   /** What the count counted: the tokenizer, and whether special tokens (BOS ...) were added. */
@@ -244,7 +290,12 @@ export function mountTokenize(root, store, api) {
   // --- links: text, tokenizer, toggles ---------------------------------------
   function link() {
     const s = store.state.tokenize;
-    const params = { tok: s.tokenizer, ids: s.showIds ? 1 : null, ws: s.whitespace ? 1 : null, sp: s.addSpecial ? null : 0 };
+    const params = { tok: s.tokenizer, ids: s.showIds ? 1 : null, ws: s.whitespace ? 1 : null, sp: s.addSpecial ? null : 0, ...sbs.link() };
+    if (gallery.current) {
+      // a gallery example: its id (and text number) stand for the text
+      Object.assign(params, { g: gallery.current.id, gt: gallery.current.textIndex || null });
+      return { params, notes: [] };
+    }
     const note = addText(params, textArea.value);
     return { params, notes: note ? [note] : [] };
   }
@@ -271,6 +322,11 @@ export function mountTokenize(root, store, api) {
     specialToggle.checked = params.sp !== "0";
     idsToggle.checked = params.ids === "1";
     wsToggle.checked = params.ws === "1";
+    if (params.sbs) sbs.toggle(true, params.sbs === "-" ? [] : params.sbs.split(","));
+    if (params.g) {
+      gallery.open(params.g, Number(params.gt) || 0).catch((err) => showError(root, "tokenize", `The gallery example could not be opened: ${err.message}`));
+      return notes;
+    }
     encodeNow();
     return notes;
   }
