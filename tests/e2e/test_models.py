@@ -107,7 +107,13 @@ def test_switch_and_info_say_what_was_counted(page, site_url):
 
 def test_second_visit_loads_from_the_browser_cache(page, site_url):
     open_ready(page, site_url, "tokenize")
+    page.evaluate("() => { window.__progress = []; window.bytepair.onModelProgress((p) => window.__progress.push(p)); }")
     choose(page, "qwen3")
+    # the first use showed its download as bytes / total
+    progress = page.evaluate("() => window.__progress")
+    downloads = [p for p in progress if p["phase"] == "download"]
+    assert downloads and downloads[-1]["loaded"] == downloads[-1]["total"] > 1_000_000
+    assert progress[-1]["phase"] == "done" and progress[-1]["source"] == "network"
     assert [x["source"] for x in page.evaluate("() => window.bytepair.modelLoads")] == ["network"]
     n_fetched = sum(u.endswith("/models/qwen3.compact.gz") for u in page.requested_urls)
     assert n_fetched == 1
