@@ -2,6 +2,7 @@
 
     python tools/bench_browser.py boot [--runs 7] [DIST_DIR ...]   # navigation -> Ready
     python tools/bench_browser.py figures                          # encode / train 1 MB in the page
+    python tools/bench_browser.py peers                            # vs js-tiktoken / gpt-tokenizer, same page
 
 ``boot``: for each site directory (default ``web/dist``; several to compare
 builds side by side, e.g. a copy of ``web/dist`` from another branch), the
@@ -15,6 +16,15 @@ warm-cache figure. Prints the median, min and max of each directory.
 throughput of ``count`` on 1 MB of the King James Bible with ``cl100k_base``
 (checked against tiktoken), and the time to train on it at vocab 4096 (and
 until the first merge is shown). Texts from ``tools/corpora.py``.
+
+``peers``: js-tiktoken and gpt-tokenizer (npm devDependencies, served from
+``node_modules`` by Playwright routes, not part of the site) loaded into the
+same page as the playground. Prints, per encoding (cl100k_base, o200k_base):
+the first count after choosing the encoding (bytepair: vocabulary fetch +
+load + pattern compile; gpt-tokenizer: module import + first call), and MB/s
+on 1 MB of English (KJV) and of the UDHR mix, cold (bytepair's piece cache
+empty) and warm, with ``ratio_warm`` = bytepair / gpt-tokenizer. The token
+ids of all three are checked to be identical first.
 
 Needs Chromium at /usr/bin/chromium and the ``playwright`` package; run
 ``python build.py`` first (``python build.py bench`` does).
@@ -175,6 +185,116 @@ def bench_figures() -> list[dict]:
     return rows
 
 
+_BASE64_SHIM = """
+const toByteArray = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+const fromByteArray = (bytes) => btoa(String.fromCharCode(...bytes));
+export default { toByteArray, fromByteArray };
+"""
+
+
+def _route_peers(context) -> None:
+    """Serve ``/__peers/gpt/*`` (gpt-tokenizer ESM) and ``/__peers/jst/*`` (js-tiktoken,
+    its ``base64-js`` import pointed at a small shim) from node_modules."""
+    from tools.buildutil import NODE_MODULES
+
+    roots = {"gpt": (NODE_MODULES / "gpt-tokenizer" / "esm").resolve(), "jst": (NODE_MODULES / "js-tiktoken" / "dist").resolve()}
+
+    def handle(route):
+        rel = route.request.url.split("/__peers/", 1)[1].split("?")[0]
+        lib, _, rest = rel.partition("/")
+        if lib == "jst" and rest == "__b64.js":
+            body = _BASE64_SHIM
+        else:
+            path = (roots[lib] / rest).resolve()
+            if not path.is_relative_to(roots[lib]) or not path.is_file():
+                route.fulfill(status=404, body="not found")
+                return
+            body = path.read_text(encoding="utf-8")
+            if lib == "jst":
+                body = body.replace("from 'base64-js'", "from './__b64.js'").replace('from "base64-js"', "from './__b64.js'")
+        route.fulfill(status=200, body=body, headers={"Content-Type": "text/javascript; charset=utf-8"})
+
+    context.route("**/__peers/**", handle)
+
+
+_PEERS_JS = """
+async ([enc, texts]) => {
+  const now = () => performance.now();
+  const out = {};
+  let t0 = now();
+  await window.bytepair.count("hello", enc);
+  out.bytepair_first_count_ms = now() - t0;
+  t0 = now();
+  const gpt = await import(`/__peers/gpt/encoding/${enc}.js`);
+  gpt.encode("hello");
+  out.gpt_tokenizer_first_count_ms = now() - t0;
+  t0 = now();
+  const { Tiktoken } = await import("/__peers/jst/lite.js");
+  const jst = new Tiktoken((await import(`/__peers/jst/ranks/${enc}.js`)).default);
+  jst.encode("hello");
+  out.js_tiktoken_first_count_ms = now() - t0;
+  const time = async (fn) => { const t = now(); const r = await fn(); return [now() - t, r]; };
+  for (const [corpus, text] of Object.entries(texts)) {
+    const bytes = new TextEncoder().encode(text).length;
+    const row = (out[corpus] = { MB: bytes / 1e6 });
+    const [cold, n] = await time(() => window.bytepair.count(text, enc));
+    const [warm, n2] = await time(() => window.bytepair.count(text, enc));
+    const [g1, ids] = await time(() => gpt.encode(text));
+    const [g2] = await time(() => gpt.encode(text));
+    const [j1, jids] = await time(() => jst.encode(text));
+    const [j2] = await time(() => jst.encode(text));
+    const ours = await window.bytepair.encode(text, enc);
+    row.ids_identical = n === ids.length && n2 === n && ours.length === n
+      && ours.every((x, i) => x === ids[i] && x === jids[i]);
+    const mbps = (ms) => bytes / 1e6 / (ms / 1000);
+    Object.assign(row, {
+      bytepair_cold_MBps: mbps(cold), bytepair_warm_MBps: mbps(warm),
+      gpt_tokenizer_MBps: mbps(Math.min(g1, g2)), js_tiktoken_MBps: mbps(Math.min(j1, j2)),
+    });
+  }
+  return out;
+}
+"""
+
+
+def bench_peers() -> list[dict]:
+    """bytepair next to js-tiktoken and gpt-tokenizer in one page (see the module docstring)."""
+    from tools.corpora import load_kjv, udhr_round_robin
+
+    def cut(text: str) -> str:
+        return text.encode("utf-8")[:MB].decode("utf-8", errors="ignore")
+
+    texts = {"English (KJV)": cut(load_kjv()), "UDHR mix": cut(udhr_round_robin(MB))}
+    rows = []
+    with served(DIST) as url, chromium() as browser:
+        for enc in ("cl100k_base", "o200k_base"):
+            context = browser.new_context()  # a fresh page per encoding: cold caches for both sides
+            context.set_default_timeout(600_000)
+            _route_peers(context)
+            page = context.new_page()
+            page.goto(url)
+            ms_to_ready(page)
+            res = page.evaluate(_PEERS_JS, [enc, texts])
+            context.close()
+            rows.append({
+                "what": f"first count after choosing {enc} (ms), in the page",
+                "bytepair": round(res.pop("bytepair_first_count_ms")),
+                "gpt_tokenizer": round(res.pop("gpt_tokenizer_first_count_ms")),
+                "js_tiktoken": round(res.pop("js_tiktoken_first_count_ms")),
+                "target": "bytepair <= 300",
+            })
+            for corpus, r in res.items():
+                if not r["ids_identical"]:
+                    raise SystemExit(f"bench: bytepair, gpt-tokenizer and js-tiktoken disagree on {corpus} ({enc})")
+                rows.append({
+                    "what": f"encode {enc} {corpus} in the page (MB/s)", "MB": round(r["MB"], 2),
+                    **{k: round(v, 2) for k, v in r.items() if k.endswith("MBps")},
+                    "ratio_warm": round(r["bytepair_warm_MBps"] / r["gpt_tokenizer_MBps"], 2),
+                    "target": "ratio_warm >= 0.5; cold UDHR mix >= 2 MB/s",
+                })
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -182,12 +302,16 @@ def main(argv: list[str] | None = None) -> int:
     p_boot.add_argument("--runs", type=int, default=7)
     p_boot.add_argument("dirs", nargs="*", type=pathlib.Path, help="built site directories (default web/dist)")
     sub.add_parser("figures", help="encode and train 1 MB of KJV in the page")
+    sub.add_parser("peers", help="bytepair vs js-tiktoken / gpt-tokenizer in one page")
     args = ap.parse_args(argv)
     if not CHROMIUM.exists():
         print(f"bench_browser: {CHROMIUM} is missing (sudo apt-get install chromium)", file=sys.stderr)
         return 1
     t0 = time.perf_counter()
-    rows = bench_boot(args.dirs or [DIST], args.runs) if args.what == "boot" else bench_figures()
+    if args.what == "boot":
+        rows = bench_boot(args.dirs or [DIST], args.runs)
+    else:
+        rows = bench_figures() if args.what == "figures" else bench_peers()
     for r in rows:
         print(json.dumps(r, ensure_ascii=False))
     print(f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr)

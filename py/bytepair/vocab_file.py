@@ -5,8 +5,9 @@ Why: parsing a ``.tiktoken`` rank file means one base64 decode per token
 format holds the same facts as raw bytes, so loading is a few slices of one
 ``bytes`` object: ``o200k_base`` loads in well under 0.1 s in Pyodide.
 
-Format (all integers little-endian; file may be gzip-compressed as a whole,
-recognised by the gzip magic ``1f 8b``)::
+Format (all integers little-endian; the file may be gzip-compressed as a
+whole, recognised by the gzip magic ``1f 8b``, whatever its name: the
+playground's worker unzips ``<name>.bpv.gz`` natively before Python reads it)::
 
     magic     8 bytes   b"BPVOCAB1"
     n         u32       number of tokens
@@ -160,7 +161,7 @@ def read_vocab(data: bytes | bytearray | memoryview) -> VocabData:
     offsets = list(itertools.accumulate(lengths, initial=0))
     if offsets[-1] != size or (n and min(lengths) == 0):
         raise ValueError(".bpv file is corrupt: token lengths do not add up to the blob, or a token is empty")
-    tokens = list(map(blob.__getitem__, map(slice, offsets, offsets[1:])))
+    tokens = [blob[a:b] for a, b in zip(offsets, offsets[1:])]  # faster than map(slice) in Pyodide
     ranks = dict(zip(tokens, ids))
     if len(ranks) != n:
         raise ValueError(f".bpv file is corrupt: {n - len(ranks)} repeated tokens")

@@ -90,3 +90,16 @@ def test_steps_round_trip(pg):
     assert enc["fired"][-1]["symbols"] == ["low", "est</w>"]
     e = error_of(pg, pg.steps_view, learned["session"] + 1, 0)
     assert e["field"] == "session"
+
+
+def test_prepare_compiles_the_encodings_pattern_and_ignores_other_names(pg):
+    from bytepair.patterns import GPT2_PATTERN
+    from bytepair.pretokenize import _compile, compile_pattern
+
+    _compile.cache_clear()
+    pg.prepare("gpt2")
+    pg.prepare("no-such-tokenizer")  # unknown or trained names: nothing to do, no error
+    assert _compile.cache_info().currsize == 1
+    before = _compile.cache_info().hits
+    compile_pattern(GPT2_PATTERN)  # what Tokenizer does: now a cache hit
+    assert _compile.cache_info().hits == before + 1

@@ -111,8 +111,15 @@ async function ensureVocab(name) {
   if (!file) return;
   if (!vocabLoads.has(file)) {
     const load = (async () => {
-      const res = await fetchOk(new URL("vocab/" + file, SITE), `the ${name} vocabulary`);
-      const data = new Uint8Array(await res.arrayBuffer());
+      const fetching = fetchOk(new URL("vocab/" + file, SITE), `the ${name} vocabulary`);
+      pg.prepare(name); // compile the split pattern while the file downloads
+      const res = await fetching;
+      let data = new Uint8Array(await res.arrayBuffer());
+      // Compact vocabularies (bytepair.vocab_file sniffs gzip): unzip here, natively, not in Python.
+      if (file.endsWith(".bpv.gz") && data[0] === 0x1f && data[1] === 0x8b) {
+        const unzipped = new Blob([data]).stream().pipeThrough(new DecompressionStream("gzip"));
+        data = new Uint8Array(await new Response(unzipped).arrayBuffer());
+      }
       pyodide.FS.writeFile(`${DATA_DIR}/${file}`, data);
     })();
     vocabLoads.set(file, load);
