@@ -42,12 +42,30 @@ def test_auto_split_equals_regex(name, kind):
     assert [m.span() for m in auto.finditer(text)] == [m.span() for m in regex.compile(PATTERNS[name]).finditer(text)]
 
 
-def test_dispatch_picks_re_only_for_long_bmp_texts():
+def test_dispatch_picks_re_only_for_long_texts():
     split = compile_pattern(PATTERNS["cl100k_base"])
     assert isinstance(split, pretokenize._HybridSplit)
     assert isinstance(split._pick("x" * LONG), re.Pattern)
     assert not isinstance(split._pick("x" * (LONG - 1)), re.Pattern)
-    assert not isinstance(split._pick("x" * LONG + "😀"), re.Pattern)
+
+
+ASTRAL = [
+    "😀 emoji", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 math letters", "𝐀𝐚 bold", "𠀀𠀁 CJK ext B", "𑄃𑄧𑄇𑄴 Chakma letters and marks",
+    "𝟎𝟏𝟐𝟑 math digits", "𐌰𐌱 Gothic", "𞤀𞤢 Adlam", "󠀁󠀠 tags", "􏿽 private",
+    "𒐀 cuneiform number", "'𝐒 'S", "x𝐬", "a🏻 b",
+]
+
+
+@pytest.mark.parametrize("name", ["gpt2", "cl100k_base", "o200k_base"])
+@pytest.mark.parametrize("backend", ["auto", "re"])
+def test_astral_characters_through_proxies_equal_regex(name, backend):
+    # every astral case next to every other, after letters, digits, spaces, apostrophes
+    glue = ["", " ", "a", "1", "'", "\n", "Я", "。"]
+    text = "".join(a + g + b for a in ASTRAL for g in glue for b in ASTRAL[:5])
+    text = text * (LONG // len(text) + 1)
+    assert pretokenize._ASTRAL.search(text)
+    got = compile_pattern(PATTERNS[name], backend=backend).findall(text)
+    assert got == regex.compile(PATTERNS[name]).findall(text)
 
 
 def test_custom_patterns_stay_on_regex():
