@@ -253,31 +253,34 @@ class _HybridSplit:
         self._re = None  # compiled lazily; False once it proved impossible
         self._whole = bool(compiled.groups)
 
-    def _pick(self, text: str):
-        if len(text) < self.MIN_CHARS or not isinstance(text, str) or self._re is False:
-            return self._regex
+    def _bmp_re(self):
+        """The compiled BMP-only ``re`` translation, or ``self._regex`` if it cannot be had."""
         if self._re is None:
             try:
                 self._re = _compile_re(self.pattern, to_stdlib_re(self.pattern, bmp_only=True))
             except (ValueError, re.error):
                 self._re = False
-                return self._regex
-        return self._re
+        return self._regex if self._re is False else self._re
+
+    def _pick(self, text: str):
+        """An engine exact on ``text`` (also for ``finditer``): ``re`` only for long BMP-only texts."""
+        if not isinstance(text, str) or len(text) < self.MIN_CHARS:
+            return self._regex
+        if not text.isascii() and _ASTRAL.search(text) is not None:
+            return self._regex
+        return self._bmp_re()
 
     def findall(self, text: str) -> list[str]:
-        compiled = self._pick(text)
         if self._whole:
-            return [m.group() for m in compiled.finditer(text)]
-        if compiled is not self._regex and not text.isascii() and _ASTRAL.search(text) is not None:
-            pieces = _findall_with_proxies(compiled, text)
+            return [m.group() for m in self._regex.finditer(text)]
+        if isinstance(text, str) and len(text) >= self.MIN_CHARS and not text.isascii() and _ASTRAL.search(text):
+            bmp = self._bmp_re()
+            pieces = _findall_with_proxies(bmp, text) if bmp is not self._regex else None
             return pieces if pieces is not None else self._regex.findall(text)
-        return compiled.findall(text)
+        return self._pick(text).findall(text)
 
     def finditer(self, text: str):
-        compiled = self._pick(text)
-        if compiled is not self._regex and not text.isascii() and _ASTRAL.search(text) is not None:
-            compiled = self._regex
-        return compiled.finditer(text)
+        return self._pick(text).finditer(text)
 
     def __repr__(self) -> str:
         return f"<split pattern on regex/re: {self.pattern!r}>"

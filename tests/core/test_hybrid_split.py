@@ -47,6 +47,8 @@ def test_dispatch_picks_re_only_for_long_texts():
     assert isinstance(split, pretokenize._HybridSplit)
     assert isinstance(split._pick("x" * LONG), re.Pattern)
     assert not isinstance(split._pick("x" * (LONG - 1)), re.Pattern)
+    # _pick also serves finditer (bytepair.corpus scans with it): exact engines only
+    assert not isinstance(split._pick("x" * LONG + "😀"), re.Pattern)
 
 
 ASTRAL = [
