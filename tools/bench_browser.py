@@ -7,7 +7,9 @@
 ``boot``: for each site directory (default ``web/dist``; several to compare
 builds side by side, e.g. a copy of ``web/dist`` from another branch), the
 time from navigation start to ``bytepair.ready`` resolving (the status line's
-"Ready"), read in the page as ``performance.now()``. Every run uses a new
+"Ready"), read in the page as ``performance.now()``, and the median end of
+each boot stage the worker reports (runtime loaded, wheels installed, Python
+ready; ``STAGES``). Every run uses a new
 browser context (a cold HTTP cache); runs alternate between the directories so
 machine noise hits both alike; then one reload in the same context gives the
 warm-cache figure. Prints the median, min and max of each directory.
@@ -83,17 +85,40 @@ def ms_to_ready(page) -> float:
     )
 
 
-def boot_times(browser, url: str) -> tuple[float, float]:
-    """(cold, warm) navigation -> Ready in ms: a new context, then one reload in it."""
+#: Boot stages the worker reports in its ready reply (``stages``), in order.
+STAGES = ("worker_started", "runtime_loaded", "wheels_installed", "python_ready")
+
+
+def boot_stages(page) -> dict[str, float]:
+    """Milliseconds from navigation start to the end of each boot stage (the
+    worker's ``stages``, epoch ms, over the page's ``performance.timeOrigin``),
+    plus ``main_js``: when the page's module script ran (``domInteractive`` is
+    close; the worker starts from it)."""
+    return page.evaluate(
+        """async () => {
+            const info = await window.bytepair.ready;
+            const out = {};
+            for (const [k, v] of Object.entries(info.stages || {})) out[k] = v - performance.timeOrigin;
+            const nav = performance.getEntriesByType("navigation")[0];
+            if (nav) out.dom_content_loaded = nav.domContentLoadedEventEnd;
+            return out;
+        }"""
+    )
+
+
+def boot_times(browser, url: str) -> tuple[float, float, dict, dict]:
+    """(cold, warm) navigation -> Ready in ms: a new context, then one reload in
+    it; and the stages (:func:`boot_stages`) of each."""
     context = browser.new_context()
     context.set_default_timeout(READY_TIMEOUT_MS)
     try:
         page = context.new_page()
         page.goto(url)
         cold = ms_to_ready(page)
+        cold_stages = boot_stages(page)
         page.reload()
         warm = ms_to_ready(page)
-        return cold, warm
+        return cold, warm, cold_stages, boot_stages(page)
     finally:
         context.close()
 
@@ -102,15 +127,18 @@ def bench_boot(dirs: list[pathlib.Path], runs: int) -> list[dict]:
     """Median/min/max navigation -> Ready (ms) per site directory, runs interleaved."""
     cold: dict[pathlib.Path, list[float]] = {d: [] for d in dirs}
     warm: dict[pathlib.Path, list[float]] = {d: [] for d in dirs}
+    stages: dict[tuple[pathlib.Path, str], list[dict]] = {(d, k): [] for d in dirs for k in ("cold", "warm")}
     with contextlib.ExitStack() as stack:
         urls = {d: stack.enter_context(served(d)) for d in dirs}
         browser = stack.enter_context(chromium())
         boot_times(browser, urls[dirs[0]])  # warm the OS file cache and Chromium itself; not counted
         for _ in range(runs):
             for d in dirs:
-                c, w = boot_times(browser, urls[d])
+                c, w, cs, ws = boot_times(browser, urls[d])
                 cold[d].append(c)
                 warm[d].append(w)
+                stages[(d, "cold")].append(cs)
+                stages[(d, "warm")].append(ws)
     rows = []
     for d in dirs:
         info = json.loads((d / "wheels" / "manifest.json").read_text(encoding="utf-8"))
@@ -124,6 +152,14 @@ def bench_boot(dirs: list[pathlib.Path], runs: int) -> list[dict]:
             "cold_max": round(max(cold[d])),
             "warm_median": round(statistics.median(warm[d])),
         })
+        for kind in ("cold", "warm"):
+            runs_ = stages[(d, kind)]
+            keys = ["dom_content_loaded", *STAGES]
+            rows.append({
+                "what": f"boot stages, {kind} cache: median ms from navigation to the end of each",
+                "site": str(d),
+                **{k: round(statistics.median(r[k] for r in runs_)) for k in keys if all(k in r for r in runs_)},
+            })
     return rows
 
 
