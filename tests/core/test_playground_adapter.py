@@ -98,8 +98,10 @@ def test_prepare_compiles_the_encodings_pattern_and_ignores_other_names(pg):
 
     _compile.cache_clear()
     pg.prepare("gpt2")
+    compiled = _compile.cache_info().currsize
+    assert compiled >= 1
     pg.prepare("no-such-tokenizer")  # unknown or trained names: nothing to do, no error
-    assert _compile.cache_info().currsize == 1
+    assert _compile.cache_info().currsize == compiled
     before = _compile.cache_info().hits
     compile_pattern(GPT2_PATTERN)  # what Tokenizer does: now a cache hit
     assert _compile.cache_info().hits == before + 1
