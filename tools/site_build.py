@@ -9,16 +9,22 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
                                         python_stdlib.zip, pyodide-lock.json, ...)
     wheels/manifest.json                {"install": [wheel files, in install order],
                                         "bytepair": its wheel file, "vocab_url": "vocab/",
-                                        "vocab_files": {file: bytes}, "data_dir_env", ...};
+                                        "vocab_files": {file: bytes}, "data_dir_env",
+                                        "lazy": {"chat": [markupsafe, jinja2 wheel files]}, ...};
                                         the worker installs ``install`` with
-                                        ``pyodide.loadPackage`` (no micropip)
+                                        ``pyodide.loadPackage`` (no micropip) at boot,
+                                        ``lazy.chat`` when a chat template is first rendered
     wheels/bytepair-*.whl               this repository, without the vocabularies
                                         (``tools/wheels.py``)
+    wheels/jinja2-*.whl, markupsafe-*   the Chat view's template engine (``tools/pure_wheels.py``)
     vocab/<name>.tiktoken.gz            the OpenAI rank files (served as application/gzip,
                                         no Content-Encoding)
     vocab/<name>.bpv.gz                 the same ranks in the compact format of
                                         ``bytepair.vocab_file`` (generated from the rank
                                         files); the worker fetches these lazily
+    models/<name>.compact.gz,           the open-model tokenizers of bytepair.models.OPEN_MODELS
+    models/<name>.tekken.json.gz        (tools/model_files.py), fetched on first use and kept
+                                        in the browser's Cache API by the worker
     samples/udhr.json                   parallel texts: {"source", "unit", "languages": [
                                         {code, name, lang, direction, script, udhr_name,
                                         text}, ...]}, English first
@@ -38,6 +44,7 @@ import pathlib
 import shutil
 import time
 
+from tools import model_files
 from tools import udhr as udhr_reader
 from tools import wheels as wheel_steps
 from tools.buildutil import DIST, NODE_MODULES, PY_SRC, ROOT, WEB, BuildError, log
@@ -345,6 +352,7 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
     info.update(step_pyodide(out))
     wheels = wheel_steps.step_pypi_wheels(out)
     wheels.update(wheel_steps.step_bytepair_wheel(out))
+    chat_wheels = wheel_steps.step_chat_wheels(out)
     vocab = step_vocab(out)
     manifest = {
         "pyodide": info["pyodide"],
@@ -354,11 +362,14 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
         "vocab_files": vocab,
         "paths": "wheel names are files in wheels/; vocab_url is relative to the site root",
         "data_dir_env": "BYTEPAIR_DATA_DIR",
+        "lazy": {"chat": list(chat_wheels.values())},  # installed on first use, not at boot
     }
     out.write("wheels/manifest.json", (json.dumps(manifest, indent=1) + "\n").encode())
     info["wheels"] = {name: file.split("-")[1] for name, file in wheels.items()}
     info["bytepair"] = info["wheels"]["bytepair"]
+    info["lazy_wheels"] = {name: file.split("-")[1] for name, file in chat_wheels.items()}
     info.update(step_samples(out))
+    info["models"] = model_files.step_models(out)
     info["vendor"] = step_vendor(out)
     n_sources = step_site_sources(out)
     out.produced.add("build-info.json")

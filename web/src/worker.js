@@ -20,6 +20,11 @@ let ready = null; // the promise of boot()
 let interrupt = null; // Uint8Array over a SharedArrayBuffer, when cross-origin isolated
 let stopRequested = false;
 const vocabLoads = new Map(); // file -> promise
+let manifest = null; // wheels/manifest.json, kept for the wheels installed later (lazy)
+let chatWheels = null; // the promise of installing manifest.lazy.chat (jinja2, MarkupSafe)
+const modelLoads = new Map(); // open model name -> promise (this worker's Python has it once resolved)
+const MODEL_CACHE = "bytepair-models"; // Cache API: the gzip files of models/, keyed by URL + ?v=<version>
+let modelIndex = null; // models/index.json: {name: {file, bytes, version}}
 
 /**
  * A thrown error the page can use: a Python exception becomes a BytepairError
@@ -27,6 +32,7 @@ const vocabLoads = new Map(); // file -> promise
  * playground.py last_error()); its message text is never parsed here.
  */
 function readable(err) {
+  if (err instanceof BytepairError) return err; // already read (see chatBreakdown)
   if (err && err.type && typeof err.message === "string") {
     // a PythonError: ask the adapter what it was
     let detail = null;
@@ -92,7 +98,7 @@ async function boot(onProgress, interruptBuffer) {
   // so Pyodide's own loader installs them (unpacks them into site-packages
   // with their .dist-info): no micropip, no packaging. loadPackage reports a
   // failed download through errorCallback instead of throwing.
-  const manifest = await manifestLoad;
+  manifest = await manifestLoad;
   await wheelsWarm.catch(() => {});
   if (!Array.isArray(manifest.install) || !manifest.install.length) {
     throw new Error("wheels/manifest.json lists no wheels to install.");
@@ -142,6 +148,126 @@ async function ensureVocab(name) {
     load.catch(() => vocabLoads.delete(file));
   }
   await vocabLoads.get(file);
+}
+
+/**
+ * Install the Chat view's wheels (jinja2, MarkupSafe: manifest.lazy.chat) the
+ * first time a chat template is rendered; boot does not load them.
+ */
+async function ensureChatWheels() {
+  if (!chatWheels) {
+    chatWheels = (async () => {
+      const files = manifest?.lazy?.chat ?? [];
+      if (!files.length) throw new Error("wheels/manifest.json lists no wheels for chat templates (lazy.chat).");
+      const failures = [];
+      const loaded = await pyodide.loadPackage(
+        files.map((file) => new URL("wheels/" + file, SITE).href),
+        { messageCallback: () => {}, errorCallback: (m) => failures.push(m) },
+      );
+      if (failures.length || loaded.length !== files.length) {
+        throw new Error("Could not install jinja2 for chat templates: " + (failures.join(" ") || "loadPackage installed too few."));
+      }
+    })();
+    chatWheels.catch(() => { chatWheels = null; });
+  }
+  await chatWheels;
+}
+
+/** Read a response body, reporting (loaded, total) bytes as chunks arrive. */
+async function readWithProgress(res, total, report) {
+  if (!res.body) return new Uint8Array(await res.arrayBuffer());
+  const reader = res.body.getReader();
+  const chunks = [];
+  let loaded = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.length;
+    report(loaded, total);
+  }
+  const out = new Uint8Array(loaded);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+async function gunzip(bytes) {
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/**
+ * Make open model `name` usable in Python: its models/ file from the browser's cache (Cache API),
+ * else fetched with progress and cached; decompressed here, parsed by bytepair (playground.py
+ * load_model). onProgress({name, phase: "download"|"cache"|"load", loaded, total}) (bytes).
+ * Resolves {name, source: "cache"|"network", bytes, ms}.
+ */
+async function ensureModel(name, onProgress) {
+  const file = pg.model_file_needed(name);
+  if (!file) return null;
+  if (!modelLoads.has(name)) {
+    const load = (async () => {
+      const t0 = performance.now();
+      const report = (phase, loaded, total) => {
+        if (onProgress) onProgress({ name, phase, loaded, total }).catch(() => {});
+      };
+      if (!modelIndex) modelIndex = await (await fetchOk(new URL("models/index.json", SITE), "the model list")).json();
+      const entry = modelIndex[name];
+      if (!entry) throw new Error(`The site has no file for ${name} (models/index.json).`);
+      const url = new URL("models/" + entry.file, SITE);
+      const key = `${url.href}?v=${entry.version}`;
+      // no Cache API here (an opaque origin, a browser setting): fetch every time
+      const cache = globalThis.caches ? await caches.open(MODEL_CACHE).catch(() => null) : null;
+      let gz;
+      let source = "cache";
+      const hit = cache ? await cache.match(key) : null;
+      if (hit) {
+        report("cache", 0, entry.bytes);
+        gz = new Uint8Array(await hit.arrayBuffer());
+      } else {
+        source = "network";
+        report("download", 0, entry.bytes);
+        const res = await fetchOk(url, `the ${name} tokenizer`);
+        const total = Number(res.headers.get("content-length")) || entry.bytes;
+        gz = await readWithProgress(res, total, (loaded, t) => report("download", loaded, t));
+        if (cache) {
+          try {
+            for (const old of await cache.keys()) if (old.url.startsWith(url.href + "?")) await cache.delete(old);
+            await cache.put(key, new Response(gz, { headers: { "content-type": "application/gzip" } }));
+          } catch (err) {
+            console.warn("[models] not cached:", err); // quota: it still works, it is fetched next time
+          }
+        }
+      }
+      report("load", entry.bytes, entry.bytes);
+      const t1 = performance.now();
+      const data = await gunzip(gz);
+      const t2 = performance.now();
+      const path = `${DATA_DIR}/${file}`;
+      pyodide.FS.writeFile(path, data);
+      try {
+        pg.load_model(name, path);
+      } finally {
+        pyodide.FS.unlink(path);
+      }
+      const t3 = performance.now();
+      const ms = (a, b) => Math.round(b - a);
+      return { name, source, bytes: gz.length, ms: ms(t0, t3), fetch_ms: ms(t0, t1), gunzip_ms: ms(t1, t2), parse_ms: ms(t2, t3) };
+    })();
+    modelLoads.set(name, load);
+    load.catch(() => modelLoads.delete(name));
+  }
+  return modelLoads.get(name);
+}
+
+/** Fetch whatever `name` needs: an OpenAI vocabulary (an open model loads through ensureModel first). */
+async function ensureData(name) {
+  await ensureVocab(name);
+  if (pg.model_file_needed(name)) await ensureModel(name, null);
 }
 
 /** Run fn after boot, with Python errors turned into readable ones. */
@@ -196,35 +322,63 @@ const api = {
     return guarded(() => pg.forget_trained(name));
   },
 
-  encode(text, name) {
+  encode(text, name, addSpecial = true) {
     return guarded(async () => {
-      await ensureVocab(name);
-      return JSON.parse(pg.encode(text, name));
+      await ensureData(name);
+      return JSON.parse(pg.encode(text, name, addSpecial));
     });
   },
 
-  count(text, name) {
+  count(text, name, addSpecial = true) {
     return guarded(async () => {
-      await ensureVocab(name);
-      return pg.count(text, name);
+      await ensureData(name);
+      return pg.count(text, name, addSpecial);
     });
   },
 
-  /** {n_tokens, ids, display, hex, start, end} with UTF-16 spans. */
-  encodeSpans(text, name, limit) {
+  /** {n_tokens, n_added, ids, display, vocab, special, hex, start, end} with UTF-16 spans. */
+  encodeSpans(text, name, limit, addSpecial = true) {
     return guarded(async () => {
-      await ensureVocab(name);
-      // (a JavaScript null would reach Python as JsNull, not None: leave the argument out)
-      return JSON.parse(limit == null ? pg.encode_spans(text, name, "utf16") : pg.encode_spans(text, name, "utf16", limit));
+      await ensureData(name);
+      // (a JavaScript null would reach Python as JsNull, not None: pass keyword arguments)
+      const kw = { units: "utf16", add_special: addSpecial };
+      if (limit != null) kw.limit = limit;
+      return JSON.parse(pg.encode_spans.callKwargs(text, name, kw));
     });
   },
 
   /** texts: [{key, text}], names: [tokenizer] -> {name: {key: [tokens, bytes]}} */
-  compare(texts, names) {
+  compare(texts, names, addSpecial = true) {
     return guarded(async () => {
-      for (const name of names) await ensureVocab(name);
-      return JSON.parse(pg.compare(JSON.stringify(texts), JSON.stringify(names)));
+      for (const name of names) await ensureData(name);
+      return JSON.parse(pg.compare(JSON.stringify(texts), JSON.stringify(names), addSpecial));
     });
+  },
+
+  /** Load open model `name` (see ensureModel); {name, source, bytes, ms} or null when it was loaded. */
+  loadModel(name, onProgress) {
+    return guarded(() => ensureModel(name, onProgress));
+  },
+
+  /** describe() of any tokenizer (playground.py describe). */
+  describe(name) {
+    return guarded(async () => {
+      await ensureData(name);
+      return JSON.parse(pg.describe(name));
+    });
+  },
+
+  /** Files people load: [{name, json, config}] -> [{name, n_vocab, model} | {name, error}] (as registerTrained). */
+  registerFiles(items) {
+    return guarded(() =>
+      items.map(({ name, json, config }) => {
+        try {
+          return JSON.parse(pg.register_file(name, json, config || ""));
+        } catch (err) {
+          return { name, error: readable(err).detail ?? { type: "internal", field: null, message: String(err) } };
+        }
+      }),
+    );
   },
 
   checkPattern(pattern) {
@@ -257,6 +411,27 @@ const api = {
     stopRequested = true;
   },
 
+  /**
+   * A conversation counted in a chat format (playground.py chat_breakdown):
+   * fetches the format's tokenizer file and, for a chat template, installs jinja2 first.
+   */
+  chatBreakdown(formatId, messages, addGenerationPrompt) {
+    return guarded(async () => {
+      const need = JSON.parse(pg.chat_requirements(formatId));
+      await ensureData(need.tokenizer);
+      if (need.jinja) await ensureChatWheels();
+      // the adapter's record of the error is read at once: another call may start
+      // (and reset it) while this rejection travels through the awaits above
+      let out;
+      try {
+        out = pg.chat_breakdown(formatId, JSON.stringify(messages), !!addGenerationPrompt);
+      } catch (err) {
+        throw readable(err);
+      }
+      return JSON.parse(out);
+    });
+  },
+
   /** Step-through (playground.py steps_learn / steps_view / steps_encode, api.js stepsLearn / stepsView / stepsEncode). */
   stepsLearn(options) {
     return guarded(() => JSON.parse(pg.steps_learn(JSON.stringify(options))));
@@ -265,6 +440,30 @@ const api = {
   /** One step of the current step session (0: the start). */
   stepsView(session, index) {
     return guarded(() => JSON.parse(pg.steps_view(session, index)));
+  },
+
+  /** Why this token (playground.py token_story): the story of token `index` of `text`; events: training columns or null. */
+  tokenStory(text, name, index, events) {
+    return guarded(async () => {
+      await ensureData(name);
+      return JSON.parse(events ? pg.token_story(text, name, index, JSON.stringify(events)) : pg.token_story(text, name, index));
+    });
+  },
+
+  /** Side by side (playground.py side_by_side): compare_segmentations of `text` under `names`, with each row's spans. */
+  sideBySide(text, names) {
+    return guarded(async () => {
+      for (const name of names) await ensureData(name);
+      return JSON.parse(pg.side_by_side(text, JSON.stringify(names)));
+    });
+  },
+
+  /** The gallery of oddities (playground.py gallery): explanations computed by encoding. */
+  gallery(ids) {
+    return guarded(async () => {
+      for (const name of JSON.parse(pg.gallery_encodings())) await ensureVocab(name);
+      return JSON.parse(ids ? pg.gallery(JSON.stringify(ids)) : pg.gallery());
+    });
   },
 
   /** A new word (or short text) encoded with the session's merges, rule by rule. */

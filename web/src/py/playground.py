@@ -22,14 +22,15 @@ os.environ.setdefault("BYTEPAIR_DATA_DIR", "/home/pyodide/bytepair-data")
 
 # (imported after the data directory is set)
 import bytepair
+from bytepair import chat, chat_formats, models, registry, steps
 from bytepair import facts as _facts
-from bytepair import registry, steps
 from bytepair.errors import ArgumentError, BytepairError
 from bytepair.pretokenize import check_pattern as _check_pattern
 from bytepair.pretokenize import compile_pattern
 from bytepair.surrogates import utf8
 
 _trained: dict[str, bytepair.Tokenizer] = {}
+_open: dict[str, object] = {}  # open models (bytepair.models) and files people loaded: HFTokenizer / TekkenTokenizer
 _last_error: dict | None = None
 
 
@@ -86,10 +87,50 @@ def prepare(name: str) -> None:
         compile_pattern(registry.encoding_info(name)["pattern"])
 
 
-def get_tokenizer(name: str) -> bytepair.Tokenizer:
-    """A trained tokenizer registered under ``name``, else ``bytepair.get_encoding(name)``
-    (UnknownNameError, ``field="name"``, for an unknown name)."""
-    return _trained[name] if name in _trained else bytepair.get_encoding(name)
+def get_tokenizer(name: str):
+    """A trained tokenizer registered under ``name``, a loaded open model or file, else
+    ``bytepair.get_encoding(name)`` (UnknownNameError, ``field="name"``, for an unknown name)."""
+    if name in _trained:
+        return _trained[name]
+    if name in _open:
+        return _open[name]
+    return bytepair.get_encoding(name)
+
+
+def model_file_needed(name: str) -> str | None:
+    """The site file (under ``models/``) the worker must fetch before open model ``name`` works, or ``None``."""
+    if name in _open or name not in models.open_model_names():
+        return None
+    return models.site_file(models.open_model(name))
+
+
+@_exposed
+def load_model(name: str, path: str) -> str:
+    """Load open model ``name`` from its decompressed site file at ``path``; JSON ``{name, n_vocab}``."""
+    with open(path, "rb") as f:
+        _open[name] = models.load_model_file(f.read(), name=name)
+    return _dumps({"name": name, "n_vocab": _open[name].n_vocab})
+
+
+@_exposed
+def register_file(name: str, data: str, config: str = "") -> str:
+    """Load a file someone brought (``tokenizer.json`` [+ config text] or Tekken JSON) under ``name``;
+    JSON ``{name, n_vocab, model, chat_templates}`` (``chat_templates``: its config's template names, for
+    the Chat view). TokenizerFileError (``where``) for a file bytepair cannot load;
+    ArgumentError (``field="name"``) for a built-in name."""
+    if name in registry.list_encoding_names() or name in models.open_model_names():
+        raise ArgumentError(f"{name!r} is the name of a built-in tokenizer; pick another name.", field="name")
+    tok = models.load_tokenizer_file(data, config=config or None, name=name)
+    _open[name] = tok
+    return _dumps({"name": name, "n_vocab": tok.n_vocab, "model": tok.describe()["model"],
+                   "chat_templates": chat.chat_template_names(tok)})
+
+
+@_exposed
+def describe(name: str) -> str:
+    """JSON of the tokenizer's ``describe()`` plus ``adds_special_tokens`` (takes the page's switch)."""
+    tok = get_tokenizer(name)
+    return _dumps({**tok.describe(), "adds_special_tokens": models.adds_special_tokens(tok)})
 
 
 def _info(tok: bytepair.Tokenizer, name: str) -> dict:
@@ -113,32 +154,41 @@ def register_trained(name: str, tokenizer_json: str) -> str:
 
 
 def forget_trained(name: str) -> None:
-    """Drop a registered trained tokenizer (no error when absent)."""
+    """Drop a registered trained tokenizer or loaded file (no error when absent)."""
     _trained.pop(name, None)
+    if name not in models.open_model_names():
+        _open.pop(name, None)
 
 
 @_exposed
-def count(text: str, name: str) -> int:
-    """Number of tokens of ``text`` (special-token strings count as plain text)."""
-    return len(get_tokenizer(name).encode_ordinary(text))
+def count(text: str, name: str, add_special: bool = True) -> int:
+    """Number of tokens of ``text`` (``bytepair.models.count_tokens``: OpenAI/trained: special-token
+    strings as plain text; open models: ``add_special_tokens=add_special``)."""
+    return models.count_tokens(get_tokenizer(name), text, add_special_tokens=add_special)
 
 
 @_exposed
-def encode(text: str, name: str) -> str:
-    """JSON list of the token ids of ``text`` (special-token strings as plain text)."""
-    return _dumps(get_tokenizer(name).encode_ordinary(text))
+def encode(text: str, name: str, add_special: bool = True) -> str:
+    """JSON list of the token ids of ``text`` (counted as :func:`count` counts)."""
+    return _dumps(models.encode_ids(get_tokenizer(name), text, add_special_tokens=add_special))
 
 
 @_exposed
-def encode_spans(text: str, name: str, units: str = "utf16", limit: int | None = None) -> str:
-    """JSON columns ``{n_tokens, ids, display, hex, start, end}`` over the first ``limit``
-    tokens (all when ``None``); spans in ``units``; ``n_tokens`` counts every token."""
-    spans = get_tokenizer(name).encode_with_spans(text, units=units, disallowed_special=())
+def encode_spans(text: str, name: str, units: str = "utf16", limit: int | None = None, add_special: bool = True) -> str:
+    """JSON columns ``{n_tokens, ids, display, vocab, special, hex, start, end}`` over the first
+    ``limit`` tokens (all when ``None``); spans in ``units``; ``n_tokens`` counts every token;
+    ``n_added``: tokens the post-processor added (BOS ...: special, empty span); ``vocab``: the
+    vocabulary's spelling (``Ġhello``, ``▁hello``, ``<0xE0>``)."""
+    tok = get_tokenizer(name)
+    spans = models.view_spans(tok, text, add_special_tokens=add_special, units=units)
     shown = spans if limit is None else spans[:limit]
     return _dumps({
         "n_tokens": len(spans),
+        "n_added": sum(1 for s in spans if s.special and s.start == s.end),
         "ids": [s.id for s in shown],
         "display": [bytepair.token_to_display(s.token) for s in shown],
+        "vocab": [tok.token_string(s.id) for s in shown],
+        "special": [s.special for s in shown],
         "hex": [s.token.hex(" ") for s in shown],
         "start": [s.start for s in shown],
         "end": [s.end for s in shown],
@@ -146,13 +196,14 @@ def encode_spans(text: str, name: str, units: str = "utf16", limit: int | None =
 
 
 @_exposed
-def compare(texts_json: str, names_json: str) -> str:
-    """``[{key, text}]`` x ``[name]`` -> JSON ``{name: {key: [tokens, utf8_bytes]}}``."""
+def compare(texts_json: str, names_json: str, add_special: bool = True) -> str:
+    """``[{key, text}]`` x ``[name]`` -> JSON ``{name: {key: [tokens, utf8_bytes]}}`` (counted as :func:`count`)."""
     texts = json.loads(texts_json)
     out = {}
     for name in json.loads(names_json):
         tok = get_tokenizer(name)
-        out[name] = {t["key"]: [len(tok.encode_ordinary(t["text"])), len(utf8(t["text"]))] for t in texts}
+        out[name] = {t["key"]: [models.count_tokens(tok, t["text"], add_special_tokens=add_special),
+                                len(utf8(t["text"]))] for t in texts}
     return _dumps(out)
 
 
@@ -278,3 +329,81 @@ def steps_encode(session: int, text: str) -> str:
     s = _current(session)
     fired = s.apply(text)
     return _dumps({"start": s.start_symbols(text), "n_rules": s.n_steps, "fired": [f.to_dict() for f in fired]})
+
+
+# --------------------------------------------------------------------------- chat view
+
+
+@_exposed
+def chat_requirements(format_id: str) -> str:
+    """JSON ``{"tokenizer", "jinja"}`` of ``bytepair.chat_formats.requirements``: what the worker
+    loads before :func:`chat_breakdown` (a rank file; the jinja2 and MarkupSafe wheels)."""
+    return _dumps(chat_formats.requirements(format_id))
+
+
+@_exposed
+def chat_breakdown(format_id: str, messages_json: str, add_generation_prompt: bool = True) -> str:
+    """JSON of ``bytepair.chat_formats.breakdown(...).to_dict()`` with UTF-16 spans
+    (``{text, ids, total, tokens, messages, trailing_tokens, overhead_tokens, format,
+    template_name, tokenizer_name, ...}``); token display strings as ``display``."""
+    b = chat_formats.breakdown(format_id, json.loads(messages_json), add_generation_prompt=bool(add_generation_prompt),
+                               units="utf16", get_tokenizer=get_tokenizer)
+    return _dumps(b.to_dict())
+
+
+# --------------------------------------------------------------------------- teaching (issue 13)
+# Why this token, side by side, gallery: bytepair.explain / align / gallery as JSON.
+
+
+@_exposed
+def token_story(text: str, name: str, index: int, events_json: str = "") -> str:
+    """JSON of ``bytepair.token_story(tok, text, index, units="utf16").to_dict()`` plus ``"lines"``
+    (``bytepair.explain.describe``) and ``"tokenizer"``. ``events_json``: the training run's merges
+    as columns ``{"id", "left", "right", "count"}`` (trained tokenizers; ``""``: none)."""
+    events = None
+    if events_json:
+        c = json.loads(events_json)
+        events = [_Event(i, (a, b), n) for i, a, b, n in zip(c["id"], c["left"], c["right"], c["count"])]
+    story = bytepair.token_story(get_tokenizer(name), text, index, units="utf16", disallowed_special=(),
+                                 events=events)
+    return _dumps({**story.to_dict(), "lines": bytepair.explain.describe(story), "tokenizer": name})
+
+
+class _Event:
+    """What ``explain`` reads of a ``MergeEvent``: ``id``, ``pair``, ``count``."""
+
+    __slots__ = ("id", "pair", "count")
+
+    def __init__(self, id_: int, pair: tuple[int, int], count: int) -> None:
+        self.id, self.pair, self.count = id_, pair, count
+
+
+def _spans(tok, text: str) -> list:
+    """UTF-16 spans of ``text``: special-token strings as plain text (bytepair.Tokenizer), no tokens
+    added by a post-processor (open-model tokenizers: ``add_special_tokens=False``)."""
+    if isinstance(tok, bytepair.Tokenizer):
+        return tok.encode_with_spans(text, units="utf16", disallowed_special=())
+    return tok.encode_with_spans(text, units="utf16")
+
+
+@_exposed
+def side_by_side(text: str, names_json: str) -> str:
+    """JSON of ``bytepair.compare_segmentations(text, rows, names, units="utf16").to_dict()`` plus
+    ``"spans"``: per row ``{ids, display, start, end}`` (UTF-16 spans)."""
+    names = json.loads(names_json)
+    rows = [_spans(get_tokenizer(n), text) for n in names]
+    out = bytepair.compare_segmentations(text, rows, names=names, units="utf16").to_dict()
+    out["spans"] = [{"ids": [s.id for s in r], "display": [bytepair.token_to_display(s.token) for s in r],
+                     "start": [s.start for s in r], "end": [s.end for s in r]} for r in rows]
+    return _dumps(out)
+
+
+def gallery_encodings() -> str:
+    """JSON list of the encodings the gallery's examples use (the worker fetches their vocabularies first)."""
+    return _dumps(sorted({name for ex in bytepair.gallery.EXAMPLES for name in ex.encodings}))
+
+
+@_exposed
+def gallery(ids_json: str = "") -> str:
+    """JSON of ``bytepair.gallery.gallery_data(ids=...)`` (``""``: every example)."""
+    return _dumps(bytepair.gallery.gallery_data(ids=json.loads(ids_json) if ids_json else None))

@@ -1,46 +1,53 @@
 // Tokenize view: text in, coloured token spans out, counts, token details.
 
 import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
-import { int, fixed, charCount, byteCount, visibleWhitespace } from "../format.js";
+import { int, fixed, charCount, byteCount } from "../format.js";
 import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
+import { groupTokens, tokenNode } from "../tokenlist.js";
+import { tokenizerGroups } from "../tokenizer-groups.js";
+import { mountModelProgress, mountTokenizerInfo, mountFileLoader, addedByTemplate } from "./model-ui.js";
+import { mountTeaching } from "./teach.js";
+
+export { groupTokens }; // (its home is tokenlist.js, shared with the Chat view)
 
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
-const COLORS = 6;
 const SAMPLE = "Hello, world! Tokenizers split text into pieces.\nBonjour, ça va ? Привет, мир! 你好，世界。 नमस्ते दुनिया\nEmoji: 🙂👍🏽 🇺🇳\tand code: for (let i = 0; i < 10; i++) {}";
 
 export const initialTokenizeState = {
   tokenizer: "cl100k_base",
   showIds: false,
   whitespace: false,
+  addSpecial: true, // open models / loaded files: add BOS etc. (tokenizers' default)
+  desc: null, // describe() of the chosen tokenizer (bytepair, through the worker)
   text: null, // last text encoded
   result: null, // {n_tokens, ids, display, hex, start, end}
   pending: false,
   active: -1, // index of the highlighted group
+  sbs: null, // side by side (views/sidebyside.js): {on, result, text, names, clipped}
 };
-
-/** Group tokens whose spans overlap (tokens that split one character). */
-export function groupTokens(result) {
-  const groups = [];
-  for (let i = 0; i < result.ids.length; i += 1) {
-    const start = result.start[i];
-    const end = result.end[i];
-    const last = groups[groups.length - 1];
-    if (last && start < last.end) {
-      last.tokens.push(i);
-      last.end = Math.max(last.end, end);
-    } else {
-      groups.push({ start, end, tokens: [i] });
-    }
-  }
-  return groups;
-}
 
 export function mountTokenize(root, store, api) {
   const select = $(root, '[data-testid="tokenize-tokenizer"]');
   const textArea = $(root, '[data-testid="tokenize-text"]');
   const idsToggle = $(root, '[data-testid="toggle-ids"]');
   const wsToggle = $(root, '[data-testid="toggle-whitespace"]');
+  const specialToggle = $(root, '[data-testid="toggle-special"]');
+  const specialLabel = $(root, '[data-testid="special-toggle"]');
+  const specialWhat = $(root, '[data-testid="special-what"]');
+  const countWhat = $(root, '[data-testid="count-what"]');
+  const forget = $(root, '[data-testid="forget-file"]');
+  forget.addEventListener("click", async () => {
+    const name = store.state.tokenize.tokenizer;
+    try {
+      await api.deleteTokenizer(name);
+      $(root, '[data-testid="loadfile-status"]').textContent = `Removed “${name}” from this browser.`;
+    } catch (err) {
+      showError(root, "loadfile", err.message);
+    }
+  });
+  mountModelProgress($(root, '[data-testid="model-progress"]'), api, () => [store.state.tokenize.tokenizer]);
+  const info = mountTokenizerInfo($(root, '[data-testid="tokenizer-info"]'), api);
   const out = $(root, '[data-testid="tokens"]');
   const note = $(root, '[data-testid="tokens-note"]');
   const detail = $(root, '[data-testid="token-detail"]');
@@ -54,15 +61,20 @@ export function mountTokenize(root, store, api) {
   };
   const set = (patch) => store.update("tokenize", patch);
 
+  // --- teaching (issue 13): story panel, side by side, gallery, pictures (views/teach.js)
+  const { story, sbs, gallery, clearSource } = mountTeaching(root, store, api, {
+    out,
+    textArea,
+    select,
+    persist: () => persist(),
+    encodeNow: () => encodeNow(),
+  });
+
   let wanted = null; // a tokenizer a link asked for, not (yet) known here
   function fillSelect() {
     const current = store.state.tokenize.tokenizer;
-    const options = [
-      h("optgroup", { label: "Real encodings" }, api.realTokenizers().map((t) => h("option", { value: t.name, text: t.label }))),
-    ];
-    const mine = api.trainedTokenizers();
-    if (mine.length) options.push(h("optgroup", { label: "Trained here" }, mine.map((t) => h("option", { value: t.name, text: t.name }))));
-    select.replaceChildren(...options);
+    select.replaceChildren(...tokenizerGroups(api).map((g) =>
+      h("optgroup", { label: g.label }, g.items.map((t) => h("option", { value: t.name, text: t.label })))));
     if (!api.facts) return; // the real encodings are listed once the worker is ready (api.withFacts below)
     const names = api.tokenizers();
     if (wanted && names.includes(wanted)) {
@@ -94,10 +106,15 @@ export function mountTokenize(root, store, api) {
     try {
       await api.ready;
       if (mine === seq) working.start();
-      const result = await api.encodeSpans(text, tokenizer, LIMIT);
+      const addSpecial = store.state.tokenize.addSpecial;
+      const result = await api.encodeSpans(text, tokenizer, LIMIT, { addSpecial });
       if (mine !== seq) return;
       showError(root, "tokenize", "");
-      set({ text, result, tokenizerShown: tokenizer, pending: false, active: -1 });
+      const same = store.state.tokenize.text === text && store.state.tokenize.tokenizerShown === tokenizer;
+      set({ text, result, tokenizerShown: tokenizer, addSpecialShown: addSpecial, pending: false, ...(same ? {} : { active: -1 }) });
+      if (!same) story.close(); // the story told is of another text
+      sbs.refresh(text, tokenizer);
+      if (store.state.tokenize.desc?.tokenizer !== tokenizer) describeNow(tokenizer);
     } catch (err) {
       if (mine !== seq) return;
       showError(root, "tokenize", err.message);
@@ -108,9 +125,27 @@ export function mountTokenize(root, store, api) {
     }
   }
   const update = debounce(encodeNow, 200);
+  async function describeNow(tokenizer) {
+    const desc = await info.show(tokenizer);
+    if (desc && store.state.tokenize.tokenizer === tokenizer) set({ desc: { ...desc, tokenizer } });
+  }
+  mountFileLoader(root, api, {
+    input: $(root, '[data-testid="load-tokenizer-file"]'),
+    key: "loadfile",
+    onLoaded: (name) => {
+      set({ tokenizer: name });
+      select.value = name;
+      if (store.state.view !== "tokenize") {
+        history.replaceState(null, "", "#tokenize");
+        store.set({ view: "tokenize" });
+      }
+      encodeNow();
+    },
+  });
   const persist = debounce(() => storage.saveText("tokenize", textArea.value), 400);
 
   textArea.addEventListener("input", () => {
+    clearSource();
     update();
     persist();
   });
@@ -119,6 +154,10 @@ export function mountTokenize(root, store, api) {
     encodeNow();
   });
   idsToggle.addEventListener("change", () => set({ showIds: idsToggle.checked }));
+  specialToggle.addEventListener("change", () => {
+    set({ addSpecial: specialToggle.checked });
+    encodeNow();
+  });
   wsToggle.addEventListener("change", () => set({ whitespace: wsToggle.checked }));
 
   storage.loadText("tokenize", null).then((saved) => {
@@ -135,13 +174,32 @@ export function mountTokenize(root, store, api) {
     else if (e.key === "ArrowLeft" || e.key === "ArrowUp") i = Math.max(0, i - 1);
     else if (e.key === "Home") i = 0;
     else if (e.key === "End") i = n - 1;
-    else return;
+    else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      if (i >= 0) openStory(i);
+      return;
+    } else if (e.key === "Escape" && story.showing) {
+      story.close({ returnFocus: true });
+      return;
+    } else return;
     e.preventDefault();
     set({ active: i });
   });
   out.addEventListener("focus", () => {
     if (store.state.tokenize.active < 0 && groups.length) set({ active: 0 });
   });
+  out.addEventListener("click", (e) => {
+    const el = e.target.closest("[data-group]");
+    if (!el) return;
+    set({ active: Number(el.dataset.group) });
+    openStory(Number(el.dataset.group));
+  });
+  /** Open the story panel of group gi (its first token; the others by the panel's buttons). */
+  function openStory(gi) {
+    const st = store.state.tokenize;
+    if (!st.result || !groups[gi]) return;
+    story.open(st.text, st.tokenizerShown, groups[gi].tokens);
+  }
   out.addEventListener("mouseover", (e) => {
     const el = e.target.closest("[data-group]");
     if (el) set({ active: Number(el.dataset.group) });
@@ -152,7 +210,10 @@ export function mountTokenize(root, store, api) {
 
   function describe(state, g) {
     const r = state.result;
-    const parts = g.tokens.map((i) => `id ${r.ids[i]} · UTF-8 bytes (hex) ${r.hex[i]} · “${r.display[i]}”`);
+    const parts = g.tokens.map((i) => {
+      const vocab = r.vocab && r.vocab[i] !== r.display[i] ? ` · in the vocabulary “${r.vocab[i]}”` : "";
+      return `id ${r.ids[i]}${r.special?.[i] ? " (special)" : ""} · UTF-8 bytes (hex) ${r.hex[i]} · “${r.display[i]}”${vocab}`;
+    });
     const text = state.text.slice(g.start, g.end);
     const head = g.tokens.length > 1 ? `${g.tokens.length} tokens for “${text}”: ` : "";
     return head + parts.join("; ");
@@ -170,20 +231,24 @@ export function mountTokenize(root, store, api) {
     out.setAttribute("aria-busy", String(s.pending));
     if (current) root.dataset.encoded = `${s.tokenizer}:${s.result.n_tokens}`;
     else delete root.dataset.encoded;
+    const desc = s.desc && s.desc.tokenizer === s.tokenizer ? s.desc : null;
+    const adds = !!desc?.adds_special_tokens;
+    specialLabel.hidden = !adds;
+    forget.hidden = api.kind(s.tokenizer) !== "file";
+    if (adds) specialWhat.textContent = addedByTemplate(desc).join(" … ") || "none for this tokenizer";
+    countWhat.textContent = current ? countedText(s, desc) : "";
 
     if (s.result && (drawn.result !== s.result || drawn.showIds !== s.showIds || drawn.whitespace !== s.whitespace)) {
       drawn = { result: s.result, showIds: s.showIds, whitespace: s.whitespace };
       groups = groupTokens(s.result);
       const nodes = groups.map((g, gi) => {
-        const piece = s.text.slice(g.start, g.end);
-        const el = h("span", {
-          class: "tok-group",
-          id: `tok-${gi}`,
-          dataset: { group: gi, c: gi % COLORS, ids: g.tokens.map((i) => s.result.ids[i]).join(","), testid: "token" },
-          attrs: { role: "option", "aria-selected": "false" },
-        }, s.whitespace ? visibleWhitespace(piece) : piece);
-        if (s.showIds) el.append(h("span", { class: "tok-id", text: g.tokens.map((i) => s.result.ids[i]).join(" "), attrs: { "aria-hidden": "true" } }));
-        return el;
+        const added = g.start === g.end && g.tokens.every((i) => s.result.special?.[i]); // BOS etc.: no text of its own
+        return tokenNode(s.text, s.result, g, gi, {
+          whitespace: s.whitespace,
+          showIds: s.showIds,
+          cls: added ? "tok-added" : "",
+          label: added ? g.tokens.map((i) => s.result.display[i]).join("") : null,
+        });
       });
       out.replaceChildren(...nodes);
       out.classList.toggle("show-ids", s.showIds);
@@ -206,12 +271,31 @@ export function mountTokenize(root, store, api) {
       out.removeAttribute("aria-activedescendant");
       detail.textContent = "Hover or focus a token.";
     }
+    sbs.render(state);
+  }
+
+  /** What the count counted: the tokenizer, and whether special tokens (BOS ...) were added. */
+  function countedText(s, desc) {
+    const label = api.label(s.tokenizer);
+    if (!desc) return `Counted with ${label}.`;
+    if (!desc.adds_special_tokens) return `Counted with ${label}; special-token strings in the text (such as <|endoftext|>) count as plain text.`;
+    const n = s.result.n_added;
+    const what = addedByTemplate(desc).join(" … ");
+    const added = s.addSpecialShown
+      ? n ? `${int(n)} special token${n > 1 ? "s" : ""} added (${what})` : "this tokenizer adds no special tokens"
+      : "special tokens not added";
+    return `Counted with ${label}: ${added}; special-token strings typed in the text count as one token each.`;
   }
 
   // --- links: text, tokenizer, toggles ---------------------------------------
   function link() {
     const s = store.state.tokenize;
-    const params = { tok: s.tokenizer, ids: s.showIds ? 1 : null, ws: s.whitespace ? 1 : null };
+    const params = { tok: s.tokenizer, ids: s.showIds ? 1 : null, ws: s.whitespace ? 1 : null, sp: s.addSpecial ? null : 0, ...sbs.link() };
+    if (gallery.current) {
+      // a gallery example: its id (and text number) stand for the text
+      Object.assign(params, { g: gallery.current.id, gt: gallery.current.textIndex || null });
+      return { params, notes: [] };
+    }
     const note = addText(params, textArea.value);
     return { params, notes: note ? [note] : [] };
   }
@@ -234,9 +318,15 @@ export function mountTokenize(root, store, api) {
         }, () => {});
       }
     }
-    set({ showIds: params.ids === "1", whitespace: params.ws === "1" });
+    set({ showIds: params.ids === "1", whitespace: params.ws === "1", addSpecial: params.sp !== "0" });
+    specialToggle.checked = params.sp !== "0";
     idsToggle.checked = params.ids === "1";
     wsToggle.checked = params.ws === "1";
+    if (params.sbs) sbs.toggle(true, params.sbs === "-" ? [] : params.sbs.split(","));
+    if (params.g) {
+      gallery.open(params.g, Number(params.gt) || 0).catch((err) => showError(root, "tokenize", `The gallery example could not be opened: ${err.message}`));
+      return notes;
+    }
     encodeNow();
     return notes;
   }
