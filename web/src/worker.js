@@ -19,7 +19,10 @@ let pg = null; // the playground.py module (a PyProxy)
 let ready = null; // the promise of boot()
 let interrupt = null; // Uint8Array over a SharedArrayBuffer, when cross-origin isolated
 let stopRequested = false;
+let stopLimit = null; // Stop's count of merges the page had shown (the tokenizer keeps those)
 const vocabLoads = new Map(); // file -> promise
+let manifest = null; // wheels/manifest.json, kept for the wheels installed later (lazy)
+let chatWheels = null; // the promise of installing manifest.lazy.chat (jinja2, MarkupSafe)
 const modelLoads = new Map(); // open model name -> promise (this worker's Python has it once resolved)
 const MODEL_CACHE = "bytepair-models"; // Cache API: the gzip files of models/, keyed by URL + ?v=<version>
 let modelIndex = null; // models/index.json: {name: {file, bytes, version}}
@@ -30,6 +33,7 @@ let modelIndex = null; // models/index.json: {name: {file, bytes, version}}
  * playground.py last_error()); its message text is never parsed here.
  */
 function readable(err) {
+  if (err instanceof BytepairError) return err; // already read (see chatBreakdown)
   if (err && err.type && typeof err.message === "string") {
     // a PythonError: ask the adapter what it was
     let detail = null;
@@ -67,12 +71,25 @@ async function boot(onProgress, interruptBuffer) {
   const progress = (fraction, message) => {
     if (onProgress) onProgress(fraction, message).catch(() => {});
   };
+  // When each boot stage ended, as epoch ms (performance.timeOrigin + now), for tools/bench_browser.py.
+  const stages = {};
+  const mark = (name) => { stages[name] = performance.timeOrigin + performance.now(); };
+  mark("worker_started");
   progress(0.05, "Loading the Python runtime…");
+  // Our own files download while the runtime starts (loadPackage below then
+  // finds the wheels in the HTTP cache).
+  const manifestLoad = fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list").then((r) => r.json());
+  const helperLoad = fetchOk(new URL("src/py/playground.py", SITE), "the Python helper").then((r) => r.text());
+  const wheelsWarm = manifestLoad.then((m) =>
+    Promise.all((m.install || []).map((file) => fetch(new URL("wheels/" + file, SITE)).then((r) => r.arrayBuffer()))));
+  wheelsWarm.catch(() => {}); // only a head start: loadPackage reports failures
+  helperLoad.catch(() => {});
   pyodide = await loadPyodide({
     indexURL: new URL("pyodide/", SITE).href,
     stdout: () => {},
     stderr: (line) => console.warn("[python]", line),
   });
+  mark("runtime_loaded");
   if (interruptBuffer) {
     interrupt = new Uint8Array(interruptBuffer);
     pyodide.setInterruptBuffer(interrupt);
@@ -82,7 +99,8 @@ async function boot(onProgress, interruptBuffer) {
   // so Pyodide's own loader installs them (unpacks them into site-packages
   // with their .dist-info): no micropip, no packaging. loadPackage reports a
   // failed download through errorCallback instead of throwing.
-  const manifest = await (await fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list")).json();
+  manifest = await manifestLoad;
+  await wheelsWarm.catch(() => {});
   if (!Array.isArray(manifest.install) || !manifest.install.length) {
     throw new Error("wheels/manifest.json lists no wheels to install.");
   }
@@ -94,18 +112,20 @@ async function boot(onProgress, interruptBuffer) {
   if (failures.length || loaded.length !== manifest.install.length) {
     throw new Error("Could not install the Python wheels: " + (failures.join(" ") || "loadPackage installed too few."));
   }
+  mark("wheels_installed");
   progress(0.85, "Starting the playground…");
   pyodide.FS.mkdirTree(DATA_DIR);
   pyodide.FS.mkdirTree(HELPER_DIR);
-  const helper = await (await fetchOk(new URL("src/py/playground.py", SITE), "the Python helper")).text();
+  const helper = await helperLoad;
   pyodide.FS.writeFile(HELPER_DIR + "/playground.py", helper);
   pyodide.runPython(
     `import os, sys\nos.environ["BYTEPAIR_DATA_DIR"] = ${JSON.stringify(DATA_DIR)}\nsys.path.insert(0, ${JSON.stringify(HELPER_DIR)})`,
   );
   pg = pyodide.pyimport("playground");
   const version = pyodide.runPython("import bytepair, sys; getattr(bytepair, '__version__', '?') + ' on Python ' + sys.version.split()[0]");
+  mark("python_ready");
   progress(1, "Ready");
-  return { version, isolated: !!interrupt };
+  return { version, isolated: !!interrupt, stages };
 }
 
 /** Fetch a vocabulary file the first time a real encoding is used. */
@@ -114,14 +134,44 @@ async function ensureVocab(name) {
   if (!file) return;
   if (!vocabLoads.has(file)) {
     const load = (async () => {
-      const res = await fetchOk(new URL("vocab/" + file, SITE), `the ${name} vocabulary`);
-      const data = new Uint8Array(await res.arrayBuffer());
+      const fetching = fetchOk(new URL("vocab/" + file, SITE), `the ${name} vocabulary`);
+      pg.prepare(name); // compile the split pattern while the file downloads
+      const res = await fetching;
+      let data = new Uint8Array(await res.arrayBuffer());
+      // Compact vocabularies (bytepair.vocab_file sniffs gzip): unzip here, natively, not in Python.
+      if (file.endsWith(".bpv.gz") && data[0] === 0x1f && data[1] === 0x8b) {
+        const unzipped = new Blob([data]).stream().pipeThrough(new DecompressionStream("gzip"));
+        data = new Uint8Array(await new Response(unzipped).arrayBuffer());
+      }
       pyodide.FS.writeFile(`${DATA_DIR}/${file}`, data);
     })();
     vocabLoads.set(file, load);
     load.catch(() => vocabLoads.delete(file));
   }
   await vocabLoads.get(file);
+}
+
+/**
+ * Install the Chat view's wheels (jinja2, MarkupSafe: manifest.lazy.chat) the
+ * first time a chat template is rendered; boot does not load them.
+ */
+async function ensureChatWheels() {
+  if (!chatWheels) {
+    chatWheels = (async () => {
+      const files = manifest?.lazy?.chat ?? [];
+      if (!files.length) throw new Error("wheels/manifest.json lists no wheels for chat templates (lazy.chat).");
+      const failures = [];
+      const loaded = await pyodide.loadPackage(
+        files.map((file) => new URL("wheels/" + file, SITE).href),
+        { messageCallback: () => {}, errorCallback: (m) => failures.push(m) },
+      );
+      if (failures.length || loaded.length !== files.length) {
+        throw new Error("Could not install jinja2 for chat templates: " + (failures.join(" ") || "loadPackage installed too few."));
+      }
+    })();
+    chatWheels.catch(() => { chatWheels = null; });
+  }
+  await chatWheels;
 }
 
 /** Read a response body, reporting (loaded, total) bytes as chunks arrive. */
@@ -358,8 +408,41 @@ const api = {
     return guarded(() => JSON.parse(pg.from_merges_json(name, JSON.stringify(merges), pattern)));
   },
 
-  stop() {
+  /** limit: the number of merges the page had shown when Stop was pressed (kept), or null (all so far). */
+  stop(limit = null) {
     stopRequested = true;
+    stopLimit = Number.isInteger(limit) && limit >= 0 ? limit : null;
+  },
+
+  /** A tokenizer's merges as columns {id, left, right, left_text, right_text, token_text}. */
+  mergesTable(name) {
+    return guarded(() => JSON.parse(pg.merges_table(name)));
+  },
+
+  /** Download files and load-it-in-Python snippets: {tokenizer_json, tiktoken, bytepair_json, snippets, file_names, problems}. */
+  exportFiles(name) {
+    return guarded(() => JSON.parse(pg.export_files(name)));
+  },
+
+  /**
+   * A conversation counted in a chat format (playground.py chat_breakdown):
+   * fetches the format's tokenizer file and, for a chat template, installs jinja2 first.
+   */
+  chatBreakdown(formatId, messages, addGenerationPrompt) {
+    return guarded(async () => {
+      const need = JSON.parse(pg.chat_requirements(formatId));
+      await ensureData(need.tokenizer);
+      if (need.jinja) await ensureChatWheels();
+      // the adapter's record of the error is read at once: another call may start
+      // (and reset it) while this rejection travels through the awaits above
+      let out;
+      try {
+        out = pg.chat_breakdown(formatId, JSON.stringify(messages), !!addGenerationPrompt);
+      } catch (err) {
+        throw readable(err);
+      }
+      return JSON.parse(out);
+    });
   },
 
   /** Step-through (playground.py steps_learn / steps_view / steps_encode, api.js stepsLearn / stepsView / stepsEncode). */
@@ -411,6 +494,7 @@ const api = {
   train(text, options, onMerges) {
     return guarded(async () => {
       stopRequested = false;
+      stopLimit = null;
       const { vocabSize, pattern, name, minFrequency = 1, normalization = null } = options;
       const isInterrupt = (err) => err && err.type === "KeyboardInterrupt";
       const Session = pg.TrainSession;
@@ -435,7 +519,7 @@ const api = {
             stopped = true;
             break;
           }
-          if (batch.events.id.length && onMerges) onMerges(batch).catch(() => {});
+          if (batch.events.id.length && onMerges && !stopRequested) onMerges(batch).catch(() => {});
           if (batch.done) break;
           await nextTask();
           if (stopRequested) {
@@ -447,7 +531,8 @@ const api = {
         for (let attempt = 0; ; attempt += 1) {
           if (interrupt) interrupt[0] = 0;
           try {
-            result = JSON.parse(session.finish(name));
+            // after Stop, the tokenizer holds exactly the merges the page had shown
+            result = JSON.parse(stopped && stopLimit != null ? session.finish(name, stopLimit) : session.finish(name));
             break;
           } catch (err) {
             if (!isInterrupt(err) || attempt > 0) throw err; // a Stop that came too late
@@ -455,7 +540,16 @@ const api = {
         }
         return { ...result, stopped };
       } finally {
-        session.destroy();
+        // the trainer's state of a large text takes a while to free: after the reply has gone
+        setTimeout(() => {
+          try {
+            session.close();
+          } catch {
+            // (freed with the proxy all the same)
+          } finally {
+            session.destroy();
+          }
+        }, 0);
       }
     });
   },

@@ -22,10 +22,11 @@ os.environ.setdefault("BYTEPAIR_DATA_DIR", "/home/pyodide/bytepair-data")
 
 # (imported after the data directory is set)
 import bytepair
+from bytepair import chat, chat_formats, hf_export, models, registry, steps
 from bytepair import facts as _facts
-from bytepair import models, registry, steps
 from bytepair.errors import ArgumentError, BytepairError
 from bytepair.pretokenize import check_pattern as _check_pattern
+from bytepair.pretokenize import compile_pattern
 from bytepair.surrogates import utf8
 
 _trained: dict[str, bytepair.Tokenizer] = {}
@@ -80,6 +81,12 @@ def vocab_file_needed(name: str) -> str | None:
     return None if name in _trained else registry.missing_file(name)
 
 
+def prepare(name: str) -> None:
+    """Compile the split pattern of encoding ``name`` (the worker calls this while its vocabulary downloads)."""
+    if name not in _trained and name in registry.list_encoding_names():
+        compile_pattern(registry.encoding_info(name)["pattern"])
+
+
 def get_tokenizer(name: str):
     """A trained tokenizer registered under ``name``, a loaded open model or file, else
     ``bytepair.get_encoding(name)`` (UnknownNameError, ``field="name"``, for an unknown name)."""
@@ -108,13 +115,15 @@ def load_model(name: str, path: str) -> str:
 @_exposed
 def register_file(name: str, data: str, config: str = "") -> str:
     """Load a file someone brought (``tokenizer.json`` [+ config text] or Tekken JSON) under ``name``;
-    JSON ``{name, n_vocab, model}``. TokenizerFileError (``where``) for a file bytepair cannot load;
+    JSON ``{name, n_vocab, model, chat_templates}`` (``chat_templates``: its config's template names, for
+    the Chat view). TokenizerFileError (``where``) for a file bytepair cannot load;
     ArgumentError (``field="name"``) for a built-in name."""
     if name in registry.list_encoding_names() or name in models.open_model_names():
         raise ArgumentError(f"{name!r} is the name of a built-in tokenizer; pick another name.", field="name")
     tok = models.load_tokenizer_file(data, config=config or None, name=name)
     _open[name] = tok
-    return _dumps({"name": name, "n_vocab": tok.n_vocab, "model": tok.describe()["model"]})
+    return _dumps({"name": name, "n_vocab": tok.n_vocab, "model": tok.describe()["model"],
+                   "chat_templates": chat.chat_template_names(tok)})
 
 
 @_exposed
@@ -258,11 +267,47 @@ class TrainSession:
         return _dumps({"events": cols, "done": self.done, "total_bytes": self.total_bytes, "target": self.target})
 
     @_exposed
-    def finish(self, name: str) -> str:
-        """Build and register the tokenizer; JSON ``{name, json, n_merges, n_vocab, pattern}``."""
-        self._it.close()
-        return _keep(bytepair.Tokenizer.from_merges(self.merges, pattern=self.pattern,
+    def finish(self, name: str, limit: int | None = None) -> str:
+        """Build and register the tokenizer from the first ``limit`` merges (all when ``None``: Stop
+        keeps the merges the page had shown); JSON ``{name, json, n_merges, n_vocab, pattern}``."""
+        merges = self.merges if limit is None else dict(list(self.merges.items())[:max(0, int(limit))])
+        return _keep(bytepair.Tokenizer.from_merges(merges, pattern=self.pattern,
                                                     normalization=self.normalization, name=name), name)
+
+    def close(self) -> None:
+        """Free the trainer's state (on a large text, freeing it takes a while: called after the reply)."""
+        self._it.close()
+
+
+@_exposed
+def merges_table(name: str) -> str:
+    """The merges of a tokenizer in learned order, as JSON columns ``{id, left, right, left_text,
+    right_text, token_text}`` (the Train view's table; no pair counts: a saved file has none)."""
+    tok = get_tokenizer(name)
+    disp = bytepair.token_to_display
+    rows = sorted((i, a, b) for (a, b), i in tok.merges.items())
+    return _dumps({"id": [r[0] for r in rows], "left": [r[1] for r in rows], "right": [r[2] for r in rows],
+                   "left_text": [disp(tok.token_bytes(r[1])) for r in rows],
+                   "right_text": [disp(tok.token_bytes(r[2])) for r in rows],
+                   "token_text": [disp(tok.token_bytes(r[0])) for r in rows]})
+
+
+@_exposed
+def export_files(name: str) -> str:
+    """The download files of a tokenizer and their "load it in Python" snippets
+    (``bytepair.hf_export``): JSON ``{tokenizer_json, tiktoken, bytepair_json, snippets, file_names,
+    problems}``; a format that cannot hold the tokenizer exactly is ``null`` with its reason in
+    ``problems[format]`` (``tiktoken`` is the ``.tiktoken`` file's text)."""
+    tok = get_tokenizer(name)
+    out: dict = {"snippets": hf_export.load_snippets(tok), "problems": {},
+                 "file_names": {k: v.format(name=name) for k, v in hf_export.FILE_NAMES.items()},
+                 "bytepair_json": tok.to_json() if tok.is_trained else None}
+    for key, make in (("tokenizer_json", tok.to_tokenizer_json), ("tiktoken", lambda: tok.to_tiktoken().decode("ascii"))):
+        try:
+            out[key] = make()
+        except BytepairError as e:
+            out[key], out["problems"][key] = None, str(e)
+    return _dumps(out)
 
 
 @_exposed
@@ -320,6 +365,26 @@ def steps_encode(session: int, text: str) -> str:
     s = _current(session)
     fired = s.apply(text)
     return _dumps({"start": s.start_symbols(text), "n_rules": s.n_steps, "fired": [f.to_dict() for f in fired]})
+
+
+# --------------------------------------------------------------------------- chat view
+
+
+@_exposed
+def chat_requirements(format_id: str) -> str:
+    """JSON ``{"tokenizer", "jinja"}`` of ``bytepair.chat_formats.requirements``: what the worker
+    loads before :func:`chat_breakdown` (a rank file; the jinja2 and MarkupSafe wheels)."""
+    return _dumps(chat_formats.requirements(format_id))
+
+
+@_exposed
+def chat_breakdown(format_id: str, messages_json: str, add_generation_prompt: bool = True) -> str:
+    """JSON of ``bytepair.chat_formats.breakdown(...).to_dict()`` with UTF-16 spans
+    (``{text, ids, total, tokens, messages, trailing_tokens, overhead_tokens, format,
+    template_name, tokenizer_name, ...}``); token display strings as ``display``."""
+    b = chat_formats.breakdown(format_id, json.loads(messages_json), add_generation_prompt=bool(add_generation_prompt),
+                               units="utf16", get_tokenizer=get_tokenizer)
+    return _dumps(b.to_dict())
 
 
 # --------------------------------------------------------------------------- teaching (issue 13)

@@ -1,15 +1,17 @@
 // Tokenize view: text in, coloured token spans out, counts, token details.
 
 import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
-import { int, fixed, charCount, byteCount, visibleWhitespace } from "../format.js";
+import { int, fixed, charCount, byteCount } from "../format.js";
 import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
+import { groupTokens, tokenNode } from "../tokenlist.js";
 import { tokenizerGroups } from "../tokenizer-groups.js";
 import { mountModelProgress, mountTokenizerInfo, mountFileLoader, addedByTemplate } from "./model-ui.js";
 import { mountTeaching } from "./teach.js";
 
+export { groupTokens }; // (its home is tokenlist.js, shared with the Chat view)
+
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
-const COLORS = 6;
 const SAMPLE = "Hello, world! Tokenizers split text into pieces.\nBonjour, ça va ? Привет, мир! 你好，世界。 नमस्ते दुनिया\nEmoji: 🙂👍🏽 🇺🇳\tand code: for (let i = 0; i < 10; i++) {}";
 
 export const initialTokenizeState = {
@@ -24,23 +26,6 @@ export const initialTokenizeState = {
   active: -1, // index of the highlighted group
   sbs: null, // side by side (views/sidebyside.js): {on, result, text, names, clipped}
 };
-
-/** Group tokens whose spans overlap (tokens that split one character). */
-export function groupTokens(result) {
-  const groups = [];
-  for (let i = 0; i < result.ids.length; i += 1) {
-    const start = result.start[i];
-    const end = result.end[i];
-    const last = groups[groups.length - 1];
-    if (last && start < last.end) {
-      last.tokens.push(i);
-      last.end = Math.max(last.end, end);
-    } else {
-      groups.push({ start, end, tokens: [i] });
-    }
-  }
-  return groups;
-}
 
 export function mountTokenize(root, store, api) {
   const select = $(root, '[data-testid="tokenize-tokenizer"]');
@@ -86,6 +71,9 @@ export function mountTokenize(root, store, api) {
   });
 
   let wanted = null; // a tokenizer a link asked for, not (yet) known here
+  let missingNote = ""; // the link's tokenizer is missing: said for as long as the fallback is shown
+  let linked = false; // a link chose the tokenizer (else the one chosen before the reload is restored)
+  const CHOICE_KEY = "tokenize-tokenizer";
   function fillSelect() {
     const current = store.state.tokenize.tokenizer;
     select.replaceChildren(...tokenizerGroups(api).map((g) =>
@@ -93,6 +81,7 @@ export function mountTokenize(root, store, api) {
     if (!api.facts) return; // the real encodings are listed once the worker is ready (api.withFacts below)
     const names = api.tokenizers();
     if (wanted && names.includes(wanted)) {
+      missingNote = "";
       set({ tokenizer: wanted });
       select.value = wanted;
       wanted = null;
@@ -111,6 +100,20 @@ export function mountTokenize(root, store, api) {
     fillSelect();
     update();
   });
+  // a renamed tokenizer stays selected under its new name
+  api.onTokenizerRenamed(({ from, to }) => {
+    if (store.state.tokenize.tokenizer === from) {
+      set({ tokenizer: to });
+      storage.saveText(CHOICE_KEY, to);
+    }
+  });
+  // the chosen tokenizer survives a reload (trained ones are listed a moment after start)
+  storage.loadText(CHOICE_KEY, null).then((saved) => {
+    if (!saved || linked || saved === store.state.tokenize.tokenizer) return;
+    wanted = saved;
+    fillSelect();
+    update();
+  });
 
   let seq = 0;
   async function encodeNow() {
@@ -124,7 +127,7 @@ export function mountTokenize(root, store, api) {
       const addSpecial = store.state.tokenize.addSpecial;
       const result = await api.encodeSpans(text, tokenizer, LIMIT, { addSpecial });
       if (mine !== seq) return;
-      showError(root, "tokenize", "");
+      showError(root, "tokenize", missingNote);
       const same = store.state.tokenize.text === text && store.state.tokenize.tokenizerShown === tokenizer;
       set({ text, result, tokenizerShown: tokenizer, addSpecialShown: addSpecial, pending: false, ...(same ? {} : { active: -1 }) });
       if (!same) story.close(); // the story told is of another text
@@ -166,6 +169,9 @@ export function mountTokenize(root, store, api) {
   });
   select.addEventListener("change", () => {
     set({ tokenizer: select.value });
+    wanted = null;
+    missingNote = "";
+    storage.saveText(CHOICE_KEY, select.value);
     encodeNow();
   });
   idsToggle.addEventListener("change", () => set({ showIds: idsToggle.checked }));
@@ -257,16 +263,13 @@ export function mountTokenize(root, store, api) {
       drawn = { result: s.result, showIds: s.showIds, whitespace: s.whitespace };
       groups = groupTokens(s.result);
       const nodes = groups.map((g, gi) => {
-        const piece = s.text.slice(g.start, g.end);
         const added = g.start === g.end && g.tokens.every((i) => s.result.special?.[i]); // BOS etc.: no text of its own
-        const el = h("span", {
-          class: added ? "tok-group tok-added" : "tok-group",
-          id: `tok-${gi}`,
-          dataset: { group: gi, c: gi % COLORS, ids: g.tokens.map((i) => s.result.ids[i]).join(","), testid: "token" },
-          attrs: { role: "option", "aria-selected": "false" },
-        }, added ? g.tokens.map((i) => s.result.display[i]).join("") : s.whitespace ? visibleWhitespace(piece) : piece);
-        if (s.showIds) el.append(h("span", { class: "tok-id", text: g.tokens.map((i) => s.result.ids[i]).join(" "), attrs: { "aria-hidden": "true" } }));
-        return el;
+        return tokenNode(s.text, s.result, g, gi, {
+          whitespace: s.whitespace,
+          showIds: s.showIds,
+          cls: added ? "tok-added" : "",
+          label: added ? g.tokens.map((i) => s.result.display[i]).join("") : null,
+        });
       });
       out.replaceChildren(...nodes);
       out.classList.toggle("show-ids", s.showIds);
@@ -324,6 +327,7 @@ export function mountTokenize(root, store, api) {
       persist();
     });
     if (params.tok) {
+      linked = true;
       if (api.tokenizers().includes(params.tok)) {
         set({ tokenizer: params.tok });
         select.value = params.tok;
@@ -332,7 +336,8 @@ export function mountTokenize(root, store, api) {
         api.ready.then(() => {
           if (wanted !== params.tok) return;
           wanted = null;
-          showError(root, "tokenize", `This link uses the tokenizer “${params.tok}”, which is not in this browser (trained tokenizers stay where they were trained). Showing ${store.state.tokenize.tokenizer} instead; train or import “${params.tok}” to see it.`);
+          missingNote = `This link uses the tokenizer “${params.tok}”, which is not in this browser (trained tokenizers stay where they were trained). Showing ${api.label(store.state.tokenize.tokenizer)} instead; train or import “${params.tok}” to see it.`;
+          showError(root, "tokenize", missingNote);
         }, () => {});
       }
     }
