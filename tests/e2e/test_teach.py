@@ -24,6 +24,16 @@ def _tokenize(page, text: str, tokenizer: str, n_tokens: int) -> None:
     settle(page)
 
 
+def _side_by_side_with(page, name: str) -> None:
+    """Turn side by side on in Tokenize with `name` as the only other tokenizer picked."""
+    page.locator('[data-testid="sbs-toggle"]').check()
+    picks = page.locator('[data-testid="sbs-pick"]')
+    picks.first.wait_for()
+    for i in range(picks.count()):
+        p = picks.nth(i)
+        p.set_checked(p.get_attribute("value") == name)
+
+
 def _story_rows(page) -> tuple[int, list[tuple[int, int, int]]]:
     panel = page.locator('[data-testid="token-story"][data-state="ready"]')
     panel.wait_for(timeout=60_000)
@@ -93,12 +103,7 @@ def test_side_by_side_marks_exactly_the_boundaries_that_differ(page, site_url):
     gpt2, cl100k = tiktoken_for("gpt2"), tiktoken_for("cl100k_base")
     open_ready(page, site_url, "tokenize")
     _tokenize(page, text, "gpt2", len(gpt2.encode(text)))
-    page.locator('[data-testid="sbs-toggle"]').check()
-    picks = page.locator('[data-testid="sbs-pick"]')
-    picks.first.wait_for()
-    for i in range(picks.count()):
-        p = picks.nth(i)
-        p.set_checked(p.get_attribute("value") == "cl100k_base")
+    _side_by_side_with(page, "cl100k_base")
     page.wait_for_function(
         "() => document.querySelectorAll('[data-testid=\"sbs-row-summary\"]').length === 2"
         " && document.querySelectorAll('[data-testid=\"sbs-row-summary\"]')[1].dataset.name === 'cl100k_base'",
@@ -201,12 +206,7 @@ def test_story_of_a_token_trained_here_has_its_merge_and_count(page, site_url):
     assert row.get_attribute("data-count") == str(count_of[token_id])
     # trained vs real, side by side
     page.locator("#tab-tokenize").click()
-    page.locator('[data-testid="sbs-toggle"]').check()
-    picks = page.locator('[data-testid="sbs-pick"]')
-    picks.first.wait_for()
-    for i in range(picks.count()):
-        p = picks.nth(i)
-        p.set_checked(p.get_attribute("value") == "cl100k_base")
+    _side_by_side_with(page, "cl100k_base")
     page.wait_for_function(
         "() => [...document.querySelectorAll('[data-testid=\"sbs-row-summary\"]')].map((r) => r.dataset.name).join() === 'tiny,cl100k_base'",
         timeout=60_000)
