@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from .charnames import INVISIBLE_CLOSE, INVISIBLE_OPEN, char_label, char_title, text_label
+from .errors import ArgumentError
 
 __all__ = [
     "StreamDecoder",
@@ -27,6 +28,8 @@ __all__ = [
     "token_to_display_parts",
     "token_to_label",
     "token_note",
+    "parse_token_ids",
+    "token_pieces",
     "bytes_to_unicode",
     "gpt2_view",
     "gpt2_unview",
@@ -268,6 +271,51 @@ def token_note(b: bytes) -> str:
                 seen.add(label)
                 sentences.append(f"{INVISIBLE_OPEN}{label}{INVISIBLE_CLOSE} = {char_title(ch)}")
     return " ".join(s + "." for s in sentences)
+
+
+_ID_SPLIT = re.compile(r"[\s,]+")
+
+
+def parse_token_ids(s: str) -> list[int]:
+    """Token ids typed or pasted by a person: ``"15339 1917"``, ``"15339, 1917"`` or a JSON
+    list ``"[15339, 1917]"`` -> ``[15339, 1917]``; blank text -> ``[]``.
+
+    Raises:
+        ArgumentError (``field="ids"``): something that is not a whole number >= 0;
+            the message quotes it and says what to paste.
+        TypeError: ``s`` is not a ``str``.
+    """
+    if not isinstance(s, str):
+        raise TypeError(f"parse_token_ids expects str, got {type(s).__name__}")
+    body = s.strip()
+    if body.startswith("[") and body.endswith("]"):
+        body = body[1:-1]
+    out = []
+    for word in _ID_SPLIT.split(body):
+        if not word:
+            continue
+        if not word.isascii() or not word.isdigit():
+            raise ArgumentError(f"“{word[:40]}” is not a token id: paste whole numbers such as 15339 1917, "
+                                "or a JSON list such as [15339, 1917].", field="ids")
+        out.append(int(word))
+    return out
+
+
+def token_pieces(ids: Iterable[int], token_bytes: Callable[[int], bytes]) -> list[bytes]:
+    """The bytes of each token id, by ``token_bytes`` (e.g. ``Tokenizer.decode_single_token_bytes``).
+
+    Raises:
+        ArgumentError (``field="ids"``): an id that ``token_bytes`` does not know
+            (``KeyError``/``ValueError``); the message names the id and says why.
+    """
+    out = []
+    for i in ids:
+        try:
+            out.append(token_bytes(i))
+        except (KeyError, ValueError) as e:
+            reason = e.args[0] if e.args else ""
+            raise ArgumentError(f"{i} is not a token id of this tokenizer ({reason}).", field="ids") from e
+    return out
 
 
 def _build_bytes_to_unicode() -> dict[int, str]:

@@ -22,6 +22,8 @@ os.environ.setdefault("BYTEPAIR_DATA_DIR", "/home/pyodide/bytepair-data")
 
 # (imported after the data directory is set)
 import bytepair
+from bytepair import charnames as _charnames
+from bytepair import decoding as _decoding
 from bytepair import facts as _facts
 from bytepair import registry, steps
 from bytepair.errors import ArgumentError, BytepairError
@@ -123,19 +125,40 @@ def encode(text: str, name: str) -> str:
 
 
 @_exposed
-def encode_spans(text: str, name: str, units: str = "utf16", limit: int | None = None) -> str:
-    """JSON columns ``{n_tokens, ids, display, hex, start, end}`` over the first ``limit``
-    tokens (all when ``None``); spans in ``units``; ``n_tokens`` counts every token."""
-    spans = get_tokenizer(name).encode_with_spans(text, units=units, disallowed_special=())
+def encode_spans(text: str, name: str, units: str = "utf16", limit: int | None = None, specials: bool = False) -> str:
+    """JSON columns ``{n_tokens, ids, display, hex, note, start, end, special}`` over the first ``limit``
+    tokens (all when ``None``), plus ``marks`` (``bytepair.charnames.invisible_marks`` of ``text``);
+    spans in ``units``; ``n_tokens`` counts every token. ``display`` is ``bytepair.token_to_label``
+    (invisible characters named), ``note`` is ``bytepair.token_note``. ``specials``: special-token
+    strings (``<|endoftext|>``) become their special token (``allowed_special="all"``), else plain text."""
+    tok = get_tokenizer(name)
+    spans = tok.encode_with_spans(text, units=units, allowed_special="all" if specials else set(),
+                                  disallowed_special=())
     shown = spans if limit is None else spans[:limit]
+    special_ids = set(tok.special_tokens.values()) if specials else set()
     return _dumps({
         "n_tokens": len(spans),
         "ids": [s.id for s in shown],
-        "display": [bytepair.token_to_display(s.token) for s in shown],
+        "display": [bytepair.token_to_label(s.token) for s in shown],
         "hex": [s.token.hex(" ") for s in shown],
+        "note": [bytepair.token_note(s.token) for s in shown],
+        "special": [s.id in special_ids for s in shown],
         "start": [s.start for s in shown],
         "end": [s.end for s in shown],
+        "marks": _charnames.invisible_marks(text, units="chars" if units == "chars" else "utf16"),
     })
+
+
+@_exposed
+def decode_ids(ids_text: str, name: str) -> str:
+    """Pasted ids (``bytepair.decoding.parse_token_ids``: ``"1 2"``, ``"[1, 2]"``) -> JSON
+    ``{ids, text, display, note}``: the decoded text (bad UTF-8 as U+FFFD) and, per id,
+    ``bytepair.token_to_label`` / ``token_note``. ArgumentError (``field="ids"``) for bad input."""
+    ids = _decoding.parse_token_ids(ids_text)
+    parts = _decoding.token_pieces(ids, get_tokenizer(name).decode_single_token_bytes)
+    return _dumps({"ids": ids, "text": b"".join(parts).decode("utf-8", errors="replace"),
+                   "display": [bytepair.token_to_label(b) for b in parts],
+                   "note": [bytepair.token_note(b) for b in parts]})
 
 
 @_exposed
@@ -193,7 +216,7 @@ class TrainSession:
         """JSON ``{"events": {"id", "left", "right", "left_text", "right_text", "token_text",
         "count", "n_tokens"}`` (named columns, one entry per merge), ``"done", "total_bytes", "target"}``."""
         deadline = time.perf_counter() + budget_ms / 1000.0
-        rows, vocab, disp = [], self.vocab, bytepair.token_to_display
+        rows, vocab, disp = [], self.vocab, bytepair.token_to_label
         while not self.done:
             ev = next(self._it, None)
             if ev is None:
