@@ -190,14 +190,24 @@ export function createApi({ onStatus }) {
       const name = await use(tokenizer, "count(text, tokenizer)");
       return call("count", text, name);
     },
-    /** {n_tokens, ids, display, hex, start, end}: spans in UTF-16 code units (JS string indices). */
-    async encodeSpans(text, tokenizer = "cl100k_base", limit = null) {
+    /**
+     * {n_tokens, ids, display, hex, note, special, start, end, marks}: spans in UTF-16 code units (JS string indices);
+     * display names invisible characters ("⟨ZWJ⟩"), note explains fragments; marks: {start, end, label, title}
+     * of the invisible characters of `text`. options.specials: special-token strings count as special tokens.
+     */
+    async encodeSpans(text, tokenizer = "cl100k_base", limit = null, { specials = false } = {}) {
       needText("encodeSpans(text, tokenizer, limit)", text);
       if (limit != null && !(Number.isInteger(limit) && limit >= 0)) {
         throw new TypeError(`bytepair.encodeSpans(text, tokenizer, limit): limit (tokens drawn) must be a whole number or null, got ${describe(limit)}.`);
       }
       const name = await use(tokenizer, "encodeSpans(text, tokenizer, limit)");
-      return call("encodeSpans", text, name, limit);
+      return call("encodeSpans", text, name, limit, specials === true);
+    },
+    /** Pasted token ids ("15339 1917" or "[15339, 1917]") -> {ids, text, display, note}. */
+    async decodeIds(idsText, tokenizer = "cl100k_base") {
+      needText("decodeIds(idsText, tokenizer)", idsText);
+      const name = await use(tokenizer, "decodeIds(idsText, tokenizer)");
+      return call("decodeIds", idsText, name);
     },
     /** texts: [{key, text}], tokenizers: names (default: all) -> {tokenizer: {key: [tokens, utf8Bytes]}} */
     async compare(texts, tokenizers = api.tokenizers()) {

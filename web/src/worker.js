@@ -187,12 +187,21 @@ const api = {
     });
   },
 
-  /** {n_tokens, ids, display, hex, start, end} with UTF-16 spans. */
-  encodeSpans(text, name, limit) {
+  /** {n_tokens, ids, display, hex, note, special, start, end, marks} with UTF-16 spans; specials: bool. */
+  encodeSpans(text, name, limit, specials = false) {
     return guarded(async () => {
       await ensureVocab(name);
       // (a JavaScript null would reach Python as JsNull, not None: leave the argument out)
+      if (specials) return JSON.parse(pg.encode_spans(text, name, "utf16", limit == null ? undefined : limit, true));
       return JSON.parse(limit == null ? pg.encode_spans(text, name, "utf16") : pg.encode_spans(text, name, "utf16", limit));
+    });
+  },
+
+  /** Pasted ids (text) -> {ids, text, display, note}. */
+  decodeIds(idsText, name) {
+    return guarded(async () => {
+      await ensureVocab(name);
+      return JSON.parse(pg.decode_ids(idsText, name));
     });
   },
 

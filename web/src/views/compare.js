@@ -6,6 +6,7 @@ import { int, fixed, percent } from "../format.js";
 import { barChart } from "../charts.js";
 import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
+import { scrollHint } from "../scrollhint.js";
 
 const SCRIPTS = ["Latin", "Cyrillic", "Greek", "Arabic", "Hebrew", "Devanagari", "Bengali", "Tamil", "Telugu", "Gujarati",
   "Gurmukhi", "Kannada", "Malayalam", "Sinhala", "Thai", "Lao", "Khmer", "Myanmar", "Tibetan", "Han", "Hiragana",
@@ -65,6 +66,7 @@ export function mountCompare(root, store, api) {
   const working = slowCallNotice($(root, '[data-testid="compare-working"]'));
   $(root, '[data-testid="compare-working"] button').addEventListener("click", () => api.cancel());
   const set = (patch) => store.update("compare", patch);
+  const updateHint = scrollHint(table.closest(".table-wrap"), $(root, '[data-testid="compare-scroll-hint"]'));
   let samples = null;
 
   async function loadSamples() {
@@ -212,7 +214,8 @@ export function mountCompare(root, store, api) {
       return sort.dir === "asc" ? c : -c;
     });
     const head1 = h("tr", {},
-      h("th", { scope: "col", colSpan: 3, class: "group", text: "" }),
+      h("th", { scope: "col", class: "group pin", text: "" }),
+      h("th", { scope: "col", colSpan: 2, class: "group", text: "" }),
       tokenizers.map((t) => h("th", { scope: "colgroup", colSpan: 3, class: "group", text: api.label(t) })));
     const head2 = h("tr", {},
       sortButton("Language", "name", null, sort), sortButton("Script", "script", null, sort), sortButton("UTF-8 bytes", "bytes", null, sort),
@@ -235,7 +238,8 @@ export function mountCompare(root, store, api) {
     barChart(canvas, rows.map((r) => r.name), tokenizers.map((t) => ({
       label: api.label(t),
       values: rows.map((r) => (metric === "premium" ? r.cells[t].premium * 100 : r.cells[t][metric])),
-    })), yTitle);
+    })), yTitle, { horizontal: canvas.closest(".card").clientWidth < 640 });
+    updateHint();
   }
 
   // --- links: texts (UDHR or the user's own), tokenizers, chart metric ---------

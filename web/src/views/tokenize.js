@@ -1,7 +1,9 @@
 // Tokenize view: text in, coloured token spans out, counts, token details.
 
 import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
-import { int, fixed, charCount, byteCount, visibleWhitespace } from "../format.js";
+import { int, fixed, charCount, byteCount } from "../format.js";
+import { chipContent } from "../tokenchips.js";
+import { mountTokenizeTools } from "./tokenize_tools.js";
 import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
 
@@ -13,6 +15,7 @@ export const initialTokenizeState = {
   tokenizer: "cl100k_base",
   showIds: false,
   whitespace: false,
+  specials: false, // special-token strings (<|endoftext|>) as special tokens
   text: null, // last text encoded
   result: null, // {n_tokens, ids, display, hex, start, end}
   pending: false,
@@ -94,7 +97,7 @@ export function mountTokenize(root, store, api) {
     try {
       await api.ready;
       if (mine === seq) working.start();
-      const result = await api.encodeSpans(text, tokenizer, LIMIT);
+      const result = await api.encodeSpans(text, tokenizer, LIMIT, { specials: store.state.tokenize.specials });
       if (mine !== seq) return;
       showError(root, "tokenize", "");
       set({ text, result, tokenizerShown: tokenizer, pending: false, active: -1 });
@@ -150,12 +153,22 @@ export function mountTokenize(root, store, api) {
   let groups = [];
   let drawn = { result: null, showIds: null, whitespace: null };
 
+  // the detail line: labels (invisible characters named by Python) in <bdi>, so
+  // right-to-left text and hex do not reorder each other; then the notes
   function describe(state, g) {
     const r = state.result;
-    const parts = g.tokens.map((i) => `id ${r.ids[i]} · UTF-8 bytes (hex) ${r.hex[i]} · “${r.display[i]}”`);
-    const text = state.text.slice(g.start, g.end);
-    const head = g.tokens.length > 1 ? `${g.tokens.length} tokens for “${text}”: ` : "";
-    return head + parts.join("; ");
+    const nodes = [];
+    if (g.tokens.length > 1) {
+      const { body } = chipContent(state.text, g.start, g.end, r.marks, false);
+      nodes.push(`${g.tokens.length} tokens for “`, h("bdi", {}, body), "”: ");
+    }
+    g.tokens.forEach((i, k) => {
+      if (k) nodes.push("; ");
+      nodes.push(`id ${r.ids[i]}${r.special?.[i] ? " (special token)" : ""} · UTF-8 bytes (hex) ${r.hex[i]} · “`, h("bdi", { text: r.display[i] }), "”");
+    });
+    const notes = r.note ? g.tokens.map((i) => r.note[i]).filter(Boolean) : [];
+    if (notes.length) nodes.push(h("span", { class: "token-note", text: ` ${notes.join(" ")}`, dataset: { testid: "token-note" } }));
+    return nodes;
   }
 
   function render(state) {
@@ -174,20 +187,26 @@ export function mountTokenize(root, store, api) {
     if (s.result && (drawn.result !== s.result || drawn.showIds !== s.showIds || drawn.whitespace !== s.whitespace)) {
       drawn = { result: s.result, showIds: s.showIds, whitespace: s.whitespace };
       groups = groupTokens(s.result);
+      const r = s.result;
       const nodes = groups.map((g, gi) => {
-        const piece = s.text.slice(g.start, g.end);
+        const { body, tail } = chipContent(s.text, g.start, g.end, r.marks, s.whitespace);
+        const note = r.note ? g.tokens.map((i) => r.note[i]).filter(Boolean).join(" ") : "";
+        const special = r.special && g.tokens.some((i) => r.special[i]);
         const el = h("span", {
-          class: "tok-group",
+          class: `tok-group${note ? " has-note" : ""}${special ? " special" : ""}`,
           id: `tok-${gi}`,
-          dataset: { group: gi, c: gi % COLORS, ids: g.tokens.map((i) => s.result.ids[i]).join(","), testid: "token" },
+          title: note || null,
+          dataset: { group: gi, c: gi % COLORS, ids: g.tokens.map((i) => r.ids[i]).join(","), testid: "token" },
           attrs: { role: "option", "aria-selected": "false" },
-        }, s.whitespace ? visibleWhitespace(piece) : piece);
-        if (s.showIds) el.append(h("span", { class: "tok-id", text: g.tokens.map((i) => s.result.ids[i]).join(" "), attrs: { "aria-hidden": "true" } }));
+        }, body);
+        if (s.showIds) el.append(h("span", { class: "tok-id", text: g.tokens.map((i) => r.ids[i]).join(" "), attrs: { "aria-hidden": "true" } }));
+        if (tail) el.append(tail);
         return el;
       });
       out.replaceChildren(...nodes);
       out.classList.toggle("show-ids", s.showIds);
       note.textContent = s.result.n_tokens > s.result.ids.length ? `Showing the first ${int(s.result.ids.length)} of ${int(s.result.n_tokens)} tokens.` : "";
+      tools.legend(s.result);
     } else if (!s.result && drawn.result) {
       drawn = { result: null, showIds: null, whitespace: null };
       groups = [];
@@ -201,7 +220,7 @@ export function mountTokenize(root, store, api) {
       el.setAttribute("aria-selected", "true");
       out.setAttribute("aria-activedescendant", el.id);
       if (document.activeElement === out) el.scrollIntoView({ block: "nearest" });
-      detail.textContent = describe(s, groups[s.active]);
+      detail.replaceChildren(...describe(s, groups[s.active]));
     } else {
       out.removeAttribute("aria-activedescendant");
       detail.textContent = "Hover or focus a token.";
@@ -211,7 +230,7 @@ export function mountTokenize(root, store, api) {
   // --- links: text, tokenizer, toggles ---------------------------------------
   function link() {
     const s = store.state.tokenize;
-    const params = { tok: s.tokenizer, ids: s.showIds ? 1 : null, ws: s.whitespace ? 1 : null };
+    const params = { tok: s.tokenizer, ids: s.showIds ? 1 : null, ws: s.whitespace ? 1 : null, sp: s.specials ? 1 : null };
     const note = addText(params, textArea.value);
     return { params, notes: note ? [note] : [] };
   }
@@ -234,12 +253,15 @@ export function mountTokenize(root, store, api) {
         }, () => {});
       }
     }
-    set({ showIds: params.ids === "1", whitespace: params.ws === "1" });
+    set({ showIds: params.ids === "1", whitespace: params.ws === "1", specials: params.sp === "1" });
+    tools.applyLink(params);
     idsToggle.checked = params.ids === "1";
     wsToggle.checked = params.ws === "1";
     encodeNow();
     return notes;
   }
+
+  const tools = mountTokenizeTools(root, store, api, { refresh: encodeNow, text: () => textArea.value });
 
   let frame = 0;
   store.subscribe(() => {
