@@ -215,14 +215,15 @@ export function mountCompare(root, store, api) {
     });
     const head1 = h("tr", {},
       h("th", { scope: "col", class: "group pin", text: "" }),
-      h("th", { scope: "col", colSpan: 2, class: "group", text: "" }),
+      h("th", { scope: "col", class: "group", text: "" }),
+      h("th", { scope: "col", class: "group", text: "" }),
       tokenizers.map((t) => h("th", { scope: "colgroup", colSpan: 3, class: "group", text: api.label(t) })));
     const head2 = h("tr", {},
       sortButton("Language", "name", null, sort), sortButton("Script", "script", null, sort), sortButton("UTF-8 bytes", "bytes", null, sort),
       tokenizers.flatMap((t) => [sortButton("Tokens", "tokens", t, sort), sortButton("Bytes/token", "bpt", t, sort), sortButton("Premium", "premium", t, sort)]));
     table.tHead.replaceChildren(head1, head2);
     table.tBodies[0].replaceChildren(...rows.map((r) => h("tr", { dataset: { testid: "compare-row", code: r.key }, class: r.baseline ? "baseline" : "" },
-      h("th", { scope: "row" }, h("span", { text: r.name, attrs: { lang: r.lang || null, dir: "auto" } }), r.baseline ? h("span", { class: "hint", text: " (baseline)" }) : null),
+      h("th", { scope: "row" }, h("span", { text: r.name, attrs: { lang: r.lang || null, dir: "auto" } }), r.baseline ? h("span", { class: "hint", text: " (baseline)" }) : null, h("span", { class: "script-inline hint", text: r.script })),
       h("td", { text: r.script }),
       h("td", { class: "num", text: int(r.bytes) }),
       tokenizers.flatMap((t) => {
