@@ -66,7 +66,8 @@ def test_newline_token_ids_stay_on_the_line_of_their_token(page, site_url):
         boxes = page.evaluate("""() => [...document.querySelectorAll('[data-testid="token"]')].map((el) => {
             const id = el.querySelector('.tok-id').getBoundingClientRect();
             const first = el.getClientRects()[0];
-            return {ends: /\\n$/.test(el.textContent), idTop: id.top, idBottom: id.bottom, top: first.top, bottom: first.bottom,
+            const own = [...el.childNodes].filter((n) => !(n.classList && n.classList.contains('tok-id'))).map((n) => n.textContent).join('');
+            return {ends: /\\n$/.test(own), idTop: id.top, idBottom: id.bottom, top: first.top, bottom: first.bottom,
                     lineStart: el.previousElementSibling === null ? true : null};
         })""")
         newline_chips = [b for b in boxes if b["ends"]]
