@@ -1,7 +1,8 @@
 // The inside of a token chip: the token's text with invisible characters shown by
 // name (the names and positions come from Python: bytepair.charnames.invisible_marks,
 // as `marks` of api.encodeSpans) and, optionally, visible whitespace. Text only
-// (textContent); the page decides nothing about characters itself.
+// (textContent); the page decides nothing about characters itself. A named
+// character keeps its own text; its label is drawn by CSS from data-label.
 
 import { h } from "./dom.js";
 import { visibleWhitespace } from "./format.js";
@@ -32,7 +33,9 @@ export function chipContent(text, start, end, marks, whitespace) {
   }
   for (let i = lo; i < m.start.length && m.start[i] < cut; i += 1) {
     if (m.start[i] > pos) body.push(show(text.slice(pos, m.start[i])));
-    body.push(h("span", { class: "invis", text: m.label[i], title: m.title[i], dataset: { testid: "invisible-char" } }));
+    // the character itself stays in the text (copying a chip copies the real text);
+    // CSS draws its label (.invis::before, from data-label)
+    body.push(h("span", { class: "invis", text: text.slice(m.start[i], m.end[i]), title: m.title[i], dataset: { label: m.label[i], testid: "invisible-char" } }));
     pos = m.end[i];
   }
   if (pos < cut) body.push(show(text.slice(pos, cut)));

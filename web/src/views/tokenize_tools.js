@@ -79,7 +79,7 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
         " hex: bytes of a character that the tokenizer split across tokens (UTF-8 writes most characters in 2–4 bytes). Hover a token for which bytes it holds."));
     }
     if (result?.marks?.label.length) {
-      items.push(h("li", { dataset: { testid: "legend-invisible" } }, h("span", { class: "invis", text: "ZWJ" }),
+      items.push(h("li", { dataset: { testid: "legend-invisible" } }, h("span", { class: "invis", text: "\u200d", dataset: { label: "ZWJ" } }),
         " an invisible or control character, shown by its Unicode abbreviation or code point (hover for its name)."));
     }
     if (result?.special?.some(Boolean)) {
