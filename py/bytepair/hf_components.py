@@ -16,6 +16,7 @@ text (in characters) that character came from.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable
@@ -25,7 +26,7 @@ from .decoding import bytes_to_unicode
 from .errors import TokenizerFileError
 from .pretokenize import compile_pattern
 
-__all__ = ["SUPPORTED", "build_normalizer", "build_pre_tokenizer", "build_post_processor", "build_decoder", "byte_level_map"]
+__all__ = ["SUPPORTED", "build_decoder", "build_normalizer", "build_post_processor", "build_pre_tokenizer", "byte_level_map"]
 
 #: What bytepair reads, by component kind (the ``type`` values of the JSON).
 SUPPORTED = {
@@ -111,7 +112,7 @@ def _finditer_fn(pat: str, is_regex: bool, where: str, component: str) -> Callab
 def _unknown_keys(spec: dict, allowed: set[str], where: str, component: str) -> None:
     extra = set(spec) - allowed - {"type"}
     if extra:
-        k = sorted(extra)[0]
+        k = min(extra)
         raise _err(f"{component} at {where}: unsupported option {k!r}", f"{where}.{k}", component)
 
 
@@ -137,7 +138,7 @@ def _unicode_norm(form: str):
         cuts = [i for i, ch in enumerate(text) if i == 0 or unicodedata.combining(ch) == 0]
         cuts.append(len(text))
         chunks: list[list] = []
-        for a, b in zip(cuts, cuts[1:]):
+        for a, b in itertools.pairwise(cuts):
             t = unicodedata.normalize(form, text[a:b])
             if chunks:
                 pa, _, pt = chunks[-1]
@@ -148,9 +149,12 @@ def _unicode_norm(form: str):
             chunks.append([a, b, t])
         out, al = [], []
         for a, b, t in chunks:
-            span = (align[a][0], align[b - 1][1])
             out.append(t)
-            al.extend([span] * len(t))
+            if t == text[a:b]:  # unchanged: each character keeps its own offsets
+                al.extend(align[a:b])
+            else:
+                span = (align[a][0], align[b - 1][1])
+                al.extend([span] * len(t))
         return "".join(out), al
 
     return run
@@ -277,7 +281,10 @@ def _split_piece(piece, spans: list[tuple[int, int, bool]]):
     out = []
     for a, b, _ in spans:
         if a < b:
-            out.append((text[a:b], None if align is None else align[a:b], first and a == 0))
+            if align is None:
+                out.append((text[a:b], None, first and a == 0))
+            else:  # tokenizers' offsets_original().0 == 0: the piece starts at the text's start
+                out.append((text[a:b], align[a:b], align[a][0] == 0))
     return out
 
 

@@ -25,7 +25,9 @@ component, never a tokenizer that would give wrong ids.
 
 from __future__ import annotations
 
+import functools
 import heapq
+import itertools
 import json
 import os
 import re
@@ -34,17 +36,28 @@ from typing import Any, Literal
 
 from . import hf_components as hc
 from .errors import ArgumentError, TokenizerFileError
+from .pretokenize import compile_pattern
 from .surrogates import fix_surrogates
 from .tokenizer import TokenSpan
 
-__all__ = ["HFTokenizer", "from_tokenizer_json"]
+__all__ = ["HFTokenizer", "from_compact", "from_tokenizer_json", "to_compact"]
 
 _NO = 1 << 62
 _LONG_WORD = 64
 _CACHE_MAX_ENTRIES = 200_000
 _CACHE_MAX_CHARS = 256
-# tokenizers' single_word rule: Rust regex \w (Unicode word characters).
-_WORD_CHAR = re.compile(r"\w")
+_CUT_MIN = 24  # pieces longer than this (characters) are cut where that is exact (see _cutter)
+@functools.lru_cache(maxsize=4096)
+def _is_word_char(ch: str) -> bool:
+    """tokenizers' single_word rule uses Rust regex ``\\w``: Unicode word characters
+    (letters, marks, decimal digits, connector punctuation, joiners), as ``regex``'s
+    ``\\w`` (on CPython; translated for ``re`` in Pyodide), not stdlib ``re``'s."""
+    return bool(_word_finder().findall(ch))
+
+
+@functools.lru_cache(maxsize=1)
+def _word_finder():
+    return compile_pattern(r"\w")
 _WS = hc._WHITE_SPACE
 
 
@@ -110,7 +123,7 @@ def _trie_regex(words: Iterable[str]) -> re.Pattern[str] | None:
 
 
 class _AddedToken:
-    __slots__ = ("id", "content", "special", "lstrip", "rstrip", "single_word", "normalized")
+    __slots__ = ("content", "id", "lstrip", "normalized", "rstrip", "single_word", "special")
 
     def __init__(self, d: dict, where: str) -> None:
         try:
@@ -164,7 +177,10 @@ class HFTokenizer:
         self._merges_raw = model.get("merges") or []
         if not isinstance(self._merges_raw, list):
             raise TokenizerFileError("model.merges must be a list", where="model.merges", component="BPE")
-        self._ranks: dict[tuple[str, str], int] | None = None  # built on first encode
+        self._n_merges = len(self._merges_raw)
+        self._data = data  # for to_compact(): everything but the vocabulary and merges is kept as given
+        self._ranks: dict[str, int] | None = None  # built on first encode
+        self._sep = " "
         self._prefix = model.get("continuing_subword_prefix") or ""
         self._suffix = model.get("end_of_word_suffix") or ""
         self._plen = len(self._prefix)
@@ -187,23 +203,55 @@ class HFTokenizer:
                 raise TokenizerFileError(f"tokenizer.json sets {key}; bytepair encodes whole texts only (set it to null)", where=key, component=key)
 
         added = data.get("added_tokens") or []
-        self._added: list[_AddedToken] = [_AddedToken(d, f"added_tokens[{i}]") for i, d in enumerate(added)]
-        self._added_by_id: dict[int, _AddedToken] = {t.id: t for t in self._added}
-        self._special_contents = {t.content for t in self._added if t.special}
+        if not isinstance(added, list):
+            raise TokenizerFileError("added_tokens must be a list", where="added_tokens")
+        parsed = [_AddedToken(d, f"added_tokens[{i}]") for i, d in enumerate(added)]
+        # Ids as tokenizers gives them when it reads the file (AddedVocabulary::add_tokens):
+        # the id of the same content added before, else of the model's token with that
+        # content, else the next id after the model's vocabulary; the "id" in the file
+        # is not used (tokenizers only warns when it differs).
+        by_content: dict[str, int] = {}
+        self._added_by_id: dict[int, _AddedToken] = {}
+        self._special_contents: set[str] = set()
+        next_id = len(vocab)
+        for t in parsed:
+            if not t.content:
+                continue
+            if t.content in by_content:
+                t.id = by_content[t.content]
+            elif t.content in vocab:
+                t.id = vocab[t.content]
+            else:
+                t.id = next_id
+                next_id += 1
+            by_content[t.content] = t.id
+            self._added_by_id[t.id] = t
+            if t.special:
+                self._special_contents.add(t.content)
+        self._added: list[_AddedToken] = list(self._added_by_id.values())
         raw = {t.content: t for t in self._added if not t.normalized}
         norm: dict[str, _AddedToken] = {}
+        # tokenizers' id_to_token gives a normalized added token in its normalized
+        # form (AddedVocabulary::simple_id_to_token, normalized_cache); decode uses it.
+        self._added_strings: dict[int, str] = {}
         for t in self._added:
+            s = t.content
             if t.normalized:
-                c = self._normalizer(t.content, None)[0] if self._normalizer else t.content
-                norm[c] = t
+                s = self._normalizer(t.content, None)[0] if self._normalizer else t.content
+                norm[s] = t
+            self._added_strings[t.id] = s
         self._raw_added, self._norm_added = raw, norm
         self._raw_matcher = _trie_regex(raw)
         self._norm_matcher = _trie_regex(norm)
 
         self._byte_level = _uses(data.get("pre_tokenizer"), "ByteLevel") or _uses(self._decoder_spec, "ByteLevel")
         self._metaspace = _uses(data.get("pre_tokenizer"), "Metaspace") or _uses(self._decoder_spec, "Metaspace") or _replaces_space(self._normalizer_spec)
+        # Metaspace's prepend_scheme "first" asks whether a piece starts at the text's start;
+        # behind a normalizer (Strip, Prepend ...) only the offsets tell.
+        self._needs_align = self._normalizer is not None and _uses_first_scheme(data.get("pre_tokenizer"))
         self._vocab_r: dict[int, str] | None = None
         self._cache: dict[str, list[int]] = {}
+        self._cut: Any = False  # built on first use by _cutter()
         self._span_cache: dict[str, list[tuple[int, int, int]]] = {}
 
     # ------------------------------------------------------------ properties
@@ -251,24 +299,54 @@ class HFTokenizer:
             return {d.get("name"): d.get("template") for d in ct if isinstance(d, dict)}
         return ct if isinstance(ct, str) else None
 
+    @property
+    def pattern(self) -> str | None:
+        """The first split regex of the pre-tokenizer (see ``describe()["split_patterns"]`` for all), or None."""
+        pats = self.describe_patterns()
+        return pats[0] if pats else None
+
+    def describe_patterns(self) -> list[str]:
+        """Every split pattern of the pre-tokenizer, in order (regex sources, or literal strings for string splits)."""
+        return self.describe()["split_patterns"]
+
     def __repr__(self) -> str:
         return f"<HFTokenizer {self.name!r} n_vocab={self.n_vocab}>"
 
     # ------------------------------------------------------------- the model
-    def _merge_ranks(self) -> dict[tuple[str, str], int]:
+    def _merge_ranks(self) -> dict[str, int]:
+        """``{left + sep + right: rank}``, built on first use (the load stays cheap).
+
+        Keys are strings, not tuples: for merges spelled ``"a b"`` the file's
+        strings are the keys as they are (``sep`` is a space; those tokens
+        cannot hold one). For ``["a", "b"]`` pairs ``sep`` is a character no
+        token contains.
+        """
         if self._ranks is None:
             merges = self._merges_raw
-            pairs = [m.split(" ") if isinstance(m, str) else m for m in merges]
-            try:
-                ranks = {(a, b): i for i, (a, b) in enumerate(pairs)}
-            except (ValueError, TypeError) as e:
-                bad = next(i for i, p in enumerate(pairs) if not (isinstance(p, (list, tuple)) and len(p) == 2))
-                raise TokenizerFileError(
-                    f"merge {bad} must be two tokens (\"a b\" or [\"a\", \"b\"]), got {merges[bad]!r}",
-                    where=f"model.merges[{bad}]",
-                    component="BPE",
-                ) from e
-            self._ranks = ranks
+            n = len(merges)
+            if n and all(isinstance(m, str) for m in merges):
+                sep = " "
+                if sum(map(str.count, merges, itertools.repeat(" ", n))) != n:
+                    bad = next(i for i, m in enumerate(merges) if m.count(" ") != 1)
+                    raise TokenizerFileError(
+                        f"merge {bad} must be two tokens separated by one space, got {merges[bad]!r}",
+                        where=f"model.merges[{bad}]",
+                        component="BPE",
+                    )
+                keys = merges
+            else:
+                bad = next((i for i, m in enumerate(merges) if not (isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m))), None)
+                if bad is not None:
+                    raise TokenizerFileError(
+                        f"merge {bad} must be two tokens (\"a b\" or [\"a\", \"b\"]), got {merges[bad]!r}",
+                        where=f"model.merges[{bad}]",
+                        component="BPE",
+                    )
+                joined = "".join(self._vocab)
+                sep = next(c for c in (" ", "\x00", "\ufffe", "\uffff", "\U0010fffe") if c not in joined)
+                keys = map(sep.join, merges)
+            self._sep = sep
+            self._ranks = dict(zip(keys, range(n)))
         return self._ranks
 
     def _symbols(self, w: str, want_ranges: bool):
@@ -296,7 +374,7 @@ class HFTokenizer:
                 rng.append((i, i + 1))
                 continue
             if self._byte_fallback:
-                codes = ["<0x%02X>" % b for b in s.encode("utf-8", "surrogatepass")]
+                codes = [f"<0x{b:02X}>" for b in s.encode("utf-8", "surrogatepass")]
                 if all(c in vocab for c in codes):
                     syms += codes
                     rng += [(i, i + 1)] * len(codes)
@@ -319,12 +397,13 @@ class HFTokenizer:
         if len(syms) < 2:
             return
         get = self._merge_ranks().get
+        sep = self._sep
         plen = self._plen
         if len(syms) >= _LONG_WORD:
-            self._merge_long(syms, rng, get, plen)
+            self._merge_long(syms, rng, get, plen, sep)
             return
         no = _NO
-        ranks = [get(p, no) for p in zip(syms, syms[1:])]
+        ranks = [get(a + sep + b, no) for a, b in itertools.pairwise(syms)]
         while ranks:
             best = min(ranks)
             if best == no:
@@ -336,26 +415,26 @@ class HFTokenizer:
                 rng[i] = (rng[i][0], rng.pop(i + 1)[1])
             del ranks[i]
             if i < len(ranks):
-                ranks[i] = get((syms[i], syms[i + 1]), no)
+                ranks[i] = get(syms[i] + sep + syms[i + 1], no)
             if i > 0:
-                ranks[i - 1] = get((syms[i - 1], syms[i]), no)
+                ranks[i - 1] = get(syms[i - 1] + sep + syms[i], no)
 
     @staticmethod
-    def _merge_long(syms: list[str], rng, get, plen: int) -> None:
+    def _merge_long(syms: list[str], rng, get, plen: int, sep: str) -> None:
         """Heap + linked list version of :meth:`_merge` for long words, O(n log n)."""
         n = len(syms)
         sym: list[str | None] = list(syms)
         ends = [r[1] for r in rng] if rng is not None else None
         nxt = list(range(1, n + 1))
         prv = list(range(-1, n - 1))
-        heap = [(r, i) for i in range(n - 1) if (r := get((sym[i], sym[i + 1]))) is not None]
+        heap = [(r, i) for i in range(n - 1) if (r := get(sym[i] + sep + sym[i + 1])) is not None]
         heapq.heapify(heap)
         pop, push = heapq.heappop, heapq.heappush
         while heap:
             r, s = pop(heap)
             a = sym[s]
             m = nxt[s]
-            if a is None or m >= n or get((a, sym[m])) != r:
+            if a is None or m >= n or get(a + sep + sym[m]) != r:
                 continue
             b = sym[m]
             new = a + (b[plen:] if plen else b)  # type: ignore[index,operator]
@@ -367,12 +446,12 @@ class HFTokenizer:
             nxt[s] = e
             if e < n:
                 prv[e] = s
-                r2 = get((new, sym[e]))
+                r2 = get(new + sep + sym[e])
                 if r2 is not None:
                     push(heap, (r2, s))
             p = prv[s]
             if p >= 0:
-                r2 = get((sym[p], new))
+                r2 = get(sym[p] + sep + new)
                 if r2 is not None:
                     push(heap, (r2, p))
         keep = [i for i in range(n) if sym[i] is not None]
@@ -387,11 +466,38 @@ class HFTokenizer:
         except KeyError as e:
             raise TokenizerFileError(f"a merge makes {e.args[0]!r}, which is not in the vocabulary", where="model.merges", component="BPE") from None
 
+    def _cutter(self):
+        """A function cutting a long piece before ``▁`` where no token can span the cut, or None.
+
+        Pieces of SentencePiece-style files (Gemma's: no pre-tokenizer split) can
+        be whole paragraphs. A cut between characters ``x`` and ``▁`` changes no
+        id when no vocabulary token holds ``x▁`` (so no merge, whose result is
+        a token, joins across it), ``▁`` is itself a token (no unk fuses across)
+        and neither ``ignore_merges`` nor subword affixes apply. The parts are
+        then short and repeat, so they hit the piece cache.
+        """
+        if self._cut is False:
+            if "\u2581" not in self._vocab or self._ignore_merges or self._prefix or self._suffix:
+                self._cut = None
+            else:
+                glued = set(re.findall("([^\u2581])\u2581", "\n".join(self._vocab)))
+                cls = re.escape("".join(sorted(glued | {"\u2581"})))
+                rx = re.compile(f"(?<=[^{cls}])(?=\u2581)")
+                self._cut = rx.split
+        return self._cut
+
     def _word_ids(self, w: str) -> list[int]:
         """One pre-token (piece, already byte-mapped for byte-level models) -> ids. Cached."""
         ids = self._cache.get(w)
         if ids is not None:
             return ids
+        if len(w) > _CUT_MIN and (cut := self._cutter()) is not None:
+            parts = cut(w)
+            if len(parts) > 1:
+                ids = []
+                for p in parts:
+                    ids += self._word_ids(p)
+                return ids
         if self._ignore_merges and w in self._vocab:
             ids = [self._vocab[w]]
         else:
@@ -409,6 +515,15 @@ class HFTokenizer:
         out = self._span_cache.get(w)
         if out is not None:
             return out
+        if len(w) > _CUT_MIN and (cut := self._cutter()) is not None:
+            parts = cut(w)
+            if len(parts) > 1:
+                out = []
+                pos = 0
+                for p in parts:
+                    out += [(t, a + pos, b + pos) for t, a, b in self._word_spans(p)]
+                    pos += len(p)
+                return out
         if self._ignore_merges and w in self._vocab:
             out = [(self._vocab[w], 0, len(w))]
         else:
@@ -436,8 +551,8 @@ class HFTokenizer:
             start, stop = m.span()
             tok = table[m.group()]
             if tok.single_word:
-                start_space = start == 0 or not _WORD_CHAR.match(s, start - 1)
-                stop_space = stop == n or not _WORD_CHAR.match(s, stop)
+                start_space = start == 0 or not _is_word_char(s[start - 1])
+                stop_space = stop == n or not _is_word_char(s[stop])
                 if not (start_space and stop_space):
                     continue
             if tok.lstrip:
@@ -477,11 +592,12 @@ class HFTokenizer:
                     else:
                         yield ("tok", tid2, 0, 0)
                     continue
-                pieces = [(seg[a2:b2], None if align is None else align[a2:b2], a == 0 and a2 == 0)]
+                if align is None:
+                    pieces = [(seg[a2:b2], None, a == 0 and a2 == 0)]
+                else:
+                    pieces = [(seg[a2:b2], align[a2:b2], align[a2][0] == 0)]
                 if pre is not None:
                     pieces = pre(pieces)
-                elif self._byte_level:
-                    pass
                 yield ("pieces", pieces)
 
     @staticmethod
@@ -519,7 +635,7 @@ class HFTokenizer:
         text = self._check_text(text)
         word_ids = self._word_ids
         out: list[int] = []
-        for item in self._run(text, False):
+        for item in self._run(text, self._needs_align):
             if item[0] == "tok":
                 out.append(item[1])
             else:
@@ -563,8 +679,7 @@ class HFTokenizer:
                 for t, a, b in self._word_spans(ptext):
                     if a < b:
                         s, e = align[a][0], align[b - 1][1]
-                        if e < s:
-                            e = s
+                        e = max(e, s)
                     else:
                         s = e = align[a][0] if a < len(align) else (align[-1][1] if align else 0)
                     raw.append((t, s, e, False))
@@ -589,9 +704,9 @@ class HFTokenizer:
 
     # -------------------------------------------------------------- decoding
     def _id_to_token(self, tid: int) -> str | None:
-        t = self._added_by_id.get(tid)
+        t = self._added_strings.get(tid)
         if t is not None:
-            return t.content
+            return t
         if self._vocab_r is None:
             self._vocab_r = {i: s for s, i in self._vocab.items()}
         return self._vocab_r.get(tid)
@@ -632,16 +747,18 @@ class HFTokenizer:
     def token_bytes(self, tid: int) -> bytes:
         """The UTF-8 *bytes* token ``tid`` stands for.
 
-        Added tokens: their text. Byte-level vocabularies: GPT-2's
+        Special tokens: their text. Other tokens (non-special added tokens too,
+        as the decoder treats them): byte-level vocabularies: GPT-2's
         byte-to-unicode spelling undone (``Ġ`` -> space). Byte fallback
         ``<0xE0>`` -> that byte. SentencePiece-style ``▁`` -> space.
 
         Raises:
             KeyError: no token has this id.
         """
+        added = self._added_by_id.get(tid)
+        if added is not None and added.special:
+            return added.content.encode("utf-8", "surrogatepass")
         s = self.token_string(tid)
-        if tid in self._added_by_id:
-            return s.encode("utf-8", "surrogatepass")
         if self._byte_fallback and len(s) == 6 and s.startswith("<0x") and s.endswith(">"):
             try:
                 return bytes((int(s[3:5], 16),))
@@ -690,7 +807,7 @@ class HFTokenizer:
             "model": "BPE",
             "vocab_size": len(self._vocab),
             "n_vocab": self.n_vocab,
-            "n_merges": len(self._merges_raw),
+            "n_merges": self._n_merges,
             "n_added_tokens": len(self._added),
             "byte_level": self._byte_level,
             **self._model_info,
@@ -717,6 +834,17 @@ def _uses(spec: Any, type_name: str) -> bool:
     return False
 
 
+def _uses_first_scheme(spec: Any) -> bool:
+    """A Metaspace pre-tokenizer with ``prepend_scheme: "first"`` anywhere in ``spec``?"""
+    if isinstance(spec, dict):
+        if spec.get("type") == "Metaspace" and spec.get("prepend_scheme") == "first":
+            return True
+        return any(_uses_first_scheme(v) for v in spec.values() if isinstance(v, (dict, list)))
+    if isinstance(spec, list):
+        return any(_uses_first_scheme(v) for v in spec)
+    return False
+
+
 def _replaces_space(spec: Any) -> bool:
     """A normalizer that spells spaces as ``▁`` (Gemma, Llama 2 style)."""
     if isinstance(spec, dict):
@@ -724,6 +852,99 @@ def _replaces_space(spec: Any) -> bool:
             return True
         return any(_replaces_space(v) for v in spec.get("normalizers") or [])
     return False
+
+
+_COMPACT_MAGIC = "bytepair-hf-compact 1\n"
+_SEPARATORS = ("\n", "\x00", "\x01", "\x02", "\ufffe", "\uffff", "\U0010fffe", "\U0010ffff")
+
+
+def _free_char(text: str, avoid: str = "") -> str:
+    for c in _SEPARATORS:
+        if c not in text and c != avoid:
+            return c
+    raise TokenizerFileError("no separator character is free in this vocabulary", where="model.vocab", component="BPE")
+
+
+def to_compact(tok: HFTokenizer) -> bytes:
+    """A compact, quick-to-load form of ``tok`` (UTF-8 *bytes*; compress it to store it).
+
+    The vocabulary and the merge table are stored as two separator-joined
+    strings (split and turned into dicts by C code on load, no JSON parsing of
+    hundreds of thousands of entries); the rest of the ``tokenizer.json`` and
+    the config as JSON. :func:`from_compact` gives back a tokenizer with the
+    same ids. Meant as a browser cache entry or a build-time derived file: the
+    format may change between bytepair versions (the first line names it).
+
+    Raises:
+        TokenizerFileError: no separator character is free (a vocabulary that
+            uses all of them).
+    """
+    ranks = tok._merge_ranks()
+    vocab = tok._vocab
+    tokens = list(vocab)
+    ids = list(vocab.values())
+    joined = "".join(tokens)
+    vsep = _free_char(joined)
+    keys = list(ranks)
+    ksep = _free_char("".join(keys), avoid=tok._sep)
+    rest = dict(tok._data)
+    rest["model"] = {k: v for k, v in tok._data["model"].items() if k not in ("vocab", "merges")}
+    vblob = vsep.join(tokens)
+    kblob = ksep.join(keys)
+    header = {
+        "data": rest,
+        "config": tok.config,
+        "name": tok.name,
+        "vocab_sep": vsep,
+        "ids": None if ids == list(range(len(ids))) else ids,
+        "n_vocab_entries": len(tokens),
+        "vocab_chars": len(vblob),
+        "merge_sep": tok._sep,
+        "key_sep": ksep,
+        "n_merges": len(keys),
+        "ranks_in_order": list(ranks.values()) == list(range(len(keys))),
+    }
+    if not header["ranks_in_order"]:
+        header["ranks"] = list(ranks.values())
+    return (_COMPACT_MAGIC + json.dumps(header, ensure_ascii=True) + "\n" + vblob + kblob).encode("utf-8", "surrogatepass")
+
+
+def from_compact(data: bytes) -> HFTokenizer:
+    """Load what :func:`to_compact` wrote (UTF-8 *bytes*).
+
+    Raises:
+        TokenizerFileError: not a compact tokenizer, another format version, or damaged.
+    """
+    try:
+        text = bytes(data).decode("utf-8", "surrogatepass")
+    except (TypeError, UnicodeDecodeError) as e:
+        raise TokenizerFileError("not a compact bytepair tokenizer (not UTF-8 bytes)", where=None) from e
+    if not text.startswith(_COMPACT_MAGIC):
+        raise TokenizerFileError(f"not a compact bytepair tokenizer (first line is not {_COMPACT_MAGIC.strip()!r})", where="line 1")
+    nl = text.find("\n", len(_COMPACT_MAGIC))
+    try:
+        if nl < 0:
+            raise ValueError("the header line is cut short")
+        h = json.loads(text[len(_COMPACT_MAGIC):nl])
+        body = text[nl + 1:]
+        vblob, kblob = body[: h["vocab_chars"]], body[h["vocab_chars"]:]
+        tokens = vblob.split(h["vocab_sep"])
+        keys = kblob.split(h["key_sep"]) if h["n_merges"] else []
+        if len(tokens) != h["n_vocab_entries"] or len(keys) != h["n_merges"]:
+            raise ValueError("entry counts do not match the header")
+        ids = h["ids"] if h["ids"] is not None else range(len(tokens))
+        vocab = dict(zip(tokens, ids))
+        ranks = dict(zip(keys, range(len(keys)) if h["ranks_in_order"] else h["ranks"]))
+        data_ = h["data"]
+        model = dict(data_["model"])
+        model["vocab"] = vocab
+        model["merges"] = []
+        tok = HFTokenizer({**data_, "model": model}, config=h["config"], name=h["name"])
+    except (KeyError, ValueError, TypeError) as e:
+        raise TokenizerFileError(f"damaged compact tokenizer: {e}", where="header") from e
+    tok._ranks, tok._sep, tok._n_merges = ranks, h["merge_sep"], h["n_merges"]
+    tok._data = {**data_, "model": {**data_["model"]}}
+    return tok
 
 
 def from_tokenizer_json(source: Any, *, config: Any = None, name: str | None = None) -> HFTokenizer:

@@ -10,15 +10,17 @@ each model's own special tokens inside text, and Hypothesis text.
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 pytest.importorskip("tokenizers")
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from tests import corpora  # noqa: E402
-from tests.hf_models import KEYS, ours, reference  # noqa: E402
+from tests import corpora
+from tests.hf_models import KEYS, ours, reference
 
 QUICK = corpora.udhr(corpora.UDHR_SAMPLE) + corpora.python_source() + corpora.small_cases() + corpora.surrogate_cases()
 
@@ -81,3 +83,50 @@ _ALPHABET = st.sampled_from(list("aAzZ09 \t\n\r'.,!?-_<>|") + ["é", "ß", "Σ",
 @given(text=st.one_of(st.text(max_size=60), st.lists(_ALPHABET, max_size=40).map("".join)))
 def test_hypothesis_text(key, text):
     _check(key, text)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_compact_form_gives_tokenizers_ids(key):
+    from bytepair.hf_tokenizer import from_compact, to_compact
+
+    tok = from_compact(to_compact(ours(key)))
+    ref = reference(key)
+    text = corpora.udhr_mix(chars_each=1500) + "\n" + " ".join(list(tok.special_tokens)[:10])
+    assert tok.encode(text) == ref.encode(text).ids
+    ids = ref.encode(text).ids
+    assert tok.decode(ids) == ref.decode(ids, skip_special_tokens=False)
+    assert tok.describe() == ours(key).describe()
+
+
+@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("units", ["chars", "utf16"])
+def test_spans_cover_the_text(key, units):
+    # None of these files' normalizers changes NFC text (Gemma's ' ' -> '▁' is undone by token_bytes),
+    # so the token bytes concatenate to the text, and each token's span holds its bytes.
+    tok = ours(key)
+    text = unicodedata.normalize("NFC", corpora.udhr_mix(chars_each=800) + " 😀👩‍👧 tab\tnew\n\n  <|im_start|>x")
+    spans = tok.encode_with_spans(text, units=units)
+    assert [s.id for s in spans] == reference(key).encode(text, add_special_tokens=False).ids
+    assert b"".join(s.token for s in spans) == text.encode("utf-8")
+    u16 = text.encode("utf-16-le", "surrogatepass")
+    for s in spans:
+        piece = text[s.start:s.end] if units == "chars" else u16[2 * s.start:2 * s.end].decode("utf-16-le")
+        assert s.token in piece.encode("utf-8"), (s, piece)
+    if units == "chars":
+        # on NFC text the spans are tokenizers' offsets (characters); where NFC composes
+        # (e + U+0301), tokenizers points at the base character only, bytepair at both.
+        assert [(s.start, s.end) for s in spans] == [tuple(o) for o in reference(key).encode(text, add_special_tokens=False).offsets]
+    with_bos = tok.encode_with_spans(text, add_special_tokens=True)
+    assert [s.id for s in with_bos] == reference(key).encode(text).ids
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_vocabulary_size_and_token_strings_equal_tokenizers(key):
+    tok, ref = ours(key), reference(key)
+    assert tok.n_vocab == ref.get_vocab_size(with_added_tokens=True)
+    assert tok.describe()["vocab_size"] == ref.get_vocab_size(with_added_tokens=False)
+    step = max(1, tok.n_vocab // 997)
+    for tid in range(0, tok.n_vocab, step):
+        assert tok.token_string(tid) == ref.id_to_token(tid)
+    for name, tid in tok.special_tokens.items():
+        assert ref.token_to_id(name) == tid

@@ -17,10 +17,11 @@ import pytest
 
 pytest.importorskip("regex")
 
-from bytepair import hf_components  # noqa: E402
-from bytepair.pretokenize import compile_pattern  # noqa: E402
-from tests import corpora  # noqa: E402
-from tests.hf_models import KEYS, require, tekken_path  # noqa: E402
+from bytepair import hf_components
+from bytepair.pretokenize import compile_pattern
+
+from tests import corpora
+from tests.hf_models import KEYS, require, tekken_path
 
 
 def _regexes(spec) -> list[str]:

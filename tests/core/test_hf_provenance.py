@@ -14,9 +14,9 @@ import pathlib
 import shutil
 import warnings
 
+import bytepair
 import pytest
 
-import bytepair
 from tests import corpora
 from tests.hf_models import ours, tekken_path
 

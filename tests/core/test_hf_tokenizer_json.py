@@ -18,12 +18,20 @@ import pytest
 
 tk = pytest.importorskip("tokenizers")
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from tokenizers import AddedToken, Regex, decoders, models, normalizers, pre_tokenizers, processors, trainers  # noqa: E402
-
-import bytepair  # noqa: E402
-from bytepair.errors import TokenizerFileError  # noqa: E402
+import bytepair
+from bytepair.errors import TokenizerFileError
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tokenizers import (
+    AddedToken,
+    Regex,
+    decoders,
+    models,
+    normalizers,
+    pre_tokenizers,
+    processors,
+    trainers,
+)
 
 CORPUS = [
     "The quick brown fox jumps over the lazy dog. 1234567 don't won't I'M",
@@ -53,7 +61,7 @@ def _train(pre, *, byte_level=False, vocab_size=400, **bpe_kwargs) -> dict:
     return json.loads(tok.to_str())
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _base(kind: str) -> str:
     if kind == "byte":
         return json.dumps(_train(pre_tokenizers.ByteLevel(add_prefix_space=False), byte_level=True))
@@ -148,7 +156,7 @@ def test_byte_fallback():
     d = _make("meta", decoder=decoders.Sequence([decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(), decoders.Strip(" ", 1, 0)]))
     vocab = d["model"]["vocab"]
     for b in range(256):
-        vocab.setdefault("<0x%02X>" % b, len(vocab))
+        vocab.setdefault(f"<0x{b:02X}>", len(vocab))
     d["model"]["byte_fallback"] = True
     _compare(d)
     d["model"]["unk_token"] = None
@@ -210,6 +218,16 @@ def test_metaspace(scheme, split):
     # "first" after another pre-tokenizer: only the piece at offset 0 gets the prefix
     seq = pre_tokenizers.Sequence([pre_tokenizers.Punctuation(), pre])
     _compare(_make("meta", pre=seq, decoder=decoders.Metaspace(prepend_scheme=scheme, split=split)))
+
+
+@pytest.mark.parametrize("norm", [normalizers.Strip(), normalizers.Replace(" ", ""), normalizers.Sequence([normalizers.Strip(), normalizers.Prepend("x")]), normalizers.Prepend("▁")], ids=["strip", "drop-spaces", "strip-prepend", "prepend"])
+def test_metaspace_first_behind_a_normalizer(norm):
+    # "first" means: the piece starts at offset 0 of the original text (tokenizers' offsets_original),
+    # which a normalizer that strips or prepends changes.
+    texts = TEXTS + ["  hello world", " <s> x", "   ", "\thi"]
+    _compare(_make("meta", normalizer=norm, pre=pre_tokenizers.Metaspace(prepend_scheme="first"), decoder=decoders.Metaspace(prepend_scheme="first")), texts)
+    seq = pre_tokenizers.Sequence([pre_tokenizers.Punctuation(), pre_tokenizers.Metaspace(prepend_scheme="first")])
+    _compare(_make("meta", normalizer=norm, pre=seq, decoder=decoders.Metaspace(prepend_scheme="first")), texts)
 
 
 @pytest.mark.parametrize(
@@ -276,7 +294,7 @@ def test_hypothesis_added_tokens_and_normalizer(text):
     _compare(_hyp_tok(tuple(map(str, added))), [text])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _hyp_tok(_key):
     added = [AddedToken("<mask>", lstrip=True, special=True), AddedToken("mask", single_word=True, normalized=True), AddedToken("<s>", special=True, rstrip=True), AddedToken("</s>", special=True)]
     return _make("meta", normalizer=normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()]), pre=pre_tokenizers.Metaspace(prepend_scheme="first"), decoder=decoders.Metaspace(prepend_scheme="first"), added=added)
@@ -335,3 +353,70 @@ def test_describe_and_token_views():
     assert [tok.token_string(s.id) for s in sp] == ref.encode(" hello", add_special_tokens=False).tokens
     assert b"".join(s.token for s in sp) == b" hello"
     assert tok.token_bytes(tok.special_tokens["<s>"]) == b"<s>"
+
+
+def test_compact_form_round_trip_and_damage():
+    from bytepair.hf_tokenizer import from_compact, to_compact
+
+    for d in (_make("affix"), _make("byte", decoder=decoders.ByteLevel(), added=[AddedToken("<s>", special=True, lstrip=True)])):
+        s = json.dumps(d)
+        ref = tk.Tokenizer.from_str(s)
+        tok = from_compact(to_compact(bytepair.from_tokenizer_json(s)))
+        for text in TEXTS:
+            assert tok.encode(text) == ref.encode(text).ids
+    blob = to_compact(bytepair.from_tokenizer_json(json.dumps(_make("ws"))))
+    for bad in (b"{}", blob[:40], blob.replace(b"bytepair-hf-compact 1", b"bytepair-hf-compact 9")):
+        with pytest.raises(TokenizerFileError):
+            from_compact(bad)
+
+
+# ------------------------------------------------- random combinations
+_NORMS = [
+    None, normalizers.NFC(), normalizers.NFKD(), normalizers.Lowercase(), normalizers.Strip(), normalizers.Strip(left=False),
+    normalizers.StripAccents(), normalizers.Replace(" ", "▁"), normalizers.Prepend("▁"), normalizers.Replace(Regex(r"\s+"), " "),
+    normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()]),
+    normalizers.Sequence([normalizers.Strip(), normalizers.Prepend("▁"), normalizers.Replace(" ", "▁")]),
+]
+_RANDOM_ALPHABET = list("ab o1.!<>/ms\n\t  ÀéE\u0301日😀ﬁİΣ_-") + ["<mask>", "mask", "<s>", "</s>", "   ", "▁", "Hello", "world", "12345"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_component_combinations(seed):
+    """Random normalizer x pre-tokenizer chain x added-token flags x model options, random texts."""
+    import random
+
+    rnd = random.Random(seed)
+    beh = ["removed", "isolated", "merged_with_previous", "merged_with_next", "contiguous"]
+    for _ in range(6):
+        kind = rnd.choice(["byte", "meta", "ws", "affix"])
+        pres = [
+            rnd.choice([
+                pre_tokenizers.Whitespace(), pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Punctuation(rnd.choice(beh)),
+                pre_tokenizers.Digits(rnd.random() < 0.5),
+                pre_tokenizers.Split(rnd.choice([" ", "a", Regex(r"\s+"), Regex("[aeiou]"), Regex(r"\p{P}+")]), rnd.choice(beh), invert=rnd.random() < 0.3),
+                pre_tokenizers.Metaspace(prepend_scheme=rnd.choice(["always", "first", "never"]), split=rnd.random() < 0.5) if kind != "byte"
+                else pre_tokenizers.ByteLevel(add_prefix_space=rnd.random() < 0.5, use_regex=rnd.random() < 0.5),
+            ])
+            for _ in range(rnd.randint(1, 3))
+        ]
+        if kind == "byte":
+            pres.append(pre_tokenizers.ByteLevel(add_prefix_space=rnd.random() < 0.3, use_regex=False))
+            dec = decoders.ByteLevel()
+        else:
+            dec = rnd.choice([decoders.Metaspace(), decoders.Sequence([decoders.Replace("▁", " "), decoders.Fuse(), decoders.Strip(" ", 1, 0)]), None])
+        added = [
+            AddedToken(c, special=rnd.random() < 0.5, lstrip=rnd.random() < 0.3, rstrip=rnd.random() < 0.3, single_word=rnd.random() < 0.3, normalized=rnd.random() < 0.5)
+            for c in ("<mask>", "mask", "<s>", "</s>")
+            if rnd.random() < 0.6
+        ]
+        d = _make(kind, normalizer=rnd.choice(_NORMS), pre=pre_tokenizers.Sequence(pres), decoder=dec, added=added or None)
+        if kind == "meta" and rnd.random() < 0.5:
+            vocab = d["model"]["vocab"]
+            top = max([*vocab.values(), *(a["id"] for a in d["added_tokens"])]) + 1
+            for b in range(256):
+                vocab.setdefault(f"<0x{b:02X}>", top + b)
+            d["model"]["byte_fallback"] = True
+            d["model"]["unk_token"] = rnd.choice([None, "<unk>"])
+        d["model"]["ignore_merges"] = rnd.random() < 0.3
+        texts = ["".join(rnd.choice(_RANDOM_ALPHABET) for _ in range(rnd.randint(0, 25))) for _ in range(12)]
+        _compare(d, texts)

@@ -13,9 +13,8 @@ import json
 import pathlib
 import sys
 
-import pytest
-
 import bytepair
+import pytest
 
 FIXTURE_DIR = pathlib.Path(__file__).resolve().parents[2] / ".cache" / "pyodide-fixtures"
 FIXTURE = FIXTURE_DIR / "hf_ids.json"
@@ -35,7 +34,7 @@ DATA = _fixture() if FIXTURE.is_file() else {"texts": {}, "models": {}, "tekken"
 CASES = [(m, k) for m, by in DATA["models"].items() for k in by["ids"]] + [(f"tekken_{v}", k) for v, by in DATA["tekken"].items() for k in by["ids"]]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _tok(name: str):
     if name.startswith("tekken_"):
         return bytepair.from_tekken(FIXTURE_DIR / "hf-models" / f"{name}.json")

@@ -11,14 +11,14 @@ import pytest
 
 pytest.importorskip("mistral_common")
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from mistral_common.tokens.tokenizers.tekken import SpecialTokenPolicy, Tekkenizer  # noqa: E402
+import bytepair
+from bytepair.errors import TokenizerFileError
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mistral_common.tokens.tokenizers.tekken import SpecialTokenPolicy, Tekkenizer
 
-import bytepair  # noqa: E402
-from bytepair.errors import TokenizerFileError  # noqa: E402
-from tests import corpora  # noqa: E402
-from tests.hf_models import tekken_path  # noqa: E402
+from tests import corpora
+from tests.hf_models import tekken_path
 
 VERSIONS = ("240718", "240911")
 _CACHE: dict = {}

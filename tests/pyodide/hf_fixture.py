@@ -72,7 +72,10 @@ def write_fixture(path: pathlib.Path = FIXTURE) -> pathlib.Path:
         out["models"][key] = {"ids": ids, "decoded": {k: ref.decode(v, skip_special_tokens=False) for k, v in ids.items()}}
     try:
         import mistral_common
-        from mistral_common.tokens.tokenizers.tekken import SpecialTokenPolicy, Tekkenizer
+        from mistral_common.tokens.tokenizers.tekken import (
+            SpecialTokenPolicy,
+            Tekkenizer,
+        )
     except ImportError:
         mistral_common = None
     if mistral_common is not None:

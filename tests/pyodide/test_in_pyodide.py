@@ -113,9 +113,11 @@ def _tail(proc: subprocess.CompletedProcess, lines: int = 150) -> str:
 
 def test_core_tests_pass_in_pyodide(node: str) -> None:
     wheels = ensure_pyodide_wheels()
+    from tests.pyodide.hf_fixture import write_fixture as write_hf_fixture
     from tests.pyodide.tiktoken_fixture import write_fixture
 
     write_fixture()  # tiktoken's ids, checked inside by tests/core/test_pyodide_tiktoken_ids.py
+    write_hf_fixture()  # tokenizers' / mistral-common's ids and the model files, for test_pyodide_hf_ids.py
     extra = shlex.split(os.environ.get("PYODIDE_PYTEST_ARGS", ""))
     cmd = [node, str(RUNNER), "--wheels", str(wheels), "--", "tests/core", "-q", *extra]
     proc = _run_node(cmd)
