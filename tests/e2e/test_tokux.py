@@ -28,6 +28,7 @@ from tests.e2e.helpers import (
     settle,
     tiktoken_for,
     train,
+    visible_error,
     wait_ready,
 )
 
@@ -331,6 +332,6 @@ def test_p50k_special_token_switch_copy_and_decode(browser, site_url):
         assert page.text_content('[data-testid="decode-text"]') == enc.decode(ids)
         page.fill('[data-testid="decode-ids"]', "12 abc")
         page.click('[data-testid="decode-button"]')
-        assert "“abc” is not a token id" in page.locator('[data-testid="decode-error"]').text_content()
+        assert "“abc” is not a token id" in visible_error(page, "decode-error")
     finally:
         context.close()
