@@ -180,16 +180,20 @@ export function mountCompare(root, store, api) {
     return row.cells[tok]?.[sort.key] ?? 0;
   }
 
-  function sortButton(label, key, tokenizer, sort) {
+  function sortButton(label, key, tokenizer, sort, extra = null) {
     const active = sort.key === key && (sort.tokenizer ?? null) === (tokenizer ?? null);
     const th = h("th", { scope: "col", attrs: { "aria-sort": active ? (sort.dir === "asc" ? "ascending" : "descending") : null } },
-      h("button", {
+      sortControl(label, key, tokenizer, sort, active), extra);
+    return th;
+  }
+
+  function sortControl(label, key, tokenizer, sort, active = sort.key === key && (sort.tokenizer ?? null) === (tokenizer ?? null)) {
+    return h("button", {
         type: "button",
         class: "sort",
         dataset: { sort: key, tokenizer: tokenizer ?? "" },
         on: { click: () => set({ sort: { key, tokenizer, dir: active && sort.dir === "asc" ? "desc" : "asc" } }) },
-      }, label, h("span", { class: "sort-mark", attrs: { "aria-hidden": "true" }, text: active ? (sort.dir === "asc" ? " ▲" : " ▼") : "" })));
-    return th;
+      }, label, h("span", { class: "sort-mark", attrs: { "aria-hidden": "true" }, text: active ? (sort.dir === "asc" ? " ▲" : " ▼") : "" }));
   }
 
   let drawnRows = null;
@@ -219,7 +223,9 @@ export function mountCompare(root, store, api) {
       h("th", { scope: "col", class: "group", text: "" }),
       tokenizers.map((t) => h("th", { scope: "colgroup", colSpan: 3, class: "group", text: api.label(t) })));
     const head2 = h("tr", {},
-      sortButton("Language", "name", null, sort), sortButton("Script", "script", null, sort), sortButton("UTF-8 bytes", "bytes", null, sort),
+      // (where the Script column folds under the names, its sort button comes along)
+      sortButton("Language", "name", null, sort, h("span", { class: "script-inline" }, sortControl("Script", "script", null, sort))),
+      sortButton("Script", "script", null, sort), sortButton("UTF-8 bytes", "bytes", null, sort),
       tokenizers.flatMap((t) => [sortButton("Tokens", "tokens", t, sort), sortButton("Bytes/token", "bpt", t, sort), sortButton("Premium", "premium", t, sort)]));
     table.tHead.replaceChildren(head1, head2);
     table.tBodies[0].replaceChildren(...rows.map((r) => h("tr", { dataset: { testid: "compare-row", code: r.key }, class: r.baseline ? "baseline" : "" },
