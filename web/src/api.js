@@ -60,6 +60,7 @@ export function nameProblem(name, existing, { except, builtIn = [] } = {}) {
 export function createApi({ onStatus }) {
   const trained = new Map(); // name -> {name, json, meta}
   let registered = new Set(); // names the current worker has loaded
+  const trainingEvents = new Map(); // name -> {id, left, right, count}: merges of a run trained in this page (for tokenStory)
   const listeners = new EventTarget();
   let training = null; // {stopRequested, merges, watchdog}
   let callLimitMs = CALL_LIMIT_MS;
@@ -245,6 +246,31 @@ export function createApi({ onStatus }) {
       needText("stepsEncode(session, text)", text, "the word to encode");
       return call("stepsEncode", session, text);
     },
+    /**
+     * Why this token: the story of token `index` (0-based) of `text` under `tokenizer`
+     * (bytepair.token_story(...).to_dict() with UTF-16 spans, plus `lines` (bytepair.explain.describe)).
+     * For a tokenizer trained in this page its merges' counts are included (created_by.count).
+     */
+    async tokenStory(text, tokenizer, index) {
+      needText("tokenStory(text, tokenizer, index)", text);
+      if (!Number.isInteger(index) || index < 0) throw new TypeError(`bytepair.tokenStory(text, tokenizer, index): index must be a token number (0, 1, ...), got ${describe(index)}.`);
+      const name = await use(tokenizer, "tokenStory(text, tokenizer, index)");
+      return call("tokenStory", text, name, index, trainingEvents.get(name) ?? null);
+    },
+    /** The same text under several tokenizers, boundaries aligned: bytepair.compare_segmentations(...).to_dict() + `spans` per row. */
+    async sideBySide(text, tokenizers) {
+      const fn = "sideBySide(text, tokenizers)";
+      needText(fn, text);
+      if (!Array.isArray(tokenizers) || !tokenizers.length) throw new TypeError(`bytepair.${fn}: tokenizers must be a non-empty array of names, e.g. ["gpt2", "cl100k_base"], got ${describe(tokenizers)}.`);
+      const names = [];
+      for (const t of tokenizers) names.push(await use(t, fn));
+      return call("sideBySide", text, names);
+    },
+    /** The gallery of tokenizer oddities (bytepair.gallery.gallery_data): [{id, title, encodings, explanation, facts, texts}]. */
+    async gallery(ids = null) {
+      await ready;
+      return call("gallery", ids);
+    },
     /** Resolves the regex text, or rejects with a short message (the engine's reason and where). */
     async checkPattern(pattern) {
       needText("checkPattern(pattern)", pattern, "the pattern");
@@ -285,7 +311,7 @@ export function createApi({ onStatus }) {
       const name = uniqueName(options.name || "my-bpe");
       const run = { stopRequested: false, merges: [], watchdog: null };
       training = run;
-      const seen = { left: [], right: [], id: [] }; // the merges shown so far, for fromMerges after a restart
+      const seen = { left: [], right: [], id: [], count: [] }; // the merges shown so far, for fromMerges after a restart
       run.merges = seen;
       const onBatch = (batch) => {
         const e = batch.events; // named columns, one entry per merge
@@ -293,6 +319,7 @@ export function createApi({ onStatus }) {
           seen.left.push(e.left[i]);
           seen.right.push(e.right[i]);
           seen.id.push(e.id[i]);
+          seen.count.push(e.count[i]);
           onMerge({ id: e.id[i], left: e.left[i], right: e.right[i], leftText: e.left_text[i], rightText: e.right_text[i], tokenText: e.token_text[i], count: e.count[i], nTokens: e.n_tokens[i], totalBytes: batch.total_bytes, target: batch.target });
         }
       };
@@ -300,6 +327,7 @@ export function createApi({ onStatus }) {
       try {
         const result = await rpc.call("train", text, { vocabSize: options.vocabSize, pattern: options.pattern, name }, rpc.proxy(onBatch));
         if (!result.n_merges) return { ...result, n_merges: 0, saved: false }; // nothing learned: nothing to keep
+        trainingEvents.set(result.name, seen);
         return await keep(result, meta);
       } catch (err) {
         if (err.field === "vocab_size") throw new BytepairError({ ...err.detail, message: `bytepair.${fn}: vocabSize: ${err.message}` });
@@ -307,6 +335,7 @@ export function createApi({ onStatus }) {
         // Stop had to restart a worker busy in Python: rebuild from the merges we saw.
         if (!seen.id.length) return { name, n_merges: 0, stopped: true, saved: false, restarted: true };
         const result = await call("fromMerges", name, run.merges, options.pattern);
+        trainingEvents.set(result.name, seen);
         return await keep({ ...result, stopped: true, restarted: true }, meta);
       } finally {
         clearTimeout(run.watchdog);
@@ -355,6 +384,8 @@ export function createApi({ onStatus }) {
       const record = trained.get(oldName);
       trained.delete(oldName);
       trained.set(n, { ...record, name: n });
+      if (trainingEvents.has(oldName)) trainingEvents.set(n, trainingEvents.get(oldName));
+      trainingEvents.delete(oldName);
       registered.delete(oldName);
       call("forgetTrained", oldName).catch(() => {});
       changed();
@@ -363,6 +394,7 @@ export function createApi({ onStatus }) {
       const res = await storage.deleteTokenizer(name);
       if (!res.ok) throw new Error(res.error);
       trained.delete(name);
+      trainingEvents.delete(name);
       registered.delete(name);
       call("forgetTrained", name).catch(() => {});
       changed();

@@ -150,3 +150,11 @@ export function iframeSnippet(src, { title, height = 640 } = {}) {
   const script = new URL("embed.js", siteBase()).href;
   return `<iframe src="${attr(src)}" title="${attr(title || "bytepair")}" width="100%" height="${height}" loading="lazy" style="border:0;max-width:100%"></iframe>\n<script src="${attr(script)}" defer></script>`;
 }
+
+/**
+ * The link to a gallery example in Tokenize (`#tokenize?g=<id>&gt=<text number>`);
+ * embed: {theme} for the <iframe> form, null for a plain link.
+ */
+export function galleryLink(id, textIndex = 0, { embed = null } = {}) {
+  return linkTo("tokenize", { g: id, gt: textIndex ? String(textIndex) : null }, { embed });
+}

@@ -9,6 +9,7 @@ import { mountTrain, initialTrainState } from "./views/train.js";
 import { mountTokenize, initialTokenizeState } from "./views/tokenize.js";
 import { mountCompare, initialCompareState } from "./views/compare.js";
 import { mountSteps, initialStepsState } from "./views/steps.js";
+import { mountPictureBars } from "./views/pictures.js";
 import { parseHash, pageMode, linkTo } from "./links.js";
 import { mountShare } from "./share.js";
 import { reportHeight } from "./embedded.js";
@@ -102,6 +103,7 @@ const views = {
   steps: mountSteps($(document, "#view-steps"), store, api),
 };
 api.ready.catch(() => {}); // shown in the status line
+mountPictureBars(document, store, api); // picture buttons of Train, Compare, Step through (issue 13)
 
 // --- links: the fragment's parameters restore a view's state ------------------
 const linkNote = $(document, '[data-testid="link-note"]');

@@ -253,6 +253,30 @@ const api = {
     return guarded(() => JSON.parse(pg.steps_view(session, index)));
   },
 
+  /** Why this token (playground.py token_story): the story of token `index` of `text`; events: training columns or null. */
+  tokenStory(text, name, index, events) {
+    return guarded(async () => {
+      await ensureVocab(name);
+      return JSON.parse(events ? pg.token_story(text, name, index, JSON.stringify(events)) : pg.token_story(text, name, index));
+    });
+  },
+
+  /** Side by side (playground.py side_by_side): compare_segmentations of `text` under `names`, with each row's spans. */
+  sideBySide(text, names) {
+    return guarded(async () => {
+      for (const name of names) await ensureVocab(name);
+      return JSON.parse(pg.side_by_side(text, JSON.stringify(names)));
+    });
+  },
+
+  /** The gallery of oddities (playground.py gallery): explanations computed by encoding. */
+  gallery(ids) {
+    return guarded(async () => {
+      for (const name of JSON.parse(pg.gallery_encodings())) await ensureVocab(name);
+      return JSON.parse(ids ? pg.gallery(JSON.stringify(ids)) : pg.gallery());
+    });
+  },
+
   /** A new word (or short text) encoded with the session's merges, rule by rule. */
   stepsEncode(session, text) {
     return guarded(() => JSON.parse(pg.steps_encode(session, text)));

@@ -294,3 +294,61 @@ def steps_encode(session: int, text: str) -> str:
     s = _current(session)
     fired = s.apply(text)
     return _dumps({"start": s.start_symbols(text), "n_rules": s.n_steps, "fired": [f.to_dict() for f in fired]})
+
+
+# --------------------------------------------------------------------------- teaching (issue 13)
+# Why this token, side by side, gallery: bytepair.explain / align / gallery as JSON.
+
+
+@_exposed
+def token_story(text: str, name: str, index: int, events_json: str = "") -> str:
+    """JSON of ``bytepair.token_story(tok, text, index, units="utf16").to_dict()`` plus ``"lines"``
+    (``bytepair.explain.describe``) and ``"tokenizer"``. ``events_json``: the training run's merges
+    as columns ``{"id", "left", "right", "count"}`` (trained tokenizers; ``""``: none)."""
+    events = None
+    if events_json:
+        c = json.loads(events_json)
+        events = [_Event(i, (a, b), n) for i, a, b, n in zip(c["id"], c["left"], c["right"], c["count"])]
+    story = bytepair.token_story(get_tokenizer(name), text, index, units="utf16", disallowed_special=(),
+                                 events=events)
+    return _dumps({**story.to_dict(), "lines": bytepair.explain.describe(story), "tokenizer": name})
+
+
+class _Event:
+    """What ``explain`` reads of a ``MergeEvent``: ``id``, ``pair``, ``count``."""
+
+    __slots__ = ("id", "pair", "count")
+
+    def __init__(self, id_: int, pair: tuple[int, int], count: int) -> None:
+        self.id, self.pair, self.count = id_, pair, count
+
+
+def _spans(tok, text: str) -> list:
+    """UTF-16 spans of ``text``: special-token strings as plain text (bytepair.Tokenizer), no tokens
+    added by a post-processor (open-model tokenizers: ``add_special_tokens=False``)."""
+    if isinstance(tok, bytepair.Tokenizer):
+        return tok.encode_with_spans(text, units="utf16", disallowed_special=())
+    return tok.encode_with_spans(text, units="utf16")
+
+
+@_exposed
+def side_by_side(text: str, names_json: str) -> str:
+    """JSON of ``bytepair.compare_segmentations(text, rows, names, units="utf16").to_dict()`` plus
+    ``"spans"``: per row ``{ids, display, start, end}`` (UTF-16 spans)."""
+    names = json.loads(names_json)
+    rows = [_spans(get_tokenizer(n), text) for n in names]
+    out = bytepair.compare_segmentations(text, rows, names=names, units="utf16").to_dict()
+    out["spans"] = [{"ids": [s.id for s in r], "display": [bytepair.token_to_display(s.token) for s in r],
+                     "start": [s.start for s in r], "end": [s.end for s in r]} for r in rows]
+    return _dumps(out)
+
+
+def gallery_encodings() -> str:
+    """JSON list of the encodings the gallery's examples use (the worker fetches their vocabularies first)."""
+    return _dumps(sorted({name for ex in bytepair.gallery.EXAMPLES for name in ex.encodings}))
+
+
+@_exposed
+def gallery(ids_json: str = "") -> str:
+    """JSON of ``bytepair.gallery.gallery_data(ids=...)`` (``""``: every example)."""
+    return _dumps(bytepair.gallery.gallery_data(ids=json.loads(ids_json) if ids_json else None))

@@ -6,6 +6,7 @@ import { chipContent } from "../tokenchips.js";
 import { mountTokenizeTools } from "./tokenize_tools.js";
 import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
+import { mountTeaching } from "./teach.js";
 
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
 const COLORS = 6;
@@ -20,6 +21,7 @@ export const initialTokenizeState = {
   result: null, // {n_tokens, ids, display, hex, start, end}
   pending: false,
   active: -1, // index of the highlighted group
+  sbs: null, // side by side (views/sidebyside.js): {on, result, text, names, clipped}
 };
 
 /** Group tokens whose spans overlap (tokens that split one character). */
@@ -56,6 +58,15 @@ export function mountTokenize(root, store, api) {
     bpt: $(root, '[data-testid="count-bpt"]'),
   };
   const set = (patch) => store.update("tokenize", patch);
+
+  // --- teaching (issue 13): story panel, side by side, gallery, pictures (views/teach.js)
+  const { story, sbs, gallery, clearSource } = mountTeaching(root, store, api, {
+    out,
+    textArea,
+    select,
+    persist: () => persist(),
+    encodeNow: () => encodeNow(),
+  });
 
   let wanted = null; // a tokenizer a link asked for, not (yet) known here
   function fillSelect() {
@@ -100,7 +111,10 @@ export function mountTokenize(root, store, api) {
       const result = await api.encodeSpans(text, tokenizer, LIMIT, { specials: store.state.tokenize.specials });
       if (mine !== seq) return;
       showError(root, "tokenize", "");
-      set({ text, result, tokenizerShown: tokenizer, pending: false, active: -1 });
+      const same = store.state.tokenize.text === text && store.state.tokenize.tokenizerShown === tokenizer;
+      set({ text, result, tokenizerShown: tokenizer, pending: false, ...(same ? {} : { active: -1 }) });
+      if (!same) story.close(); // the story told is of another text
+      sbs.refresh(text, tokenizer);
     } catch (err) {
       if (mine !== seq) return;
       showError(root, "tokenize", err.message);
@@ -114,6 +128,7 @@ export function mountTokenize(root, store, api) {
   const persist = debounce(() => storage.saveText("tokenize", textArea.value), 400);
 
   textArea.addEventListener("input", () => {
+    clearSource();
     update();
     persist();
   });
@@ -138,13 +153,32 @@ export function mountTokenize(root, store, api) {
     else if (e.key === "ArrowLeft" || e.key === "ArrowUp") i = Math.max(0, i - 1);
     else if (e.key === "Home") i = 0;
     else if (e.key === "End") i = n - 1;
-    else return;
+    else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      if (i >= 0) openStory(i);
+      return;
+    } else if (e.key === "Escape" && story.showing) {
+      story.close({ returnFocus: true });
+      return;
+    } else return;
     e.preventDefault();
     set({ active: i });
   });
   out.addEventListener("focus", () => {
     if (store.state.tokenize.active < 0 && groups.length) set({ active: 0 });
   });
+  out.addEventListener("click", (e) => {
+    const el = e.target.closest("[data-group]");
+    if (!el) return;
+    set({ active: Number(el.dataset.group) });
+    openStory(Number(el.dataset.group));
+  });
+  /** Open the story panel of group gi (its first token; the others by the panel's buttons). */
+  function openStory(gi) {
+    const st = store.state.tokenize;
+    if (!st.result || !groups[gi]) return;
+    story.open(st.text, st.tokenizerShown, groups[gi].tokens);
+  }
   out.addEventListener("mouseover", (e) => {
     const el = e.target.closest("[data-group]");
     if (el) set({ active: Number(el.dataset.group) });
@@ -225,12 +259,18 @@ export function mountTokenize(root, store, api) {
       out.removeAttribute("aria-activedescendant");
       detail.textContent = "Hover or focus a token.";
     }
+    sbs.render(state);
   }
 
   // --- links: text, tokenizer, toggles ---------------------------------------
   function link() {
     const s = store.state.tokenize;
-    const params = { tok: s.tokenizer, ids: s.showIds ? 1 : null, ws: s.whitespace ? 1 : null, sp: s.specials ? 1 : null };
+    const params = { tok: s.tokenizer, ids: s.showIds ? 1 : null, ws: s.whitespace ? 1 : null, sp: s.specials ? 1 : null, ...sbs.link() };
+    if (gallery.current) {
+      // a gallery example: its id (and text number) stand for the text
+      Object.assign(params, { g: gallery.current.id, gt: gallery.current.textIndex || null });
+      return { params, notes: [] };
+    }
     const note = addText(params, textArea.value);
     return { params, notes: note ? [note] : [] };
   }
@@ -257,6 +297,11 @@ export function mountTokenize(root, store, api) {
     tools.applyLink(params);
     idsToggle.checked = params.ids === "1";
     wsToggle.checked = params.ws === "1";
+    if (params.sbs) sbs.toggle(true, params.sbs === "-" ? [] : params.sbs.split(","));
+    if (params.g) {
+      gallery.open(params.g, Number(params.gt) || 0).catch((err) => showError(root, "tokenize", `The gallery example could not be opened: ${err.message}`));
+      return notes;
+    }
     encodeNow();
     return notes;
   }

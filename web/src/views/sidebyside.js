@@ -1,0 +1,281 @@
+// Side by side: the Tokenize text under two or more tokenizers, one row each,
+// boundaries aligned, the boundaries where they cut differently highlighted
+// (issue 13). The alignment comes from Python (bytepair.compare_segmentations
+// via api.sideBySide); this module lays it out. Text only via textContent.
+
+import { h, showError } from "../dom.js";
+import { int, fixed, visibleWhitespace } from "../format.js";
+
+/** Side by side covers the first this many UTF-16 code units of the text (a grid per word is drawn). */
+export const SBS_MAX_CHARS = 4000;
+
+/** The first `max` UTF-16 units of `text`, not cutting a surrogate pair. */
+export function clip(text, max = SBS_MAX_CHARS) {
+  if (text.length <= max) return text;
+  let end = max;
+  const c = text.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end -= 1;
+  return text.slice(0, end);
+}
+
+/** A row's cells: tokens whose spans overlap (fragments of one character) share one cell. */
+export function cells(spans) {
+  const out = [];
+  for (let i = 0; i < spans.start.length; i += 1) {
+    const last = out[out.length - 1];
+    if (last && spans.start[i] < last.end) {
+      last.tokens.push(i);
+      last.end = Math.max(last.end, spans.end[i]);
+    } else out.push({ start: spans.start[i], end: spans.end[i], tokens: [i] });
+  }
+  return out;
+}
+
+/**
+ * Blocks of the aligned layout: the text cut at the boundaries every row shares,
+ * so blocks can wrap like words. Each block: {start, end, columns: [offsets], rows: [[cell]]}.
+ */
+export function layout(result) {
+  const rowCells = result.spans.map(cells);
+  const shared = new Set([0, result.length, ...result.shared]);
+  const edges = [...new Set([0, result.length, ...result.boundaries])].sort((a, b) => a - b);
+  const blocks = [];
+  let cur = null;
+  for (const e of edges) {
+    if (cur) cur.columns.push(e);
+    if (shared.has(e)) {
+      if (cur && cur.columns.length > 1) blocks.push(cur);
+      cur = { start: e, columns: [e], rows: result.spans.map(() => []) };
+    }
+  }
+  for (const b of blocks) b.end = b.columns[b.columns.length - 1];
+  // put each cell into its block (cells never cross a shared boundary)
+  let bi = 0;
+  rowCells.forEach((row, r) => {
+    bi = 0;
+    for (const c of row) {
+      while (bi < blocks.length - 1 && c.start >= blocks[bi].end) bi += 1;
+      blocks[bi]?.rows[r].push(c);
+    }
+  });
+  return blocks;
+}
+
+/**
+ * Mount the side-by-side panel into `el` (an empty element inside Tokenize).
+ * Returns {refresh(text, first), link(), applyLink(params), toggle(on), get names}.
+ * Row 0 is Tokenize's tokenizer `first`; the others are the ones ticked here.
+ */
+export function mountSideBySide(el, store, api) {
+  const set = (patch) => store.update("tokenize", (s) => ({ sbs: { ...s.sbs, ...patch } }));
+  const toggle = h("input", { type: "checkbox", dataset: { testid: "sbs-toggle" } });
+  const picks = h("div", {
+    class: "checks",
+    dataset: { testid: "sbs-tokenizers" },
+    attrs: { role: "group", "aria-label": "Compare with" },
+  });
+  const error = h("p", {
+    class: "error",
+    dataset: { errorFor: "sbs", testid: "sbs-error" },
+    attrs: { role: "alert" },
+    hidden: true,
+  });
+  const note = h("p", { class: "hint", dataset: { testid: "sbs-note" } });
+  const summary = h("tbody", {});
+  const table = h(
+    "div",
+    { class: "table-wrap" },
+    h(
+      "table",
+      { class: "sbs-summary", dataset: { testid: "sbs-summary" } },
+      h("caption", { class: "visually-hidden", text: "Tokens per tokenizer" }),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { text: "Row" }),
+          h("th", { text: "Tokenizer" }),
+          h("th", { class: "num", text: "Tokens" }),
+          h("th", { class: "num", text: "Bytes per token" }),
+          h("th", { class: "num", text: "Difference" }),
+        ),
+      ),
+      summary,
+    ),
+  );
+  const rowsEl = h("div", { class: "sbs-rows", dataset: { testid: "sbs-rows" } });
+  const body = h(
+    "div",
+    { class: "sbs-body", hidden: true },
+    h("div", { class: "field" }, h("span", { class: "label", text: "Compare with" }), picks),
+    error,
+    table,
+    h("p", {
+      class: "hint",
+      text: "One row per tokenizer, aligned on the text; a red bar marks a place where the rows cut differently, ×n a character split into n tokens.",
+    }),
+    rowsEl,
+    note,
+  );
+  el.replaceChildren(
+    h("label", { class: "sbs-switch" }, toggle, " Side by side: the same text under several tokenizers"),
+    body,
+  );
+
+  let others = ["gpt2", "o200k_base"];
+  let lastText = null;
+  let lastFirst = null;
+  let seq = 0;
+
+  function fillPicks() {
+    const first = store.state.tokenize.tokenizer;
+    const names = api.tokenizers().filter((n) => n !== first);
+    picks.replaceChildren(
+      ...names.map((n) =>
+        h(
+          "label",
+          {},
+          h("input", {
+            type: "checkbox",
+            checked: others.includes(n),
+            value: n,
+            dataset: { testid: "sbs-pick" },
+            on: {
+              change: (e) => {
+                others = e.target.checked ? [...others, n] : others.filter((x) => x !== n);
+                refresh(lastText, lastFirst, true);
+              },
+            },
+          }),
+          ` ${api.label(n)}`,
+        ),
+      ),
+    );
+  }
+  api.withFacts(fillPicks);
+  api.onTokenizersChanged(fillPicks);
+
+  toggle.addEventListener("change", () => {
+    set({ on: toggle.checked });
+    body.hidden = !toggle.checked;
+    if (toggle.checked) refresh(lastText, lastFirst, true);
+  });
+
+  /** The rows asked for: Tokenize's tokenizer, then the ticked ones it knows. */
+  function names(first) {
+    const known = api.tokenizers();
+    return [first, ...others.filter((n) => n !== first && known.includes(n))];
+  }
+
+  async function refresh(text, first, force = false) {
+    if (text == null) return;
+    lastText = text;
+    if (first !== lastFirst) {
+      lastFirst = first;
+      fillPicks();
+    }
+    if (!toggle.checked) return;
+    const s = store.state.tokenize.sbs;
+    const rows = names(first);
+    const shown = clip(text);
+    if (!force && s?.result && s.text === shown && s.names.join("\n") === rows.join("\n")) return;
+    const mine = ++seq;
+    el.setAttribute("aria-busy", "true");
+    try {
+      const result = await api.sideBySide(shown, rows);
+      if (mine !== seq) return;
+      showError(el, "sbs", "");
+      set({ result, text: shown, names: rows, clipped: shown.length < text.length });
+    } catch (err) {
+      if (mine !== seq) return;
+      showError(el, "sbs", err.message);
+      set({ result: null });
+    } finally {
+      if (mine === seq) el.removeAttribute("aria-busy");
+    }
+  }
+
+  let drawn = null;
+  function render(state) {
+    const s = state.tokenize.sbs;
+    if (!s || !s.result || drawn === s.result) return;
+    drawn = s.result;
+    const r = s.result;
+    summary.replaceChildren(
+      ...r.rows.map((row, i) =>
+        h(
+          "tr",
+          { dataset: { testid: "sbs-row-summary", name: row.name } },
+          h("td", {}, h("span", { class: "sbs-swatch", dataset: { row: i } }), String(i + 1)),
+          h("td", { text: api.label(row.name) }),
+          h("td", { class: "num", text: int(row.count), dataset: { testid: "sbs-count" } }),
+          h("td", { class: "num", text: fixed(row.bytes_per_token) }),
+          h("td", {
+            class: "num",
+            text: i === 0 ? "–" : `${row.delta > 0 ? "+" : row.delta < 0 ? "−" : "±"}${int(Math.abs(row.delta))}`,
+          }),
+        ),
+      ),
+    );
+    const differ = new Set(r.differ);
+    const insideDiffer = new Set(r.inside_differ);
+    rowsEl.style.setProperty("--sbs-rows", String(r.rows.length));
+    rowsEl.replaceChildren(
+      ...layout(r).map((b) => {
+        const col = new Map(b.columns.map((o, k) => [o, k + 1]));
+        const cellsEl = [];
+        b.rows.forEach((row, ri) => {
+          for (const c of row) {
+            const ids = c.tokens.map((t) => r.spans[ri].ids[t]);
+            const cut = c.start > 0 && differ.has(c.start);
+            const el = h(
+              "span",
+              {
+                class: `sbs-cell${cut ? " cut-differs" : ""}${insideDiffer.has(c.start) && c.tokens.length > 1 ? " inside-differs" : ""}`,
+                dataset: {
+                  row: ri,
+                  c: (c.tokens[0] + ri) % 6,
+                  start: c.start,
+                  end: c.end,
+                  ...(cut ? { cut: c.start } : {}),
+                },
+                attrs: {
+                  title: `${r.rows[ri].name}: ${ids.length > 1 ? `${ids.length} tokens ` : "id "}${ids.join(" ")}`,
+                },
+              },
+              visibleWhitespace(s.text.slice(c.start, c.end)).replace(/\r?\n/g, ""),
+            );
+            if (c.tokens.length > 1) el.append(h("span", { class: "sbs-n", text: `×${c.tokens.length}` }));
+            el.style.gridRow = String(ri + 1);
+            el.style.gridColumn = `${col.get(c.start)} / ${col.get(c.end)}`;
+            cellsEl.push(el);
+          }
+        });
+        return h("span", { class: "sbs-block" }, cellsEl);
+      }),
+    );
+    note.textContent = s.clipped ? `Side by side shows the first ${int(s.text.length)} characters.` : "";
+  }
+
+  return {
+    refresh,
+    render,
+    /** Turn the view on or off (a link or the gallery). */
+    toggle(on, withNames = null) {
+      if (withNames) others = withNames;
+      toggle.checked = on;
+      body.hidden = !on;
+      set({ on });
+      fillPicks();
+      if (on) refresh(lastText, lastFirst, true);
+    },
+    link() {
+      return toggle.checked ? { sbs: others.join(",") || "-" } : {};
+    },
+    get names() {
+      return names(lastFirst);
+    },
+  };
+}

@@ -1,0 +1,89 @@
+// Tokenize's teaching features (issue 13), mounted by views/tokenize.js: the
+// "why this token" panel (story.js), side-by-side rows (sidebyside.js), the
+// gallery (gallery.js) and the picture buttons of the token view and the rows
+// (pictures.js). Kept here so tokenize.js only has a few hooks.
+
+import { $ } from "../dom.js";
+import { byteCount } from "../format.js";
+import { mountStory } from "./story.js";
+import { mountSideBySide } from "./sidebyside.js";
+import { mountGallery } from "./gallery.js";
+import { pictureButtons, tokensSvg, rowsSvg } from "./pictures.js";
+import { groupTokens } from "./tokenize.js";
+
+/**
+ * Mount the teaching features inside Tokenize's `root`.
+ * ctx: {out (the token list), textArea, select (the tokenizer picker), persist(), encodeNow()}.
+ * Returns {story, sbs, gallery, clearSource()}: clearSource() forgets that the text came from the gallery.
+ */
+export function mountTeaching(root, store, api, { out, textArea, select, persist, encodeNow }) {
+  const story = mountStory($(root, '[data-testid="token-story"]'), api, {
+    onClose: () => out.focus({ preventScroll: true }),
+    mergeRow: (name, id) =>
+      store.state.train?.result?.name === name
+        ? document.querySelector(`[data-testid="merges-body"] tr[data-id="${Number(id)}"]`)
+        : null,
+  });
+  const sbs = mountSideBySide($(root, '[data-testid="sbs-panel"]'), store, api);
+  let source = null; // what the text is, for pictures: a gallery example's title, or null (typed)
+  const gallery = mountGallery($(root, '[data-testid="gallery-slot"]'), api, {
+    choose(ex, ti) {
+      textArea.value = ex.texts[ti].text;
+      persist();
+      source = `Gallery: ${ex.title} (${ex.texts[ti].label})`;
+      store.update("tokenize", { tokenizer: ex.encodings[0] });
+      select.value = ex.encodings[0];
+      sbs.toggle(true, ex.encodings.slice(1));
+      encodeNow();
+    },
+  });
+  const sourceLabel = () => {
+    if (source) return source;
+    const t = textArea.value.replace(/\s+/g, " ").trim();
+    return `Text: “${t.length > 70 ? `${t.slice(0, 70)}…` : t}”`;
+  };
+  out.after(
+    pictureButtons(
+      "tokens-picture",
+      () => {
+        const st = store.state.tokenize;
+        if (!st.result) return null;
+        const gs = groupTokens(st.result);
+        return tokensSvg(
+          gs.map((g) => ({ text: st.text.slice(g.start, g.end), ids: g.tokens.map((i) => st.result.ids[i]) })),
+          {
+            tokenizer: api.label(st.tokenizerShown),
+            source: sourceLabel(),
+            showIds: st.showIds,
+            count: st.result.n_tokens,
+            bytes: byteCount(st.text),
+          },
+        );
+      },
+      () => `${store.state.tokenize.tokenizerShown}-tokens`,
+      "token view",
+    ),
+  );
+  $(root, '[data-testid="sbs-panel"]').append(
+    pictureButtons(
+      "sbs-picture",
+      () => {
+        const r = store.state.tokenize.sbs?.result;
+        if (!r) return null;
+        return rowsSvg(r, store.state.tokenize.sbs.text, { source: sourceLabel(), label: (n) => api.label(n) });
+      },
+      () => `side-by-side-${store.state.tokenize.tokenizerShown}`,
+      "side-by-side view",
+    ),
+  );
+
+  return {
+    story,
+    sbs,
+    gallery,
+    clearSource() {
+      source = null;
+      gallery.clear();
+    },
+  };
+}
