@@ -244,6 +244,7 @@ def test_phone_tabs_merges_table_and_touch_hints(browser, site_url):
         assert page.locator("#view-steps .keys").is_hidden()
         page.click("#tab-tokenize")
         assert page.locator("#tokens-help .pointer-hint").is_hidden() and page.locator("#tokens-help .touch-hint").is_visible()
+        assert "Tap a token" in page.locator("#tokens-help").inner_text() and "arrow keys" not in page.locator("#tokens-help").inner_text()
     finally:
         context.close()
 
