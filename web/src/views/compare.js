@@ -180,10 +180,10 @@ export function mountCompare(root, store, api) {
     return row.cells[tok]?.[sort.key] ?? 0;
   }
 
-  function sortButton(label, key, tokenizer, sort, extra = null) {
+  function sortButton(label, key, tokenizer, sort) {
     const active = sort.key === key && (sort.tokenizer ?? null) === (tokenizer ?? null);
     const th = h("th", { scope: "col", attrs: { "aria-sort": active ? (sort.dir === "asc" ? "ascending" : "descending") : null } },
-      sortControl(label, key, tokenizer, sort, active), extra);
+      sortControl(label, key, tokenizer, sort, active));
     return th;
   }
 
@@ -218,18 +218,19 @@ export function mountCompare(root, store, api) {
       return sort.dir === "asc" ? c : -c;
     });
     const head1 = h("tr", {},
-      h("th", { scope: "col", class: "group pin", text: "" }),
+      // (where the Script column folds under the names, its sort button moves up here)
+      h("th", { scope: "col", class: "group pin" }, h("span", { class: "script-inline" }, sortControl("Script", "script", null, sort))),
       h("th", { scope: "col", class: "group", text: "" }),
       h("th", { scope: "col", class: "group", text: "" }),
       tokenizers.map((t) => h("th", { scope: "colgroup", colSpan: 3, class: "group", text: api.label(t) })));
     const head2 = h("tr", {},
-      // (where the Script column folds under the names, its sort button comes along)
-      sortButton("Language", "name", null, sort, h("span", { class: "script-inline" }, sortControl("Script", "script", null, sort))),
+      sortButton("Language", "name", null, sort),
       sortButton("Script", "script", null, sort), sortButton("UTF-8 bytes", "bytes", null, sort),
       tokenizers.flatMap((t) => [sortButton("Tokens", "tokens", t, sort), sortButton("Bytes/token", "bpt", t, sort), sortButton("Premium", "premium", t, sort)]));
     table.tHead.replaceChildren(head1, head2);
     table.tBodies[0].replaceChildren(...rows.map((r) => h("tr", { dataset: { testid: "compare-row", code: r.key }, class: r.baseline ? "baseline" : "" },
-      h("th", { scope: "row" }, h("span", { text: r.name, attrs: { lang: r.lang || null, dir: "auto" } }), r.baseline ? h("span", { class: "hint", text: " (baseline)" }) : null, h("span", { class: "script-inline hint", text: r.script })),
+      // the script is repeated under the name by CSS (::after) where its column folds
+      h("th", { scope: "row", dataset: { script: r.script } }, h("span", { text: r.name, attrs: { lang: r.lang || null, dir: "auto" } }), r.baseline ? h("span", { class: "hint", text: " (baseline)" }) : null),
       h("td", { text: r.script }),
       h("td", { class: "num", text: int(r.bytes) }),
       tokenizers.flatMap((t) => {
