@@ -2,6 +2,7 @@
 
     python tools/bench_browser.py boot [--runs 7] [DIST_DIR ...]   # navigation -> Ready
     python tools/bench_browser.py figures                          # encode / train 1 MB in the page
+    python tools/bench_browser.py models [--runs 1] [NAME ...]     # choosing an open model -> first count
 
 ``boot``: for each site directory (default ``web/dist``; several to compare
 builds side by side, e.g. a copy of ``web/dist`` from another branch), the
@@ -15,6 +16,14 @@ warm-cache figure. Prints the median, min and max of each directory.
 throughput of ``count`` on 1 MB of the King James Bible with ``cl100k_base``
 (checked against tiktoken), and the time to train on it at vocab 4096 (and
 until the first merge is shown). Texts from ``tools/corpora.py``.
+
+``models``: for each open model of ``bytepair.models.OPEN_MODELS`` (or the
+names given), in a new browser context: open Tokenize, wait for its first
+count, then choose the model and time (in the page, ``performance.now()``)
+until its count is on screen: *cold* (downloaded from the site) and, after a
+reload in the same context, *cached* (from the browser's Cache API). Also
+prints the worker's breakdown of the load (fetch, gunzip, parse in Pyodide)
+and the ratio to the 1.5 s target of issue 8.
 
 Needs Chromium at /usr/bin/chromium and the ``playwright`` package; run
 ``python build.py`` first (``python build.py bench`` does).
@@ -175,6 +184,70 @@ def bench_figures() -> list[dict]:
     return rows
 
 
+MODEL_TARGET_MS = 1500  # issue 8: first count of a new model within 1.5 s of choosing it
+
+
+def _choose_ms(page, name: str) -> float:
+    """Choose ``name`` in Tokenize; ms (in the page) until its count is on screen."""
+    return page.evaluate(
+        """(name) => new Promise((resolve) => {
+            const view = document.querySelector('[data-testid="view-tokenize"]');
+            const select = document.querySelector('[data-testid="tokenize-tokenizer"]');
+            const t0 = performance.now();
+            select.value = name;
+            select.dispatchEvent(new Event('change', { bubbles: true }));
+            const poll = () => ((view.dataset.encoded || '').startsWith(name + ':') ? resolve(performance.now() - t0) : requestAnimationFrame(poll));
+            poll();
+        })""",
+        name,
+    )
+
+
+def _tokenize_ready(page, url: str | None) -> None:
+    """Open Tokenize at ``url`` (``None``: reload the page) and wait for its first cl100k_base count."""
+    if url is None:
+        page.reload()
+    else:
+        page.goto(url + "#tokenize")
+    ms_to_ready(page)
+    page.wait_for_function("() => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith('cl100k_base:')")
+
+
+def bench_models(names: list[str], runs: int) -> list[dict]:
+    """Choosing an open model in Tokenize -> its first count (ms), cold and cached, per model."""
+    from bytepair import models
+
+    names = names or models.open_model_names()
+    rows = []
+    with served(DIST) as url, chromium() as browser:
+        for name in names:
+            cold, cached, loads = [], [], []
+            for _ in range(runs):
+                context = browser.new_context()
+                context.set_default_timeout(READY_TIMEOUT_MS)
+                try:
+                    page = context.new_page()
+                    _tokenize_ready(page, url)
+                    cold.append(_choose_ms(page, name))
+                    loads.append(page.evaluate("() => window.bytepair.modelLoads")[-1])
+                    _tokenize_ready(page, None)  # a reload: same context, same Cache API
+                    cached.append(_choose_ms(page, name))
+                    loads.append(page.evaluate("() => window.bytepair.modelLoads")[-1])
+                finally:
+                    context.close()
+            c, w = statistics.median(cold), statistics.median(cached)
+            rows.append({
+                "what": "choose open model -> first count (ms), Tokenize, headless Chromium, localhost",
+                "model": name, "runs": runs, "cold_ms": round(c), "cached_ms": round(w),
+                "cold_vs_target": round(c / MODEL_TARGET_MS, 2), "cached_vs_target": round(w / MODEL_TARGET_MS, 2),
+                "gz_bytes": loads[0]["bytes"],
+                "cold_load": {k: loads[0].get(k) for k in ("source", "fetch_ms", "gunzip_ms", "parse_ms")},
+                "cached_load": {k: loads[1].get(k) for k in ("source", "fetch_ms", "gunzip_ms", "parse_ms")},
+            })
+            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -182,12 +255,20 @@ def main(argv: list[str] | None = None) -> int:
     p_boot.add_argument("--runs", type=int, default=7)
     p_boot.add_argument("dirs", nargs="*", type=pathlib.Path, help="built site directories (default web/dist)")
     sub.add_parser("figures", help="encode and train 1 MB of KJV in the page")
+    p_models = sub.add_parser("models", help="choosing an open model -> first count, cold and cached")
+    p_models.add_argument("--runs", type=int, default=1)
+    p_models.add_argument("names", nargs="*", help="bytepair.models names (default: all)")
     args = ap.parse_args(argv)
     if not CHROMIUM.exists():
         print(f"bench_browser: {CHROMIUM} is missing (sudo apt-get install chromium)", file=sys.stderr)
         return 1
     t0 = time.perf_counter()
-    rows = bench_boot(args.dirs or [DIST], args.runs) if args.what == "boot" else bench_figures()
+    if args.what == "boot":
+        rows = bench_boot(args.dirs or [DIST], args.runs)
+    elif args.what == "models":
+        rows = bench_models(args.names, args.runs)
+    else:
+        rows = bench_figures()
     for r in rows:
         print(json.dumps(r, ensure_ascii=False))
     print(f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr)

@@ -16,6 +16,9 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
                                         (``tools/wheels.py``)
     vocab/<name>.tiktoken.gz            the OpenAI rank files, fetched lazily by the worker
                                         (served as application/gzip, no Content-Encoding)
+    models/<name>.compact.gz,           the open-model tokenizers of bytepair.models.OPEN_MODELS
+    models/<name>.tekken.json.gz        (tools/model_files.py), fetched on first use and kept
+                                        in the browser's Cache API by the worker
     samples/udhr.json                   parallel texts: {"source", "unit", "languages": [
                                         {code, name, lang, direction, script, udhr_name,
                                         text}, ...]}, English first
@@ -35,6 +38,7 @@ import pathlib
 import shutil
 import time
 
+from tools import model_files
 from tools import udhr as udhr_reader
 from tools import wheels as wheel_steps
 from tools.buildutil import DIST, NODE_MODULES, PY_SRC, ROOT, WEB, BuildError, log
@@ -326,6 +330,7 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
     info["wheels"] = {name: file.split("-")[1] for name, file in wheels.items()}
     info["bytepair"] = info["wheels"]["bytepair"]
     info.update(step_samples(out))
+    info["models"] = model_files.step_models(out)
     info["vendor"] = step_vendor(out)
     n_sources = step_site_sources(out)
     out.produced.add("build-info.json")

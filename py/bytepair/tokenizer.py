@@ -487,6 +487,59 @@ class Tokenizer:
         """Token ids -> each token's bytes."""
         return [self.decode_single_token_bytes(i) for i in ids]
 
+    def token_string(self, token: int) -> str:
+        """Token ``token`` spelled as a Hugging Face byte-level vocabulary spells it
+        (GPT-2's byte-to-unicode map: ``b" hello"`` -> ``"Ġhello"``); special tokens: their text.
+
+        Same method as :meth:`bytepair.HFTokenizer.token_string`, so views show every kind alike.
+
+        Raises:
+            KeyError: no token has this id.
+        """
+        from .decoding import gpt2_view
+
+        for s, i in self._special_tokens.items():
+            if i == token:
+                return s
+        return gpt2_view(self.decode_single_token_bytes(token))
+
+    def describe(self) -> dict:
+        """JSON-friendly facts for an info panel, with the keys of :meth:`bytepair.HFTokenizer.describe`
+        where they apply.
+
+        ``model``: ``"BPE (tiktoken ranks)"`` (a real encoding: tiktoken's merge rule)
+        or ``"BPE (learned merges)"`` (minbpe's rule); ``vocab_size``: tokens
+        (bytes + merges; special tokens not included); ``n_vocab``: largest id + 1;
+        ``normalizer``: ``None`` or ``{"type": "NFC"|"NFKC"}``; ``pre_tokenizer``:
+        ``{"type": "Split", "regex", "name"}`` (``name``: the encoding whose pattern it
+        is, or ``None``) or ``None``; byte-level, no byte fallback, nothing added
+        by a post-processor (no BOS/EOS).
+        """
+        from .patterns import PATTERNS
+
+        pattern = self._pattern
+        pattern_name = next((n for n, p in PATTERNS.items() if p == pattern), None) if pattern else None
+        n_special = len(self._special_tokens)
+        return {
+            "name": self.name,
+            "model": "BPE (learned merges)" if self.is_trained else "BPE (tiktoken ranks)",
+            "vocab_size": len(self._vocab) - n_special,
+            "n_vocab": self.n_vocab,
+            "n_merges": len(self._merges) if self._merges is not None else len(self._vocab) - n_special - 256,
+            "n_added_tokens": n_special,
+            "byte_level": True,
+            "byte_fallback": False,
+            "normalizer": {"type": self.normalization} if self.normalization else None,
+            "pre_tokenizer": {"type": "Split", "regex": pattern, "name": pattern_name} if pattern else None,
+            "split_patterns": [pattern] if pattern else [],
+            "post_processor": None,
+            "decoder": None,
+            "special_tokens": self.special_tokens,
+            "bos_token": None,
+            "eos_token": None,
+            "has_chat_template": False,
+        }
+
     # ------------------------------------------------------------------ files
     def to_json(self) -> str:
         """The versioned JSON form of a trained tokenizer (see :mod:`bytepair.serialize`)."""

@@ -15,7 +15,9 @@ import { createRpc, WorkerCrashed, seconds } from "./rpc.js";
 import { BytepairError } from "./errors.js";
 import * as storage from "./storage.js";
 
-const STOP_GRACE_MS = 1500; // then a worker still busy in Python is restarted
+const STOP_GRACE_MS = 1500;
+/** Time limit for loading an open model (download + parse); the page shows its progress meanwhile. */
+const MODEL_LOAD_LIMIT_MS = 180000; // then a worker still busy in Python is restarted
 /** Time limit of one call (encode, count, compare, steps, ...; not training) before the worker is restarted. */
 export const CALL_LIMIT_MS = 15000;
 /** Extra time allowed per million characters of text passed (long texts take a while to encode). */
@@ -59,6 +61,8 @@ export function nameProblem(name, existing, { except, builtIn = [] } = {}) {
 
 export function createApi({ onStatus }) {
   const trained = new Map(); // name -> {name, json, meta}
+  const files = new Map(); // tokenizer files people loaded: name -> {name, json, config, meta: {kind: "file", ...}}
+  const modelLoads = []; // open models loaded by the worker: {name, source: "cache"|"network", bytes, ms}
   let registered = new Set(); // names the current worker has loaded
   const trainingEvents = new Map(); // name -> {id, left, right, count}: merges of a run trained in this page (for tokenStory)
   const listeners = new EventTarget();
@@ -85,11 +89,12 @@ export function createApi({ onStatus }) {
   });
 
   const loaded = storage.listTokenizers().then((items) => {
-    for (const item of items) trained.set(item.name, item);
+    for (const item of items) (item.meta?.kind === "file" ? files : trained).set(item.name, item);
     if (items.length) changed();
   });
   let facts = null; // py/bytepair/facts.py's facts(), from the worker's ready reply
-  const builtIn = () => (facts ? facts.tokenizers.map((t) => t.name) : []);
+  const builtIn = () => (facts ? [...facts.tokenizers.map((t) => t.name), ...facts.open_models.map((m) => m.name)] : []);
+  const isOpenModel = (name) => !!facts?.open_models.some((m) => m.name === name);
   const ready = Promise.all([rpc.start(), loaded]).then(
     ([info]) => {
       facts = info.facts;
@@ -116,8 +121,17 @@ export function createApi({ onStatus }) {
       throw new TypeError(`bytepair.${fn}: the tokenizer must be a name such as "cl100k_base" (see bytepair.tokenizers()), got ${describe(name)}.`);
     }
     await loaded;
+    if (files.has(name)) {
+      if (registered.has(name)) return name;
+      const f = files.get(name);
+      const [res] = await call("registerFiles", [{ name, json: f.json, config: f.config }]);
+      if (res.error) throw new BytepairError({ ...res.error, message: `The loaded tokenizer "${name}" could not be read again: ${res.error.message}` });
+      registered.add(name);
+      return name;
+    }
     if (!trained.has(name)) {
       await ready;
+      if (isOpenModel(name)) return loadModel(name);
       if (api.tokenizers().includes(name) || builtIn().includes(name)) return name;
       throw new Error(`bytepair.${fn}: unknown tokenizer ${JSON.stringify(name)}; use one of ${api.tokenizers().join(", ")} (bytepair.tokenizers() lists them).`);
     }
@@ -128,9 +142,32 @@ export function createApi({ onStatus }) {
     return name;
   }
 
+  const modelPending = new Map(); // name -> promise of the worker's loadModel
+  /** Load open model `name` in the worker once (per worker), reporting progress as "model-progress" events. */
+  function loadModel(name) {
+    if (registered.has(name)) return Promise.resolve(name);
+    if (!modelPending.has(name)) {
+      const progress = (p) => listeners.dispatchEvent(new CustomEvent("model-progress", { detail: { ...p, label: api.label(name) } }));
+      const p = rpc
+        .callLimited(MODEL_LOAD_LIMIT_MS, (ms) => `Loading ${api.label(name)} took longer than ${seconds(ms)}; the Python worker was restarted.`, "loadModel", name, rpc.proxy(progress))
+        .then((info) => {
+          if (info) modelLoads.push(info);
+          registered.add(name);
+          listeners.dispatchEvent(new CustomEvent("model-progress", { detail: { name, phase: "done", label: api.label(name), ...(info || {}) } }));
+          return name;
+        }, (err) => {
+          listeners.dispatchEvent(new CustomEvent("model-progress", { detail: { name, phase: "error", label: api.label(name), message: err.message } }));
+          throw err;
+        })
+        .finally(() => modelPending.delete(name));
+      modelPending.set(name, p);
+    }
+    return modelPending.get(name);
+  }
+
   function uniqueName(base) {
     let name = base.trim() || "my-bpe";
-    for (let i = 2; trained.has(name) || builtIn().includes(name); i += 1) name = `${base.trim()} (${i})`;
+    for (let i = 2; trained.has(name) || files.has(name) || builtIn().includes(name); i += 1) name = `${base.trim()} (${i})`;
     return name;
   }
 
@@ -162,14 +199,37 @@ export function createApi({ onStatus }) {
     realTokenizers() {
       return facts ? facts.tokenizers.filter((t) => t.listed) : [];
     },
-    /** How a person knows a tokenizer: the encoding's label, or the name. */
+    /** How a person knows a tokenizer: the encoding's or open model's label, or the name. */
     label(name) {
-      return facts?.tokenizers.find((t) => t.name === name)?.label ?? name;
+      return facts?.tokenizers.find((t) => t.name === name)?.label ?? facts?.open_models.find((m) => m.name === name)?.label ?? name;
+    },
+    /** The open models the site ships (py/bytepair/models.py): [{name, label, maker, family, version, format, source, files, file}]. */
+    openModels() {
+      return facts ? facts.open_models : [];
+    },
+    /** What a tokenizer is: "openai" | "open" (a shipped open model) | "file" (loaded here) | "trained" | null. */
+    kind(name) {
+      if (trained.has(name)) return "trained";
+      if (files.has(name)) return "file";
+      if (isOpenModel(name)) return "open";
+      return facts?.tokenizers.some((t) => t.name === name) ? "openai" : null;
+    },
+    /** Tokenizer files loaded here: [{name, meta}]. */
+    loadedFiles() {
+      return [...files.values()].map(({ name, meta }) => ({ name, meta }));
+    },
+    /** Open models loaded by the worker since the page opened: [{name, source: "cache"|"network", bytes, ms}]. */
+    get modelLoads() {
+      return modelLoads.slice();
+    },
+    /** fn({name, label, phase: "download"|"cache"|"load"|"done"|"error", loaded, total, ...}) while an open model loads. */
+    onModelProgress(fn) {
+      listeners.addEventListener("model-progress", (e) => fn(e.detail));
     },
 
-    /** Names of every tokenizer: the real ones listed on the page, then the trained ones (oldest first). */
+    /** Names of every tokenizer: OpenAI's listed ones, the open models, files loaded here, then the trained ones (oldest first). */
     tokenizers() {
-      return [...api.realTokenizers().map((t) => t.name), ...trained.keys()];
+      return [...api.realTokenizers().map((t) => t.name), ...api.openModels().map((m) => m.name), ...files.keys(), ...trained.keys()];
     },
     /** Saved tokenizer records [{name, meta}] (without the JSON). */
     trainedTokenizers() {
@@ -179,30 +239,35 @@ export function createApi({ onStatus }) {
       listeners.addEventListener("tokenizers", fn);
     },
 
-    /** Token ids of `text` (special tokens are treated as plain text); tokenizer: default cl100k_base. */
-    async encode(text, tokenizer = "cl100k_base") {
+    /**
+     * Token ids of `text`; tokenizer: default cl100k_base. OpenAI/trained: special-token strings are
+     * plain text. Open models / loaded files: {addSpecial} (default true, as `tokenizers`) adds BOS etc.
+     */
+    async encode(text, tokenizer = "cl100k_base", { addSpecial = true } = {}) {
       needText("encode(text, tokenizer)", text);
       const name = await use(tokenizer, "encode(text, tokenizer)");
-      return call("encode", text, name);
+      return call("encode", text, name, !!addSpecial);
     },
-    /** Number of tokens of `text` (special tokens as plain text); tokenizer: default cl100k_base. */
-    async count(text, tokenizer = "cl100k_base") {
+    /** Number of tokens of `text`, counted as encode counts; tokenizer: default cl100k_base. */
+    async count(text, tokenizer = "cl100k_base", { addSpecial = true } = {}) {
       needText("count(text, tokenizer)", text);
       const name = await use(tokenizer, "count(text, tokenizer)");
-      return call("count", text, name);
+      return call("count", text, name, !!addSpecial);
     },
     /**
-     * {n_tokens, ids, display, hex, note, special, start, end, marks}: spans in UTF-16 code units (JS string indices);
-     * display names invisible characters ("⟨ZWJ⟩"), note explains fragments; marks: {start, end, label, title}
-     * of the invisible characters of `text`. options.specials: special-token strings count as special tokens.
+     * {n_tokens, n_added, ids, display, vocab, special, hex, note, start, end, marks}: spans in UTF-16 code units
+     * (JS string indices); n_added: tokens the tokenizer added (BOS ...; empty spans at 0); display names
+     * invisible characters ("⟨ZWJ⟩"), note explains fragments; marks: {start, end, label, title} of the
+     * invisible characters of `text`. options.specials: special-token strings ("<|endoftext|>") count as
+     * special tokens (OpenAI/trained tokenizers).
      */
-    async encodeSpans(text, tokenizer = "cl100k_base", limit = null, { specials = false } = {}) {
+    async encodeSpans(text, tokenizer = "cl100k_base", limit = null, { addSpecial = true, specials = false } = {}) {
       needText("encodeSpans(text, tokenizer, limit)", text);
       if (limit != null && !(Number.isInteger(limit) && limit >= 0)) {
         throw new TypeError(`bytepair.encodeSpans(text, tokenizer, limit): limit (tokens drawn) must be a whole number or null, got ${describe(limit)}.`);
       }
       const name = await use(tokenizer, "encodeSpans(text, tokenizer, limit)");
-      return call("encodeSpans", text, name, limit, specials === true);
+      return call("encodeSpans", text, name, limit, !!addSpecial, specials === true);
     },
     /** Pasted token ids ("15339 1917" or "[15339, 1917]") -> {ids, text, display, note}. */
     async decodeIds(idsText, tokenizer = "cl100k_base") {
@@ -210,8 +275,49 @@ export function createApi({ onStatus }) {
       const name = await use(tokenizer, "decodeIds(idsText, tokenizer)");
       return call("decodeIds", idsText, name);
     },
+    /** describe() of a tokenizer, from Python: {model, vocab_size, n_vocab, normalizer, pre_tokenizer, split_patterns, byte_fallback, special_tokens, bos_token, eos_token, adds_special_tokens, ...}. */
+    async describe(tokenizer) {
+      const name = await use(tokenizer, "describe(tokenizer)");
+      return call("describe", name);
+    },
+    /**
+     * Load a tokenizer file someone brings (File objects: a tokenizer.json, optionally its
+     * tokenizer_config.json; or a Mistral Tekken JSON). It is kept in this browser and listed
+     * with the others. Resolves {name, n_vocab, model}; rejects with a BytepairError
+     * (type "tokenizer_file", where) for a file bytepair cannot load.
+     */
+    async loadFiles(fileList) {
+      const list = [...fileList];
+      const isConfig = (f) => /config/i.test(f.name) && !/^tokenizer\.json$/i.test(f.name);
+      const main = list.filter((f) => !isConfig(f));
+      const configs = list.filter(isConfig);
+      if (main.length !== 1 || configs.length > 1) {
+        throw new BytepairError({ type: "argument", field: "file", message: `Drop one tokenizer.json (or Tekken .json), optionally with its tokenizer_config.json; got ${list.map((f) => f.name).join(", ") || "no file"}.` });
+      }
+      const [json, config] = await Promise.all([main[0].text(), configs.length ? configs[0].text() : Promise.resolve("")]);
+      await ready;
+      const base = main[0].name.replace(/\.json$/i, "").replace(/^tokenizer$/i, "") || "loaded";
+      let stem = base;
+      if (config) {
+        try {
+          stem = String(JSON.parse(config).name_or_path || base).split("/").pop() || base;
+        } catch {
+          stem = base;
+        }
+      }
+      if (stem === "tokenizer" || stem === "loaded") stem = "my tokenizer.json";
+      const name = uniqueName(stem);
+      const [res] = await call("registerFiles", [{ name, json, config }]);
+      if (res.error) throw new BytepairError({ ...res.error, message: `${main[0].name}: ${res.error.message}${res.error.where ? ` (at ${res.error.where})` : ""}` });
+      registered.add(name);
+      const record = { name, json, config, meta: { kind: "file", fileName: main[0].name, configName: configs[0]?.name ?? null, model: res.model, n_vocab: res.n_vocab, created: Date.now() } };
+      files.set(name, record);
+      const saved = await storage.saveTokenizer(record);
+      changed();
+      return { ...res, name, saved: saved.ok, saveError: saved.error };
+    },
     /** texts: [{key, text}], tokenizers: names (default: all) -> {tokenizer: {key: [tokens, utf8Bytes]}} */
-    async compare(texts, tokenizers = api.tokenizers()) {
+    async compare(texts, tokenizers = api.tokenizers(), { addSpecial = true } = {}) {
       const fn = "compare(texts, tokenizers)";
       if (!Array.isArray(texts) || !texts.every((t) => t && typeof t.key === "string" && typeof t.text === "string")) {
         throw new TypeError(`bytepair.${fn}: texts must be an array of {key, text} objects with string values, e.g. [{key: "en", text: "Hello"}], got ${describe(texts)}.`);
@@ -219,7 +325,7 @@ export function createApi({ onStatus }) {
       if (!Array.isArray(tokenizers)) throw new TypeError(`bytepair.${fn}: tokenizers must be an array of names, e.g. ["gpt2", "cl100k_base"], got ${describe(tokenizers)}.`);
       const names = [];
       for (const t of tokenizers) names.push(await use(t, fn));
-      return call("compare", texts.map(({ key, text }) => ({ key, text })), names);
+      return call("compare", texts.map(({ key, text }) => ({ key, text })), names, addSpecial);
     },
     /**
      * Step-through (textbook or byte-level BPE, one merge at a time); the worker keeps the steps.
@@ -394,6 +500,7 @@ export function createApi({ onStatus }) {
       const res = await storage.deleteTokenizer(name);
       if (!res.ok) throw new Error(res.error);
       trained.delete(name);
+      files.delete(name);
       trainingEvents.delete(name);
       registered.delete(name);
       call("forgetTrained", name).catch(() => {});

@@ -20,6 +20,9 @@ let ready = null; // the promise of boot()
 let interrupt = null; // Uint8Array over a SharedArrayBuffer, when cross-origin isolated
 let stopRequested = false;
 const vocabLoads = new Map(); // file -> promise
+const modelLoads = new Map(); // open model name -> promise (this worker's Python has it once resolved)
+const MODEL_CACHE = "bytepair-models"; // Cache API: the gzip files of models/, keyed by URL + ?v=<version>
+let modelIndex = null; // models/index.json: {name: {file, bytes, version}}
 
 /**
  * A thrown error the page can use: a Python exception becomes a BytepairError
@@ -121,6 +124,103 @@ async function ensureVocab(name) {
   await vocabLoads.get(file);
 }
 
+/** Read a response body, reporting (loaded, total) bytes as chunks arrive. */
+async function readWithProgress(res, total, report) {
+  if (!res.body) return new Uint8Array(await res.arrayBuffer());
+  const reader = res.body.getReader();
+  const chunks = [];
+  let loaded = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.length;
+    report(loaded, total);
+  }
+  const out = new Uint8Array(loaded);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+async function gunzip(bytes) {
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/**
+ * Make open model `name` usable in Python: its models/ file from the browser's cache (Cache API),
+ * else fetched with progress and cached; decompressed here, parsed by bytepair (playground.py
+ * load_model). onProgress({name, phase: "download"|"cache"|"load", loaded, total}) (bytes).
+ * Resolves {name, source: "cache"|"network", bytes, ms}.
+ */
+async function ensureModel(name, onProgress) {
+  const file = pg.model_file_needed(name);
+  if (!file) return null;
+  if (!modelLoads.has(name)) {
+    const load = (async () => {
+      const t0 = performance.now();
+      const report = (phase, loaded, total) => {
+        if (onProgress) onProgress({ name, phase, loaded, total }).catch(() => {});
+      };
+      if (!modelIndex) modelIndex = await (await fetchOk(new URL("models/index.json", SITE), "the model list")).json();
+      const entry = modelIndex[name];
+      if (!entry) throw new Error(`The site has no file for ${name} (models/index.json).`);
+      const url = new URL("models/" + entry.file, SITE);
+      const key = `${url.href}?v=${entry.version}`;
+      // no Cache API here (an opaque origin, a browser setting): fetch every time
+      const cache = globalThis.caches ? await caches.open(MODEL_CACHE).catch(() => null) : null;
+      let gz;
+      let source = "cache";
+      const hit = cache ? await cache.match(key) : null;
+      if (hit) {
+        report("cache", 0, entry.bytes);
+        gz = new Uint8Array(await hit.arrayBuffer());
+      } else {
+        source = "network";
+        report("download", 0, entry.bytes);
+        const res = await fetchOk(url, `the ${name} tokenizer`);
+        const total = Number(res.headers.get("content-length")) || entry.bytes;
+        gz = await readWithProgress(res, total, (loaded, t) => report("download", loaded, t));
+        if (cache) {
+          try {
+            for (const old of await cache.keys()) if (old.url.startsWith(url.href + "?")) await cache.delete(old);
+            await cache.put(key, new Response(gz, { headers: { "content-type": "application/gzip" } }));
+          } catch (err) {
+            console.warn("[models] not cached:", err); // quota: it still works, it is fetched next time
+          }
+        }
+      }
+      report("load", entry.bytes, entry.bytes);
+      const t1 = performance.now();
+      const data = await gunzip(gz);
+      const t2 = performance.now();
+      const path = `${DATA_DIR}/${file}`;
+      pyodide.FS.writeFile(path, data);
+      try {
+        pg.load_model(name, path);
+      } finally {
+        pyodide.FS.unlink(path);
+      }
+      const t3 = performance.now();
+      const ms = (a, b) => Math.round(b - a);
+      return { name, source, bytes: gz.length, ms: ms(t0, t3), fetch_ms: ms(t0, t1), gunzip_ms: ms(t1, t2), parse_ms: ms(t2, t3) };
+    })();
+    modelLoads.set(name, load);
+    load.catch(() => modelLoads.delete(name));
+  }
+  return modelLoads.get(name);
+}
+
+/** Fetch whatever `name` needs: an OpenAI vocabulary (an open model loads through ensureModel first). */
+async function ensureData(name) {
+  await ensureVocab(name);
+  if (pg.model_file_needed(name)) await ensureModel(name, null);
+}
+
 /** Run fn after boot, with Python errors turned into readable ones. */
 async function guarded(fn) {
   await ready;
@@ -173,44 +273,72 @@ const api = {
     return guarded(() => pg.forget_trained(name));
   },
 
-  encode(text, name) {
+  encode(text, name, addSpecial = true) {
     return guarded(async () => {
-      await ensureVocab(name);
-      return JSON.parse(pg.encode(text, name));
+      await ensureData(name);
+      return JSON.parse(pg.encode(text, name, addSpecial));
     });
   },
 
-  count(text, name) {
+  count(text, name, addSpecial = true) {
     return guarded(async () => {
-      await ensureVocab(name);
-      return pg.count(text, name);
+      await ensureData(name);
+      return pg.count(text, name, addSpecial);
     });
   },
 
-  /** {n_tokens, ids, display, hex, note, special, start, end, marks} with UTF-16 spans; specials: bool. */
-  encodeSpans(text, name, limit, specials = false) {
+  /** {n_tokens, n_added, ids, display, vocab, special, hex, note, start, end, marks} with UTF-16 spans;
+   *  specials: special-token strings as special tokens (tiktoken-style encodings). */
+  encodeSpans(text, name, limit, addSpecial = true, specials = false) {
     return guarded(async () => {
-      await ensureVocab(name);
-      // (a JavaScript null would reach Python as JsNull, not None: leave the argument out)
-      if (specials) return JSON.parse(pg.encode_spans(text, name, "utf16", limit == null ? undefined : limit, true));
-      return JSON.parse(limit == null ? pg.encode_spans(text, name, "utf16") : pg.encode_spans(text, name, "utf16", limit));
+      await ensureData(name);
+      // (a JavaScript null would reach Python as JsNull, not None: pass keyword arguments)
+      const kw = { units: "utf16", add_special: addSpecial, specials };
+      if (limit != null) kw.limit = limit;
+      return JSON.parse(pg.encode_spans.callKwargs(text, name, kw));
     });
   },
 
   /** Pasted ids (text) -> {ids, text, display, note}. */
   decodeIds(idsText, name) {
     return guarded(async () => {
-      await ensureVocab(name);
+      await ensureData(name);
       return JSON.parse(pg.decode_ids(idsText, name));
     });
   },
 
   /** texts: [{key, text}], names: [tokenizer] -> {name: {key: [tokens, bytes]}} */
-  compare(texts, names) {
+  compare(texts, names, addSpecial = true) {
     return guarded(async () => {
-      for (const name of names) await ensureVocab(name);
-      return JSON.parse(pg.compare(JSON.stringify(texts), JSON.stringify(names)));
+      for (const name of names) await ensureData(name);
+      return JSON.parse(pg.compare(JSON.stringify(texts), JSON.stringify(names), addSpecial));
     });
+  },
+
+  /** Load open model `name` (see ensureModel); {name, source, bytes, ms} or null when it was loaded. */
+  loadModel(name, onProgress) {
+    return guarded(() => ensureModel(name, onProgress));
+  },
+
+  /** describe() of any tokenizer (playground.py describe). */
+  describe(name) {
+    return guarded(async () => {
+      await ensureData(name);
+      return JSON.parse(pg.describe(name));
+    });
+  },
+
+  /** Files people load: [{name, json, config}] -> [{name, n_vocab, model} | {name, error}] (as registerTrained). */
+  registerFiles(items) {
+    return guarded(() =>
+      items.map(({ name, json, config }) => {
+        try {
+          return JSON.parse(pg.register_file(name, json, config || ""));
+        } catch (err) {
+          return { name, error: readable(err).detail ?? { type: "internal", field: null, message: String(err) } };
+        }
+      }),
+    );
   },
 
   checkPattern(pattern) {
@@ -256,7 +384,7 @@ const api = {
   /** Why this token (playground.py token_story): the story of token `index` of `text`; events: training columns or null. */
   tokenStory(text, name, index, events) {
     return guarded(async () => {
-      await ensureVocab(name);
+      await ensureData(name);
       return JSON.parse(events ? pg.token_story(text, name, index, JSON.stringify(events)) : pg.token_story(text, name, index));
     });
   },
@@ -264,7 +392,7 @@ const api = {
   /** Side by side (playground.py side_by_side): compare_segmentations of `text` under `names`, with each row's spans. */
   sideBySide(text, names) {
     return guarded(async () => {
-      for (const name of names) await ensureVocab(name);
+      for (const name of names) await ensureData(name);
       return JSON.parse(pg.side_by_side(text, JSON.stringify(names)));
     });
   },

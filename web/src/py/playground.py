@@ -25,12 +25,13 @@ import bytepair
 from bytepair import charnames as _charnames
 from bytepair import decoding as _decoding
 from bytepair import facts as _facts
-from bytepair import registry, steps
+from bytepair import models, registry, steps
 from bytepair.errors import ArgumentError, BytepairError
 from bytepair.pretokenize import check_pattern as _check_pattern
 from bytepair.surrogates import utf8
 
 _trained: dict[str, bytepair.Tokenizer] = {}
+_open: dict[str, object] = {}  # open models (bytepair.models) and files people loaded: HFTokenizer / TekkenTokenizer
 _last_error: dict | None = None
 
 
@@ -81,10 +82,48 @@ def vocab_file_needed(name: str) -> str | None:
     return None if name in _trained else registry.missing_file(name)
 
 
-def get_tokenizer(name: str) -> bytepair.Tokenizer:
-    """A trained tokenizer registered under ``name``, else ``bytepair.get_encoding(name)``
-    (UnknownNameError, ``field="name"``, for an unknown name)."""
-    return _trained[name] if name in _trained else bytepair.get_encoding(name)
+def get_tokenizer(name: str):
+    """A trained tokenizer registered under ``name``, a loaded open model or file, else
+    ``bytepair.get_encoding(name)`` (UnknownNameError, ``field="name"``, for an unknown name)."""
+    if name in _trained:
+        return _trained[name]
+    if name in _open:
+        return _open[name]
+    return bytepair.get_encoding(name)
+
+
+def model_file_needed(name: str) -> str | None:
+    """The site file (under ``models/``) the worker must fetch before open model ``name`` works, or ``None``."""
+    if name in _open or name not in models.open_model_names():
+        return None
+    return models.site_file(models.open_model(name))
+
+
+@_exposed
+def load_model(name: str, path: str) -> str:
+    """Load open model ``name`` from its decompressed site file at ``path``; JSON ``{name, n_vocab}``."""
+    with open(path, "rb") as f:
+        _open[name] = models.load_model_file(f.read(), name=name)
+    return _dumps({"name": name, "n_vocab": _open[name].n_vocab})
+
+
+@_exposed
+def register_file(name: str, data: str, config: str = "") -> str:
+    """Load a file someone brought (``tokenizer.json`` [+ config text] or Tekken JSON) under ``name``;
+    JSON ``{name, n_vocab, model}``. TokenizerFileError (``where``) for a file bytepair cannot load;
+    ArgumentError (``field="name"``) for a built-in name."""
+    if name in registry.list_encoding_names() or name in models.open_model_names():
+        raise ArgumentError(f"{name!r} is the name of a built-in tokenizer; pick another name.", field="name")
+    tok = models.load_tokenizer_file(data, config=config or None, name=name)
+    _open[name] = tok
+    return _dumps({"name": name, "n_vocab": tok.n_vocab, "model": tok.describe()["model"]})
+
+
+@_exposed
+def describe(name: str) -> str:
+    """JSON of the tokenizer's ``describe()`` plus ``adds_special_tokens`` (takes the page's switch)."""
+    tok = get_tokenizer(name)
+    return _dumps({**tok.describe(), "adds_special_tokens": models.adds_special_tokens(tok)})
 
 
 def _info(tok: bytepair.Tokenizer, name: str) -> dict:
@@ -108,41 +147,50 @@ def register_trained(name: str, tokenizer_json: str) -> str:
 
 
 def forget_trained(name: str) -> None:
-    """Drop a registered trained tokenizer (no error when absent)."""
+    """Drop a registered trained tokenizer or loaded file (no error when absent)."""
     _trained.pop(name, None)
+    if name not in models.open_model_names():
+        _open.pop(name, None)
 
 
 @_exposed
-def count(text: str, name: str) -> int:
-    """Number of tokens of ``text`` (special-token strings count as plain text)."""
-    return len(get_tokenizer(name).encode_ordinary(text))
+def count(text: str, name: str, add_special: bool = True) -> int:
+    """Number of tokens of ``text`` (``bytepair.models.count_tokens``: OpenAI/trained: special-token
+    strings as plain text; open models: ``add_special_tokens=add_special``)."""
+    return models.count_tokens(get_tokenizer(name), text, add_special_tokens=add_special)
 
 
 @_exposed
-def encode(text: str, name: str) -> str:
-    """JSON list of the token ids of ``text`` (special-token strings as plain text)."""
-    return _dumps(get_tokenizer(name).encode_ordinary(text))
+def encode(text: str, name: str, add_special: bool = True) -> str:
+    """JSON list of the token ids of ``text`` (counted as :func:`count` counts)."""
+    return _dumps(models.encode_ids(get_tokenizer(name), text, add_special_tokens=add_special))
 
 
 @_exposed
-def encode_spans(text: str, name: str, units: str = "utf16", limit: int | None = None, specials: bool = False) -> str:
-    """JSON columns ``{n_tokens, ids, display, hex, note, start, end, special}`` over the first ``limit``
-    tokens (all when ``None``), plus ``marks`` (``bytepair.charnames.invisible_marks`` of ``text``);
-    spans in ``units``; ``n_tokens`` counts every token. ``display`` is ``bytepair.token_to_label``
-    (invisible characters named), ``note`` is ``bytepair.token_note``. ``specials``: special-token
-    strings (``<|endoftext|>``) become their special token (``allowed_special="all"``), else plain text."""
+def encode_spans(text: str, name: str, units: str = "utf16", limit: int | None = None, add_special: bool = True,
+                 specials: bool = False) -> str:
+    """JSON columns ``{n_tokens, ids, display, vocab, special, hex, note, start, end}`` over the first
+    ``limit`` tokens (all when ``None``), plus ``marks`` (``bytepair.charnames.invisible_marks`` of
+    ``text``); spans in ``units``; ``n_tokens`` counts every token; ``n_added``: tokens the
+    post-processor added (BOS ...: special, empty span); ``vocab``: the vocabulary's spelling
+    (``Ġhello``, ``▁hello``, ``<0xE0>``); ``display``: ``bytepair.token_to_label`` (invisible
+    characters named); ``note``: ``bytepair.token_note``. ``specials``: special-token strings
+    (``<|endoftext|>``) become their special token (``allowed_special="all"``), else plain text."""
     tok = get_tokenizer(name)
-    spans = tok.encode_with_spans(text, units=units, allowed_special="all" if specials else set(),
-                                  disallowed_special=())
+    if specials and not models.adds_special_tokens(tok):
+        spans = tok.encode_with_spans(text, units=units, allowed_special="all", disallowed_special=())
+    else:
+        spans = models.view_spans(tok, text, add_special_tokens=add_special, units=units)
     shown = spans if limit is None else spans[:limit]
-    special_ids = set(tok.special_tokens.values()) if specials else set()
     return _dumps({
         "n_tokens": len(spans),
+        "n_added": sum(1 for s in spans if s.special and s.start == s.end),
         "ids": [s.id for s in shown],
         "display": [bytepair.token_to_label(s.token) for s in shown],
+        "vocab": [tok.token_string(s.id) for s in shown],
+        "special": [s.special for s in shown],
         "hex": [s.token.hex(" ") for s in shown],
         "note": [bytepair.token_note(s.token) for s in shown],
-        "special": [s.id in special_ids for s in shown],
         "start": [s.start for s in shown],
         "end": [s.end for s in shown],
         "marks": _charnames.invisible_marks(text, units="chars" if units == "chars" else "utf16"),
@@ -162,13 +210,14 @@ def decode_ids(ids_text: str, name: str) -> str:
 
 
 @_exposed
-def compare(texts_json: str, names_json: str) -> str:
-    """``[{key, text}]`` x ``[name]`` -> JSON ``{name: {key: [tokens, utf8_bytes]}}``."""
+def compare(texts_json: str, names_json: str, add_special: bool = True) -> str:
+    """``[{key, text}]`` x ``[name]`` -> JSON ``{name: {key: [tokens, utf8_bytes]}}`` (counted as :func:`count`)."""
     texts = json.loads(texts_json)
     out = {}
     for name in json.loads(names_json):
         tok = get_tokenizer(name)
-        out[name] = {t["key"]: [len(tok.encode_ordinary(t["text"])), len(utf8(t["text"]))] for t in texts}
+        out[name] = {t["key"]: [models.count_tokens(tok, t["text"], add_special_tokens=add_special),
+                                len(utf8(t["text"]))] for t in texts}
     return _dumps(out)
 
 

@@ -7,6 +7,8 @@ import { barChart } from "../charts.js";
 import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
 import { scrollHint } from "../scrollhint.js";
+import { tokenizerGroups, defaultCompareTokenizers } from "../tokenizer-groups.js";
+import { mountModelProgress } from "./model-ui.js";
 
 const SCRIPTS = ["Latin", "Cyrillic", "Greek", "Arabic", "Hebrew", "Devanagari", "Bengali", "Tamil", "Telugu", "Gujarati",
   "Gurmukhi", "Kannada", "Malayalam", "Sinhala", "Thai", "Lao", "Khmer", "Myanmar", "Tibetan", "Han", "Hiragana",
@@ -82,16 +84,20 @@ export function mountCompare(root, store, api) {
   function selected() {
     const all = api.tokenizers();
     const sel = store.state.compare.selected;
-    return sel ? all.filter((t) => sel.includes(t)) : all;
+    return sel ? all.filter((t) => sel.includes(t)) : defaultCompareTokenizers(api);
   }
 
   function fillChecks() {
     const chosen = new Set(selected());
     const label = (name) => api.label(name);
-    checks.replaceChildren(...api.tokenizers().map((name) => h("label", {},
-      h("input", { type: "checkbox", value: name, checked: chosen.has(name) || !store.state.compare.selected, dataset: { tokenizer: name } }),
-      ` ${label(name)}`)));
+    // grouped by maker (OpenAI, then the open models' makers, loaded files, trained here)
+    checks.replaceChildren(...tokenizerGroups(api).map((g) => h("div", { class: "check-group", attrs: { role: "group", "aria-label": g.label } },
+      h("span", { class: "check-group-title", text: g.label }),
+      h("div", { class: "check-items" }, g.items.map(({ name }) => h("label", {},
+        h("input", { type: "checkbox", value: name, checked: chosen.has(name), dataset: { tokenizer: name } }),
+        ` ${label(name)}`))))));
   }
+  mountModelProgress($(root, '[data-testid="compare-model-progress"]'), api, () => selected());
   checks.addEventListener("change", () => {
     set({ selected: [...checks.querySelectorAll("input:checked")].map((c) => c.value) });
     rerun();
@@ -102,7 +108,8 @@ export function mountCompare(root, store, api) {
     if (s.selected) {
       const known = new Set(api.tokenizers());
       const prev = new Set(drawnTokenizers);
-      set({ selected: [...s.selected.filter((t) => known.has(t)), ...api.tokenizers().filter((t) => !prev.has(t) && !s.selected.includes(t))] });
+      const fresh = api.tokenizers().filter((t) => !prev.has(t) && !s.selected.includes(t) && api.kind(t) !== "open");
+      set({ selected: [...s.selected.filter((t) => known.has(t)), ...fresh] });
     }
     fillChecks();
     if (s.rows) rerun();
@@ -161,7 +168,9 @@ export function mountCompare(root, store, api) {
       });
       const sort = store.state.compare.sort;
       set({ rows, tokenizers, running: false, sort: sort.tokenizer && !tokenizers.includes(sort.tokenizer) ? { ...sort, tokenizer: null } : sort });
-      status.textContent = `${rows.length} texts × ${tokenizers.length} tokenizers.`;
+      const open = tokenizers.filter((t) => ["open", "file"].includes(api.kind(t)));
+      status.textContent = `${rows.length} texts × ${tokenizers.length} tokenizers.` +
+        (open.length ? ` ${open.map((t) => api.label(t)).join(", ")}: counted with the special tokens their tokenizer adds (BOS …), as it does by default.` : "");
     } catch (err) {
       if (mine !== seq) return;
       set({ running: false });

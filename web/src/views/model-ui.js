@@ -1,0 +1,168 @@
+// Open-model pieces shared by Tokenize and Compare: the download/load progress of a model,
+// the tokenizer info panel (bytepair's describe(), forwarded by the worker), and loading a
+// tokenizer file someone brings (a file button, or a drop anywhere on the page).
+// Text reaches the DOM through textContent only.
+
+import { h, showError } from "../dom.js";
+import { int } from "../format.js";
+
+const MB = (n) => `${(n / 1e6).toFixed(1)} MB`;
+
+/**
+ * A progress line (`<progress>` + text) for open models loading: shows
+ * "Downloading Gemma 3 (262K vocab): 1.2 / 4.0 MB", then "Reading …", hides when done.
+ * `wanted()` returns the names this view waits for (others' loads are not shown here).
+ */
+export function mountModelProgress(el, api, wanted) {
+  const bar = h("progress", { max: 1, value: 0, attrs: { "aria-label": "Loading the tokenizer" } });
+  const text = h("span", { dataset: { testid: "model-progress-text" } });
+  el.replaceChildren(bar, " ", text);
+  el.hidden = true;
+  api.onModelProgress((p) => {
+    if (!wanted().includes(p.name)) return;
+    if (p.phase === "done" || p.phase === "error") {
+      el.hidden = true;
+      delete el.dataset.phase;
+      return;
+    }
+    el.hidden = false;
+    el.dataset.phase = p.phase;
+    if (p.phase === "download") {
+      bar.max = p.total || 1;
+      bar.value = p.loaded;
+      text.textContent = `Downloading ${p.label}: ${MB(p.loaded)} / ${MB(p.total)} (kept in this browser for next time)`;
+    } else {
+      bar.removeAttribute("value"); // indeterminate while Python reads it
+      text.textContent = p.phase === "cache" ? `Loading ${p.label} from this browser's cache…` : `Reading ${p.label} (${MB(p.total)} compressed)…`;
+    }
+  });
+}
+
+/** Tokens the post-processor adds around the text (BOS ...), from describe()'s post_processor. */
+export function addedByTemplate(desc) {
+  const found = [];
+  const walk = (v) => {
+    if (!v || typeof v !== "object") return;
+    if (Array.isArray(v.single)) {
+      for (const item of v.single) {
+        const s = typeof item === "string" ? item : item?.SpecialToken?.id ?? item?.Sequence?.id;
+        if (s && !s.startsWith("$") && s !== "A" && s !== "B") found.push(s);
+      }
+    }
+    for (const child of Object.values(v)) if (child && typeof child === "object") walk(child);
+  };
+  walk(desc.post_processor);
+  return found;
+}
+
+/** A short text for a normalizer / pre-tokenizer JSON: "Sequence: Split, ByteLevel", "NFC", "none". */
+export function componentText(spec) {
+  if (!spec) return "none";
+  const kids = spec.normalizers || spec.pretokenizers || spec.decoders || spec.processors;
+  if (spec.type === "Sequence" && Array.isArray(kids)) return kids.map(componentText).join(" → ");
+  const extra = [];
+  if (spec.type === "Replace" && spec.pattern) extra.push(`“${spec.pattern.String ?? spec.pattern.Regex}” → “${spec.content}”`);
+  if (spec.type === "Prepend") extra.push(`“${spec.prepend}”`);
+  if (spec.type === "Split" && spec.behavior) extra.push(spec.behavior.toLowerCase());
+  if (spec.type === "ByteLevel" && spec.add_prefix_space) extra.push("prefix space");
+  if (spec.type === "Metaspace") extra.push(`“${spec.replacement}”, ${spec.prepend_scheme ?? "always"}`);
+  if (spec.name) extra.push(spec.name);
+  return extra.length ? `${spec.type} (${extra.join(", ")})` : spec.type;
+}
+
+const SPECIALS_SHOWN = 12;
+
+/** The rows of the info panel: [[term, text or Node]]. */
+export function infoRows(desc, label, openModel = null) {
+  const specials = Object.entries(desc.special_tokens || {}).sort((a, b) => a[1] - b[1]);
+  const added = addedByTemplate(desc);
+  const patterns = desc.split_patterns || [];
+  const code = (s) => h("code", { class: "info-code", text: /^\s+$/.test(s) ? `${JSON.stringify(s)} (whitespace)` : s });
+  return [
+    ["Tokenizer", label],
+    ...(openModel ? [["Family / versions", `${openModel.family} (${openModel.version}), by ${openModel.maker}`],
+      ["File", `${openModel.files.join(" + ")} from ${openModel.source.replace(":", " ")}`]] : []),
+    ["Model", desc.model + (desc.version ? ` ${desc.version}` : "")],
+    ["Vocabulary", `${int(desc.vocab_size)} tokens${desc.n_vocab !== desc.vocab_size ? ` (ids 0–${int(desc.n_vocab - 1)} with added tokens)` : ""}`],
+    ["Merges", desc.n_merges != null ? int(desc.n_merges) : "—"],
+    ["Normalizer", componentText(desc.normalizer)],
+    ["Pre-tokenizer", componentText(desc.pre_tokenizer)],
+    ["Split pattern", patterns.length ? h("span", {}, ...patterns.map(code)) : "none (no split)"],
+    ["Byte-level", desc.byte_level ? "yes (every byte has a token; Ġ stands for a space)" : "no"],
+    ["Byte fallback", desc.byte_fallback ? "yes (unknown characters become <0xXX> byte tokens)" : "no"],
+    ["Added to the text", added.length ? added.join(" … ") : "nothing"],
+    ["BOS / EOS", `${desc.bos_token ?? "—"} / ${desc.eos_token ?? "—"}`],
+    ["Special tokens", specials.length
+      ? h("span", {}, ...specials.slice(0, SPECIALS_SHOWN).map(([s, id]) => h("code", { class: "info-code", text: `${s} ${id}` })),
+        specials.length > SPECIALS_SHOWN ? ` … and ${int(specials.length - SPECIALS_SHOWN)} more` : "")
+      : "none"],
+  ];
+}
+
+/** The info panel: `<details>` whose `<dl>` shows infoRows of the chosen tokenizer. show(name) fills it. */
+export function mountTokenizerInfo(details, api) {
+  const list = details.querySelector("dl");
+  let seq = 0;
+  async function show(name) {
+    const mine = ++seq;
+    try {
+      const desc = await api.describe(name);
+      if (mine !== seq) return;
+      const openModel = api.openModels().find((m) => m.name === name) ?? null;
+      list.replaceChildren(...infoRows(desc, api.label(name), openModel).flatMap(([term, value]) => [
+        h("dt", { text: term }), h("dd", {}, value)]));
+      details.dataset.tokenizer = name;
+      return desc;
+    } catch (err) {
+      if (mine !== seq) return null;
+      list.replaceChildren(h("dt", { text: "Tokenizer" }), h("dd", { text: err.message }));
+      delete details.dataset.tokenizer;
+      return null;
+    }
+  }
+  return { show };
+}
+
+/**
+ * Loading a tokenizer file: the file input (`input[type=file]`, multiple) and a drop of .json files
+ * anywhere on the page. Errors go to the `[data-error-for=key]` slot in root (the file's name,
+ * bytepair's message and where in the JSON); onLoaded(name) after it is kept.
+ */
+export function mountFileLoader(root, api, { input, key, onLoaded }) {
+  const status = root.querySelector(`[data-status-for="${key}"]`);
+  async function load(files) {
+    showError(root, key, "");
+    if (status) status.textContent = `Reading ${[...files].map((f) => f.name).join(", ")}…`;
+    try {
+      const res = await api.loadFiles(files);
+      if (status) status.textContent = `Loaded “${res.name}” (${res.model}, ${int(res.n_vocab)} ids)${res.saved ? ", kept in this browser" : ""}.`;
+      onLoaded(res.name);
+    } catch (err) {
+      if (status) status.textContent = "";
+      showError(root, key, err.message);
+    }
+  }
+  input.addEventListener("change", () => {
+    if (input.files.length) load(input.files);
+    input.value = "";
+  });
+  const jsonFiles = (dt) => [...(dt?.files || [])].filter((f) => /\.json$/i.test(f.name));
+  const hasFiles = (dt) => [...(dt?.types || [])].includes("Files");
+  document.addEventListener("dragover", (e) => {
+    if (!hasFiles(e.dataTransfer)) return;
+    e.preventDefault();
+    document.body.classList.add("dropping");
+  });
+  document.addEventListener("dragleave", (e) => {
+    if (!e.relatedTarget) document.body.classList.remove("dropping");
+  });
+  document.addEventListener("drop", (e) => {
+    document.body.classList.remove("dropping");
+    if (!hasFiles(e.dataTransfer)) return; // dragged text is the text boxes' business
+    e.preventDefault(); // a file dropped on the page must not replace the page
+    const files = jsonFiles(e.dataTransfer);
+    if (files.length) load(files);
+    else showError(root, key, "Drop a tokenizer.json (optionally with its tokenizer_config.json) or a Mistral Tekken .json file.");
+  });
+  return { load };
+}
