@@ -116,7 +116,7 @@ def test_encode_spans_specials_switch_matches_tiktoken(pg):
     enc = tiktoken_encoding("cl100k_base", registry.load_ranks("cl100k_base"))
     text = "hi<|endoftext|>there"
     as_text = json.loads(pg.encode_spans(text, "cl100k_base"))
-    as_special = json.loads(pg.encode_spans(text, "cl100k_base", "utf16", None, True))
+    as_special = json.loads(pg.encode_spans(text, "cl100k_base", "utf16", None, specials=True))
     assert as_text["ids"] == enc.encode(text, disallowed_special=())
     assert as_special["ids"] == enc.encode(text, allowed_special="all")
     assert as_special["special"] == [i == 100257 for i in as_special["ids"]] and any(as_special["special"])
