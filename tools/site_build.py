@@ -9,11 +9,14 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
                                         python_stdlib.zip, pyodide-lock.json, ...)
     wheels/manifest.json                {"install": [wheel files, in install order],
                                         "bytepair": its wheel file, "vocab_url": "vocab/",
-                                        "vocab_files": {file: bytes}, "data_dir_env", ...};
+                                        "vocab_files": {file: bytes}, "data_dir_env",
+                                        "lazy": {"chat": [markupsafe, jinja2 wheel files]}, ...};
                                         the worker installs ``install`` with
-                                        ``pyodide.loadPackage`` (no micropip)
+                                        ``pyodide.loadPackage`` (no micropip) at boot,
+                                        ``lazy.chat`` when a chat template is first rendered
     wheels/bytepair-*.whl               this repository, without the vocabularies
                                         (``tools/wheels.py``)
+    wheels/jinja2-*.whl, markupsafe-*   the Chat view's template engine (``tools/pure_wheels.py``)
     vocab/<name>.tiktoken.gz            the OpenAI rank files, fetched lazily by the worker
                                         (served as application/gzip, no Content-Encoding)
     models/<name>.compact.gz,           the open-model tokenizers of bytepair.models.OPEN_MODELS
@@ -316,6 +319,7 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
     info.update(step_pyodide(out))
     wheels = wheel_steps.step_pypi_wheels(out)
     wheels.update(wheel_steps.step_bytepair_wheel(out))
+    chat_wheels = wheel_steps.step_chat_wheels(out)
     vocab = step_vocab(out)
     manifest = {
         "pyodide": info["pyodide"],
@@ -325,10 +329,12 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
         "vocab_files": vocab,
         "paths": "wheel names are files in wheels/; vocab_url is relative to the site root",
         "data_dir_env": "BYTEPAIR_DATA_DIR",
+        "lazy": {"chat": list(chat_wheels.values())},  # installed on first use, not at boot
     }
     out.write("wheels/manifest.json", (json.dumps(manifest, indent=1) + "\n").encode())
     info["wheels"] = {name: file.split("-")[1] for name, file in wheels.items()}
     info["bytepair"] = info["wheels"]["bytepair"]
+    info["lazy_wheels"] = {name: file.split("-")[1] for name, file in chat_wheels.items()}
     info.update(step_samples(out))
     info["models"] = model_files.step_models(out)
     info["vendor"] = step_vendor(out)

@@ -7,6 +7,9 @@
 * The pinned PyPI wheels of :data:`PYPI_WHEELS` (sha256-checked), downloaded
   once into ``.cache/wheels`` with ``pip download --python-version 3.14``
   (Pyodide's Python, not the one running the build, decides which fit).
+* The Chat view's wheels (:func:`step_chat_wheels`): jinja2 from PyPI and a
+  pure-Python MarkupSafe built from its sdist (``tools/pure_wheels.py``);
+  the worker installs them only when a chat template is first rendered.
 
 Each ``step_*`` copies its wheels into ``web/dist/wheels/`` through a
 :class:`tools.site_build.DistWriter` and returns ``{distribution name: file name}``.
@@ -201,3 +204,29 @@ def step_bytepair_wheel(out: DistWriter) -> dict[str, str]:
     return {"bytepair": slim.name}
 
 
+
+
+def step_chat_wheels(out: DistWriter) -> dict[str, str]:
+    """jinja2's wheel (PyPI, pinned) and MarkupSafe's pure wheel (built from its
+    pinned sdist), via :func:`tools.pure_wheels.chat_wheels` into
+    ``.cache/chat-wheels`` (the sdist kept in ``.cache/sdists``), copied to
+    ``wheels/``. Not in the manifest's ``install`` list: the worker loads them
+    lazily (``manifest["lazy"]["chat"]``), so boot does not pay for them.
+
+    Returns:
+        ``{"markupsafe": file name, "jinja2": file name}`` (install order).
+
+    Raises:
+        BuildError: a download or the MarkupSafe build fails (pip's message included).
+    """
+    from tools import pure_wheels
+
+    try:
+        jinja, markup = pure_wheels.chat_wheels(CACHE / "chat-wheels", cache=CACHE / "sdists")
+    except RuntimeError as e:
+        raise BuildError(f"the Chat view's wheels (jinja2, MarkupSafe): {e}") from e
+    result = {}
+    for name, path in (("markupsafe", markup), ("jinja2", jinja)):
+        out.copy(path, f"wheels/{path.name}")
+        result[name] = path.name
+    return result

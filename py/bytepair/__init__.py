@@ -31,7 +31,7 @@ from .tokenizer import Tokenizer, TokenSpan
 from .trainer import MergeEvent, train, train_iter
 from .hf_tokenizer import HFTokenizer, from_tokenizer_json
 from .tekken import TekkenTokenizer, from_tekken
-from . import chat, openai_chat  # chat templates (jinja2 imported on first render), OpenAI chat layouts
+from . import chat, chat_formats, openai_chat  # chat templates (jinja2 imported on first render), the Chat view's formats, OpenAI chat layouts
 from . import align, explain, gallery
 from .align import compare_segmentations
 from .explain import explain_tokens, token_story
@@ -69,6 +69,7 @@ __all__ = [
     "TekkenTokenizer",
     "from_tekken",
     "chat",
+    "chat_formats",
     "openai_chat",
     "align",
     "explain",

@@ -48,6 +48,20 @@ class ArgumentError(BytepairError, ValueError):
     type_name = "argument"
 
 
+class MessageError(ArgumentError):
+    """A conversation a chat format refuses because of one of its messages (a
+    special token's text inside it, content that is not text).
+    ``message_index``: the 0-based index of that message, or ``None``; ``field``
+    is ``"messages"``."""
+
+    def __init__(self, message: str, *, field: str | None = "messages", message_index: int | None = None) -> None:
+        super().__init__(message, field=field)
+        self.message_index = message_index
+
+    def details(self) -> dict[str, Any]:
+        return {"message_index": self.message_index}
+
+
 class UnknownNameError(BytepairError, KeyError):
     """An unknown encoding or tokenizer name. ``known``: the valid names."""
 
@@ -139,6 +153,7 @@ __all__ = [
     "ArgumentError",
     "BytepairError",
     "ChatTemplateError",
+    "MessageError",
     "PatternError",
     "TokenizerFileError",
     "UnknownNameError",

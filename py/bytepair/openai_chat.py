@@ -108,9 +108,9 @@ def _check_messages(messages: Sequence[Mapping[str, Any]]) -> None:
         raise ArgumentError("messages must be a list of {'role': ..., 'content': ...} dicts", field="messages")
     for i, m in enumerate(messages):
         if not isinstance(m, Mapping):
-            raise ArgumentError(f"message {i} must be a dict, not {type(m).__name__}", field="messages")
+            raise ArgumentError(f"message {i + 1} must be a dict, not {type(m).__name__}", field="messages")
         if not isinstance(m.get("content"), str):
-            raise ArgumentError(f"message {i}: content must be a string (Content must be defined for all messages)", field="messages")
+            raise ArgumentError(f"message {i + 1}: content must be a string (Content must be defined for all messages)", field="messages")
 
 
 class _Builder:
@@ -186,7 +186,7 @@ def _chatml(messages, encoding: str, style: str, prime: str) -> tuple[_Builder, 
             if isinstance(value, str):
                 found = next((t for t in forbidden if t in value), None)
                 if found:
-                    raise ArgumentError(f"message {i}: Disallowed special token found: {found}", field="messages")
+                    raise ArgumentError(f"message {i + 1}: Disallowed special token found: {found}", field="messages")
     b = _Builder(enc)
 
     def role_sep():

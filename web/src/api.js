@@ -310,7 +310,7 @@ export function createApi({ onStatus }) {
       const [res] = await call("registerFiles", [{ name, json, config }]);
       if (res.error) throw new BytepairError({ ...res.error, message: `${main[0].name}: ${res.error.message}${res.error.where ? ` (at ${res.error.where})` : ""}` });
       registered.add(name);
-      const record = { name, json, config, meta: { kind: "file", fileName: main[0].name, configName: configs[0]?.name ?? null, model: res.model, n_vocab: res.n_vocab, created: Date.now() } };
+      const record = { name, json, config, meta: { kind: "file", fileName: main[0].name, configName: configs[0]?.name ?? null, model: res.model, n_vocab: res.n_vocab, chat_templates: res.chat_templates ?? [], created: Date.now() } };
       files.set(name, record);
       const saved = await storage.saveTokenizer(record);
       changed();
@@ -351,6 +351,25 @@ export function createApi({ onStatus }) {
       if (!Number.isInteger(session)) throw new TypeError(`bytepair.stepsEncode(session, text): pass the session number stepsLearn returned, got ${describe(session)}.`);
       needText("stepsEncode(session, text)", text, "the word to encode");
       return call("stepsEncode", session, text);
+    },
+    /**
+     * A conversation as the model sees it, counted: format is an id of facts.chat.formats
+     * ("chatml-o200k", "harmony", "template:<model>"); messages: [{role, content}].
+     * -> bytepair.chat.ChatBreakdown as JSON {text, ids, total, tokens: [{id, start, end, message,
+     * part, special}], messages: [{index, role, content_tokens, overhead_tokens, tokens}],
+     * trailing_tokens, overhead_tokens, format, template_name, tokenizer_name} (UTF-16 spans).
+     * A template's rejection rejects with a BytepairError {type: "chat_template", field: "messages", message_index}.
+     */
+    async chat(messages, format = "chatml-o200k", { addGenerationPrompt = true } = {}) {
+      const fn = "chat(messages, format, {addGenerationPrompt})";
+      if (!Array.isArray(messages) || !messages.every((m) => m && typeof m.role === "string" && typeof m.content === "string")) {
+        throw new TypeError(`bytepair.${fn}: messages must be an array of {role, content} objects with string values, e.g. [{role: "user", content: "Hi"}], got ${describe(messages)}.`);
+      }
+      if (typeof format !== "string") throw new TypeError(`bytepair.${fn}: format must be a chat format id such as "chatml-o200k" (bytepair.facts.chat.formats), got ${describe(format)}.`);
+      await ready;
+      // an open model (loaded once, with progress) or a file loaded here: "template:<tokenizer name>"
+      if (format.startsWith("template:")) await use(format.slice("template:".length), fn);
+      return call("chatBreakdown", format, messages.map(({ role, content }) => ({ role, content })), !!addGenerationPrompt);
     },
     /**
      * Why this token: the story of token `index` (0-based) of `text` under `tokenizer`

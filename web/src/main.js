@@ -9,12 +9,13 @@ import { mountTrain, initialTrainState } from "./views/train.js";
 import { mountTokenize, initialTokenizeState } from "./views/tokenize.js";
 import { mountCompare, initialCompareState } from "./views/compare.js";
 import { mountSteps, initialStepsState } from "./views/steps.js";
+import { mountChat, initialChatState } from "./views/chat.js";
 import { mountPictureBars } from "./views/pictures.js";
 import { parseHash, pageMode, linkTo } from "./links.js";
 import { mountShare } from "./share.js";
 import { reportHeight } from "./embedded.js";
 
-const VIEWS = ["train", "tokenize", "compare", "steps"];
+const VIEWS = ["train", "tokenize", "compare", "steps", "chat"];
 const viewFromHash = () => {
   const v = parseHash(location.hash).view;
   return VIEWS.includes(v) ? v : "train";
@@ -28,6 +29,7 @@ const store = createStore({
   tokenize: initialTokenizeState,
   compare: initialCompareState,
   steps: initialStepsState,
+  chat: initialChatState,
 });
 
 const api = createApi({ onStatus: (status) => store.set({ status }) });
@@ -101,6 +103,7 @@ const views = {
   tokenize: mountTokenize($(document, "#view-tokenize"), store, api),
   compare: mountCompare($(document, "#view-compare"), store, api),
   steps: mountSteps($(document, "#view-steps"), store, api),
+  chat: mountChat($(document, "#view-chat"), store, api),
 };
 api.ready.catch(() => {}); // shown in the status line
 mountPictureBars(document, store, api); // picture buttons of Train, Compare, Step through (issue 13)

@@ -10,6 +10,7 @@ const TITLES = {
   tokenize: "bytepair: tokenize text",
   compare: "bytepair: compare languages",
   steps: "bytepair: BPE step by step",
+  chat: "bytepair: count a chat conversation",
 };
 
 /** Copy `text`; resolves true when the clipboard took it. */

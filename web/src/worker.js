@@ -20,6 +20,8 @@ let ready = null; // the promise of boot()
 let interrupt = null; // Uint8Array over a SharedArrayBuffer, when cross-origin isolated
 let stopRequested = false;
 const vocabLoads = new Map(); // file -> promise
+let manifest = null; // wheels/manifest.json, kept for the wheels installed later (lazy)
+let chatWheels = null; // the promise of installing manifest.lazy.chat (jinja2, MarkupSafe)
 const modelLoads = new Map(); // open model name -> promise (this worker's Python has it once resolved)
 const MODEL_CACHE = "bytepair-models"; // Cache API: the gzip files of models/, keyed by URL + ?v=<version>
 let modelIndex = null; // models/index.json: {name: {file, bytes, version}}
@@ -30,6 +32,7 @@ let modelIndex = null; // models/index.json: {name: {file, bytes, version}}
  * playground.py last_error()); its message text is never parsed here.
  */
 function readable(err) {
+  if (err instanceof BytepairError) return err; // already read (see chatBreakdown)
   if (err && err.type && typeof err.message === "string") {
     // a PythonError: ask the adapter what it was
     let detail = null;
@@ -82,7 +85,7 @@ async function boot(onProgress, interruptBuffer) {
   // so Pyodide's own loader installs them (unpacks them into site-packages
   // with their .dist-info): no micropip, no packaging. loadPackage reports a
   // failed download through errorCallback instead of throwing.
-  const manifest = await (await fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list")).json();
+  manifest = await (await fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list")).json();
   if (!Array.isArray(manifest.install) || !manifest.install.length) {
     throw new Error("wheels/manifest.json lists no wheels to install.");
   }
@@ -122,6 +125,29 @@ async function ensureVocab(name) {
     load.catch(() => vocabLoads.delete(file));
   }
   await vocabLoads.get(file);
+}
+
+/**
+ * Install the Chat view's wheels (jinja2, MarkupSafe: manifest.lazy.chat) the
+ * first time a chat template is rendered; boot does not load them.
+ */
+async function ensureChatWheels() {
+  if (!chatWheels) {
+    chatWheels = (async () => {
+      const files = manifest?.lazy?.chat ?? [];
+      if (!files.length) throw new Error("wheels/manifest.json lists no wheels for chat templates (lazy.chat).");
+      const failures = [];
+      const loaded = await pyodide.loadPackage(
+        files.map((file) => new URL("wheels/" + file, SITE).href),
+        { messageCallback: () => {}, errorCallback: (m) => failures.push(m) },
+      );
+      if (failures.length || loaded.length !== files.length) {
+        throw new Error("Could not install jinja2 for chat templates: " + (failures.join(" ") || "loadPackage installed too few."));
+      }
+    })();
+    chatWheels.catch(() => { chatWheels = null; });
+  }
+  await chatWheels;
 }
 
 /** Read a response body, reporting (loaded, total) bytes as chunks arrive. */
@@ -369,6 +395,27 @@ const api = {
 
   stop() {
     stopRequested = true;
+  },
+
+  /**
+   * A conversation counted in a chat format (playground.py chat_breakdown):
+   * fetches the format's tokenizer file and, for a chat template, installs jinja2 first.
+   */
+  chatBreakdown(formatId, messages, addGenerationPrompt) {
+    return guarded(async () => {
+      const need = JSON.parse(pg.chat_requirements(formatId));
+      await ensureData(need.tokenizer);
+      if (need.jinja) await ensureChatWheels();
+      // the adapter's record of the error is read at once: another call may start
+      // (and reset it) while this rejection travels through the awaits above
+      let out;
+      try {
+        out = pg.chat_breakdown(formatId, JSON.stringify(messages), !!addGenerationPrompt);
+      } catch (err) {
+        throw readable(err);
+      }
+      return JSON.parse(out);
+    });
   },
 
   /** Step-through (playground.py steps_learn / steps_view / steps_encode, api.js stepsLearn / stepsView / stepsEncode). */

