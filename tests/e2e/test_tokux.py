@@ -230,7 +230,7 @@ def test_phone_tabs_merges_table_and_touch_hints(browser, site_url):
         open_ready(page, site_url, "train")
         # every tab is on screen (the bar wraps instead of cutting "Step t…")
         tabs = page.locator('[role="tab"]').evaluate_all("(els) => els.map((e) => e.getBoundingClientRect().right)")
-        assert len(tabs) == 4 and max(tabs) <= 390, tabs
+        assert len(tabs) >= 4 and max(tabs) <= 390, tabs
         # the merges table's New token and Pair count columns are inside the card
         train(page, "the cat sat on the mat with the hat " * 20, 300, name="phone")
         geo = page.evaluate("""() => {
