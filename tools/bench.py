@@ -18,7 +18,9 @@ the same code's figures on CPython.
 
 The playground in headless Chromium (``tools/bench_browser.py``; skip with
 ``--no-browser``): navigation to Ready with a cold and a warm cache (median of
-several runs), and encode / train throughput of 1 MB of KJV in the page.
+several runs, with the boot stages), encode / train throughput of 1 MB of KJV
+in the page, and the page next to js-tiktoken and gpt-tokenizer loaded into the
+same page (first count per encoding; English and UDHR mix MB/s, ids checked).
 
 Each figure is the best of ``--repeat`` runs (default 3) to damp noise from
 other processes on the machine.
@@ -180,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         if bench_browser.CHROMIUM.exists():
             results += bench_browser.bench_boot([bench_browser.DIST], 5)
             results += bench_browser.bench_figures()
+            results += bench_browser.bench_peers()
         else:
             results.append({"what": "browser", "skipped": f"{bench_browser.CHROMIUM} is missing"})
     for r in results:

@@ -2,12 +2,15 @@
 
     python tools/bench_browser.py boot [--runs 7] [DIST_DIR ...]   # navigation -> Ready
     python tools/bench_browser.py figures                          # encode / train 1 MB in the page
+    python tools/bench_browser.py peers                            # vs js-tiktoken / gpt-tokenizer, same page
     python tools/bench_browser.py models [--runs 1] [NAME ...]     # choosing an open model -> first count
 
 ``boot``: for each site directory (default ``web/dist``; several to compare
 builds side by side, e.g. a copy of ``web/dist`` from another branch), the
 time from navigation start to ``bytepair.ready`` resolving (the status line's
-"Ready"), read in the page as ``performance.now()``. Every run uses a new
+"Ready"), read in the page as ``performance.now()``, and the median end of
+each boot stage the worker reports (runtime loaded, wheels installed, Python
+ready; ``STAGES``). Every run uses a new
 browser context (a cold HTTP cache); runs alternate between the directories so
 machine noise hits both alike; then one reload in the same context gives the
 warm-cache figure. Prints the median, min and max of each directory.
@@ -16,6 +19,16 @@ warm-cache figure. Prints the median, min and max of each directory.
 throughput of ``count`` on 1 MB of the King James Bible with ``cl100k_base``
 (checked against tiktoken), and the time to train on it at vocab 4096 (and
 until the first merge is shown). Texts from ``tools/corpora.py``.
+
+``peers``: js-tiktoken and gpt-tokenizer (npm devDependencies, served from
+``node_modules`` by Playwright routes, not part of the site) loaded into the
+same page as the playground. Prints, per encoding (cl100k_base, o200k_base):
+the first count after choosing the encoding, once the page's own start-up
+calls are done (bytepair: vocabulary fetch + load + pattern compile; the page
+loads cl100k_base itself; gpt-tokenizer: module import + first call), and MB/s
+on 1 MB of English (KJV) and of the UDHR mix, cold (bytepair's piece cache
+empty) and warm, with ``ratio_warm`` = bytepair / gpt-tokenizer. The token
+ids of all three are checked to be identical first.
 
 ``models``: for each open model of ``bytepair.models.OPEN_MODELS`` (or the
 names given), in a new browser context: open Tokenize, wait for its first
@@ -82,17 +95,40 @@ def ms_to_ready(page) -> float:
     )
 
 
-def boot_times(browser, url: str) -> tuple[float, float]:
-    """(cold, warm) navigation -> Ready in ms: a new context, then one reload in it."""
+#: Boot stages the worker reports in its ready reply (``stages``), in order.
+STAGES = ("worker_started", "runtime_loaded", "wheels_installed", "python_ready")
+
+
+def boot_stages(page) -> dict[str, float]:
+    """Milliseconds from navigation start to the end of each boot stage (the
+    worker's ``stages``, epoch ms, over the page's ``performance.timeOrigin``),
+    plus ``main_js``: when the page's module script ran (``domInteractive`` is
+    close; the worker starts from it)."""
+    return page.evaluate(
+        """async () => {
+            const info = await window.bytepair.ready;
+            const out = {};
+            for (const [k, v] of Object.entries(info.stages || {})) out[k] = v - performance.timeOrigin;
+            const nav = performance.getEntriesByType("navigation")[0];
+            if (nav) out.dom_content_loaded = nav.domContentLoadedEventEnd;
+            return out;
+        }"""
+    )
+
+
+def boot_times(browser, url: str) -> tuple[float, float, dict, dict]:
+    """(cold, warm) navigation -> Ready in ms: a new context, then one reload in
+    it; and the stages (:func:`boot_stages`) of each."""
     context = browser.new_context()
     context.set_default_timeout(READY_TIMEOUT_MS)
     try:
         page = context.new_page()
         page.goto(url)
         cold = ms_to_ready(page)
+        cold_stages = boot_stages(page)
         page.reload()
         warm = ms_to_ready(page)
-        return cold, warm
+        return cold, warm, cold_stages, boot_stages(page)
     finally:
         context.close()
 
@@ -101,15 +137,18 @@ def bench_boot(dirs: list[pathlib.Path], runs: int) -> list[dict]:
     """Median/min/max navigation -> Ready (ms) per site directory, runs interleaved."""
     cold: dict[pathlib.Path, list[float]] = {d: [] for d in dirs}
     warm: dict[pathlib.Path, list[float]] = {d: [] for d in dirs}
+    stages: dict[tuple[pathlib.Path, str], list[dict]] = {(d, k): [] for d in dirs for k in ("cold", "warm")}
     with contextlib.ExitStack() as stack:
         urls = {d: stack.enter_context(served(d)) for d in dirs}
         browser = stack.enter_context(chromium())
         boot_times(browser, urls[dirs[0]])  # warm the OS file cache and Chromium itself; not counted
         for _ in range(runs):
             for d in dirs:
-                c, w = boot_times(browser, urls[d])
+                c, w, cs, ws = boot_times(browser, urls[d])
                 cold[d].append(c)
                 warm[d].append(w)
+                stages[(d, "cold")].append(cs)
+                stages[(d, "warm")].append(ws)
     rows = []
     for d in dirs:
         info = json.loads((d / "wheels" / "manifest.json").read_text(encoding="utf-8"))
@@ -123,6 +162,14 @@ def bench_boot(dirs: list[pathlib.Path], runs: int) -> list[dict]:
             "cold_max": round(max(cold[d])),
             "warm_median": round(statistics.median(warm[d])),
         })
+        for kind in ("cold", "warm"):
+            runs_ = stages[(d, kind)]
+            keys = ["dom_content_loaded", *STAGES]
+            rows.append({
+                "what": f"boot stages, {kind} cache: median ms from navigation to the end of each",
+                "site": str(d),
+                **{k: round(statistics.median(r[k] for r in runs_)) for k in keys if all(k in r for r in runs_)},
+            })
     return rows
 
 
@@ -184,6 +231,115 @@ def bench_figures() -> list[dict]:
     return rows
 
 
+_BASE64_SHIM = """
+const toByteArray = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+const fromByteArray = (bytes) => btoa(String.fromCharCode(...bytes));
+export default { toByteArray, fromByteArray };
+"""
+
+
+def _route_peers(context) -> None:
+    """Serve ``/__peers/gpt/*`` (gpt-tokenizer ESM) and ``/__peers/jst/*`` (js-tiktoken,
+    its ``base64-js`` import pointed at a small shim) from node_modules."""
+    from tools.buildutil import NODE_MODULES
+
+    roots = {"gpt": (NODE_MODULES / "gpt-tokenizer" / "esm").resolve(), "jst": (NODE_MODULES / "js-tiktoken" / "dist").resolve()}
+
+    def handle(route):
+        rel = route.request.url.split("/__peers/", 1)[1].split("?")[0]
+        lib, _, rest = rel.partition("/")
+        if lib == "jst" and rest == "__b64.js":
+            body = _BASE64_SHIM
+        else:
+            path = (roots[lib] / rest).resolve()
+            if not path.is_relative_to(roots[lib]) or not path.is_file():
+                route.fulfill(status=404, body="not found")
+                return
+            body = path.read_text(encoding="utf-8")
+            if lib == "jst":
+                body = body.replace("from 'base64-js'", "from './__b64.js'").replace('from "base64-js"', "from './__b64.js'")
+        route.fulfill(status=200, body=body, headers={"Content-Type": "text/javascript; charset=utf-8"})
+
+    context.route("**/__peers/**", handle)
+
+
+_PEERS_JS = """
+async ([enc, texts]) => {
+  const now = () => performance.now();
+  const out = {};
+  // let the page's own start-up calls (its default cl100k_base view) finish first
+  await window.bytepair.count("settle", "cl100k_base");
+  let t0 = now();
+  await window.bytepair.count("hello", enc);
+  out.bytepair_first_count_ms = now() - t0;
+  t0 = now();
+  const gpt = await import(`/__peers/gpt/encoding/${enc}.js`);
+  gpt.encode("hello");
+  out.gpt_tokenizer_first_count_ms = now() - t0;
+  t0 = now();
+  const { Tiktoken } = await import("/__peers/jst/lite.js");
+  const jst = new Tiktoken((await import(`/__peers/jst/ranks/${enc}.js`)).default);
+  jst.encode("hello");
+  out.js_tiktoken_first_count_ms = now() - t0;
+  const time = async (fn) => { const t = now(); const r = await fn(); return [now() - t, r]; };
+  for (const [corpus, text] of Object.entries(texts)) {
+    const bytes = new TextEncoder().encode(text).length;
+    const row = (out[corpus] = { MB: bytes / 1e6 });
+    const [cold, n] = await time(() => window.bytepair.count(text, enc));
+    const [warm, n2] = await time(() => window.bytepair.count(text, enc));
+    const [g1, ids] = await time(() => gpt.encode(text));
+    const [g2] = await time(() => gpt.encode(text));
+    const [j1, jids] = await time(() => jst.encode(text));
+    const [j2] = await time(() => jst.encode(text));
+    const ours = await window.bytepair.encode(text, enc);
+    row.ids_identical = n === ids.length && n2 === n && ours.length === n
+      && ours.every((x, i) => x === ids[i] && x === jids[i]);
+    const mbps = (ms) => bytes / 1e6 / (ms / 1000);
+    Object.assign(row, {
+      bytepair_cold_MBps: mbps(cold), bytepair_warm_MBps: mbps(warm),
+      gpt_tokenizer_MBps: mbps(Math.min(g1, g2)), js_tiktoken_MBps: mbps(Math.min(j1, j2)),
+    });
+  }
+  return out;
+}
+"""
+
+
+def bench_peers() -> list[dict]:
+    """bytepair next to js-tiktoken and gpt-tokenizer in one page (see the module docstring)."""
+    from tools.corpora import load_kjv, udhr_round_robin
+
+    def cut(text: str) -> str:
+        return text.encode("utf-8")[:MB].decode("utf-8", errors="ignore")
+
+    texts = {"English (KJV)": cut(load_kjv()), "UDHR mix": cut(udhr_round_robin(MB))}
+    rows = []
+    with served(DIST) as url, chromium() as browser:
+        for enc in ("cl100k_base", "o200k_base"):
+            context = browser.new_context()  # a fresh page per encoding: cold caches for both sides
+            context.set_default_timeout(600_000)
+            _route_peers(context)
+            page = context.new_page()
+            page.goto(url)
+            ms_to_ready(page)
+            res = page.evaluate(_PEERS_JS, [enc, texts])
+            context.close()
+            rows.append({
+                "what": f"first count after choosing {enc} (ms), in the page",
+                "bytepair": round(res.pop("bytepair_first_count_ms")),
+                "gpt_tokenizer": round(res.pop("gpt_tokenizer_first_count_ms")),
+                "js_tiktoken": round(res.pop("js_tiktoken_first_count_ms")),
+                "target": "bytepair <= 300",
+            })
+            for corpus, r in res.items():
+                if not r["ids_identical"]:
+                    raise SystemExit(f"bench: bytepair, gpt-tokenizer and js-tiktoken disagree on {corpus} ({enc})")
+                rows.append({
+                    "what": f"encode {enc} {corpus} in the page (MB/s)", "MB": round(r["MB"], 2),
+                    **{k: round(v, 2) for k, v in r.items() if k.endswith("MBps")},
+                    "ratio_warm": round(r["bytepair_warm_MBps"] / r["gpt_tokenizer_MBps"], 2),
+                    "target": "ratio_warm >= 0.5; cold UDHR mix >= 2 MB/s",
+                })
 MODEL_TARGET_MS = 1500  # issue 8: first count of a new model within 1.5 s of choosing it
 
 
@@ -255,6 +411,7 @@ def main(argv: list[str] | None = None) -> int:
     p_boot.add_argument("--runs", type=int, default=7)
     p_boot.add_argument("dirs", nargs="*", type=pathlib.Path, help="built site directories (default web/dist)")
     sub.add_parser("figures", help="encode and train 1 MB of KJV in the page")
+    sub.add_parser("peers", help="bytepair vs js-tiktoken / gpt-tokenizer in one page")
     p_models = sub.add_parser("models", help="choosing an open model -> first count, cold and cached")
     p_models.add_argument("--runs", type=int, default=1)
     p_models.add_argument("names", nargs="*", help="bytepair.models names (default: all)")
@@ -267,6 +424,8 @@ def main(argv: list[str] | None = None) -> int:
         rows = bench_boot(args.dirs or [DIST], args.runs)
     elif args.what == "models":
         rows = bench_models(args.names, args.runs)
+    elif args.what == "peers":
+        rows = bench_peers()
     else:
         rows = bench_figures()
     for r in rows:

@@ -17,8 +17,11 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
     wheels/bytepair-*.whl               this repository, without the vocabularies
                                         (``tools/wheels.py``)
     wheels/jinja2-*.whl, markupsafe-*   the Chat view's template engine (``tools/pure_wheels.py``)
-    vocab/<name>.tiktoken.gz            the OpenAI rank files, fetched lazily by the worker
-                                        (served as application/gzip, no Content-Encoding)
+    vocab/<name>.tiktoken.gz            the OpenAI rank files (served as application/gzip,
+                                        no Content-Encoding)
+    vocab/<name>.bpv.gz                 the same ranks in the compact format of
+                                        ``bytepair.vocab_file`` (generated from the rank
+                                        files); the worker fetches these lazily
     models/<name>.compact.gz,           the open-model tokenizers of bytepair.models.OPEN_MODELS
     models/<name>.tekken.json.gz        (tools/model_files.py), fetched on first use and kept
                                         in the browser's Cache API by the worker
@@ -168,6 +171,12 @@ class DistWriter:
         os.replace(tmp, dst)
         self.updated.append(rel)
 
+    def is_newer(self, rel: str, src: pathlib.Path) -> bool:
+        """Claim ``dist/rel`` and say whether it exists and is newer than ``src``
+        (a file generated from ``src`` need not be generated again)."""
+        dst = self._claim(rel)
+        return dst.is_file() and dst.stat().st_mtime_ns >= src.stat().st_mtime_ns
+
     def prune(self) -> list[str]:
         """Delete files under dist/ that this build did not produce; return their paths."""
         removed = []
@@ -204,9 +213,33 @@ def step_vocab(out: DistWriter) -> dict[str, int]:
     files = sorted(VOCAB_SRC.glob("*.tiktoken.gz"))
     if not files:
         log(f"warning: no {VOCAB_SRC.relative_to(ROOT)}/*.tiktoken.gz yet; the site will have no OpenAI vocabularies")
+    sizes = {}
     for f in files:
         out.copy(f, f"vocab/{f.name}")
-    return {f.name: f.stat().st_size for f in files}
+        sizes[f.name] = f.stat().st_size
+        compact = f"vocab/{compact_vocab_name(f.name)}"
+        if not out.is_newer(compact, f):
+            out.write(compact, compact_vocab(f))
+        sizes[compact.removeprefix("vocab/")] = (out.root / compact).stat().st_size
+    return sizes
+
+
+def compact_vocab_name(file: str) -> str:
+    """``o200k_base.tiktoken.gz`` -> ``o200k_base.bpv.gz`` (``bytepair.registry.compact_file``)."""
+    return file.removesuffix(".tiktoken.gz") + ".bpv.gz"
+
+
+def compact_vocab(path: pathlib.Path) -> bytes:
+    """The ``.bpv.gz`` form (``bytepair.vocab_file``, gzip with mtime 0) of a ``.tiktoken.gz`` rank file."""
+    import gzip
+    import sys
+
+    if str(PY_SRC) not in sys.path:
+        sys.path.insert(0, str(PY_SRC))
+    from bytepair.tiktoken_file import load_tiktoken_bpe
+    from bytepair.vocab_file import dump_vocab
+
+    return gzip.compress(dump_vocab(load_tiktoken_bpe(path)), compresslevel=9, mtime=0)
 
 
 def udhr_samples() -> dict:

@@ -137,6 +137,21 @@ def test_decode_ids_round_trips_pasted_ids(pg):
     assert error_of(pg, pg.decode_ids, "100256", "cl100k_base")["field"] == "ids"  # a hole in cl100k
 
 
+def test_prepare_compiles_the_encodings_pattern_and_ignores_other_names(pg):
+    from bytepair.patterns import GPT2_PATTERN
+    from bytepair.pretokenize import _compile, compile_pattern
+
+    _compile.cache_clear()
+    pg.prepare("gpt2")
+    compiled = _compile.cache_info().currsize
+    assert compiled >= 1
+    pg.prepare("no-such-tokenizer")  # unknown or trained names: nothing to do, no error
+    assert _compile.cache_info().currsize == compiled
+    before = _compile.cache_info().hits
+    compile_pattern(GPT2_PATTERN)  # what Tokenizer does: now a cache hit
+    assert _compile.cache_info().hits == before + 1
+
+
 def test_chat_breakdown_is_bytepairs_with_utf16_spans(pg):
     from bytepair import chat_formats
 

@@ -70,12 +70,25 @@ async function boot(onProgress, interruptBuffer) {
   const progress = (fraction, message) => {
     if (onProgress) onProgress(fraction, message).catch(() => {});
   };
+  // When each boot stage ended, as epoch ms (performance.timeOrigin + now), for tools/bench_browser.py.
+  const stages = {};
+  const mark = (name) => { stages[name] = performance.timeOrigin + performance.now(); };
+  mark("worker_started");
   progress(0.05, "Loading the Python runtime…");
+  // Our own files download while the runtime starts (loadPackage below then
+  // finds the wheels in the HTTP cache).
+  const manifestLoad = fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list").then((r) => r.json());
+  const helperLoad = fetchOk(new URL("src/py/playground.py", SITE), "the Python helper").then((r) => r.text());
+  const wheelsWarm = manifestLoad.then((m) =>
+    Promise.all((m.install || []).map((file) => fetch(new URL("wheels/" + file, SITE)).then((r) => r.arrayBuffer()))));
+  wheelsWarm.catch(() => {}); // only a head start: loadPackage reports failures
+  helperLoad.catch(() => {});
   pyodide = await loadPyodide({
     indexURL: new URL("pyodide/", SITE).href,
     stdout: () => {},
     stderr: (line) => console.warn("[python]", line),
   });
+  mark("runtime_loaded");
   if (interruptBuffer) {
     interrupt = new Uint8Array(interruptBuffer);
     pyodide.setInterruptBuffer(interrupt);
@@ -85,7 +98,8 @@ async function boot(onProgress, interruptBuffer) {
   // so Pyodide's own loader installs them (unpacks them into site-packages
   // with their .dist-info): no micropip, no packaging. loadPackage reports a
   // failed download through errorCallback instead of throwing.
-  manifest = await (await fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list")).json();
+  manifest = await manifestLoad;
+  await wheelsWarm.catch(() => {});
   if (!Array.isArray(manifest.install) || !manifest.install.length) {
     throw new Error("wheels/manifest.json lists no wheels to install.");
   }
@@ -97,18 +111,20 @@ async function boot(onProgress, interruptBuffer) {
   if (failures.length || loaded.length !== manifest.install.length) {
     throw new Error("Could not install the Python wheels: " + (failures.join(" ") || "loadPackage installed too few."));
   }
+  mark("wheels_installed");
   progress(0.85, "Starting the playground…");
   pyodide.FS.mkdirTree(DATA_DIR);
   pyodide.FS.mkdirTree(HELPER_DIR);
-  const helper = await (await fetchOk(new URL("src/py/playground.py", SITE), "the Python helper")).text();
+  const helper = await helperLoad;
   pyodide.FS.writeFile(HELPER_DIR + "/playground.py", helper);
   pyodide.runPython(
     `import os, sys\nos.environ["BYTEPAIR_DATA_DIR"] = ${JSON.stringify(DATA_DIR)}\nsys.path.insert(0, ${JSON.stringify(HELPER_DIR)})`,
   );
   pg = pyodide.pyimport("playground");
   const version = pyodide.runPython("import bytepair, sys; getattr(bytepair, '__version__', '?') + ' on Python ' + sys.version.split()[0]");
+  mark("python_ready");
   progress(1, "Ready");
-  return { version, isolated: !!interrupt };
+  return { version, isolated: !!interrupt, stages };
 }
 
 /** Fetch a vocabulary file the first time a real encoding is used. */
@@ -117,8 +133,15 @@ async function ensureVocab(name) {
   if (!file) return;
   if (!vocabLoads.has(file)) {
     const load = (async () => {
-      const res = await fetchOk(new URL("vocab/" + file, SITE), `the ${name} vocabulary`);
-      const data = new Uint8Array(await res.arrayBuffer());
+      const fetching = fetchOk(new URL("vocab/" + file, SITE), `the ${name} vocabulary`);
+      pg.prepare(name); // compile the split pattern while the file downloads
+      const res = await fetching;
+      let data = new Uint8Array(await res.arrayBuffer());
+      // Compact vocabularies (bytepair.vocab_file sniffs gzip): unzip here, natively, not in Python.
+      if (file.endsWith(".bpv.gz") && data[0] === 0x1f && data[1] === 0x8b) {
+        const unzipped = new Blob([data]).stream().pipeThrough(new DecompressionStream("gzip"));
+        data = new Uint8Array(await new Response(unzipped).arrayBuffer());
+      }
       pyodide.FS.writeFile(`${DATA_DIR}/${file}`, data);
     })();
     vocabLoads.set(file, load);

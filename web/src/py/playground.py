@@ -28,6 +28,7 @@ from bytepair import decoding as _decoding
 from bytepair import facts as _facts
 from bytepair.errors import ArgumentError, BytepairError
 from bytepair.pretokenize import check_pattern as _check_pattern
+from bytepair.pretokenize import compile_pattern
 from bytepair.surrogates import utf8
 
 _trained: dict[str, bytepair.Tokenizer] = {}
@@ -80,6 +81,12 @@ def facts() -> str:
 def vocab_file_needed(name: str) -> str | None:
     """The rank file the worker must fetch into ``$BYTEPAIR_DATA_DIR`` before ``name`` works, or ``None``."""
     return None if name in _trained else registry.missing_file(name)
+
+
+def prepare(name: str) -> None:
+    """Compile the split pattern of encoding ``name`` (the worker calls this while its vocabulary downloads)."""
+    if name not in _trained and name in registry.list_encoding_names():
+        compile_pattern(registry.encoding_info(name)["pattern"])
 
 
 def get_tokenizer(name: str):

@@ -1,0 +1,104 @@
+"""The compact ``.bpv`` vocabulary format (``bytepair.vocab_file``).
+
+Reference: OpenAI's rank files shipped in ``py/bytepair/data`` (their sha256
+equals tiktoken's ``expected_hash``, see test_vocab_files.py) parsed by the
+``.tiktoken`` reader, and tiktoken itself on the loaded ranks.
+"""
+
+from __future__ import annotations
+
+import gzip
+import struct
+
+import pytest
+
+from bytepair import registry
+from bytepair.tiktoken_file import dump_tiktoken_bpe, load_tiktoken_bpe, parse_tiktoken_bpe
+from bytepair.vocab_file import MAGIC, dump_vocab, load_vocab, read_vocab
+
+FILES = ["r50k_base", "p50k_base", "cl100k_base", "o200k_base"]
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_round_trip_of_openai_files(name):
+    path = registry.DATA_DIR / f"{name}.tiktoken.gz"
+    if not path.exists():
+        pytest.skip(f"{path} not present")
+    ranks = load_tiktoken_bpe(path)
+    data = read_vocab(gzip.compress(dump_vocab(ranks), mtime=0))
+    assert data.ranks == ranks and data.merges == []
+    assert list(data.ranks.values()) == sorted(ranks.values())  # id order
+    # the original file text comes back byte for byte (its sha256 is tiktoken's expected_hash)
+    assert dump_tiktoken_bpe(data.ranks) == gzip.decompress(path.read_bytes())
+
+
+def test_holes_long_tokens_and_merges():
+    ranks = {b"a": 0, b"b": 1, b"x" * 300: 7, b"ab": 3}
+    data = read_vocab(dump_vocab(ranks, merges=[(0, 1)]))
+    assert data.ranks == ranks and data.merges == [(0, 1)]
+    assert list(data.ranks) == [b"a", b"b", b"ab", b"x" * 300]
+
+
+def test_layout_is_the_documented_one():
+    data = dump_vocab({b"hi": 0, b"!": 1})
+    assert data[:8] == MAGIC
+    assert struct.unpack_from("<IIII", data, 8) == (2, 0, 0, 3)
+    assert data[24:] == b"\x02\x01hi!"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"IQ== 0\n", "not a .bpv"),
+        (dump_vocab({b"a": 0, b"b": 1})[:-1], "truncated"),
+        (MAGIC + struct.pack("<IIII", 2, 0, 0, 2) + b"\x01\x01aa", "repeated tokens"),
+        (MAGIC + struct.pack("<IIII", 2, 0, 0, 2) + b"\x02\x00ab", "corrupt"),
+        (MAGIC + struct.pack("<IIII", 2, 1, 0, 2) + b"\x01\x01" + struct.pack("<II", 5, 5) + b"ab", "repeated ids"),
+    ],
+)
+def test_bad_files_raise_value_error(data, message):
+    with pytest.raises(ValueError, match=message):
+        read_vocab(data)
+
+
+def test_dump_rejects_bad_input():
+    with pytest.raises(ValueError, match="empty token"):
+        dump_vocab({b"": 0})
+    with pytest.raises(TypeError):
+        dump_vocab({"a": 0})
+    with pytest.raises(ValueError, match="share one id"):
+        dump_vocab({b"a": 0, b"b": 0})
+
+
+def test_registry_reads_the_compact_file_first(tmp_path, monkeypatch):
+    # a compact file that differs from the package's rank file proves which one was read
+    (tmp_path / "p50k_base.bpv.gz").write_bytes(gzip.compress(dump_vocab({b"!": 0, b'"': 1}), mtime=0))
+    (tmp_path / "p50k_base.tiktoken.gz").write_bytes(gzip.compress(b"IQ== 5\n", mtime=0))
+    monkeypatch.setenv("BYTEPAIR_DATA_DIR", str(tmp_path))
+    assert registry.data_path("p50k_base") == tmp_path / "p50k_base.bpv.gz"
+    assert registry.load_ranks("p50k_base") == {b"!": 0, b'"': 1}
+    assert load_vocab(tmp_path / "p50k_base.bpv.gz").ranks == {b"!": 0, b'"': 1}
+
+
+def test_missing_file_names_the_compact_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("BYTEPAIR_DATA_DIR", str(tmp_path))
+    monkeypatch.setattr(registry, "DATA_DIR", tmp_path / "pkg")
+    assert registry.missing_file("o200k_base") == "o200k_base.bpv.gz"
+    assert registry.missing_file("nope") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [b"IQ== 0\r\nIg== 1\r\n", b"IQ==\t0\nIg== 1", b"IQ== 0\n\nIg== 1\n", b"IQ== 0\nIg== 01\n"],
+)
+def test_tiktoken_parser_fast_and_careful_paths_agree(text):
+    # tiktoken's own loader (tiktoken/load.py) splits each line on whitespace, skips empty lines
+    expected = {b"!": 0, b'"': 1}
+    assert parse_tiktoken_bpe(text) == expected
+    assert parse_tiktoken_bpe(b"IQ== 0\nIg== 1\n") == expected
+
+
+@pytest.mark.parametrize("text", [b"IQ== 0 Ig==\n1\n", b"IQ== 0\nIQ== 1\n", b"IQ== 0\nIg== 0\n", b"IQ= 0\n"])
+def test_tiktoken_parser_still_rejects(text):
+    with pytest.raises(ValueError, match="line"):
+        parse_tiktoken_bpe(text)
