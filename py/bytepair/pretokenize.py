@@ -434,8 +434,9 @@ def _short_message(pattern: str, e: PatternError) -> str:
     where = f" (character {e.pos + 1})" if e.pos is not None else ""
     construct = e.construct or ""
     if e.reason == "not a pre-tokenizer name":
-        return (f"“{pattern}” is not a pre-tokenizer name, and as a regex it would keep only that word and drop "
-                f"the rest of the text. Pick a pre-tokenizer from the list, or write (?:{pattern}) to mean the regex.")
+        return (f"“{pattern}” is not one of the pre-tokenizers. Used as a split regex it would find only the text "
+                f"“{pattern}” itself and leave every other character out. Pick a pre-tokenizer from the list, or "
+                f"write (?:{pattern}) if you do mean that regex.")
     if e.reason == "the pattern is empty":
         return "The pattern is empty: pick a pre-tokenizer from the list, or type a regex."
     if construct[:2] in ("\\p", "\\P"):

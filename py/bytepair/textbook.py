@@ -277,7 +277,8 @@ def _check_word(word, what: str = "word") -> str:
     if not word:
         raise ValueError(f"{what} must not be empty")
     if any(ch.isspace() for ch in word):
-        raise ValueError(f"{what} {word!r} contains whitespace; give one word (split text with count_words)")
+        raise ValueError(f"{what} {word!r} contains whitespace; type a single word (textbook BPE works on one word "
+                         "at a time)")
     if END_OF_WORD in word:
         raise ValueError(
             f"{what} {word!r} contains the end-of-word marker {END_OF_WORD!r}; remove it from the input"

@@ -104,3 +104,16 @@ def test_bare_word_as_explicit_regex_still_works():
 def test_empty_pattern():
     with pytest.raises(ValueError, match=r"pattern is empty.*'none'"):
         bytepair.resolve_pattern("")
+
+
+@pytest.mark.parametrize("text", ["[" * 5000 + "]" * 5000, '{"a": ' * 3000 + "1" + "}" * 3000,
+                                  '{"format": "bytepair", "x": ' + "[" * 40 + "]" * 40 + "}"])
+def test_from_json_refuses_deep_nesting_before_parsing(text):
+    # (in Pyodide json.loads of such a file overflows the JavaScript stack and the worker crashed)
+    with pytest.raises(bytepair.errors.TokenizerFileError, match="nested more than 32 deep"):
+        bytepair.from_json(text)
+
+
+def test_from_json_nesting_check_ignores_brackets_in_strings():
+    tok = bytepair.train(TEXT, 270, pattern="none", special_tokens=["[[[[" * 20 + '"\\'])
+    assert bytepair.from_json(tok.to_json()).special_tokens == tok.special_tokens

@@ -114,3 +114,17 @@ def test_a_stale_symlinked_node_modules_is_reported_never_reinstalled(tmp_path, 
     with pytest.raises(BuildError, match="shared install"):
         setup_env.ensure_node_modules()
     assert (shared / "foo" / "package.json").is_file()
+
+
+def test_test_file_basenames_are_unique() -> None:
+    """pytest imports test files by basename (rootdir-relative, no packages), so
+    two test files with one name in different folders stop the whole run at
+    collection ("import file mismatch"). Seen when e2e and core both had test_chat.py."""
+    import collections
+    import pathlib
+
+    tests = pathlib.Path(__file__).resolve().parent.parent
+    if not (tests / "e2e").is_dir():
+        pytest.skip("only the core tests are here (the Pyodide run copies tests/core alone)")
+    names = collections.Counter(p.name for p in tests.rglob("test_*.py"))
+    assert [n for n, k in names.items() if k > 1] == []

@@ -54,7 +54,7 @@ def test_facts_list_the_table():
 def _site_bytes(model):
     """The decompressed site file the build derives (``tools/model_files.py``) for ``model``."""
     if sys.platform == "emscripten":
-        pytest.skip("the site build (pip, npm files) runs on CPython; tests/e2e/test_models.py checks it in the browser")
+        pytest.skip("the site build (pip, npm files) runs on CPython; tests/e2e/test_models_page.py checks it in the browser")
     from tools import model_files
 
     if model.format == "hf":

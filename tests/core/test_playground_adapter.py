@@ -137,6 +137,32 @@ def test_decode_ids_round_trips_pasted_ids(pg):
     assert error_of(pg, pg.decode_ids, "100256", "cl100k_base")["field"] == "ids"  # a hole in cl100k
 
 
+def test_finish_keeps_the_first_limit_merges(pg):
+    # (Stop: the tokenizer holds exactly the merges the page had shown)
+    text = "low lower newest widest " * 10
+    session = pg.TrainSession(text, 280, "gpt2")
+    while not json.loads(session.step(50))["done"]:
+        pass
+    kept = bytepair.from_json(json.loads(session.finish("stopped", 7))["json"])
+    assert kept.merges == bytepair.train(text, 256 + 7, pattern="gpt2").merges
+
+
+def test_merges_table_and_export_files_forward_bytepair(pg):
+    from bytepair import hf_export
+
+    tok = bytepair.train("low lower newest widest " * 10, 270, pattern="gpt2", name="mine")
+    pg.register_trained("mine", tok.to_json())
+    cols = json.loads(pg.merges_table("mine"))
+    assert list(zip(cols["left"], cols["right"], cols["id"])) == [(a, b, i) for (a, b), i in tok.merges.items()]
+    assert cols["token_text"] == [bytepair.token_to_display(tok.token_bytes(i)) for i in cols["id"]]
+    files = json.loads(pg.export_files("mine"))
+    assert files["tokenizer_json"] == tok.to_tokenizer_json()
+    assert files["tiktoken"].encode("ascii") == tok.to_tiktoken()
+    assert bytepair.from_json(files["bytepair_json"]).merges == tok.merges
+    assert files["snippets"] == hf_export.load_snippets(bytepair.from_json(tok.to_json()))
+    assert files["file_names"] == {"hf": "tokenizer.json", "tiktoken": "mine.tiktoken", "bytepair": "mine.json"}
+
+
 def test_prepare_compiles_the_encodings_pattern_and_ignores_other_names(pg):
     from bytepair.patterns import GPT2_PATTERN
     from bytepair.pretokenize import _compile, compile_pattern

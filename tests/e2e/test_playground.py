@@ -264,8 +264,9 @@ def test_reload_keeps_trained_tokenizer_and_text(page, site_url):
     expected = page.evaluate("() => window.bytepair.encode('Everyone has the right to life', 'kept')")
     # the downloads: the .tiktoken file drives tiktoken itself to the same ids; the JSON loads on CPython
     item = page.locator('[data-testid="saved-item"][data-tokenizer="kept"]')
+    item.locator('[data-action="downloads"]').click()  # the download panel (tests/e2e/test_trainux.py checks all three files)
     with page.expect_download() as dl:
-        item.get_by_role("button", name="Download kept as a .tiktoken file").click()
+        item.get_by_role("button", name="Download kept as .tiktoken (tiktoken)").click()
     import bytepair
     import tiktoken
 
@@ -274,7 +275,7 @@ def test_reload_keeps_trained_tokenizer_and_text(page, site_url):
     enc = tiktoken.Encoding("kept", pat_str=tiktoken_pattern("cl100k_base"), mergeable_ranks=ranks, special_tokens={})
     assert enc.encode_ordinary("Everyone has the right to life") == expected
     with page.expect_download() as dl:
-        item.get_by_role("button", name="Download kept as JSON").click()
+        item.get_by_role("button", name="Download kept as bytepair JSON").click()
     assert bytepair.from_json(pathlib.Path(dl.value.path()).read_text(encoding="utf-8")).encode("Everyone has the right to life") == expected
     page.wait_for_timeout(600)  # the text is saved after a short debounce
     page.reload()

@@ -142,6 +142,12 @@ export function createApi({ onStatus }) {
     return name;
   }
 
+  /** The first run.keep merges seen of a stopped run, as columns {left, right, id, count}. */
+  function shownMerges(run) {
+    const n = run.keep ?? run.merges.id.length;
+    return Object.fromEntries(Object.entries(run.merges).map(([k, col]) => [k, col.slice(0, n)]));
+  }
+
   const modelPending = new Map(); // name -> promise of the worker's loadModel
   /** Load open model `name` in the worker once (per worker), reporting progress as "model-progress" events. */
   function loadModel(name) {
@@ -432,13 +438,27 @@ export function createApi({ onStatus }) {
       if (typeof onMerge !== "function") throw new TypeError(`bytepair.${fn}: onMerge must be a function (called with each merge), got ${describe(onMerge)}.`);
       await loaded;
       if (training) throw new Error("A training run is already going; stop it first.");
+      const replace = options.replace === true;
       options = { vocabSize, pattern, name: wanted };
-      const name = uniqueName(options.name || "my-bpe");
+      // replace: a tokenizer of that name is overwritten; else the new one gets a free name ("my-bpe (2)")
+      const name = replace && wanted.trim() ? wanted.trim() : uniqueName(options.name || "my-bpe");
       const run = { stopRequested: false, merges: [], watchdog: null };
       training = run;
       const seen = { left: [], right: [], id: [], count: [] }; // the merges shown so far, for fromMerges after a restart
       run.merges = seen;
+      // A custom split regex may backtrack for ever while the text is split and counted (before the
+      // first merge): the same watchdog as every other call, until the first batch arrives.
+      const custom = !facts.pretokenizers.some((p) => p.value === pattern);
+      const countLimit = callLimitMs > 0 ? callLimitMs + Math.round((text.length / 1e6) * CALL_LIMIT_PER_MCHAR_MS) : 0;
+      let countTimer = custom && countLimit ? setTimeout(() => {
+        if (training !== run) return;
+        run.countTimeout = countLimit;
+        rpc.restart(`Stopped a custom split regex that ran for over ${seconds(countLimit)}.`);
+      }, countLimit) : 0;
       const onBatch = (batch) => {
+        clearTimeout(countTimer);
+        countTimer = 0;
+        if (run.stopRequested) return; // batches already on their way when Stop was pressed are dropped
         const e = batch.events; // named columns, one entry per merge
         for (let i = 0; i < e.id.length; i += 1) {
           seen.left.push(e.left[i]);
@@ -450,29 +470,49 @@ export function createApi({ onStatus }) {
       };
       const meta = { vocabSize: options.vocabSize, pattern: options.pattern, bytes: new TextEncoder().encode(text).length };
       try {
-        const result = await rpc.call("train", text, { vocabSize: options.vocabSize, pattern: options.pattern, name }, rpc.proxy(onBatch));
+        let result = await rpc.call("train", text, { vocabSize: options.vocabSize, pattern: options.pattern, name }, rpc.proxy(onBatch));
+        if (run.keep != null && result.n_merges > run.keep) {
+          // Stop came after the worker had finished: keep what was shown all the same
+          result = run.keep ? { ...(await call("fromMerges", name, shownMerges(run), options.pattern)), stopped: true } : { name, n_merges: 0, stopped: true };
+        }
         if (!result.n_merges) return { ...result, n_merges: 0, saved: false }; // nothing learned: nothing to keep
-        trainingEvents.set(result.name, seen);
+        trainingEvents.set(result.name, run.keep != null ? shownMerges(run) : seen);
         return await keep(result, meta);
       } catch (err) {
         if (err.field === "vocab_size") throw new BytepairError({ ...err.detail, message: `bytepair.${fn}: vocabSize: ${err.message}` });
+        if (run.countTimeout) {
+          throw new BytepairError({
+            type: "timeout", field: "pattern",
+            message: `This split regex was still splitting the text after ${seconds(run.countTimeout)}, so it was stopped: it probably backtracks (a repeat inside a repeat, such as (a+)+, tries exponentially many ways on some text). Simplify it, or pick a pre-tokenizer from the list. Your text is kept.`,
+          });
+        }
         if (!(run.stopRequested && err instanceof WorkerCrashed)) throw err;
         // Stop had to restart a worker busy in Python: rebuild from the merges we saw.
-        if (!seen.id.length) return { name, n_merges: 0, stopped: true, saved: false, restarted: true };
-        const result = await call("fromMerges", name, run.merges, options.pattern);
-        trainingEvents.set(result.name, seen);
+        const kept = shownMerges(run);
+        if (!kept.id.length) return { name, n_merges: 0, stopped: true, saved: false, restarted: true };
+        const result = await call("fromMerges", name, kept, options.pattern);
+        trainingEvents.set(result.name, kept);
         return await keep({ ...result, stopped: true, restarted: true }, meta);
       } finally {
         clearTimeout(run.watchdog);
+        clearTimeout(countTimer);
         training = null;
       }
     },
-    /** Stop the running training; always works (restarts a worker stuck in Python). */
-    stop() {
+    /**
+     * Stop the running training; always works (restarts a worker stuck in Python).
+     * shown: how many merges the caller has shown (default: every merge passed to onMerge so far);
+     * the saved tokenizer holds exactly those, and onMerge is not called again.
+     */
+    stop(shown = null) {
       const run = training;
       if (!run || run.stopRequested) return;
+      if (shown != null && !(Number.isInteger(shown) && shown >= 0)) {
+        throw new TypeError(`bytepair.stop(shown): shown must be a whole number of merges (or nothing), got ${describe(shown)}.`);
+      }
       run.stopRequested = true;
-      rpc.interrupt();
+      run.keep = Math.min(shown ?? run.merges.id.length, run.merges.id.length);
+      rpc.interrupt(run.keep);
       run.watchdog = setTimeout(() => {
         if (training === run) rpc.restart("Stopped a training run that was busy counting pairs.");
       }, STOP_GRACE_MS);
@@ -486,6 +526,18 @@ export function createApi({ onStatus }) {
       const t = trained.get(name);
       if (!t) throw new Error(`No trained tokenizer named "${name}".`);
       return t.json;
+    },
+    /**
+     * Download files of a tokenizer and their "load it in Python" snippets (bytepair.hf_export):
+     * {tokenizer_json, tiktoken, bytepair_json: text or null, snippets: {tokenizers, transformers, tiktoken,
+     * bytepair}, file_names: {hf, tiktoken, bytepair}, problems: {format: why it is null}}.
+     */
+    async exportFiles(name) {
+      return call("exportFiles", await use(name, "exportFiles(name)"));
+    },
+    /** A tokenizer's merges in learned order: columns {id, left, right, left_text, right_text, token_text}. */
+    async mergesTable(name) {
+      return call("mergesTable", await use(name, "mergesTable(name)"));
     },
     /** The .tiktoken rank file (Uint8Array) of any tokenizer. */
     async tiktokenFile(name) {
@@ -513,7 +565,12 @@ export function createApi({ onStatus }) {
       trainingEvents.delete(oldName);
       registered.delete(oldName);
       call("forgetTrained", oldName).catch(() => {});
+      listeners.dispatchEvent(new CustomEvent("renamed", { detail: { from: oldName, to: n } })); // (before the lists are rebuilt)
       changed();
+    },
+    /** fn({from, to}) after a saved tokenizer is renamed (views that show it by name follow it). */
+    onTokenizerRenamed(fn) {
+      listeners.addEventListener("renamed", (e) => fn(e.detail));
     },
     async deleteTokenizer(name) {
       const res = await storage.deleteTokenizer(name);

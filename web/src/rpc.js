@@ -141,9 +141,9 @@ export function createRpc({ onProgress, onRestart }) {
       return ready;
     },
     /** Ask Python to stop between merges; with SharedArrayBuffer also raise KeyboardInterrupt. */
-    interrupt() {
+    interrupt(limit = null) {
       if (interrupt) interrupt[0] = 2; // SIGINT
-      return remote.stop().catch(() => {});
+      return remote.stop(limit).catch(() => {});
     },
     proxy: Comlink.proxy,
   };

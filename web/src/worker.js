@@ -19,6 +19,7 @@ let pg = null; // the playground.py module (a PyProxy)
 let ready = null; // the promise of boot()
 let interrupt = null; // Uint8Array over a SharedArrayBuffer, when cross-origin isolated
 let stopRequested = false;
+let stopLimit = null; // Stop's count of merges the page had shown (the tokenizer keeps those)
 const vocabLoads = new Map(); // file -> promise
 let manifest = null; // wheels/manifest.json, kept for the wheels installed later (lazy)
 let chatWheels = null; // the promise of installing manifest.lazy.chat (jinja2, MarkupSafe)
@@ -416,8 +417,20 @@ const api = {
     return guarded(() => JSON.parse(pg.from_merges_json(name, JSON.stringify(merges), pattern)));
   },
 
-  stop() {
+  /** limit: the number of merges the page had shown when Stop was pressed (kept), or null (all so far). */
+  stop(limit = null) {
     stopRequested = true;
+    stopLimit = Number.isInteger(limit) && limit >= 0 ? limit : null;
+  },
+
+  /** A tokenizer's merges as columns {id, left, right, left_text, right_text, token_text}. */
+  mergesTable(name) {
+    return guarded(() => JSON.parse(pg.merges_table(name)));
+  },
+
+  /** Download files and load-it-in-Python snippets: {tokenizer_json, tiktoken, bytepair_json, snippets, file_names, problems}. */
+  exportFiles(name) {
+    return guarded(() => JSON.parse(pg.export_files(name)));
   },
 
   /**
@@ -488,6 +501,7 @@ const api = {
   train(text, options, onMerges) {
     return guarded(async () => {
       stopRequested = false;
+      stopLimit = null;
       const { vocabSize, pattern, name, minFrequency = 1, normalization = null } = options;
       const isInterrupt = (err) => err && err.type === "KeyboardInterrupt";
       const Session = pg.TrainSession;
@@ -512,7 +526,7 @@ const api = {
             stopped = true;
             break;
           }
-          if (batch.events.id.length && onMerges) onMerges(batch).catch(() => {});
+          if (batch.events.id.length && onMerges && !stopRequested) onMerges(batch).catch(() => {});
           if (batch.done) break;
           await nextTask();
           if (stopRequested) {
@@ -524,7 +538,8 @@ const api = {
         for (let attempt = 0; ; attempt += 1) {
           if (interrupt) interrupt[0] = 0;
           try {
-            result = JSON.parse(session.finish(name));
+            // after Stop, the tokenizer holds exactly the merges the page had shown
+            result = JSON.parse(stopped && stopLimit != null ? session.finish(name, stopLimit) : session.finish(name));
             break;
           } catch (err) {
             if (!isInterrupt(err) || attempt > 0) throw err; // a Stop that came too late
@@ -532,7 +547,16 @@ const api = {
         }
         return { ...result, stopped };
       } finally {
-        session.destroy();
+        // the trainer's state of a large text takes a while to free: after the reply has gone
+        setTimeout(() => {
+          try {
+            session.close();
+          } catch {
+            // (freed with the proxy all the same)
+          } finally {
+            session.destroy();
+          }
+        }, 0);
       }
     });
   },

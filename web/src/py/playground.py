@@ -23,7 +23,7 @@ os.environ.setdefault("BYTEPAIR_DATA_DIR", "/home/pyodide/bytepair-data")
 # (imported after the data directory is set)
 import bytepair
 from bytepair import charnames as _charnames
-from bytepair import chat, chat_formats, models, registry, steps
+from bytepair import chat, chat_formats, hf_export, models, registry, steps
 from bytepair import decoding as _decoding
 from bytepair import facts as _facts
 from bytepair.errors import ArgumentError, BytepairError
@@ -290,11 +290,47 @@ class TrainSession:
         return _dumps({"events": cols, "done": self.done, "total_bytes": self.total_bytes, "target": self.target})
 
     @_exposed
-    def finish(self, name: str) -> str:
-        """Build and register the tokenizer; JSON ``{name, json, n_merges, n_vocab, pattern}``."""
-        self._it.close()
-        return _keep(bytepair.Tokenizer.from_merges(self.merges, pattern=self.pattern,
+    def finish(self, name: str, limit: int | None = None) -> str:
+        """Build and register the tokenizer from the first ``limit`` merges (all when ``None``: Stop
+        keeps the merges the page had shown); JSON ``{name, json, n_merges, n_vocab, pattern}``."""
+        merges = self.merges if limit is None else dict(list(self.merges.items())[:max(0, int(limit))])
+        return _keep(bytepair.Tokenizer.from_merges(merges, pattern=self.pattern,
                                                     normalization=self.normalization, name=name), name)
+
+    def close(self) -> None:
+        """Free the trainer's state (on a large text, freeing it takes a while: called after the reply)."""
+        self._it.close()
+
+
+@_exposed
+def merges_table(name: str) -> str:
+    """The merges of a tokenizer in learned order, as JSON columns ``{id, left, right, left_text,
+    right_text, token_text}`` (the Train view's table; no pair counts: a saved file has none)."""
+    tok = get_tokenizer(name)
+    disp = bytepair.token_to_display
+    rows = sorted((i, a, b) for (a, b), i in tok.merges.items())
+    return _dumps({"id": [r[0] for r in rows], "left": [r[1] for r in rows], "right": [r[2] for r in rows],
+                   "left_text": [disp(tok.token_bytes(r[1])) for r in rows],
+                   "right_text": [disp(tok.token_bytes(r[2])) for r in rows],
+                   "token_text": [disp(tok.token_bytes(r[0])) for r in rows]})
+
+
+@_exposed
+def export_files(name: str) -> str:
+    """The download files of a tokenizer and their "load it in Python" snippets
+    (``bytepair.hf_export``): JSON ``{tokenizer_json, tiktoken, bytepair_json, snippets, file_names,
+    problems}``; a format that cannot hold the tokenizer exactly is ``null`` with its reason in
+    ``problems[format]`` (``tiktoken`` is the ``.tiktoken`` file's text)."""
+    tok = get_tokenizer(name)
+    out: dict = {"snippets": hf_export.load_snippets(tok), "problems": {},
+                 "file_names": {k: v.format(name=name) for k, v in hf_export.FILE_NAMES.items()},
+                 "bytepair_json": tok.to_json() if tok.is_trained else None}
+    for key, make in (("tokenizer_json", tok.to_tokenizer_json), ("tiktoken", lambda: tok.to_tiktoken().decode("ascii"))):
+        try:
+            out[key] = make()
+        except BytepairError as e:
+            out[key], out["problems"][key] = None, str(e)
+    return _dumps(out)
 
 
 @_exposed

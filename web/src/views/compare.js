@@ -120,11 +120,20 @@ export function mountCompare(root, store, api) {
     radio.addEventListener("change", () => {
       set({ source: radio.value });
       customField.hidden = radio.value !== "custom";
+      storage.saveText("compare-source", radio.value);
       if (radio.value === "udhr") run();
     });
   }
   storage.loadText("compare", "").then((t) => {
     if (!customText.value) customText.value = t;
+  });
+  // the "own texts" choice survives a reload (a link's src wins)
+  let sourceLinked = false;
+  storage.loadText("compare-source", null).then((src) => {
+    if (sourceLinked || src !== "custom" || store.state.compare.source === "custom") return;
+    set({ source: "custom" });
+    for (const radio of root.querySelectorAll('input[name="compare-source"]')) radio.checked = radio.value === "custom";
+    customField.hidden = false;
   });
   customText.addEventListener("input", debounce(() => storage.saveText("compare", customText.value), 400));
   metricSelect.addEventListener("change", () => set({ metric: metricSelect.value }));
@@ -269,6 +278,7 @@ export function mountCompare(root, store, api) {
   function applyLink(params) {
     const notes = [];
     if (params.src === "custom" || params.src === "udhr") {
+      sourceLinked = true;
       set({ source: params.src });
       for (const radio of root.querySelectorAll('input[name="compare-source"]')) radio.checked = radio.value === params.src;
       customField.hidden = params.src !== "custom";

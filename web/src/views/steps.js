@@ -13,6 +13,7 @@
 import { $, $$, h, showError, debounce } from "../dom.js";
 import { int } from "../format.js";
 import { addText, restoreText } from "../links.js";
+import * as storage from "../storage.js";
 
 const MAX_ROWS_DRAWN = 400; // words drawn in the corpus list (textbook with plain-text input)
 let END_OF_WORD = null; // facts.end_of_word (bytepair.textbook.END_OF_WORD), once the worker is ready
@@ -165,7 +166,7 @@ export function mountSteps(root, store, api) {
   async function learn() {
     const mine = ++learnSeq;
     const opts = options();
-    for (const k of ["steps-text", "steps-merges", "steps-regex"]) showError(root, k, "");
+    for (const k of ["steps-text", "steps-merges", "steps-regex", "steps-jump"]) showError(root, k, "");
     const problem = mergesProblem(mergesInput.value);
     if (problem) return showError(root, "steps-merges", problem);
     if (opts.mode === "bytes" && S().pattern === "custom" && !opts.pattern) return showError(root, "steps-regex", "Enter a regex, or pick another pre-tokenizer.");
@@ -184,10 +185,40 @@ export function mountSteps(root, store, api) {
       if (mine !== learnSeq) return;
       set({ learning: false });
       const key = err.field === "pattern" ? (S().pattern === "custom" ? "steps-regex" : "steps-text") : err.field === "n_merges" ? "steps-merges" : "steps-text";
-      showError(root, key, err.message);
+      showError(root, key, readableMessage(err));
     }
   }
   const relearn = debounce(learn, 350);
+
+  /** A message for the page: never a JavaScript parser's or an internal error's raw text. */
+  function readableMessage(err) {
+    if (err?.name === "SyntaxError" || err?.detail?.type === "internal") {
+      console.warn("[steps]", err);
+      return "The steps could not be worked out for this input (an internal error; details in the browser console). Change the input to try again.";
+    }
+    return err.message;
+  }
+
+  // --- the step-through's inputs survive a reload (texts, mode, options) ----------------
+  const SAVE_KEYS = ["mode", "input", "tie", "nMerges", "pattern", "regex", "texts", "words", "speed"];
+  let stepsLinked = false;
+  const saveSteps = debounce(() => {
+    const s = S();
+    storage.saveText("steps", JSON.stringify(Object.fromEntries(SAVE_KEYS.map((k) => [k, s[k]]))));
+  }, 400);
+  const restored = storage.loadText("steps", null).then((saved) => {
+    if (!saved || stepsLinked) return;
+    try {
+      const o = JSON.parse(saved);
+      const d = initialStepsState;
+      const same = (k) => o[k] != null && typeof o[k] === typeof d[k];
+      const patch = Object.fromEntries(SAVE_KEYS.filter(same).map((k) => [k, typeof d[k] === "object" ? { ...d[k], ...o[k] } : o[k]]));
+      set(patch);
+      fillForm();
+    } catch {
+      // an unreadable record: the defaults stay
+    }
+  });
 
   // --- stepping ------------------------------------------------------------------
   // A restarted worker (a crash, or Stop of a busy training run) has lost the
@@ -371,6 +402,7 @@ export function mountSteps(root, store, api) {
 
   /** Restore a link's parameters; returns notes about what could not be restored. */
   function applyLink(params) {
+    stepsLinked = true;
     const notes = [];
     const s = S();
     const patch = {};
@@ -545,16 +577,19 @@ export function mountSteps(root, store, api) {
   }
 
   let ready = false;
-  api.ready.then(() => {
+  api.ready.then(() => restored).then(() => {
     ready = true;
     if (!S().learned) learn();
   }, () => {});
 
   fillForm();
   let frame = 0;
+  let savedSteps = null;
   store.subscribe((state) => {
     if (!frame) frame = requestAnimationFrame(() => { frame = 0; render(store.state); });
     if (state.view !== "steps" && S().playing) pause();
+    if (savedSteps !== null && SAVE_KEYS.some((k) => state.steps[k] !== savedSteps[k])) saveSteps();
+    savedSteps = state.steps;
   });
   render(store.state);
   return { render, link, applyLink, setupDetails: setup };

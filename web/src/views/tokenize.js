@@ -74,6 +74,9 @@ export function mountTokenize(root, store, api) {
   });
 
   let wanted = null; // a tokenizer a link asked for, not (yet) known here
+  let missingNote = ""; // the link's tokenizer is missing: said for as long as the fallback is shown
+  let linked = false; // a link chose the tokenizer (else the one chosen before the reload is restored)
+  const CHOICE_KEY = "tokenize-tokenizer";
   function fillSelect() {
     const current = store.state.tokenize.tokenizer;
     select.replaceChildren(...tokenizerGroups(api).map((g) =>
@@ -81,6 +84,7 @@ export function mountTokenize(root, store, api) {
     if (!api.facts) return; // the real encodings are listed once the worker is ready (api.withFacts below)
     const names = api.tokenizers();
     if (wanted && names.includes(wanted)) {
+      missingNote = "";
       set({ tokenizer: wanted });
       select.value = wanted;
       wanted = null;
@@ -99,6 +103,20 @@ export function mountTokenize(root, store, api) {
     fillSelect();
     update();
   });
+  // a renamed tokenizer stays selected under its new name
+  api.onTokenizerRenamed(({ from, to }) => {
+    if (store.state.tokenize.tokenizer === from) {
+      set({ tokenizer: to });
+      storage.saveText(CHOICE_KEY, to);
+    }
+  });
+  // the chosen tokenizer survives a reload (trained ones are listed a moment after start)
+  storage.loadText(CHOICE_KEY, null).then((saved) => {
+    if (!saved || linked || saved === store.state.tokenize.tokenizer) return;
+    wanted = saved;
+    fillSelect();
+    update();
+  });
 
   let seq = 0;
   async function encodeNow() {
@@ -112,7 +130,7 @@ export function mountTokenize(root, store, api) {
       const { addSpecial, specials } = store.state.tokenize;
       const result = await api.encodeSpans(text, tokenizer, LIMIT, { addSpecial, specials });
       if (mine !== seq) return;
-      showError(root, "tokenize", "");
+      showError(root, "tokenize", missingNote);
       const same = store.state.tokenize.text === text && store.state.tokenize.tokenizerShown === tokenizer;
       set({ text, result, tokenizerShown: tokenizer, addSpecialShown: addSpecial, pending: false, ...(same ? {} : { active: -1 }) });
       if (!same) story.close(); // the story told is of another text
@@ -154,6 +172,9 @@ export function mountTokenize(root, store, api) {
   });
   select.addEventListener("change", () => {
     set({ tokenizer: select.value });
+    wanted = null;
+    missingNote = "";
+    storage.saveText(CHOICE_KEY, select.value);
     encodeNow();
   });
   idsToggle.addEventListener("change", () => set({ showIds: idsToggle.checked }));
@@ -318,6 +339,7 @@ export function mountTokenize(root, store, api) {
       persist();
     });
     if (params.tok) {
+      linked = true;
       if (api.tokenizers().includes(params.tok)) {
         set({ tokenizer: params.tok });
         select.value = params.tok;
@@ -326,7 +348,8 @@ export function mountTokenize(root, store, api) {
         api.ready.then(() => {
           if (wanted !== params.tok) return;
           wanted = null;
-          showError(root, "tokenize", `This link uses the tokenizer “${params.tok}”, which is not in this browser (trained tokenizers stay where they were trained). Showing ${store.state.tokenize.tokenizer} instead; train or import “${params.tok}” to see it.`);
+          missingNote = `This link uses the tokenizer “${params.tok}”, which is not in this browser (trained tokenizers stay where they were trained). Showing ${api.label(store.state.tokenize.tokenizer)} instead; train or import “${params.tok}” to see it.`;
+          showError(root, "tokenize", missingNote);
         }, () => {});
       }
     }

@@ -1,14 +1,21 @@
 // Train view: text in, Train/Stop, live merges, progress, compression curve,
-// saved tokenizers (rename, delete, download).
+// saved tokenizers (merges, downloads with load-it-in-Python snippets, rename, delete),
+// sample texts, replay of a run; the form, the last run and its table survive reloads.
 
-import { $, h, showError, download, debounce } from "../dom.js";
+import { $, h, showError, debounce } from "../dom.js";
 import { int, fixed, duration, bytesLabel, visibleWhitespace, plural } from "../format.js";
 import { compressionChart, clearChart } from "../charts.js";
 import { readTextFile } from "../files.js";
 import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
+import { mountSamples } from "./train_samples.js";
+import { exportPanel } from "./train_export.js";
 
 const MAX_ROWS = 300; // merges rows kept in the table (newest first)
+const SETTINGS_KEY = "train-settings"; // storage.saveText keys: the form's choices, the last run
+const LAST_RUN_KEY = "train-last-run";
+const REPLAY_SPEEDS = [1, 5, 20, 100, 500]; // merges per second
+const LARGE_TEXT_CHARS = 500_000; // a pasted, opened or restored text longer than this is not laid out in the textarea
 
 export const initialTrainState = {
   running: false,
@@ -21,7 +28,19 @@ export const initialTrainState = {
   firstMergeMs: null,
   result: null, // {name, n_merges, stopped, ...}
   blocked: false, // the last Train press was refused (a message is shown beside the control)
+  shownAtStop: null, // merges on screen when Stop was pressed (the saved tokenizer holds exactly those)
+  opened: null, // name of a saved tokenizer whose merges are shown (no run)
+  replay: null, // {at, playing}: the table shows merges [0, at) of the run
 };
+
+/** Merge events as compact columns for storage, and back. */
+const COLS = ["id", "left", "right", "leftText", "rightText", "tokenText", "count", "nTokens"];
+function toColumns(merges) {
+  return Object.fromEntries(COLS.map((k) => [k, merges.map((m) => m[k])]));
+}
+function fromColumns(cols, extra = {}) {
+  return (cols.id || []).map((_, i) => ({ ...Object.fromEntries(COLS.map((k) => [k, cols[k]?.[i] ?? null])), ...extra }));
+}
 
 /** A token in the merges table; long ones are cut short (CSS) with the whole text in the tooltip. */
 function tokenCell(text) {
@@ -64,30 +83,127 @@ export function mountTrain(root, store, api) {
   api.withFacts(fillFacts);
 
   // --- the text survives reloads -------------------------------------------
+  // (the storage message is the only one this clears: a Train error on the text stays until the text changes)
+  const STORAGE_MESSAGE = "This text is too large to keep across reloads (it stays in the page).";
   const persist = debounce(async () => {
-    const res = await storage.saveText("train", textArea.value);
-    showError(root, "text", res.ok ? "" : "This text is too large to keep across reloads (it stays in the page).");
+    const res = await storage.saveText("train", getText());
+    const slot = $(root, '[data-error-for="text"]');
+    if (!res.ok) showError(root, "text", STORAGE_MESSAGE);
+    else if (slot?.textContent === STORAGE_MESSAGE) showError(root, "text", "");
   }, 400);
   const updateSize = () => {
-    sizeHint.textContent = textArea.value ? bytesLabel(new TextEncoder().encode(textArea.value).length) : "";
+    const text = getText();
+    sizeHint.textContent = text ? bytesLabel(new TextEncoder().encode(text).length) : "";
   };
+
+  // --- large texts stay out of the textarea (laying out MBs of text freezes the page) ----
+  let bigText = null; // the training text when it is too large to show, else null (the textarea holds it)
+  const bigInfo = h("p", { dataset: { testid: "train-big-text-info" } });
+  const bigBox = h("div", { class: "big-text", dataset: { testid: "train-big-text" }, hidden: true },
+    bigInfo,
+    h("div", { class: "saved-actions" },
+      h("button", { type: "button", class: "button small secondary", text: "Show and edit it (slow)", dataset: { action: "show-big-text" }, on: { click: () => {
+        const text = bigText;
+        bigText = null;
+        bigBox.hidden = true;
+        textArea.hidden = false;
+        textArea.value = text ?? "";
+        textArea.focus();
+      } } }),
+      h("button", { type: "button", class: "button small secondary", text: "Clear", dataset: { action: "clear-big-text" }, on: { click: () => {
+        setText("");
+        persist();
+        textArea.focus();
+      } } })));
+  textArea.after(bigBox);
+  function getText() {
+    return bigText ?? textArea.value;
+  }
+  /** Put `text` in the training box: a large text is kept in memory and summarized instead of shown. */
+  function setText(text) {
+    if (text.length > LARGE_TEXT_CHARS) {
+      bigText = text;
+      textArea.value = "";
+      textArea.hidden = true;
+      bigBox.hidden = false;
+      const bytes = new TextEncoder().encode(text).length;
+      bigInfo.textContent = `${bytesLabel(bytes)} of text (${int(text.length)} UTF-16 units) is ready to train on. It is not shown here, to keep the page fast.`;
+    } else {
+      bigText = null;
+      bigBox.hidden = true;
+      textArea.hidden = false;
+      textArea.value = text;
+    }
+    updateSize();
+  }
+  textArea.addEventListener("paste", (e) => {
+    const pasted = e.clipboardData?.getData("text/plain") ?? "";
+    const { selectionStart: a, selectionEnd: b, value } = textArea;
+    if (value.length - (b - a) + pasted.length <= LARGE_TEXT_CHARS) return; // the browser pastes as usual
+    e.preventDefault();
+    setText(value.slice(0, a) + pasted + value.slice(b));
+    showError(root, "text", "");
+    if (store.state.train.blocked) store.update("train", { blocked: false });
+    persist();
+  });
   textArea.addEventListener("input", () => {
     showError(root, "text", "");
+    if (store.state.train.blocked) store.update("train", { blocked: false });
     updateSize();
     persist();
   });
   storage.loadText("train", null).then((saved) => {
-    if (saved != null && !textArea.value) textArea.value = saved;
+    if (saved != null && !getText()) setText(saved);
     updateSize();
   });
 
   patternSelect.addEventListener("change", () => {
     regexField.hidden = patternSelect.value !== "custom";
     showError(root, "regex", "");
+    saveSettings();
   });
-  regexInput.addEventListener("input", () => showError(root, "regex", ""));
-  vocabInput.addEventListener("input", () => showError(root, "vocab", ""));
-  nameInput.addEventListener("input", () => showError(root, "name", ""));
+  regexInput.addEventListener("input", () => { showError(root, "regex", ""); saveSettings(); });
+  vocabInput.addEventListener("input", () => { showError(root, "vocab", ""); saveSettings(); });
+  nameInput.addEventListener("input", () => { showError(root, "name", ""); hideConfirm(); saveSettings(); });
+
+  // --- the form's choices survive reloads (vocab size, pre-tokenizer, regex, name) --------
+  let settingsLoaded = false; // (nothing is saved before the saved choices are back)
+  const saveSettings = debounce(() => {
+    if (!settingsLoaded) return;
+    storage.saveText(SETTINGS_KEY, JSON.stringify({ v: vocabInput.value, p: patternSelect.value, re: regexInput.value, name: nameInput.value }));
+  }, 300);
+  const settingsBack = Promise.all([storage.loadText(SETTINGS_KEY, null), api.ready.catch(() => null)]).then(([saved]) => {
+    fillFacts();
+    try {
+      const o = saved ? JSON.parse(saved) : null;
+      if (o && !linkApplied) {
+        if (typeof o.v === "string") vocabInput.value = o.v;
+        if (api.facts?.pretokenizers.some((p) => p.value === o.p)) patternSelect.value = o.p;
+        if (typeof o.re === "string") regexInput.value = o.re;
+        if (typeof o.name === "string") nameInput.value = o.name;
+        regexField.hidden = patternSelect.value !== "custom";
+      }
+    } catch {
+      // an unreadable record: keep the defaults
+    }
+    settingsLoaded = true;
+  });
+  let linkApplied = false;
+
+  // --- first visit: sample texts and where to start ------------------------------
+  const samplesBox = $(root, '[data-testid="train-samples"]');
+  if (samplesBox) {
+    mountSamples(samplesBox, {
+      onPick: (text) => {
+        setText(text);
+        showError(root, "text", "");
+        if (store.state.train.blocked) store.update("train", { blocked: false });
+        updateSize();
+        persist();
+      },
+      onError: (message) => showError(root, "text", message),
+    });
+  }
 
   fileInput.addEventListener("change", async () => {
     const file = fileInput.files[0];
@@ -98,7 +214,7 @@ export function mountTrain(root, store, api) {
       showError(root, "text", res.error);
       return;
     }
-    textArea.value = res.text;
+    setText(res.text);
     showError(root, "text", "");
     updateSize();
     persist();
@@ -114,7 +230,7 @@ export function mountTrain(root, store, api) {
   async function start(event) {
     event?.preventDefault();
     if (store.state.train.running) return;
-    const text = textArea.value;
+    const text = getText();
     const vocabSize = Number(vocabInput.value);
     let problem = false;
     for (const k of ["text", "vocab", "regex", "name", "train"]) showError(root, k, "");
@@ -144,6 +260,16 @@ export function mountTrain(root, store, api) {
       store.update("train", { blocked: true, result: null });
       return;
     }
+    // re-training under a name in use: ask (replace it, or keep both) instead of piling up "my-bpe (2)…"
+    const wanted = nameInput.value.trim() || "my-bpe";
+    let replace = false;
+    if (api.trainedTokenizers().some((t) => t.name === wanted)) {
+      const choice = event?.submitter?.dataset?.choice ?? pendingChoice;
+      pendingChoice = null;
+      if (!choice) return askReplace(wanted);
+      replace = choice === "replace";
+    }
+    hideConfirm();
     if (pattern !== patternSelect.value) {
       try {
         await api.checkPattern(pattern);
@@ -153,12 +279,15 @@ export function mountTrain(root, store, api) {
         return;
       }
     }
+    stopReplay();
     const run = { ...initialTrainState, running: true, startedAt: performance.now(), merges: [] };
     store.update("train", run);
+    document.body.dataset.training = "running"; // at once (render waits for a frame): an old run's "done" is over
     clearChart(chartCanvas);
     ticker = setInterval(schedule, 200);
     const onMerge = (m) => {
       const s = store.state.train;
+      if (s.stopping) return; // merges after Stop are not shown (nor kept)
       if (s.firstMergeMs == null) s.firstMergeMs = performance.now() - s.startedAt;
       s.merges.push(m);
       s.target = m.target;
@@ -166,9 +295,12 @@ export function mountTrain(root, store, api) {
       schedule();
     };
     try {
-      const result = await api.train(text, { vocabSize, pattern, name: nameInput.value.trim() || "my-bpe" }, onMerge);
+      const result = await api.train(text, { vocabSize, pattern, name: wanted, replace }, onMerge);
+      const s = store.state.train;
+      if (result.stopped && s.merges.length > result.n_merges) s.merges.length = result.n_merges;
       store.update("train", { running: false, stopping: false, endedAt: performance.now(), result });
       if (result.saveError) showError(root, "train", result.saveError);
+      saveLastRun();
     } catch (err) {
       store.update("train", { running: false, stopping: false, endedAt: performance.now(), result: null });
       const target = { pattern: patternSelect.value === "custom" ? "regex" : "train", vocab_size: "vocab", text: "text", name: "name" }[err.field] ?? "train";
@@ -180,9 +312,113 @@ export function mountTrain(root, store, api) {
   }
   form.addEventListener("submit", start);
   stopButton.addEventListener("click", () => {
-    store.update("train", { stopping: true });
-    api.stop();
+    const s = store.state.train;
+    if (!s.running || s.stopping) return;
+    // the tokenizer keeps exactly the merges on screen now; later ones are dropped
+    const shown = shownCount;
+    if (s.merges.length > shown) s.merges.length = shown;
+    store.update("train", { stopping: true, shownAtStop: shown });
+    api.stop(shown);
   });
+
+  // --- asking before a name in use is trained again ---------------------------------
+  let pendingChoice = null;
+  const confirmBox = h("div", { class: "confirm", dataset: { testid: "train-replace-confirm" }, attrs: { role: "group", "aria-label": "A tokenizer of this name exists" }, hidden: true });
+  $(root, '[data-testid="train-progress"]').before(confirmBox);
+  function hideConfirm() {
+    confirmBox.hidden = true;
+    confirmBox.replaceChildren();
+  }
+  function askReplace(name) {
+    const choose = (choice) => () => {
+      pendingChoice = choice;
+      hideConfirm();
+      start();
+    };
+    const replaceBtn = h("button", { type: "button", class: "button small danger", text: `Replace “${name}”`, dataset: { action: "train-replace" }, on: { click: choose("replace") } });
+    confirmBox.replaceChildren(
+      h("p", { text: `You already have a tokenizer named “${name}”. Train again and replace it, or keep both (the new one gets another name)?` }),
+      h("div", { class: "saved-actions" },
+        replaceBtn,
+        h("button", { type: "button", class: "button small secondary", text: "Keep both", dataset: { action: "train-keep-both" }, on: { click: choose("keep") } }),
+        h("button", { type: "button", class: "button small secondary", text: "Cancel", dataset: { action: "train-cancel" }, on: { click: () => { hideConfirm(); trainButton.focus(); } } })),
+    );
+    confirmBox.hidden = false;
+    replaceBtn.focus();
+  }
+
+  // --- the last run survives reloads (its merges table and curve) --------------------
+  function saveLastRun() {
+    const s = store.state.train;
+    if (!s.merges.length || !s.result) return;
+    const { json: _json, ...result } = s.result; // (the tokenizer itself is saved with the others)
+    const record = { merges: toColumns(s.merges), result, target: s.target, totalBytes: s.totalBytes, elapsed: s.endedAt - s.startedAt };
+    storage.saveText(LAST_RUN_KEY, JSON.stringify(record));
+  }
+  storage.loadText(LAST_RUN_KEY, null).then((saved) => {
+    if (!saved || store.state.train.startedAt) return;
+    try {
+      const r = JSON.parse(saved);
+      const merges = fromColumns(r.merges, { totalBytes: r.totalBytes, target: r.target });
+      const now = performance.now();
+      store.update("train", { ...initialTrainState, merges, target: r.target, totalBytes: r.totalBytes, result: r.result, startedAt: now - (r.elapsed || 0), endedAt: now, restored: true });
+    } catch {
+      // an unreadable record: start empty
+    }
+  });
+
+  // --- replay a finished run merge by merge, and a saved tokenizer's merges ----------
+  const replayBox = $(root, '[data-testid="replay-controls"]');
+  const replayButton = h("button", { type: "button", class: "button small secondary", text: "Replay", dataset: { action: "replay" }, attrs: { "aria-pressed": "false" }, disabled: true });
+  const replaySpeed = h("select", { dataset: { testid: "replay-speed" }, attrs: { "aria-label": "Replay speed" } },
+    ...REPLAY_SPEEDS.map((n) => h("option", { value: String(n), text: `${n} merges/s`, selected: n === 20 })));
+  replayBox?.append(replayButton, h("label", { class: "inline" }, "Speed ", replaySpeed));
+  let replayTimer = 0;
+  function stopReplay() {
+    clearInterval(replayTimer);
+    replayTimer = 0;
+    if (store.state.train.replay) store.update("train", { replay: null });
+  }
+  function startReplay() {
+    const s = store.state.train;
+    if (s.running || !s.merges.length) return;
+    store.update("train", { replay: { at: 0, playing: true } });
+    tickReplay();
+  }
+  function tickReplay() {
+    clearInterval(replayTimer);
+    const speed = Number(replaySpeed.value);
+    // at most 50 updates a second: fast speeds add several merges a tick
+    const perTick = Math.max(1, Math.round(speed / 50));
+    replayTimer = setInterval(() => {
+      const s = store.state.train;
+      if (!s.replay) return stopReplay();
+      const at = Math.min(s.merges.length, s.replay.at + perTick);
+      if (at >= s.merges.length) {
+        clearInterval(replayTimer);
+        replayTimer = 0;
+        store.update("train", { replay: null });
+      } else store.update("train", { replay: { at, playing: true } });
+    }, (1000 * perTick) / speed);
+  }
+  replayButton.addEventListener("click", () => (store.state.train.replay ? stopReplay() : startReplay()));
+  replaySpeed.addEventListener("change", () => { if (replayTimer) tickReplay(); });
+
+  async function openMerges(name) {
+    if (store.state.train.running) return savedError("Stop the training run first.");
+    stopReplay();
+    try {
+      const cols = await api.mergesTable(name);
+      const merges = fromColumns({ id: cols.id, left: cols.left, right: cols.right, leftText: cols.left_text, rightText: cols.right_text, tokenText: cols.token_text });
+      const now = performance.now();
+      const meta = api.trainedTokenizers().find((t) => t.name === name)?.meta ?? {};
+      store.update("train", { ...initialTrainState, merges, target: merges.length, startedAt: now, endedAt: now, opened: name, result: { name, n_merges: merges.length, opened: true, n_vocab: meta.n_vocab } });
+      savedError("");
+      $(root, '[data-testid="merges-table"]').scrollIntoView({ block: "nearest" });
+    } catch (err) {
+      savedError(err.message);
+    }
+  }
 
   // --- saved tokenizers ----------------------------------------------------
   const savedError = (msg) => showError(root, "saved", msg);
@@ -222,14 +458,33 @@ export function mountTrain(root, store, api) {
     li.append(
       h("div", {}, label, h("div", { class: "hint", text: info.join(" · ") })),
       h("div", { class: "saved-actions" },
+        h("button", { type: "button", class: "button small secondary", text: "Merges", dataset: { action: "open-merges" }, attrs: { "aria-label": `Show the merges of ${name}` }, on: { click: () => openMerges(name) } }),
+        h("button", { type: "button", class: "button small secondary", text: "Download…", dataset: { action: "downloads" }, attrs: { "aria-label": `Download ${name} (tokenizer.json, .tiktoken, JSON)`, "aria-expanded": "false" }, on: { click: (e) => toggleDownloads(li, name, e.currentTarget) } }),
         h("button", { type: "button", class: "button small secondary", text: "Rename", dataset: { action: "rename" }, attrs: { "aria-label": `Rename ${name}` }, on: { click: startRename } }),
-        h("button", { type: "button", class: "button small secondary", text: "JSON", dataset: { action: "download-json" }, attrs: { "aria-label": `Download ${name} as JSON` }, on: { click: () => download(`${name}.json`, api.tokenizerJson(name), "application/json") } }),
-        h("button", { type: "button", class: "button small secondary", text: ".tiktoken", dataset: { action: "download-tiktoken" }, attrs: { "aria-label": `Download ${name} as a .tiktoken file` }, on: { click: async () => {
-          try { download(`${name}.tiktoken`, await api.tiktokenFile(name), "text/plain"); savedError(""); } catch (err) { savedError(err.message); }
-        } } }),
         h("button", { type: "button", class: "button small danger", text: "Delete", dataset: { action: "delete" }, attrs: { "aria-label": `Delete ${name}` }, on: { click: () => confirmDelete(li, name) } })),
     );
     return li;
+  }
+
+  /** The download panel (files and load-it-in-Python snippets from Python) under a saved item. */
+  async function toggleDownloads(li, name, button) {
+    const open = li.querySelector('[data-testid="export-panel"]');
+    if (open) {
+      open.remove();
+      button.setAttribute("aria-expanded", "false");
+      return;
+    }
+    button.disabled = true;
+    try {
+      const files = await api.exportFiles(name);
+      li.append(exportPanel(name, files));
+      button.setAttribute("aria-expanded", "true");
+      savedError("");
+    } catch (err) {
+      savedError(err.message);
+    } finally {
+      button.disabled = false;
+    }
   }
 
   /** Deleting asks first, in place: "Delete “name”? [Yes, delete] [Cancel]". */
@@ -277,6 +532,7 @@ export function mountTrain(root, store, api) {
   // --- render ----------------------------------------------------------------
   let renderedMerges = 0;
   let renderedRun = null;
+  let shownCount = 0; // merges the progress line shows now (Stop keeps exactly these)
 
   function render(state) {
     const s = state.train;
@@ -286,41 +542,54 @@ export function mountTrain(root, store, api) {
     trainButton.setAttribute("aria-busy", String(s.running));
     document.body.dataset.training = s.running ? "running" : s.result ? (s.result.stopped ? "stopped" : "done") : "idle";
 
-    // merges table (newest first, incremental)
-    if (renderedRun !== s.startedAt || renderedMerges > s.merges.length) {
+    // merges table (newest first, incremental; a replay shows the first s.replay.at)
+    const upTo = s.replay ? s.replay.at : s.merges.length;
+    if (renderedRun !== s.startedAt || renderedMerges > upTo) {
       mergesBody.replaceChildren();
       renderedMerges = 0;
       renderedRun = s.startedAt;
     }
-    if (s.merges.length > renderedMerges) {
-      const start = Math.max(renderedMerges, s.merges.length - MAX_ROWS);
+    if (upTo > renderedMerges) {
+      const start = Math.max(renderedMerges, upTo - MAX_ROWS);
       const rows = [];
-      for (let i = s.merges.length - 1; i >= start; i -= 1) {
+      for (let i = upTo - 1; i >= start; i -= 1) {
         const m = s.merges[i];
         rows.push(h("tr", { dataset: { id: m.id, left: m.left, right: m.right, count: m.count } },
           h("td", { class: "num", text: String(m.id) }),
           tokenCell(m.leftText), tokenCell(m.rightText), tokenCell(m.tokenText),
-          h("td", { class: "num", text: int(m.count) })));
+          h("td", { class: "num", text: m.count == null ? "–" : int(m.count) })));
       }
       mergesBody.prepend(...rows);
       while (mergesBody.rows.length > MAX_ROWS) mergesBody.lastElementChild.remove();
-      renderedMerges = s.merges.length;
+      renderedMerges = upTo;
     }
     mergesEmpty.hidden = s.merges.length > 0;
-    mergesNote.textContent = s.merges.length > MAX_ROWS ? `(latest ${MAX_ROWS} of ${int(s.merges.length)})` : s.merges.length ? `(${int(s.merges.length)})` : "";
+    const of = s.opened ? ` of “${s.opened}”` : s.restored ? " of the last run" : "";
+    mergesNote.textContent = s.replay
+      ? `(replay: ${int(upTo)} of ${int(s.merges.length)})`
+      : upTo > MAX_ROWS ? `(latest ${MAX_ROWS} of ${int(upTo)}${of})` : upTo ? `(${int(upTo)}${of})` : "";
+    replayButton.disabled = s.running || !s.merges.length;
+    replayButton.textContent = s.replay ? "Stop replay" : "Replay";
+    replayButton.setAttribute("aria-pressed", String(!!s.replay));
 
     // progress
-    const done = s.merges.length;
+    const done = s.stopping ? s.shownAtStop : s.merges.length;
+    if (s.running && !s.stopping) shownCount = done;
     const elapsed = (s.running ? performance.now() : s.endedAt) - s.startedAt;
-    progressBar.max = Math.max(1, s.target || 1);
+    const ranOut = s.result && !s.result.stopped && !s.result.opened && s.result.n_merges < s.target;
+    progressBar.max = Math.max(1, (ranOut ? s.result.n_merges : s.target) || 1);
     progressBar.value = done;
-    if (s.running) {
+    if (s.running && s.stopping) {
+      progressText.textContent = `Stopped at ${plural(done, "merge")}: saving…`;
+    } else if (s.running) {
       progressText.textContent = done
-        ? `${int(done)} / ${plural(s.target, "merge")} · ${duration(elapsed)}${s.stopping ? " · stopping…" : ""}`
-        : `Counting pairs… ${duration(elapsed)}${s.stopping ? " · stopping…" : ""}`;
+        ? `${int(done)} / ${plural(s.target, "merge")} · ${duration(elapsed)}`
+        : `Counting pairs… ${duration(elapsed)}`;
     } else if (s.blocked) {
       progressBar.value = 0;
       progressText.textContent = "Not started: see the message above.";
+    } else if (s.result?.opened) {
+      progressText.textContent = `Showing the ${plural(s.result.n_merges, "merge")} of “${s.result.name}” (saved tokenizers keep no pair counts).`;
     } else if (s.result) {
       const r = s.result;
       const how = r.stopped ? "Stopped after" : "Done:";
@@ -329,14 +598,16 @@ export function mountTrain(root, store, api) {
       const ratio = last ? ` ${fixed(last.totalBytes / last.nTokens)} bytes per token.` : "";
       const why = !r.n_merges && !r.stopped
         ? " There was no adjacent pair to merge: the pre-tokenizer left no piece with 2 or more bytes (a custom regex may match nothing, or only single characters, in this text)."
-        : "";
+        : ranOut
+          ? ` The text ran out of pairs to merge after ${plural(r.n_merges, "merge")} of the ${int(s.target)} asked: every piece of it is now a single token.`
+          : "";
       progressText.textContent = `${how} ${plural(r.n_merges, "merge")} in ${duration(elapsed)}.${ratio}${why}${saved}`;
     } else if (s.startedAt) {
       progressText.textContent = `Failed after ${duration(elapsed)}.`;
     }
 
     // compression chart, drawn from the finished run
-    const hasCurve = !s.running && s.merges.length > 0;
+    const hasCurve = !s.running && s.merges.length > 0 && s.merges[0].nTokens != null; // (saved files keep no curve)
     chartEmpty.hidden = hasCurve;
     if (hasCurve && chartCanvas.dataset.run !== String(s.startedAt)) {
       chartCanvas.dataset.run = String(s.startedAt);
@@ -350,15 +621,15 @@ export function mountTrain(root, store, api) {
     const params = { v: vocabInput.value, p: patternSelect.value };
     if (patternSelect.value === "custom") params.re = regexInput.value;
     if (nameInput.value.trim() && nameInput.value.trim() !== "my-bpe") params.name = nameInput.value.trim();
-    const note = addText(params, textArea.value, "training text");
+    const note = addText(params, getText(), "training text");
     return { params, notes: note ? [note] : [] };
   }
   function applyLink(params) {
     fillFacts(); // (a link is applied once the worker is ready, maybe before withFacts ran here)
+    linkApplied = true;
     const notes = [];
     restoreText(params, notes, (text) => {
-      textArea.value = text;
-      updateSize();
+      setText(text);
       persist();
     });
     if (params.v != null) vocabInput.value = params.v;
@@ -369,6 +640,7 @@ export function mountTrain(root, store, api) {
     if (params.re != null) regexInput.value = params.re;
     regexField.hidden = patternSelect.value !== "custom";
     if (params.name) nameInput.value = params.name;
+    settingsBack.then(saveSettings);
     return notes;
   }
 

@@ -1,0 +1,61 @@
+// Sample training texts for a first visit: a few UDHR languages (samples/udhr.json,
+// shipped with the site) and some Python code (the worker adapter's own source).
+// Buttons only put text into the training box; nothing is fetched from another host.
+
+import { h } from "../dom.js";
+
+/** {key, label}: key is a UDHR file code (see tools/site_build.py UDHR samples) or "code". */
+export const SAMPLES = [
+  { key: "udhr-mix", label: "UDHR in 44 languages" },
+  { key: "eng", label: "English" },
+  { key: "cmn_hans", label: "中文" },
+  { key: "arb", label: "العربية" },
+  { key: "hin", label: "हिन्दी" },
+  { key: "code", label: "Python code" },
+];
+
+let udhr = null;
+async function udhrSamples() {
+  if (!udhr) {
+    udhr = fetch(new URL("../../samples/udhr.json", import.meta.url)).then((res) => {
+      if (!res.ok) throw new Error(`Could not load the UDHR samples (HTTP ${res.status}).`);
+      return res.json();
+    });
+    udhr.catch(() => { udhr = null; });
+  }
+  return (await udhr).languages;
+}
+
+/** The text of sample `key` (a promise). */
+export async function sampleText(key) {
+  if (key === "code") {
+    const res = await fetch(new URL("../py/playground.py", import.meta.url));
+    if (!res.ok) throw new Error(`Could not load the code sample (HTTP ${res.status}).`);
+    return res.text();
+  }
+  const langs = await udhrSamples();
+  if (key === "udhr-mix") return langs.map((l) => l.text).join("\n\n");
+  const lang = langs.find((l) => l.code === key);
+  if (!lang) throw new Error(`No UDHR sample “${key}”.`);
+  return lang.text;
+}
+
+/**
+ * Fill `box` with one button per sample; onPick(text, sample) gets the text,
+ * onError(message) a loading failure.
+ */
+export function mountSamples(box, { onPick, onError }) {
+  box.replaceChildren(
+    h("span", { class: "hint", text: "Try a sample:" }),
+    ...SAMPLES.map((s) => h("button", {
+      type: "button", class: "button small secondary", text: s.label, dataset: { sample: s.key },
+      on: { click: async () => {
+        try {
+          onPick(await sampleText(s.key), s);
+        } catch (err) {
+          onError(err.message);
+        }
+      } },
+    })),
+  );
+}
