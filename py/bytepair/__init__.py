@@ -13,7 +13,16 @@ OpenAI encodings id-for-id as tiktoken does, in CPython and in Pyodide.
 """
 
 from . import steps, textbook
-from .decoding import StreamDecoder, bytes_to_unicode, gpt2_unview, gpt2_view, token_to_display, token_to_display_parts
+from .decoding import (
+    StreamDecoder,
+    bytes_to_unicode,
+    gpt2_unview,
+    gpt2_view,
+    token_note,
+    token_to_display,
+    token_to_display_parts,
+    token_to_label,
+)
 from .patterns import PATTERNS, resolve_pattern
 from .registry import encoding_info, get_encoding, list_encoding_names
 from .serialize import from_json, to_json
@@ -51,6 +60,8 @@ __all__ = [
     "to_json",
     "token_to_display",
     "token_to_display_parts",
+    "token_to_label",
+    "token_note",
     "train",
     "train_iter",
     "HFTokenizer",

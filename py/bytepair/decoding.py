@@ -5,6 +5,9 @@
   the character is complete.
 * :func:`token_to_display` - a token as text, with the bytes that are not
   complete UTF-8 characters shown as hex (``b"a\\xe0\\xa6"`` -> ``"a<e0a6>"``).
+* :func:`token_to_label` - the same, with invisible and control characters
+  named (``"\u200d"`` -> ``"⟨ZWJ⟩"``, see :mod:`bytepair.charnames`);
+  :func:`token_note` - a sentence that explains fragments and named characters.
 * :func:`bytes_to_unicode`, :func:`gpt2_view`, :func:`gpt2_unview` - GPT-2's
   reversible byte-to-character view (``b" hi"`` -> ``"Ġhi"``), the spelling
   used in GPT-2's ``encoder.json``/``vocab.bpe`` and Hugging Face's ByteLevel.
@@ -16,10 +19,17 @@ import codecs
 import re
 from collections.abc import Callable, Iterable
 
+from .charnames import INVISIBLE_CLOSE, INVISIBLE_OPEN, char_label, char_title, text_label
+from .errors import ArgumentError
+
 __all__ = [
     "StreamDecoder",
     "token_to_display",
     "token_to_display_parts",
+    "token_to_label",
+    "token_note",
+    "parse_token_ids",
+    "token_pieces",
     "bytes_to_unicode",
     "gpt2_view",
     "gpt2_unview",
@@ -168,6 +178,144 @@ def token_to_display_parts(b: bytes) -> list[tuple[bool, str]]:
         else:
             parts.append((False, bytes(ord(c) - 0xDC00 for c in m.group(2)).hex()))
     return parts
+
+
+def token_to_label(b: bytes) -> str:
+    """:func:`token_to_display` with invisible and control characters named:
+    ``b"\xe2\x80\x8d"`` (U+200D) -> ``"⟨ZWJ⟩"``, ``b"\x1b["`` -> ``"⟨ESC⟩["``,
+    ``b"a\xe0\xa6"`` -> ``"a<e0a6>"`` (fragments as hex, as :func:`token_to_display`).
+    Tab and newline are left as they are (see :func:`bytepair.charnames.char_label`).
+
+    Args:
+        b: token *bytes*.
+
+    Returns:
+        ``str`` (*characters*) that never renders empty for a non-empty token.
+
+    Raises:
+        TypeError: ``b`` is not bytes-like.
+    """
+    return "".join(
+        text_label(text) if is_text else "<" + text + ">" for is_text, text in token_to_display_parts(b)
+    )
+
+
+def _utf8_length(lead: int) -> int:
+    """Bytes in a UTF-8 sequence starting with ``lead`` (RFC 3629), 0 for a byte that cannot start one."""
+    if 0xC2 <= lead <= 0xDF:
+        return 2
+    if 0xE0 <= lead <= 0xEF:
+        return 3
+    if 0xF0 <= lead <= 0xF4:
+        return 4
+    return 0
+
+
+def _fragment_sentence(run: bytes) -> list[str]:
+    shown = "<" + run.hex() + ">"
+    out = []
+    i = 0
+    tail = 0
+    while i < len(run) and 0x80 <= run[i] <= 0xBF:
+        i += 1
+        tail += 1
+    if tail:
+        out.append(f"{shown}: the last {tail} byte{'s' if tail > 1 else ''} of a character whose first bytes are in "
+                   "the token before (UTF-8 continuation bytes)" if i == len(run) else
+                   f"{shown} starts with the last {tail} byte{'s' if tail > 1 else ''} of a character begun in the "
+                   "token before")
+    while i < len(run):
+        need = _utf8_length(run[i])
+        j = i + 1
+        while j < len(run) and j - i < max(need, 1) and 0x80 <= run[j] <= 0xBF:
+            j += 1
+        if need:
+            have = j - i
+            out.append(f"{'<' + run[i:j].hex() + '>' if (i, j) != (0, len(run)) else shown}: the first {have} of the "
+                       f"{need} UTF-8 bytes of one character; the token after holds the rest")
+        else:
+            out.append(f"<{run[i:j].hex()}> is not valid UTF-8 here")
+        i = j
+    return out
+
+
+def token_note(b: bytes) -> str:
+    """A sentence explaining what a reader cannot see in a token, or ``""``.
+
+    * fragments of characters (shown as ``<e0a6>`` by :func:`token_to_display`):
+      ``b"\xe0\xa6"`` -> ``"<e0a6>: the first 2 of the 3 UTF-8 bytes of one
+      character; the token after holds the rest."`` (the length comes from the
+      lead byte, RFC 3629); continuation bytes that end a character begun in
+      the token before, and bytes that are never valid UTF-8, are said so;
+    * named characters (:mod:`bytepair.charnames`): ``"⟨ZWJ⟩ = U+200D ZERO WIDTH JOINER."``
+
+    Args:
+        b: token *bytes*.
+
+    Returns:
+        ``str``: sentences separated by spaces, each ending with ``"."``; ``""`` when
+        the token is plain visible text.
+
+    Raises:
+        TypeError: ``b`` is not bytes-like.
+    """
+    sentences: list[str] = []
+    seen: set[str] = set()
+    for is_text, text in token_to_display_parts(b):
+        if not is_text:
+            sentences.extend(_fragment_sentence(bytes.fromhex(text)))
+            continue
+        for ch in text:
+            label = char_label(ch)
+            if label is not None and label not in seen:
+                seen.add(label)
+                sentences.append(f"{INVISIBLE_OPEN}{label}{INVISIBLE_CLOSE} = {char_title(ch)}")
+    return " ".join(s + "." for s in sentences)
+
+
+_ID_SPLIT = re.compile(r"[\s,]+")
+
+
+def parse_token_ids(s: str) -> list[int]:
+    """Token ids typed or pasted by a person: ``"15339 1917"``, ``"15339, 1917"`` or a JSON
+    list ``"[15339, 1917]"`` -> ``[15339, 1917]``; blank text -> ``[]``.
+
+    Raises:
+        ArgumentError (``field="ids"``): something that is not a whole number >= 0;
+            the message quotes it and says what to paste.
+        TypeError: ``s`` is not a ``str``.
+    """
+    if not isinstance(s, str):
+        raise TypeError(f"parse_token_ids expects str, got {type(s).__name__}")
+    body = s.strip()
+    if body.startswith("[") and body.endswith("]"):
+        body = body[1:-1]
+    out = []
+    for word in _ID_SPLIT.split(body):
+        if not word:
+            continue
+        if not word.isascii() or not word.isdigit():
+            raise ArgumentError(f"“{word[:40]}” is not a token id: paste whole numbers such as 15339 1917, "
+                                "or a JSON list such as [15339, 1917].", field="ids")
+        out.append(int(word))
+    return out
+
+
+def token_pieces(ids: Iterable[int], token_bytes: Callable[[int], bytes]) -> list[bytes]:
+    """The bytes of each token id, by ``token_bytes`` (e.g. ``Tokenizer.decode_single_token_bytes``).
+
+    Raises:
+        ArgumentError (``field="ids"``): an id that ``token_bytes`` does not know
+            (``KeyError``/``ValueError``); the message names the id and says why.
+    """
+    out = []
+    for i in ids:
+        try:
+            out.append(token_bytes(i))
+        except (KeyError, ValueError) as e:
+            reason = e.args[0] if e.args else ""
+            raise ArgumentError(f"{i} is not a token id of this tokenizer ({reason}).", field="ids") from e
+    return out
 
 
 def _build_bytes_to_unicode() -> dict[int, str]:

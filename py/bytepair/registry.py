@@ -89,7 +89,7 @@ _SPECS: dict[str, EncodingSpec] = {
                      {_ENDOFTEXT: 50256}, n_ranks=50256, n_vocab=50257, label="GPT-3 (r50k_base)"),
         # p50k_base ranks: 0..50255 and 50257..50280 (runs of spaces); hole at 50256.
         EncodingSpec("p50k_base", "p50k_base.tiktoken.gz", GPT2_PATTERN,
-                     {_ENDOFTEXT: 50256}, n_ranks=50280, n_vocab=50281, label="Codex (p50k_base)"),
+                     {_ENDOFTEXT: 50256}, n_ranks=50280, n_vocab=50281, label="Codex (p50k_base)", listed=True),
         # cl100k_base ranks: 0..100255; holes at 100256 and 100261..100275.
         EncodingSpec("cl100k_base", "cl100k_base.tiktoken.gz", CL100K_PATTERN,
                      {_ENDOFTEXT: 100257, _FIM_PREFIX: 100258, _FIM_MIDDLE: 100259,

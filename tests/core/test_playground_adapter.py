@@ -37,7 +37,7 @@ def error_of(pg, fn, *args):
 def test_facts_come_from_bytepair(pg):
     f = json.loads(pg.facts())
     assert [t["name"] for t in f["tokenizers"]] == bytepair.list_encoding_names()
-    assert [t["name"] for t in f["tokenizers"] if t["listed"]] == ["gpt2", "cl100k_base", "o200k_base"]
+    assert [t["name"] for t in f["tokenizers"] if t["listed"]] == ["gpt2", "p50k_base", "cl100k_base", "o200k_base"]
     assert f["vocab_size"] == {"min": 257, "max": 100_000}
     assert f["steps"]["max_merges"] == bytepair.steps.MAX_MERGES == bytepair.textbook.MAX_MERGES
     assert f["end_of_word"] == "</w>" and f["version"] == bytepair.__version__
@@ -90,6 +90,51 @@ def test_steps_round_trip(pg):
     assert enc["fired"][-1]["symbols"] == ["low", "est</w>"]
     e = error_of(pg, pg.steps_view, learned["session"] + 1, 0)
     assert e["field"] == "session"
+
+
+def test_encode_spans_names_invisible_characters_and_explains_fragments(pg):
+    # issue 11 item 5: the ZWJ of the family emoji (o200k id 2524, as tiktoken) shows as ⟨ZWJ⟩
+    text = "👨\u200d👩\u200d👧"
+    r = json.loads(pg.encode_spans(text, "o200k_base"))
+    tiktoken = pytest.importorskip("tiktoken")  # noqa: F841
+    from bytepair import registry
+    from tests.reference import tiktoken_encoding
+
+    enc = tiktoken_encoding("o200k_base", registry.load_ranks("o200k_base"))
+    assert r["ids"] == enc.encode(text)
+    i = r["ids"].index(2524)
+    assert r["display"][i] == "⟨ZWJ⟩" and "ZERO WIDTH JOINER" in r["note"][i]
+    assert r["marks"]["start"] == [2, 5] and r["marks"]["label"] == ["ZWJ", "ZWJ"]  # UTF-16 indices
+    assert "of the 4 UTF-8 bytes" in r["note"][0]  # <f09f91>: 3 of the 4 bytes of 👨
+
+
+def test_encode_spans_specials_switch_matches_tiktoken(pg):
+    pytest.importorskip("tiktoken")
+    from bytepair import registry
+    from tests.reference import tiktoken_encoding
+
+    enc = tiktoken_encoding("cl100k_base", registry.load_ranks("cl100k_base"))
+    text = "hi<|endoftext|>there"
+    as_text = json.loads(pg.encode_spans(text, "cl100k_base"))
+    as_special = json.loads(pg.encode_spans(text, "cl100k_base", "utf16", None, specials=True))
+    assert as_text["ids"] == enc.encode(text, disallowed_special=())
+    assert as_special["ids"] == enc.encode(text, allowed_special="all")
+    assert as_special["special"] == [i == 100257 for i in as_special["ids"]] and any(as_special["special"])
+    assert not any(as_text["special"])
+
+
+def test_decode_ids_round_trips_pasted_ids(pg):
+    pytest.importorskip("tiktoken")
+    from bytepair import registry
+    from tests.reference import tiktoken_encoding
+
+    enc = tiktoken_encoding("cl100k_base", registry.load_ranks("cl100k_base"))
+    ids = enc.encode("Hello, world! Привет")
+    for pasted in (" ".join(map(str, ids)), json.dumps(ids), ", ".join(map(str, ids))):
+        r = json.loads(pg.decode_ids(pasted, "cl100k_base"))
+        assert r["ids"] == ids and r["text"] == enc.decode(ids)
+    assert error_of(pg, pg.decode_ids, "1 x", "cl100k_base")["field"] == "ids"
+    assert error_of(pg, pg.decode_ids, "100256", "cl100k_base")["field"] == "ids"  # a hole in cl100k
 
 
 def test_finish_keeps_the_first_limit_merges(pg):

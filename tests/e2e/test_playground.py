@@ -186,7 +186,7 @@ def test_compare_lists_every_language_for_every_tokenizer(page, site_url):
     languages = samples["languages"] if isinstance(samples, dict) else samples
     assert len(languages) >= 30
     open_ready(page, site_url, "compare")
-    names = ["gpt2", "cl100k_base", "o200k_base"]
+    names = ["gpt2", "p50k_base", "cl100k_base", "o200k_base"]
     page.wait_for_function("(n) => document.querySelector('#view-compare').dataset.compared === String(n)",
                            arg=len(languages) * len(names), timeout=120_000)
     rows = page.locator('[data-testid="compare-row"]')

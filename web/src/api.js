@@ -261,16 +261,25 @@ export function createApi({ onStatus }) {
       return call("count", text, name, !!addSpecial);
     },
     /**
-     * {n_tokens, n_added, ids, display, vocab, special, hex, start, end}: spans in UTF-16 code units
-     * (JS string indices); n_added: tokens the tokenizer added (BOS ...; empty spans at 0).
+     * {n_tokens, n_added, ids, display, vocab, special, hex, note, start, end, marks}: spans in UTF-16 code units
+     * (JS string indices); n_added: tokens the tokenizer added (BOS ...; empty spans at 0); display names
+     * invisible characters ("⟨ZWJ⟩"), note explains fragments; marks: {start, end, label, title} of the
+     * invisible characters of `text`. options.specials: special-token strings ("<|endoftext|>") count as
+     * special tokens (OpenAI/trained tokenizers).
      */
-    async encodeSpans(text, tokenizer = "cl100k_base", limit = null, { addSpecial = true } = {}) {
+    async encodeSpans(text, tokenizer = "cl100k_base", limit = null, { addSpecial = true, specials = false } = {}) {
       needText("encodeSpans(text, tokenizer, limit)", text);
       if (limit != null && !(Number.isInteger(limit) && limit >= 0)) {
         throw new TypeError(`bytepair.encodeSpans(text, tokenizer, limit): limit (tokens drawn) must be a whole number or null, got ${describe(limit)}.`);
       }
       const name = await use(tokenizer, "encodeSpans(text, tokenizer, limit)");
-      return call("encodeSpans", text, name, limit, !!addSpecial);
+      return call("encodeSpans", text, name, limit, !!addSpecial, specials === true);
+    },
+    /** Pasted token ids ("15339 1917" or "[15339, 1917]") -> {ids, text, display, note}. */
+    async decodeIds(idsText, tokenizer = "cl100k_base") {
+      needText("decodeIds(idsText, tokenizer)", idsText);
+      const name = await use(tokenizer, "decodeIds(idsText, tokenizer)");
+      return call("decodeIds", idsText, name);
     },
     /** describe() of a tokenizer, from Python: {model, vocab_size, n_vocab, normalizer, pre_tokenizer, split_patterns, byte_fallback, special_tokens, bos_token, eos_token, adds_special_tokens, ...}. */
     async describe(tokenizer) {

@@ -68,14 +68,27 @@ export function compressionChart(canvas, points) {
   });
 }
 
-/** labels: [language], series: [{label, values}] */
-export function barChart(canvas, labels, series, yTitle) {
+/**
+ * labels: [language], series: [{label, values}]; horizontal: bars across, one
+ * language label per row (for narrow screens, where 44 rotated labels cannot be
+ * read); the chart's box then grows with the number of rows.
+ */
+export function barChart(canvas, labels, series, yTitle, { horizontal = false } = {}) {
   const colors = palette();
   const options = baseOptions();
   options.scales.y.title.text = yTitle;
   options.scales.x.title.display = false;
   options.scales.x.ticks.autoSkip = false;
   options.scales.x.ticks.maxRotation = 60;
+  const box = canvas.parentElement;
+  box.classList.toggle("horizontal", horizontal);
+  box.style.height = horizontal ? `${Math.max(18, 4 + labels.length * (0.5 + 0.35 * series.length))}rem` : "";
+  if (horizontal) {
+    options.indexAxis = "y";
+    [options.scales.x, options.scales.y] = [options.scales.y, options.scales.x];
+    options.scales.y.ticks.maxRotation = 0;
+    options.scales.y.ticks.autoSkip = false;
+  }
   return replace(canvas, {
     type: "bar",
     data: {

@@ -2,7 +2,7 @@
 // one character are grouped into one box; text reaches the DOM as text only.
 
 import { h } from "./dom.js";
-import { visibleWhitespace } from "./format.js";
+import { chipContent } from "./tokenchips.js";
 
 /** Colours cycled through (styles.css: .tok-group[data-c]). */
 export const COLORS = 6;
@@ -32,16 +32,24 @@ export function groupTokens(result) {
  * options: {whitespace: visible · → ↵, showIds: ids after the text, idPrefix: element id prefix,
  *           dataset: extra data-* values, cls: extra classes, label: text shown instead of the
  *           group's slice of `text` (tokens with no text of their own, e.g. BOS)}.
+ * Invisible characters show by name (result.marks, from Python; tokenchips.js), the id label
+ * sits before the group's trailing line break (it never starts the next line), result.note
+ * (bytepair.token_note) becomes the tooltip, result.special marks special tokens.
  */
 export function tokenNode(text, result, group, gi, { whitespace = false, showIds = false, idPrefix = "tok", dataset = {}, cls = "", label = null } = {}) {
-  const piece = text.slice(group.start, group.end);
   const ids = group.tokens.map((i) => result.ids[i]);
+  const { body, tail } = label != null ? { body: [label], tail: "" } : chipContent(text, group.start, group.end, result.marks, whitespace);
+  const note = result.note ? group.tokens.map((i) => result.note[i]).filter(Boolean).join(" ") : "";
+  const special = label == null && result.special && group.tokens.some((i) => result.special[i]);
+  const classes = ["tok-group", cls, note ? "has-note" : "", special ? "special" : ""].filter(Boolean).join(" ");
   const el = h("span", {
-    class: cls ? `tok-group ${cls}` : "tok-group",
+    class: classes,
     id: `${idPrefix}-${gi}`,
+    title: note || null,
     dataset: { group: gi, c: gi % COLORS, ids: ids.join(","), testid: "token", ...dataset },
     attrs: { role: "option", "aria-selected": "false" },
-  }, label != null ? label : whitespace ? visibleWhitespace(piece) : piece);
+  }, body);
   if (showIds) el.append(h("span", { class: "tok-id", text: ids.join(" "), attrs: { "aria-hidden": "true" } }));
+  if (tail) el.append(tail);
   return el;
 }

@@ -337,14 +337,23 @@ const api = {
     });
   },
 
-  /** {n_tokens, n_added, ids, display, vocab, special, hex, start, end} with UTF-16 spans. */
-  encodeSpans(text, name, limit, addSpecial = true) {
+  /** {n_tokens, n_added, ids, display, vocab, special, hex, note, start, end, marks} with UTF-16 spans;
+   *  specials: special-token strings as special tokens (tiktoken-style encodings). */
+  encodeSpans(text, name, limit, addSpecial = true, specials = false) {
     return guarded(async () => {
       await ensureData(name);
       // (a JavaScript null would reach Python as JsNull, not None: pass keyword arguments)
-      const kw = { units: "utf16", add_special: addSpecial };
+      const kw = { units: "utf16", add_special: addSpecial, specials };
       if (limit != null) kw.limit = limit;
       return JSON.parse(pg.encode_spans.callKwargs(text, name, kw));
+    });
+  },
+
+  /** Pasted ids (text) -> {ids, text, display, note}. */
+  decodeIds(idsText, name) {
+    return guarded(async () => {
+      await ensureData(name);
+      return JSON.parse(pg.decode_ids(idsText, name));
     });
   },
 

@@ -22,7 +22,9 @@ os.environ.setdefault("BYTEPAIR_DATA_DIR", "/home/pyodide/bytepair-data")
 
 # (imported after the data directory is set)
 import bytepair
+from bytepair import charnames as _charnames
 from bytepair import chat, chat_formats, hf_export, models, registry, steps
+from bytepair import decoding as _decoding
 from bytepair import facts as _facts
 from bytepair.errors import ArgumentError, BytepairError
 from bytepair.pretokenize import check_pattern as _check_pattern
@@ -174,25 +176,46 @@ def encode(text: str, name: str, add_special: bool = True) -> str:
 
 
 @_exposed
-def encode_spans(text: str, name: str, units: str = "utf16", limit: int | None = None, add_special: bool = True) -> str:
-    """JSON columns ``{n_tokens, ids, display, vocab, special, hex, start, end}`` over the first
-    ``limit`` tokens (all when ``None``); spans in ``units``; ``n_tokens`` counts every token;
-    ``n_added``: tokens the post-processor added (BOS ...: special, empty span); ``vocab``: the
-    vocabulary's spelling (``Ġhello``, ``▁hello``, ``<0xE0>``)."""
+def encode_spans(text: str, name: str, units: str = "utf16", limit: int | None = None, add_special: bool = True,
+                 specials: bool = False) -> str:
+    """JSON columns ``{n_tokens, ids, display, vocab, special, hex, note, start, end}`` over the first
+    ``limit`` tokens (all when ``None``), plus ``marks`` (``bytepair.charnames.invisible_marks`` of
+    ``text``); spans in ``units``; ``n_tokens`` counts every token; ``n_added``: tokens the
+    post-processor added (BOS ...: special, empty span); ``vocab``: the vocabulary's spelling
+    (``Ġhello``, ``▁hello``, ``<0xE0>``); ``display``: ``bytepair.token_to_label`` (invisible
+    characters named); ``note``: ``bytepair.token_note``. ``specials``: special-token strings
+    (``<|endoftext|>``) become their special token (``allowed_special="all"``), else plain text."""
     tok = get_tokenizer(name)
-    spans = models.view_spans(tok, text, add_special_tokens=add_special, units=units)
+    if specials and not models.adds_special_tokens(tok):
+        spans = tok.encode_with_spans(text, units=units, allowed_special="all", disallowed_special=())
+    else:
+        spans = models.view_spans(tok, text, add_special_tokens=add_special, units=units)
     shown = spans if limit is None else spans[:limit]
     return _dumps({
         "n_tokens": len(spans),
         "n_added": sum(1 for s in spans if s.special and s.start == s.end),
         "ids": [s.id for s in shown],
-        "display": [bytepair.token_to_display(s.token) for s in shown],
+        "display": [bytepair.token_to_label(s.token) for s in shown],
         "vocab": [tok.token_string(s.id) for s in shown],
         "special": [s.special for s in shown],
         "hex": [s.token.hex(" ") for s in shown],
+        "note": [bytepair.token_note(s.token) for s in shown],
         "start": [s.start for s in shown],
         "end": [s.end for s in shown],
+        "marks": _charnames.invisible_marks(text, units="chars" if units == "chars" else "utf16"),
     })
+
+
+@_exposed
+def decode_ids(ids_text: str, name: str) -> str:
+    """Pasted ids (``bytepair.decoding.parse_token_ids``: ``"1 2"``, ``"[1, 2]"``) -> JSON
+    ``{ids, text, display, note}``: the decoded text (bad UTF-8 as U+FFFD) and, per id,
+    ``bytepair.token_to_label`` / ``token_note``. ArgumentError (``field="ids"``) for bad input."""
+    ids = _decoding.parse_token_ids(ids_text)
+    parts = _decoding.token_pieces(ids, get_tokenizer(name).decode_single_token_bytes)
+    return _dumps({"ids": ids, "text": b"".join(parts).decode("utf-8", errors="replace"),
+                   "display": [bytepair.token_to_label(b) for b in parts],
+                   "note": [bytepair.token_note(b) for b in parts]})
 
 
 @_exposed
@@ -251,7 +274,7 @@ class TrainSession:
         """JSON ``{"events": {"id", "left", "right", "left_text", "right_text", "token_text",
         "count", "n_tokens"}`` (named columns, one entry per merge), ``"done", "total_bytes", "target"}``."""
         deadline = time.perf_counter() + budget_ms / 1000.0
-        rows, vocab, disp = [], self.vocab, bytepair.token_to_display
+        rows, vocab, disp = [], self.vocab, bytepair.token_to_label
         while not self.done:
             ev = next(self._it, None)
             if ev is None:

@@ -6,6 +6,7 @@ import { int, fixed, percent } from "../format.js";
 import { barChart } from "../charts.js";
 import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
+import { scrollHint } from "../scrollhint.js";
 import { tokenizerGroups, defaultCompareTokenizers } from "../tokenizer-groups.js";
 import { mountModelProgress } from "./model-ui.js";
 
@@ -67,6 +68,7 @@ export function mountCompare(root, store, api) {
   const working = slowCallNotice($(root, '[data-testid="compare-working"]'));
   $(root, '[data-testid="compare-working"] button').addEventListener("click", () => api.cancel());
   const set = (patch) => store.update("compare", patch);
+  const updateHint = scrollHint(table.closest(".table-wrap"), $(root, '[data-testid="compare-scroll-hint"]'));
   let samples = null;
 
   async function loadSamples() {
@@ -199,13 +201,17 @@ export function mountCompare(root, store, api) {
   function sortButton(label, key, tokenizer, sort) {
     const active = sort.key === key && (sort.tokenizer ?? null) === (tokenizer ?? null);
     const th = h("th", { scope: "col", attrs: { "aria-sort": active ? (sort.dir === "asc" ? "ascending" : "descending") : null } },
-      h("button", {
+      sortControl(label, key, tokenizer, sort, active));
+    return th;
+  }
+
+  function sortControl(label, key, tokenizer, sort, active = sort.key === key && (sort.tokenizer ?? null) === (tokenizer ?? null)) {
+    return h("button", {
         type: "button",
         class: "sort",
         dataset: { sort: key, tokenizer: tokenizer ?? "" },
         on: { click: () => set({ sort: { key, tokenizer, dir: active && sort.dir === "asc" ? "desc" : "asc" } }) },
-      }, label, h("span", { class: "sort-mark", attrs: { "aria-hidden": "true" }, text: active ? (sort.dir === "asc" ? " ▲" : " ▼") : "" })));
-    return th;
+      }, label, h("span", { class: "sort-mark", attrs: { "aria-hidden": "true" }, text: active ? (sort.dir === "asc" ? " ▲" : " ▼") : "" }));
   }
 
   let drawnRows = null;
@@ -230,14 +236,19 @@ export function mountCompare(root, store, api) {
       return sort.dir === "asc" ? c : -c;
     });
     const head1 = h("tr", {},
-      h("th", { scope: "col", colSpan: 3, class: "group", text: "" }),
+      // (where the Script column folds under the names, its sort button moves up here)
+      h("th", { scope: "col", class: "group pin" }, h("span", { class: "script-inline" }, sortControl("Script", "script", null, sort))),
+      h("th", { scope: "col", class: "group", text: "" }),
+      h("th", { scope: "col", class: "group", text: "" }),
       tokenizers.map((t) => h("th", { scope: "colgroup", colSpan: 3, class: "group", text: api.label(t) })));
     const head2 = h("tr", {},
-      sortButton("Language", "name", null, sort), sortButton("Script", "script", null, sort), sortButton("UTF-8 bytes", "bytes", null, sort),
+      sortButton("Language", "name", null, sort),
+      sortButton("Script", "script", null, sort), sortButton("UTF-8 bytes", "bytes", null, sort),
       tokenizers.flatMap((t) => [sortButton("Tokens", "tokens", t, sort), sortButton("Bytes/token", "bpt", t, sort), sortButton("Premium", "premium", t, sort)]));
     table.tHead.replaceChildren(head1, head2);
     table.tBodies[0].replaceChildren(...rows.map((r) => h("tr", { dataset: { testid: "compare-row", code: r.key }, class: r.baseline ? "baseline" : "" },
-      h("th", { scope: "row" }, h("span", { text: r.name, attrs: { lang: r.lang || null, dir: "auto" } }), r.baseline ? h("span", { class: "hint", text: " (baseline)" }) : null),
+      // the script is repeated under the name by CSS (::after) where its column folds
+      h("th", { scope: "row", dataset: { script: r.script } }, h("span", { text: r.name, attrs: { lang: r.lang || null, dir: "auto" } }), r.baseline ? h("span", { class: "hint", text: " (baseline)" }) : null),
       h("td", { text: r.script }),
       h("td", { class: "num", text: int(r.bytes) }),
       tokenizers.flatMap((t) => {
@@ -253,7 +264,8 @@ export function mountCompare(root, store, api) {
     barChart(canvas, rows.map((r) => r.name), tokenizers.map((t) => ({
       label: api.label(t),
       values: rows.map((r) => (metric === "premium" ? r.cells[t].premium * 100 : r.cells[t][metric])),
-    })), yTitle);
+    })), yTitle, { horizontal: canvas.closest(".card").clientWidth < 640 });
+    updateHint();
   }
 
   // --- links: texts (UDHR or the user's own), tokenizers, chart metric ---------

@@ -2,6 +2,8 @@
 
 import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
 import { int, fixed, charCount, byteCount } from "../format.js";
+import { chipContent } from "../tokenchips.js";
+import { mountTokenizeTools } from "./tokenize_tools.js";
 import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
 import { groupTokens, tokenNode } from "../tokenlist.js";
@@ -18,6 +20,7 @@ export const initialTokenizeState = {
   tokenizer: "cl100k_base",
   showIds: false,
   whitespace: false,
+  specials: false, // special-token strings (<|endoftext|>) as special tokens
   addSpecial: true, // open models / loaded files: add BOS etc. (tokenizers' default)
   desc: null, // describe() of the chosen tokenizer (bytepair, through the worker)
   text: null, // last text encoded
@@ -124,8 +127,8 @@ export function mountTokenize(root, store, api) {
     try {
       await api.ready;
       if (mine === seq) working.start();
-      const addSpecial = store.state.tokenize.addSpecial;
-      const result = await api.encodeSpans(text, tokenizer, LIMIT, { addSpecial });
+      const { addSpecial, specials } = store.state.tokenize;
+      const result = await api.encodeSpans(text, tokenizer, LIMIT, { addSpecial, specials });
       if (mine !== seq) return;
       showError(root, "tokenize", missingNote);
       const same = store.state.tokenize.text === text && store.state.tokenize.tokenizerShown === tokenizer;
@@ -229,15 +232,23 @@ export function mountTokenize(root, store, api) {
   let groups = [];
   let drawn = { result: null, showIds: null, whitespace: null };
 
+  // the detail line: labels (invisible characters named by Python) in <bdi>, so
+  // right-to-left text and hex do not reorder each other; then the notes
   function describe(state, g) {
     const r = state.result;
-    const parts = g.tokens.map((i) => {
+    const nodes = [];
+    if (g.tokens.length > 1) {
+      const { body } = chipContent(state.text, g.start, g.end, r.marks, false);
+      nodes.push(`${g.tokens.length} tokens for “`, h("bdi", {}, body), "”: ");
+    }
+    g.tokens.forEach((i, k) => {
+      if (k) nodes.push("; ");
       const vocab = r.vocab && r.vocab[i] !== r.display[i] ? ` · in the vocabulary “${r.vocab[i]}”` : "";
-      return `id ${r.ids[i]}${r.special?.[i] ? " (special)" : ""} · UTF-8 bytes (hex) ${r.hex[i]} · “${r.display[i]}”${vocab}`;
+      nodes.push(`id ${r.ids[i]}${r.special?.[i] ? " (special)" : ""} · UTF-8 bytes (hex) ${r.hex[i]} · “`, h("bdi", { text: r.display[i] }), `”${vocab}`);
     });
-    const text = state.text.slice(g.start, g.end);
-    const head = g.tokens.length > 1 ? `${g.tokens.length} tokens for “${text}”: ` : "";
-    return head + parts.join("; ");
+    const notes = r.note ? g.tokens.map((i) => r.note[i]).filter(Boolean) : [];
+    if (notes.length) nodes.push(h("span", { class: "token-note", text: ` ${notes.join(" ")}`, dataset: { testid: "token-note" } }));
+    return nodes;
   }
 
   function render(state) {
@@ -274,6 +285,7 @@ export function mountTokenize(root, store, api) {
       out.replaceChildren(...nodes);
       out.classList.toggle("show-ids", s.showIds);
       note.textContent = s.result.n_tokens > s.result.ids.length ? `Showing the first ${int(s.result.ids.length)} of ${int(s.result.n_tokens)} tokens.` : "";
+      tools.legend(s.result);
     } else if (!s.result && drawn.result) {
       drawn = { result: null, showIds: null, whitespace: null };
       groups = [];
@@ -287,7 +299,7 @@ export function mountTokenize(root, store, api) {
       el.setAttribute("aria-selected", "true");
       out.setAttribute("aria-activedescendant", el.id);
       if (document.activeElement === out) el.scrollIntoView({ block: "nearest" });
-      detail.textContent = describe(s, groups[s.active]);
+      detail.replaceChildren(...describe(s, groups[s.active]));
     } else {
       out.removeAttribute("aria-activedescendant");
       detail.textContent = "Hover or focus a token.";
@@ -311,7 +323,7 @@ export function mountTokenize(root, store, api) {
   // --- links: text, tokenizer, toggles ---------------------------------------
   function link() {
     const s = store.state.tokenize;
-    const params = { tok: s.tokenizer, ids: s.showIds ? 1 : null, ws: s.whitespace ? 1 : null, sp: s.addSpecial ? null : 0, ...sbs.link() };
+    const params = { tok: s.tokenizer, ids: s.showIds ? 1 : null, ws: s.whitespace ? 1 : null, sp: s.addSpecial ? null : 0, st: s.specials ? 1 : null, ...sbs.link() };
     if (gallery.current) {
       // a gallery example: its id (and text number) stand for the text
       Object.assign(params, { g: gallery.current.id, gt: gallery.current.textIndex || null });
@@ -341,8 +353,9 @@ export function mountTokenize(root, store, api) {
         }, () => {});
       }
     }
-    set({ showIds: params.ids === "1", whitespace: params.ws === "1", addSpecial: params.sp !== "0" });
+    set({ showIds: params.ids === "1", whitespace: params.ws === "1", addSpecial: params.sp !== "0", specials: params.st === "1" });
     specialToggle.checked = params.sp !== "0";
+    tools.applyLink(params);
     idsToggle.checked = params.ids === "1";
     wsToggle.checked = params.ws === "1";
     if (params.sbs) sbs.toggle(true, params.sbs === "-" ? [] : params.sbs.split(","));
@@ -353,6 +366,8 @@ export function mountTokenize(root, store, api) {
     encodeNow();
     return notes;
   }
+
+  const tools = mountTokenizeTools(root, store, api, { refresh: encodeNow, text: () => textArea.value });
 
   let frame = 0;
   store.subscribe(() => {

@@ -1,0 +1,101 @@
+"""Naming invisible and control characters (bytepair.charnames) and explaining
+character fragments (bytepair.decoding.token_note / token_to_label).
+
+References: Python's ``unicodedata`` (Unicode Character Database: general
+categories, names, and the NameAliases.txt abbreviations that
+``unicodedata.lookup`` resolves), Python's UTF-8 codec (how many bytes a
+character takes), and tiktoken's o200k_base ids for the family emoji of issue 11.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+
+from bytepair.charnames import char_label, char_title, invisible_marks, text_label
+from bytepair.decoding import token_note, token_to_display, token_to_label
+
+NAMED = ["\u200d", "\u200c", "\u200b", "\u200e", "\u200f", "\ufeff", "\xad", "\x00", "\x1b", "\x7f", "\r",
+         "\u2066", "\u2069", "\u202e", "\u061c", "\u2060", "\ufe0f", "\ufe00", "\U000e0100", "\U000e01ef",
+         "\x85", "\u034f", "\u180b"]
+
+
+@pytest.mark.parametrize("ch", NAMED)
+def test_labels_are_unicode_aliases_or_code_points(ch):
+    label = char_label(ch)
+    assert label
+    if label.startswith("U+"):
+        assert int(label[2:], 16) == ord(ch)
+    else:
+        # every abbreviation resolves back to its character in the Unicode database
+        assert unicodedata.lookup(label) == ch
+
+
+def test_zwj_is_named_zwj_and_titled_by_its_unicode_name():
+    assert char_label("\u200d") == "ZWJ"
+    assert char_title("\u200d") == "U+200D " + unicodedata.name("\u200d")
+
+
+@pytest.mark.parametrize("ch", ["a", " ", "\n", "\t", "\xa0", "\u3000", "é", "🙂", "\u0301", "ন"])
+def test_visible_characters_spaces_tab_and_newline_are_not_named(ch):
+    assert char_label(ch) is None
+
+
+def test_every_format_and_control_character_is_named():
+    # the categories a reader cannot see, over the whole code space (but tab and newline)
+    for cp in range(0x110000):
+        ch = chr(cp)
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") and cp not in (9, 10):
+            assert char_label(ch), hex(cp)
+
+
+def test_invisible_marks_utf16_positions_count_astral_characters_twice():
+    text = "👨\u200d👩\u200d👧"
+    m = invisible_marks(text, units="utf16")
+    # JavaScript indices of the two ZWJs: each emoji is 2 UTF-16 code units
+    js_index = [i for i, u in enumerate(text.encode("utf-16-le")[::2]) if u == 0x0D and
+                text.encode("utf-16-le")[2 * i + 1] == 0x20]
+    assert m["start"] == js_index == [2, 5]
+    assert m["end"] == [3, 6] and m["label"] == ["ZWJ", "ZWJ"]
+    assert invisible_marks(text)["start"] == [text.index("\u200d"), text.rindex("\u200d")] == [1, 3]
+    with pytest.raises(ValueError):
+        invisible_marks(text, units="bytes")
+
+
+def test_text_label_and_token_to_label_name_what_token_to_display_leaves_invisible():
+    zwj = "\u200d".encode()
+    assert token_to_display(zwj) == "\u200d"  # the empty chip of issue 11
+    assert token_to_label(zwj) == "⟨ZWJ⟩"
+    assert text_label("a\x1bb\nc") == "a⟨ESC⟩b\nc"
+    assert token_to_label(b"a\xe0\xa6") == token_to_display(b"a\xe0\xa6") == "a<e0a6>"
+
+
+def test_family_emoji_zwj_token_in_o200k_is_labelled():
+    tiktoken = pytest.importorskip("tiktoken")  # noqa: F841
+    from bytepair import registry
+    from tests.reference import tiktoken_encoding
+
+    enc = tiktoken_encoding("o200k_base", registry.load_ranks("o200k_base"))
+    ids = enc.encode("👨\u200d👩\u200d👧")
+    zwj_tokens = [i for i in ids if enc.decode_single_token_bytes(i) == "\u200d".encode()]
+    assert zwj_tokens == [2524, 2524]  # the id named in issue 11
+    assert token_to_label(enc.decode_single_token_bytes(2524)) == "⟨ZWJ⟩"
+
+
+@pytest.mark.parametrize("ch", ["আ", "ন", "€", "🙂", "é", "中"])
+def test_note_counts_the_bytes_of_a_split_character_as_utf8_does(ch):
+    data = ch.encode("utf-8")
+    for k in range(1, len(data)):
+        head, tail = data[:k], data[k:]
+        assert f"the first {k} of the {len(data)} UTF-8 bytes" in token_note(head)
+        assert f"the last {len(tail)} byte" in token_note(tail)
+        assert (head + tail).decode("utf-8") == ch
+
+
+def test_note_is_empty_for_plain_text_and_names_invalid_bytes():
+    assert token_note(b"hello") == ""
+    assert "not valid UTF-8" in token_note(b"\xff")
+    assert token_note("\u200d".encode()) == "⟨ZWJ⟩ = U+200D ZERO WIDTH JOINER."
+    with pytest.raises(TypeError):
+        token_note("text")

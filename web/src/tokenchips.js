@@ -1,0 +1,49 @@
+// The inside of a token chip: the token's text with invisible characters shown by
+// name (the names and positions come from Python: bytepair.charnames.invisible_marks,
+// as `marks` of api.encodeSpans) and, optionally, visible whitespace. Text only
+// (textContent); the page decides nothing about characters itself. A named
+// character keeps its own text; its label is drawn by CSS from data-label.
+
+import { h } from "./dom.js";
+import { visibleWhitespace } from "./format.js";
+
+/**
+ * Nodes for text[start, end) (UTF-16 indices) and the trailing line breaks,
+ * kept apart so a chip can put its id label before them (an id must not wrap
+ * onto the next line, issue 11 item 4).
+ * marks: {start, end, label, title} columns in UTF-16 indices, sorted by start.
+ * Returns {body: [Node|string], tail: string}.
+ */
+export function chipContent(text, start, end, marks, whitespace) {
+  const piece = text.slice(start, end);
+  const trimmed = piece.replace(/[\r\n]+$/, "");
+  const cut = start + trimmed.length;
+  let tail = piece.slice(trimmed.length);
+  const show = (s) => (whitespace ? visibleWhitespace(s) : s);
+  const body = [];
+  let pos = start;
+  const m = marks ?? { start: [] };
+  // first mark at or after start (marks are few: a linear scan from a binary search)
+  let lo = 0;
+  let hi = m.start.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (m.start[mid] < start) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < m.start.length && m.start[i] < cut; i += 1) {
+    if (m.start[i] > pos) body.push(show(text.slice(pos, m.start[i])));
+    // the character itself stays in the text (copying a chip copies the real text);
+    // CSS draws its label (.invis::before, from data-label)
+    body.push(h("span", { class: "invis", text: text.slice(m.start[i], m.end[i]), title: m.title[i], dataset: { label: m.label[i], testid: "invisible-char" } }));
+    pos = m.end[i];
+  }
+  if (pos < cut) body.push(show(text.slice(pos, cut)));
+  if (whitespace && tail) {
+    // "↵" stays with the chip, the line break itself goes after the id
+    const shown = visibleWhitespace(tail);
+    body.push(shown.replace(/[\r\n]/g, ""));
+    tail = shown.replace(/[^\r\n]/g, "");
+  }
+  return { body, tail };
+}

@@ -1,0 +1,96 @@
+// Tokenize extras (issue 11): the special-tokens switch, copying the ids (JSON or
+// space-separated), ids -> text decoding, and the legend that explains <e0a6>
+// fragments and named invisible characters in place. The explanations come from
+// Python (bytepair.token_note, bytepair.charnames) through api.encodeSpans/decodeIds.
+
+import { $, h, showError } from "../dom.js";
+import { plural } from "../format.js";
+
+/**
+ * mount(root, store, api, {refresh, text}) -> {legend(result), applyLink(params)}
+ * refresh(): encode again (after the switch changes); text(): the text typed.
+ */
+export function mountTokenizeTools(root, store, api, { refresh, text }) {
+  const specials = $(root, '[data-testid="toggle-specials"]');
+  const legendEl = $(root, '[data-testid="tokens-legend"]');
+  const copyStatus = $(root, '[data-testid="copy-ids-status"]');
+  const copyBox = $(root, '[data-testid="copy-ids-box"]');
+  const decodeForm = $(root, '[data-testid="decode-form"]');
+  const decodeInput = $(root, '[data-testid="decode-ids"]');
+  const decodeOut = $(root, '[data-testid="decode-text"]');
+  const decodeTokens = $(root, '[data-testid="decode-tokens"]');
+
+  specials.addEventListener("change", () => {
+    store.update("tokenize", { specials: specials.checked });
+    refresh();
+  });
+
+  // --- copy ids: all of them, even past the tokens drawn ----------------------
+  async function allIds() {
+    const s = store.state.tokenize;
+    const r = s.result;
+    if (r && s.text === text() && r.ids.length === r.n_tokens) return r.ids;
+    return (await api.encodeSpans(text(), s.tokenizer, null, { addSpecial: s.addSpecial, specials: s.specials })).ids;
+  }
+  async function copy(format) {
+    copyBox.hidden = true;
+    try {
+      const ids = await allIds();
+      const out = format === "json" ? JSON.stringify(ids) : ids.join(" ");
+      copyBox.value = out;
+      try {
+        await navigator.clipboard.writeText(out);
+        copyStatus.textContent = `Copied ${plural(ids.length, "id")} (${format === "json" ? "JSON" : "space-separated"}).`;
+      } catch {
+        // no clipboard here (an iframe, an insecure origin): show the ids selected
+        copyBox.hidden = false;
+        copyBox.select();
+        copyStatus.textContent = "The clipboard is not available here: the ids are selected below, copy them with Ctrl+C (⌘C).";
+      }
+    } catch (err) {
+      copyStatus.textContent = err.message;
+    }
+  }
+  for (const b of root.querySelectorAll("[data-copy-ids]")) b.addEventListener("click", () => copy(b.dataset.copyIds));
+
+  // --- ids -> text -------------------------------------------------------------
+  decodeForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    showError(root, "decode", "");
+    try {
+      const r = await api.decodeIds(decodeInput.value, store.state.tokenize.tokenizer);
+      decodeOut.textContent = r.text;
+      decodeTokens.replaceChildren(...r.display.map((d, i) => h("code", {
+        class: `tok${r.note[i] ? " has-note" : ""}`, text: d, title: r.note[i] || `id ${r.ids[i]}`, dataset: { testid: "decoded-token" } })));
+      decodeOut.dataset.decoded = String(r.ids.length);
+    } catch (err) {
+      decodeOut.textContent = "";
+      decodeTokens.replaceChildren();
+      delete decodeOut.dataset.decoded;
+      showError(root, "decode", err.message);
+    }
+  });
+
+  /** The legend under the tokens: shown when a token is a fragment or holds a named character. */
+  function legend(result) {
+    const items = [];
+    if (result?.display?.some((d, i) => result.note[i] && /<[0-9a-f]+>/.test(d))) {
+      items.push(h("li", { dataset: { testid: "legend-fragment" } }, h("code", { class: "tok", text: "<e0a6>" }),
+        " hex: bytes of a character that the tokenizer split across tokens (UTF-8 writes most characters in 2–4 bytes). Hover a token for which bytes it holds."));
+    }
+    if (result?.marks?.label.length) {
+      items.push(h("li", { dataset: { testid: "legend-invisible" } }, h("span", { class: "invis", text: "\u200d", dataset: { label: "ZWJ" } }),
+        " an invisible or control character, shown by its Unicode abbreviation or code point (hover for its name)."));
+    }
+    if (result?.special?.some(Boolean)) {
+      items.push(h("li", {}, h("span", { class: "tok-group special", text: "<|endoftext|>" }), " one special token (the switch above counts it as text instead)."));
+    }
+    legendEl.replaceChildren(...items);
+    legendEl.hidden = !items.length;
+  }
+
+  function applyLink(params) {
+    specials.checked = params.st === "1";
+  }
+  return { legend, applyLink };
+}
