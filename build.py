@@ -78,10 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     p_serve.add_argument("--port", type=int, default=8000, help="port (0 picks a free one; default 8000)")
     p_serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p_serve.add_argument("--quiet", action="store_true", help="do not log requests")
-    p_serve.add_argument("--isolate", action="store_true",
-                         help="send COOP/COEP headers (cross-origin isolation: SharedArrayBuffer)")
-    sub.add_parser("test", help="set up, build, lint and run the tests; extra arguments go to pytest",
-                   add_help=False)
+    p_serve.add_argument(
+        "--isolate", action="store_true", help="send COOP/COEP headers (cross-origin isolation: SharedArrayBuffer)"
+    )
+    sub.add_parser("test", help="set up, build, lint and run the tests; extra arguments go to pytest", add_help=False)
     sub.add_parser("lint", help="ruff check, ruff format --check, prettier --check, eslint")
     sub.add_parser("bench", help="run tools/bench.py; extra arguments go to it", add_help=False)
 

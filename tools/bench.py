@@ -50,13 +50,18 @@ def bench_encode(name: str, corpus: str, text: str, repeat: int) -> dict:
 
     info = encoding_info(name)
     tk = tiktoken.Encoding(
-        f"bench-{name}", pat_str=info["pattern"], mergeable_ranks=load_ranks(name), special_tokens=info["special_tokens"]
+        f"bench-{name}",
+        pat_str=info["pattern"],
+        mergeable_ranks=load_ranks(name),
+        special_tokens=info["special_tokens"],
     )
     n = len(text.encode("utf-8"))
     t_tk, ids_tk = best_of(repeat, lambda: tk.encode_ordinary(text))
 
     def cold():
-        enc = bytepair.Tokenizer.from_ranks(load_ranks(name), pattern=info["pattern"], special_tokens=info["special_tokens"])
+        enc = bytepair.Tokenizer.from_ranks(
+            load_ranks(name), pattern=info["pattern"], special_tokens=info["special_tokens"]
+        )
         t0 = time.perf_counter()
         ids = enc.encode_ordinary(text)
         return time.perf_counter() - t0, ids, enc
@@ -116,7 +121,9 @@ def bench_train(corpus: str, text: str, vocab_size: int, repeat: int) -> dict:
 def bench_none(text: str, n_merges: int, repeat: int) -> dict:
     from tests.reference.slow_bpe import slow_train_steps
 
-    t_ours, ours = best_of(repeat, lambda: [(e.pair, e.count) for e in bytepair.train_iter(text, 256 + n_merges, pattern="none")])
+    t_ours, ours = best_of(
+        repeat, lambda: [(e.pair, e.count) for e in bytepair.train_iter(text, 256 + n_merges, pattern="none")]
+    )
     t0 = time.perf_counter()
     slow = [(s.pair, s.count) for s in slow_train_steps(text, n_merges)]
     t_slow = time.perf_counter() - t0
@@ -141,14 +148,19 @@ def bench_pyodide(n_bytes: int, vocab_size: int, repeat: int) -> list[dict]:
         return [{"what": "Pyodide", "skipped": "needs Node.js and `npm ci`"}]
     proc = subprocess.run(
         [node, str(ROOT / "tools" / "bench_pyodide.mjs"), str(n_bytes), str(vocab_size), str(repeat)],
-        capture_output=True, text=True, cwd=ROOT,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
     )
     if proc.returncode != 0:
         raise SystemExit(f"bench: the Pyodide run failed:\n{proc.stdout}\n{proc.stderr}")
     pyo = json.loads(proc.stdout.strip().splitlines()[-1])
     rows = []
     for c, p in zip(cpython, pyo["results"]):
-        row = {"what": f"CPython {sys.version.split()[0]} vs Pyodide (Python {pyo['python']}, Node.js)", "corpus": c["corpus"]}
+        row = {
+            "what": f"CPython {sys.version.split()[0]} vs Pyodide (Python {pyo['python']}, Node.js)",
+            "corpus": c["corpus"],
+        }
         for key in c:
             if key not in ("corpus", "MB"):
                 row[key] = {"cpython": c[key], "pyodide": p[key]}

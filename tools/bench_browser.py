@@ -90,9 +90,7 @@ def chromium():
 
 def ms_to_ready(page) -> float:
     """Milliseconds from navigation start to ``bytepair.ready`` (the page must have just navigated)."""
-    return page.evaluate(
-        "async () => { await window.bytepair.ready; return performance.now(); }"
-    )
+    return page.evaluate("async () => { await window.bytepair.ready; return performance.now(); }")
 
 
 #: Boot stages the worker reports in its ready reply (``stages``), in order.
@@ -152,24 +150,28 @@ def bench_boot(dirs: list[pathlib.Path], runs: int) -> list[dict]:
     rows = []
     for d in dirs:
         info = json.loads((d / "wheels" / "manifest.json").read_text(encoding="utf-8"))
-        rows.append({
-            "what": "navigation -> Ready (ms), headless Chromium, localhost",
-            "site": str(d),
-            "install": info.get("install"),
-            "runs": runs,
-            "cold_median": round(statistics.median(cold[d])),
-            "cold_min": round(min(cold[d])),
-            "cold_max": round(max(cold[d])),
-            "warm_median": round(statistics.median(warm[d])),
-        })
+        rows.append(
+            {
+                "what": "navigation -> Ready (ms), headless Chromium, localhost",
+                "site": str(d),
+                "install": info.get("install"),
+                "runs": runs,
+                "cold_median": round(statistics.median(cold[d])),
+                "cold_min": round(min(cold[d])),
+                "cold_max": round(max(cold[d])),
+                "warm_median": round(statistics.median(warm[d])),
+            }
+        )
         for kind in ("cold", "warm"):
             runs_ = stages[(d, kind)]
             keys = ["dom_content_loaded", *STAGES]
-            rows.append({
-                "what": f"boot stages, {kind} cache: median ms from navigation to the end of each",
-                "site": str(d),
-                **{k: round(statistics.median(r[k] for r in runs_)) for k in keys if all(k in r for r in runs_)},
-            })
+            rows.append(
+                {
+                    "what": f"boot stages, {kind} cache: median ms from navigation to the end of each",
+                    "site": str(d),
+                    **{k: round(statistics.median(r[k] for r in runs_)) for k in keys if all(k in r for r in runs_)},
+                }
+            )
     return rows
 
 
@@ -200,10 +202,17 @@ def bench_figures() -> list[dict]:
         )
         if n != expected:
             raise SystemExit(f"bench: the page counted {n} tokens, tiktoken {expected}; run the tests")
-        rows.append({"what": "encode cl100k_base in the browser (count)", "MB": round(nbytes / MB, 2),
-                     "s": round(ms / 1000, 2), "MBps": round(nbytes / MB / (ms / 1000), 2)})
+        rows.append(
+            {
+                "what": "encode cl100k_base in the browser (count)",
+                "MB": round(nbytes / MB, 2),
+                "s": round(ms / 1000, 2),
+                "MBps": round(nbytes / MB / (ms / 1000), 2),
+            }
+        )
         page.locator('[data-testid="train-text"]').evaluate(
-            "(el, t) => { el.value = t; el.dispatchEvent(new Event('input', { bubbles: true })); }", text)
+            "(el, t) => { el.value = t; el.dispatchEvent(new Event('input', { bubbles: true })); }", text
+        )
         page.fill('[data-testid="train-vocab"]', "4096")
         page.select_option('[data-testid="train-pattern"]', "cl100k_base")
         page.fill('[data-testid="train-name"]', "kjv-4096")
@@ -224,9 +233,14 @@ def bench_figures() -> list[dict]:
         meta = page.evaluate("() => window.bytepair.trainedTokenizers().find((t) => t.name === 'kjv-4096').meta")
         if meta["n_merges"] != 4096 - 256:
             raise SystemExit(f"bench: training gave {meta['n_merges']} merges, expected {4096 - 256}")
-        rows.append({"what": "train cl100k pattern, vocab 4096, in the browser", "MB": round(nbytes / MB, 2),
-                     "s": round((fig["end"] - fig["click"]) / 1000, 1),
-                     "first_merge_shown_s": round((fig["first"] - fig["click"]) / 1000, 2)})
+        rows.append(
+            {
+                "what": "train cl100k pattern, vocab 4096, in the browser",
+                "MB": round(nbytes / MB, 2),
+                "s": round((fig["end"] - fig["click"]) / 1000, 1),
+                "first_merge_shown_s": round((fig["first"] - fig["click"]) / 1000, 2),
+            }
+        )
         context.close()
     return rows
 
@@ -243,7 +257,10 @@ def _route_peers(context) -> None:
     its ``base64-js`` import pointed at a small shim) from node_modules."""
     from tools.buildutil import NODE_MODULES
 
-    roots = {"gpt": (NODE_MODULES / "gpt-tokenizer" / "esm").resolve(), "jst": (NODE_MODULES / "js-tiktoken" / "dist").resolve()}
+    roots = {
+        "gpt": (NODE_MODULES / "gpt-tokenizer" / "esm").resolve(),
+        "jst": (NODE_MODULES / "js-tiktoken" / "dist").resolve(),
+    }
 
     def handle(route):
         rel = route.request.url.split("/__peers/", 1)[1].split("?")[0]
@@ -257,7 +274,9 @@ def _route_peers(context) -> None:
                 return
             body = path.read_text(encoding="utf-8")
             if lib == "jst":
-                body = body.replace("from 'base64-js'", "from './__b64.js'").replace('from "base64-js"', "from './__b64.js'")
+                body = body.replace("from 'base64-js'", "from './__b64.js'").replace(
+                    'from "base64-js"', "from './__b64.js'"
+                )
         route.fulfill(status=200, body=body, headers={"Content-Type": "text/javascript; charset=utf-8"})
 
     context.route("**/__peers/**", handle)
@@ -324,22 +343,29 @@ def bench_peers() -> list[dict]:
             ms_to_ready(page)
             res = page.evaluate(_PEERS_JS, [enc, texts])
             context.close()
-            rows.append({
-                "what": f"first count after choosing {enc} (ms), in the page",
-                "bytepair": round(res.pop("bytepair_first_count_ms")),
-                "gpt_tokenizer": round(res.pop("gpt_tokenizer_first_count_ms")),
-                "js_tiktoken": round(res.pop("js_tiktoken_first_count_ms")),
-                "target": "bytepair <= 300",
-            })
+            rows.append(
+                {
+                    "what": f"first count after choosing {enc} (ms), in the page",
+                    "bytepair": round(res.pop("bytepair_first_count_ms")),
+                    "gpt_tokenizer": round(res.pop("gpt_tokenizer_first_count_ms")),
+                    "js_tiktoken": round(res.pop("js_tiktoken_first_count_ms")),
+                    "target": "bytepair <= 300",
+                }
+            )
             for corpus, r in res.items():
                 if not r["ids_identical"]:
                     raise SystemExit(f"bench: bytepair, gpt-tokenizer and js-tiktoken disagree on {corpus} ({enc})")
-                rows.append({
-                    "what": f"encode {enc} {corpus} in the page (MB/s)", "MB": round(r["MB"], 2),
-                    **{k: round(v, 2) for k, v in r.items() if k.endswith("MBps")},
-                    "ratio_warm": round(r["bytepair_warm_MBps"] / r["gpt_tokenizer_MBps"], 2),
-                    "target": "ratio_warm >= 0.5; cold UDHR mix >= 2 MB/s",
-                })
+                rows.append(
+                    {
+                        "what": f"encode {enc} {corpus} in the page (MB/s)",
+                        "MB": round(r["MB"], 2),
+                        **{k: round(v, 2) for k, v in r.items() if k.endswith("MBps")},
+                        "ratio_warm": round(r["bytepair_warm_MBps"] / r["gpt_tokenizer_MBps"], 2),
+                        "target": "ratio_warm >= 0.5; cold UDHR mix >= 2 MB/s",
+                    }
+                )
+
+
 MODEL_TARGET_MS = 1500  # issue 8: first count of a new model within 1.5 s of choosing it
 
 
@@ -366,7 +392,9 @@ def _tokenize_ready(page, url: str | None) -> None:
     else:
         page.goto(url + "#tokenize")
     ms_to_ready(page)
-    page.wait_for_function("() => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith('cl100k_base:')")
+    page.wait_for_function(
+        "() => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith('cl100k_base:')"
+    )
 
 
 def bench_models(names: list[str], runs: int) -> list[dict]:
@@ -392,14 +420,20 @@ def bench_models(names: list[str], runs: int) -> list[dict]:
                 finally:
                     context.close()
             c, w = statistics.median(cold), statistics.median(cached)
-            rows.append({
-                "what": "choose open model -> first count (ms), Tokenize, headless Chromium, localhost",
-                "model": name, "runs": runs, "cold_ms": round(c), "cached_ms": round(w),
-                "cold_vs_target": round(c / MODEL_TARGET_MS, 2), "cached_vs_target": round(w / MODEL_TARGET_MS, 2),
-                "gz_bytes": loads[0]["bytes"],
-                "cold_load": {k: loads[0].get(k) for k in ("source", "fetch_ms", "gunzip_ms", "parse_ms")},
-                "cached_load": {k: loads[1].get(k) for k in ("source", "fetch_ms", "gunzip_ms", "parse_ms")},
-            })
+            rows.append(
+                {
+                    "what": "choose open model -> first count (ms), Tokenize, headless Chromium, localhost",
+                    "model": name,
+                    "runs": runs,
+                    "cold_ms": round(c),
+                    "cached_ms": round(w),
+                    "cold_vs_target": round(c / MODEL_TARGET_MS, 2),
+                    "cached_vs_target": round(w / MODEL_TARGET_MS, 2),
+                    "gz_bytes": loads[0]["bytes"],
+                    "cold_load": {k: loads[0].get(k) for k in ("source", "fetch_ms", "gunzip_ms", "parse_ms")},
+                    "cached_load": {k: loads[1].get(k) for k in ("source", "fetch_ms", "gunzip_ms", "parse_ms")},
+                }
+            )
             print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     return rows
 

@@ -61,14 +61,18 @@ def run(n_bytes: int, vocab_size: int, repeat: int) -> list[dict]:
             max(1, repeat - 1),
             lambda text=text: sum(1 for _ in bytepair.train_iter(text, vocab_size, pattern="cl100k_base")),
         )
-        out.append({
-            "corpus": corpus, "MB": round(mb, 2),
-            "encode_cold_MBps": round(mb / cold, 2), "encode_warm_MBps": round(mb / warm, 2),
-            f"train_v{vocab_size}_s": round(train, 2),
-        })
+        out.append(
+            {
+                "corpus": corpus,
+                "MB": round(mb, 2),
+                "encode_cold_MBps": round(mb / cold, 2),
+                "encode_warm_MBps": round(mb / warm, 2),
+                f"train_v{vocab_size}_s": round(train, 2),
+            }
+        )
     kjv150 = texts(150_000)["KJV"]
     t_none, _ = best_of(repeat, lambda: sum(1 for _ in bytepair.train_iter(kjv150, 456, pattern="none")))
-    out.append({"corpus": "KJV 150 KB", 'train_none_200_merges_s': round(t_none, 3)})
+    out.append({"corpus": "KJV 150 KB", "train_none_200_merges_s": round(t_none, 3)})
     return out
 
 

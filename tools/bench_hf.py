@@ -73,10 +73,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--text", default=None)
     args = ap.parse_args(argv)
 
-    import bytepair
     import tokenizers
-    from bytepair.hf_tokenizer import from_compact, to_compact
 
+    import bytepair
+    from bytepair.hf_tokenizer import from_compact, to_compact
     from tests.hf_models import KEYS, model_dir
 
     label, docs = _documents(args.bytes, args.text)
@@ -86,7 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     t_cl = _best(args.repeat, lambda: [cl.encode_ordinary(d) for d in docs])
     print(f"bytepair cl100k_base (warm): {mb / t_cl:.2f} MB/s")
     print()
-    print(f"{'model':<14}{'load s':>8}{'compact s':>10}{'HF load s':>10}{'cold MB/s':>11}{'warm MB/s':>11}{'HF MB/s':>9}{'HF/warm':>9}{'cl100k/warm':>12}")
+    print(
+        f"{'model':<14}{'load s':>8}{'compact s':>10}{'HF load s':>10}{'cold MB/s':>11}{'warm MB/s':>11}{'HF MB/s':>9}{'HF/warm':>9}{'cl100k/warm':>12}"
+    )
     keys = [k for k in (args.models.split(",") if args.models else KEYS)]
     for key in keys:
         d = model_dir(key)
@@ -109,8 +111,10 @@ def main(argv: list[str] | None = None) -> int:
                 tok.encode(x, add_special_tokens=False)
             colds.append(time.perf_counter() - t0)
         t_warm = _best(args.repeat, lambda tok=tok: [tok.encode(x, add_special_tokens=False) for x in docs])
-        print(f"{key:<14}{t_load:>8.2f}{t_compact:>10.2f}{t_hf_load:>10.2f}{mb / min(colds):>11.2f}{mb / t_warm:>11.2f}{mb / t_hf:>9.2f}"
-              f"{t_warm / t_hf:>9.1f}x{t_warm / t_cl:>11.1f}x")
+        print(
+            f"{key:<14}{t_load:>8.2f}{t_compact:>10.2f}{t_hf_load:>10.2f}{mb / min(colds):>11.2f}{mb / t_warm:>11.2f}{mb / t_hf:>9.2f}"
+            f"{t_warm / t_hf:>9.1f}x{t_warm / t_cl:>11.1f}x"
+        )
     try:
         import mistral_common
 
@@ -118,7 +122,9 @@ def main(argv: list[str] | None = None) -> int:
         t_load = _best(args.repeat, lambda: bytepair.from_tekken(p).encode(FIRST))
         tok = bytepair.from_tekken(p)
         t_warm = _best(args.repeat, lambda: [tok.encode(x, add_special_tokens=False) for x in docs])
-        print(f"{'tekken_240718':<14}{t_load:>8.2f}{'':>10}{'':>10}{'':>11}{mb / t_warm:>11.2f}{'':>9}{'':>9}{t_warm / t_cl:>11.1f}x")
+        print(
+            f"{'tekken_240718':<14}{t_load:>8.2f}{'':>10}{'':>10}{'':>11}{mb / t_warm:>11.2f}{'':>9}{'':>9}{t_warm / t_cl:>11.1f}x"
+        )
     except ImportError:
         pass
     return 0

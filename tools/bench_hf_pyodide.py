@@ -37,7 +37,9 @@ def _time(load, data: bytes) -> tuple[float, float]:
 
 def test_print_load_times():
     print(f"\nPython {sys.version.split()[0]} on {sys.platform}")
-    print(f"{'model':<15}{'MB':>6}{'load s':>8}{'1st s':>7}{'total s':>9}{'compact MB':>12}{'load s':>8}{'1st s':>7}{'total s':>9}")
+    print(
+        f"{'model':<15}{'MB':>6}{'load s':>8}{'1st s':>7}{'total s':>9}{'compact MB':>12}{'load s':>8}{'1st s':>7}{'total s':>9}"
+    )
     for key in (*KEYS, "tekken_240718"):
         path = DIR / f"{key}.json" if key.startswith("tekken") else DIR / key / "tokenizer.json"
         if not path.is_file():

@@ -166,23 +166,46 @@ def main() -> None:
 
     files = assemble(args.mb)
     total = sum(p.stat().st_size for p in files)
-    print(f"corpus: {total / 1e6:.1f} MB in {len(files)} files: " + ", ".join(
-        f"{p.name} {p.stat().st_size / 1e6:.1f} MB" for p in files))
+    print(
+        f"corpus: {total / 1e6:.1f} MB in {len(files)} files: "
+        + ", ".join(f"{p.name} {p.stat().st_size / 1e6:.1f} MB" for p in files)
+    )
     print(f"vocab {args.vocab_size}, pattern {args.pattern}, {os.cpu_count()} cores")
     pattern = bytepair.resolve_pattern(args.pattern)
     env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
     out = CACHE / "bench_bytepair.json"
-    hf = measure([sys.executable, "-c", HF_SCRIPT, __import__("json").dumps([str(p) for p in files]),
-                  str(args.vocab_size), onig_pattern(pattern)])
+    hf = measure(
+        [
+            sys.executable,
+            "-c",
+            HF_SCRIPT,
+            __import__("json").dumps([str(p) for p in files]),
+            str(args.vocab_size),
+            onig_pattern(pattern),
+        ]
+    )
     print(f"HF BpeTrainer:  {hf[0]:8.1f} s  peak {hf[1]:8.0f} MB  (vocab {hf[2].strip()})")
-    cmd = [sys.executable, "-m", "bytepair", "train", *map(str, files), "-v", str(args.vocab_size),
-           "-p", args.pattern, "-o", str(out), "-q"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "bytepair",
+        "train",
+        *map(str, files),
+        "-v",
+        str(args.vocab_size),
+        "-p",
+        args.pattern,
+        "-o",
+        str(out),
+        "-q",
+    ]
     if args.workers is not None:
         cmd += ["-j", str(args.workers)]
     bp = measure(cmd, env)
     print(f"bytepair train: {bp[0]:8.1f} s  peak {bp[1]:8.0f} MB")
-    print(f"wall-time ratio bytepair / HF: {bp[0] / hf[0]:.2f}x (target <= 2x); "
-          f"peak-memory ratio: {bp[1] / hf[1]:.2f}x")
+    print(
+        f"wall-time ratio bytepair / HF: {bp[0] / hf[0]:.2f}x (target <= 2x); peak-memory ratio: {bp[1] / hf[1]:.2f}x"
+    )
 
 
 if __name__ == "__main__":

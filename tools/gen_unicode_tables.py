@@ -97,39 +97,112 @@ GENERAL_CATEGORIES = [
 
 # Scripts: long name (Scripts.txt) and ISO 15924 code (PropertyValueAliases.txt).
 SCRIPTS = [
-    ("Latin", "Latn"), ("Greek", "Grek"), ("Cyrillic", "Cyrl"), ("Armenian", "Armn"),
-    ("Hebrew", "Hebr"), ("Arabic", "Arab"), ("Syriac", "Syrc"), ("Thaana", "Thaa"),
-    ("Nko", "Nkoo"), ("Devanagari", "Deva"), ("Bengali", "Beng"), ("Gurmukhi", "Guru"),
-    ("Gujarati", "Gujr"), ("Oriya", "Orya"), ("Tamil", "Taml"), ("Telugu", "Telu"),
-    ("Kannada", "Knda"), ("Malayalam", "Mlym"), ("Sinhala", "Sinh"), ("Thai", "Thai"),
-    ("Lao", "Laoo"), ("Tibetan", "Tibt"), ("Myanmar", "Mymr"), ("Georgian", "Geor"),
-    ("Hangul", "Hang"), ("Ethiopic", "Ethi"), ("Cherokee", "Cher"),
-    ("Canadian_Aboriginal", "Cans"), ("Ogham", "Ogam"), ("Runic", "Runr"),
-    ("Khmer", "Khmr"), ("Mongolian", "Mong"), ("Hiragana", "Hira"), ("Katakana", "Kana"),
-    ("Bopomofo", "Bopo"), ("Han", "Hani"), ("Yi", "Yiii"), ("Tifinagh", "Tfng"),
-    ("Vai", "Vaii"), ("Javanese", "Java"), ("Balinese", "Bali"), ("Sundanese", "Sund"),
-    ("Tagalog", "Tglg"), ("Coptic", "Copt"), ("Gothic", "Goth"), ("Braille", "Brai"),
-    ("Ol_Chiki", "Olck"), ("Adlam", "Adlm"), ("Common", "Zyyy"), ("Inherited", "Zinh"),
+    ("Latin", "Latn"),
+    ("Greek", "Grek"),
+    ("Cyrillic", "Cyrl"),
+    ("Armenian", "Armn"),
+    ("Hebrew", "Hebr"),
+    ("Arabic", "Arab"),
+    ("Syriac", "Syrc"),
+    ("Thaana", "Thaa"),
+    ("Nko", "Nkoo"),
+    ("Devanagari", "Deva"),
+    ("Bengali", "Beng"),
+    ("Gurmukhi", "Guru"),
+    ("Gujarati", "Gujr"),
+    ("Oriya", "Orya"),
+    ("Tamil", "Taml"),
+    ("Telugu", "Telu"),
+    ("Kannada", "Knda"),
+    ("Malayalam", "Mlym"),
+    ("Sinhala", "Sinh"),
+    ("Thai", "Thai"),
+    ("Lao", "Laoo"),
+    ("Tibetan", "Tibt"),
+    ("Myanmar", "Mymr"),
+    ("Georgian", "Geor"),
+    ("Hangul", "Hang"),
+    ("Ethiopic", "Ethi"),
+    ("Cherokee", "Cher"),
+    ("Canadian_Aboriginal", "Cans"),
+    ("Ogham", "Ogam"),
+    ("Runic", "Runr"),
+    ("Khmer", "Khmr"),
+    ("Mongolian", "Mong"),
+    ("Hiragana", "Hira"),
+    ("Katakana", "Kana"),
+    ("Bopomofo", "Bopo"),
+    ("Han", "Hani"),
+    ("Yi", "Yiii"),
+    ("Tifinagh", "Tfng"),
+    ("Vai", "Vaii"),
+    ("Javanese", "Java"),
+    ("Balinese", "Bali"),
+    ("Sundanese", "Sund"),
+    ("Tagalog", "Tglg"),
+    ("Coptic", "Copt"),
+    ("Gothic", "Goth"),
+    ("Braille", "Brai"),
+    ("Ol_Chiki", "Olck"),
+    ("Adlam", "Adlm"),
+    ("Common", "Zyyy"),
+    ("Inherited", "Zinh"),
     ("Unknown", "Zzzz"),
 ]
 
 # Binary properties (PropertyAliases.txt): long name and short aliases.
 BINARY = [
-    ("Alphabetic", ["Alpha"]), ("White_Space", ["WSpace", "Space"]),
-    ("Uppercase", ["Upper"]), ("Lowercase", ["Lower"]), ("Cased", []),
-    ("Case_Ignorable", ["CI"]), ("Math", []), ("Dash", []), ("Hex_Digit", ["XDigit"]),
-    ("ASCII_Hex_Digit", ["AHex"]), ("Ideographic", ["Ideo"]), ("Diacritic", ["Dia"]),
-    ("Extender", ["Ext"]), ("Quotation_Mark", ["QMark"]), ("Join_Control", ["Join_C"]),
-    ("Default_Ignorable_Code_Point", ["DI"]), ("Noncharacter_Code_Point", ["NChar"]),
-    ("Emoji", []), ("Emoji_Presentation", ["EPres"]), ("Emoji_Modifier", ["EMod"]),
-    ("Emoji_Modifier_Base", ["EBase"]), ("Emoji_Component", ["EComp"]),
-    ("Extended_Pictographic", ["ExtPict"]), ("Regional_Indicator", ["RI"]),
-    ("Variation_Selector", ["VS"]), ("Any", []), ("Assigned", []), ("ASCII", []),
-    ("Word", []), ("Alnum", []), ("Blank", []), ("Graph", []), ("Print", []),
+    ("Alphabetic", ["Alpha"]),
+    ("White_Space", ["WSpace", "Space"]),
+    ("Uppercase", ["Upper"]),
+    ("Lowercase", ["Lower"]),
+    ("Cased", []),
+    ("Case_Ignorable", ["CI"]),
+    ("Math", []),
+    ("Dash", []),
+    ("Hex_Digit", ["XDigit"]),
+    ("ASCII_Hex_Digit", ["AHex"]),
+    ("Ideographic", ["Ideo"]),
+    ("Diacritic", ["Dia"]),
+    ("Extender", ["Ext"]),
+    ("Quotation_Mark", ["QMark"]),
+    ("Join_Control", ["Join_C"]),
+    ("Default_Ignorable_Code_Point", ["DI"]),
+    ("Noncharacter_Code_Point", ["NChar"]),
+    ("Emoji", []),
+    ("Emoji_Presentation", ["EPres"]),
+    ("Emoji_Modifier", ["EMod"]),
+    ("Emoji_Modifier_Base", ["EBase"]),
+    ("Emoji_Component", ["EComp"]),
+    ("Extended_Pictographic", ["ExtPict"]),
+    ("Regional_Indicator", ["RI"]),
+    ("Variation_Selector", ["VS"]),
+    ("Any", []),
+    ("Assigned", []),
+    ("ASCII", []),
+    ("Word", []),
+    ("Alnum", []),
+    ("Blank", []),
+    ("Graph", []),
+    ("Print", []),
 ]
 
-POSIX_NAMES = ["alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph", "lower",
-               "print", "punct", "space", "upper", "word", "xdigit"]
+POSIX_NAMES = [
+    "alnum",
+    "alpha",
+    "ascii",
+    "blank",
+    "cntrl",
+    "digit",
+    "graph",
+    "lower",
+    "print",
+    "punct",
+    "space",
+    "upper",
+    "word",
+    "xdigit",
+]
 
 
 def loose(name: str) -> str:
@@ -175,16 +248,14 @@ def try_measure(pattern: str):
 def case_stable(pos: str, neg_class: str, ranges) -> bool:
     """True when regex's IGNORECASE changes nothing for this class (pos = atom, neg_class = [^..])."""
     comp = complement(ranges)
-    return (
-        measure("(?i)" + pos) == ranges
-        and measure("(?i)" + neg_class) == comp
-    )
+    return measure("(?i)" + pos) == ranges and measure("(?i)" + neg_class) == comp
 
 
 def case_variants() -> dict[int, frozenset[int]]:
     """For each character whose ``(?i)`` match set in regex is larger than itself: that set."""
-    cand = {c for lo, hi in measure(r"[\p{Changes_When_Casemapped}\p{Changes_When_Casefolded}]")
-            for c in range(lo, hi + 1)}
+    cand = {
+        c for lo, hi in measure(r"[\p{Changes_When_Casemapped}\p{Changes_When_Casefolded}]") for c in range(lo, hi + 1)
+    }
     out: dict[int, frozenset[int]] = {}
     todo = sorted(cand)
     while todo:
@@ -275,8 +346,11 @@ def build() -> str:
 
     stable = sorted(n for n, (atom, neg) in probe.items() if case_stable(atom, neg, ranges[n]))
     variants = case_variants()
-    print(f"measured {len(ranges)} classes, {len(names)} spellings, "
-          f"{len(variants)} case-variant characters in {time.time() - t0:.1f} s", file=sys.stderr)
+    print(
+        f"measured {len(ranges)} classes, {len(names)} spellings, "
+        f"{len(variants)} case-variant characters in {time.time() - t0:.1f} s",
+        file=sys.stderr,
+    )
     if skipped:
         print("regex rejects (skipped): " + ", ".join(skipped), file=sys.stderr)
 

@@ -63,7 +63,7 @@ def read_js_ranks_module(path: pathlib.Path) -> dict[str, Any]:
     prefix = "export default "
     if not text.startswith(prefix):
         raise ValueError(f"{path}: expected it to start with {prefix!r}")
-    body = text[len(prefix):].rstrip().removesuffix(";")
+    body = text[len(prefix) :].rstrip().removesuffix(";")
     try:
         obj = json.loads(body)
     except json.JSONDecodeError as e:
@@ -200,8 +200,10 @@ def main(argv: list[str] | None = None) -> int:
     for name in ENCODINGS:
         text, facts = build_one(name)
         n_lines = text.count(b"\n")
-        print(f"{name}: {n_lines} ranks, sha256 ok; js-tiktoken special_tokens="
-              f"{facts.get('special_tokens')} explicit_n_vocab={facts.get('explicit_n_vocab')}")
+        print(
+            f"{name}: {n_lines} ranks, sha256 ok; js-tiktoken special_tokens="
+            f"{facts.get('special_tokens')} explicit_n_vocab={facts.get('explicit_n_vocab')}"
+        )
         out = OUT_DIR / f"{name}.tiktoken.gz"
         current = gzip.decompress(out.read_bytes()) if out.exists() else None
         if current == text:

@@ -48,7 +48,9 @@ def _npm_dir(source: str) -> pathlib.Path:
     package = source.removeprefix("npm:")
     d = NODE_MODULES / package
     if not (d / "package.json").is_file():
-        raise BuildError(f"npm package {package} is missing (node_modules/{package}): run `npm ci` at the repository root")
+        raise BuildError(
+            f"npm package {package} is missing (node_modules/{package}): run `npm ci` at the repository root"
+        )
     return d
 
 

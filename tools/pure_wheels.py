@@ -35,10 +35,18 @@ import tempfile
 import zipfile
 
 #: Pinned releases and the sha256 of the files pip downloads (PyPI's published hashes).
-JINJA2 = ("jinja2", "3.1.6", "jinja2-3.1.6-py3-none-any.whl",
-          "85ece4451f492d0c13c5dd7c13a64681a86afae63a5f347908daf103ce6d2f67")
-MARKUPSAFE = ("markupsafe", "3.0.3", "markupsafe-3.0.3.tar.gz",
-              "722695808f4b6457b320fdc131280796bdceb04ab50fe1795cd540799ebe1698")
+JINJA2 = (
+    "jinja2",
+    "3.1.6",
+    "jinja2-3.1.6-py3-none-any.whl",
+    "85ece4451f492d0c13c5dd7c13a64681a86afae63a5f347908daf103ce6d2f67",
+)
+MARKUPSAFE = (
+    "markupsafe",
+    "3.0.3",
+    "markupsafe-3.0.3.tar.gz",
+    "722695808f4b6457b320fdc131280796bdceb04ab50fe1795cd540799ebe1698",
+)
 
 #: The wheel :func:`build_markupsafe_wheel` writes.
 MARKUPSAFE_WHEEL = "markupsafe-3.0.3-py3-none-any.whl"
@@ -52,8 +60,20 @@ def _pip_download(name: str, version: str, sha256: str, dest: pathlib.Path, *, s
         req = pathlib.Path(tmp) / "requirements.txt"
         req.write_text(f"{name}=={version} --hash=sha256:{sha256}\n", encoding="utf-8")
         fmt = ["--no-binary", ":all:"] if sdist else ["--only-binary", ":all:"]
-        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--require-hashes",
-               "--disable-pip-version-check", *fmt, "-r", str(req), "-d", str(dest)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--require-hashes",
+            "--disable-pip-version-check",
+            *fmt,
+            "-r",
+            str(req),
+            "-d",
+            str(dest),
+        ]
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             raise RuntimeError(f"pip download of {name}=={version} failed:\n{proc.stdout}\n{proc.stderr}")

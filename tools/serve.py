@@ -77,8 +77,14 @@ class SiteServer(http.server.ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
-def make_server(host: str = "127.0.0.1", port: int = 8000, *, directory: pathlib.Path = DIST,
-                quiet: bool = False, isolate: bool = False) -> SiteServer:
+def make_server(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    directory: pathlib.Path = DIST,
+    quiet: bool = False,
+    isolate: bool = False,
+) -> SiteServer:
     """An HTTP server for ``directory`` (not yet serving; call serve_forever).
     Port 0 picks a free port: read it from ``server.server_address[1]``.
     ``quiet``: no request log; ``isolate``: send COOP/COEP headers (cross-origin

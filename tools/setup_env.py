@@ -141,10 +141,12 @@ def ensure_node_modules() -> None:
         return
     what = ", ".join(stale[:5]) + (f" and {len(stale) - 5} more" if len(stale) > 5 else "")
     if NODE_MODULES.is_symlink():
-        raise BuildError(f"node_modules links to a shared install ({os.readlink(NODE_MODULES)}) that does not "
-                         f"match package-lock.json ({what}); not running `npm ci` through the link (it would "
-                         "empty the shared directory): update the shared install, or replace the link "
-                         "with a directory of your own and run `npm ci`")
+        raise BuildError(
+            f"node_modules links to a shared install ({os.readlink(NODE_MODULES)}) that does not "
+            f"match package-lock.json ({what}); not running `npm ci` through the link (it would "
+            "empty the shared directory): update the shared install, or replace the link "
+            "with a directory of your own and run `npm ci`"
+        )
     npm = shutil.which("npm")
     if not npm:
         raise BuildError("npm not found: install Node.js 20+ with npm, then run `python build.py` again")
@@ -158,6 +160,7 @@ def _in_venv() -> bool:
 
 def _externally_managed() -> bool:
     import sysconfig
+
     return not _in_venv() and (pathlib.Path(sysconfig.get_path("stdlib")) / "EXTERNALLY-MANAGED").exists()
 
 
@@ -165,6 +168,7 @@ def _missing_test_requirements() -> list[str]:
     import importlib.metadata
     import re
     import tomllib
+
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     reqs = list(project.get("optional-dependencies", {}).get("test", []))
     reqs += list(project.get("dependencies", []))  # regex: needed on CPython (marker: not emscripten)

@@ -55,8 +55,14 @@ VOCAB_SRC = PY_SRC / "bytepair" / "data"
 #: Files of the npm ``pyodide`` package the site needs (the .map files keep
 #: the browser's developer tools from asking for missing files).
 PYODIDE_FILES = (
-    "pyodide.mjs", "pyodide.mjs.map", "pyodide.js", "pyodide.js.map",
-    "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
+    "pyodide.mjs",
+    "pyodide.mjs.map",
+    "pyodide.js",
+    "pyodide.js.map",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
 )
 
 #: Default JavaScript libraries copied to dist/ (from under node_modules/, to
@@ -128,6 +134,7 @@ UDHR_LANGUAGES = (
 #: build calls the texts not parallel (a missing or truncated preamble).
 UDHR_PARALLEL_TOLERANCE = 2.0
 
+
 class DistWriter:
     """Writes files into dist/ only when their content changed (atomically) and
     remembers every file it produced, so that stale files can be pruned."""
@@ -191,8 +198,8 @@ class DistWriter:
         return removed
 
 
-
 # --------------------------------------------------------------------------- steps
+
 
 def _npm_version(package: str) -> str:
     meta = NODE_MODULES / package / "package.json"
@@ -272,20 +279,24 @@ def udhr_samples() -> dict:
         pre, a1 = d.sections["preamble"], d.sections["article-1"]
         ratio = (sum(map(len, pre)) / eng_pre) / (sum(map(len, a1)) / eng_a1)
         if not 1 / UDHR_PARALLEL_TOLERANCE <= ratio <= UDHR_PARALLEL_TOLERANCE:
-            raise BuildError(f"UDHR {code}: preamble and Article 1 are out of proportion to English "
-                             f"({ratio:.2f}); the texts may not be parallel")
-        languages.append({
-            "code": code,
-            "name": name,
-            "lang": d.lang,
-            "direction": d.direction,
-            "script": script,
-            "udhr_name": d.name,
-            "text": "\n".join(pre + a1),
-        })
+            raise BuildError(
+                f"UDHR {code}: preamble and Article 1 are out of proportion to English "
+                f"({ratio:.2f}); the texts may not be parallel"
+            )
+        languages.append(
+            {
+                "code": code,
+                "name": name,
+                "lang": d.lang,
+                "direction": d.direction,
+                "script": script,
+                "udhr_name": d.name,
+                "text": "\n".join(pre + a1),
+            }
+        )
     return {
         "source": f"Universal Declaration of Human Rights, npm udhr {_npm_version('udhr')} "
-                  "(https://github.com/wooorm/udhr)",
+        "(https://github.com/wooorm/udhr)",
         "unit": "Preamble and Article 1, paragraphs joined by newlines",
         "languages": languages,
     }
@@ -307,7 +318,7 @@ def vendor_list() -> list[tuple[str, str]]:
         items = json.loads(spec.read_text(encoding="utf-8"))
         pairs = [(str(i["from"]), str(i["to"])) for i in items]
     except (ValueError, TypeError, KeyError) as e:
-        raise BuildError(f"{spec}: expected a JSON list of {{\"from\": ..., \"to\": ...}} objects ({e})") from e
+        raise BuildError(f'{spec}: expected a JSON list of {{"from": ..., "to": ...}} objects ({e})') from e
     return [(f.removeprefix("node_modules/"), t.lstrip("/")) for f, t in pairs]
 
 
@@ -316,8 +327,7 @@ def step_vendor(out: DistWriter) -> dict[str, str]:
     for src, dst in vendor_list():
         path = NODE_MODULES / src
         if not path.is_file():
-            raise BuildError(f"vendor file node_modules/{src} does not exist "
-                             "(check web/vendor.json or run `npm ci`)")
+            raise BuildError(f"vendor file node_modules/{src} does not exist (check web/vendor.json or run `npm ci`)")
         out.copy(path, dst)
         pkg = src.split("/")[0] if not src.startswith("@") else "/".join(src.split("/")[:2])
         versions[pkg] = _npm_version(pkg)
@@ -381,8 +391,8 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
     out.write("build-info.json", (json.dumps(info, indent=1) + "\n").encode())
     removed = out.prune()
     if not quiet or out.updated or removed:
-        log(f"web/dist: {len(files)} files ({info['total_size'] / 1e6:.1f} MB, {n_sources} from web/), "
-            f"{len(out.updated)} updated, {len(removed)} removed, {time.perf_counter() - t0:.2f} s")
+        log(
+            f"web/dist: {len(files)} files ({info['total_size'] / 1e6:.1f} MB, {n_sources} from web/), "
+            f"{len(out.updated)} updated, {len(removed)} removed, {time.perf_counter() - t0:.2f} s"
+        )
     return DIST
-
-

@@ -49,8 +49,10 @@ def lint() -> int:
         if rc != 0:
             failed.append(name)
     if failed:
-        log(f"FAILED: lint ({', '.join(failed)}); the fixes: `ruff check --fix .`, `ruff format .`, "
-            "`node_modules/.bin/prettier --write .`, `node_modules/.bin/eslint --fix .`")
+        log(
+            f"FAILED: lint ({', '.join(failed)}); the fixes: `ruff check --fix .`, `ruff format .`, "
+            "`node_modules/.bin/prettier --write .`, `node_modules/.bin/eslint --fix .`"
+        )
         return 1
     log("lint: all checks passed")
     return 0
@@ -91,5 +93,3 @@ def run_pytest(pytest_args: list[str]) -> int:
             log("FAILED: no test passed (all were skipped or deselected)")
             return 1
     return 0
-
-

@@ -61,11 +61,23 @@ def _record_hash(data: bytes) -> str:
     return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
 
 
-
 def _pip_download(names: list[str], dest: pathlib.Path, *extra: str) -> None:
     dest.mkdir(parents=True, exist_ok=True)
-    run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-         "--disable-pip-version-check", "-d", dest, *extra, *names])
+    run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--disable-pip-version-check",
+            "-d",
+            dest,
+            *extra,
+            *names,
+        ]
+    )
 
 
 def step_pypi_wheels(out: DistWriter) -> dict[str, str]:
@@ -93,12 +105,13 @@ def step_pypi_wheels(out: DistWriter) -> dict[str, str]:
         got = file_sha256(path)
         if got != sha:
             path.unlink()
-            raise BuildError(f"{fname}: sha256 {got} differs from the pinned {sha}; "
-                             "deleted it - run the build again to download it anew")
+            raise BuildError(
+                f"{fname}: sha256 {got} differs from the pinned {sha}; "
+                "deleted it - run the build again to download it anew"
+            )
         out.copy(path, f"wheels/{fname}")
         result[fname.split("-")[0]] = fname
     return result
-
 
 
 def _package_inputs() -> list[pathlib.Path]:
@@ -127,8 +140,7 @@ def slim_wheel(src: pathlib.Path, dst: pathlib.Path) -> list[str]:
     size (checked).  Returns the dropped member names."""
     with zipfile.ZipFile(src) as zin:
         infos = zin.infolist()
-        records = [i.filename for i in infos
-                   if i.filename.endswith(".dist-info/RECORD") and i.filename.count("/") == 1]
+        records = [i.filename for i in infos if i.filename.endswith(".dist-info/RECORD") and i.filename.count("/") == 1]
         if len(records) != 1:
             raise BuildError(f"{src.name}: expected one .dist-info/RECORD, found {records}")
         record_name = records[0]
@@ -141,8 +153,7 @@ def slim_wheel(src: pathlib.Path, dst: pathlib.Path) -> list[str]:
         kept_rows = [r for r in rows if r[0] not in dropped]
         members = {i.filename for i in infos if not i.filename.endswith("/")} - set(dropped)
         if {r[0] for r in kept_rows} != members:
-            raise BuildError(f"{src.name}: RECORD and archive disagree: "
-                             f"{sorted({r[0] for r in kept_rows} ^ members)}")
+            raise BuildError(f"{src.name}: RECORD and archive disagree: {sorted({r[0] for r in kept_rows} ^ members)}")
         buf = io.StringIO()
         csv.writer(buf, lineterminator="\n").writerows(kept_rows)
         record_data = buf.getvalue().encode("utf-8")
@@ -183,8 +194,12 @@ def add_pyc(wheel: pathlib.Path) -> int:
             rows = [r for r in csv.reader(io.StringIO(zin.read(record_name).decode("utf-8"))) if r]
             members = {i.filename: zin.read(i) for i in infos}
         site = "/lib/python3.14/site-packages"  # display path only (tracebacks)
-        proc = subprocess.run([node, str(ROOT / "tools" / "compile_pyc.mjs"), str(tmp / "bytepair"), f"{site}/bytepair"],
-                              capture_output=True, text=True, cwd=ROOT)
+        proc = subprocess.run(
+            [node, str(ROOT / "tools" / "compile_pyc.mjs"), str(tmp / "bytepair"), f"{site}/bytepair"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
         if proc.returncode != 0:
             raise BuildError(f"compiling the web wheel's .pyc files with Pyodide failed:\n{proc.stdout}\n{proc.stderr}")
         pycs = sorted(tmp.rglob("__pycache__/*.pyc"))
@@ -200,9 +215,14 @@ def add_pyc(wheel: pathlib.Path) -> int:
                 if info.filename != record_name:
                     zout.writestr(info, members[info.filename], compress_type=zipfile.ZIP_DEFLATED)
             for name, data in added.items():
-                zout.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data, compress_type=zipfile.ZIP_DEFLATED)
-            zout.writestr(next(i for i in infos if i.filename == record_name), buf.getvalue().encode("utf-8"),
-                          compress_type=zipfile.ZIP_DEFLATED)
+                zout.writestr(
+                    zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data, compress_type=zipfile.ZIP_DEFLATED
+                )
+            zout.writestr(
+                next(i for i in infos if i.filename == record_name),
+                buf.getvalue().encode("utf-8"),
+                compress_type=zipfile.ZIP_DEFLATED,
+            )
         os.replace(tmp_wheel, wheel)
     return len(added)
 
@@ -228,14 +248,27 @@ def step_bytepair_wheel(out: DistWriter) -> dict[str, str]:
             for p in [ROOT / "pyproject.toml", *ROOT.glob("README*"), *ROOT.glob("LICENSE*")]:
                 if p.is_file():
                     shutil.copy2(p, src / p.name)
-            shutil.copytree(PY_SRC, src / "py",
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+            shutil.copytree(PY_SRC, src / "py", ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
             try:
-                run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check",
-                     "-q", "-w", tmp / "out", src])
+                run(
+                    [
+                        sys.executable,
+                        "-m",
+                        "pip",
+                        "wheel",
+                        "--no-deps",
+                        "--disable-pip-version-check",
+                        "-q",
+                        "-w",
+                        tmp / "out",
+                        src,
+                    ]
+                )
             except BuildError as e:
-                raise BuildError(f"{e}\n  (building the bytepair wheel from a temporary copy of "
-                                 "pyproject.toml, README.md and py/; the error is printed above)") from e
+                raise BuildError(
+                    f"{e}\n  (building the bytepair wheel from a temporary copy of "
+                    "pyproject.toml, README.md and py/; the error is printed above)"
+                ) from e
             wheels = list((tmp / "out").glob("bytepair-*.whl"))
             if len(wheels) != 1:
                 raise BuildError(f"pip wheel produced {wheels}, expected one bytepair-*.whl")
@@ -247,13 +280,13 @@ def step_bytepair_wheel(out: DistWriter) -> dict[str, str]:
             slim = work / "slim" / full.name
             dropped = slim_wheel(full, slim)
             n_pyc = add_pyc(slim)
-            log(f"bytepair wheel {full.name}: {full.stat().st_size} bytes, web copy "
-                f"{slim.stat().st_size} bytes without {len(dropped)} vocabulary files, with {n_pyc} .pyc files")
+            log(
+                f"bytepair wheel {full.name}: {full.stat().st_size} bytes, web copy "
+                f"{slim.stat().st_size} bytes without {len(dropped)} vocabulary files, with {n_pyc} .pyc files"
+            )
         stamp.write_text(json.dumps({"fingerprint": fingerprint, "wheel": slim.name}))
     out.copy(slim, f"wheels/{slim.name}")
     return {"bytepair": slim.name}
-
-
 
 
 def step_chat_wheels(out: DistWriter) -> dict[str, str]:

@@ -12,7 +12,17 @@ OpenAI encodings id-for-id as tiktoken does, in CPython and in Pyodide.
 [258, 100, 258, 97, 99]
 """
 
-from . import steps, textbook
+from . import (  # chat templates (jinja2 imported on first render), the Chat view's formats, OpenAI chat layouts
+    align,
+    chat,
+    chat_formats,
+    explain,
+    gallery,
+    openai_chat,
+    steps,
+    textbook,
+)
+from .align import compare_segmentations
 from .decoding import (
     StreamDecoder,
     bytes_to_unicode,
@@ -23,18 +33,15 @@ from .decoding import (
     token_to_display_parts,
     token_to_label,
 )
+from .explain import explain_tokens, token_story
+from .hf_tokenizer import HFTokenizer, from_tokenizer_json
 from .patterns import PATTERNS, resolve_pattern
 from .registry import encoding_info, get_encoding, list_encoding_names
 from .serialize import from_json, to_json
+from .tekken import TekkenTokenizer, from_tekken
 from .tiktoken_file import dump_tiktoken_bpe, load_tiktoken_bpe, parse_tiktoken_bpe
 from .tokenizer import Tokenizer, TokenSpan
 from .trainer import MergeEvent, train, train_iter
-from .hf_tokenizer import HFTokenizer, from_tokenizer_json
-from .tekken import TekkenTokenizer, from_tekken
-from . import chat, chat_formats, openai_chat  # chat templates (jinja2 imported on first render), the Chat view's formats, OpenAI chat layouts
-from . import align, explain, gallery
-from .align import compare_segmentations
-from .explain import explain_tokens, token_story
 
 __version__ = "0.1.0"
 

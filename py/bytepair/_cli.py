@@ -82,8 +82,10 @@ def load_tokenizer(spec: str, *, pattern: str | None = None):
     try:
         if spec.endswith(".tiktoken"):
             if pattern is None:
-                _fail(f"{spec} is a .tiktoken rank file, which holds no split pattern: add --pattern "
-                      "(an encoding name such as cl100k_base, 'none', or a regex)")
+                _fail(
+                    f"{spec} is a .tiktoken rank file, which holds no split pattern: add --pattern "
+                    "(an encoding name such as cl100k_base, 'none', or a regex)"
+                )
             ranks = bytepair.parse_tiktoken_bpe(data)
             return bytepair.Tokenizer.from_ranks(ranks, pattern=pattern, name=name.removesuffix(".tiktoken"))
         head = data[:4096].decode("utf-8", "replace")
@@ -107,8 +109,10 @@ def write_tokenizer(tok, out: str) -> list[str]:
     from .tokenizer import Tokenizer
 
     if not isinstance(tok, Tokenizer):
-        _fail(f"{tok.name!r} was read from a Hugging Face tokenizer.json, whose pipeline bytepair runs but "
-              "cannot write in another format; convert bytepair JSON or .tiktoken files instead")
+        _fail(
+            f"{tok.name!r} was read from a Hugging Face tokenizer.json, whose pipeline bytepair runs but "
+            "cannot write in another format; convert bytepair JSON or .tiktoken files instead"
+        )
     if out.endswith(".tiktoken"):
         payload: bytes = tok.to_tiktoken()
     elif base == "tokenizer.json" or base.endswith(".tokenizer.json"):
@@ -120,16 +124,20 @@ def write_tokenizer(tok, out: str) -> list[str]:
     elif out.endswith(".json"):
         payload = tok.to_json().encode("utf-8")
     else:
-        _fail(f"cannot tell the format of {out!r} from its name: use NAME.json (bytepair), tokenizer.json or "
-              "NAME.tokenizer.json (Hugging Face), or NAME.tiktoken")
+        _fail(
+            f"cannot tell the format of {out!r} from its name: use NAME.json (bytepair), tokenizer.json or "
+            "NAME.tokenizer.json (Hugging Face), or NAME.tiktoken"
+        )
     _atomic_write(out, payload)
     return written
 
 
 def _check_out_name(out: str) -> None:
     if not out.endswith((".json", ".tiktoken")):
-        _fail(f"cannot tell the format of {out!r} from its name: use NAME.json (bytepair), tokenizer.json or "
-              "NAME.tokenizer.json (Hugging Face), or NAME.tiktoken")
+        _fail(
+            f"cannot tell the format of {out!r} from its name: use NAME.json (bytepair), tokenizer.json or "
+            "NAME.tokenizer.json (Hugging Face), or NAME.tiktoken"
+        )
 
 
 def _atomic_write(path: str, data: bytes) -> None:
@@ -141,9 +149,16 @@ def _atomic_write(path: str, data: bytes) -> None:
 
 def _tokenizer_options(f):
     f = click.option("--pattern", help="Split pattern for a .tiktoken file: an encoding name, 'none' or a regex.")(f)
-    f = click.option("--tokenizer", "-t", "tokenizer_file", metavar="FILE",
-                     help="Tokenizer file: bytepair JSON, .tiktoken (with --pattern), tokenizer.json.")(f)
-    f = click.option("--encoding", "-e", metavar="NAME", help="Encoding name: gpt2, p50k_base, cl100k_base, o200k_base.")(f)
+    f = click.option(
+        "--tokenizer",
+        "-t",
+        "tokenizer_file",
+        metavar="FILE",
+        help="Tokenizer file: bytepair JSON, .tiktoken (with --pattern), tokenizer.json.",
+    )(f)
+    f = click.option(
+        "--encoding", "-e", metavar="NAME", help="Encoding name: gpt2, p50k_base, cl100k_base, o200k_base."
+    )(f)
     return f
 
 
@@ -203,20 +218,39 @@ ERRORS = click.Choice(["strict", "replace"])
 
 @main.command()
 @click.argument("files", nargs=-1)
-@click.option("--vocab-size", "-v", type=click.IntRange(257), required=True, help="256 bytes + merges + special tokens.")
+@click.option(
+    "--vocab-size", "-v", type=click.IntRange(257), required=True, help="256 bytes + merges + special tokens."
+)
 @click.option("--pattern", "-p", default="cl100k_base", show_default=True, help="Encoding name, 'none' or a regex.")
 @click.option("--special", "-s", multiple=True, metavar="TOKEN", help="A special token (repeat for more).")
 @click.option("--min-frequency", type=click.IntRange(1), default=1, show_default=True)
 @click.option("--normalization", type=click.Choice(["NFC", "NFKC"]), default=None)
 @click.option("--counts", "counts_file", metavar="FILE", help="Train from piece counts (TSV/JSON) instead of FILES.")
-@click.option("--output", "-o", required=True, metavar="OUT", help="OUT.json, tokenizer.json, OUT.tokenizer.json or OUT.tiktoken.")
+@click.option(
+    "--output", "-o", required=True, metavar="OUT", help="OUT.json, tokenizer.json, OUT.tokenizer.json or OUT.tiktoken."
+)
 @click.option("--name", default=None, help="Tokenizer name (default: OUT's stem).")
 @click.option("--workers", "-j", type=click.IntRange(0), default=None, help="Counting processes (default: all cores).")
 @click.option("--chunk-chars", type=click.IntRange(1024), default=corpus.CHUNK_CHARS, show_default=True)
-@click.option("--errors", type=ERRORS, default="strict", show_default=True, help="Invalid UTF-8: stop, or read as U+FFFD.")
+@click.option(
+    "--errors", type=ERRORS, default="strict", show_default=True, help="Invalid UTF-8: stop, or read as U+FFFD."
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
-def train(files, vocab_size, pattern, special, min_frequency, normalization, counts_file, output, name, workers,
-          chunk_chars, errors, quiet):
+def train(
+    files,
+    vocab_size,
+    pattern,
+    special,
+    min_frequency,
+    normalization,
+    counts_file,
+    output,
+    name,
+    workers,
+    chunk_chars,
+    errors,
+    quiet,
+):
     """Train a tokenizer on FILES (paths, globs, - for stdin) and write it to OUT."""
     import bytepair
 
@@ -255,15 +289,26 @@ def train(files, vocab_size, pattern, special, min_frequency, normalization, cou
         except BytepairError as e:
             _fail(str(e))
         total = sum(os.path.getsize(s) for s in sources if s != "-") if "-" not in sources else None
-        with Progress(TextColumn("counting"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
-                      _RateColumn("MB", 1e6), TimeElapsedColumn(), TimeRemainingColumn(),
-                      console=console, disable=quiet, transient=False) as prog:
+        with Progress(
+            TextColumn("counting"),
+            BarColumn(),
+            TextColumn("{task.percentage:>3.0f}%"),
+            _RateColumn("MB", 1e6),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            disable=quiet,
+            transient=False,
+        ) as prog:
             task = prog.add_task("count", total=total)
             try:
                 counts = corpus.count_pieces(
                     corpus.read_text(sources, errors=errors, on_bytes=lambda n: prog.advance(task, n)),
-                    pattern=pattern, special_tokens=special, normalization=normalization,
-                    workers=workers, chunk_chars=chunk_chars,
+                    pattern=pattern,
+                    special_tokens=special,
+                    normalization=normalization,
+                    workers=workers,
+                    chunk_chars=chunk_chars,
                 )
             except BytepairError as e:
                 _fail(str(e))
@@ -272,25 +317,40 @@ def train(files, vocab_size, pattern, special, min_frequency, normalization, cou
                 sys.exit(EXIT_INTERRUPTED)
     t_count = time.perf_counter() - t0
     n_merges = vocab_size - 256 - len(special)
-    with Progress(TextColumn("merging"), BarColumn(), MofNCompleteColumn(), _RateColumn("merges"),
-                  TimeElapsedColumn(), TimeRemainingColumn(), console=console, disable=quiet) as prog:
+    with Progress(
+        TextColumn("merging"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        _RateColumn("merges"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=quiet,
+    ) as prog:
         task = prog.add_task("merge", total=n_merges)
         merges, interrupted = corpus.learn_merges(
-            counts, vocab_size, special_tokens=special, min_frequency=min_frequency,
+            counts,
+            vocab_size,
+            special_tokens=special,
+            min_frequency=min_frequency,
             on_merge=lambda ev: prog.advance(task),
         )
-    tok = bytepair.Tokenizer.from_merges(merges, pattern=pattern, special_tokens=list(special),
-                                         normalization=normalization, name=name)
+    tok = bytepair.Tokenizer.from_merges(
+        merges, pattern=pattern, special_tokens=list(special), normalization=normalization, name=name
+    )
     try:
         written = write_tokenizer(tok, output)
     except BytepairError as e:
         _fail(f"cannot write {output}: {e}")
     t_all = time.perf_counter() - t0
-    msg = (f"{len(merges)} merges from {len(counts):,} distinct pieces "
-           f"(counting {t_count:.1f} s, total {t_all:.1f} s); wrote {', '.join(written)}")
+    msg = (
+        f"{len(merges)} merges from {len(counts):,} distinct pieces "
+        f"(counting {t_count:.1f} s, total {t_all:.1f} s); wrote {', '.join(written)}"
+    )
     if output.endswith(".tiktoken"):
-        msg += (f"\nnote: a .tiktoken file holds only the ranks; load it with --pattern {pattern!r}"
-                + (f" and normalize text with {normalization} first" if normalization else ""))
+        msg += f"\nnote: a .tiktoken file holds only the ranks; load it with --pattern {pattern!r}" + (
+            f" and normalize text with {normalization} first" if normalization else ""
+        )
     if interrupted:
         click.echo(f"interrupted: kept the first {msg}", err=True)
         sys.exit(EXIT_INTERRUPTED)
@@ -310,8 +370,13 @@ def pieces(files, pattern, special, normalization, output, workers, errors):
     """Count the pieces of FILES (the input of `train --counts`)."""
     try:
         sources = corpus.expand_sources(files)
-        counts = corpus.count_pieces(corpus.read_text(sources, errors=errors), pattern=pattern,
-                                     special_tokens=special, normalization=normalization, workers=workers)
+        counts = corpus.count_pieces(
+            corpus.read_text(sources, errors=errors),
+            pattern=pattern,
+            special_tokens=special,
+            normalization=normalization,
+            workers=workers,
+        )
     except BytepairError as e:
         _fail(str(e))
     fmt = "json" if output.endswith(".json") else "tsv"
@@ -378,8 +443,14 @@ def _file_stats(tok, source: str, errors: str) -> dict:
     text = _read_all([source], errors)
     n_bytes = len(text.encode("utf-8", "surrogatepass"))
     n = len(_encode_all(tok, text))
-    return {"file": source, "tokenizer": tok.name, "bytes": n_bytes, "chars": len(text), "tokens": n,
-            "bytes_per_token": round(n_bytes / n, 4) if n else None}
+    return {
+        "file": source,
+        "tokenizer": tok.name,
+        "bytes": n_bytes,
+        "chars": len(text),
+        "tokens": n,
+        "bytes_per_token": round(n_bytes / n, 4) if n else None,
+    }
 
 
 @main.command()
@@ -397,8 +468,16 @@ def count(files, texts, encoding, tokenizer_file, pattern, fmt, errors):
         rows = []
         for t in texts:
             n = len(_encode_all(tok, t))
-            rows.append({"file": "<text>", "tokenizer": tok.name, "bytes": len(t.encode()), "chars": len(t),
-                         "tokens": n, "bytes_per_token": round(len(t.encode()) / n, 4) if n else None})
+            rows.append(
+                {
+                    "file": "<text>",
+                    "tokenizer": tok.name,
+                    "bytes": len(t.encode()),
+                    "chars": len(t),
+                    "tokens": n,
+                    "bytes_per_token": round(len(t.encode()) / n, 4) if n else None,
+                }
+            )
     else:
         try:
             sources = corpus.expand_sources(files) if files else ["-"]
@@ -425,15 +504,23 @@ def _emit(rows: list[dict], fmt: str, columns: list[str], *, title: str) -> None
         for c in columns:
             table.add_column(c, justify="left" if c in ("file", "tokenizer") else "right")
         for r in rows:
-            table.add_row(*["" if r.get(c) is None else (f"{r[c]:+.1%}" if c == "premium" else str(r[c]))
-                            for c in columns])
+            table.add_row(
+                *["" if r.get(c) is None else (f"{r[c]:+.1%}" if c == "premium" else str(r[c])) for c in columns]
+            )
         Console(width=max(100, Console().width)).print(table)
 
 
 @main.command()
 @click.argument("files", nargs=-1, required=True)
-@click.option("--tokenizer", "-t", "specs", multiple=True, required=True, metavar="NAME|FILE",
-              help="An encoding name or tokenizer file (repeat; the first is the baseline).")
+@click.option(
+    "--tokenizer",
+    "-t",
+    "specs",
+    multiple=True,
+    required=True,
+    metavar="NAME|FILE",
+    help="An encoding name or tokenizer file (repeat; the first is the baseline).",
+)
 @click.option("--baseline", default=None, help="Which --tokenizer is the baseline (default: the first).")
 @click.option("--pattern", help="Split pattern for .tiktoken files.")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
@@ -459,17 +546,26 @@ def compare(files, specs, baseline, pattern, fmt, errors):
         n_bytes = len(text.encode("utf-8"))
         counts = [len(_encode_all(t, text)) for t in toks]
         for label, n in zip(labels, counts):
-            rows.append({
-                "file": s, "tokenizer": label, "tokens": n, "bytes": n_bytes,
-                "bytes_per_token": round(n_bytes / n, 4) if n else None,
-                "premium": (n / counts[base] - 1) if counts[base] else None,
-            })
+            rows.append(
+                {
+                    "file": s,
+                    "tokenizer": label,
+                    "tokens": n,
+                    "bytes": n_bytes,
+                    "bytes_per_token": round(n_bytes / n, 4) if n else None,
+                    "premium": (n / counts[base] - 1) if counts[base] else None,
+                }
+            )
     if fmt != "table":
         for r in rows:
             if r["premium"] is not None:
                 r["premium"] = round(r["premium"], 6)
-    _emit(rows, fmt, ["file", "tokenizer", "tokens", "bytes", "bytes_per_token", "premium"],
-          title=f"premium over {labels[base]}")
+    _emit(
+        rows,
+        fmt,
+        ["file", "tokenizer", "tokens", "bytes", "bytes_per_token", "premium"],
+        title=f"premium over {labels[base]}",
+    )
 
 
 @main.command()

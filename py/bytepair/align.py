@@ -154,7 +154,9 @@ def cuts(spans: Sequence[Any], *, length: int, row: int = 0) -> tuple[list[int],
     for k, s in enumerate(spans):
         start, end = _span(s, row, k)
         if end > length:
-            raise ArgumentError(f"row {row}, token {k}: span ({start}, {end}) runs past the text's length {length}", field="rows")
+            raise ArgumentError(
+                f"row {row}, token {k}: span ({start}, {end}) runs past the text's length {length}", field="rows"
+            )
         if prev_end is not None:
             if start < prev_start or end < prev_end:
                 raise ArgumentError(f"row {row}, token {k}: spans must be in text order", field="rows")

@@ -35,22 +35,79 @@ __all__ = ["char_label", "char_title", "invisible_marks", "text_label", "INVISIB
 INVISIBLE_OPEN, INVISIBLE_CLOSE = "\u27e8", "\u27e9"
 
 # Abbreviation aliases from Unicode NameAliases.txt (type "abbreviation").
-_C0 = ("NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI "
-       "DLE DC1 DC2 DC3 DC4 NAK SYN ETB CAN EM SUB ESC FS GS RS US").split()
+_C0 = (
+    "NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI DLE DC1 DC2 DC3 DC4 NAK SYN ETB CAN EM SUB ESC FS GS RS US"
+).split()
 _ABBREV: dict[int, str] = {i: a for i, a in enumerate(_C0)}
-_ABBREV.update({
-    0x7F: "DEL", 0x80: "PAD", 0x81: "HOP", 0x82: "BPH", 0x83: "NBH", 0x84: "IND", 0x85: "NEL", 0x86: "SSA",
-    0x87: "ESA", 0x88: "HTS", 0x89: "HTJ", 0x8A: "VTS", 0x8B: "PLD", 0x8C: "PLU", 0x8D: "RI", 0x8E: "SS2",
-    0x8F: "SS3", 0x90: "DCS", 0x91: "PU1", 0x92: "PU2", 0x93: "STS", 0x94: "CCH", 0x95: "MW", 0x96: "SPA",
-    0x97: "EPA", 0x98: "SOS", 0x99: "SGC", 0x9A: "SCI", 0x9B: "CSI", 0x9C: "ST", 0x9D: "OSC", 0x9E: "PM",
-    0x9F: "APC",
-    0xAD: "SHY", 0x34F: "CGJ", 0x61C: "ALM", 0x180B: "FVS1", 0x180C: "FVS2", 0x180D: "FVS3", 0x180E: "MVS",
-    0x180F: "FVS4", 0x200B: "ZWSP", 0x200C: "ZWNJ", 0x200D: "ZWJ", 0x200E: "LRM", 0x200F: "RLM",
-    0x202A: "LRE", 0x202B: "RLE", 0x202C: "PDF", 0x202D: "LRO", 0x202E: "RLO", 0x2060: "WJ",
-    0x2066: "LRI", 0x2067: "RLI", 0x2068: "FSI", 0x2069: "PDI", 0xFEFF: "BOM",
-})
-_C0_NAMES = {0x09: "CHARACTER TABULATION", 0x0A: "LINE FEED", 0x0D: "CARRIAGE RETURN", 0x1B: "ESCAPE",
-             0x00: "NULL", 0x7F: "DELETE"}
+_ABBREV.update(
+    {
+        0x7F: "DEL",
+        0x80: "PAD",
+        0x81: "HOP",
+        0x82: "BPH",
+        0x83: "NBH",
+        0x84: "IND",
+        0x85: "NEL",
+        0x86: "SSA",
+        0x87: "ESA",
+        0x88: "HTS",
+        0x89: "HTJ",
+        0x8A: "VTS",
+        0x8B: "PLD",
+        0x8C: "PLU",
+        0x8D: "RI",
+        0x8E: "SS2",
+        0x8F: "SS3",
+        0x90: "DCS",
+        0x91: "PU1",
+        0x92: "PU2",
+        0x93: "STS",
+        0x94: "CCH",
+        0x95: "MW",
+        0x96: "SPA",
+        0x97: "EPA",
+        0x98: "SOS",
+        0x99: "SGC",
+        0x9A: "SCI",
+        0x9B: "CSI",
+        0x9C: "ST",
+        0x9D: "OSC",
+        0x9E: "PM",
+        0x9F: "APC",
+        0xAD: "SHY",
+        0x34F: "CGJ",
+        0x61C: "ALM",
+        0x180B: "FVS1",
+        0x180C: "FVS2",
+        0x180D: "FVS3",
+        0x180E: "MVS",
+        0x180F: "FVS4",
+        0x200B: "ZWSP",
+        0x200C: "ZWNJ",
+        0x200D: "ZWJ",
+        0x200E: "LRM",
+        0x200F: "RLM",
+        0x202A: "LRE",
+        0x202B: "RLE",
+        0x202C: "PDF",
+        0x202D: "LRO",
+        0x202E: "RLO",
+        0x2060: "WJ",
+        0x2066: "LRI",
+        0x2067: "RLI",
+        0x2068: "FSI",
+        0x2069: "PDI",
+        0xFEFF: "BOM",
+    }
+)
+_C0_NAMES = {
+    0x09: "CHARACTER TABULATION",
+    0x0A: "LINE FEED",
+    0x0D: "CARRIAGE RETURN",
+    0x1B: "ESCAPE",
+    0x00: "NULL",
+    0x7F: "DELETE",
+}
 _NAMED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cn", "Cs"})
 _EXTRA = frozenset({0x34F, 0x180B, 0x180C, 0x180D, 0x180F, 0x115F, 0x1160, 0x3164, 0xFFA0})
 _LAYOUT = frozenset({0x09, 0x0A})  # tab and newline lay out as whitespace: not named

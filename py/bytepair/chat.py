@@ -340,7 +340,11 @@ def _render_raw(template: str, messages: list[dict], *, add_generation_prompt: b
     compiled = _compile(template)
     try:
         return compiled.render(
-            messages=messages, tools=tools, documents=documents, add_generation_prompt=add_generation_prompt, **variables
+            messages=messages,
+            tools=tools,
+            documents=documents,
+            add_generation_prompt=add_generation_prompt,
+            **variables,
         )
     except jinja2.exceptions.TemplateError as e:
         raise ChatTemplateError(str(e) or type(e).__name__) from e
@@ -408,7 +412,12 @@ def render_chat_template(
             raise ArgumentError("Documents should be a list of dicts with 'title' and 'text' keys!", field="documents")
         documents = _plain(list(documents))
     variables = _plain({**(special_tokens or {}), **template_kwargs})
-    render = {"add_generation_prompt": add_generation_prompt, "tools": tools, "documents": documents, "variables": variables}
+    render = {
+        "add_generation_prompt": add_generation_prompt,
+        "tools": tools,
+        "documents": documents,
+        "variables": variables,
+    }
     final_text = _mark_continuation(template, norm, continue_final_message, add_generation_prompt)
     try:
         text = _render_raw(template, norm, **render)
@@ -450,7 +459,9 @@ def _mark_continuation(template: str, norm: list[dict], cont: bool | str, add_ge
     last = norm[-1]
     final = last.get(name)
     if final is None:
-        raise ArgumentError(f'continue_final_message is set but the final message has no "{name}" to continue!', field=field)
+        raise ArgumentError(
+            f'continue_final_message is set but the final message has no "{name}" to continue!', field=field
+        )
     fields = [f for f in _REASONING_FIELDS if last.get(f) == final] if name in _REASONING_FIELDS else [name]
     if not any(f in template for f in fields):
         raise ArgumentError(
@@ -864,7 +875,11 @@ def chat_breakdown(
     specials = _special_tokens_of(tokenizer)
     common = dict(tools=tools, documents=documents, special_tokens=specials, **template_kwargs)
     text = render_chat_template(
-        template, messages, add_generation_prompt=add_generation_prompt, continue_final_message=continue_final_message, **common
+        template,
+        messages,
+        add_generation_prompt=add_generation_prompt,
+        continue_final_message=continue_final_message,
+        **common,
     )
     norm = normalize_messages(messages)
     regions, prev = [], 0

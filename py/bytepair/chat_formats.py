@@ -58,14 +58,38 @@ TEMPLATE_PREFIX = "template:"
 #: Which models use which encoding and style: gpt-tokenizer 4.0.0
 #: ``src/mapping.ts`` (``chatModelParams``) and ``src/modelsMap.ts``.
 OPENAI_CHAT_FORMATS: tuple[dict[str, str], ...] = (
-    {"id": "chatml-o200k", "label": "GPT-4o, GPT-4.1, o1/o3/o4, GPT-5 — ChatML (o200k_base)",
-     "group": "OpenAI", "format": "chatml", "tokenizer": "o200k_base", "style": "gpt-4"},
-    {"id": "chatml-cl100k", "label": "GPT-4, GPT-4 Turbo — ChatML (cl100k_base)",
-     "group": "OpenAI", "format": "chatml", "tokenizer": "cl100k_base", "style": "gpt-4"},
-    {"id": "chatml-gpt-3.5", "label": "GPT-3.5 Turbo — ChatML (cl100k_base)",
-     "group": "OpenAI", "format": "chatml", "tokenizer": "cl100k_base", "style": "gpt-3.5"},
-    {"id": "harmony", "label": "gpt-oss-20b, gpt-oss-120b — harmony (o200k_harmony)",
-     "group": "OpenAI", "format": "harmony", "tokenizer": "o200k_base", "style": ""},
+    {
+        "id": "chatml-o200k",
+        "label": "GPT-4o, GPT-4.1, o1/o3/o4, GPT-5 — ChatML (o200k_base)",
+        "group": "OpenAI",
+        "format": "chatml",
+        "tokenizer": "o200k_base",
+        "style": "gpt-4",
+    },
+    {
+        "id": "chatml-cl100k",
+        "label": "GPT-4, GPT-4 Turbo — ChatML (cl100k_base)",
+        "group": "OpenAI",
+        "format": "chatml",
+        "tokenizer": "cl100k_base",
+        "style": "gpt-4",
+    },
+    {
+        "id": "chatml-gpt-3.5",
+        "label": "GPT-3.5 Turbo — ChatML (cl100k_base)",
+        "group": "OpenAI",
+        "format": "chatml",
+        "tokenizer": "cl100k_base",
+        "style": "gpt-3.5",
+    },
+    {
+        "id": "harmony",
+        "label": "gpt-oss-20b, gpt-oss-120b — harmony (o200k_harmony)",
+        "group": "OpenAI",
+        "format": "harmony",
+        "tokenizer": "o200k_base",
+        "style": "",
+    },
 )
 
 
@@ -89,9 +113,16 @@ def chat_formats(models: Iterable[Mapping[str, Any]] = ()) -> list[dict[str, str
         if not m.get("chat_template"):
             continue
         name = str(m["name"])
-        out.append({"id": TEMPLATE_PREFIX + name, "label": f"{m.get('label') or name} — chat template",
-                    "group": str(m.get("maker") or "Open models"), "format": "chat_template",
-                    "tokenizer": name, "style": ""})
+        out.append(
+            {
+                "id": TEMPLATE_PREFIX + name,
+                "label": f"{m.get('label') or name} — chat template",
+                "group": str(m.get("maker") or "Open models"),
+                "format": "chat_template",
+                "tokenizer": name,
+                "style": "",
+            }
+        )
     return out
 
 
@@ -100,8 +131,10 @@ def open_model_rows() -> list[dict[str, Any]]:
     ``[{"name", "label", "maker", "chat_template": bool}]`` (in their order)."""
     from . import models
 
-    return [{"name": m.name, "label": m.label, "maker": m.maker, "chat_template": m.name in CHAT_TEMPLATE_MODELS}
-            for m in models.OPEN_MODELS]
+    return [
+        {"name": m.name, "label": m.label, "maker": m.maker, "chat_template": m.name in CHAT_TEMPLATE_MODELS}
+        for m in models.OPEN_MODELS
+    ]
 
 
 def find_format(format_id: str, formats: Sequence[Mapping[str, str]] | None = None) -> dict[str, str]:
@@ -118,9 +151,15 @@ def find_format(format_id: str, formats: Sequence[Mapping[str, str]] | None = No
         if f["id"] == format_id:
             return dict(f)
     if isinstance(format_id, str) and format_id.startswith(TEMPLATE_PREFIX) and len(format_id) > len(TEMPLATE_PREFIX):
-        name = format_id[len(TEMPLATE_PREFIX):]
-        return {"id": format_id, "label": f"{name} — chat template", "group": "Open models",
-                "format": "chat_template", "tokenizer": name, "style": ""}
+        name = format_id[len(TEMPLATE_PREFIX) :]
+        return {
+            "id": format_id,
+            "label": f"{name} — chat template",
+            "group": "Open models",
+            "format": "chat_template",
+            "tokenizer": name,
+            "style": "",
+        }
     known = [f["id"] for f in pool]
     raise UnknownNameError(f"unknown chat format {format_id!r}; known: {', '.join(known)}", field="format", known=known)
 
@@ -193,9 +232,11 @@ def breakdown(
     msgs = _messages(messages)
     prime = "assistant" if add_generation_prompt else ""
     if f["format"] == "chatml":
+
         def run(ms):
             return openai_chat.chatml_breakdown(ms, encoding=f["tokenizer"], style=f["style"], prime=prime, units=units)
     elif f["format"] == "harmony":
+
         def run(ms):
             return openai_chat.harmony_breakdown(ms, prime=prime, units=units)
     else:
@@ -211,7 +252,9 @@ def breakdown(
             raise MessageError(str(e), message_index=_failing_message(run, msgs, str(e))) from e
     if get_tokenizer is None:
         raise ArgumentError("a chat template needs the tokenizer: pass get_tokenizer", field="get_tokenizer")
-    return chat.chat_breakdown(get_tokenizer(f["tokenizer"]), msgs, add_generation_prompt=add_generation_prompt, units=units)
+    return chat.chat_breakdown(
+        get_tokenizer(f["tokenizer"]), msgs, add_generation_prompt=add_generation_prompt, units=units
+    )
 
 
 def _failing_message(run: Callable[[list], Any], msgs: list[dict[str, Any]], message: str) -> int | None:

@@ -132,18 +132,23 @@ def _raw_stream(source: str | IO[bytes]) -> tuple[IO[bytes], str, bool]:
     return open(source, "rb"), source, True
 
 
-def _decode_error(name: str, done: bytes, total_before: int, lines_before: int, e: UnicodeDecodeError) -> InputDecodeError:
+def _decode_error(
+    name: str, done: bytes, total_before: int, lines_before: int, e: UnicodeDecodeError
+) -> InputDecodeError:
     offset = total_before + e.start
     line = lines_before + done[: e.start].count(b"\n") + 1
     return InputDecodeError(
         f"{name}: invalid UTF-8 at line {line} (byte offset {offset}): {e.reason}; "
         "convert the file to UTF-8, or pass --errors replace to read such bytes as U+FFFD",
-        path=name, line=line, byte_offset=offset,
+        path=name,
+        line=line,
+        byte_offset=offset,
     )
 
 
-def read_text(sources: Sequence[str | IO[bytes]], *, errors: str = "strict",
-              on_bytes: Callable[[int], None] | None = None) -> Iterator[str]:
+def read_text(
+    sources: Sequence[str | IO[bytes]], *, errors: str = "strict", on_bytes: Callable[[int], None] | None = None
+) -> Iterator[str]:
     """The text of ``sources`` one after another (as ``cat`` joins them), in pieces of any size.
 
     Args:
@@ -196,8 +201,14 @@ def _safe_cut(text: str, want: int, special_rx, ascii_only: bool) -> int:
             b -= 1
             continue
         if special_rx is not None:
-            hit = next((m for m in special_rx.finditer(text, max(0, b - 512), min(len(text), b + 512))
-                        if m.start() < b < m.end()), None)
+            hit = next(
+                (
+                    m
+                    for m in special_rx.finditer(text, max(0, b - 512), min(len(text), b + 512))
+                    if m.start() < b < m.end()
+                ),
+                None,
+            )
             if hit is not None:
                 b = hit.start()
                 continue
@@ -205,8 +216,9 @@ def _safe_cut(text: str, want: int, special_rx, ascii_only: bool) -> int:
     return 0
 
 
-def read_chunks(texts: Iterable[str], *, chunk_chars: int = CHUNK_CHARS,
-                special_tokens: Sequence[str] = (), ascii_cuts: bool = True) -> Iterator[str]:
+def read_chunks(
+    texts: Iterable[str], *, chunk_chars: int = CHUNK_CHARS, special_tokens: Sequence[str] = (), ascii_cuts: bool = True
+) -> Iterator[str]:
     """Re-cut a stream of text into chunks of about ``chunk_chars`` characters.
 
     Cuts never fall inside one of ``special_tokens``, and with ``ascii_cuts``
@@ -240,8 +252,17 @@ def _finditer(split, text: str, pos: int):
     return compiled.finditer(text, pos)
 
 
-def _scan(pattern: str, special_names: tuple[str, ...], form: str | None, ctx: str, chunk: str, ext: str,
-          start: int, at_eof: bool, head_n: int) -> tuple[list[tuple[int, int, str | None]], dict[str, int], int, bool, int]:
+def _scan(
+    pattern: str,
+    special_names: tuple[str, ...],
+    form: str | None,
+    ctx: str,
+    chunk: str,
+    ext: str,
+    start: int,
+    at_eof: bool,
+    head_n: int,
+) -> tuple[list[tuple[int, int, str | None]], dict[str, int], int, bool, int]:
     """Scan one chunk from ``start`` (characters, relative to the chunk).
 
     Returns ``(head, counts, resume, complete, chunk_len)``: the first
@@ -402,7 +423,7 @@ def count_pieces(
             head, counts, resume, complete, nlen = res
             positions = [0] + [e for _, e, _ in head]
             if complete and p in positions:
-                for _, _, piece in head[positions.index(p):]:
+                for _, _, piece in head[positions.index(p) :]:
                     if piece:
                         total[piece] = total.get(piece, 0) + 1
                 _add(total, counts)
@@ -423,8 +444,9 @@ def count_pieces(
     return total
 
 
-def _count_whole(texts: Iterable[str], names: tuple[str, ...], form: str | None,
-                 on_chunk: Callable[[int], None] | None) -> dict[str, int]:
+def _count_whole(
+    texts: Iterable[str], names: tuple[str, ...], form: str | None, on_chunk: Callable[[int], None] | None
+) -> dict[str, int]:
     """``pattern="none"``: each text between special tokens is one piece."""
     text = "".join(texts)
     if on_chunk is not None:
@@ -438,8 +460,9 @@ def _count_whole(texts: Iterable[str], names: tuple[str, ...], form: str | None,
 
 
 # ------------------------------------------------------------------ training
-def train_iter_from_counts(counts: Mapping[str, int], vocab_size: int, *, special_tokens: Sequence[str] | None = None,
-                           min_frequency: int = 1):
+def train_iter_from_counts(
+    counts: Mapping[str, int], vocab_size: int, *, special_tokens: Sequence[str] | None = None, min_frequency: int = 1
+):
     """Learn merges from piece counts (see :func:`bytepair.trainer.train_iter_from_counts`)."""
     from .trainer import train_iter_from_counts as _from_counts
 
@@ -481,14 +504,20 @@ def train_from_counts(
     Raises:
         ArgumentError: bad counts, ``vocab_size`` or special tokens.
     """
-    merges, _ = learn_merges(counts, vocab_size, special_tokens=special_tokens, min_frequency=min_frequency,
-                             on_merge=on_merge)
+    merges, _ = learn_merges(
+        counts, vocab_size, special_tokens=special_tokens, min_frequency=min_frequency, on_merge=on_merge
+    )
     return _tokenizer(merges, pattern=pattern, special_tokens=special_tokens, normalization=normalization, name=name)
 
 
-def learn_merges(counts: Mapping[str, int], vocab_size: int, *, special_tokens: Sequence[str] | None = None,
-                 min_frequency: int = 1, on_merge: Callable[[Any], None] | None = None
-                 ) -> tuple[dict[tuple[int, int], int], bool]:
+def learn_merges(
+    counts: Mapping[str, int],
+    vocab_size: int,
+    *,
+    special_tokens: Sequence[str] | None = None,
+    min_frequency: int = 1,
+    on_merge: Callable[[Any], None] | None = None,
+) -> tuple[dict[tuple[int, int], int], bool]:
     """Merges learned from ``counts``; ``(merges, interrupted)``.
 
     A ``KeyboardInterrupt`` (Ctrl+C) during learning stops it and returns the
@@ -497,7 +526,9 @@ def learn_merges(counts: Mapping[str, int], vocab_size: int, *, special_tokens: 
     """
     merges: dict[tuple[int, int], int] = {}
     try:
-        for ev in train_iter_from_counts(counts, vocab_size, special_tokens=special_tokens, min_frequency=min_frequency):
+        for ev in train_iter_from_counts(
+            counts, vocab_size, special_tokens=special_tokens, min_frequency=min_frequency
+        ):
             merges[ev.pair] = ev.id
             if on_merge is not None:
                 on_merge(ev)
@@ -509,8 +540,9 @@ def learn_merges(counts: Mapping[str, int], vocab_size: int, *, special_tokens: 
 def _tokenizer(merges, *, pattern, special_tokens, normalization, name):
     from .tokenizer import Tokenizer
 
-    return Tokenizer.from_merges(merges, pattern=pattern, special_tokens=list(special_tokens or ()),
-                                 normalization=normalization, name=name)
+    return Tokenizer.from_merges(
+        merges, pattern=pattern, special_tokens=list(special_tokens or ()), normalization=normalization, name=name
+    )
 
 
 # ------------------------------------------------------------------ counts files
@@ -554,28 +586,38 @@ def read_counts(path: str) -> dict[str, int]:
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as e:
-            raise TokenizerFileError(f"{path}: not valid JSON: {e.msg} at line {e.lineno}", where=f"line {e.lineno}") from e
+            raise TokenizerFileError(
+                f"{path}: not valid JSON: {e.msg} at line {e.lineno}", where=f"line {e.lineno}"
+            ) from e
         items = obj.items() if isinstance(obj, dict) else obj
         if not isinstance(items, (list, type({}.items()))):
             raise TokenizerFileError(f'{path}: expected [["piece", count], ...] or {{"piece": count}}')
         for k, item in enumerate(items):
-            if not (isinstance(item, (list, tuple)) and len(item) == 2 and isinstance(item[0], str)
-                    and isinstance(item[1], int) and not isinstance(item[1], bool) and item[1] > 0):
-                raise TokenizerFileError(f"{path}: entry {k}: expected [piece, positive count], got {item!r}",
-                                         where=f"entry {k}")
+            if not (
+                isinstance(item, (list, tuple))
+                and len(item) == 2
+                and isinstance(item[0], str)
+                and isinstance(item[1], int)
+                and not isinstance(item[1], bool)
+                and item[1] > 0
+            ):
+                raise TokenizerFileError(
+                    f"{path}: entry {k}: expected [piece, positive count], got {item!r}", where=f"entry {k}"
+                )
             if item[0] in counts:
                 raise TokenizerFileError(f"{path}: entry {k}: piece {item[0]!r} appears twice", where=f"entry {k}")
             counts[item[0]] = item[1]
         return counts
     for n, line in enumerate(text.split("\n"), 1):
-        if line == "" :
+        if line == "":
             continue
         line = line.removesuffix("\r")
         where = f"line {n}"
         c, tab, piece = line.partition("\t")
         if not tab or not c.isdigit() or int(c) <= 0:
-            raise TokenizerFileError(f"{path}: {where}: expected count<TAB>piece with a positive count, got {line[:60]!r}",
-                                     where=where)
+            raise TokenizerFileError(
+                f"{path}: {where}: expected count<TAB>piece with a positive count, got {line[:60]!r}", where=where
+            )
         piece = _unescape(piece, f"{path}: {where}")
         if piece in counts:
             raise TokenizerFileError(f"{path}: {where}: piece {piece!r} appears twice", where=where)

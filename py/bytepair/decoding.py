@@ -151,9 +151,7 @@ def token_to_display(b: bytes) -> str:
     Returns:
         ``str`` (*characters*).
     """
-    return "".join(
-        text if is_text else "<" + text + ">" for is_text, text in token_to_display_parts(b)
-    )
+    return "".join(text if is_text else "<" + text + ">" for is_text, text in token_to_display_parts(b))
 
 
 def token_to_display_parts(b: bytes) -> list[tuple[bool, str]]:
@@ -195,9 +193,7 @@ def token_to_label(b: bytes) -> str:
     Raises:
         TypeError: ``b`` is not bytes-like.
     """
-    return "".join(
-        text_label(text) if is_text else "<" + text + ">" for is_text, text in token_to_display_parts(b)
-    )
+    return "".join(text_label(text) if is_text else "<" + text + ">" for is_text, text in token_to_display_parts(b))
 
 
 def _utf8_length(lead: int) -> int:
@@ -220,10 +216,13 @@ def _fragment_sentence(run: bytes) -> list[str]:
         i += 1
         tail += 1
     if tail:
-        out.append(f"{shown}: the last {tail} byte{'s' if tail > 1 else ''} of a character whose first bytes are in "
-                   "the token before (UTF-8 continuation bytes)" if i == len(run) else
-                   f"{shown} starts with the last {tail} byte{'s' if tail > 1 else ''} of a character begun in the "
-                   "token before")
+        out.append(
+            f"{shown}: the last {tail} byte{'s' if tail > 1 else ''} of a character whose first bytes are in "
+            "the token before (UTF-8 continuation bytes)"
+            if i == len(run)
+            else f"{shown} starts with the last {tail} byte{'s' if tail > 1 else ''} of a character begun in the "
+            "token before"
+        )
     while i < len(run):
         need = _utf8_length(run[i])
         j = i + 1
@@ -231,8 +230,10 @@ def _fragment_sentence(run: bytes) -> list[str]:
             j += 1
         if need:
             have = j - i
-            out.append(f"{'<' + run[i:j].hex() + '>' if (i, j) != (0, len(run)) else shown}: the first {have} of the "
-                       f"{need} UTF-8 bytes of one character; the token after holds the rest")
+            out.append(
+                f"{'<' + run[i:j].hex() + '>' if (i, j) != (0, len(run)) else shown}: the first {have} of the "
+                f"{need} UTF-8 bytes of one character; the token after holds the rest"
+            )
         else:
             out.append(f"<{run[i:j].hex()}> is not valid UTF-8 here")
         i = j
@@ -295,8 +296,11 @@ def parse_token_ids(s: str) -> list[int]:
         if not word:
             continue
         if not word.isascii() or not word.isdigit():
-            raise ArgumentError(f"“{word[:40]}” is not a token id: paste whole numbers such as 15339 1917, "
-                                "or a JSON list such as [15339, 1917].", field="ids")
+            raise ArgumentError(
+                f"“{word[:40]}” is not a token id: paste whole numbers such as 15339 1917, "
+                "or a JSON list such as [15339, 1917].",
+                field="ids",
+            )
         out.append(int(word))
     return out
 

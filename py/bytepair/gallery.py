@@ -181,7 +181,11 @@ def _indentation(get: Getter) -> dict[str, Any]:
 
 def _spelling(get: Getter) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for key, text in (("word", "tokenization"), ("reversed", "tokenization"[::-1]), ("spelled", " ".join("tokenization"))):
+    for key, text in (
+        ("word", "tokenization"),
+        ("reversed", "tokenization"[::-1]),
+        ("spelled", " ".join("tokenization")),
+    ):
         out.update(_count_facts(get, key, text, ("cl100k_base", "o200k_base")))
     out["letters"] = len("tokenization")
     return out

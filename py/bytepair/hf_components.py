@@ -26,13 +26,40 @@ from .decoding import bytes_to_unicode
 from .errors import TokenizerFileError
 from .pretokenize import compile_pattern
 
-__all__ = ["SUPPORTED", "build_decoder", "build_normalizer", "build_post_processor", "build_pre_tokenizer", "byte_level_map"]
+__all__ = [
+    "SUPPORTED",
+    "build_decoder",
+    "build_normalizer",
+    "build_post_processor",
+    "build_pre_tokenizer",
+    "byte_level_map",
+]
 
 #: What bytepair reads, by component kind (the ``type`` values of the JSON).
 SUPPORTED = {
     "model": ["BPE"],
-    "normalizer": ["NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Strip", "StripAccents", "Replace", "Prepend", "Sequence"],
-    "pre_tokenizer": ["Split", "ByteLevel", "Metaspace", "Digits", "Punctuation", "Whitespace", "WhitespaceSplit", "Sequence"],
+    "normalizer": [
+        "NFC",
+        "NFD",
+        "NFKC",
+        "NFKD",
+        "Lowercase",
+        "Strip",
+        "StripAccents",
+        "Replace",
+        "Prepend",
+        "Sequence",
+    ],
+    "pre_tokenizer": [
+        "Split",
+        "ByteLevel",
+        "Metaspace",
+        "Digits",
+        "Punctuation",
+        "Whitespace",
+        "WhitespaceSplit",
+        "Sequence",
+    ],
     "post_processor": ["TemplateProcessing", "ByteLevel", "BertProcessing", "RobertaProcessing", "Sequence"],
     "decoder": ["ByteLevel", "Metaspace", "ByteFallback", "Fuse", "Strip", "Replace", "Sequence"],
 }
@@ -64,7 +91,7 @@ def _err(msg: str, where: str, component: str | None) -> TokenizerFileError:
 
 def _type_of(spec: Any, where: str, kind: str) -> str:
     if not isinstance(spec, dict) or not isinstance(spec.get("type"), str):
-        raise _err(f"{kind} at {where} must be an object with a \"type\"", where, None)
+        raise _err(f'{kind} at {where} must be an object with a "type"', where, None)
     t = spec["type"]
     if t not in SUPPORTED[kind]:
         raise _err(
@@ -78,12 +105,16 @@ def _type_of(spec: Any, where: str, kind: str) -> str:
 def _pattern(spec: Any, where: str, component: str) -> tuple[str, bool]:
     """``{"String": s}`` or ``{"Regex": r}`` -> (regex source in `regex` syntax, is_regex)."""
     if isinstance(spec, dict) and len(spec) == 1:
-        (k, v), = spec.items()
+        ((k, v),) = spec.items()
         if k == "String" and isinstance(v, str):
             return v, False
         if k == "Regex" and isinstance(v, str):
             return v, True
-    raise _err(f"{component} at {where}: pattern must be {{\"String\": ...}} or {{\"Regex\": ...}}, got {spec!r}", where + ".pattern", component)
+    raise _err(
+        f'{component} at {where}: pattern must be {{"String": ...}} or {{"Regex": ...}}, got {spec!r}',
+        where + ".pattern",
+        component,
+    )
 
 
 def _finditer_fn(pat: str, is_regex: bool, where: str, component: str) -> Callable[[str], list[tuple[int, int]]]:
@@ -105,7 +136,9 @@ def _finditer_fn(pat: str, is_regex: bool, where: str, component: str) -> Callab
     try:
         compiled = compile_pattern(pat)
     except ValueError as e:
-        raise _err(f"{component} at {where}: the regex does not compile here: {e}", where + ".pattern", component) from e
+        raise _err(
+            f"{component} at {where}: the regex does not compile here: {e}", where + ".pattern", component
+        ) from e
     return lambda s: [m.span() for m in compiled.finditer(s)]
 
 
@@ -356,7 +389,13 @@ def _char_find(pred: Callable[[str], bool]):
 
 def _is_punc(ch: str) -> bool:
     # tokenizers: char::is_ascii_punctuation || char::is_punctuation (general category P*)
-    return ("!" <= ch <= "/") or (":" <= ch <= "@") or ("[" <= ch <= "`") or ("{" <= ch <= "~") or unicodedata.category(ch).startswith("P")
+    return (
+        ("!" <= ch <= "/")
+        or (":" <= ch <= "@")
+        or ("[" <= ch <= "`")
+        or ("{" <= ch <= "~")
+        or unicodedata.category(ch).startswith("P")
+    )
 
 
 def _is_numeric(ch: str) -> bool:
@@ -424,7 +463,9 @@ def build_pre_tokenizer(spec: Any, where: str = "pre_tokenizer"):
         return None, None
     t = _type_of(spec, where, "pre_tokenizer")
     if t == "Sequence":
-        built = [build_pre_tokenizer(s, f"{where}.pretokenizers[{i}]") for i, s in enumerate(spec.get("pretokenizers") or [])]
+        built = [
+            build_pre_tokenizer(s, f"{where}.pretokenizers[{i}]") for i, s in enumerate(spec.get("pretokenizers") or [])
+        ]
         steps = [s for s, _ in built if s is not None]
 
         def seq(pieces):
@@ -458,11 +499,19 @@ def build_pre_tokenizer(spec: Any, where: str = "pre_tokenizer"):
         if scheme not in ("always", "first", "never"):
             raise _err(f"Metaspace at {where}: unsupported prepend_scheme {scheme!r}", where + ".prepend_scheme", t)
         split = bool(spec.get("split", True))
-        return _metaspace_step(rep, scheme, split), {"type": "Metaspace", "replacement": rep, "prepend_scheme": scheme, "split": split}
+        return _metaspace_step(rep, scheme, split), {
+            "type": "Metaspace",
+            "replacement": rep,
+            "prepend_scheme": scheme,
+            "split": split,
+        }
     if t == "Digits":
         _unknown_keys(spec, {"individual_digits"}, where, t)
         ind = bool(spec.get("individual_digits", False))
-        return _split_step(_char_find(_is_numeric), "Isolated" if ind else "Contiguous", False), {"type": "Digits", "individual_digits": ind}
+        return _split_step(_char_find(_is_numeric), "Isolated" if ind else "Contiguous", False), {
+            "type": "Digits",
+            "individual_digits": ind,
+        }
     if t == "Punctuation":
         _unknown_keys(spec, {"behavior"}, where, t)
         behavior = spec.get("behavior", "Isolated")
@@ -477,7 +526,9 @@ def build_pre_tokenizer(spec: Any, where: str = "pre_tokenizer"):
 
 
 # ------------------------------------------------------------- post-processors
-def build_post_processor(spec: Any, where: str = "post_processor", token_to_id: Callable[[str], int | None] = lambda s: None):
+def build_post_processor(
+    spec: Any, where: str = "post_processor", token_to_id: Callable[[str], int | None] = lambda s: None
+):
     """JSON ``post_processor`` -> (list of pieces to put around the ids, info).
 
     The template is a list of items: ``"A"`` for the encoded sequence, or a
@@ -496,20 +547,28 @@ def build_post_processor(spec: Any, where: str = "post_processor", token_to_id: 
         single = spec.get("single")
         specials = spec.get("special_tokens") or {}
         if not isinstance(single, list):
-            raise _err(f"TemplateProcessing at {where}: \"single\" must be a list", where + ".single", t)
+            raise _err(f'TemplateProcessing at {where}: "single" must be a list', where + ".single", t)
         template: list = []
         shown = []
         for i, item in enumerate(single):
             if isinstance(item, dict) and "Sequence" in item:
                 if item["Sequence"].get("id") != "A":
-                    raise _err(f"TemplateProcessing at {where}: the single template can only use sequence A", f"{where}.single[{i}]", t)
+                    raise _err(
+                        f"TemplateProcessing at {where}: the single template can only use sequence A",
+                        f"{where}.single[{i}]",
+                        t,
+                    )
                 template.append("A")
                 shown.append("$A")
             elif isinstance(item, dict) and "SpecialToken" in item:
                 key = item["SpecialToken"].get("id")
                 tok = specials.get(key)
                 if not isinstance(tok, dict) or not isinstance(tok.get("ids"), list):
-                    raise _err(f"TemplateProcessing at {where}: special token {key!r} is missing from special_tokens", f"{where}.single[{i}]", t)
+                    raise _err(
+                        f"TemplateProcessing at {where}: special token {key!r} is missing from special_tokens",
+                        f"{where}.single[{i}]",
+                        t,
+                    )
                 template.append([int(x) for x in tok["ids"]])
                 shown.append(key)
             else:
@@ -520,10 +579,13 @@ def build_post_processor(spec: Any, where: str = "post_processor", token_to_id: 
             cls_tok, cls_id = spec["cls"]
             sep_tok, sep_id = spec["sep"]
         except (KeyError, TypeError, ValueError) as e:
-            raise _err(f"{t} at {where}: needs \"cls\" and \"sep\" as [token, id]", where, t) from e
+            raise _err(f'{t} at {where}: needs "cls" and "sep" as [token, id]', where, t) from e
         return [[int(cls_id)], "A", [int(sep_id)]], {"type": t, "single": [cls_tok, "$A", sep_tok]}
     # Sequence: apply each in turn
-    built = [build_post_processor(s, f"{where}.processors[{i}]", token_to_id) for i, s in enumerate(spec.get("processors") or [])]
+    built = [
+        build_post_processor(s, f"{where}.processors[{i}]", token_to_id)
+        for i, s in enumerate(spec.get("processors") or [])
+    ]
     template = ["A"]
     for tpl, _ in built:
         if tpl is None:
@@ -532,7 +594,10 @@ def build_post_processor(spec: Any, where: str = "post_processor", token_to_id: 
         for item in tpl:
             new.extend(template if item == "A" else [item])
         template = new
-    return (None if template == ["A"] else template), {"type": "Sequence", "processors": [i for _, i in built if i is not None]}
+    return (None if template == ["A"] else template), {
+        "type": "Sequence",
+        "processors": [i for _, i in built if i is not None],
+    }
 
 
 # -------------------------------------------------------------------- decoders

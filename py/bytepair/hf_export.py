@@ -117,7 +117,8 @@ def onig_pattern(pattern: str, *, dialect: str = "onig") -> str:
     except ValueError as e:
         raise TokenizerFileError(
             f"the split pattern cannot be written for Hugging Face tokenizers: {e}",
-            field="pattern", component="pattern",
+            field="pattern",
+            component="pattern",
         ) from e
     if dialect not in ("onig", "fancy"):
         raise ArgumentError(f"unknown dialect {dialect!r}: use 'onig' or 'fancy'", field="dialect")
@@ -128,7 +129,8 @@ def _unsupported(what: str) -> TokenizerFileError:
     return TokenizerFileError(
         f"the split pattern uses {what}, which Hugging Face tokenizers' regex engine (Oniguruma) reads "
         "differently from Python's regex; rewrite the pattern without it to export a tokenizer.json",
-        field="pattern", component=what,
+        field="pattern",
+        component=what,
     )
 
 
@@ -298,7 +300,8 @@ def _check_compiles(onig: str) -> None:
     except Exception as e:  # tokenizers raises a plain Exception for a bad pattern
         raise TokenizerFileError(
             f"Hugging Face tokenizers cannot compile the rewritten split pattern: {e}",
-            field="pattern", component="pattern",
+            field="pattern",
+            component="pattern",
         ) from e
 
 
@@ -308,8 +311,14 @@ def _check_compiles(onig: str) -> None:
 #: are, Python decomposes them (U+32FF SQUARE ERA NAME REIWA -> "令和",
 #: U+A7F2 MODIFIER LETTER CAPITAL C -> "C", ...). NFC: none.
 _HF_NFKC_LAGGING = (
-    (0x32FF, 0x32FF), (0xA7F2, 0xA7F4), (0xAB69, 0xAB69), (0x10781, 0x10785), (0x10787, 0x107B0),
-    (0x107B2, 0x107BA), (0x1F16C, 0x1F16C), (0x1FBF0, 0x1FBF9),
+    (0x32FF, 0x32FF),
+    (0xA7F2, 0xA7F4),
+    (0xAB69, 0xAB69),
+    (0x10781, 0x10785),
+    (0x10787, 0x107B0),
+    (0x107B2, 0x107BA),
+    (0x1F16C, 0x1F16C),
+    (0x1FBF0, 0x1FBF9),
 )
 
 
@@ -426,8 +435,15 @@ def to_tokenizer_json(tok, *, indent: int | None = 2) -> str:
     # Hugging Face must match them in the normalized text too (normalized: true)
     normalized = tok.normalization is not None
     added = [
-        {"id": i, "content": s, "single_word": False, "lstrip": False, "rstrip": False,
-         "normalized": normalized, "special": True}
+        {
+            "id": i,
+            "content": s,
+            "single_word": False,
+            "lstrip": False,
+            "rstrip": False,
+            "normalized": normalized,
+            "special": True,
+        }
         for s, i in sorted(tok.special_tokens.items(), key=lambda kv: kv[1])
     ]
     data = {
@@ -483,8 +499,14 @@ def to_tokenizer_config_json(tok, *, model_max_length: int = 1_000_000_000_000_0
         "clean_up_tokenization_spaces": False,
         "model_max_length": model_max_length,
         "added_tokens_decoder": {
-            str(i): {"content": s, "lstrip": False, "normalized": tok.normalization is not None, "rstrip": False,
-                     "single_word": False, "special": True}
+            str(i): {
+                "content": s,
+                "lstrip": False,
+                "normalized": tok.normalization is not None,
+                "rstrip": False,
+                "single_word": False,
+                "special": True,
+            }
             for s, i in sorted(specials.items(), key=lambda kv: kv[1])
         },
     }
@@ -672,8 +694,12 @@ def load_snippets(tok) -> dict[str, str]:
         ),
     }
     if hf_problem:
-        note = "# This tokenizer cannot be written as tokenizer.json exactly:\n# " + hf_problem.replace("\n", " ") + "\n"
+        note = (
+            "# This tokenizer cannot be written as tokenizer.json exactly:\n# " + hf_problem.replace("\n", " ") + "\n"
+        )
         snippets["tokenizers"] = snippets["transformers"] = note
     if tk_problem:
-        snippets["tiktoken"] = "# tiktoken cannot load this tokenizer exactly:\n# " + tk_problem.replace("\n", " ") + "\n"
+        snippets["tiktoken"] = (
+            "# tiktoken cannot load this tokenizer exactly:\n# " + tk_problem.replace("\n", " ") + "\n"
+        )
     return snippets

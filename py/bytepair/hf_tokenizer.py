@@ -47,6 +47,8 @@ _LONG_WORD = 64
 _CACHE_MAX_ENTRIES = 200_000
 _CACHE_MAX_CHARS = 256
 _CUT_MIN = 24  # pieces longer than this (characters) are cut where that is exact (see _cutter)
+
+
 @functools.lru_cache(maxsize=4096)
 def _is_word_char(ch: str) -> bool:
     """tokenizers' single_word rule uses Rust regex ``\\w``: Unicode word characters
@@ -58,6 +60,8 @@ def _is_word_char(ch: str) -> bool:
 @functools.lru_cache(maxsize=1)
 def _word_finder():
     return compile_pattern(r"\w")
+
+
 _WS = hc._WHITE_SPACE
 
 
@@ -74,7 +78,9 @@ def _read_json(source: Any, what: str) -> dict:
             with open(source, encoding="utf-8-sig") as f:
                 text = f.read()
         else:
-            raise TokenizerFileError(f"{what} must be a path, JSON text or bytes, not {type(source).__name__}", where=None)
+            raise TokenizerFileError(
+                f"{what} must be a path, JSON text or bytes, not {type(source).__name__}", where=None
+            )
     except OSError as e:
         raise TokenizerFileError(f"cannot read {what} {source!r}: {e.strerror or e}", where=None) from e
     except UnicodeDecodeError as e:
@@ -82,7 +88,9 @@ def _read_json(source: Any, what: str) -> dict:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise TokenizerFileError(f"{what} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}", where=f"line {e.lineno}") from e
+        raise TokenizerFileError(
+            f"{what} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}", where=f"line {e.lineno}"
+        ) from e
     if not isinstance(data, dict):
         raise TokenizerFileError(f"{what} must hold a JSON object, got {type(data).__name__}", where="$")
     return data
@@ -130,7 +138,7 @@ class _AddedToken:
             self.id = int(d["id"])
             self.content = str(d["content"])
         except (KeyError, TypeError, ValueError) as e:
-            raise TokenizerFileError(f"added token at {where} needs an \"id\" and a \"content\"", where=where) from e
+            raise TokenizerFileError(f'added token at {where} needs an "id" and a "content"', where=where) from e
         self.special = bool(d.get("special", False))
         self.lstrip = bool(d.get("lstrip", False))
         self.rstrip = bool(d.get("rstrip", False))
@@ -159,7 +167,7 @@ class HFTokenizer:
         self.name = name or str(self.config.get("name_or_path") or "tokenizer.json")
         model = data.get("model")
         if not isinstance(model, dict):
-            raise TokenizerFileError("tokenizer.json has no \"model\" object", where="model")
+            raise TokenizerFileError('tokenizer.json has no "model" object', where="model")
         mtype = model.get("type", "BPE" if "merges" in model else None)
         if mtype != "BPE":
             raise TokenizerFileError(
@@ -169,7 +177,11 @@ class HFTokenizer:
             )
         dropout = model.get("dropout")
         if dropout not in (None, 0, 0.0):
-            raise TokenizerFileError(f"BPE dropout ({dropout}) makes encoding random; bytepair reads dropout-free BPE only", where="model.dropout", component="BPE")
+            raise TokenizerFileError(
+                f"BPE dropout ({dropout}) makes encoding random; bytepair reads dropout-free BPE only",
+                where="model.dropout",
+                component="BPE",
+            )
         vocab = model.get("vocab")
         if not isinstance(vocab, dict):
             raise TokenizerFileError("model.vocab must be an object {token: id}", where="model.vocab", component="BPE")
@@ -189,8 +201,20 @@ class HFTokenizer:
         self._fuse_unk = bool(model.get("fuse_unk", False))
         self._unk = model.get("unk_token")
         if self._unk is not None and self._unk not in vocab:
-            raise TokenizerFileError(f"unk_token {self._unk!r} is not in the vocabulary", where="model.unk_token", component="BPE")
-        self._model_info = {k: model.get(k) for k in ("unk_token", "continuing_subword_prefix", "end_of_word_suffix", "fuse_unk", "byte_fallback", "ignore_merges")}
+            raise TokenizerFileError(
+                f"unk_token {self._unk!r} is not in the vocabulary", where="model.unk_token", component="BPE"
+            )
+        self._model_info = {
+            k: model.get(k)
+            for k in (
+                "unk_token",
+                "continuing_subword_prefix",
+                "end_of_word_suffix",
+                "fuse_unk",
+                "byte_fallback",
+                "ignore_merges",
+            )
+        }
 
         self._normalizer_spec = data.get("normalizer")
         self._normalizer = hc.build_normalizer(self._normalizer_spec)
@@ -200,7 +224,11 @@ class HFTokenizer:
         self._decoder = hc.build_decoder(self._decoder_spec)
         for key in ("truncation", "padding"):
             if data.get(key) is not None:
-                raise TokenizerFileError(f"tokenizer.json sets {key}; bytepair encodes whole texts only (set it to null)", where=key, component=key)
+                raise TokenizerFileError(
+                    f"tokenizer.json sets {key}; bytepair encodes whole texts only (set it to null)",
+                    where=key,
+                    component=key,
+                )
 
         added = data.get("added_tokens") or []
         if not isinstance(added, list):
@@ -245,7 +273,11 @@ class HFTokenizer:
         self._norm_matcher = _trie_regex(norm)
 
         self._byte_level = _uses(data.get("pre_tokenizer"), "ByteLevel") or _uses(self._decoder_spec, "ByteLevel")
-        self._metaspace = _uses(data.get("pre_tokenizer"), "Metaspace") or _uses(self._decoder_spec, "Metaspace") or _replaces_space(self._normalizer_spec)
+        self._metaspace = (
+            _uses(data.get("pre_tokenizer"), "Metaspace")
+            or _uses(self._decoder_spec, "Metaspace")
+            or _replaces_space(self._normalizer_spec)
+        )
         # Metaspace's prepend_scheme "first" asks whether a piece starts at the text's start;
         # behind a normalizer (Strip, Prepend ...) only the offsets tell.
         self._needs_align = self._normalizer is not None and _uses_first_scheme(data.get("pre_tokenizer"))
@@ -335,10 +367,17 @@ class HFTokenizer:
                     )
                 keys = merges
             else:
-                bad = next((i for i, m in enumerate(merges) if not (isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m))), None)
+                bad = next(
+                    (
+                        i
+                        for i, m in enumerate(merges)
+                        if not (isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m))
+                    ),
+                    None,
+                )
                 if bad is not None:
                     raise TokenizerFileError(
-                        f"merge {bad} must be two tokens (\"a b\" or [\"a\", \"b\"]), got {merges[bad]!r}",
+                        f'merge {bad} must be two tokens ("a b" or ["a", "b"]), got {merges[bad]!r}',
                         where=f"model.merges[{bad}]",
                         component="BPE",
                     )
@@ -464,7 +503,9 @@ class HFTokenizer:
         try:
             return [vocab[s] for s in syms]
         except KeyError as e:
-            raise TokenizerFileError(f"a merge makes {e.args[0]!r}, which is not in the vocabulary", where="model.merges", component="BPE") from None
+            raise TokenizerFileError(
+                f"a merge makes {e.args[0]!r}, which is not in the vocabulary", where="model.merges", component="BPE"
+            ) from None
 
     def _cutter(self):
         """A function cutting a long piece before ``▁`` where no token can span the cut, or None.
@@ -906,7 +947,9 @@ def to_compact(tok: HFTokenizer) -> bytes:
     }
     if not header["ranks_in_order"]:
         header["ranks"] = list(ranks.values())
-    return (_COMPACT_MAGIC + json.dumps(header, ensure_ascii=True) + "\n" + vblob + kblob).encode("utf-8", "surrogatepass")
+    return (_COMPACT_MAGIC + json.dumps(header, ensure_ascii=True) + "\n" + vblob + kblob).encode(
+        "utf-8", "surrogatepass"
+    )
 
 
 def from_compact(data: bytes) -> HFTokenizer:
@@ -920,14 +963,16 @@ def from_compact(data: bytes) -> HFTokenizer:
     except (TypeError, UnicodeDecodeError) as e:
         raise TokenizerFileError("not a compact bytepair tokenizer (not UTF-8 bytes)", where=None) from e
     if not text.startswith(_COMPACT_MAGIC):
-        raise TokenizerFileError(f"not a compact bytepair tokenizer (first line is not {_COMPACT_MAGIC.strip()!r})", where="line 1")
+        raise TokenizerFileError(
+            f"not a compact bytepair tokenizer (first line is not {_COMPACT_MAGIC.strip()!r})", where="line 1"
+        )
     nl = text.find("\n", len(_COMPACT_MAGIC))
     try:
         if nl < 0:
             raise ValueError("the header line is cut short")
-        h = json.loads(text[len(_COMPACT_MAGIC):nl])
-        body = text[nl + 1:]
-        vblob, kblob = body[: h["vocab_chars"]], body[h["vocab_chars"]:]
+        h = json.loads(text[len(_COMPACT_MAGIC) : nl])
+        body = text[nl + 1 :]
+        vblob, kblob = body[: h["vocab_chars"]], body[h["vocab_chars"] :]
         tokens = vblob.split(h["vocab_sep"])
         keys = kblob.split(h["key_sep"]) if h["n_merges"] else []
         if len(tokens) != h["n_vocab_entries"] or len(keys) != h["n_merges"]:

@@ -24,13 +24,27 @@ from typing import Any, Literal
 from .errors import UnknownNameError
 
 __all__ = [
-    "MISTRAL_COMMON", "OPEN_MODELS", "OpenModel", "adds_special_tokens", "count_tokens", "encode_ids", "load_model_file",
-    "load_tokenizer_file", "open_model", "open_model_names", "site_file", "tekken_site_form", "view_spans",
+    "MISTRAL_COMMON",
+    "OPEN_MODELS",
+    "OpenModel",
+    "adds_special_tokens",
+    "count_tokens",
+    "encode_ids",
+    "load_model_file",
+    "load_tokenizer_file",
+    "open_model",
+    "open_model_names",
+    "site_file",
+    "tekken_site_form",
+    "view_spans",
 ]
 
 #: PyPI ``mistral-common`` pin the Tekken files come from: (version, wheel file, sha256 of the wheel).
-MISTRAL_COMMON = ("1.13.1", "mistral_common-1.13.1-py3-none-any.whl",
-                  "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af")
+MISTRAL_COMMON = (
+    "1.13.1",
+    "mistral_common-1.13.1-py3-none-any.whl",
+    "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af",
+)
 
 
 @dataclass(frozen=True)
@@ -69,17 +83,39 @@ def _lenml(key: str) -> tuple[str, tuple[str, ...]]:
 OPEN_MODELS: tuple[OpenModel, ...] = (
     # The @lenml "llama3_1" file carries Llama 3's (3.0) special-token names (128008 is
     # <|reserved_special_token_4|>, not 3.1's <|eom_id|>); its text ids are every Llama 3.x's.
-    OpenModel("llama3", "Llama 3 (128K vocab; text ids as Llama 3.1 / 3.2 / 3.3)", "Meta", "Llama 3",
-              "3.0-3.3", "hf", *_lenml("llama3_1")),
-    OpenModel("qwen3", "Qwen 3 (also Qwen 2.5; 151K vocab)", "Alibaba (Qwen)", "Qwen 3", "3 / 2.5", "hf",
-              *_lenml("qwen3")),
+    OpenModel(
+        "llama3",
+        "Llama 3 (128K vocab; text ids as Llama 3.1 / 3.2 / 3.3)",
+        "Meta",
+        "Llama 3",
+        "3.0-3.3",
+        "hf",
+        *_lenml("llama3_1"),
+    ),
+    OpenModel(
+        "qwen3", "Qwen 3 (also Qwen 2.5; 151K vocab)", "Alibaba (Qwen)", "Qwen 3", "3 / 2.5", "hf", *_lenml("qwen3")
+    ),
     OpenModel("gemma3", "Gemma 3 (262K vocab)", "Google", "Gemma 3", "3", "hf", *_lenml("gemma3")),
-    OpenModel("deepseek_v3", "DeepSeek V3 (128K vocab)", "DeepSeek", "DeepSeek V3", "V3", "hf",
-              *_lenml("deepseek_v3")),
-    OpenModel("gpt-oss", "gpt-oss (o200k_harmony, 200K vocab)", "OpenAI (open weights)", "gpt-oss",
-              "20b / 120b", "hf", *_lenml("gptoss")),
-    OpenModel("mistral-nemo", "Mistral NeMo 12B (Tekken, open-mistral-nemo-2407)", "Mistral AI", "Mistral NeMo",
-              "2407", "tekken", "pypi:mistral-common", ("mistral_common/data/tekken_240718.json",)),
+    OpenModel("deepseek_v3", "DeepSeek V3 (128K vocab)", "DeepSeek", "DeepSeek V3", "V3", "hf", *_lenml("deepseek_v3")),
+    OpenModel(
+        "gpt-oss",
+        "gpt-oss (o200k_harmony, 200K vocab)",
+        "OpenAI (open weights)",
+        "gpt-oss",
+        "20b / 120b",
+        "hf",
+        *_lenml("gptoss"),
+    ),
+    OpenModel(
+        "mistral-nemo",
+        "Mistral NeMo 12B (Tekken, open-mistral-nemo-2407)",
+        "Mistral AI",
+        "Mistral NeMo",
+        "2407",
+        "tekken",
+        "pypi:mistral-common",
+        ("mistral_common/data/tekken_240718.json",),
+    ),
 )
 
 _BY_NAME = {m.name: m for m in OPEN_MODELS}

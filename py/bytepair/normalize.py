@@ -41,9 +41,7 @@ def normalize(text: str, form: str | None) -> str:
             (the decomposed forms ``"NFD"``/``"NFKD"`` are not offered).
     """
     if form not in NORMALIZATION_FORMS:
-        raise ArgumentError(
-            f"unknown normalization {form!r}; use one of None, 'NFC', 'NFKC'", field="normalization"
-        )
+        raise ArgumentError(f"unknown normalization {form!r}; use one of None, 'NFC', 'NFKC'", field="normalization")
     if not isinstance(text, str):
         raise TypeError(f"normalize expects str, got {type(text).__name__}")
     if form is None:

@@ -35,9 +35,7 @@ def chars_to_utf16(text: str, raw: list[Span]) -> list[Span]:
     return [(t, u16[a], u16[b], sp) for t, a, b, sp in raw]
 
 
-def map_back(
-    original: str, work: str, raw: list[Span], form: str | None
-) -> list[Span]:
+def map_back(original: str, work: str, raw: list[Span], form: str | None) -> list[Span]:
     """Offsets into ``work`` (``original`` normalized / surrogate-fixed) -> offsets into ``original``.
 
     ``original`` is cut before every character of combining class 0; neighbouring
@@ -54,7 +52,11 @@ def map_back(
             s = fix_surrogates(s)
         return s
 
-    cuts = [i for i, ch in enumerate(original) if i == 0 or (unicodedata.combining(ch) == 0 and not "\udc00" <= ch <= "\udfff")]
+    cuts = [
+        i
+        for i, ch in enumerate(original)
+        if i == 0 or (unicodedata.combining(ch) == 0 and not "\udc00" <= ch <= "\udfff")
+    ]
     cuts.append(len(original))
     chunks: list[tuple[int, int, str]] = []  # (start, end) in original, transformed text
     for a, b in zip(cuts, cuts[1:]):

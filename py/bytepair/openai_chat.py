@@ -110,7 +110,10 @@ def _check_messages(messages: Sequence[Mapping[str, Any]]) -> None:
         if not isinstance(m, Mapping):
             raise ArgumentError(f"message {i + 1} must be a dict, not {type(m).__name__}", field="messages")
         if not isinstance(m.get("content"), str):
-            raise ArgumentError(f"message {i + 1}: content must be a string (Content must be defined for all messages)", field="messages")
+            raise ArgumentError(
+                f"message {i + 1}: content must be a string (Content must be defined for all messages)",
+                field="messages",
+            )
 
 
 class _Builder:

@@ -36,9 +36,7 @@ GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|
 #: ``cl100k_base`` (GPT-3.5 / GPT-4): case-insensitive contractions, numbers in
 #: runs of at most 3 digits, one leading non-letter glued to a word. From the
 #: ``pat_str`` of ``cl100k_base()`` in tiktoken's ``openai_public.py``.
-CL100K_PATTERN = (
-    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
-)
+CL100K_PATTERN = r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
 
 #: ``o200k_base`` (GPT-4o): words split at case changes (``\p{Lu}`` ... then
 #: ``\p{Ll}`` ...), contractions attached to the word. tiktoken builds it as
@@ -98,8 +96,7 @@ def resolve_pattern(name_or_regex: str | None) -> str | None:
         return None
     if not isinstance(name_or_regex, str):
         raise TypeError(
-            f"pattern must be a str (an encoding name, 'none', or a regex) or None, "
-            f"not {type(name_or_regex).__name__}"
+            f"pattern must be a str (an encoding name, 'none', or a regex) or None, not {type(name_or_regex).__name__}"
         )
     if name_or_regex == "none":
         return None
@@ -108,15 +105,18 @@ def resolve_pattern(name_or_regex: str | None) -> str | None:
         return PATTERNS[key]
     known = ", ".join([*PATTERNS, *ALIASES, "none"])
     if not name_or_regex:
-        raise PatternError(f"pattern is empty: pass 'none' for no pre-tokenizer, one of {known}, or a regex",
-                           reason="the pattern is empty")
+        raise PatternError(
+            f"pattern is empty: pass 'none' for no pre-tokenizer, one of {known}, or a regex",
+            reason="the pattern is empty",
+        )
     if re.fullmatch(r"[A-Za-z0-9_.-]+", name_or_regex):
         # a bare word is almost always a misspelt name ("cl100k", "GPT2"), and as a regex
         # it would match only itself and drop the rest of the text
         raise PatternError(
             f"pattern {name_or_regex!r} is not a known name ({known}); "
             f"if you really mean a regex that matches only that word, write it as (?:{name_or_regex})",
-            construct=name_or_regex, reason="not a pre-tokenizer name",
+            construct=name_or_regex,
+            reason="not a pre-tokenizer name",
         )
     from .pretokenize import compile_pattern  # imported late: pretokenize is the heavier module
 
@@ -126,6 +126,8 @@ def resolve_pattern(name_or_regex: str | None) -> str | None:
         raise PatternError(
             f"pattern {name_or_regex!r} is not a known name ({known}) and not a valid regex: {e}. "
             "Fix the regex, or pass one of the names.",
-            pos=getattr(e, "pos", None), construct=getattr(e, "construct", None), reason=getattr(e, "reason", None),
+            pos=getattr(e, "pos", None),
+            construct=getattr(e, "construct", None),
+            reason=getattr(e, "reason", None),
         ) from e
     return name_or_regex

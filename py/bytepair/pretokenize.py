@@ -57,6 +57,7 @@ class SplitPattern(Protocol):
 
     def finditer(self, text: str) -> Iterator[PieceMatch]: ...
 
+
 #: ``regex`` releases whose Unicode tables were checked, code point by code
 #: point, to match ``_unicode_tables`` (and so the ``re`` back-end and tiktoken):
 #: [first, last]. Releases from 2026.9.29 on classify newer Unicode data
@@ -105,7 +106,9 @@ _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 # the real text's, and the pieces holding a proxy are cut again from the text.
 _PROXY_CLASSES = (r"\p{L}", r"\p{N}", r"\p{Lu}", r"\p{Lt}", r"\p{Lm}", r"\p{Lo}", r"\p{M}", r"\p{Ll}", r"\s")
 # One candidate per general category an astral character can have (checked by signature).
-_PROXY_CANDIDATES = "\u00c0\u00e0\u01c5\u02b0\u00aa\u0300\u0903\u20dd\u0660\u2160\u00b2\u00a9\u00b1\u00ad\ue000\u2028\u00a0"
+_PROXY_CANDIDATES = (
+    "\u00c0\u00e0\u01c5\u02b0\u00aa\u0300\u0903\u20dd\u0660\u2160\u00b2\u00a9\u00b1\u00ad\ue000\u2028\u00a0"
+)
 _proxy_state: dict = {}
 
 
@@ -379,8 +382,9 @@ def _pattern_error(e, text: str, *, pos_known: bool = True) -> PatternError:
     if "unknown property" in msg:
         before = [m for m in _PROPERTY.finditer(text) if pos is None or m.start() <= pos]
         construct = before[-1].group() if before else None
-    return PatternError(f"invalid regex: {_describe(e, text)}", pos=pos if pos_known else None,
-                        reason=msg, construct=construct)
+    return PatternError(
+        f"invalid regex: {_describe(e, text)}", pos=pos if pos_known else None, reason=msg, construct=construct
+    )
 
 
 def _describe(e, text: str) -> str:
@@ -389,7 +393,7 @@ def _describe(e, text: str) -> str:
     pos = getattr(e, "pos", None)
     if pos is None:
         return msg
-    near = text[max(0, pos - 15):pos + 15]
+    near = text[max(0, pos - 15) : pos + 15]
     return f"{msg} at position {pos} (near {near!r})"
 
 
@@ -434,9 +438,11 @@ def _short_message(pattern: str, e: PatternError) -> str:
     where = f" (character {e.pos + 1})" if e.pos is not None else ""
     construct = e.construct or ""
     if e.reason == "not a pre-tokenizer name":
-        return (f"“{pattern}” is not one of the pre-tokenizers. Used as a split regex it would find only the text "
-                f"“{pattern}” itself and leave every other character out. Pick a pre-tokenizer from the list, or "
-                f"write (?:{pattern}) if you do mean that regex.")
+        return (
+            f"“{pattern}” is not one of the pre-tokenizers. Used as a split regex it would find only the text "
+            f"“{pattern}” itself and leave every other character out. Pick a pre-tokenizer from the list, or "
+            f"write (?:{pattern}) if you do mean that regex."
+        )
     if e.reason == "the pattern is empty":
         return "The pattern is empty: pick a pre-tokenizer from the list, or type a regex."
     if construct[:2] in ("\\p", "\\P"):

@@ -83,22 +83,58 @@ _SPECS: dict[str, EncodingSpec] = {
     for spec in (
         # gpt2 == r50k_base: tiktoken builds gpt2 from GPT-2's vocab.bpe/encoder.json,
         # which give the same ranks as r50k_base.tiktoken.
-        EncodingSpec("gpt2", "r50k_base.tiktoken.gz", GPT2_PATTERN,
-                     {_ENDOFTEXT: 50256}, n_ranks=50256, n_vocab=50257, label="GPT-2 (gpt2)", listed=True),
-        EncodingSpec("r50k_base", "r50k_base.tiktoken.gz", GPT2_PATTERN,
-                     {_ENDOFTEXT: 50256}, n_ranks=50256, n_vocab=50257, label="GPT-3 (r50k_base)"),
+        EncodingSpec(
+            "gpt2",
+            "r50k_base.tiktoken.gz",
+            GPT2_PATTERN,
+            {_ENDOFTEXT: 50256},
+            n_ranks=50256,
+            n_vocab=50257,
+            label="GPT-2 (gpt2)",
+            listed=True,
+        ),
+        EncodingSpec(
+            "r50k_base",
+            "r50k_base.tiktoken.gz",
+            GPT2_PATTERN,
+            {_ENDOFTEXT: 50256},
+            n_ranks=50256,
+            n_vocab=50257,
+            label="GPT-3 (r50k_base)",
+        ),
         # p50k_base ranks: 0..50255 and 50257..50280 (runs of spaces); hole at 50256.
-        EncodingSpec("p50k_base", "p50k_base.tiktoken.gz", GPT2_PATTERN,
-                     {_ENDOFTEXT: 50256}, n_ranks=50280, n_vocab=50281, label="Codex (p50k_base)", listed=True),
+        EncodingSpec(
+            "p50k_base",
+            "p50k_base.tiktoken.gz",
+            GPT2_PATTERN,
+            {_ENDOFTEXT: 50256},
+            n_ranks=50280,
+            n_vocab=50281,
+            label="Codex (p50k_base)",
+            listed=True,
+        ),
         # cl100k_base ranks: 0..100255; holes at 100256 and 100261..100275.
-        EncodingSpec("cl100k_base", "cl100k_base.tiktoken.gz", CL100K_PATTERN,
-                     {_ENDOFTEXT: 100257, _FIM_PREFIX: 100258, _FIM_MIDDLE: 100259,
-                      _FIM_SUFFIX: 100260, _ENDOFPROMPT: 100276},
-                     n_ranks=100256, n_vocab=100277, label="GPT-4 (cl100k_base)", listed=True),
+        EncodingSpec(
+            "cl100k_base",
+            "cl100k_base.tiktoken.gz",
+            CL100K_PATTERN,
+            {_ENDOFTEXT: 100257, _FIM_PREFIX: 100258, _FIM_MIDDLE: 100259, _FIM_SUFFIX: 100260, _ENDOFPROMPT: 100276},
+            n_ranks=100256,
+            n_vocab=100277,
+            label="GPT-4 (cl100k_base)",
+            listed=True,
+        ),
         # o200k_base ranks: 0..199997; holes at 199998 and 200000..200017.
-        EncodingSpec("o200k_base", "o200k_base.tiktoken.gz", O200K_PATTERN,
-                     {_ENDOFTEXT: 199999, _ENDOFPROMPT: 200018},
-                     n_ranks=199998, n_vocab=200019, label="GPT-4o (o200k_base)", listed=True),
+        EncodingSpec(
+            "o200k_base",
+            "o200k_base.tiktoken.gz",
+            O200K_PATTERN,
+            {_ENDOFTEXT: 199999, _ENDOFPROMPT: 200018},
+            n_ranks=199998,
+            n_vocab=200019,
+            label="GPT-4o (o200k_base)",
+            listed=True,
+        ),
     )
 }
 
@@ -107,7 +143,7 @@ ENCODING_FILES: dict[str, str] = {name: spec.file for name, spec in _SPECS.items
 
 _lock = threading.Lock()
 _ranks_cache: dict[str, dict[bytes, int]] = {}  # key: resolved file path
-_encoding_cache: dict[str, Tokenizer] = {}      # key: encoding name
+_encoding_cache: dict[str, Tokenizer] = {}  # key: encoding name
 
 
 def list_encoding_names() -> list[str]:
@@ -266,9 +302,7 @@ def get_encoding(name: str) -> Tokenizer:
     from bytepair.tokenizer import Tokenizer  # lazy: the tokenizer imports this package
 
     ranks = _cached_ranks(name)  # from_ranks copies it
-    enc = Tokenizer.from_ranks(
-        ranks, pattern=spec.pattern, special_tokens=dict(spec.special_tokens), name=spec.name
-    )
+    enc = Tokenizer.from_ranks(ranks, pattern=spec.pattern, special_tokens=dict(spec.special_tokens), name=spec.name)
     enc._shared = True  # every caller gets this object: changes go to enc.copy()
     with _lock:
         return _encoding_cache.setdefault(name, enc)

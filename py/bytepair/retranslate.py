@@ -99,7 +99,7 @@ def _loose(name: str) -> str:
     return "".join(ch for ch in name.lower() if ch not in " _-").replace(":", "=")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _class_ranges(name: str) -> Ranges:
     """Inclusive code-point ranges of generated class ``name`` (parsed on first use)."""
     out = []
@@ -235,11 +235,12 @@ class _Translator:
         """A :class:`PatternError` (a ValueError) for a fault at ``pos``; ``unsupported``: valid
         for ``regex``, not for ``re`` (``construct`` is then the syntax at ``pos``)."""
         head = "the `re` back-end cannot run this split pattern" if unsupported else "invalid regex"
-        near = self.p[max(0, pos - 15):pos + 15]
+        near = self.p[max(0, pos - 15) : pos + 15]
         if unsupported and construct is None:
-            construct = self.p[pos:max(self.i, pos + 2)]
-        return PatternError(f"{head}: {msg} at position {pos} (near {near!r})", pos=pos, reason=msg,
-                            construct=construct)
+            construct = self.p[pos : max(self.i, pos + 2)]
+        return PatternError(
+            f"{head}: {msg} at position {pos} (near {near!r})", pos=pos, reason=msg, construct=construct
+        )
 
     # -- driver ---------------------------------------------------------------
     def run(self) -> str:
@@ -321,7 +322,7 @@ class _Translator:
             while j < min(limit, self.n) and p[j] in "01234567":
                 j += 1
             self.i = j
-            value = int(p[start + 1:j], 8)
+            value = int(p[start + 1 : j], 8)
             if value > 0o377:
                 raise self.error(f"octal escape {p[start:j]} is out of range (max \\377)", start)
             return ("char", value)
@@ -337,19 +338,19 @@ class _Translator:
             return ("raw", "(?:%s)" % p[start:j])
         if c in "xuU":
             width = {"x": 2, "u": 4, "U": 8}[c]
-            digits = p[self.i:self.i + width]
+            digits = p[self.i : self.i + width]
             if len(digits) != width or any(d not in "0123456789abcdefABCDEF" for d in digits):
                 raise self.error(f"incomplete escape \\{c}: it needs exactly {width} hex digits", start)
             value = int(digits, 16)
             if value > MAX_CODE_POINT:
-                raise self.error(f"escape {p[start:self.i + width]} is beyond U+10FFFF", start)
+                raise self.error(f"escape {p[start : self.i + width]} is beyond U+10FFFF", start)
             self.i += width
             return ("char", value)
         if c == "N":
             end = p.find("}", self.i)
             if not p.startswith("{", self.i) or end < 0:
                 raise self.error("\\N needs a character name in braces, like \\N{EM DASH}", start)
-            name = p[self.i + 1:end]
+            name = p[self.i + 1 : end]
             try:
                 value = ord(unicodedata.lookup(name))
             except KeyError as e:
@@ -374,13 +375,16 @@ class _Translator:
         if c in _UNSUPPORTED_ESCAPES:
             raise self.error(
                 f"{_UNSUPPORTED_ESCAPES[c]} is `regex`-only syntax that the `re` back-end does not support; "
-                "rewrite the pattern without it", start, unsupported=True)
+                "rewrite the pattern without it",
+                start,
+                unsupported=True,
+            )
         if c.isascii() and c.isalnum():
             raise self.error(f"bad escape \\{c}" + (" in a character class" if in_class else ""), start)
         return ("char", ord(c))
 
     def octal3(self, pos: int) -> bool:
-        s = self.p[pos:pos + 3]
+        s = self.p[pos : pos + 3]
         return len(s) == 3 and all(d in "01234567" for d in s)
 
     def property(self, negated: bool, start: int):
@@ -391,7 +395,7 @@ class _Translator:
             end = p.find("}", self.i)
             if end < 0:
                 raise self.error("missing '}' after \\p{", start)
-            raw = p[self.i + 1:end]
+            raw = p[self.i + 1 : end]
             self.i = end + 1
         else:
             raw = p[self.i]
@@ -402,10 +406,12 @@ class _Translator:
         cls = _tables.PROPERTY_NAMES.get(_loose(name))
         if cls is None:
             raise self.error(
-                f"unknown Unicode property {raw!r} in {p[start:self.i]} (or one without a table here); supported: "
+                f"unknown Unicode property {raw!r} in {p[start : self.i]} (or one without a table here); supported: "
                 + ", ".join(supported_properties())
                 + " (also long names like Uppercase_Letter, gc=/sc=/scx= forms and script codes like Latn)",
-                start, construct=p[start:self.i])
+                start,
+                construct=p[start : self.i],
+            )
         return ("set", self.ascii_limit(_class_ranges(cls)), negated, cls)
 
     def ascii_limit(self, ranges):
@@ -417,9 +423,12 @@ class _Translator:
     def check_case(self, cls: str, start: int) -> None:
         if "i" in self.flags and cls not in _tables.CASE_STABLE:
             raise self.error(
-                f"{self.p[start:self.i]} inside a case-insensitive (?i) scope is not supported: "
+                f"{self.p[start : self.i]} inside a case-insensitive (?i) scope is not supported: "
                 "`regex` widens it under IGNORECASE (e.g. (?i)\\p{Lu} matches all cased letters); "
-                "spell the classes out, e.g. [\\p{Lu}\\p{Ll}\\p{Lt}], or drop (?i)", start, unsupported=True)
+                "spell the classes out, e.g. [\\p{Lu}\\p{Ll}\\p{Lt}], or drop (?i)",
+                start,
+                unsupported=True,
+            )
 
     def escape_outside(self) -> None:
         start = self.i
@@ -468,7 +477,7 @@ class _Translator:
                 item2 = self.class_item()
                 if item2[0] == "char":
                     if item2[1] < item[1]:
-                        raise self.error(f"bad character range {p[open_at:self.i]!r}: end before start", dash)
+                        raise self.error(f"bad character range {p[open_at : self.i]!r}: end before start", dash)
                     literal.append((item[1], item2[1]))
                     continue
                 # "[a-\w]": no range; a literal '-' between the two members.
@@ -493,8 +502,12 @@ class _Translator:
             total = _complement(ranges) if negated else list(ranges)
         else:
             ascii_only = "a" in self.flags
-            total = _union([_case_close(_union([literal]), ascii_only),
-                            *(_complement(_case_close(r, ascii_only)) for r in negated_sets)])
+            total = _union(
+                [
+                    _case_close(_union([literal]), ascii_only),
+                    *(_complement(_case_close(r, ascii_only)) for r in negated_sets),
+                ]
+            )
         self.out.append(_set_text(total, negate, self.bmp_only))
 
     def class_item(self):
@@ -513,7 +526,8 @@ class _Translator:
                 cls = _tables.POSIX.get(name)
                 if cls is None:
                     raise self.error(
-                        f"unknown POSIX class {m.group()!r}; supported: " + ", ".join(sorted(_tables.POSIX)), start)
+                        f"unknown POSIX class {m.group()!r}; supported: " + ", ".join(sorted(_tables.POSIX)), start
+                    )
                 self.i = m.end()
                 return ("set", self.ascii_limit(_class_ranges(cls)), bool(m.group(1)), cls, start)
         self.i += 1
@@ -558,20 +572,24 @@ class _Translator:
                 raise self.error("missing ')' after (?P=name", start)
             if "i" in self.flags:
                 raise self.error(_CI_BACKREF, start, unsupported=True)
-            self.out.append(p[start:end + 1])
+            self.out.append(p[start : end + 1])
             self.i = end + 1
         elif c == "(":
             end = p.find(")", j)
-            cond = p[j + 1:end] if end >= 0 else ""
+            cond = p[j + 1 : end] if end >= 0 else ""
             if not (cond.isdigit() or _GROUP_NAME.fullmatch(cond)):
-                raise self.error("conditional groups must test a group number or name, like (?(1)a|b)", start,
-                                 unsupported=True)
+                raise self.error(
+                    "conditional groups must test a group number or name, like (?(1)a|b)", start, unsupported=True
+                )
             self.push(f"(?({cond})", end + 1)
         elif c == "|":
             raise self.error("branch reset (?|...) is `regex`-only syntax; use a plain group", start, unsupported=True)
         elif c in ("R", "&") or c.isdigit() or (c == "P" and nxt == ">") or (c in "+-" and nxt.isdigit()):
-            raise self.error("recursive patterns / group calls are `regex`-only syntax; rewrite without them", start,
-                             unsupported=True)
+            raise self.error(
+                "recursive patterns / group calls are `regex`-only syntax; rewrite without them",
+                start,
+                unsupported=True,
+            )
         else:
             self.flag_group(start)
 
@@ -591,16 +609,20 @@ class _Translator:
                 negative = True
             elif c == "V" and k + 1 < n and p[k + 1] in "01":
                 if p[k + 1] == "1":
-                    raise self.error("the V1 flag (regex's version-1 behaviour) is not supported; use V0 syntax",
-                                     start, unsupported=True)
+                    raise self.error(
+                        "the V1 flag (regex's version-1 behaviour) is not supported; use V0 syntax",
+                        start,
+                        unsupported=True,
+                    )
                 k += 1
             elif c in "imsx":
                 (off if negative else on).add(c)
             elif c in "au" and not negative:
                 on.add(c)
             elif c in _UNSUPPORTED_FLAGS:
-                raise self.error(f"the {c} flag ({_UNSUPPORTED_FLAGS[c]}) is `regex`-only; remove it", start,
-                                 unsupported=True)
+                raise self.error(
+                    f"the {c} flag ({_UNSUPPORTED_FLAGS[c]}) is `regex`-only; remove it", start, unsupported=True
+                )
             else:
                 raise self.error(f"unknown inline flag {c!r}", k)
             k += 1

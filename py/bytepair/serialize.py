@@ -43,9 +43,7 @@ def to_json(tok) -> str:
             ``to_tiktoken()`` instead.
     """
     if not tok.is_trained:
-        raise ValueError(
-            f"{tok.name!r} is a rank-based encoding, not a trained tokenizer; save it with to_tiktoken()"
-        )
+        raise ValueError(f"{tok.name!r} is a rank-based encoding, not a trained tokenizer; save it with to_tiktoken()")
     head = {
         "format": FORMAT,
         "version": VERSION,
@@ -84,8 +82,10 @@ def _check_nesting(text: str) -> None:
     file would exhaust the parser's stack (in Pyodide, the JavaScript stack: the worker crashes)."""
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
     if brackets and max(itertools.accumulate(map(_DEPTH_STEP.__getitem__, brackets))) > MAX_NESTING:
-        raise TokenizerFileError(f"not a bytepair tokenizer file: its arrays and objects are nested more than "
-                                 f"{MAX_NESTING} deep (a bytepair file nests 3 deep)")
+        raise TokenizerFileError(
+            f"not a bytepair tokenizer file: its arrays and objects are nested more than "
+            f"{MAX_NESTING} deep (a bytepair file nests 3 deep)"
+        )
 
 
 def from_json(text: str | bytes) -> Tokenizer:
@@ -106,8 +106,9 @@ def from_json(text: str | bytes) -> Tokenizer:
     from .tokenizer import Tokenizer
 
     if not isinstance(text, (str, bytes)):
-        raise TypeError(f"from_json takes the JSON text (str or bytes), got {type(text).__name__}; "
-                        "for a dict, pass json.dumps(d)")
+        raise TypeError(
+            f"from_json takes the JSON text (str or bytes), got {type(text).__name__}; for a dict, pass json.dumps(d)"
+        )
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -117,16 +118,24 @@ def from_json(text: str | bytes) -> Tokenizer:
     try:
         data: Any = json.loads(text)
     except json.JSONDecodeError as e:
-        raise TokenizerFileError(f"tokenizer file is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from e
+        raise TokenizerFileError(
+            f"tokenizer file is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}"
+        ) from e
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise TokenizerFileError(f'not a bytepair tokenizer file: expected a JSON object with "format": "{FORMAT}"')
     version = data.get("version")
     if version != VERSION:
-        raise TokenizerFileError(f"unsupported tokenizer file version {version!r}; this bytepair reads version {VERSION}")
+        raise TokenizerFileError(
+            f"unsupported tokenizer file version {version!r}; this bytepair reads version {VERSION}"
+        )
     if "pattern" not in data:
-        raise TokenizerFileError('tokenizer file has no "pattern" field; add it ("pattern": null means no pre-tokenizer)')
+        raise TokenizerFileError(
+            'tokenizer file has no "pattern" field; add it ("pattern": null means no pre-tokenizer)'
+        )
     if "merges" not in data:
-        raise TokenizerFileError('tokenizer file has no "merges" field; add it (a list of [left_id, right_id] pairs, [] for none)')
+        raise TokenizerFileError(
+            'tokenizer file has no "merges" field; add it (a list of [left_id, right_id] pairs, [] for none)'
+        )
     pattern = data["pattern"]
     if pattern is not None and not isinstance(pattern, str):
         raise TokenizerFileError(f'"pattern" must be a regex string or null, got {pattern!r}')
@@ -136,21 +145,31 @@ def from_json(text: str | bytes) -> Tokenizer:
     # line numbers only when the file has to_json()'s layout: one merge per line
     lines = text.splitlines()
     merges_line = _line_of(text, '"merges"') or 0
-    if not (merges_line and len(lines) >= merges_line + len(merges_raw)
-            and all(lines[merges_line + k].strip().startswith("[") for k in range(min(len(merges_raw), 3)))):
+    if not (
+        merges_line
+        and len(lines) >= merges_line + len(merges_raw)
+        and all(lines[merges_line + k].strip().startswith("[") for k in range(min(len(merges_raw), 3)))
+    ):
         merges_line = 0
     merges: dict[tuple[int, int], int] = {}
     for k, m in enumerate(merges_raw):
         where = f"merge {k} (line {merges_line + 1 + k})" if merges_line else f"merge {k}"
-        if (not isinstance(m, list) or len(m) != 2
-                or not all(isinstance(x, int) and not isinstance(x, bool) for x in m)):
-            raise TokenizerFileError(where=f"merges[{k}]", message=f"{where}: expected [left_id, right_id] with two ints, got {m!r}")
+        if not isinstance(m, list) or len(m) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in m):
+            raise TokenizerFileError(
+                where=f"merges[{k}]", message=f"{where}: expected [left_id, right_id] with two ints, got {m!r}"
+            )
         pair = (m[0], m[1])
         new_id = 256 + k
         if pair in merges:
-            raise TokenizerFileError(where=f"merges[{k}]", message=f"{where}: pair {list(pair)} is already merge {merges[pair] - 256}; each pair is merged once")
+            raise TokenizerFileError(
+                where=f"merges[{k}]",
+                message=f"{where}: pair {list(pair)} is already merge {merges[pair] - 256}; each pair is merged once",
+            )
         if not (0 <= pair[0] < new_id and 0 <= pair[1] < new_id):
-            raise TokenizerFileError(where=f"merges[{k}]", message=f"{where}: {list(pair)} uses an id that does not exist yet (ids so far are 0..{new_id - 1})")
+            raise TokenizerFileError(
+                where=f"merges[{k}]",
+                message=f"{where}: {list(pair)} uses an id that does not exist yet (ids so far are 0..{new_id - 1})",
+            )
         merges[pair] = new_id
     specials = data.get("special_tokens") or {}
     if not isinstance(specials, dict):
@@ -164,7 +183,9 @@ def from_json(text: str | bytes) -> Tokenizer:
         if i in seen:
             raise TokenizerFileError(f"special tokens {seen[i]!r} and {s!r} share id {i}; give each its own id")
         if i < 256 + len(merges):
-            raise TokenizerFileError(f"special token {s!r} has id {i}, which a byte or merge already uses; use ids >= {256 + len(merges)}")
+            raise TokenizerFileError(
+                f"special token {s!r} has id {i}, which a byte or merge already uses; use ids >= {256 + len(merges)}"
+            )
         seen[i] = s
     try:
         return Tokenizer.from_merges(

@@ -81,7 +81,7 @@ def check_disallowed(text: str, disallowed: frozenset[str]) -> None:
         tok = m.group()
         raise ValueError(
             f"the text contains the special token {tok!r} at character {m.start()}. "
-            f"To encode it as the special token, pass allowed_special={{{tok!r}}} (or \"all\"); "
+            f'To encode it as the special token, pass allowed_special={{{tok!r}}} (or "all"); '
             f"to encode it as ordinary text, pass disallowed_special=() or leave {tok!r} out of disallowed_special."
         )
 

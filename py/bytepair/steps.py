@@ -296,32 +296,33 @@ def byte_steps(
                 changed[d] = positions
                 n_tokens -= len(starts) * weights[d]
 
-        steps.append({
-            "index": index,
-            "id": z,
-            "pair": [display[a], display[b]],
-            "pair_ids": [a, b],
-            "merged": display[z],
-            "count": count,
-            "ties": [[display[x], display[y]] for (x, y), _ in rows[1:1 + min(n_ties, max_pairs_shown)]],
-            "n_ties": n_ties,
-            "pair_counts": [
-                {"pair": [display[x], display[y]], "ids": [x, y], "count": c, "tie": 1 <= r <= n_ties}
-                for r, ((x, y), c) in enumerate(rows[:max_pairs_shown])
-            ],
-            "n_pairs": len(table),
-            "segmentation": corpus.segmentation(),
-            "changed_pieces": [
-                {"piece_index": p, "positions": list(changed[d])}
-                for p, d in sorted((p, d) for d in changed for p in corpus.occurrences[d])
-            ],
-            "vocab": display[256:],
-            "n_vocab": z + 1,
-            "n_symbols": n_tokens,
-            "n_bytes": corpus.n_bytes,
-        })
+        steps.append(
+            {
+                "index": index,
+                "id": z,
+                "pair": [display[a], display[b]],
+                "pair_ids": [a, b],
+                "merged": display[z],
+                "count": count,
+                "ties": [[display[x], display[y]] for (x, y), _ in rows[1 : 1 + min(n_ties, max_pairs_shown)]],
+                "n_ties": n_ties,
+                "pair_counts": [
+                    {"pair": [display[x], display[y]], "ids": [x, y], "count": c, "tie": 1 <= r <= n_ties}
+                    for r, ((x, y), c) in enumerate(rows[:max_pairs_shown])
+                ],
+                "n_pairs": len(table),
+                "segmentation": corpus.segmentation(),
+                "changed_pieces": [
+                    {"piece_index": p, "positions": list(changed[d])}
+                    for p, d in sorted((p, d) for d in changed for p in corpus.occurrences[d])
+                ],
+                "vocab": display[256:],
+                "n_vocab": z + 1,
+                "n_symbols": n_tokens,
+                "n_bytes": corpus.n_bytes,
+            }
+        )
     return steps
-
 
 
 # ----------------------------------------------------------------------------- applying merges
@@ -343,8 +344,7 @@ def _apply_pieces(text: str, pattern: str | None) -> list[list[int]]:
         raise ArgumentError("Type a text to encode.", field="text")
     n = len(utf8(text))
     if n > APPLY_MAX_BYTES:
-        raise ArgumentError(f"The text to encode is {n} bytes; use at most {APPLY_MAX_BYTES} bytes here.",
-                            field="text")
+        raise ArgumentError(f"The text to encode is {n} bytes; use at most {APPLY_MAX_BYTES} bytes here.", field="text")
     regex = resolve_pattern(pattern)
     pieces = compile_pattern(regex).findall(text) if regex is not None else [text]
     return [list(b) for b in map(utf8, pieces) if b]
@@ -392,14 +392,20 @@ def apply(text: str, merges: Sequence[tuple[int, int]], *, pattern: str | None =
     display = [token_to_display(b) for b in vocab]
     fired: list[ApplyStep] = []
     for index, pair in enumerate(merges):
-        if (isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2
-                or not all(isinstance(x, int) and not isinstance(x, bool) for x in pair)):
+        if (
+            isinstance(pair, (str, bytes))
+            or not isinstance(pair, Sequence)
+            or len(pair) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in pair)
+        ):
             raise TypeError(f"merges[{index}] is {pair!r}; each merge must be a (left_id, right_id) pair of ints")
         a, b = pair
         z = 256 + index
         if not (0 <= a < z and 0 <= b < z):
-            raise ArgumentError(f"merges[{index}] {list(pair)} uses an id that no earlier merge made "
-                                f"(ids so far are 0..{z - 1})", field="merges")
+            raise ArgumentError(
+                f"merges[{index}] {list(pair)} uses an id that no earlier merge made (ids so far are 0..{z - 1})",
+                field="merges",
+            )
         vocab.append(vocab[a] + vocab[b])
         display.append(token_to_display(vocab[z]))
         positions: list[int] = []
@@ -444,9 +450,15 @@ class MergeInfo:
     n_ties: int
 
     def to_dict(self) -> dict:
-        return {"index": self.index, "id": self.id, "pair": list(self.pair),
-                "ids": list(self.ids) if self.ids is not None else None,
-                "merged": self.merged, "count": self.count, "n_ties": self.n_ties}
+        return {
+            "index": self.index,
+            "id": self.id,
+            "pair": list(self.pair),
+            "ids": list(self.ids) if self.ids is not None else None,
+            "merged": self.merged,
+            "count": self.count,
+            "n_ties": self.n_ties,
+        }
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -460,8 +472,12 @@ class PairRow:
     ids: tuple[int, int] | None = None
 
     def to_dict(self) -> dict:
-        return {"pair": list(self.pair), "count": self.count, "tie": self.tie,
-                "ids": list(self.ids) if self.ids is not None else None}
+        return {
+            "pair": list(self.pair),
+            "count": self.count,
+            "tie": self.tie,
+            "ids": list(self.ids) if self.ids is not None else None,
+        }
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -513,12 +529,20 @@ class StepView:
     def to_dict(self) -> dict:
         """Plain JSON values, the fields above by name (nested objects as dicts)."""
         return {
-            "index": self.index, "n_steps": self.n_steps, "mode": self.mode,
+            "index": self.index,
+            "n_steps": self.n_steps,
+            "mode": self.mode,
             "merge": self.merge.to_dict() if self.merge is not None else None,
-            "pair_counts": [r.to_dict() for r in self.pair_counts], "n_pairs": self.n_pairs,
-            "rows": [r.to_dict() for r in self.rows], "n_rows": self.n_rows, "vocab": list(self.vocab),
-            "n_base": self.n_base, "n_vocab": self.n_vocab, "n_symbols": self.n_symbols,
-            "n_symbols_start": self.n_symbols_start, "n_bytes": self.n_bytes,
+            "pair_counts": [r.to_dict() for r in self.pair_counts],
+            "n_pairs": self.n_pairs,
+            "rows": [r.to_dict() for r in self.rows],
+            "n_rows": self.n_rows,
+            "vocab": list(self.vocab),
+            "n_base": self.n_base,
+            "n_vocab": self.n_vocab,
+            "n_symbols": self.n_symbols,
+            "n_symbols_start": self.n_symbols_start,
+            "n_bytes": self.n_bytes,
         }
 
 
@@ -541,8 +565,12 @@ class StepSession:
             self.n_base = len(initial["vocab"])
             self.n_bytes = None
         else:
-            self.merges = [MergeInfo(d["index"], d["id"], tuple(d["pair"]), tuple(d["pair_ids"]), d["merged"],
-                                     d["count"], d["n_ties"]) for d in steps]
+            self.merges = [
+                MergeInfo(
+                    d["index"], d["id"], tuple(d["pair"]), tuple(d["pair_ids"]), d["merged"], d["count"], d["n_ties"]
+                )
+                for d in steps
+            ]
             self.n_base = 256
             self.n_bytes = initial["n_bytes"]
         self.n_rows = len(initial["segmentation"])
@@ -561,22 +589,45 @@ class StepSession:
         """
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= self.n_steps:
             raise ArgumentError(f"There is no step {index}: pick a step from 0 to {self.n_steps}.", field="step")
-        common = {"index": index, "n_steps": self.n_steps, "mode": self.mode, "n_rows": self.n_rows,
-                  "n_base": self.n_base, "n_symbols_start": self.n_symbols_start, "n_bytes": self.n_bytes}
+        common = {
+            "index": index,
+            "n_steps": self.n_steps,
+            "mode": self.mode,
+            "n_rows": self.n_rows,
+            "n_base": self.n_base,
+            "n_symbols_start": self.n_symbols_start,
+            "n_bytes": self.n_bytes,
+        }
         merge = self.merges[index - 1] if index else None
         if self.mode == "textbook":
             if index == 0:
                 words, merged_at = self._initial["segmentation"], {}
                 rows = tuple(Row(w["word"], w["count"], tuple(w["symbols"]), ()) for w in words)
-                return StepView(merge=None, pair_counts=(), n_pairs=0, rows=rows, vocab=tuple(self._initial["vocab"]),
-                                n_vocab=len(self._initial["vocab"]), n_symbols=self._initial["n_symbols"], **common)
+                return StepView(
+                    merge=None,
+                    pair_counts=(),
+                    n_pairs=0,
+                    rows=rows,
+                    vocab=tuple(self._initial["vocab"]),
+                    n_vocab=len(self._initial["vocab"]),
+                    n_symbols=self._initial["n_symbols"],
+                    **common,
+                )
             s = self._steps[index - 1]
             n_ties = len(s.ties)
             merged_at = {c.word_index: c.positions for c in s.changed_words}
             rows = tuple(Row(w.word, w.count, w.symbols, merged_at.get(i, ())) for i, w in enumerate(s.segmentation))
             table = tuple(PairRow(p, c, 1 <= r <= n_ties) for r, (p, c) in enumerate(s.pair_counts))
-            return StepView(merge=merge, pair_counts=table, n_pairs=len(table), rows=rows, vocab=s.vocab,
-                            n_vocab=len(s.vocab), n_symbols=s.n_symbols, **common)
+            return StepView(
+                merge=merge,
+                pair_counts=table,
+                n_pairs=len(table),
+                rows=rows,
+                vocab=s.vocab,
+                n_vocab=len(s.vocab),
+                n_symbols=s.n_symbols,
+                **common,
+            )
         if index == 0:
             seg, merged_at, vocab = self._initial["segmentation"], {}, []
             table, n_pairs, n_vocab, n_symbols = (), 0, 256, self._initial["n_symbols"]
@@ -586,9 +637,19 @@ class StepSession:
             merged_at = {c["piece_index"]: c["positions"] for c in d["changed_pieces"]}
             table = tuple(PairRow(tuple(r["pair"]), r["count"], r["tie"], tuple(r["ids"])) for r in d["pair_counts"])
             n_pairs, n_vocab, n_symbols = d["n_pairs"], d["n_vocab"], d["n_symbols"]
-        rows = tuple(Row(None, None, tuple(seg[p]), tuple(merged_at.get(p, ()))) for p in range(min(len(seg), ROWS_SHOWN)))
-        return StepView(merge=merge, pair_counts=table, n_pairs=n_pairs, rows=rows, vocab=tuple(vocab),
-                        n_vocab=n_vocab, n_symbols=n_symbols, **common)
+        rows = tuple(
+            Row(None, None, tuple(seg[p]), tuple(merged_at.get(p, ()))) for p in range(min(len(seg), ROWS_SHOWN))
+        )
+        return StepView(
+            merge=merge,
+            pair_counts=table,
+            n_pairs=n_pairs,
+            rows=rows,
+            vocab=tuple(vocab),
+            n_vocab=n_vocab,
+            n_symbols=n_symbols,
+            **common,
+        )
 
     def start_symbols(self, text: str) -> list[str]:
         """The symbols :meth:`apply` starts from (textbook: the word's characters
@@ -670,8 +731,12 @@ def learn_steps(
         except ValueError as e:
             raise ArgumentError(str(e), field="text") from e
         if not word_counts:
-            raise ArgumentError("There are no words yet: type one word and its count per line, e.g. 'low 5'."
-                                if input == "counts" else "There are no words yet: type some text.", field="text")
+            raise ArgumentError(
+                "There are no words yet: type one word and its count per line, e.g. 'low 5'."
+                if input == "counts"
+                else "There are no words yet: type some text.",
+                field="text",
+            )
         try:
             initial = textbook.initial_state(word_counts)
         except ValueError as e:

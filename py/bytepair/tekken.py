@@ -35,9 +35,26 @@ __all__ = ["TekkenTokenizer", "from_tekken"]
 
 # mistral-common's Tekkenizer.DEPRECATED_SPECIAL_TOKENS (ranks 0..19), for files without "special_tokens".
 _LEGACY_SPECIALS = (
-    "<unk>", "<s>", "</s>", "[INST]", "[/INST]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]", "[TOOL_RESULTS]",
-    "[/TOOL_RESULTS]", "[TOOL_CALLS]", "[IMG]", "<pad>", "[IMG_BREAK]", "[IMG_END]", "[PREFIX]", "[MIDDLE]",
-    "[SUFFIX]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "[TOOL_CONTENT]",
+    "<unk>",
+    "<s>",
+    "</s>",
+    "[INST]",
+    "[/INST]",
+    "[AVAILABLE_TOOLS]",
+    "[/AVAILABLE_TOOLS]",
+    "[TOOL_RESULTS]",
+    "[/TOOL_RESULTS]",
+    "[TOOL_CALLS]",
+    "[IMG]",
+    "<pad>",
+    "[IMG_BREAK]",
+    "[IMG_END]",
+    "[PREFIX]",
+    "[MIDDLE]",
+    "[SUFFIX]",
+    "[SYSTEM_PROMPT]",
+    "[/SYSTEM_PROMPT]",
+    "[TOOL_CONTENT]",
 )
 
 
@@ -53,13 +70,18 @@ class TekkenTokenizer:
         cfg = data.get("config")
         vocab = data.get("vocab")
         if not isinstance(cfg, dict) or not isinstance(vocab, list):
-            raise TokenizerFileError("a Tekken file needs \"config\" (object) and \"vocab\" (list)", where="config" if not isinstance(cfg, dict) else "vocab")
+            raise TokenizerFileError(
+                'a Tekken file needs "config" (object) and "vocab" (list)',
+                where="config" if not isinstance(cfg, dict) else "vocab",
+            )
         try:
             pattern = str(cfg["pattern"])
             vocab_size = int(cfg["default_vocab_size"])
             n_special = int(cfg["default_num_special_tokens"])
         except (KeyError, TypeError, ValueError) as e:
-            raise TokenizerFileError(f"Tekken config needs pattern, default_vocab_size, default_num_special_tokens ({e})", where="config") from e
+            raise TokenizerFileError(
+                f"Tekken config needs pattern, default_vocab_size, default_num_special_tokens ({e})", where="config"
+            ) from e
         self.version = str(cfg.get("version", ""))
         self.config = dict(cfg)
         self.name = name or f"Tekken {self.version}".strip()
@@ -72,9 +94,14 @@ class TekkenTokenizer:
             controls = [bool(t.get("is_control", True)) for t in specials]
             for i, t in enumerate(specials):
                 if int(t.get("rank", i)) != i:
-                    raise TokenizerFileError(f"special token {i} has rank {t.get('rank')}; ranks must be 0, 1, ...", where=f"special_tokens[{i}]")
+                    raise TokenizerFileError(
+                        f"special token {i} has rank {t.get('rank')}; ranks must be 0, 1, ...",
+                        where=f"special_tokens[{i}]",
+                    )
         if len(strs) > n_special:
-            raise TokenizerFileError(f"{len(strs)} special tokens but default_num_special_tokens is {n_special}", where="special_tokens")
+            raise TokenizerFileError(
+                f"{len(strs)} special tokens but default_num_special_tokens is {n_special}", where="special_tokens"
+            )
         strs += [f"<SPECIAL_{i}>" for i in range(len(strs), n_special)]
         controls += [True] * (n_special - len(controls))
         self._specials = strs
@@ -82,7 +109,10 @@ class TekkenTokenizer:
         self._n_special = n_special
         inner = vocab_size - n_special
         if inner > len(vocab) or inner < 256:
-            raise TokenizerFileError(f"default_vocab_size {vocab_size} does not fit {len(vocab)} vocabulary entries and {n_special} special tokens", where="config.default_vocab_size")
+            raise TokenizerFileError(
+                f"default_vocab_size {vocab_size} does not fit {len(vocab)} vocabulary entries and {n_special} special tokens",
+                where="config.default_vocab_size",
+            )
         ranks: dict[bytes, int] = {}
         self._token_str: list[str | None] = []
         for i, entry in enumerate(vocab[:inner]):
@@ -118,7 +148,10 @@ class TekkenTokenizer:
     @property
     def added_tokens(self) -> list[dict]:
         """The special tokens as dicts (``id, content, special, control``)."""
-        return [{"id": i, "content": s, "special": True, "control": c} for i, (s, c) in enumerate(zip(self._specials, self._controls))]
+        return [
+            {"id": i, "content": s, "special": True, "control": c}
+            for i, (s, c) in enumerate(zip(self._specials, self._controls))
+        ]
 
     @property
     def bos_token(self) -> str | None:
@@ -152,7 +185,9 @@ class TekkenTokenizer:
     def count(self, text: str, *, add_special_tokens: bool = True) -> int:
         return len(self.encode(text, add_special_tokens=add_special_tokens))
 
-    def encode_with_spans(self, text: str, *, add_special_tokens: bool = False, units: Literal["chars", "utf16"] = "chars") -> list[TokenSpan]:
+    def encode_with_spans(
+        self, text: str, *, add_special_tokens: bool = False, units: Literal["chars", "utf16"] = "chars"
+    ) -> list[TokenSpan]:
         """Tokens with their ``[start, end)`` in ``text`` (see :meth:`bytepair.Tokenizer.encode_with_spans`); BOS gets an empty span at 0."""
         spans = self._base.encode_with_spans(text, disallowed_special=(), units=units)
         if add_special_tokens and self._bos is not None:

@@ -169,8 +169,7 @@ class Step:
             "count": self.count,
             "ties": [list(p) for p in self.ties],
             "pair_counts": [
-                {"pair": list(p), "count": c, "tie": 1 <= i <= n_ties}
-                for i, (p, c) in enumerate(self.pair_counts)
+                {"pair": list(p), "count": c, "tie": 1 <= i <= n_ties} for i, (p, c) in enumerate(self.pair_counts)
             ],
             "segmentation": [s.to_dict() for s in self.segmentation],
             "changed_words": [c.to_dict() for c in self.changed_words],
@@ -205,6 +204,7 @@ class ApplyStep:
 
 
 # ---------------------------------------------------------------- input
+
 
 def parse_word_counts(text: str) -> dict[str, int]:
     """Read a word-count list, one ``word count`` per line.
@@ -245,8 +245,7 @@ def parse_word_counts(text: str) -> dict[str, int]:
             counts[word] = counts.get(word, 0) + count
             continue
         raise ValueError(
-            f"line {number}: {line.strip()!r} {problem}; expected one word and a positive "
-            f"count per line, e.g. 'low 5'"
+            f"line {number}: {line.strip()!r} {problem}; expected one word and a positive count per line, e.g. 'low 5'"
         )
     return counts
 
@@ -277,12 +276,11 @@ def _check_word(word, what: str = "word") -> str:
     if not word:
         raise ValueError(f"{what} must not be empty")
     if any(ch.isspace() for ch in word):
-        raise ValueError(f"{what} {word!r} contains whitespace; type a single word (textbook BPE works on one word "
-                         "at a time)")
-    if END_OF_WORD in word:
         raise ValueError(
-            f"{what} {word!r} contains the end-of-word marker {END_OF_WORD!r}; remove it from the input"
+            f"{what} {word!r} contains whitespace; type a single word (textbook BPE works on one word at a time)"
         )
+    if END_OF_WORD in word:
+        raise ValueError(f"{what} {word!r} contains the end-of-word marker {END_OF_WORD!r}; remove it from the input")
     return word
 
 
@@ -294,8 +292,7 @@ def _check_word_counts(word_counts) -> list[tuple[str, int]]:
         )
     if len(word_counts) > MAX_WORDS:
         raise ValueError(
-            f"{len(word_counts)} distinct words is more than the step-through handles "
-            f"({MAX_WORDS}); use a shorter text"
+            f"{len(word_counts)} distinct words is more than the step-through handles ({MAX_WORDS}); use a shorter text"
         )
     items = []
     for word, count in word_counts.items():
@@ -317,6 +314,7 @@ def _check_n_merges(n_merges) -> int:
 
 
 # ---------------------------------------------------------------- the algorithm
+
 
 def initial_symbols(word: str) -> list[str]:
     """The symbols a word starts as: its characters, then ``"</w>"``.
@@ -354,9 +352,7 @@ def initial_state(word_counts: Mapping[str, int]) -> dict:
     items = _check_word_counts(word_counts)
     segments = [[*w, END_OF_WORD] for w, _ in items]
     return {
-        "segmentation": [
-            {"word": w, "count": c, "symbols": list(s)} for (w, c), s in zip(items, segments)
-        ],
+        "segmentation": [{"word": w, "count": c, "symbols": list(s)} for (w, c), s in zip(items, segments)],
         "vocab": list(_initial_vocab(segments)),
         "n_symbols": sum((len(w) + 1) * c for w, c in items),
     }
@@ -470,9 +466,7 @@ def learn(
                 count=count,
                 ties=tuple(ties),
                 pair_counts=tuple(rows),
-                segmentation=tuple(
-                    WordSegmentation(w, c, tuple(s)) for w, c, s in zip(words, counts, segments)
-                ),
+                segmentation=tuple(WordSegmentation(w, c, tuple(s)) for w, c, s in zip(words, counts, segments)),
                 changed_words=tuple(changes),
                 vocab=tuple(vocab),
                 n_symbols=n_symbols,
@@ -483,9 +477,7 @@ def learn(
 
 def _check_merges(merges) -> list[Pair]:
     if isinstance(merges, (str, bytes)) or not isinstance(merges, Iterable):
-        raise TypeError(
-            "merges must be a list of (left, right) string pairs, e.g. [s.pair for s in learn(...)]"
-        )
+        raise TypeError("merges must be a list of (left, right) string pairs, e.g. [s.pair for s in learn(...)]")
     out: list[Pair] = []
     for i, m in enumerate(merges):
         if isinstance(m, (str, bytes)) or not isinstance(m, Sequence) or len(m) != 2:

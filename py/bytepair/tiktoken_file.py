@@ -60,8 +60,7 @@ def parse_tiktoken_bpe(data: bytes) -> dict[bytes, int]:
     """
     if isinstance(data, str):
         raise TypeError(
-            "parse_tiktoken_bpe expects bytes, got str; pass data.encode('ascii') "
-            "or read the file in binary mode"
+            "parse_tiktoken_bpe expects bytes, got str; pass data.encode('ascii') or read the file in binary mode"
         )
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"parse_tiktoken_bpe expects bytes, got {type(data).__name__}")
@@ -79,28 +78,19 @@ def parse_tiktoken_bpe(data: bytes) -> dict[bytes, int]:
         fields = line.split()
         if len(fields) != 2:
             raise ValueError(
-                f"line {lineno}: expected 2 fields '<base64 token> <rank>', "
-                f"got {len(fields)}: {_show(line)}"
+                f"line {lineno}: expected 2 fields '<base64 token> <rank>', got {len(fields)}: {_show(line)}"
             )
         token_b64, rank_text = fields
         try:
             token = b64decode(token_b64, validate=True)
         except (binascii.Error, ValueError) as e:
-            raise ValueError(
-                f"line {lineno}: token {_show(token_b64)} is not valid base64 ({e})"
-            ) from e
+            raise ValueError(f"line {lineno}: token {_show(token_b64)} is not valid base64 ({e})") from e
         if not token:
             raise ValueError(f"line {lineno}: token {_show(token_b64)} decodes to no bytes")
         if not rank_text.isdigit():
             if rank_text.startswith(b"-") and rank_text[1:].isdigit():
-                raise ValueError(
-                    f"line {lineno}: rank {rank_text.decode('ascii')} is negative; "
-                    "ranks are ids >= 0"
-                )
-            raise ValueError(
-                f"line {lineno}: rank {_show(rank_text)} is not an integer "
-                "(expected decimal digits)"
-            )
+                raise ValueError(f"line {lineno}: rank {rank_text.decode('ascii')} is negative; ranks are ids >= 0")
+            raise ValueError(f"line {lineno}: rank {_show(rank_text)} is not an integer (expected decimal digits)")
         rank = int(rank_text)
         if token in token_line:
             raise ValueError(
@@ -108,9 +98,7 @@ def parse_tiktoken_bpe(data: bytes) -> dict[bytes, int]:
                 f"{token_b64.decode('ascii')}), first seen on line {token_line[token]}"
             )
         if rank in rank_line:
-            raise ValueError(
-                f"line {lineno}: duplicate rank {rank}, first used on line {rank_line[rank]}"
-            )
+            raise ValueError(f"line {lineno}: duplicate rank {rank}, first used on line {rank_line[rank]}")
         token_line[token] = lineno
         rank_line[rank] = lineno
         ranks[token] = rank
@@ -174,10 +162,7 @@ def dump_tiktoken_bpe(ranks: dict[bytes, int]) -> bytes:
             raise ValueError(f"rank {rank} is used by both {seen[rank]!r} and {token!r}")
         seen[rank] = token
     b64encode = base64.b64encode
-    return b"".join(
-        b64encode(token) + b" " + str(rank).encode("ascii") + b"\n"
-        for rank, token in sorted(seen.items())
-    )
+    return b"".join(b64encode(token) + b" " + str(rank).encode("ascii") + b"\n" for rank, token in sorted(seen.items()))
 
 
 def read_tiktoken_bytes(path: str | os.PathLike[str]) -> bytes:

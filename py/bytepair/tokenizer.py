@@ -147,17 +147,25 @@ class Tokenizer:
                 are not ``256, 257, ...`` in order.
         """
         if isinstance(merges, (str, bytes)):
-            raise TypeError("merges must be {(left_id, right_id): new_id} or a list of (left_id, right_id) pairs, not a string")
+            raise TypeError(
+                "merges must be {(left_id, right_id): new_id} or a list of (left_id, right_id) pairs, not a string"
+            )
         if not isinstance(merges, Mapping):
             pairs = list(merges)
             for k, p in enumerate(pairs):
-                if not (isinstance(p, (tuple, list)) and len(p) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in p)):
+                if not (
+                    isinstance(p, (tuple, list))
+                    and len(p) == 2
+                    and all(isinstance(x, int) and not isinstance(x, bool) for x in p)
+                ):
                     raise TypeError(f"merge {k} must be a (left_id, right_id) pair of ints, got {p!r}")
             merges = {(p[0], p[1]): 256 + k for k, p in enumerate(pairs)}
         if special_tokens is not None and not isinstance(special_tokens, Mapping):
             first = 256 + len(merges)
             special_tokens = {s: first + k for k, s in enumerate(special_tokens)}
-        return cls(name=name, pattern=pattern, merges=merges, special_tokens=special_tokens, normalization=normalization)
+        return cls(
+            name=name, pattern=pattern, merges=merges, special_tokens=special_tokens, normalization=normalization
+        )
 
     # ------------------------------------------------------------ properties
     @property
@@ -238,11 +246,15 @@ class Tokenizer:
                 f"add special tokens to a copy: enc = bytepair.get_encoding({self.name!r}).copy(); enc.register_special_tokens(...)"
             )
         if not isinstance(tokens, Mapping):
-            raise TypeError(f"special tokens must be a mapping {{token string: id}}, e.g. {{'<|endoftext|>': {self.n_vocab}}}, got {type(tokens).__name__}")
+            raise TypeError(
+                f"special tokens must be a mapping {{token string: id}}, e.g. {{'<|endoftext|>': {self.n_vocab}}}, got {type(tokens).__name__}"
+            )
         ids_in_call: dict[int, str] = {}
         for tok, i in tokens.items():
             if isinstance(i, int) and i in ids_in_call:
-                raise ValueError(f"special tokens {ids_in_call[i]!r} and {tok!r} both ask for id {i}; give each its own id")
+                raise ValueError(
+                    f"special tokens {ids_in_call[i]!r} and {tok!r} both ask for id {i}; give each its own id"
+                )
             ids_in_call[i] = tok
             if not isinstance(tok, str) or not tok:
                 raise TypeError(f"a special token must be a non-empty str, got {tok!r}")
@@ -253,8 +265,7 @@ class Tokenizer:
             owner = self._vocab.get(i)
             if owner is not None and self._special_tokens.get(tok) != i:
                 raise ValueError(
-                    f"id {i} for special token {tok!r} is already taken by {owner!r}; "
-                    f"pick an id >= {self.n_vocab}"
+                    f"id {i} for special token {tok!r} is already taken by {owner!r}; pick an id >= {self.n_vocab}"
                 )
         for tok, i in tokens.items():
             old = self._special_tokens.get(tok)
@@ -460,7 +471,9 @@ class Tokenizer:
         try:
             codecs.lookup_error(errors)
         except (LookupError, TypeError) as e:
-            raise ValueError(f'unknown errors={errors!r}: use "replace" (default), "strict", "ignore" or "backslashreplace"') from e
+            raise ValueError(
+                f'unknown errors={errors!r}: use "replace" (default), "strict", "ignore" or "backslashreplace"'
+            ) from e
         return self.decode_bytes(ids).decode("utf-8", errors=errors)
 
     def decode_single_token_bytes(self, token: int) -> bytes:

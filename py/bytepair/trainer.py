@@ -379,8 +379,12 @@ def train(
     if not isinstance(name, str):
         raise TypeError(f"name must be a str, got {type(name).__name__}")
     events = train_iter(
-        text, vocab_size, pattern=pattern, special_tokens=special_tokens,
-        min_frequency=min_frequency, normalization=normalization,
+        text,
+        vocab_size,
+        pattern=pattern,
+        special_tokens=special_tokens,
+        min_frequency=min_frequency,
+        normalization=normalization,
     )
     merges = {ev.pair: ev.id for ev in events}
     from .tokenizer import Tokenizer

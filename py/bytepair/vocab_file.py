@@ -113,7 +113,11 @@ def dump_vocab(ranks: Mapping[bytes, int], *, merges: Sequence[tuple[int, int]] 
         raise ValueError("merge ids must be ints in 0..2**32-1")
     blob = b"".join(t for t, _ in items)
     parts = [_HEADER.pack(MAGIC, len(items), flags, len(merges), len(blob))]
-    for typecode, values, on in (("H" if flags & _F_U16 else "B", lengths, True), ("I", ids, flags & _F_IDS), ("I", flat, True)):
+    for typecode, values, on in (
+        ("H" if flags & _F_U16 else "B", lengths, True),
+        ("I", ids, flags & _F_IDS),
+        ("I", flat, True),
+    ):
         if on:
             a = array(typecode, values)
             if sys.byteorder != "little":  # pragma: no cover

@@ -48,12 +48,32 @@ def test_markupsafe_wheel_is_pure_and_deterministic(chat_wheels, tmp_path):
     again = build_markupsafe_wheel(tmp_path / "again", sdist=ROOT / ".cache" / "sdists" / "markupsafe-3.0.3.tar.gz")
     assert again.read_bytes() == markup.read_bytes()
     target = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--disable-pip-version-check",
-                    "--target", str(target), str(markup), str(jinja)], check=True)
-    code = ("import jinja2, markupsafe; assert markupsafe._escape_inner.__module__ == 'markupsafe._native'; "
-            "print(jinja2.Template('{{ x | e }}').render(x='<&>'))")
-    out = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(target)!r}); {code}"],
-                         capture_output=True, text=True, check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--disable-pip-version-check",
+            "--target",
+            str(target),
+            str(markup),
+            str(jinja),
+        ],
+        check=True,
+    )
+    code = (
+        "import jinja2, markupsafe; assert markupsafe._escape_inner.__module__ == 'markupsafe._native'; "
+        "print(jinja2.Template('{{ x | e }}').render(x='<&>'))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(target)!r}); {code}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert out.stdout.strip() == "&lt;&amp;&gt;"
 
 
@@ -80,8 +100,18 @@ def test_chat_tests_pass_in_pyodide(chat_wheels, tmp_path):
     wheels.mkdir()
     for w in [*ensure_pyodide_wheels().glob("*.whl"), *chat_wheels]:
         shutil.copy(w, wheels)
-    cmd = [node, str(RUNNER), "--wheels", str(wheels), "--", "tests/core/test_chat.py",
-           "tests/core/test_openai_chat.py", "tests/core/test_chat_formats.py", "-q", "-rs"]
+    cmd = [
+        node,
+        str(RUNNER),
+        "--wheels",
+        str(wheels),
+        "--",
+        "tests/core/test_chat.py",
+        "tests/core/test_openai_chat.py",
+        "tests/core/test_chat_formats.py",
+        "-q",
+        "-rs",
+    ]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1800, check=False)
     assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-3000:]
     assert "jinja2" in proc.stdout and "markupsafe" in proc.stdout

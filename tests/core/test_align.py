@@ -40,7 +40,9 @@ def brute_cuts(text: str, ids: list[int], tok, units: str) -> tuple[set[int], di
 
 
 def _tokenizers():
-    trained = bytepair.train(corpora.TEXT_CASES["cjk"] * 3 + corpora.TEXT_CASES["emoji-zwj"] * 3 + "hello world " * 20, 320)
+    trained = bytepair.train(
+        corpora.TEXT_CASES["cjk"] * 3 + corpora.TEXT_CASES["emoji-zwj"] * 3 + "hello world " * 20, 320
+    )
     return [bytepair.get_encoding(n) for n in ("gpt2", "cl100k_base", "o200k_base")] + [trained]
 
 

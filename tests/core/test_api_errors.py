@@ -106,8 +106,14 @@ def test_empty_pattern():
         bytepair.resolve_pattern("")
 
 
-@pytest.mark.parametrize("text", ["[" * 5000 + "]" * 5000, '{"a": ' * 3000 + "1" + "}" * 3000,
-                                  '{"format": "bytepair", "x": ' + "[" * 40 + "]" * 40 + "}"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 5000 + "]" * 5000,
+        '{"a": ' * 3000 + "1" + "}" * 3000,
+        '{"format": "bytepair", "x": ' + "[" * 40 + "]" * 40 + "}",
+    ],
+)
 def test_from_json_refuses_deep_nesting_before_parsing(text):
     # (in Pyodide json.loads of such a file overflows the JavaScript stack and the worker crashed)
     with pytest.raises(bytepair.errors.TokenizerFileError, match="nested more than 32 deep"):

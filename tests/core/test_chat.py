@@ -90,7 +90,11 @@ def test_rendered_text_equals_transformers(model, case):
 def test_rejections_are_covered():
     """Every shipped template rejects at least one of the conversations."""
     for model in MODELS:
-        errors = [c for c, r in FIXTURE["models"][model]["cases"].items() if "error" in r and c in ("alternation", "missing_content", "missing_role")]
+        errors = [
+            c
+            for c, r in FIXTURE["models"][model]["cases"].items()
+            if "error" in r and c in ("alternation", "missing_content", "missing_role")
+        ]
         assert errors, model
 
 
@@ -115,8 +119,14 @@ def test_special_tokens_map_reads_added_token_dicts_and_extras():
 
 
 def test_named_templates_and_errors():
-    tok = ConfigOnly({"chat_template": [{"name": "default", "template": "D{{ messages[0].content }}"},
-                                        {"name": "tool_use", "template": "T{{ tools | length }}"}]})
+    tok = ConfigOnly(
+        {
+            "chat_template": [
+                {"name": "default", "template": "D{{ messages[0].content }}"},
+                {"name": "tool_use", "template": "T{{ tools | length }}"},
+            ]
+        }
+    )
     msgs = [{"role": "user", "content": "x"}]
     assert chat.chat_template_names(tok) == ["default", "tool_use"]
     assert chat.chat_template_names(ConfigOnly(FIXTURE["models"]["qwen3"]["config"])) == ["default"]
@@ -155,11 +165,18 @@ def _transformers_render(template, messages, **kw):
 
 def test_environment_matches_transformers():
     pytest.importorskip("transformers")
-    msgs = [{"role": "user", "content": "<b>&</b> é \"q\"", "extra": None}, {"role": "assistant", "content": "ok"},
-            {"role": "user", "content": "z", "reasoning": "hmm"}]
+    msgs = [
+        {"role": "user", "content": '<b>&</b> é "q"', "extra": None},
+        {"role": "assistant", "content": "ok"},
+        {"role": "user", "content": "z", "reasoning": "hmm"},
+    ]
     kw = {"tools": [{"z": 1, "a": "ü"}], "documents": [{"title": "t", "text": "x"}], "add_generation_prompt": True}
-    ours = chat.render_chat_template(TEMPLATE_FEATURES, msgs, special_tokens={"bos_token": "<s>"}, custom=[1, "ä"], **kw)
-    theirs = _transformers_render(TEMPLATE_FEATURES, chat.normalize_messages(msgs), bos_token="<s>", custom=[1, "ä"], **kw)
+    ours = chat.render_chat_template(
+        TEMPLATE_FEATURES, msgs, special_tokens={"bos_token": "<s>"}, custom=[1, "ä"], **kw
+    )
+    theirs = _transformers_render(
+        TEMPLATE_FEATURES, chat.normalize_messages(msgs), bos_token="<s>", custom=[1, "ä"], **kw
+    )
     assert ours == theirs
     four = msgs + [{"role": "assistant", "content": "x"}]
     with pytest.raises(jinja2.exceptions.TemplateError) as ref:
@@ -183,7 +200,10 @@ def test_reasoning_aliases_match_transformers():
         _normalize_chat_messages,
     )
 
-    msgs = [{"role": "assistant", "content": "a", "reasoning": "r", "tool_calls": None}, {"role": "user", "content": "b"}]
+    msgs = [
+        {"role": "assistant", "content": "a", "reasoning": "r", "tool_calls": None},
+        {"role": "user", "content": "b"},
+    ]
     assert chat.normalize_messages(msgs) == _alias_reasoning_fields(_normalize_chat_messages(msgs))
 
 
@@ -249,7 +269,11 @@ def test_ids_equal_transformers(model, case):
     messages, options = CASES[case]
     opts = dict(options)
     ids = chat.apply_chat_template(
-        _hf(model), messages, add_generation_prompt=opts.pop("add_generation_prompt", False), tools=opts.pop("tools", None), **opts
+        _hf(model),
+        messages,
+        add_generation_prompt=opts.pop("add_generation_prompt", False),
+        tools=opts.pop("tools", None),
+        **opts,
     )
     assert ids == FIXTURE["models"][model]["cases"][case]["ids"]
 
@@ -265,7 +289,10 @@ def test_ids_from_tokenizer_json(model, case):
     opts = dict(options)
     gen, tools = opts.pop("add_generation_prompt", False), opts.pop("tools", None)
     expected = FIXTURE["models"][model]["cases"][case]
-    assert chat.apply_chat_template(tok, messages, add_generation_prompt=gen, tools=tools, tokenize=False, **opts) == expected["text"]
+    assert (
+        chat.apply_chat_template(tok, messages, add_generation_prompt=gen, tools=tools, tokenize=False, **opts)
+        == expected["text"]
+    )
     assert chat.apply_chat_template(tok, messages, add_generation_prompt=gen, tools=tools, **opts) == expected["ids"]
 
 
@@ -324,15 +351,17 @@ def test_breakdown_utf16_units(which):
     utf16 = chat.chat_breakdown(tok, messages, units="utf16")
     assert utf16.tokens[-1].end == len(chars.text.encode("utf-16-le")) // 2
     assert chars.tokens[-1].end == len(chars.text)
-    emoji = [t for t in chars.tokens if "👋" in chars.text[t.start:t.end]]
-    assert emoji and all(u.end - u.start == 2 for u, c in zip(utf16.tokens, chars.tokens) if c in emoji and c.end - c.start == 1)
+    emoji = [t for t in chars.tokens if "👋" in chars.text[t.start : t.end]]
+    assert emoji and all(
+        u.end - u.start == 2 for u, c in zip(utf16.tokens, chars.tokens) if c in emoji and c.end - c.start == 1
+    )
 
 
 def test_breakdown_special_marks():
     pytest.importorskip("tokenizers")
     _node_modules_or_skip()
     b = chat.chat_breakdown(_hf("llama3_1"), CASES["single_gen"][0], add_generation_prompt=True)
-    specials = [b.text[t.start:t.end] for t in b.tokens if t.special]
+    specials = [b.text[t.start : t.end] for t in b.tokens if t.special]
     assert specials[0] == "<|begin_of_text|>" and "<|eot_id|>" in specials
     assert all(t.part == "overhead" for t in b.tokens if t.special)
 
@@ -358,13 +387,35 @@ def test_random_conversations_equal_transformers():
     _node_modules_or_skip()
     if not hasattr(bytepair, "from_tokenizer_json"):
         pytest.skip("bytepair.from_tokenizer_json is not there yet (branch hf)")
-    pieces = st.sampled_from(["Hi", " ", "\n", "\n\n", "  ", "é", "e\u0301", "👋🏽", "你好", "مرحبا", "<|im_end|>",
-                              "<end_of_turn>", "<|eot_id|>", "<｜User｜>", "1234", "\t", "don't", "ﬁ"])
+    pieces = st.sampled_from(
+        [
+            "Hi",
+            " ",
+            "\n",
+            "\n\n",
+            "  ",
+            "é",
+            "e\u0301",
+            "👋🏽",
+            "你好",
+            "مرحبا",
+            "<|im_end|>",
+            "<end_of_turn>",
+            "<|eot_id|>",
+            "<｜User｜>",
+            "1234",
+            "\t",
+            "don't",
+            "ﬁ",
+        ]
+    )
     text = st.lists(pieces, min_size=0, max_size=8).map("".join)
 
     @hypothesis.settings(max_examples=25, deadline=None, derandomize=True)
     @hypothesis.given(
-        model=st.sampled_from(MODELS), system=st.one_of(st.none(), text), turns=st.lists(text, min_size=1, max_size=4),
+        model=st.sampled_from(MODELS),
+        system=st.one_of(st.none(), text),
+        turns=st.lists(text, min_size=1, max_size=4),
         gen=st.booleans(),
     )
     def check(model, system, turns, gen):

@@ -43,8 +43,8 @@ CONVERSATIONS = {
         {"role": "system", "content": "You are a terse assistant. Answer in the user's language."},
         {"role": "user", "content": "Привет! Как дела? 你好 👋🏽"},
         {"role": "assistant", "content": "  Хорошо, спасибо! 😊\n"},
-        {"role": "tool", "content": "{\"temp_c\": 21}"},
-        {"role": "user", "content": "مرحبا — <b>bold</b> & \"quotes\"\n\nSecond paragraph."},
+        {"role": "tool", "content": '{"temp_c": 21}'},
+        {"role": "user", "content": 'مرحبا — <b>bold</b> & "quotes"\n\nSecond paragraph.'},
     ],
     "empty_content": [{"role": "user", "content": ""}, {"role": "assistant", "content": "ok"}],
 }
@@ -58,8 +58,9 @@ def _encode_chat(cases):
     if node is None or not (nm / "gpt-tokenizer" / "package.json").is_file():
         pytest.skip("needs Node.js and node_modules/gpt-tokenizer")
     script = ROOT / "tests" / "reference" / "gpt_tokenizer_chat.mjs"
-    proc = subprocess.run([node, str(script), str(nm)], input=json.dumps(cases), capture_output=True, text=True,
-                          timeout=300, check=False)
+    proc = subprocess.run(
+        [node, str(script), str(nm)], input=json.dumps(cases), capture_output=True, text=True, timeout=300, check=False
+    )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
@@ -103,8 +104,12 @@ def test_refused_conversation_names_the_message(gpt_tokenizer):
 
 
 def test_message_index_of_the_first_bad_message_without_node():
-    msgs = [{"role": "user", "content": "a"}, {"role": "user", "content": "b"},
-            {"role": "user", "content": "<|endoftext|> c"}, {"role": "user", "content": "<|im_start|>"}]
+    msgs = [
+        {"role": "user", "content": "a"},
+        {"role": "user", "content": "b"},
+        {"role": "user", "content": "<|endoftext|> c"},
+        {"role": "user", "content": "<|im_start|>"},
+    ]
     with pytest.raises(MessageError) as info:
         chat_formats.breakdown("chatml-cl100k", msgs)
     assert info.value.message_index == 2
@@ -123,7 +128,9 @@ def test_generation_prompt_switch_is_the_prime():
         assert chat_formats.breakdown(fmt, conv, add_generation_prompt=True).ids == on
         assert chat_formats.breakdown(fmt, conv, add_generation_prompt=False).ids == off
     assert chat_formats.breakdown("harmony", conv).ids == openai_chat.encode_harmony(conv)
-    assert chat_formats.breakdown("harmony", conv, add_generation_prompt=False).ids == openai_chat.encode_harmony(conv, prime="")
+    assert chat_formats.breakdown("harmony", conv, add_generation_prompt=False).ids == openai_chat.encode_harmony(
+        conv, prime=""
+    )
 
 
 def test_facts_carry_the_formats_and_roles():
@@ -140,10 +147,12 @@ def test_facts_carry_the_formats_and_roles():
 
 
 def test_open_models_with_a_template_join_the_list():
-    models = [{"name": "gemma3", "label": "Gemma 3", "maker": "Google", "chat_template": True},
-              {"name": "gptoss", "label": "gpt-oss", "maker": "OpenAI", "chat_template": False}]
+    models = [
+        {"name": "gemma3", "label": "Gemma 3", "maker": "Google", "chat_template": True},
+        {"name": "gptoss", "label": "gpt-oss", "maker": "OpenAI", "chat_template": False},
+    ]
     out = chat_formats.chat_formats(models)
-    added = out[len(chat_formats.OPENAI_CHAT_FORMATS):]
+    added = out[len(chat_formats.OPENAI_CHAT_FORMATS) :]
     assert [x["id"] for x in added] == ["template:gemma3"] and added[0]["group"] == "Google"
     assert chat_formats.requirements("template:gemma3") == {"tokenizer": "gemma3", "jinja": True}
 
@@ -187,8 +196,11 @@ def test_template_format_equals_transformers(model, case):
     messages, options = CASES[case]
     expected = FIXTURE["models"][model]["cases"][case]
     run = lambda: chat_formats.breakdown(  # noqa: E731
-        f"template:{model}", messages, add_generation_prompt=options.get("add_generation_prompt", False),
-        get_tokenizer={model: tok}.__getitem__)
+        f"template:{model}",
+        messages,
+        add_generation_prompt=options.get("add_generation_prompt", False),
+        get_tokenizer={model: tok}.__getitem__,
+    )
     if "error" in expected:
         with pytest.raises(ChatTemplateError) as info:
             run()

@@ -26,14 +26,17 @@ pytest.importorskip("click")
 pytest.importorskip("rich")
 
 PY = str(pathlib.Path(__file__).resolve().parents[2] / "py")
-TEXT = ("The quick brown fox jumps over the lazy dog.\r\nIt's 2024; naïve café, 中文, emoji 👍🏽!\n" * 30
-        + "hello world hello there\n" * 20)
+TEXT = (
+    "The quick brown fox jumps over the lazy dog.\r\nIt's 2024; naïve café, 中文, emoji 👍🏽!\n" * 30
+    + "hello world hello there\n" * 20
+)
 
 
 def run(*args: str, stdin: bytes | None = None, cwd=None) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=PY, PYTHONIOENCODING="utf-8", COLUMNS="120")
-    return subprocess.run([sys.executable, "-m", "bytepair", *args], input=stdin, capture_output=True,
-                          env=env, cwd=cwd, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "bytepair", *args], input=stdin, capture_output=True, env=env, cwd=cwd, timeout=120
+    )
 
 
 @pytest.fixture()
@@ -108,12 +111,15 @@ def test_count_and_compare_against_tiktoken(corpus_file, tmp_path):
     tiktoken = pytest.importorskip("tiktoken")
     other = tmp_path / "other.txt"
     other.write_text("Some other words, 12345.\n" * 7, encoding="utf-8")
-    encs = {n: tiktoken.Encoding(**hf_export.tiktoken_encoding_kwargs(bytepair.get_encoding(n)))
-            for n in ("cl100k_base", "o200k_base")}
+    encs = {
+        n: tiktoken.Encoding(**hf_export.tiktoken_encoding_kwargs(bytepair.get_encoding(n)))
+        for n in ("cl100k_base", "o200k_base")
+    }
     r = run("count", "-e", "cl100k_base", str(corpus_file), str(other), "--format", "json")
     rows = json.loads(r.stdout)
-    assert [row["tokens"] for row in rows] == [len(encs["cl100k_base"].encode(p.read_text(encoding="utf-8")))
-                                               for p in (corpus_file, other)]
+    assert [row["tokens"] for row in rows] == [
+        len(encs["cl100k_base"].encode(p.read_text(encoding="utf-8"))) for p in (corpus_file, other)
+    ]
     r = run("count", "-e", "cl100k_base", str(corpus_file), str(other))
     assert r.returncode == 0 and "other.txt" in r.stdout.decode()
     r = run("compare", str(corpus_file), "-t", "cl100k_base", "-t", "o200k_base", "--format", "json")
@@ -149,21 +155,24 @@ def test_pieces_then_train_from_counts(corpus_file, tmp_path):
     assert bytepair.from_json(out.read_text(encoding="utf-8")).merges == bytepair.train(TEXT, 320).merges
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["train", "x.txt", "-o", "o.json"], "--vocab-size"),
-    (["train", "{corpus}", "-v", "300", "-o", "out.bin"], "cannot tell the format"),
-    (["train", "{corpus}", "-v", "10", "-o", "o.json"], "vocab-size"),
-    (["train", "nope.txt", "-v", "300", "-o", "o.json"], "no such file"),
-    (["train", "{corpus}", "-v", "300", "-p", "cl100k", "-o", "o.json"], "not a known name"),
-    (["train", "{corpus}", "-v", "300", "-p", r"(?m)^\w+|\s+|\W", "-o", "tokenizer.json"], "Oniguruma"),
-    (["encode", "-e", "cl100k_base", "-t", "x.json", "hi"], "not both"),
-    (["encode", "hi"], "which tokenizer"),
-    (["encode", "-e", "cl200k", "hi"], "encoding name"),
-    (["encode", "-t", "{tiktoken}", "hi"], "--pattern"),
-    (["decode", "-e", "gpt2", "1", "x"], "integers"),
-    (["decode", "-e", "gpt2", "99999999"], "not in the vocabulary"),
-    (["compare", "{corpus}", "-t", "gpt2", "--baseline", "o200k_base"], "baseline"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["train", "x.txt", "-o", "o.json"], "--vocab-size"),
+        (["train", "{corpus}", "-v", "300", "-o", "out.bin"], "cannot tell the format"),
+        (["train", "{corpus}", "-v", "10", "-o", "o.json"], "vocab-size"),
+        (["train", "nope.txt", "-v", "300", "-o", "o.json"], "no such file"),
+        (["train", "{corpus}", "-v", "300", "-p", "cl100k", "-o", "o.json"], "not a known name"),
+        (["train", "{corpus}", "-v", "300", "-p", r"(?m)^\w+|\s+|\W", "-o", "tokenizer.json"], "Oniguruma"),
+        (["encode", "-e", "cl100k_base", "-t", "x.json", "hi"], "not both"),
+        (["encode", "hi"], "which tokenizer"),
+        (["encode", "-e", "cl200k", "hi"], "encoding name"),
+        (["encode", "-t", "{tiktoken}", "hi"], "--pattern"),
+        (["decode", "-e", "gpt2", "1", "x"], "integers"),
+        (["decode", "-e", "gpt2", "99999999"], "not in the vocabulary"),
+        (["compare", "{corpus}", "-t", "gpt2", "--baseline", "o200k_base"], "baseline"),
+    ],
+)
 def test_bad_arguments_exit_2(args, needle, corpus_file, tmp_path):
     tk = tmp_path / "t.tiktoken"
     tk.write_bytes(bytepair.get_encoding("gpt2").to_tiktoken())
@@ -194,8 +203,25 @@ def test_sigint_during_merges_writes_loadable_file(tmp_path):
     counts.write_text(f"1\t{piece}\n", encoding="utf-8")
     out = tmp_path / "partial.json"
     env = dict(os.environ, PYTHONPATH=PY)
-    proc = subprocess.Popen([sys.executable, "-m", "bytepair", "train", "--counts", str(counts), "-v", "60000",
-                             "-p", "none", "-o", str(out), "-q"], env=env, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bytepair",
+            "train",
+            "--counts",
+            str(counts),
+            "-v",
+            "60000",
+            "-p",
+            "none",
+            "-o",
+            str(out),
+            "-q",
+        ],
+        env=env,
+        stderr=subprocess.PIPE,
+    )
     time.sleep(3.0)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)

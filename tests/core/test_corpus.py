@@ -34,7 +34,7 @@ def oracle_counts(text: str, pattern: str | None, specials=(), form=None) -> dic
         segs = [s for s in regex.split(f"(?:{rx})", text) if s]
     counts: dict[str, int] = {}
     for seg in segs:
-        for piece in ([seg] if pattern is None else regex.findall(bytepair.resolve_pattern(pattern), seg)):
+        for piece in [seg] if pattern is None else regex.findall(bytepair.resolve_pattern(pattern), seg):
             if isinstance(piece, tuple):
                 raise AssertionError("use patterns without groups here")
             if piece:
@@ -58,8 +58,7 @@ class Trickle(io.RawIOBase):
 
 
 AWKWARD = (
-    "Hello world, it's\r\n\r\nthe   end.  \n\tTabs\t\there 1234567 x²ﬁ "
-    "é\u0301 naïve 中文字符 😀👍🏽 Привет   \r\n" * 3
+    "Hello world, it's\r\n\r\nthe   end.  \n\tTabs\t\there 1234567 x²ﬁ é\u0301 naïve 中文字符 😀👍🏽 Привет   \r\n" * 3
 )
 PATTERNS = ["cl100k_base", "gpt2", "o200k_base", r"\w+|\s", r"(?i:the)|\w+$|^\s+|\s|[^\w\s]"]
 
@@ -101,8 +100,9 @@ def test_normalization_and_specials(form):
     specials = ["<|endoftext|>", "<|e|>"]
     text = ("Cafe\u0301 ﬁne ①<|endoftext|>x<|e|>y Ｈｅｌｌｏ\r\n" * 20) + "<|endoftext|>"
     for chunk in (3, 10, 17, 100):
-        got = corpus.count_pieces([text], pattern="cl100k_base", special_tokens=specials, normalization=form,
-                                  chunk_chars=chunk, workers=1)
+        got = corpus.count_pieces(
+            [text], pattern="cl100k_base", special_tokens=specials, normalization=form, chunk_chars=chunk, workers=1
+        )
         assert list(got.items()) == list(oracle_counts(text, "cl100k_base", specials, form).items()), chunk
 
 
@@ -183,7 +183,26 @@ def test_invalid_utf8_names_file_line_and_offset(tmp_path):
     assert "".join(corpus.read_text([str(p)], errors="replace")) == "line one\nline two \ufffd here\n"
 
 
-FRAGMENTS = ["<|e|>", "<|endoftext|>", "<|", "|>", "e", "\u0301", "ﬁ", "Ｈ", "\r", "\n", " ", "  ", "ab", "'s", "12", "中", "😀", "."]
+FRAGMENTS = [
+    "<|e|>",
+    "<|endoftext|>",
+    "<|",
+    "|>",
+    "e",
+    "\u0301",
+    "ﬁ",
+    "Ｈ",
+    "\r",
+    "\n",
+    " ",
+    "  ",
+    "ab",
+    "'s",
+    "12",
+    "中",
+    "😀",
+    ".",
+]
 
 
 @settings(max_examples=80, deadline=None)
@@ -196,8 +215,9 @@ FRAGMENTS = ["<|e|>", "<|endoftext|>", "<|", "|>", "e", "\u0301", "ﬁ", "Ｈ", 
 def test_hypothesis_specials_and_normalization(parts, chunk, form, pattern):
     text = "".join(parts)
     specials = ["<|e|>", "<|endoftext|>"]
-    got = corpus.count_pieces([text], pattern=pattern, special_tokens=specials, normalization=form,
-                              chunk_chars=chunk, workers=1)
+    got = corpus.count_pieces(
+        [text], pattern=pattern, special_tokens=specials, normalization=form, chunk_chars=chunk, workers=1
+    )
     assert list(got.items()) == list(oracle_counts(text, pattern, specials, form).items())
 
 
@@ -205,6 +225,7 @@ def test_hypothesis_specials_and_normalization(parts, chunk, form, pattern):
 def test_bytes_cut_anywhere_end_to_end(n):
     """Reads cut inside UTF-8 characters and chunks cut inside pieces, together."""
     text = AWKWARD * 3
-    got = corpus.count_pieces(corpus.read_text([Trickle(text.encode(), n)]), pattern="cl100k_base",
-                              chunk_chars=11, workers=1)
+    got = corpus.count_pieces(
+        corpus.read_text([Trickle(text.encode(), n)]), pattern="cl100k_base", chunk_chars=11, workers=1
+    )
     assert list(got.items()) == list(oracle_counts(text, "cl100k_base").items())

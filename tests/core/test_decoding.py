@@ -31,7 +31,7 @@ from bytepair.decoding import (
 def test_stream_split_at_every_byte_never_shows_replacement(text):
     data = text.encode("utf-8")
     d = StreamDecoder()
-    pieces = [d.feed(data[i:i + 1]) for i in range(len(data))]
+    pieces = [d.feed(data[i : i + 1]) for i in range(len(data))]
     pieces.append(d.flush())
     assert "".join(pieces) == text
     if "\ufffd" not in text:
@@ -174,9 +174,7 @@ def test_gpt2_table_matches_tiktoken(monkeypatch):
     encoder = {gpt2_view(bytes([b])): b for b in range(256)}
     files = {"vocab.bpe": b"#version: 0.2\n", "encoder.json": json.dumps(encoder).encode()}
     monkeypatch.setattr(tiktoken_load, "read_file_cached", lambda path, expected_hash=None: files[path])
-    ranks = tiktoken_load.data_gym_to_mergeable_bpe_ranks(
-        "vocab.bpe", "encoder.json", clobber_one_byte_tokens=True
-    )
+    ranks = tiktoken_load.data_gym_to_mergeable_bpe_ranks("vocab.bpe", "encoder.json", clobber_one_byte_tokens=True)
     assert ranks == {bytes([b]): b for b in range(256)}
 
 

@@ -68,7 +68,9 @@ def check_story(tok, text: str, ex, *, max_rule_bytes: int = 400) -> None:
             continue
         seen.add(piece.text)
         # parts: (bytes, id, start offset)
-        parts = [(data[i : i + 1], ranks[data[i : i + 1]] if ranks is not None else data[i], i) for i in range(len(data))]
+        parts = [
+            (data[i : i + 1], ranks[data[i : i + 1]] if ranks is not None else data[i], i) for i in range(len(data))
+        ]
         assert list(piece.initial_ids) == [p[1] for p in parts]
         for step in piece.steps:
             i = next(k for k, p in enumerate(parts) if p[2] == step.byte_start)
@@ -162,7 +164,9 @@ def test_ids_equal_tiktoken():
     pytest.importorskip("tiktoken")
     from tests.reference import tiktoken_encoding
 
-    text = corpora.udhr_mix(chars_each=1500) + corpora.TEXT_CASES["emoji-zwj"] + corpora.WHITESPACE_CASES["ws-tabs-code"]
+    text = (
+        corpora.udhr_mix(chars_each=1500) + corpora.TEXT_CASES["emoji-zwj"] + corpora.WHITESPACE_CASES["ws-tabs-code"]
+    )
     for name in ENCODINGS:
         ref = tiktoken_encoding(name, bytepair.get_encoding(name).mergeable_ranks())
         assert explain_tokens(bytepair.get_encoding(name), text).ids == ref.encode_ordinary(text)
@@ -230,7 +234,10 @@ def test_alternatives_and_labels():
     # o200k: a case change starts a new piece; capitals then lowercase stay together
     o200k = explain_tokens(bytepair.get_encoding("o200k_base"), "helloWorld HTTPServer HELLO")
     assert [(p.text, p.kind) for p in o200k.pieces] == [
-        ("hello", "word_lower"), ("World", "word_lower"), (" HTTPServer", "word_lower"), (" HELLO", "word_upper")
+        ("hello", "word_lower"),
+        ("World", "word_lower"),
+        (" HTTPServer", "word_lower"),
+        (" HELLO", "word_upper"),
     ]
 
 
@@ -257,7 +264,11 @@ def test_split_alternatives():
 def test_alternative_is_the_first_that_matches():
     """Independent check: try each alternative alone at the piece's position (``regex`` module)."""
     regex = pytest.importorskip("regex")
-    text = corpora.udhr_mix(chars_each=800) + "".join(corpora.WHITESPACE_CASES.values()) + corpora.TEXT_CASES["contractions"]
+    text = (
+        corpora.udhr_mix(chars_each=800)
+        + "".join(corpora.WHITESPACE_CASES.values())
+        + corpora.TEXT_CASES["contractions"]
+    )
     for name in ENCODINGS:
         enc = bytepair.get_encoding(name)
         alts = [regex.compile(a) for a in split_alternatives(enc.pattern)]
@@ -316,8 +327,35 @@ def test_normalization_and_events_errors(trained):
         explain_tokens(tok, "x", events=bad)
 
 
-_PIECES = ["a", "b", "ab", "The", " the", "'s", "'LL", "1", "123", "4567", " ", "  ", "\t", "\n", "\r\n", ".", "!!",
-           "é", "e\u0301", "আ", "日本", "😀", "\u200d", "👩‍👩‍👧", "<|endoftext|>", "\x00", "\ud800"]
+_PIECES = [
+    "a",
+    "b",
+    "ab",
+    "The",
+    " the",
+    "'s",
+    "'LL",
+    "1",
+    "123",
+    "4567",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    ".",
+    "!!",
+    "é",
+    "e\u0301",
+    "আ",
+    "日本",
+    "😀",
+    "\u200d",
+    "👩‍👩‍👧",
+    "<|endoftext|>",
+    "\x00",
+    "\ud800",
+]
 
 
 @settings(max_examples=60, deadline=None)
@@ -333,7 +371,9 @@ def test_random_text_replays(text, name, data):
     if ex.tokens:
         i = data.draw(st.integers(0, len(ex.tokens) - 1))
         t = ex.tokens[i]
-        assert token_story(enc, text, i, disallowed_special=()) == dataclasses.replace(t, piece_story=ex.pieces[t.piece])
+        assert token_story(enc, text, i, disallowed_special=()) == dataclasses.replace(
+            t, piece_story=ex.pieces[t.piece]
+        )
 
 
 @settings(max_examples=30, deadline=None)

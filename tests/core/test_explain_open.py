@@ -45,7 +45,10 @@ def test_hf_stories_replay_to_encode_and_tokenizers(key, text):
     ref = hf_models.reference(key).encode(text, add_special_tokens=False).ids
     assert ex.ids == tok.encode(text, add_special_tokens=False) == ref
     merges = _file_merges(key)
-    vocab_r = {i: s for s, i in json.loads((hf_models.require(key) / "tokenizer.json").read_text("utf-8"))["model"]["vocab"].items()}
+    vocab_r = {
+        i: s
+        for s, i in json.loads((hf_models.require(key) / "tokenizer.json").read_text("utf-8"))["model"]["vocab"].items()
+    }
     for piece in ex.pieces:
         ranks = [s.rank for s in piece.steps]
         for s in piece.steps:  # each step is a merge of the file, joining into the token spelled by it
@@ -54,10 +57,17 @@ def test_hf_stories_replay_to_encode_and_tokenizers(key, text):
         # lowest rank first: a later step never has a lower rank than the one before it
         # unless it was only made possible by that step (it uses the part just made)
         for prev, cur in zip(piece.steps, piece.steps[1:]):
-            assert cur.rank >= prev.rank or cur.byte_start <= prev.byte_start < cur.byte_end or \
-                cur.byte_start <= prev.byte_end - 1 < cur.byte_end, (piece.text, ranks)
+            assert (
+                cur.rank >= prev.rank
+                or cur.byte_start <= prev.byte_start < cur.byte_end
+                or cur.byte_start <= prev.byte_end - 1 < cur.byte_end
+            ), (piece.text, ranks)
         # the parts after the last step are the piece's tokens
-        assert piece.parts_after(len(piece.steps) - 1) == [t.id for t in ex.tokens[piece.first_token: piece.first_token + piece.n_tokens]] or piece.whole_piece
+        assert (
+            piece.parts_after(len(piece.steps) - 1)
+            == [t.id for t in ex.tokens[piece.first_token : piece.first_token + piece.n_tokens]]
+            or piece.whole_piece
+        )
     for t in ex.tokens:
         assert t.token_string == tok.token_string(t.id)
         assert t.token == tok.token_bytes(t.id)

@@ -124,7 +124,12 @@ def test_tokenizers_hypothesis(cid, trained, hf_tokenizers, text):
 
 
 @settings(max_examples=100, deadline=None)
-@given(text=st.text(alphabet=st.sampled_from(list(" \t\r\n\u00a0\u2028\u3000'sStTdDmMlLvVeErR1234567890aA.!é\u0301ſK\u212a_-")), max_size=40))
+@given(
+    text=st.text(
+        alphabet=st.sampled_from(list(" \t\r\n\u00a0\u2028\u3000'sStTdDmMlLvVeErR1234567890aA.!é\u0301ſK\u212a_-")),
+        max_size=40,
+    )
+)
 @pytest.mark.parametrize("cid", CONFIG_IDS)
 def test_tokenizers_hypothesis_pattern_edges(cid, trained, hf_tokenizers, text):
     """Whitespace runs, contractions in any case (ſ, Kelvin sign), digits, marks."""
@@ -301,13 +306,13 @@ def test_round_trip_from_tokenizer_json(trained):
 
 # ---------------------------------------------------------------- custom regexes
 CUSTOM = [
-    r"\b\w+\b|[^\w\s]|\s+",            # word boundaries
-    r"(?i)[a-z]+|\d{1,2}+|.",          # global case-insensitive flag, possessive interval, dot
-    r"\p{Han}|\p{Latin}+|\S|\s+",      # scripts
-    r"\w+(?=\s)|\s+|[[:punct:]]+",     # look-ahead, POSIX class
-    r"[^\s&]+|&+|\s",                  # '&' in a class (Oniguruma: && is intersection)
-    r"\d+|\D+?(?=\d|$)",               # lazy quantifier, $ before a final newline
-    r"(?s:.{1,4})",                    # dot-all scope (Ruby spells it (?m:)
+    r"\b\w+\b|[^\w\s]|\s+",  # word boundaries
+    r"(?i)[a-z]+|\d{1,2}+|.",  # global case-insensitive flag, possessive interval, dot
+    r"\p{Han}|\p{Latin}+|\S|\s+",  # scripts
+    r"\w+(?=\s)|\s+|[[:punct:]]+",  # look-ahead, POSIX class
+    r"[^\s&]+|&+|\s",  # '&' in a class (Oniguruma: && is intersection)
+    r"\d+|\D+?(?=\d|$)",  # lazy quantifier, $ before a final newline
+    r"(?s:.{1,4})",  # dot-all scope (Ruby spells it (?m:)
     r"[A-Z]{2,}+|[a-z]+|\s|.",
 ]
 CUSTOM_TEXT = "The QUICK brown fox: 12345 jumps & runs -- 中文字 (ok)\n\n  end ſ K é\u0301 x²\t\r\n" * 10
@@ -318,14 +323,22 @@ def custom_trained():
     out = []
     for p in CUSTOM:
         tok = bytepair.train(CUSTOM_TEXT, 320, pattern=p)
-        out.append((p, tok, tokenizers.Tokenizer.from_str(tok.to_tokenizer_json()),
-                    tiktoken.Encoding(**hf_export.tiktoken_encoding_kwargs(tok))))
+        out.append(
+            (
+                p,
+                tok,
+                tokenizers.Tokenizer.from_str(tok.to_tokenizer_json()),
+                tiktoken.Encoding(**hf_export.tiktoken_encoding_kwargs(tok)),
+            )
+        )
     return out
 
 
 @settings(max_examples=200, deadline=None)
-@given(text=st.text(alphabet=st.sampled_from(list("aAzZ09 \t\r\n&-_.:()'ſKé\u0301中²\u00a0\u2028\U0001F600")), max_size=30)
-       | st.text(max_size=20))
+@given(
+    text=st.text(alphabet=st.sampled_from(list("aAzZ09 \t\r\n&-_.:()'ſKé\u0301中²\u00a0\u2028\U0001f600")), max_size=30)
+    | st.text(max_size=20)
+)
 def test_custom_regexes_hypothesis(custom_trained, text):
     for p, tok, hf, enc in custom_trained:
         want = tok.encode_ordinary(text)
@@ -340,8 +353,13 @@ def test_nfkc_where_unicode_tables_differ(trained, hf_tokenizers):
     from tokenizers import normalizers
 
     hf_plain = normalizers.NFKC()
-    lagging = [chr(cp) for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF and unicodedata.decomposition(chr(cp))
-               and hf_plain.normalize_str(chr(cp)) != unicodedata.normalize("NFKC", chr(cp))]
+    lagging = [
+        chr(cp)
+        for cp in range(0x110000)
+        if not 0xD800 <= cp <= 0xDFFF
+        and unicodedata.decomposition(chr(cp))
+        and hf_plain.normalize_str(chr(cp)) != unicodedata.normalize("NFKC", chr(cp))
+    ]
     text = " ".join(f"a{c}b{c}\u0301" for c in lagging) + " \u32ff ꟲ"
     tok = trained["custom-nfkc"]
     _check(hf_tokenizers["custom-nfkc"], tok, text)

@@ -35,7 +35,9 @@ def _check(key: str, text: str) -> None:
         got = tok.encode(text, add_special_tokens=add)
         if got != want:
             i = next((k for k, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
-            pytest.fail(f"{key} add_special_tokens={add}: first difference at token {i}: ours {got[i:i + 8]} ref {want[i:i + 8]}")
+            pytest.fail(
+                f"{key} add_special_tokens={add}: first difference at token {i}: ours {got[i : i + 8]} ref {want[i : i + 8]}"
+            )
     ids = ref.encode(text).ids
     for skip in (False, True):
         assert tok.decode(ids, skip_special_tokens=skip) == ref.decode(ids, skip_special_tokens=skip)
@@ -75,7 +77,10 @@ def test_long_inputs(key):
         _check(key, text)
 
 
-_ALPHABET = st.sampled_from(list("aAzZ09 \t\n\r'.,!?-_<>|") + ["é", "ß", "Σ", "ς", "日", "本", "한", "ا", "😀", "\u200d", "\u0301", "\xa0", "\u3000", "▁", "Ġ", "<|", "|>"])
+_ALPHABET = st.sampled_from(
+    list("aAzZ09 \t\n\r'.,!?-_<>|")
+    + ["é", "ß", "Σ", "ς", "日", "本", "한", "ا", "😀", "\u200d", "\u0301", "\xa0", "\u3000", "▁", "Ġ", "<|", "|>"]
+)
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -110,12 +115,14 @@ def test_spans_cover_the_text(key, units):
     assert b"".join(s.token for s in spans) == text.encode("utf-8")
     u16 = text.encode("utf-16-le", "surrogatepass")
     for s in spans:
-        piece = text[s.start:s.end] if units == "chars" else u16[2 * s.start:2 * s.end].decode("utf-16-le")
+        piece = text[s.start : s.end] if units == "chars" else u16[2 * s.start : 2 * s.end].decode("utf-16-le")
         assert s.token in piece.encode("utf-8"), (s, piece)
     if units == "chars":
         # on NFC text the spans are tokenizers' offsets (characters); where NFC composes
         # (e + U+0301), tokenizers points at the base character only, bytepair at both.
-        assert [(s.start, s.end) for s in spans] == [tuple(o) for o in reference(key).encode(text, add_special_tokens=False).offsets]
+        assert [(s.start, s.end) for s in spans] == [
+            tuple(o) for o in reference(key).encode(text, add_special_tokens=False).offsets
+        ]
     with_bos = tok.encode_with_spans(text, add_special_tokens=True)
     assert [s.id for s in with_bos] == reference(key).encode(text).ids
 

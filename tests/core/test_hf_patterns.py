@@ -19,7 +19,6 @@ pytest.importorskip("regex")
 
 from bytepair import hf_components
 from bytepair.pretokenize import compile_pattern
-
 from tests import corpora
 from tests.hf_models import KEYS, require, tekken_path
 

@@ -14,9 +14,9 @@ import pathlib
 import shutil
 import warnings
 
-import bytepair
 import pytest
 
+import bytepair
 from tests import corpora
 from tests.hf_models import ours, tekken_path
 
@@ -33,10 +33,34 @@ def test_llama3_ids_published_by_meta():
     # and the user message "<|start_header_id|>user<|end_header_id|>\n\nThis is a test sentence.<|eot_id|>"
     #   == [128006, 882, 128007, 271, 2028, 374, 264, 1296, 11914, 13, 128009]
     tok = ours("llama3_1")
-    assert tok.encode("This is a test sentence.") + [tok.special_tokens["<|end_of_text|>"]] == [128000, 2028, 374, 264, 1296, 11914, 13, 128001]
+    assert tok.encode("This is a test sentence.") + [tok.special_tokens["<|end_of_text|>"]] == [
+        128000,
+        2028,
+        374,
+        264,
+        1296,
+        11914,
+        13,
+        128001,
+    ]
     msg = "<|start_header_id|>user<|end_header_id|>\n\nThis is a test sentence.<|eot_id|>"
-    assert tok.encode(msg, add_special_tokens=False) == [128006, 882, 128007, 271, 2028, 374, 264, 1296, 11914, 13, 128009]
-    assert tok.decode([128000, 2028, 374, 264, 1296, 11914, 13, 128001]) == "<|begin_of_text|>This is a test sentence.<|end_of_text|>"
+    assert tok.encode(msg, add_special_tokens=False) == [
+        128006,
+        882,
+        128007,
+        271,
+        2028,
+        374,
+        264,
+        1296,
+        11914,
+        13,
+        128009,
+    ]
+    assert (
+        tok.decode([128000, 2028, 374, 264, 1296, 11914, 13, 128001])
+        == "<|begin_of_text|>This is a test sentence.<|end_of_text|>"
+    )
 
 
 def test_llama3_special_tokens_are_llama_3_0_not_3_1():
@@ -59,7 +83,10 @@ def harmony(tmp_path_factory):
     # openai-harmony reads o200k_base from TIKTOKEN_ENCODINGS_BASE (no network here);
     # bytepair ships that file, byte-identical to OpenAI's (see docs/DEVELOPERS.md).
     d = tmp_path_factory.mktemp("tiktoken")
-    with gzip.open(bytepair.registry.DATA_DIR / "o200k_base.tiktoken.gz") as src, open(d / "o200k_base.tiktoken", "wb") as dst:
+    with (
+        gzip.open(bytepair.registry.DATA_DIR / "o200k_base.tiktoken.gz") as src,
+        open(d / "o200k_base.tiktoken", "wb") as dst,
+    ):
         shutil.copyfileobj(src, dst)
     old = os.environ.get("TIKTOKEN_ENCODINGS_BASE")
     os.environ["TIKTOKEN_ENCODINGS_BASE"] = str(d)
@@ -83,7 +110,9 @@ def test_gptoss_is_o200k_harmony(harmony):
         ref_name = name if name in known else f"<|reserved_{tid}|>"
         assert harmony.encode(ref_name, allowed_special="all") == [tid], name
     assert sum(name in known for name in tok.special_tokens) >= 20
-    texts = [c.text() for c in corpora.udhr(("eng", "rus", "cmn_hans", "hin", "arb"))] + ["<|start|>user<|message|>Hi there<|end|><|start|>assistant"]
+    texts = [c.text() for c in corpora.udhr(("eng", "rus", "cmn_hans", "hin", "arb"))] + [
+        "<|start|>user<|message|>Hi there<|end|><|start|>assistant"
+    ]
     for text in texts:
         assert tok.encode(text, add_special_tokens=False) == harmony.encode(text, allowed_special="all")
 

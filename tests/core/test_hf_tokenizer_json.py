@@ -18,8 +18,6 @@ import pytest
 
 tk = pytest.importorskip("tokenizers")
 
-import bytepair
-from bytepair.errors import TokenizerFileError
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tokenizers import (
@@ -33,6 +31,9 @@ from tokenizers import (
     trainers,
 )
 
+import bytepair
+from bytepair.errors import TokenizerFileError
+
 CORPUS = [
     "The quick brown fox jumps over the lazy dog. 1234567 don't won't I'M",
     "Naïve café, façade, Ĳssel, ﬁne ﬂour; ÀÉÎÕÜ àéîõü ß ẞ Σίσυφος ΣΑΣ",
@@ -42,11 +43,27 @@ CORPUS = [
 ] * 3
 
 TEXTS = CORPUS[:5] + [
-    "", " ", "  ", "a", "hello", " hello", "hello ", "  leading and trailing  ", "x\n\ny", "\t\r\n",
-    "Hello <mask> world<mask>x <mask>", "[CLS] a [SEP] b", "<s>start</s>", " <s> padded </s> ",
-    "unseen: ǅ ᾈ 𝔘𝔫𝔦 𓀀 \u0378", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-    "The quick brown fox " * 20, "e\u0301 n\u0303 \u1100\u1161\u11a8 ﬁ",
-    "word_with_underscores and-dashes and.dots", "123 4567 89.0 1,000", "mask<mask>mask",
+    "",
+    " ",
+    "  ",
+    "a",
+    "hello",
+    " hello",
+    "hello ",
+    "  leading and trailing  ",
+    "x\n\ny",
+    "\t\r\n",
+    "Hello <mask> world<mask>x <mask>",
+    "[CLS] a [SEP] b",
+    "<s>start</s>",
+    " <s> padded </s> ",
+    "unseen: ǅ ᾈ 𝔘𝔫𝔦 𓀀 \u0378",
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+    "The quick brown fox " * 20,
+    "e\u0301 n\u0303 \u1100\u1161\u11a8 ﬁ",
+    "word_with_underscores and-dashes and.dots",
+    "123 4567 89.0 1,000",
+    "mask<mask>mask",
 ]
 
 
@@ -56,7 +73,9 @@ def _train(pre, *, byte_level=False, vocab_size=400, **bpe_kwargs) -> dict:
     alphabet = pre_tokenizers.ByteLevel.alphabet() if byte_level else []
     special = [] if byte_level else ["<unk>"]
     affixes = {k: bpe_kwargs[k] for k in ("continuing_subword_prefix", "end_of_word_suffix") if k in bpe_kwargs}
-    trainer = trainers.BpeTrainer(vocab_size=vocab_size, show_progress=False, initial_alphabet=alphabet, special_tokens=special, **affixes)
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size, show_progress=False, initial_alphabet=alphabet, special_tokens=special, **affixes
+    )
     tok.train_from_iterator(CORPUS, trainer)
     return json.loads(tok.to_str())
 
@@ -70,7 +89,14 @@ def _base(kind: str) -> str:
     if kind == "ws":
         return json.dumps(_train(pre_tokenizers.Whitespace(), unk_token="<unk>"))
     if kind == "affix":
-        return json.dumps(_train(pre_tokenizers.Whitespace(), unk_token="<unk>", continuing_subword_prefix="##", end_of_word_suffix="</w>"))
+        return json.dumps(
+            _train(
+                pre_tokenizers.Whitespace(),
+                unk_token="<unk>",
+                continuing_subword_prefix="##",
+                end_of_word_suffix="</w>",
+            )
+        )
     raise KeyError(kind)
 
 
@@ -112,7 +138,10 @@ def _compare(d: dict, texts=TEXTS) -> None:
     ours = bytepair.from_tokenizer_json(s)
     for text in texts:
         for add in (True, False):
-            assert ours.encode(text, add_special_tokens=add) == ref.encode(text, add_special_tokens=add).ids, (text, add)
+            assert ours.encode(text, add_special_tokens=add) == ref.encode(text, add_special_tokens=add).ids, (
+                text,
+                add,
+            )
         ids = ref.encode(text).ids
         for skip in (False, True):
             assert ours.decode(ids, skip_special_tokens=skip) == ref.decode(ids, skip_special_tokens=skip), (text, skip)
@@ -153,7 +182,12 @@ def test_no_unk_drops_unknown_characters():
 
 
 def test_byte_fallback():
-    d = _make("meta", decoder=decoders.Sequence([decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(), decoders.Strip(" ", 1, 0)]))
+    d = _make(
+        "meta",
+        decoder=decoders.Sequence(
+            [decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(), decoders.Strip(" ", 1, 0)]
+        ),
+    )
     vocab = d["model"]["vocab"]
     for b in range(256):
         vocab.setdefault(f"<0x{b:02X}>", len(vocab))
@@ -173,10 +207,19 @@ def test_continuing_subword_prefix_and_end_of_word_suffix():
 @pytest.mark.parametrize(
     "norm",
     [
-        normalizers.NFC(), normalizers.NFD(), normalizers.NFKC(), normalizers.NFKD(), normalizers.Lowercase(),
-        normalizers.Strip(), normalizers.Strip(left=True, right=False), normalizers.Strip(left=False, right=True),
-        normalizers.StripAccents(), normalizers.Replace("o", "0"), normalizers.Replace(Regex(r"\s+"), " "),
-        normalizers.Replace(" ", "▁"), normalizers.Prepend("▁"),
+        normalizers.NFC(),
+        normalizers.NFD(),
+        normalizers.NFKC(),
+        normalizers.NFKD(),
+        normalizers.Lowercase(),
+        normalizers.Strip(),
+        normalizers.Strip(left=True, right=False),
+        normalizers.Strip(left=False, right=True),
+        normalizers.StripAccents(),
+        normalizers.Replace("o", "0"),
+        normalizers.Replace(Regex(r"\s+"), " "),
+        normalizers.Replace(" ", "▁"),
+        normalizers.Prepend("▁"),
         normalizers.Sequence([normalizers.NFKD(), normalizers.StripAccents(), normalizers.Lowercase()]),
         normalizers.Sequence([]),
     ],
@@ -192,9 +235,16 @@ BEHAVIORS = ["removed", "isolated", "merged_with_previous", "merged_with_next", 
 
 @pytest.mark.parametrize("behavior", BEHAVIORS)
 @pytest.mark.parametrize("invert", [False, True])
-@pytest.mark.parametrize("pattern", [Regex(r"\p{N}+|[!?.]"), Regex(r"\s"), " ", "o"], ids=["regex-num", "regex-space", "str-space", "str-o"])
+@pytest.mark.parametrize(
+    "pattern", [Regex(r"\p{N}+|[!?.]"), Regex(r"\s"), " ", "o"], ids=["regex-num", "regex-space", "str-space", "str-o"]
+)
 def test_split(pattern, behavior, invert):
-    pre = pre_tokenizers.Sequence([pre_tokenizers.Split(pattern, behavior, invert=invert), pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
+    pre = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Split(pattern, behavior, invert=invert),
+            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+        ]
+    )
     _compare(_make("byte", pre=pre, decoder=decoders.ByteLevel()))
 
 
@@ -206,7 +256,9 @@ def test_byte_level_pre_tokenizer(add_prefix_space, use_regex):
 
 
 def test_byte_level_after_split_prefixes_each_piece():
-    pre = pre_tokenizers.Sequence([pre_tokenizers.Digits(individual_digits=True), pre_tokenizers.ByteLevel(add_prefix_space=True)])
+    pre = pre_tokenizers.Sequence(
+        [pre_tokenizers.Digits(individual_digits=True), pre_tokenizers.ByteLevel(add_prefix_space=True)]
+    )
     _compare(_make("byte", pre=pre, decoder=decoders.ByteLevel()))
 
 
@@ -220,12 +272,29 @@ def test_metaspace(scheme, split):
     _compare(_make("meta", pre=seq, decoder=decoders.Metaspace(prepend_scheme=scheme, split=split)))
 
 
-@pytest.mark.parametrize("norm", [normalizers.Strip(), normalizers.Replace(" ", ""), normalizers.Sequence([normalizers.Strip(), normalizers.Prepend("x")]), normalizers.Prepend("▁")], ids=["strip", "drop-spaces", "strip-prepend", "prepend"])
+@pytest.mark.parametrize(
+    "norm",
+    [
+        normalizers.Strip(),
+        normalizers.Replace(" ", ""),
+        normalizers.Sequence([normalizers.Strip(), normalizers.Prepend("x")]),
+        normalizers.Prepend("▁"),
+    ],
+    ids=["strip", "drop-spaces", "strip-prepend", "prepend"],
+)
 def test_metaspace_first_behind_a_normalizer(norm):
     # "first" means: the piece starts at offset 0 of the original text (tokenizers' offsets_original),
     # which a normalizer that strips or prepends changes.
     texts = TEXTS + ["  hello world", " <s> x", "   ", "\thi"]
-    _compare(_make("meta", normalizer=norm, pre=pre_tokenizers.Metaspace(prepend_scheme="first"), decoder=decoders.Metaspace(prepend_scheme="first")), texts)
+    _compare(
+        _make(
+            "meta",
+            normalizer=norm,
+            pre=pre_tokenizers.Metaspace(prepend_scheme="first"),
+            decoder=decoders.Metaspace(prepend_scheme="first"),
+        ),
+        texts,
+    )
     seq = pre_tokenizers.Sequence([pre_tokenizers.Punctuation(), pre_tokenizers.Metaspace(prepend_scheme="first")])
     _compare(_make("meta", normalizer=norm, pre=seq, decoder=decoders.Metaspace(prepend_scheme="first")), texts)
 
@@ -233,10 +302,16 @@ def test_metaspace_first_behind_a_normalizer(norm):
 @pytest.mark.parametrize(
     "pre",
     [
-        pre_tokenizers.Digits(individual_digits=True), pre_tokenizers.Digits(individual_digits=False),
-        pre_tokenizers.Punctuation(), pre_tokenizers.Punctuation("removed"), pre_tokenizers.Punctuation("contiguous"),
-        pre_tokenizers.Whitespace(), pre_tokenizers.WhitespaceSplit(),
-        pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Punctuation(), pre_tokenizers.Digits(True)]),
+        pre_tokenizers.Digits(individual_digits=True),
+        pre_tokenizers.Digits(individual_digits=False),
+        pre_tokenizers.Punctuation(),
+        pre_tokenizers.Punctuation("removed"),
+        pre_tokenizers.Punctuation("contiguous"),
+        pre_tokenizers.Whitespace(),
+        pre_tokenizers.WhitespaceSplit(),
+        pre_tokenizers.Sequence(
+            [pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Punctuation(), pre_tokenizers.Digits(True)]
+        ),
     ],
     ids=lambda p: json.dumps(_component(p))[:60],
 )
@@ -250,10 +325,19 @@ def test_post_processors():
     d = _make("ws", added=[AddedToken("[CLS]", special=True), AddedToken("[SEP]", special=True)])
     ids = {a["content"]: a["id"] for a in d["added_tokens"]}
     for post in (
-        processors.TemplateProcessing(single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1", special_tokens=[("[CLS]", ids["[CLS]"]), ("[SEP]", ids["[SEP]"])]),
+        processors.TemplateProcessing(
+            single="[CLS] $A [SEP]",
+            pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+            special_tokens=[("[CLS]", ids["[CLS]"]), ("[SEP]", ids["[SEP]"])],
+        ),
         processors.BertProcessing(("[SEP]", ids["[SEP]"]), ("[CLS]", ids["[CLS]"])),
         processors.RobertaProcessing(("[SEP]", ids["[SEP]"]), ("[CLS]", ids["[CLS]"])),
-        processors.Sequence([processors.ByteLevel(), processors.TemplateProcessing(single="[CLS] $A", special_tokens=[("[CLS]", ids["[CLS]"])])]),
+        processors.Sequence(
+            [
+                processors.ByteLevel(),
+                processors.TemplateProcessing(single="[CLS] $A", special_tokens=[("[CLS]", ids["[CLS]"])]),
+            ]
+        ),
     ):
         d2 = copy.deepcopy(d)
         d2["post_processor"] = _component(post)
@@ -264,9 +348,18 @@ def test_post_processors():
 @pytest.mark.parametrize(
     "dec",
     [
-        decoders.Fuse(), decoders.Strip(" ", 1, 1), decoders.Strip("a", 0, 1), decoders.Strip("e", 2, 0), decoders.Replace("▁", " "),
-        decoders.Replace(Regex("[aeiou]"), "*"), decoders.Metaspace(), decoders.Metaspace(prepend_scheme="never"),
-        decoders.ByteFallback(), decoders.Sequence([decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(), decoders.Strip(" ", 1, 0)]),
+        decoders.Fuse(),
+        decoders.Strip(" ", 1, 1),
+        decoders.Strip("a", 0, 1),
+        decoders.Strip("e", 2, 0),
+        decoders.Replace("▁", " "),
+        decoders.Replace(Regex("[aeiou]"), "*"),
+        decoders.Metaspace(),
+        decoders.Metaspace(prepend_scheme="never"),
+        decoders.ByteFallback(),
+        decoders.Sequence(
+            [decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(), decoders.Strip(" ", 1, 0)]
+        ),
     ],
     ids=lambda x: json.dumps(_component(x))[:60],
 )
@@ -280,24 +373,67 @@ def test_no_decoder_joins_with_spaces():
 
 # --------------------------------------------------------------- added tokens
 @pytest.mark.parametrize("special", [False, True])
-@pytest.mark.parametrize("flags", [{}, {"lstrip": True}, {"rstrip": True}, {"lstrip": True, "rstrip": True}, {"single_word": True}, {"normalized": True}, {"normalized": False}])
+@pytest.mark.parametrize(
+    "flags",
+    [
+        {},
+        {"lstrip": True},
+        {"rstrip": True},
+        {"lstrip": True, "rstrip": True},
+        {"single_word": True},
+        {"normalized": True},
+        {"normalized": False},
+    ],
+)
 def test_added_tokens(special, flags):
-    added = [AddedToken("<mask>", special=special, **flags), AddedToken("mask", special=special, **flags), AddedToken("<s>", special=True), AddedToken("</s>", special=True)]
+    added = [
+        AddedToken("<mask>", special=special, **flags),
+        AddedToken("mask", special=special, **flags),
+        AddedToken("<s>", special=True),
+        AddedToken("</s>", special=True),
+    ]
     _compare(_make("meta", normalizer=normalizers.Lowercase(), decoder=decoders.Metaspace(), added=added))
-    _compare(_make("byte", normalizer=normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()]), decoder=decoders.ByteLevel(), added=added))
+    _compare(
+        _make(
+            "byte",
+            normalizer=normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()]),
+            decoder=decoders.ByteLevel(),
+            added=added,
+        )
+    )
 
 
 @settings(max_examples=80, deadline=None)
-@given(text=st.lists(st.sampled_from(list("ab o1.!<>/ms\n\tÀé日😀ﬁ") + ["<mask>", "mask", "<s>", "</s>", "  "]), max_size=30).map("".join))
+@given(
+    text=st.lists(
+        st.sampled_from(list("ab o1.!<>/ms\n\tÀé日😀ﬁ") + ["<mask>", "mask", "<s>", "</s>", "  "]), max_size=30
+    ).map("".join)
+)
 def test_hypothesis_added_tokens_and_normalizer(text):
-    added = [AddedToken("<mask>", lstrip=True, special=True), AddedToken("mask", single_word=True, normalized=True), AddedToken("<s>", special=True, rstrip=True), AddedToken("</s>", special=True)]
+    added = [
+        AddedToken("<mask>", lstrip=True, special=True),
+        AddedToken("mask", single_word=True, normalized=True),
+        AddedToken("<s>", special=True, rstrip=True),
+        AddedToken("</s>", special=True),
+    ]
     _compare(_hyp_tok(tuple(map(str, added))), [text])
 
 
 @functools.cache
 def _hyp_tok(_key):
-    added = [AddedToken("<mask>", lstrip=True, special=True), AddedToken("mask", single_word=True, normalized=True), AddedToken("<s>", special=True, rstrip=True), AddedToken("</s>", special=True)]
-    return _make("meta", normalizer=normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()]), pre=pre_tokenizers.Metaspace(prepend_scheme="first"), decoder=decoders.Metaspace(prepend_scheme="first"), added=added)
+    added = [
+        AddedToken("<mask>", lstrip=True, special=True),
+        AddedToken("mask", single_word=True, normalized=True),
+        AddedToken("<s>", special=True, rstrip=True),
+        AddedToken("</s>", special=True),
+    ]
+    return _make(
+        "meta",
+        normalizer=normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()]),
+        pre=pre_tokenizers.Metaspace(prepend_scheme="first"),
+        decoder=decoders.Metaspace(prepend_scheme="first"),
+        added=added,
+    )
 
 
 # ----------------------------------------------------------- unsupported parts
@@ -309,7 +445,15 @@ def _raises(d: dict, where: str, component: str) -> None:
     assert e.value.to_dict()["type"] == "tokenizer_file"
 
 
-@pytest.mark.parametrize("model", [models.WordPiece({"a": 0, "[UNK]": 1}), models.Unigram([("a", -1.0), ("<unk>", -2.0)], 1), models.WordLevel({"a": 0, "[UNK]": 1}, "[UNK]")], ids=["WordPiece", "Unigram", "WordLevel"])
+@pytest.mark.parametrize(
+    "model",
+    [
+        models.WordPiece({"a": 0, "[UNK]": 1}),
+        models.Unigram([("a", -1.0), ("<unk>", -2.0)], 1),
+        models.WordLevel({"a": 0, "[UNK]": 1}, "[UNK]"),
+    ],
+    ids=["WordPiece", "Unigram", "WordLevel"],
+)
 def test_other_models_raise(model):
     d = json.loads(tk.Tokenizer(model).to_str())
     _raises(d, "model.type", d["model"]["type"])
@@ -321,14 +465,33 @@ def test_dropout_raises():
 
 
 def test_unknown_components_raise_with_their_path():
-    d = _make("byte", pre=pre_tokenizers.Sequence([pre_tokenizers.Digits(), pre_tokenizers.ByteLevel(), pre_tokenizers.UnicodeScripts()]))
+    d = _make(
+        "byte",
+        pre=pre_tokenizers.Sequence(
+            [pre_tokenizers.Digits(), pre_tokenizers.ByteLevel(), pre_tokenizers.UnicodeScripts()]
+        ),
+    )
     _raises(d, "pre_tokenizer.pretokenizers[2]", "UnicodeScripts")
-    _raises(_make("byte", normalizer=normalizers.Sequence([normalizers.NFC(), normalizers.BertNormalizer()])), "normalizer.normalizers[1]", "BertNormalizer")
+    _raises(
+        _make("byte", normalizer=normalizers.Sequence([normalizers.NFC(), normalizers.BertNormalizer()])),
+        "normalizer.normalizers[1]",
+        "BertNormalizer",
+    )
     _raises(_make("byte", pre=pre_tokenizers.BertPreTokenizer()), "pre_tokenizer", "BertPreTokenizer")
-    _raises(_make("byte", decoder=decoders.Sequence([decoders.ByteLevel(), decoders.WordPiece()])), "decoder.decoders[1]", "WordPiece")
+    _raises(
+        _make("byte", decoder=decoders.Sequence([decoders.ByteLevel(), decoders.WordPiece()])),
+        "decoder.decoders[1]",
+        "WordPiece",
+    )
     _raises(_make("byte", decoder=decoders.CTC()), "decoder", "CTC")
     d = _make("byte")
-    d["pre_tokenizer"] = {"type": "Split", "pattern": {"Regex": "a"}, "behavior": "Isolated", "invert": False, "new_option": 1}
+    d["pre_tokenizer"] = {
+        "type": "Split",
+        "pattern": {"Regex": "a"},
+        "behavior": "Isolated",
+        "invert": False,
+        "new_option": 1,
+    }
     _raises(d, "pre_tokenizer.new_option", "Split")
 
 
@@ -343,7 +506,9 @@ def test_malformed_input_raises():
 
 def test_describe_and_token_views():
     d = _make("byte", decoder=decoders.ByteLevel(), added=[AddedToken("<s>", special=True)])
-    tok = bytepair.from_tokenizer_json(json.dumps(d), config={"bos_token": "<s>", "chat_template": [{"name": "default", "template": "x"}]})
+    tok = bytepair.from_tokenizer_json(
+        json.dumps(d), config={"bos_token": "<s>", "chat_template": [{"name": "default", "template": "x"}]}
+    )
     info = tok.describe()
     json.dumps(info)
     assert info["model"] == "BPE" and info["byte_level"] and info["bos_token"] == "<s>"
@@ -358,7 +523,10 @@ def test_describe_and_token_views():
 def test_compact_form_round_trip_and_damage():
     from bytepair.hf_tokenizer import from_compact, to_compact
 
-    for d in (_make("affix"), _make("byte", decoder=decoders.ByteLevel(), added=[AddedToken("<s>", special=True, lstrip=True)])):
+    for d in (
+        _make("affix"),
+        _make("byte", decoder=decoders.ByteLevel(), added=[AddedToken("<s>", special=True, lstrip=True)]),
+    ):
         s = json.dumps(d)
         ref = tk.Tokenizer.from_str(s)
         tok = from_compact(to_compact(bytepair.from_tokenizer_json(s)))
@@ -372,12 +540,30 @@ def test_compact_form_round_trip_and_damage():
 
 # ------------------------------------------------- random combinations
 _NORMS = [
-    None, normalizers.NFC(), normalizers.NFKD(), normalizers.Lowercase(), normalizers.Strip(), normalizers.Strip(left=False),
-    normalizers.StripAccents(), normalizers.Replace(" ", "▁"), normalizers.Prepend("▁"), normalizers.Replace(Regex(r"\s+"), " "),
+    None,
+    normalizers.NFC(),
+    normalizers.NFKD(),
+    normalizers.Lowercase(),
+    normalizers.Strip(),
+    normalizers.Strip(left=False),
+    normalizers.StripAccents(),
+    normalizers.Replace(" ", "▁"),
+    normalizers.Prepend("▁"),
+    normalizers.Replace(Regex(r"\s+"), " "),
     normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()]),
     normalizers.Sequence([normalizers.Strip(), normalizers.Prepend("▁"), normalizers.Replace(" ", "▁")]),
 ]
-_RANDOM_ALPHABET = list("ab o1.!<>/ms\n\t  ÀéE\u0301日😀ﬁİΣ_-") + ["<mask>", "mask", "<s>", "</s>", "   ", "▁", "Hello", "world", "12345"]
+_RANDOM_ALPHABET = list("ab o1.!<>/ms\n\t  ÀéE\u0301日😀ﬁİΣ_-") + [
+    "<mask>",
+    "mask",
+    "<s>",
+    "</s>",
+    "   ",
+    "▁",
+    "Hello",
+    "world",
+    "12345",
+]
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -390,26 +576,52 @@ def test_random_component_combinations(seed):
     for _ in range(6):
         kind = rnd.choice(["byte", "meta", "ws", "affix"])
         pres = [
-            rnd.choice([
-                pre_tokenizers.Whitespace(), pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Punctuation(rnd.choice(beh)),
-                pre_tokenizers.Digits(rnd.random() < 0.5),
-                pre_tokenizers.Split(rnd.choice([" ", "a", Regex(r"\s+"), Regex("[aeiou]"), Regex(r"\p{P}+")]), rnd.choice(beh), invert=rnd.random() < 0.3),
-                pre_tokenizers.Metaspace(prepend_scheme=rnd.choice(["always", "first", "never"]), split=rnd.random() < 0.5) if kind != "byte"
-                else pre_tokenizers.ByteLevel(add_prefix_space=rnd.random() < 0.5, use_regex=rnd.random() < 0.5),
-            ])
+            rnd.choice(
+                [
+                    pre_tokenizers.Whitespace(),
+                    pre_tokenizers.WhitespaceSplit(),
+                    pre_tokenizers.Punctuation(rnd.choice(beh)),
+                    pre_tokenizers.Digits(rnd.random() < 0.5),
+                    pre_tokenizers.Split(
+                        rnd.choice([" ", "a", Regex(r"\s+"), Regex("[aeiou]"), Regex(r"\p{P}+")]),
+                        rnd.choice(beh),
+                        invert=rnd.random() < 0.3,
+                    ),
+                    pre_tokenizers.Metaspace(
+                        prepend_scheme=rnd.choice(["always", "first", "never"]), split=rnd.random() < 0.5
+                    )
+                    if kind != "byte"
+                    else pre_tokenizers.ByteLevel(add_prefix_space=rnd.random() < 0.5, use_regex=rnd.random() < 0.5),
+                ]
+            )
             for _ in range(rnd.randint(1, 3))
         ]
         if kind == "byte":
             pres.append(pre_tokenizers.ByteLevel(add_prefix_space=rnd.random() < 0.3, use_regex=False))
             dec = decoders.ByteLevel()
         else:
-            dec = rnd.choice([decoders.Metaspace(), decoders.Sequence([decoders.Replace("▁", " "), decoders.Fuse(), decoders.Strip(" ", 1, 0)]), None])
+            dec = rnd.choice(
+                [
+                    decoders.Metaspace(),
+                    decoders.Sequence([decoders.Replace("▁", " "), decoders.Fuse(), decoders.Strip(" ", 1, 0)]),
+                    None,
+                ]
+            )
         added = [
-            AddedToken(c, special=rnd.random() < 0.5, lstrip=rnd.random() < 0.3, rstrip=rnd.random() < 0.3, single_word=rnd.random() < 0.3, normalized=rnd.random() < 0.5)
+            AddedToken(
+                c,
+                special=rnd.random() < 0.5,
+                lstrip=rnd.random() < 0.3,
+                rstrip=rnd.random() < 0.3,
+                single_word=rnd.random() < 0.3,
+                normalized=rnd.random() < 0.5,
+            )
             for c in ("<mask>", "mask", "<s>", "</s>")
             if rnd.random() < 0.6
         ]
-        d = _make(kind, normalizer=rnd.choice(_NORMS), pre=pre_tokenizers.Sequence(pres), decoder=dec, added=added or None)
+        d = _make(
+            kind, normalizer=rnd.choice(_NORMS), pre=pre_tokenizers.Sequence(pres), decoder=dec, added=added or None
+        )
         if kind == "meta" and rnd.random() < 0.5:
             vocab = d["model"]["vocab"]
             top = max([*vocab.values(), *(a["id"] for a in d["added_tokens"])]) + 1

@@ -52,9 +52,20 @@ def test_dispatch_picks_re_only_for_long_texts():
 
 
 ASTRAL = [
-    "😀 emoji", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 math letters", "𝐀𝐚 bold", "𠀀𠀁 CJK ext B", "𑄃𑄧𑄇𑄴 Chakma letters and marks",
-    "𝟎𝟏𝟐𝟑 math digits", "𐌰𐌱 Gothic", "𞤀𞤢 Adlam", "󠀁󠀠 tags", "􏿽 private",
-    "𒐀 cuneiform number", "'𝐒 'S", "x𝐬", "a🏻 b",
+    "😀 emoji",
+    "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 math letters",
+    "𝐀𝐚 bold",
+    "𠀀𠀁 CJK ext B",
+    "𑄃𑄧𑄇𑄴 Chakma letters and marks",
+    "𝟎𝟏𝟐𝟑 math digits",
+    "𐌰𐌱 Gothic",
+    "𞤀𞤢 Adlam",
+    "󠀁󠀠 tags",
+    "􏿽 private",
+    "𒐀 cuneiform number",
+    "'𝐒 'S",
+    "x𝐬",
+    "a🏻 b",
 ]
 
 

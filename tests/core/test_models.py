@@ -27,8 +27,13 @@ TEXT = (
 )
 
 #: bytepair.models name -> the key tests/hf_models.py (provenance-checked) uses for the same file
-HF_KEYS = {"llama3": "llama3_1", "qwen3": "qwen3", "gemma3": "gemma3", "deepseek_v3": "deepseek_v3",
-           "gpt-oss": "gptoss"}
+HF_KEYS = {
+    "llama3": "llama3_1",
+    "qwen3": "qwen3",
+    "gemma3": "gemma3",
+    "deepseek_v3": "deepseek_v3",
+    "gpt-oss": "gptoss",
+}
 
 
 def test_table_labels_are_the_provenance_checked_ones():
@@ -55,7 +60,9 @@ def test_facts_list_the_table():
 def _site_bytes(model):
     """The decompressed site file the build derives (``tools/model_files.py``) for ``model``."""
     if sys.platform == "emscripten":
-        pytest.skip("the site build (pip, npm files) runs on CPython; tests/e2e/test_models_page.py checks it in the browser")
+        pytest.skip(
+            "the site build (pip, npm files) runs on CPython; tests/e2e/test_models_page.py checks it in the browser"
+        )
     from tools import model_files
 
     if model.format == "hf":
@@ -102,8 +109,9 @@ def test_site_file_of_tekken_encodes_as_mistral_common():
 def test_load_tokenizer_file_tokenizer_json_and_errors():
     d = hf_models.require("qwen3")
     ref = hf_models.reference("qwen3")
-    tok = models.load_tokenizer_file((d / "tokenizer.json").read_bytes(),
-                                     config=(d / "tokenizer_config.json").read_text(encoding="utf-8"), name="q")
+    tok = models.load_tokenizer_file(
+        (d / "tokenizer.json").read_bytes(), config=(d / "tokenizer_config.json").read_text(encoding="utf-8"), name="q"
+    )
     assert tok.encode(TEXT) == ref.encode(TEXT).ids
     with pytest.raises(TokenizerFileError):
         models.load_tokenizer_file(b"{not json")
@@ -119,7 +127,9 @@ def test_counting_rules_for_every_kind():
     llama = hf_models.ours("llama3_1")
     with_bos = ref.encode(TEXT, add_special_tokens=True).ids
     assert models.count_tokens(llama, TEXT) == len(with_bos)
-    assert models.count_tokens(llama, TEXT, add_special_tokens=False) == len(ref.encode(TEXT, add_special_tokens=False).ids)
+    assert models.count_tokens(llama, TEXT, add_special_tokens=False) == len(
+        ref.encode(TEXT, add_special_tokens=False).ids
+    )
     spans = models.view_spans(llama, TEXT, add_special_tokens=True)
     assert [s.id for s in spans] == with_bos
     added = [s for s in spans if s.special and s.start == s.end]
@@ -127,8 +137,9 @@ def test_counting_rules_for_every_kind():
 
     tiktoken = pytest.importorskip("tiktoken")
     enc = bytepair.get_encoding("cl100k_base")
-    ref_enc = tiktoken.Encoding("cl100k_base", pat_str=enc.pattern, special_tokens=enc.special_tokens,
-                                mergeable_ranks=enc.mergeable_ranks())
+    ref_enc = tiktoken.Encoding(
+        "cl100k_base", pat_str=enc.pattern, special_tokens=enc.special_tokens, mergeable_ranks=enc.mergeable_ranks()
+    )
     # OpenAI encodings: special-token strings count as plain text, the switch does not apply
     assert not models.adds_special_tokens(enc)
     assert models.count_tokens(enc, TEXT, add_special_tokens=True) == len(ref_enc.encode_ordinary(TEXT))
@@ -139,8 +150,9 @@ def test_describe_of_openai_encodings():
     tiktoken = pytest.importorskip("tiktoken")
     for name in ("gpt2", "cl100k_base", "o200k_base"):
         enc = bytepair.get_encoding(name)
-        ref = tiktoken.Encoding(name, pat_str=enc.pattern, special_tokens=enc.special_tokens,
-                                mergeable_ranks=enc.mergeable_ranks())
+        ref = tiktoken.Encoding(
+            name, pat_str=enc.pattern, special_tokens=enc.special_tokens, mergeable_ranks=enc.mergeable_ranks()
+        )
         d = enc.describe()
         assert d["n_vocab"] == ref.n_vocab
         assert d["special_tokens"] == ref._special_tokens

@@ -20,8 +20,9 @@ import os
 import shutil
 import subprocess
 
-import bytepair
 import pytest
+
+import bytepair
 from bytepair import openai_chat
 from bytepair.errors import ArgumentError
 from bytepair.registry import DATA_DIR
@@ -61,7 +62,9 @@ def _encode_chat(cases):
     from tests.reference.chat_transformers import ROOT
 
     script = ROOT / "tests" / "reference" / "gpt_tokenizer_chat.mjs"
-    proc = subprocess.run([node, str(script), str(nm)], input=json.dumps(cases), capture_output=True, text=True, timeout=300, check=False)
+    proc = subprocess.run(
+        [node, str(script), str(nm)], input=json.dumps(cases), capture_output=True, text=True, timeout=300, check=False
+    )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
@@ -72,7 +75,9 @@ def gpt_tokenizer_results():
     for model in MODELS:
         for conv in CONVERSATIONS.values():
             cases.append({"model": model, "messages": conv})
-        cases.append({"model": model, "messages": CONVERSATIONS["multi"], "options": {"primeWithAssistantResponse": ""}})
+        cases.append(
+            {"model": model, "messages": CONVERSATIONS["multi"], "options": {"primeWithAssistantResponse": ""}}
+        )
     cases.append({"model": "gpt-oss-20b", "messages": CONVERSATIONS["multi"]})
     cases.append({"model": "gpt-oss-20b", "messages": CONVERSATIONS["single"]})
     return cases, _encode_chat(cases)
@@ -104,14 +109,16 @@ def test_harmony_equals_gpt_tokenizer_for_plain_messages(gpt_tokenizer_results):
     pairs = [(c, r) for c, r in zip(cases, results) if c["model"] == "gpt-oss-20b"]
     assert len(pairs) == 2
     for case, expected in pairs:
-        msgs = [{k: v for k, v in m.items() if k != "name"} | ({"role": m["name"]} if "name" in m else {}) for m in case["messages"]]
+        msgs = [
+            {k: v for k, v in m.items() if k != "name"} | ({"role": m["name"]} if "name" in m else {})
+            for m in case["messages"]
+        ]
         assert openai_chat.encode_harmony(msgs) == expected
 
 
 def test_chatml_breakdown_counts():
     pytest.importorskip("tiktoken")
     from bytepair.registry import load_ranks
-
     from tests.reference import tiktoken_encoding
 
     msgs = CONVERSATIONS["multi"]
@@ -202,7 +209,13 @@ HARMONY_CONVERSATIONS = {
             "recipient": "functions.get_weather",
             "content_type": "<|constrain|>json",
         },
-        {"role": "tool", "name": "functions.get_weather", "content": '{"temp": 20}', "channel": "commentary", "recipient": "assistant"},
+        {
+            "role": "tool",
+            "name": "functions.get_weather",
+            "content": '{"temp": 20}',
+            "channel": "commentary",
+            "recipient": "assistant",
+        },
         {"role": "assistant", "content": "20 °C.", "channel": "final"},
     ],
     "named_user": [{"role": "user", "name": "bob", "content": "hi"}],

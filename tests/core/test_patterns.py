@@ -55,8 +55,18 @@ CUSTOM = {
 }
 ALL_PATTERNS = {**REAL, **CUSTOM}
 #: Patterns whose matches cover every character (pieces join back to the text).
-COVERING = set(REAL) | {"letters-numbers", "negated-escapes", "posix", "ci-words", "ci-scoped", "word-boundary",
-                        "verbose-ascii", "marks-digits", "scripts", "gpt2-original"}
+COVERING = set(REAL) | {
+    "letters-numbers",
+    "negated-escapes",
+    "posix",
+    "ci-words",
+    "ci-scoped",
+    "word-boundary",
+    "verbose-ascii",
+    "marks-digits",
+    "scripts",
+    "gpt2-original",
+}
 
 #: Hard cases from issue 2 beyond tests/corpora.py's lists.
 EDGE_CASES = {
@@ -97,7 +107,7 @@ def _cases():
 # --------------------------------------------------------------------------- helpers
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _full_re(pattern: str):
     """The full translation (astral ranges kept) compiled with ``re``: run on every
     text, not only the ones the dispatcher would give it."""
@@ -107,8 +117,8 @@ def _full_re(pattern: str):
 def _first_difference(a: list[str], b: list[str]) -> str:
     for k, (x, y) in enumerate(zip(a, b)):
         if x != y:
-            return f"piece {k}: {x!r} != {y!r} (after {a[max(0, k - 3):k]!r})"
-    return f"lengths {len(a)} != {len(b)}; tails {a[len(b):][:3]!r} / {b[len(a):][:3]!r}"
+            return f"piece {k}: {x!r} != {y!r} (after {a[max(0, k - 3) : k]!r})"
+    return f"lengths {len(a)} != {len(b)}; tails {a[len(b) :][:3]!r} / {b[len(a) :][:3]!r}"
 
 
 def assert_same_split(pattern_id: str, text: str) -> None:
@@ -335,8 +345,16 @@ def test_unknown_property_lists_supported():
 
 @pytest.mark.parametrize(
     "pattern, needle",
-    [("a[bc", "missing ']'"), ("(ab", "missing ')'"), ("ab)", "unbalanced"), ("ab\\", "lone backslash"),
-     (r"\x4", "hex digits"), (r"\N{NO SUCH NAME}", "character name"), (r"[[:nope:]]", "POSIX"), (r"\q", "bad escape")],
+    [
+        ("a[bc", "missing ']'"),
+        ("(ab", "missing ')'"),
+        ("ab)", "unbalanced"),
+        ("ab\\", "lone backslash"),
+        (r"\x4", "hex digits"),
+        (r"\N{NO SUCH NAME}", "character name"),
+        (r"[[:nope:]]", "POSIX"),
+        (r"\q", "bad escape"),
+    ],
     ids=["class", "group", "paren", "backslash", "hex", "name", "posix", "escape"],
 )
 def test_translation_syntax_errors(pattern, needle):
@@ -375,7 +393,14 @@ def test_backend_constant():
 
 @pytest.mark.parametrize(
     ("version", "verified"),
-    [("2025.11.3", True), ("2026.5.9", True), ("2026.9.10", True), ("2026.9.29", False), ("2026.11.19", False), ("2024.11.6", False)],
+    [
+        ("2025.11.3", True),
+        ("2026.5.9", True),
+        ("2026.9.10", True),
+        ("2026.9.29", False),
+        ("2026.11.19", False),
+        ("2024.11.6", False),
+    ],
 )
 def test_unchecked_regex_release_falls_back_to_re(monkeypatch, version, verified):
     """regex 2026.9.29+ call U+0558 a letter, tiktoken and our tables do not: such a release must not run the patterns."""
@@ -429,7 +454,7 @@ def test_same_split_cases(corpus, pattern_id):
 EDGE_ALPHABET = (
     " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u200b\u2028\u2029\u202f\u3000\ufeff"
     "'sStTlLdDmMvVrReEkKiI\u017f\u212a\u0130\u0131\u00df\u1e9e\u01c5aZ09\u0661\u0967\uff11"
-    "!?.,/-_\u0301\u200d\U0001F600\ud800\udfff\u00e9\u4e2d\u0915\U00010400\U0001D7D8"
+    "!?.,/-_\u0301\u200d\U0001f600\ud800\udfff\u00e9\u4e2d\u0915\U00010400\U0001d7d8"
 )
 
 if given is not None:
@@ -472,23 +497,64 @@ def test_every_spelling_is_regex_spelling():
     sample = "".join(map(chr, range(0, 0x110000, 997)))
     for spelling, name in tables.PROPERTY_NAMES.items():
         ranges = retranslate._class_ranges(name)
-        probe = sample + "".join(
-            chr(c) for lo, hi in ranges for c in (lo - 1, lo, hi, hi + 1) if 0 <= c <= 0x10FFFF
-        )
+        probe = sample + "".join(chr(c) for lo, hi in ranges for c in (lo - 1, lo, hi, hi + 1) if 0 <= c <= 0x10FFFF)
         got = re.compile(to_stdlib_re(r"\p{%s}" % spelling)).findall(probe)
         assert got == regex.findall(r"\p{%s}" % spelling, probe), spelling
 
 
 #: Classes as the split patterns use them, incl. negations and IGNORECASE.
 CLASS_PATTERNS = [
-    r"\s", r"\S", r"\d", r"\D", r"\w", r"\W", r"\h", r"(?a)\s", r"(?a)\w", r"(?a)\d",
-    r"\p{L}", r"\P{L}", r"\p{N}", r"\p{Lu}", r"\p{Ll}", r"\p{Lt}", r"\p{Lm}", r"\p{Lo}", r"\p{M}",
-    r"[^\s\p{L}\p{N}]", r"[^\r\n\p{L}\p{N}]", r"[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]", r"[\p{Ll}\p{Lm}\p{Lo}\p{M}]",
-    r"[^\S\n]", r"[\P{L}\d]", r"[^\P{L}x]", r"[[:punct:]]", r"[[:^alpha:]]", r"[\w-]",
-    r"(?i)[a-z]", r"(?i)[^k]", r"(?i)\p{L}", r"(?i)[^\p{L}\p{N}]", r"(?ai)[a-z]", r"(?i)[\u0100-\u017f]",
-    r"(?i)[ǅ-ǌ]", r"(?i)\w", r"(?i)[^\s]", r"(?i)[\P{L}x]", r"(?i)[^\P{Lu}x]", r"(?i)[\p{Lt}x]",
-    r"(?i)[\p{M}]", r"(?i)\P{M}", r"(?i)[\p{M}\p{M}]", r"(?i)[^\S\p{Lu}]",
-    r"(?a)\p{L}", r"(?a)\P{L}", r"(?a)[^\p{L}x]", r"(?a)[[:alpha:]]", r"(?ai)[\p{Lu}x]", r"(?ai)[\p{Greek}x]",
+    r"\s",
+    r"\S",
+    r"\d",
+    r"\D",
+    r"\w",
+    r"\W",
+    r"\h",
+    r"(?a)\s",
+    r"(?a)\w",
+    r"(?a)\d",
+    r"\p{L}",
+    r"\P{L}",
+    r"\p{N}",
+    r"\p{Lu}",
+    r"\p{Ll}",
+    r"\p{Lt}",
+    r"\p{Lm}",
+    r"\p{Lo}",
+    r"\p{M}",
+    r"[^\s\p{L}\p{N}]",
+    r"[^\r\n\p{L}\p{N}]",
+    r"[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]",
+    r"[\p{Ll}\p{Lm}\p{Lo}\p{M}]",
+    r"[^\S\n]",
+    r"[\P{L}\d]",
+    r"[^\P{L}x]",
+    r"[[:punct:]]",
+    r"[[:^alpha:]]",
+    r"[\w-]",
+    r"(?i)[a-z]",
+    r"(?i)[^k]",
+    r"(?i)\p{L}",
+    r"(?i)[^\p{L}\p{N}]",
+    r"(?ai)[a-z]",
+    r"(?i)[\u0100-\u017f]",
+    r"(?i)[ǅ-ǌ]",
+    r"(?i)\w",
+    r"(?i)[^\s]",
+    r"(?i)[\P{L}x]",
+    r"(?i)[^\P{Lu}x]",
+    r"(?i)[\p{Lt}x]",
+    r"(?i)[\p{M}]",
+    r"(?i)\P{M}",
+    r"(?i)[\p{M}\p{M}]",
+    r"(?i)[^\S\p{Lu}]",
+    r"(?a)\p{L}",
+    r"(?a)\P{L}",
+    r"(?a)[^\p{L}x]",
+    r"(?a)[[:alpha:]]",
+    r"(?ai)[\p{Lu}x]",
+    r"(?ai)[\p{Greek}x]",
 ]
 
 
@@ -505,8 +571,9 @@ def test_class_every_code_point(pattern):
     want_bmp = [c for lo, hi in runs for c in range(lo, min(hi, 0x10000))]
     got_bmp = [m.start() for m in re.finditer(to_stdlib_re(pattern, bmp_only=True), bmp)]
     assert got_bmp == want_bmp
-    probe_points = sorted({c for lo, hi in runs for c in (lo - 1, lo, hi - 1, hi) if 0 <= c <= 0x10FFFF}
-                          | set(range(0, 0x110000, 101)))
+    probe_points = sorted(
+        {c for lo, hi in runs for c in (lo - 1, lo, hi - 1, hi) if 0 <= c <= 0x10FFFF} | set(range(0, 0x110000, 101))
+    )
     members = {c for lo, hi in runs for c in range(lo, hi)}
     probe = "".join(map(chr, probe_points))
     full = re.compile(to_stdlib_re(pattern))

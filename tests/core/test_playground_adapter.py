@@ -29,7 +29,7 @@ def pg():
 
 
 def error_of(pg, fn, *args):
-    with pytest.raises(BaseException):
+    with pytest.raises(BaseException):  # noqa: B017 - any error: the test reads the adapter's record of it
         fn(*args)
     return json.loads(pg.last_error())
 
@@ -81,8 +81,9 @@ def test_train_batches_are_named_columns_equal_to_train_iter(pg):
 
 
 def test_steps_round_trip(pg):
-    learned = json.loads(pg.steps_learn(json.dumps({"mode": "textbook", "text": "low 5\nlower 2\nnewest 6\nwidest 3",
-                                                      "n_merges": 10})))
+    learned = json.loads(
+        pg.steps_learn(json.dumps({"mode": "textbook", "text": "low 5\nlower 2\nnewest 6\nwidest 3", "n_merges": 10}))
+    )
     assert learned["merges"]["left"][:2] == ["e", "es"]  # Sennrich et al. (2016): e s, es t, ...
     view = json.loads(pg.steps_view(learned["session"], 1))
     assert view["merge"]["index"] == 0 and view["merge"]["pair"] == ["e", "s"]

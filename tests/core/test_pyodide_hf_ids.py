@@ -13,25 +13,33 @@ import json
 import pathlib
 import sys
 
-import bytepair
 import pytest
+
+import bytepair
 
 FIXTURE_DIR = pathlib.Path(__file__).resolve().parents[2] / ".cache" / "pyodide-fixtures"
 FIXTURE = FIXTURE_DIR / "hf_ids.json"
 IN_PYODIDE = sys.platform == "emscripten"
 
 if not IN_PYODIDE:
-    pytest.skip("CPython compares with tokenizers / mistral-common directly (test_hf_parity.py, test_tekken.py)", allow_module_level=True)
+    pytest.skip(
+        "CPython compares with tokenizers / mistral-common directly (test_hf_parity.py, test_tekken.py)",
+        allow_module_level=True,
+    )
 
 
 def _fixture() -> dict:
     if not FIXTURE.is_file():
-        pytest.fail(f"{FIXTURE} is missing: tests/pyodide/hf_fixture.py writes it (write_fixture) before starting Pyodide")
+        pytest.fail(
+            f"{FIXTURE} is missing: tests/pyodide/hf_fixture.py writes it (write_fixture) before starting Pyodide"
+        )
     return json.loads(FIXTURE.read_text(encoding="utf-8"))
 
 
 DATA = _fixture() if FIXTURE.is_file() else {"texts": {}, "models": {}, "tekken": {}}
-CASES = [(m, k) for m, by in DATA["models"].items() for k in by["ids"]] + [(f"tekken_{v}", k) for v, by in DATA["tekken"].items() for k in by["ids"]]
+CASES = [(m, k) for m, by in DATA["models"].items() for k in by["ids"]] + [
+    (f"tekken_{v}", k) for v, by in DATA["tekken"].items() for k in by["ids"]
+]
 
 
 @functools.cache
@@ -43,7 +51,7 @@ def _tok(name: str):
 
 
 def _expected(name: str) -> dict:
-    return DATA["tekken"][name[len("tekken_"):]] if name.startswith("tekken_") else DATA["models"][name]
+    return DATA["tekken"][name[len("tekken_") :]] if name.startswith("tekken_") else DATA["models"][name]
 
 
 def test_fixture_covers_all_models():

@@ -73,9 +73,13 @@ def test_ranks_sizes_and_n_vocab(name, openai_facts):
     ranks = load_ranks(name)
     assert len(ranks) == info["n_ranks"]
     facts = openai_facts[name]
-    enc = tiktoken.Encoding(name, pat_str=facts["pat_str"], mergeable_ranks=ranks,
-                            special_tokens=facts["special_tokens"],
-                            explicit_n_vocab=facts["explicit_n_vocab"])
+    enc = tiktoken.Encoding(
+        name,
+        pat_str=facts["pat_str"],
+        mergeable_ranks=ranks,
+        special_tokens=facts["special_tokens"],
+        explicit_n_vocab=facts["explicit_n_vocab"],
+    )
     assert info["n_vocab"] == enc.n_vocab
 
 
@@ -167,9 +171,13 @@ def test_get_encoding_equals_tiktoken(name, openai_facts):
     if not have_data(name):
         pytest.skip("rank files not present")
     facts = openai_facts[name]
-    ref = tiktoken.Encoding(name, pat_str=facts["pat_str"], mergeable_ranks=load_ranks(name),
-                            special_tokens=facts["special_tokens"],
-                            explicit_n_vocab=facts["explicit_n_vocab"])
+    ref = tiktoken.Encoding(
+        name,
+        pat_str=facts["pat_str"],
+        mergeable_ranks=load_ranks(name),
+        special_tokens=facts["special_tokens"],
+        explicit_n_vocab=facts["explicit_n_vocab"],
+    )
     enc = get_encoding(name)
     assert enc is get_encoding(name)  # cached per name
     assert enc.name == name

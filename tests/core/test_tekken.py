@@ -11,12 +11,12 @@ import pytest
 
 pytest.importorskip("mistral_common")
 
-import bytepair
-from bytepair.errors import TokenizerFileError
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mistral_common.tokens.tokenizers.tekken import SpecialTokenPolicy, Tekkenizer
 
+import bytepair
+from bytepair.errors import TokenizerFileError
 from tests import corpora
 from tests.hf_models import tekken_path
 

@@ -44,6 +44,7 @@ PAPER_FIRST_MERGES = [
 
 # ---------------------------------------------------------------- the oracle
 
+
 def _bigram(pair):
     return re.compile(r"(?<!\S)" + re.escape(pair[0] + " " + pair[1]) + r"(?!\S)")
 
@@ -86,18 +87,20 @@ def oracle_learn(word_counts, n_merges, tie_break):
                 strings[wi] = regex.sub(merged.replace("\\", "\\\\"), s)
         if merged not in vocab:
             vocab.append(merged)
-        out.append({
-            "index": k,
-            "pair": best,
-            "merged": merged,
-            "count": pairs[best],
-            "ties": ties,
-            "pair_counts": [(p, pairs[p]) for p in table],
-            "segmentation": [(w, c, s.split()) for w, c, s in zip(words, counts, strings)],
-            "changed_words": changed,
-            "vocab": list(vocab),
-            "n_symbols": sum(len(s.split()) * c for s, c in zip(strings, counts)),
-        })
+        out.append(
+            {
+                "index": k,
+                "pair": best,
+                "merged": merged,
+                "count": pairs[best],
+                "ties": ties,
+                "pair_counts": [(p, pairs[p]) for p in table],
+                "segmentation": [(w, c, s.split()) for w, c, s in zip(words, counts, strings)],
+                "changed_words": changed,
+                "vocab": list(vocab),
+                "n_symbols": sum(len(s.split()) * c for s, c in zip(strings, counts)),
+            }
+        )
     return out
 
 
@@ -139,6 +142,7 @@ def test_oracle_reproduces_the_papers_example():
 
 # ---------------------------------------------------------------- the paper's example
 
+
 @pytest.mark.parametrize("tie_break", ["first", "lexicographic"])
 def test_papers_first_merges(tie_break):
     steps = learn(PAPER_VOCAB, 5, tie_break=tie_break)
@@ -146,7 +150,10 @@ def test_papers_first_merges(tie_break):
     assert [s.merged for s in steps] == ["es", "est", "est</w>", "lo", "low"]
     # after `l o`, `lo w`: low </w> (x5), low e r </w> (x2), n e w est</w> (x6), w i d est</w> (x3)
     assert [list(s.symbols) for s in steps[-1].segmentation] == [
-        ["low", "</w>"], ["low", "e", "r", "</w>"], ["n", "e", "w", "est</w>"], ["w", "i", "d", "est</w>"],
+        ["low", "</w>"],
+        ["low", "e", "r", "</w>"],
+        ["n", "e", "w", "est</w>"],
+        ["w", "i", "d", "est</w>"],
     ]
     assert steps[-1].n_symbols == 2 * 5 + 4 * 2 + 4 * 6 + 4 * 3
 
@@ -155,9 +162,20 @@ def test_papers_first_step_table_and_ties():
     step = learn(PAPER_VOCAB, 1)[0]
     # counted by hand from l o w </w> x5, l o w e r </w> x2, n e w e s t </w> x6, w i d e s t </w> x3
     assert dict(step.pair_counts) == {
-        ("l", "o"): 7, ("o", "w"): 7, ("w", "</w>"): 5, ("w", "e"): 8, ("e", "r"): 2,
-        ("r", "</w>"): 2, ("n", "e"): 6, ("e", "w"): 6, ("e", "s"): 9, ("s", "t"): 9,
-        ("t", "</w>"): 9, ("w", "i"): 3, ("i", "d"): 3, ("d", "e"): 3,
+        ("l", "o"): 7,
+        ("o", "w"): 7,
+        ("w", "</w>"): 5,
+        ("w", "e"): 8,
+        ("e", "r"): 2,
+        ("r", "</w>"): 2,
+        ("n", "e"): 6,
+        ("e", "w"): 6,
+        ("e", "s"): 9,
+        ("s", "t"): 9,
+        ("t", "</w>"): 9,
+        ("w", "i"): 3,
+        ("i", "d"): 3,
+        ("d", "e"): 3,
     }
     assert step.pair_counts[:4] == ((("e", "s"), 9), (("s", "t"), 9), (("t", "</w>"), 9), (("w", "e"), 8))
     assert step.ties == (("s", "t"), ("t", "</w>"))
@@ -170,7 +188,11 @@ def test_lowest_with_the_papers_merges():
     merges = [s.pair for s in learn(PAPER_VOCAB, 10)]
     fired = apply("lowest", merges)
     assert [(a.index, a.pair) for a in fired] == [
-        (0, ("e", "s")), (1, ("es", "t")), (2, ("est", "</w>")), (3, ("l", "o")), (4, ("lo", "w")),
+        (0, ("e", "s")),
+        (1, ("es", "t")),
+        (2, ("est", "</w>")),
+        (3, ("l", "o")),
+        (4, ("lo", "w")),
     ]
     assert fired[-1].symbols == ("low", "est</w>")
     assert fired[0].symbols == ("l", "o", "w", "es", "t", "</w>") and fired[0].positions == (3,)
@@ -261,7 +283,11 @@ def test_to_dict_is_json_and_marks_ties():
         assert d["vocab"] == list(step.vocab) and d["n_symbols"] == step.n_symbols
     fired = apply("lowest", [s.pair for s in learn(PAPER_VOCAB, 5)])
     assert json.loads(json.dumps(fired[-1].to_dict())) == {
-        "index": 4, "pair": ["lo", "w"], "merged": "low", "symbols": ["low", "est</w>"], "positions": [0],
+        "index": 4,
+        "pair": ["lo", "w"],
+        "merged": "low",
+        "symbols": ["low", "est</w>"],
+        "positions": [0],
     }
 
 
@@ -284,6 +310,7 @@ if given is not None:
 
 
 # ---------------------------------------------------------------- input
+
 
 def test_parse_word_counts():
     assert parse_word_counts("low 5\nlower 2\nnewest 6\nwidest 3\n") == PAPER_VOCAB

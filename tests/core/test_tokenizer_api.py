@@ -110,7 +110,9 @@ def test_json_keeps_the_pattern_meaning():
         pytest.param(lambda d: d["merges"].append([5, 10**6]), id="unknown-id"),
         pytest.param(lambda d: d["merges"].append([1, "x"]), id="non-int-id"),
         pytest.param(lambda d: d.update(version=999), id="future-version"),
-        pytest.param(lambda d: d["special_tokens"].update({"<|x|>": d["special_tokens"][EOT]}), id="duplicate-special-id"),
+        pytest.param(
+            lambda d: d["special_tokens"].update({"<|x|>": d["special_tokens"][EOT]}), id="duplicate-special-id"
+        ),
         pytest.param(lambda d: d["special_tokens"].update({"<|y|>": 3}), id="special-id-collides-with-byte"),
         pytest.param(lambda d: d.update(pattern="("), id="invalid-regex"),
     ],
@@ -160,10 +162,8 @@ def test_tiktoken_export_readable_by_tiktoken(tmp_path):
 
 
 def test_tiktoken_export_with_duplicate_bytes_is_refused():
-    """"abc" made twice ((ab, c) and (a, bc)) cannot be written as ranks."""
-    tok = bytepair.Tokenizer.from_merges(
-        {(97, 98): 256, (98, 99): 257, (256, 99): 258, (97, 257): 259}, pattern="none"
-    )
+    """ "abc" made twice ((ab, c) and (a, bc)) cannot be written as ranks."""
+    tok = bytepair.Tokenizer.from_merges({(97, 98): 256, (98, 99): 257, (256, 99): 258, (97, 257): 259}, pattern="none")
     assert tok.decode_single_token_bytes(258) == tok.decode_single_token_bytes(259) == b"abc"
     with pytest.raises(ValueError):
         tok.to_tiktoken()
@@ -199,7 +199,9 @@ def test_merges_in_learned_order_and_n_vocab(config):
     for i in range(256):
         assert tok.decode_single_token_bytes(i) == bytes([i])
     probe = "where is my order ?"
-    chunks = [c.encode() for c in split_chunks(unicodedata.normalize(normalization, probe) if normalization else probe, split)]
+    chunks = [
+        c.encode() for c in split_chunks(unicodedata.normalize(normalization, probe) if normalization else probe, split)
+    ]
     assert tok.encode(probe) == slow_encode_merges(chunks, dict(tok.merges))
 
 
@@ -244,7 +246,6 @@ def test_register_special_tokens_bad_input(tokens):
     assert tok.special_tokens == {}
 
 
-
 def test_register_special_tokens_two_names_one_id_is_valueerror():
     """Two new special tokens with the same id in one call: decode could not tell them
     apart (decode(encode("<|a|>")) would be "<|b|>") and from_json would refuse the saved file."""
@@ -262,7 +263,6 @@ def test_registered_special_tokens_survive_json():
     text = "x<|a|>y<|b|>"
     assert tok2.encode(text, allowed_special="all") == tok.encode(text, allowed_special="all")
     assert tok2.decode(tok2.encode(text, allowed_special="all")) == text
-
 
 
 @pytest.mark.parametrize("form", ["NFC", "NFKC"])

@@ -65,6 +65,7 @@ def reference_split(pattern_id: str):
         return re.compile(CUSTOM_ASCII).findall
     try:
         import regex
+
         if pattern_id == "custom-p":
             return regex.compile(CUSTOM_P).findall
         return regex.compile(tiktoken_pattern(pattern_id)).findall
@@ -176,7 +177,12 @@ def test_known_values_order_example():
     events = list(bytepair.train_iter(ORDER_TEXT, 256 + 60, pattern="none"))
     assert len(events) == 60
     assert [(e.token, e.count) for e in events[:6]] == [
-        (b"e ", 150), (b"er", 150), (b"der", 120), (b"der ", 120), (b"s ", 120), (b"th", 90),
+        (b"e ", 150),
+        (b"er", 150),
+        (b"der", 120),
+        (b"der ", 120),
+        (b"s ", 120),
+        (b"th", 90),
     ]
     assert [e.pair for e in events[:3]] == [(ord("e"), ord(" ")), (ord("e"), ord("r")), (ord("d"), 257)]
     tok = bytepair.train(ORDER_TEXT, 256 + 60, pattern="none")
@@ -192,7 +198,12 @@ def test_oracle_reproduces_known_values():
     assert slow_encode_merges([b"aaabdaaabac"], merges) == [258, 100, 258, 97, 99]
     steps = list(slow_train_steps(ORDER_TEXT, 60))
     assert [(s.token, s.count) for s in steps[:6]] == [
-        (b"e ", 150), (b"er", 150), (b"der", 120), (b"der ", 120), (b"s ", 120), (b"th", 90),
+        (b"e ", 150),
+        (b"er", 150),
+        (b"der", 120),
+        (b"der ", 120),
+        (b"s ", 120),
+        (b"th", 90),
     ]
     merges = {s.pair: s.new_id for s in steps}
     assert [len(slow_encode_merges([q.encode()], merges)) for q in ENCODE_PROBES[:3]] == [10, 6, 28]
@@ -338,7 +349,7 @@ def test_special_tokens_are_matched_longest_first_in_training():
 
 @pytest.mark.parametrize("form", ["NFC", "NFKC"])
 def test_normalization_trains_on_normalized_text(form):
-    text = ("Cafe\u0301 cafe\u0301 café ﬁne ﬁle ① ② Ⅻ x² " * 12)
+    text = "Cafe\u0301 cafe\u0301 café ﬁne ﬁle ① ② Ⅻ x² " * 12
     events = list(bytepair.train_iter(text, 256 + 40, pattern="none", normalization=form))
     steps = list(slow_train_steps(unicodedata.normalize(form, text), 40))
     assert_same_merges(events, steps, what=form)

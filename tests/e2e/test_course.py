@@ -51,6 +51,7 @@ if (window.top === window) {
 
 # --- the slow reference: Sennrich et al. (2016), Algorithm 1 ----------------------
 
+
 def slow_textbook(word_counts: dict[str, int], n_merges: int, tie: str = "first") -> list[dict]:
     """Every step of textbook BPE, the paper's way: each word is a string of
     space-separated symbols ending in ``</w>``; pairs are counted over the
@@ -76,14 +77,16 @@ def slow_textbook(word_counts: dict[str, int], n_merges: int, tie: str = "first"
         bigram = re.escape(" ".join(best))
         pattern = re.compile(r"(?<!\S)" + bigram + r"(?!\S)")
         vocab = {pattern.sub("".join(best), word): freq for word, freq in vocab.items()}
-        steps.append({
-            "pair": best,
-            "count": top,
-            "table": dict(pairs),
-            "ties": {p for p in tied if p != best},
-            "words": [word.split() for word in vocab],
-            "length": sum(len(word.split()) * freq for word, freq in vocab.items()),
-        })
+        steps.append(
+            {
+                "pair": best,
+                "count": top,
+                "table": dict(pairs),
+                "ties": {p for p in tied if p != best},
+                "words": [word.split() for word in vocab],
+                "length": sum(len(word.split()) * freq for word, freq in vocab.items()),
+            }
+        )
     return steps
 
 
@@ -101,6 +104,7 @@ def slow_apply(word: str, merges: list[tuple[str, str]]) -> list[tuple[int, list
 
 # --- helpers ------------------------------------------------------------------------
 
+
 def frame_of(page, testid: str):
     return page.locator(f'iframe[data-testid="{testid}"]').element_handle().content_frame()
 
@@ -108,14 +112,17 @@ def frame_of(page, testid: str):
 def wait_learned(target, *, other_than: str = "") -> str:
     target.wait_for_function(
         "(old) => { const v = document.querySelector('#view-steps').dataset.learned; return v && v !== old; }",
-        arg=other_than, timeout=60_000)
+        arg=other_than,
+        timeout=60_000,
+    )
     return target.evaluate("() => document.querySelector('#view-steps').dataset.learned")
 
 
 def wait_shown(target, step: int) -> None:
     target.wait_for_function(
         "(k) => { const r = document.querySelector('#view-steps'); return r.dataset.step === String(k) && r.dataset.shown.endsWith(':' + k); }",
-        arg=step)
+        arg=step,
+    )
 
 
 READ_STEP = """() => {
@@ -160,11 +167,12 @@ def check_textbook_step(shown: dict, k: int, expected: list[dict]) -> None:
     assert shown["words"] == [[w, syms] for w, syms in zip(WORDS, e["words"])], f"step {k}"
     assert shown["length"] == f"{e['length']:,}"
     merged = ["".join(s["pair"]) for s in expected[:k]]
-    assert shown["vocab"][len(initial):] == merged
+    assert shown["vocab"][len(initial) :] == merged
     assert sorted(shown["vocab"][: len(initial)]) == initial
 
 
 # --- the course page, opened once -----------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def course(browser, site_url):
@@ -199,8 +207,12 @@ def test_course_page_both_embedded_views_reach_ready(course, site_url):
     assert steps.evaluate("() => document.querySelector('#view-steps').dataset.learned").endswith(f":{N_MERGES}")
     wait_shown(steps, 0)
     assert steps.input_value('[data-testid="steps-text"]') == "\n".join(f"{w} {c}" for w, c in WORDS.items())
-    compare.wait_for_function("() => document.querySelector('#view-compare').dataset.compared > 0", timeout=READY_TIMEOUT)
-    ticked = compare.evaluate("() => [...document.querySelectorAll('[data-testid=\"compare-tokenizers\"] input:checked')].map((i) => i.value)")
+    compare.wait_for_function(
+        "() => document.querySelector('#view-compare').dataset.compared > 0", timeout=READY_TIMEOUT
+    )
+    ticked = compare.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=\"compare-tokenizers\"] input:checked')].map((i) => i.value)"
+    )
     assert ticked == ["gpt2", "o200k_base"]
     # everything came from the site itself
     origin = urllib.parse.urlsplit(site_url).netloc
@@ -240,7 +252,9 @@ def test_stepping_forward_and_back_matches_the_slow_reference(course):
     steps.click('[data-testid="steps-merge"]')  # focus something that is not a control
     course.keyboard.press(" ")
     wait_shown(steps, N_MERGES)
-    steps.wait_for_function("() => document.querySelector('[data-testid=\"steps-play\"]').getAttribute('aria-pressed') === 'false'")
+    steps.wait_for_function(
+        "() => document.querySelector('[data-testid=\"steps-play\"]').getAttribute('aria-pressed') === 'false'"
+    )
     check_textbook_step(steps.evaluate(READ_STEP), N_MERGES, expected)
     # the keys are documented in the view
     assert "←" in steps.text_content(".keys") and "space" in steps.text_content(".keys")
@@ -256,15 +270,20 @@ def test_encode_a_new_word_rule_by_rule(course):
         expected = slow_apply(word, merges)
         steps.wait_for_function(
             "([w, n]) => document.querySelectorAll('[data-testid=\"steps-encode-list\"] li[data-merge-index]').length === n && document.querySelector('[data-testid=\"steps-encode-list\"] li.start .syms').textContent.replace('</w>', '') === w",
-            arg=[word, len(expected)])
-        got = steps.evaluate("() => [...document.querySelectorAll('[data-testid=\"steps-encode-list\"] li[data-merge-index]')].map((li) => [Number(li.dataset.mergeIndex), li.dataset.symbols.split(' ')])")
+            arg=[word, len(expected)],
+        )
+        got = steps.evaluate(
+            "() => [...document.querySelectorAll('[data-testid=\"steps-encode-list\"] li[data-merge-index]')].map((li) => [Number(li.dataset.mergeIndex), li.dataset.symbols.split(' ')])"
+        )
         assert [tuple(g) for g in got] == [(rank, syms) for rank, syms in expected], word
     assert slow_apply("lowest", merges)[-1][1] == ["low", "est</w>"]  # the worked example's answer
 
 
 def test_embedded_views_post_their_height_and_embed_js_resizes_them(course):
     compare = frame_of(course, "compare-frame")
-    compare.wait_for_function("() => document.querySelector('#view-compare').dataset.compared > 0", timeout=READY_TIMEOUT)
+    compare.wait_for_function(
+        "() => document.querySelector('#view-compare').dataset.compared > 0", timeout=READY_TIMEOUT
+    )
     course.wait_for_function("() => new Set((window.__heights || []).map((m) => m.frame)).size === 2")
     for index, testid in enumerate(["steps-frame", "compare-frame"]):
         frame = frame_of(course, testid)
@@ -274,7 +293,9 @@ def test_embedded_views_post_their_height_and_embed_js_resizes_them(course):
                 const last = window.__heights.filter((m) => m.frame === i).at(-1);
                 const el = document.querySelector(sel);
                 return last && el.style.height === last.height + 'px';
-            }""", arg=[index, f'iframe[data-testid="{testid}"]'])
+            }""",
+            arg=[index, f'iframe[data-testid="{testid}"]'],
+        )
         content = frame.evaluate("() => Math.ceil(document.documentElement.getBoundingClientRect().height)")
         box = course.locator(f'iframe[data-testid="{testid}"]').evaluate("(el) => el.clientHeight")
         assert content > 300
@@ -342,6 +363,7 @@ def test_lexicographic_tie_rule_matches_the_slow_reference(course):
 
 # --- pages of their own -------------------------------------------------------------------
 
+
 def test_byte_level_link_restores_and_matches_the_slow_minbpe_trainer(page, site_url):
     import regex
 
@@ -378,16 +400,22 @@ def test_byte_level_link_restores_and_matches_the_slow_minbpe_trainer(page, site
     page.click('[data-testid="steps-prev"]')
     wait_shown(page, n - 1)
     pair = expected[n - 2][0]
-    page.wait_for_function("(ids) => document.querySelector('[data-testid=\"steps-merge\"]').dataset.ids === ids", arg=f"{pair[0]},{pair[1]}")
+    page.wait_for_function(
+        "(ids) => document.querySelector('[data-testid=\"steps-merge\"]').dataset.ids === ids",
+        arg=f"{pair[0]},{pair[1]}",
+    )
     assert page.console_errors == []
 
 
-@pytest.mark.parametrize("scheme, query, dark", [
-    ("light", "?embed=1", False),
-    ("dark", "?embed=1", True),
-    ("light", "?embed=1&theme=dark", True),
-    ("dark", "?embed=1&theme=light", False),
-])
+@pytest.mark.parametrize(
+    "scheme, query, dark",
+    [
+        ("light", "?embed=1", False),
+        ("dark", "?embed=1", True),
+        ("light", "?embed=1&theme=dark", True),
+        ("dark", "?embed=1&theme=light", False),
+    ],
+)
 def test_embed_follows_the_host_colour_scheme_or_the_theme_parameter(browser, site_url, scheme, query, dark):
     context = browser.new_context(color_scheme=scheme, viewport={"width": 360, "height": 800})
     try:
@@ -417,7 +445,8 @@ def test_embed_dialog_snippet_and_long_link_warning(page, site_url):
     words = " ".join(f"w{i * 7919 % 100003:x}q{i}" for i in range(2500))
     page.check('[data-testid="steps-input-text"]')
     page.locator('[data-testid="steps-text"]').evaluate(
-        "(el, t) => { el.value = t; el.dispatchEvent(new Event('input', { bubbles: true })); }", words)
+        "(el, t) => { el.value = t; el.dispatchEvent(new Event('input', { bubbles: true })); }", words
+    )
     page.click('[data-testid="share-button"]')
     link = page.input_value('[data-testid="share-link"]')
     assert len(link) > 8 * 1024
@@ -445,7 +474,8 @@ def test_train_tokenize_and_compare_links_reopen_their_state(page, site_url):
     # tokenize: text (with markup, which must stay text), tokenizer, toggles
     text = "héllo <img src=x onerror=alert(1)> wörld 🙂\tend"
     page.locator('[data-testid="tokenize-text"]').evaluate(
-        "(el, t) => { el.value = t; el.dispatchEvent(new Event('input', { bubbles: true })); }", text)
+        "(el, t) => { el.value = t; el.dispatchEvent(new Event('input', { bubbles: true })); }", text
+    )
     page.select_option('[data-testid="tokenize-tokenizer"]', "o200k_base")
     page.check('[data-testid="toggle-ids"]')
     page.click('[data-testid="share-button"]')
@@ -454,7 +484,9 @@ def test_train_tokenize_and_compare_links_reopen_their_state(page, site_url):
     # train: text, vocab size, custom pre-tokenizer, name
     page.click("#tab-train")
     page.locator('[data-testid="train-text"]').evaluate(
-        "(el, t) => { el.value = t; el.dispatchEvent(new Event('input', { bubbles: true })); }", "some training text\nline two")
+        "(el, t) => { el.value = t; el.dispatchEvent(new Event('input', { bubbles: true })); }",
+        "some training text\nline two",
+    )
     page.fill('[data-testid="train-vocab"]', "300")
     page.select_option('[data-testid="train-pattern"]', "custom")
     page.fill('[data-testid="train-regex"]', r" ?\p{L}+|\s+|.")
@@ -467,7 +499,8 @@ def test_train_tokenize_and_compare_links_reopen_their_state(page, site_url):
     page.check('[data-testid="compare-source-custom"]')
     parallel = "English | All human beings are born free.\nDeutsch | Alle Menschen sind frei geboren."
     page.locator('[data-testid="compare-custom"]').evaluate(
-        "(el, t) => { el.value = t; el.dispatchEvent(new Event('input', { bubbles: true })); }", parallel)
+        "(el, t) => { el.value = t; el.dispatchEvent(new Event('input', { bubbles: true })); }", parallel
+    )
     page.uncheck('[data-testid="compare-tokenizers"] input[value="cl100k_base"]')
     page.uncheck('[data-testid="compare-tokenizers"] input[value="p50k_base"]')
     page.select_option('[data-testid="compare-metric"]', "tokens")
@@ -487,8 +520,12 @@ def test_train_tokenize_and_compare_links_reopen_their_state(page, site_url):
     assert page.input_value('[data-testid="tokenize-tokenizer"]') == "o200k_base"
     assert page.is_checked('[data-testid="toggle-ids"]') and not page.is_checked('[data-testid="toggle-whitespace"]')
     n = len(tiktoken_encoding("o200k_base", registry.load_ranks("o200k_base")).encode_ordinary(text))
-    page.wait_for_function("(n) => document.querySelector('#view-tokenize').dataset.encoded === `o200k_base:${n}`", arg=n)
-    shown = page.evaluate("() => [...document.querySelectorAll('[data-testid=\"token\"]')].map((el) => el.firstChild.textContent).join('')")
+    page.wait_for_function(
+        "(n) => document.querySelector('#view-tokenize').dataset.encoded === `o200k_base:${n}`", arg=n
+    )
+    shown = page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=\"token\"]')].map((el) => el.firstChild.textContent).join('')"
+    )
     assert shown == text  # markup stays text
     assert page.locator(".tok-id").count() == n
     assert page.locator('[data-testid="tokens"] img').count() == 0
@@ -504,7 +541,11 @@ def test_train_tokenize_and_compare_links_reopen_their_state(page, site_url):
     assert page.is_checked('[data-testid="compare-source-custom"]')
     assert page.input_value('[data-testid="compare-custom"]') == parallel
     assert page.input_value('[data-testid="compare-metric"]') == "tokens"
-    page.wait_for_function("() => document.querySelector('#view-compare').dataset.compared === '4'", timeout=READY_TIMEOUT)
-    ticked = page.evaluate("() => [...document.querySelectorAll('[data-testid=\"compare-tokenizers\"] input:checked')].map((i) => i.value)")
+    page.wait_for_function(
+        "() => document.querySelector('#view-compare').dataset.compared === '4'", timeout=READY_TIMEOUT
+    )
+    ticked = page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=\"compare-tokenizers\"] input:checked')].map((i) => i.value)"
+    )
     assert ticked == ["gpt2", "o200k_base"]
     assert page.console_errors == []

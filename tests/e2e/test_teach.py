@@ -20,7 +20,9 @@ def _tokenize(page, text: str, tokenizer: str, n_tokens: int) -> None:
     page.select_option('[data-testid="tokenize-tokenizer"]', tokenizer)
     page.wait_for_function(
         "(want) => document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded === want",
-        arg=f"{tokenizer}:{n_tokens}", timeout=60_000)
+        arg=f"{tokenizer}:{n_tokens}",
+        timeout=60_000,
+    )
     settle(page)
 
 
@@ -39,7 +41,8 @@ def _story_rows(page) -> tuple[int, list[tuple[int, int, int]]]:
     panel.wait_for(timeout=60_000)
     token_id = int(panel.locator('[data-testid="story-id"]').text_content())
     steps = page.locator('[data-testid="story-step"]').evaluate_all(
-        "(rows) => rows.map((r) => [Number(r.dataset.left), Number(r.dataset.right), Number(r.dataset.id)])")
+        "(rows) => rows.map((r) => [Number(r.dataset.left), Number(r.dataset.right), Number(r.dataset.id)])"
+    )
     return token_id, [tuple(s) for s in steps]
 
 
@@ -49,11 +52,12 @@ def _replays(enc, token_id: int, steps) -> None:
     data = enc.decode_single_token_bytes(token_id)
     parts = [enc.encode_single_token(bytes([b])) for b in data]
     for left, right, merged in steps:
-        assert enc.decode_single_token_bytes(left) + enc.decode_single_token_bytes(right) == \
-            enc.decode_single_token_bytes(merged)
+        assert enc.decode_single_token_bytes(left) + enc.decode_single_token_bytes(
+            right
+        ) == enc.decode_single_token_bytes(merged)
         assert enc.encode_single_token(enc.decode_single_token_bytes(merged)) == merged  # rank = id
         k = next(i for i in range(len(parts) - 1) if parts[i] == left and parts[i + 1] == right)
-        parts[k:k + 2] = [merged]
+        parts[k : k + 2] = [merged]
     assert parts == [token_id]
 
 
@@ -80,7 +84,9 @@ def test_story_opens_by_keyboard_and_by_click_and_replays_to_the_token(page, sit
     # click: a token with several merges (the first of the word)
     k = max(range(len(ids)), key=lambda i: len(enc.decode_single_token_bytes(ids[i])))
     page.locator('[data-testid="token"]').nth(k).click()
-    page.wait_for_function("(k) => document.querySelector('[data-testid=\"token-story\"]').dataset.tokenIndex === String(k)", arg=k)
+    page.wait_for_function(
+        "(k) => document.querySelector('[data-testid=\"token-story\"]').dataset.tokenIndex === String(k)", arg=k
+    )
     token_id, steps = _story_rows(page)
     assert token_id == ids[k]
     assert len(steps) == len(enc.decode_single_token_bytes(ids[k])) - 1
@@ -107,7 +113,8 @@ def test_side_by_side_marks_exactly_the_boundaries_that_differ(page, site_url):
     page.wait_for_function(
         "() => document.querySelectorAll('[data-testid=\"sbs-row-summary\"]').length === 2"
         " && document.querySelectorAll('[data-testid=\"sbs-row-summary\"]')[1].dataset.name === 'cl100k_base'",
-        timeout=60_000)
+        timeout=60_000,
+    )
     settle(page)
     counts = [int(c) for c in page.locator('[data-testid="sbs-count"]').all_text_contents()]
     assert counts == [len(gpt2.encode(text)), len(cl100k.encode(text))]
@@ -116,7 +123,9 @@ def test_side_by_side_marks_exactly_the_boundaries_that_differ(page, site_url):
     assert expected and set(marked) == expected
     # every row's cells start at that row's boundaries (and 0)
     for row, enc in enumerate((gpt2, cl100k)):
-        starts = page.locator(f'.sbs-cell[data-row="{row}"]').evaluate_all("(els) => els.map((e) => Number(e.dataset.start))")
+        starts = page.locator(f'.sbs-cell[data-row="{row}"]').evaluate_all(
+            "(els) => els.map((e) => Number(e.dataset.start))"
+        )
         assert set(starts) == _boundaries(enc, text) | {0}
     # the picture of the rows: a parseable SVG naming both tokenizers and their counts
     svg = ET.fromstring(_download(page, "sbs-picture-svg"))
@@ -159,6 +168,7 @@ def test_gallery_example_numbers_equal_tiktokens(page, site_url):
     explanation = page.locator('[data-testid="gallery-explanation"]')
     explanation.wait_for(timeout=180_000)
     said = explanation.text_content()
+
     def n_tokens(enc) -> str:
         n = len(enc.encode(word))
         return f"{n} token{'s' if n != 1 else ''}"
@@ -167,7 +177,9 @@ def test_gallery_example_numbers_equal_tiktokens(page, site_url):
     for name, enc in (("cl100k_base", cl100k), ("o200k_base", o200k)):
         assert f"{n_tokens(enc)} in {name}" in said
     # the example opened in Tokenize with its tokenizers side by side
-    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"sbs-row-summary\"]').length === 3", timeout=60_000)
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=\"sbs-row-summary\"]').length === 3", timeout=60_000
+    )
     rows = page.locator('[data-testid="sbs-row-summary"]').evaluate_all("(els) => els.map((e) => e.dataset.name)")
     counts = [int(c) for c in page.locator('[data-testid="sbs-count"]').all_text_contents()]
     encs = {"gpt2": gpt2, "cl100k_base": cl100k, "o200k_base": o200k}
@@ -209,7 +221,8 @@ def test_story_of_a_token_trained_here_has_its_merge_and_count(page, site_url):
     _side_by_side_with(page, "cl100k_base")
     page.wait_for_function(
         "() => [...document.querySelectorAll('[data-testid=\"sbs-row-summary\"]')].map((r) => r.dataset.name).join() === 'tiny,cl100k_base'",
-        timeout=60_000)
+        timeout=60_000,
+    )
     counts = [int(c) for c in page.locator('[data-testid="sbs-count"]').all_text_contents()]
     assert counts == [len(ids), len(tiktoken_for("cl100k_base").encode(text))]
 
@@ -219,10 +232,13 @@ def test_compare_chart_table_and_step_pictures_show_what_the_page_shows(page, si
     page.wait_for_selector('[data-testid="compare-chart"][data-drawn="true"]', timeout=180_000)
     settle(page)
     cells = page.locator('[data-testid="compare-table"] tr').evaluate_all(
-        "(rows) => rows.map((r) => [...r.children].map((c) => c.textContent.trim()))")
+        "(rows) => rows.map((r) => [...r.children].map((c) => c.textContent.trim()))"
+    )
     table = ET.fromstring(_download(page, "compare-table-picture-svg"))
     texts = [t.text or "" for t in table.iter(f"{SVG}text")]
-    assert [c for row in cells for c in row if c] == [t for t in texts[2:] if t]  # after title and subtitle, cell by cell
+    assert [c for row in cells for c in row if c] == [
+        t for t in texts[2:] if t
+    ]  # after title and subtitle, cell by cell
     chart = ET.fromstring(_download(page, "compare-chart-picture-svg"))
     said = [t.text or "" for t in chart.iter(f"{SVG}text")]
     languages = [row[0].replace(" (baseline)", "") for row in cells[2:]]
@@ -232,15 +248,21 @@ def test_compare_chart_table_and_step_pictures_show_what_the_page_shows(page, si
     page.locator("#tab-steps").click()
     page.wait_for_selector('[data-testid="steps-corpus"] .sym', timeout=120_000)
     page.locator('[data-testid="steps-next"]').click()
-    page.wait_for_function("() => document.querySelector('[data-testid=\"steps-corpus\"] .sym.merged') !== null", timeout=60_000)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"steps-corpus\"] .sym.merged') !== null", timeout=60_000
+    )
     settle(page)
     merge = page.locator('[data-testid="steps-merge"]').text_content().strip()
     step = ET.fromstring(_download(page, "step-picture-svg"))
     said = [t.text or "" for t in step.iter(f"{SVG}text")]
     assert said[0] == merge
     merged = page.locator('[data-testid="steps-corpus"] .sym.merged').all_text_contents()
-    outlined = [g.find(f"{SVG}text").text for g in step.iter(f"{SVG}g") if g.find(f"{SVG}rect").get("stroke") not in (None, "none")]
-    assert outlined == merged[:len(outlined)] and outlined
+    outlined = [
+        g.find(f"{SVG}text").text
+        for g in step.iter(f"{SVG}g")
+        if g.find(f"{SVG}rect").get("stroke") not in (None, "none")
+    ]
+    assert outlined == merged[: len(outlined)] and outlined
 
 
 def test_story_of_an_open_model_token_opens(page, site_url):

@@ -44,16 +44,22 @@ def encode_in_page(page, text: str, tokenizer: str) -> None:
     page.wait_for_function(
         "([tok, text]) => { const r = document.querySelector('#view-tokenize'); return (r.dataset.encoded || '').startsWith(tok + ':')"
         " && document.querySelector('[data-testid=\"tokenize-text\"]').value === text && document.querySelector('[data-testid=\"token\"]'); }",
-        arg=[tokenizer, text], timeout=READY_TIMEOUT)
+        arg=[tokenizer, text],
+        timeout=READY_TIMEOUT,
+    )
     settle(page)
 
 
 def chip_ids(page) -> list[int]:
-    return [int(i) for g in page.locator('[data-testid="token"]').evaluate_all("(els) => els.map((e) => e.dataset.ids)")
-            for i in g.split(",")]
+    return [
+        int(i)
+        for g in page.locator('[data-testid="token"]').evaluate_all("(els) => els.map((e) => e.dataset.ids)")
+        for i in g.split(",")
+    ]
 
 
 # --- item 4: ids of newline tokens stay on their line -----------------------------
+
 
 def test_newline_token_ids_stay_on_the_line_of_their_token(page, site_url):
     open_ready(page, site_url, "tokenize")
@@ -80,6 +86,7 @@ def test_newline_token_ids_stay_on_the_line_of_their_token(page, site_url):
 
 # --- item 5: invisible characters by name ------------------------------------------
 
+
 def test_invisible_characters_show_by_name_in_chips_detail_decode_and_merges(page, site_url):
     open_ready(page, site_url, "tokenize")
     enc = tiktoken_for("o200k_base")
@@ -89,7 +96,9 @@ def test_invisible_characters_show_by_name_in_chips_detail_decode_and_merges(pag
     for ws in (False, True):
         page.set_checked('[data-testid="toggle-whitespace"]', ws)
         settle(page)
-        marks = page.locator('[data-testid="invisible-char"]').evaluate_all("""(els) => els.map((e) => ({
+        marks = page.locator(
+            '[data-testid="invisible-char"]'
+        ).evaluate_all("""(els) => els.map((e) => ({
             text: e.textContent, title: e.title, drawn: getComputedStyle(e, '::before').content, width: e.getBoundingClientRect().width}))""")
         # the label is drawn on screen, the character itself stays in the text (copying keeps it)
         assert [m["drawn"] for m in marks] == ['"ZWJ"', '"ZWJ"', '"ESC"']
@@ -99,7 +108,9 @@ def test_invisible_characters_show_by_name_in_chips_detail_decode_and_merges(pag
         assert all(m["width"] > 8 for m in marks)  # not an empty box
     chip = page.locator('[data-testid="token"][data-ids="2524"]').first
     chip.hover()
-    page.wait_for_function("() => document.querySelector('[data-testid=\"token-detail\"]').textContent.includes('2524')")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"token-detail\"]').textContent.includes('2524')"
+    )
     detail = page.text_content('[data-testid="token-detail"]')
     assert "“⟨ZWJ⟩”" in detail and "U+200D ZERO WIDTH JOINER" in detail and "“\u200d”" not in detail
     assert page.locator('[data-testid="legend-invisible"]').is_visible()
@@ -115,11 +126,14 @@ def test_invisible_characters_show_by_name_in_chips_detail_decode_and_merges(pag
     # the merges table of a training run names it as well
     page.click("#tab-train")
     train(page, "\u200d" * 100, 258, name="zwj", pattern="none")
-    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"merges-body\"] code')].some((c) => c.textContent === '⟨ZWJ⟩')",
-                           timeout=30_000)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=\"merges-body\"] code')].some((c) => c.textContent === '⟨ZWJ⟩')",
+        timeout=30_000,
+    )
 
 
 # --- partial UTF-8 explained, right-to-left isolated -------------------------------
+
 
 def test_fragments_are_explained_in_place_and_rtl_tokens_are_isolated(page, site_url):
     open_ready(page, site_url, "tokenize")
@@ -158,8 +172,11 @@ def _lead_fragment(b: bytes) -> bool:
 
 # --- item 7: the Compare table scrolls with the language pinned and says so --------
 
+
 def check_compare_table(target) -> None:
-    target.wait_for_function("() => document.querySelector('#view-compare').dataset.compared > 0", timeout=READY_TIMEOUT)
+    target.wait_for_function(
+        "() => document.querySelector('#view-compare').dataset.compared > 0", timeout=READY_TIMEOUT
+    )
     settle(target)
     wrap = target.locator(".compare-wrap")
     info = wrap.evaluate("(w) => ({sw: w.scrollWidth, cw: w.clientWidth})")
@@ -179,7 +196,9 @@ def check_compare_table(target) -> None:
         return {left: box.left, right: box.right, thLeft: th.left, thRight: th.right, lastLeft: last.left, lastRight: last.right};
     }""")
     assert abs(geo["thLeft"] - geo["left"]) <= 2, geo  # the language column stays pinned at the left edge
-    assert geo["lastRight"] <= geo["right"] + 1 and geo["lastLeft"] >= geo["thRight"] - 1, geo  # the last column comes into view
+    assert geo["lastRight"] <= geo["right"] + 1 and geo["lastLeft"] >= geo["thRight"] - 1, (
+        geo
+    )  # the last column comes into view
     assert "scroll back" in hint.text_content()
 
 
@@ -196,10 +215,14 @@ def test_compare_table_pins_the_language_column_and_hints_it_scrolls(browser, si
             assert page.locator('[data-tokenizer="o200k_base"][data-metric="premium"]').count() > 0
         else:
             # narrow screens: one language per row of a horizontal bar chart, readable labels
-            axis = page.evaluate("() => Chart.getChart(document.querySelector('[data-testid=\"compare-chart\"]')).options.indexAxis")
+            axis = page.evaluate(
+                "() => Chart.getChart(document.querySelector('[data-testid=\"compare-chart\"]')).options.indexAxis"
+            )
             assert axis == "y"
             # the numbers get the width: the script sits under the language name
-            shown = page.evaluate("() => getComputedStyle(document.querySelector('tbody th[scope=row]'), '::after').content")
+            shown = page.evaluate(
+                "() => getComputedStyle(document.querySelector('tbody th[scope=row]'), '::after').content"
+            )
             assert shown == '"Latin"'  # English, the baseline, sorted first
     finally:
         context.close()
@@ -221,6 +244,7 @@ def test_compare_table_in_the_course_embed_scrolls_with_the_language_pinned(brow
 
 
 # --- phones ---------------------------------------------------------------------
+
 
 def test_phone_tabs_merges_table_and_touch_hints(browser, site_url):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
@@ -244,8 +268,14 @@ def test_phone_tabs_merges_table_and_touch_hints(browser, site_url):
         page.click("#tab-steps")
         assert page.locator("#view-steps .keys").is_hidden()
         page.click("#tab-tokenize")
-        assert page.locator("#tokens-help .pointer-hint").is_hidden() and page.locator("#tokens-help .touch-hint").is_visible()
-        assert "Tap a token" in page.locator("#tokens-help").inner_text() and "arrow keys" not in page.locator("#tokens-help").inner_text()
+        assert (
+            page.locator("#tokens-help .pointer-hint").is_hidden()
+            and page.locator("#tokens-help .touch-hint").is_visible()
+        )
+        assert (
+            "Tap a token" in page.locator("#tokens-help").inner_text()
+            and "arrow keys" not in page.locator("#tokens-help").inner_text()
+        )
     finally:
         context.close()
 
@@ -258,6 +288,7 @@ def test_desktop_keeps_the_keyboard_hints(page, site_url):
 
 # --- course page: stable embed height, runtime loads ---------------------------------
 
+
 def test_step_embed_keeps_its_height_on_next_and_settings(browser, site_url):
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     context.set_default_timeout(DEFAULT_TIMEOUT_MS)
@@ -265,12 +296,17 @@ def test_step_embed_keeps_its_height_on_next_and_settings(browser, site_url):
     try:
         started = time.monotonic()
         page.goto(site_url + "examples/course.html")
-        frames = {t: page.locator(f'iframe[data-testid="{t}"]').element_handle().content_frame() for t in ("steps-frame", "compare-frame")}
+        frames = {
+            t: page.locator(f'iframe[data-testid="{t}"]').element_handle().content_frame()
+            for t in ("steps-frame", "compare-frame")
+        }
         ready = {}
         for t, f in frames.items():
             wait_ready(f)
             ready[t] = time.monotonic() - started
-        print(f"\ncourse page: ready after {ready['steps-frame']:.1f} s (steps) and {ready['compare-frame']:.1f} s (compare)")
+        print(
+            f"\ncourse page: ready after {ready['steps-frame']:.1f} s (steps) and {ready['compare-frame']:.1f} s (compare)"
+        )
         steps = frames["steps-frame"]
         steps.wait_for_function("() => document.querySelector('#view-steps').dataset.shown", timeout=READY_TIMEOUT)
         settle(steps)
@@ -293,6 +329,7 @@ def test_step_embed_keeps_its_height_on_next_and_settings(browser, site_url):
 
 # --- Tokenize extras -------------------------------------------------------------
 
+
 def test_p50k_special_token_switch_copy_and_decode(browser, site_url):
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     context.set_default_timeout(DEFAULT_TIMEOUT_MS)
@@ -300,7 +337,9 @@ def test_p50k_special_token_switch_copy_and_decode(browser, site_url):
     try:
         page.goto(site_url + "#tokenize")
         wait_ready(page)
-        names = page.locator('[data-testid="tokenize-tokenizer"] option').evaluate_all("(els) => els.map((e) => e.value)")
+        names = page.locator('[data-testid="tokenize-tokenizer"] option').evaluate_all(
+            "(els) => els.map((e) => e.value)"
+        )
         assert "p50k_base" in names
         code = "def f(x):\n        return x  # eight spaces\n"
         encode_in_page(page, code, "p50k_base")
@@ -313,8 +352,10 @@ def test_p50k_special_token_switch_copy_and_decode(browser, site_url):
         assert chip_ids(page) == as_text and page.text_content('[data-testid="count-tokens"]') == str(len(as_text))
         page.check('[data-testid="toggle-specials"]')
         as_special = enc.encode(text, allowed_special="all")
-        page.wait_for_function("(n) => document.querySelector('#view-tokenize').dataset.encoded === 'cl100k_base:' + n",
-                               arg=len(as_special))
+        page.wait_for_function(
+            "(n) => document.querySelector('#view-tokenize').dataset.encoded === 'cl100k_base:' + n",
+            arg=len(as_special),
+        )
         settle(page)
         assert chip_ids(page) == as_special
         assert page.locator('[data-testid="token"].special').get_attribute("data-ids") == "100257"
@@ -323,7 +364,9 @@ def test_p50k_special_token_switch_copy_and_decode(browser, site_url):
         page.wait_for_function("() => document.querySelector('[data-testid=\"copy-ids-status\"]').textContent")
         assert json.loads(page.evaluate("() => navigator.clipboard.readText()")) == as_special
         page.click('[data-testid="copy-ids-space"]')
-        page.wait_for_function("() => document.querySelector('[data-testid=\"copy-ids-status\"]').textContent.includes('space')")
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=\"copy-ids-status\"]').textContent.includes('space')"
+        )
         assert page.evaluate("() => navigator.clipboard.readText()") == " ".join(map(str, as_special))
 
         page.locator('[data-testid="decode-card"] summary').click()

@@ -51,7 +51,9 @@ def test_stop_keeps_exactly_the_merges_shown(page, site_url):
     train(page, text, 30_000, name="stopped", wait=False)
     page.wait_for_function(
         """() => document.querySelectorAll('[data-testid="merges-body"] tr').length >= 50
-                 && document.body.dataset.training === 'running'""", timeout=120_000)
+                 && document.body.dataset.training === 'running'""",
+        timeout=120_000,
+    )
     # what the page says at the moment Stop is clicked
     shown_text = page.evaluate("""() => {
         const t = document.querySelector('[data-testid="train-progress-text"]').textContent;
@@ -87,7 +89,8 @@ def test_backtracking_regex_in_train_is_caught_and_the_text_kept(page, site_url)
     assert page.input_value('[data-testid="train-text"]') == text
     wait_ready(page)
     assert page.evaluate("() => window.bytepair.count('still working', 'gpt2')") == len(
-        tiktoken_for("gpt2").encode_ordinary("still working"))
+        tiktoken_for("gpt2").encode_ordinary("still working")
+    )
 
 
 # --------------------------------------------------------------------------- 3. messages
@@ -120,7 +123,9 @@ def test_empty_text_train_error_is_not_erased(page, site_url):
 
 def test_step_range_error_cleared_on_mode_switch(page, site_url):
     open_ready(page, site_url, "steps")
-    page.wait_for_function("() => /^Step \\d/.test(document.querySelector('[data-testid=\"steps-position\"]').textContent)")
+    page.wait_for_function(
+        "() => /^Step \\d/.test(document.querySelector('[data-testid=\"steps-position\"]').textContent)"
+    )
     page.fill('[data-testid="steps-jump"]', "9999")
     page.press('[data-testid="steps-jump"]', "Enter")
     assert "Enter a step" in visible_error(page, "steps-jump-error")
@@ -154,7 +159,9 @@ def test_choices_and_the_last_run_survive_a_reload(page, site_url):
     assert page.input_value('[data-testid="train-name"]') == "kept-bpe"
     assert page.input_value('[data-testid="train-pattern"]') == "gpt2"
     page.get_by_role("tab", name="Train").click()
-    page.wait_for_function("(n) => document.querySelectorAll('[data-testid=\"merges-body\"] tr').length === n", arg=len(rows))
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('[data-testid=\"merges-body\"] tr').length === n", arg=len(rows)
+    )
     assert _rows(page) == rows
     page.wait_for_selector('[data-testid="compression-chart"][data-drawn="true"]')
     assert "144 merges" in page.text_content(PROGRESS)
@@ -167,7 +174,9 @@ def test_saved_merges_open_again_and_a_run_replays(page, site_url):
     first = _rows(page)
     train(page, udhr_text(["fra"]), 320, name="second-one")
     page.locator('[data-testid="saved-item"][data-tokenizer="first-one"] [data-action="open-merges"]').click()
-    page.wait_for_function("() => document.querySelector('[data-testid=\"merges-note\"]').textContent.includes('first-one')")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"merges-note\"]').textContent.includes('first-one')"
+    )
     assert _rows(page) == first
     # the merges of the saved file are the ones Python reads from it
     import bytepair
@@ -177,9 +186,12 @@ def test_saved_merges_open_again_and_a_run_replays(page, site_url):
     # replay: the table empties and fills again, merge by merge
     page.select_option('[data-testid="replay-speed"]', "500")
     page.click('[data-action="replay"]')
-    page.wait_for_function("() => document.querySelector('[data-testid=\"merges-note\"]').textContent.includes('replay')")
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"merges-note\"]').textContent.includes('replay')",
-                           timeout=30_000)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"merges-note\"]').textContent.includes('replay')"
+    )
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"merges-note\"]').textContent.includes('replay')", timeout=30_000
+    )
     assert _rows(page) == first
 
 
@@ -213,7 +225,9 @@ def test_done_says_the_text_ran_out_of_pairs(page, site_url):
     n = len(bytepair.train("abcd abcd", 1000, pattern="none").merges)
     text = page.text_content(PROGRESS)
     assert text.startswith(f"Done: {n} merges") and "ran out of pairs" in text, text
-    bar = page.evaluate("() => { const b = document.querySelector('[data-testid=\"train-progress-bar\"]'); return [b.value, b.max]; }")
+    bar = page.evaluate(
+        "() => { const b = document.querySelector('[data-testid=\"train-progress-bar\"]'); return [b.value, b.max]; }"
+    )
     assert bar == [n, n]
 
 
@@ -232,15 +246,21 @@ def test_renaming_keeps_the_tokenizer_selected_in_tokenize(page, site_url):
     assert page.input_value('[data-testid="tokenize-tokenizer"]') == "sel-renamed"
 
 
-@pytest.mark.parametrize("content", [
-    '{"format": "bytepair"}',
-    '{"format": "bytepair", "version": 1, "pattern": null, "merges": [[1]]}',
-    "[" * 5000 + "]" * 5000,
-], ids=["no-version", "short-merge", "deep-nesting"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{"format": "bytepair"}',
+        '{"format": "bytepair", "version": 1, "pattern": null, "merges": [[1]]}',
+        "[" * 5000 + "]" * 5000,
+    ],
+    ids=["no-version", "short-merge", "deep-nesting"],
+)
 def test_import_errors_say_what_is_wrong(page, site_url, content):
     open_ready(page, site_url)
-    page.set_input_files('[data-testid="import-file"]', files=[
-        {"name": "crafted.json", "mimeType": "application/json", "buffer": content.encode()}])
+    page.set_input_files(
+        '[data-testid="import-file"]',
+        files=[{"name": "crafted.json", "mimeType": "application/json", "buffer": content.encode()}],
+    )
     message = visible_error(page, "saved-error")
     assert message.startswith("crafted.json: ")
     rest = message.removeprefix("crafted.json: ")
@@ -328,13 +348,16 @@ def test_a_large_paste_is_counted_not_laid_out_and_trains(page, site_url):
     d = load_udhr()
     base = "\n".join(d[c].text for c in sorted(d))
     text = (base * (2_000_000 // len(base) + 1))[:2_000_000]  # 2 M characters
-    page.evaluate("""(text) => {
+    page.evaluate(
+        """(text) => {
         const el = document.querySelector('[data-testid="train-text"]');
         el.focus();
         const data = new DataTransfer();
         data.setData('text/plain', text);
         el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-    }""", text)
+    }""",
+        text,
+    )
     size = len(text.encode("utf-8"))
     page.wait_for_selector('[data-testid="train-big-text"]:not([hidden])')
     assert page.locator('[data-testid="train-text"]').is_hidden()

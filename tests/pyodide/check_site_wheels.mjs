@@ -24,7 +24,10 @@ if (!base || !pyodideDir) {
 }
 const say = (msg) => fs.writeSync(1, `[site] ${msg}\n`);
 const failures = [];
-const check = (ok, msg) => { say(`${ok ? "ok  " : "FAIL"} ${msg}`); if (!ok) failures.push(msg); };
+const check = (ok, msg) => {
+  say(`${ok ? "ok  " : "FAIL"} ${msg}`);
+  if (!ok) failures.push(msg);
+};
 const url = (rel) => new URL(rel, base).href;
 
 async function get(rel) {
@@ -49,7 +52,10 @@ try {
     const res = await fetch(url(rel), { method: "HEAD" });
     const got = res.headers.get("content-type") || "";
     const enc = res.headers.get("content-encoding");
-    check(res.ok && got.split(";")[0] === type && !enc, `${rel}: ${res.status} ${got}${enc ? " Content-Encoding " + enc : ""}`);
+    check(
+      res.ok && got.split(";")[0] === type && !enc,
+      `${rel}: ${res.status} ${got}${enc ? " Content-Encoding " + enc : ""}`,
+    );
   }
 
   const t0 = performance.now();
@@ -58,14 +64,19 @@ try {
   say(`Pyodide ${pyodide.version} from ${pyodideDir} in ${((performance.now() - t0) / 1000).toFixed(2)} s`);
 
   const loadErrors = [];
-  const loaded = await pyodide.loadPackage(manifest.install.map((f) => url("wheels/" + f)), {
-    messageCallback: () => {},
-    errorCallback: (m) => loadErrors.push(m),
-  });
+  const loaded = await pyodide.loadPackage(
+    manifest.install.map((f) => url("wheels/" + f)),
+    {
+      messageCallback: () => {},
+      errorCallback: (m) => loadErrors.push(m),
+    },
+  );
   check(manifest.install.includes(manifest.bytepair), `the install list names ${manifest.bytepair}`);
-  check(loadErrors.length === 0 && loaded.length === manifest.install.length,
-        `loadPackage installed ${loaded.map((p) => p.name).join(", ")}` +
-        (loadErrors.length ? `; errors: ${loadErrors.join(" ")}` : ""));
+  check(
+    loadErrors.length === 0 && loaded.length === manifest.install.length,
+    `loadPackage installed ${loaded.map((p) => p.name).join(", ")}` +
+      (loadErrors.length ? `; errors: ${loadErrors.join(" ")}` : ""),
+  );
 
   const report = pyodide.runPython(`
 import importlib.metadata, json
@@ -80,16 +91,24 @@ json.dumps({
 })
 `);
   const r = JSON.parse(report);
-  check(r.missing.length === 0, `every RECORD entry of bytepair ${r.version} is installed (${r.n_files} files)` +
-        (r.missing.length ? `; missing: ${r.missing.join(", ")}` : ""));
-  check(r.vocab_in_record.length === 0, "the web wheel carries no .tiktoken.gz" +
-        (r.vocab_in_record.length ? `: ${r.vocab_in_record.join(", ")}` : ""));
+  check(
+    r.missing.length === 0,
+    `every RECORD entry of bytepair ${r.version} is installed (${r.n_files} files)` +
+      (r.missing.length ? `; missing: ${r.missing.join(", ")}` : ""),
+  );
+  check(
+    r.vocab_in_record.length === 0,
+    "the web wheel carries no .tiktoken.gz" + (r.vocab_in_record.length ? `: ${r.vocab_in_record.join(", ")}` : ""),
+  );
 
   // bytepair itself: importable, and (once the core has get_encoding) exact.
   const vocab = "r50k_base.tiktoken.gz";
   const dataDir = "/home/pyodide/bytepair-data";
   pyodide.FS.mkdirTree(dataDir);
-  pyodide.FS.writeFile(`${dataDir}/${vocab}`, new Uint8Array(await (await get(manifest.vocab_url + vocab)).arrayBuffer()));
+  pyodide.FS.writeFile(
+    `${dataDir}/${vocab}`,
+    new Uint8Array(await (await get(manifest.vocab_url + vocab)).arrayBuffer()),
+  );
   const result = pyodide.runPython(`
 import os, json
 os.environ[${JSON.stringify(manifest.data_dir_env)}] = ${JSON.stringify(dataDir)}
@@ -103,7 +122,10 @@ json.dumps(out)
   check(res.imported === "bytepair", "import bytepair");
   if ("gpt2" in res) {
     // tiktoken.get_encoding("gpt2").encode("hello world") == [31373, 995]
-    check(JSON.stringify(res.gpt2) === "[31373,995]", `gpt2 "hello world" -> ${JSON.stringify(res.gpt2)} (tiktoken: [31373,995])`);
+    check(
+      JSON.stringify(res.gpt2) === "[31373,995]",
+      `gpt2 "hello world" -> ${JSON.stringify(res.gpt2)} (tiktoken: [31373,995])`,
+    );
   } else {
     say("bytepair.get_encoding does not exist yet: encode check not run");
   }

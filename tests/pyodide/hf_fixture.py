@@ -33,7 +33,9 @@ def fixture_texts() -> dict[str, str]:
     chosen = sorted(set(corpora.UDHR_SAMPLE) | set(codes[::step]))
     items = corpora.udhr(chosen) + corpora.python_source() + corpora.small_cases() + corpora.surrogate_cases()
     texts = {c.id: c.text() for c in items}
-    texts["specials"] = "<|begin_of_text|>hi<|eot_id|><|im_start|>user\n<think>x</think><start_of_turn>model\n<｜User｜>q<|start|>a<|message|>"
+    texts["specials"] = (
+        "<|begin_of_text|>hi<|eot_id|><|im_start|>user\n<think>x</think><start_of_turn>model\n<｜User｜>q<|start|>a<|message|>"
+    )
     return texts
 
 
@@ -65,11 +67,18 @@ def write_fixture(path: pathlib.Path = FIXTURE) -> pathlib.Path:
         dest.mkdir(parents=True, exist_ok=True)
         for name in ("tokenizer.json", "tokenizer_config.json"):
             src, dst = d / name, dest / name
-            if src.is_file() and (not dst.is_file() or dst.stat().st_size != src.stat().st_size or dst.stat().st_mtime < src.stat().st_mtime):
+            if src.is_file() and (
+                not dst.is_file()
+                or dst.stat().st_size != src.stat().st_size
+                or dst.stat().st_mtime < src.stat().st_mtime
+            ):
                 shutil.copyfile(src, dst)
         ref = tokenizers.Tokenizer.from_file(str(d / "tokenizer.json"))
         ids = {k: ref.encode(t).ids for k, t in texts.items()}
-        out["models"][key] = {"ids": ids, "decoded": {k: ref.decode(v, skip_special_tokens=False) for k, v in ids.items()}}
+        out["models"][key] = {
+            "ids": ids,
+            "decoded": {k: ref.decode(v, skip_special_tokens=False) for k, v in ids.items()},
+        }
     try:
         import mistral_common
         from mistral_common.tokens.tokenizers.tekken import (
@@ -86,7 +95,10 @@ def write_fixture(path: pathlib.Path = FIXTURE) -> pathlib.Path:
                 shutil.copyfile(src, dest)
             ref = Tekkenizer.from_file(src)
             ids = {k: ref.encode(t, bos=True, eos=False) for k, t in texts.items()}
-            out["tekken"][v] = {"ids": ids, "decoded": {k: ref.decode(i, special_token_policy=SpecialTokenPolicy.KEEP) for k, i in ids.items()}}
+            out["tekken"][v] = {
+                "ids": ids,
+                "decoded": {k: ref.decode(i, special_token_policy=SpecialTokenPolicy.KEEP) for k, i in ids.items()},
+            }
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out), encoding="utf-8")
     return path

@@ -52,16 +52,26 @@ if (!fs.existsSync(path.join(pyodideDir, "pyodide.mjs"))) {
   usage(`${pyodideDir}/pyodide.mjs not found: run \`npm ci\` at the repository root`);
 }
 const wheels = fs.existsSync(wheelsDir)
-  ? fs.readdirSync(wheelsDir).filter((f) => f.endsWith(".whl")).sort()
+  ? fs
+      .readdirSync(wheelsDir)
+      .filter((f) => f.endsWith(".whl"))
+      .sort()
   : [];
 if (wheels.length === 0) {
-  usage(`no wheels in ${wheelsDir}: download them with\n  python -m pip download --no-deps --only-binary=:all: ` +
-        `--python-version 3.14 --implementation py --abi none --platform any ` +
-        `-r tests/pyodide/requirements.txt -d ${wheelsDir}\n(tests/pyodide/test_in_pyodide.py does this)`);
+  usage(
+    `no wheels in ${wheelsDir}: download them with\n  python -m pip download --no-deps --only-binary=:all: ` +
+      `--python-version 3.14 --implementation py --abi none --platform any ` +
+      `-r tests/pyodide/requirements.txt -d ${wheelsDir}\n(tests/pyodide/test_in_pyodide.py does this)`,
+  );
 }
 
 // Raw byte writes keep pytest's progress output (dots without newlines) intact.
-const writer = (fd) => ({ write: (buf) => { fs.writeSync(fd, buf); return buf.length; } });
+const writer = (fd) => ({
+  write: (buf) => {
+    fs.writeSync(fd, buf);
+    return buf.length;
+  },
+});
 
 const PROGRAM = `
 import importlib.util, os, sys
@@ -151,8 +161,10 @@ try {
     pyodide.unpackArchive(data, "wheel", { extractDir: sitePackages });
   }
   pyodide.mountNodeFS("/repo", repo);
-  say(`${wheels.length} wheels unpacked (${wheels.map((w) => w.split("-").slice(0, 2).join(" ")).join(", ")}) ` +
-      `and the repository mounted at /repo in ${seconds(t1)}`);
+  say(
+    `${wheels.length} wheels unpacked (${wheels.map((w) => w.split("-").slice(0, 2).join(" ")).join(", ")}) ` +
+      `and the repository mounted at /repo in ${seconds(t1)}`,
+  );
 
   pyodide.runPython(PROGRAM);
   const main = pyodide.globals.get("_main");

@@ -75,9 +75,27 @@ def ensure_pyodide_wheels() -> pathlib.Path:
         else:
             whl.unlink()
     if set(have) != set(pins):
-        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-               "--disable-pip-version-check", "--python-version", "3.14", "--implementation", "py",
-               "--abi", "none", "--platform", "any", "-r", str(REQUIREMENTS), "-d", str(WHEELS)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--disable-pip-version-check",
+            "--python-version",
+            "3.14",
+            "--implementation",
+            "py",
+            "--abi",
+            "none",
+            "--platform",
+            "any",
+            "-r",
+            str(REQUIREMENTS),
+            "-d",
+            str(WHEELS),
+        ]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             pytest.fail(f"command failed: {shlex.join(cmd)}\n{proc.stdout}\n{proc.stderr}")
@@ -107,7 +125,7 @@ def _run_node(cmd: list[str]) -> subprocess.CompletedProcess:
 
 
 def _tail(proc: subprocess.CompletedProcess, lines: int = 150) -> str:
-    text = (proc.stdout + ("\n--- stderr ---\n" + proc.stderr if proc.stderr.strip() else ""))
+    text = proc.stdout + ("\n--- stderr ---\n" + proc.stderr if proc.stderr.strip() else "")
     return "\n".join(text.splitlines()[-lines:])
 
 

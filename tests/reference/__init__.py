@@ -37,8 +37,9 @@ def tiktoken_constructor(name: str, ranks: dict[bytes, int] | None = None) -> di
         seen["expected_hash"] = kwargs.get("expected_hash")
         return {} if ranks is None else ranks
 
-    with mock.patch.object(op, "load_tiktoken_bpe", fake_load), mock.patch.object(
-        op, "data_gym_to_mergeable_bpe_ranks", fake_load
+    with (
+        mock.patch.object(op, "load_tiktoken_bpe", fake_load),
+        mock.patch.object(op, "data_gym_to_mergeable_bpe_ranks", fake_load),
     ):
         kwargs = dict(op.ENCODING_CONSTRUCTORS[name]())
     kwargs["expected_hash"] = seen["expected_hash"]
@@ -64,5 +65,7 @@ def tiktoken_file_sha256(ranks: dict[bytes, int]) -> str:
     (``base64(token) rank`` lines in rank order)."""
     import base64
 
-    lines = b"".join(base64.b64encode(t) + b" " + str(r).encode() + b"\n" for t, r in sorted(ranks.items(), key=lambda kv: kv[1]))
+    lines = b"".join(
+        base64.b64encode(t) + b" " + str(r).encode() + b"\n" for t, r in sorted(ranks.items(), key=lambda kv: kv[1])
+    )
     return hashlib.sha256(lines).hexdigest()

@@ -54,7 +54,7 @@ _MULTI = [
     {"role": "system", "content": "You are a terse assistant. Answer in the user's language."},
     {"role": "user", "content": "Привет! Как дела? 你好 👋🏽"},
     {"role": "assistant", "content": "  Хорошо, спасибо! 😊\n"},
-    {"role": "user", "content": "مرحبا — <b>bold</b> & \"quotes\"\n\nSecond paragraph."},
+    {"role": "user", "content": 'مرحبا — <b>bold</b> & "quotes"\n\nSecond paragraph.'},
 ]
 
 #: name -> (messages, options). Options: add_generation_prompt, tools, template kwargs.
@@ -81,7 +81,11 @@ CASES: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = {
         {"add_generation_prompt": True},
     ),
     "missing_content": (
-        [{"role": "user", "content": "first"}, {"role": "assistant", "content": "ok"}, {"role": "user", "content": None}],
+        [
+            {"role": "user", "content": "first"},
+            {"role": "assistant", "content": "ok"},
+            {"role": "user", "content": None},
+        ],
         {"add_generation_prompt": True},
     ),
     "missing_role": (
@@ -124,11 +128,7 @@ def model_dir(model: str) -> pathlib.Path:
 
 def config_subset(config: dict[str, Any]) -> dict[str, Any]:
     """The keys of a tokenizer_config.json a chat template depends on."""
-    return {
-        k: v
-        for k, v in config.items()
-        if k in ("chat_template", "extra_special_tokens") or k.endswith("_token")
-    }
+    return {k: v for k, v in config.items() if k in ("chat_template", "extra_special_tokens") or k.endswith("_token")}
 
 
 def load_transformers(model: str):

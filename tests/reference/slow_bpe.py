@@ -22,7 +22,7 @@ and OpenAI's tiktoken, https://github.com/openai/tiktoken; no code copied):
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 Pair = tuple[int, int]
 

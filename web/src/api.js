@@ -28,13 +28,15 @@ function describe(value) {
   if (value === undefined) return "nothing (undefined)";
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
+  if (typeof value === "string")
+    return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
   if (typeof value === "number") return String(value);
   return `a ${typeof value}`;
 }
 
 function needText(call, text, what = "text") {
-  if (typeof text !== "string") throw new TypeError(`bytepair.${call}: ${what} must be a string, got ${describe(text)}.`);
+  if (typeof text !== "string")
+    throw new TypeError(`bytepair.${call}: ${what} must be a string, got ${describe(text)}.`);
 }
 
 /** The string length of every string in a call's arguments (nested in arrays and objects too). */
@@ -93,7 +95,8 @@ export function createApi({ onStatus }) {
     if (items.length) changed();
   });
   let facts = null; // py/bytepair/facts.py's facts(), from the worker's ready reply
-  const builtIn = () => (facts ? [...facts.tokenizers.map((t) => t.name), ...facts.open_models.map((m) => m.name)] : []);
+  const builtIn = () =>
+    facts ? [...facts.tokenizers.map((t) => t.name), ...facts.open_models.map((m) => m.name)] : [];
   const isOpenModel = (name) => !!facts?.open_models.some((m) => m.name === name);
   const ready = Promise.all([rpc.start(), loaded]).then(
     ([info]) => {
@@ -118,14 +121,20 @@ export function createApi({ onStatus }) {
   async function use(name, fn = "encode") {
     if (name == null) name = "cl100k_base";
     if (typeof name !== "string") {
-      throw new TypeError(`bytepair.${fn}: the tokenizer must be a name such as "cl100k_base" (see bytepair.tokenizers()), got ${describe(name)}.`);
+      throw new TypeError(
+        `bytepair.${fn}: the tokenizer must be a name such as "cl100k_base" (see bytepair.tokenizers()), got ${describe(name)}.`,
+      );
     }
     await loaded;
     if (files.has(name)) {
       if (registered.has(name)) return name;
       const f = files.get(name);
       const [res] = await call("registerFiles", [{ name, json: f.json, config: f.config }]);
-      if (res.error) throw new BytepairError({ ...res.error, message: `The loaded tokenizer "${name}" could not be read again: ${res.error.message}` });
+      if (res.error)
+        throw new BytepairError({
+          ...res.error,
+          message: `The loaded tokenizer "${name}" could not be read again: ${res.error.message}`,
+        });
       registered.add(name);
       return name;
     }
@@ -133,11 +142,17 @@ export function createApi({ onStatus }) {
       await ready;
       if (isOpenModel(name)) return loadModel(name);
       if (api.tokenizers().includes(name) || builtIn().includes(name)) return name;
-      throw new Error(`bytepair.${fn}: unknown tokenizer ${JSON.stringify(name)}; use one of ${api.tokenizers().join(", ")} (bytepair.tokenizers() lists them).`);
+      throw new Error(
+        `bytepair.${fn}: unknown tokenizer ${JSON.stringify(name)}; use one of ${api.tokenizers().join(", ")} (bytepair.tokenizers() lists them).`,
+      );
     }
     if (registered.has(name)) return name;
     const [res] = await call("registerTrained", [{ name, json: trained.get(name).json }]);
-    if (res.error) throw new BytepairError({ ...res.error, message: `The saved tokenizer "${name}" could not be loaded: ${res.error.message}` });
+    if (res.error)
+      throw new BytepairError({
+        ...res.error,
+        message: `The saved tokenizer "${name}" could not be loaded: ${res.error.message}`,
+      });
     registered.add(name);
     return name;
   }
@@ -153,18 +168,36 @@ export function createApi({ onStatus }) {
   function loadModel(name) {
     if (registered.has(name)) return Promise.resolve(name);
     if (!modelPending.has(name)) {
-      const progress = (p) => listeners.dispatchEvent(new CustomEvent("model-progress", { detail: { ...p, label: api.label(name) } }));
+      const progress = (p) =>
+        listeners.dispatchEvent(new CustomEvent("model-progress", { detail: { ...p, label: api.label(name) } }));
       const p = rpc
-        .callLimited(MODEL_LOAD_LIMIT_MS, (ms) => `Loading ${api.label(name)} took longer than ${seconds(ms)}; the Python worker was restarted.`, "loadModel", name, rpc.proxy(progress))
-        .then((info) => {
-          if (info) modelLoads.push(info);
-          registered.add(name);
-          listeners.dispatchEvent(new CustomEvent("model-progress", { detail: { name, phase: "done", label: api.label(name), ...(info || {}) } }));
-          return name;
-        }, (err) => {
-          listeners.dispatchEvent(new CustomEvent("model-progress", { detail: { name, phase: "error", label: api.label(name), message: err.message } }));
-          throw err;
-        })
+        .callLimited(
+          MODEL_LOAD_LIMIT_MS,
+          (ms) => `Loading ${api.label(name)} took longer than ${seconds(ms)}; the Python worker was restarted.`,
+          "loadModel",
+          name,
+          rpc.proxy(progress),
+        )
+        .then(
+          (info) => {
+            if (info) modelLoads.push(info);
+            registered.add(name);
+            listeners.dispatchEvent(
+              new CustomEvent("model-progress", {
+                detail: { name, phase: "done", label: api.label(name), ...(info || {}) },
+              }),
+            );
+            return name;
+          },
+          (err) => {
+            listeners.dispatchEvent(
+              new CustomEvent("model-progress", {
+                detail: { name, phase: "error", label: api.label(name), message: err.message },
+              }),
+            );
+            throw err;
+          },
+        )
         .finally(() => modelPending.delete(name));
       modelPending.set(name, p);
     }
@@ -173,12 +206,17 @@ export function createApi({ onStatus }) {
 
   function uniqueName(base) {
     let name = base.trim() || "my-bpe";
-    for (let i = 2; trained.has(name) || files.has(name) || builtIn().includes(name); i += 1) name = `${base.trim()} (${i})`;
+    for (let i = 2; trained.has(name) || files.has(name) || builtIn().includes(name); i += 1)
+      name = `${base.trim()} (${i})`;
     return name;
   }
 
   async function keep(result, meta) {
-    const record = { name: result.name, json: result.json, meta: { ...meta, n_merges: result.n_merges, n_vocab: result.n_vocab, created: Date.now() } };
+    const record = {
+      name: result.name,
+      json: result.json,
+      meta: { ...meta, n_merges: result.n_merges, n_vocab: result.n_vocab, created: Date.now() },
+    };
     trained.set(record.name, record);
     registered.add(record.name);
     const saved = await storage.saveTokenizer(record);
@@ -199,7 +237,11 @@ export function createApi({ onStatus }) {
     /** Run fn(facts) now if the worker is ready, else once it is. */
     withFacts(fn) {
       if (facts) fn(facts);
-      else ready.then(() => fn(facts), () => {});
+      else
+        ready.then(
+          () => fn(facts),
+          () => {},
+        );
     },
     /** The encodings the page lists: [{name, label}] (empty until ready). */
     realTokenizers() {
@@ -207,7 +249,11 @@ export function createApi({ onStatus }) {
     },
     /** How a person knows a tokenizer: the encoding's or open model's label, or the name. */
     label(name) {
-      return facts?.tokenizers.find((t) => t.name === name)?.label ?? facts?.open_models.find((m) => m.name === name)?.label ?? name;
+      return (
+        facts?.tokenizers.find((t) => t.name === name)?.label ??
+        facts?.open_models.find((m) => m.name === name)?.label ??
+        name
+      );
     },
     /** The open models the site ships (py/bytepair/models.py): [{name, label, maker, family, version, format, source, files, file}]. */
     openModels() {
@@ -235,7 +281,12 @@ export function createApi({ onStatus }) {
 
     /** Names of every tokenizer: OpenAI's listed ones, the open models, files loaded here, then the trained ones (oldest first). */
     tokenizers() {
-      return [...api.realTokenizers().map((t) => t.name), ...api.openModels().map((m) => m.name), ...files.keys(), ...trained.keys()];
+      return [
+        ...api.realTokenizers().map((t) => t.name),
+        ...api.openModels().map((m) => m.name),
+        ...files.keys(),
+        ...trained.keys(),
+      ];
     },
     /** Saved tokenizer records [{name, meta}] (without the JSON). */
     trainedTokenizers() {
@@ -270,7 +321,9 @@ export function createApi({ onStatus }) {
     async encodeSpans(text, tokenizer = "cl100k_base", limit = null, { addSpecial = true, specials = false } = {}) {
       needText("encodeSpans(text, tokenizer, limit)", text);
       if (limit != null && !(Number.isInteger(limit) && limit >= 0)) {
-        throw new TypeError(`bytepair.encodeSpans(text, tokenizer, limit): limit (tokens drawn) must be a whole number or null, got ${describe(limit)}.`);
+        throw new TypeError(
+          `bytepair.encodeSpans(text, tokenizer, limit): limit (tokens drawn) must be a whole number or null, got ${describe(limit)}.`,
+        );
       }
       const name = await use(tokenizer, "encodeSpans(text, tokenizer, limit)");
       return call("encodeSpans", text, name, limit, !!addSpecial, specials === true);
@@ -298,15 +351,25 @@ export function createApi({ onStatus }) {
       const main = list.filter((f) => !isConfig(f));
       const configs = list.filter(isConfig);
       if (main.length !== 1 || configs.length > 1) {
-        throw new BytepairError({ type: "argument", field: "file", message: `Drop one tokenizer.json (or Tekken .json), optionally with its tokenizer_config.json; got ${list.map((f) => f.name).join(", ") || "no file"}.` });
+        throw new BytepairError({
+          type: "argument",
+          field: "file",
+          message: `Drop one tokenizer.json (or Tekken .json), optionally with its tokenizer_config.json; got ${list.map((f) => f.name).join(", ") || "no file"}.`,
+        });
       }
-      const [json, config] = await Promise.all([main[0].text(), configs.length ? configs[0].text() : Promise.resolve("")]);
+      const [json, config] = await Promise.all([
+        main[0].text(),
+        configs.length ? configs[0].text() : Promise.resolve(""),
+      ]);
       await ready;
       const base = main[0].name.replace(/\.json$/i, "").replace(/^tokenizer$/i, "") || "loaded";
       let stem = base;
       if (config) {
         try {
-          stem = String(JSON.parse(config).name_or_path || base).split("/").pop() || base;
+          stem =
+            String(JSON.parse(config).name_or_path || base)
+              .split("/")
+              .pop() || base;
         } catch {
           stem = base;
         }
@@ -314,9 +377,26 @@ export function createApi({ onStatus }) {
       if (stem === "tokenizer" || stem === "loaded") stem = "my tokenizer.json";
       const name = uniqueName(stem);
       const [res] = await call("registerFiles", [{ name, json, config }]);
-      if (res.error) throw new BytepairError({ ...res.error, message: `${main[0].name}: ${res.error.message}${res.error.where ? ` (at ${res.error.where})` : ""}` });
+      if (res.error)
+        throw new BytepairError({
+          ...res.error,
+          message: `${main[0].name}: ${res.error.message}${res.error.where ? ` (at ${res.error.where})` : ""}`,
+        });
       registered.add(name);
-      const record = { name, json, config, meta: { kind: "file", fileName: main[0].name, configName: configs[0]?.name ?? null, model: res.model, n_vocab: res.n_vocab, chat_templates: res.chat_templates ?? [], created: Date.now() } };
+      const record = {
+        name,
+        json,
+        config,
+        meta: {
+          kind: "file",
+          fileName: main[0].name,
+          configName: configs[0]?.name ?? null,
+          model: res.model,
+          n_vocab: res.n_vocab,
+          chat_templates: res.chat_templates ?? [],
+          created: Date.now(),
+        },
+      };
       files.set(name, record);
       const saved = await storage.saveTokenizer(record);
       changed();
@@ -326,12 +406,22 @@ export function createApi({ onStatus }) {
     async compare(texts, tokenizers = api.tokenizers(), { addSpecial = true } = {}) {
       const fn = "compare(texts, tokenizers)";
       if (!Array.isArray(texts) || !texts.every((t) => t && typeof t.key === "string" && typeof t.text === "string")) {
-        throw new TypeError(`bytepair.${fn}: texts must be an array of {key, text} objects with string values, e.g. [{key: "en", text: "Hello"}], got ${describe(texts)}.`);
+        throw new TypeError(
+          `bytepair.${fn}: texts must be an array of {key, text} objects with string values, e.g. [{key: "en", text: "Hello"}], got ${describe(texts)}.`,
+        );
       }
-      if (!Array.isArray(tokenizers)) throw new TypeError(`bytepair.${fn}: tokenizers must be an array of names, e.g. ["gpt2", "cl100k_base"], got ${describe(tokenizers)}.`);
+      if (!Array.isArray(tokenizers))
+        throw new TypeError(
+          `bytepair.${fn}: tokenizers must be an array of names, e.g. ["gpt2", "cl100k_base"], got ${describe(tokenizers)}.`,
+        );
       const names = [];
       for (const t of tokenizers) names.push(await use(t, fn));
-      return call("compare", texts.map(({ key, text }) => ({ key, text })), names, addSpecial);
+      return call(
+        "compare",
+        texts.map(({ key, text }) => ({ key, text })),
+        names,
+        addSpecial,
+      );
     },
     /**
      * Step-through (textbook or byte-level BPE, one merge at a time); the worker keeps the steps.
@@ -341,20 +431,27 @@ export function createApi({ onStatus }) {
      */
     async stepsLearn(options) {
       if (!options || typeof options !== "object" || typeof options.text !== "string") {
-        throw new TypeError('bytepair.stepsLearn(options): pass an object with a text, e.g. {mode: "textbook", text: "low 5\\nlower 2", n_merges: 10} or {mode: "bytes", text: "some text", pattern: "gpt2", n_merges: 20}.');
+        throw new TypeError(
+          'bytepair.stepsLearn(options): pass an object with a text, e.g. {mode: "textbook", text: "low 5\\nlower 2", n_merges: 10} or {mode: "bytes", text: "some text", pattern: "gpt2", n_merges: 20}.',
+        );
       }
       return call("stepsLearn", options);
     },
     /** Step `index` (0: the start) of a session: bytepair.steps.StepView as JSON {merge, pair_counts, rows, vocab, n_symbols, ...}. */
     async stepsView(session, index) {
       if (!Number.isInteger(session) || !Number.isInteger(index)) {
-        throw new TypeError(`bytepair.stepsView(session, index): pass the session number stepsLearn returned and a step number (0: the start), got ${describe(session)} and ${describe(index)}.`);
+        throw new TypeError(
+          `bytepair.stepsView(session, index): pass the session number stepsLearn returned and a step number (0: the start), got ${describe(session)} and ${describe(index)}.`,
+        );
       }
       return call("stepsView", session, index);
     },
     /** The session's merges applied to a new word (or short text): {start, fired: [{index, pair, merged, symbols, positions}], n_rules}. */
     async stepsEncode(session, text) {
-      if (!Number.isInteger(session)) throw new TypeError(`bytepair.stepsEncode(session, text): pass the session number stepsLearn returned, got ${describe(session)}.`);
+      if (!Number.isInteger(session))
+        throw new TypeError(
+          `bytepair.stepsEncode(session, text): pass the session number stepsLearn returned, got ${describe(session)}.`,
+        );
       needText("stepsEncode(session, text)", text, "the word to encode");
       return call("stepsEncode", session, text);
     },
@@ -368,14 +465,27 @@ export function createApi({ onStatus }) {
      */
     async chat(messages, format = "chatml-o200k", { addGenerationPrompt = true } = {}) {
       const fn = "chat(messages, format, {addGenerationPrompt})";
-      if (!Array.isArray(messages) || !messages.every((m) => m && typeof m.role === "string" && typeof m.content === "string")) {
-        throw new TypeError(`bytepair.${fn}: messages must be an array of {role, content} objects with string values, e.g. [{role: "user", content: "Hi"}], got ${describe(messages)}.`);
+      if (
+        !Array.isArray(messages) ||
+        !messages.every((m) => m && typeof m.role === "string" && typeof m.content === "string")
+      ) {
+        throw new TypeError(
+          `bytepair.${fn}: messages must be an array of {role, content} objects with string values, e.g. [{role: "user", content: "Hi"}], got ${describe(messages)}.`,
+        );
       }
-      if (typeof format !== "string") throw new TypeError(`bytepair.${fn}: format must be a chat format id such as "chatml-o200k" (bytepair.facts.chat.formats), got ${describe(format)}.`);
+      if (typeof format !== "string")
+        throw new TypeError(
+          `bytepair.${fn}: format must be a chat format id such as "chatml-o200k" (bytepair.facts.chat.formats), got ${describe(format)}.`,
+        );
       await ready;
       // an open model (loaded once, with progress) or a file loaded here: "template:<tokenizer name>"
       if (format.startsWith("template:")) await use(format.slice("template:".length), fn);
-      return call("chatBreakdown", format, messages.map(({ role, content }) => ({ role, content })), !!addGenerationPrompt);
+      return call(
+        "chatBreakdown",
+        format,
+        messages.map(({ role, content }) => ({ role, content })),
+        !!addGenerationPrompt,
+      );
     },
     /**
      * Why this token: the story of token `index` (0-based) of `text` under `tokenizer`
@@ -384,7 +494,10 @@ export function createApi({ onStatus }) {
      */
     async tokenStory(text, tokenizer, index) {
       needText("tokenStory(text, tokenizer, index)", text);
-      if (!Number.isInteger(index) || index < 0) throw new TypeError(`bytepair.tokenStory(text, tokenizer, index): index must be a token number (0, 1, ...), got ${describe(index)}.`);
+      if (!Number.isInteger(index) || index < 0)
+        throw new TypeError(
+          `bytepair.tokenStory(text, tokenizer, index): index must be a token number (0, 1, ...), got ${describe(index)}.`,
+        );
       const name = await use(tokenizer, "tokenStory(text, tokenizer, index)");
       return call("tokenStory", text, name, index, trainingEvents.get(name) ?? null);
     },
@@ -392,7 +505,10 @@ export function createApi({ onStatus }) {
     async sideBySide(text, tokenizers) {
       const fn = "sideBySide(text, tokenizers)";
       needText(fn, text);
-      if (!Array.isArray(tokenizers) || !tokenizers.length) throw new TypeError(`bytepair.${fn}: tokenizers must be a non-empty array of names, e.g. ["gpt2", "cl100k_base"], got ${describe(tokenizers)}.`);
+      if (!Array.isArray(tokenizers) || !tokenizers.length)
+        throw new TypeError(
+          `bytepair.${fn}: tokenizers must be a non-empty array of names, e.g. ["gpt2", "cl100k_base"], got ${describe(tokenizers)}.`,
+        );
       const names = [];
       for (const t of tokenizers) names.push(await use(t, fn));
       return call("sideBySide", text, names);
@@ -419,23 +535,33 @@ export function createApi({ onStatus }) {
       const fn = "train(text, {vocabSize, pattern, name}, onMerge)";
       needText(fn, text, "the training text");
       if (options === null || typeof options !== "object") {
-        throw new TypeError(`bytepair.${fn}: options must be an object, e.g. {vocabSize: 1000, pattern: "cl100k_base", name: "my-bpe"}; got ${describe(options)}.`);
+        throw new TypeError(
+          `bytepair.${fn}: options must be an object, e.g. {vocabSize: 1000, pattern: "cl100k_base", name: "my-bpe"}; got ${describe(options)}.`,
+        );
       }
       const { vocabSize } = options;
       await ready;
       if (!Number.isInteger(vocabSize)) {
         const { min, max } = facts.vocab_size;
-        throw new TypeError(`bytepair.${fn}: vocabSize must be a whole number from ${min} to ${max} (256 bytes + the merges to learn), got ${describe(vocabSize)}; e.g. bytepair.train(text, {vocabSize: 1000}).`);
+        throw new TypeError(
+          `bytepair.${fn}: vocabSize must be a whole number from ${min} to ${max} (256 bytes + the merges to learn), got ${describe(vocabSize)}; e.g. bytepair.train(text, {vocabSize: 1000}).`,
+        );
       }
       const pattern = options.pattern ?? "cl100k_base";
       if (typeof pattern !== "string") {
-        throw new TypeError(`bytepair.${fn}: pattern must be "none", "gpt2", "cl100k_base", "o200k_base" or a regex string, got ${describe(pattern)}.`);
+        throw new TypeError(
+          `bytepair.${fn}: pattern must be "none", "gpt2", "cl100k_base", "o200k_base" or a regex string, got ${describe(pattern)}.`,
+        );
       }
       const wanted = options.name ?? "my-bpe";
-      if (typeof wanted !== "string") throw new TypeError(`bytepair.${fn}: name must be a string, got ${describe(wanted)}.`);
+      if (typeof wanted !== "string")
+        throw new TypeError(`bytepair.${fn}: name must be a string, got ${describe(wanted)}.`);
       const problem = wanted.trim() ? nameProblem(wanted, []) : "";
       if (problem) throw new Error(`bytepair.${fn}: ${problem}`);
-      if (typeof onMerge !== "function") throw new TypeError(`bytepair.${fn}: onMerge must be a function (called with each merge), got ${describe(onMerge)}.`);
+      if (typeof onMerge !== "function")
+        throw new TypeError(
+          `bytepair.${fn}: onMerge must be a function (called with each merge), got ${describe(onMerge)}.`,
+        );
       await loaded;
       if (training) throw new Error("A training run is already going; stop it first.");
       const replace = options.replace === true;
@@ -450,11 +576,14 @@ export function createApi({ onStatus }) {
       // first merge): the same watchdog as every other call, until the first batch arrives.
       const custom = !facts.pretokenizers.some((p) => p.value === pattern);
       const countLimit = callLimitMs > 0 ? callLimitMs + Math.round((text.length / 1e6) * CALL_LIMIT_PER_MCHAR_MS) : 0;
-      let countTimer = custom && countLimit ? setTimeout(() => {
-        if (training !== run) return;
-        run.countTimeout = countLimit;
-        rpc.restart(`Stopped a custom split regex that ran for over ${seconds(countLimit)}.`);
-      }, countLimit) : 0;
+      let countTimer =
+        custom && countLimit
+          ? setTimeout(() => {
+              if (training !== run) return;
+              run.countTimeout = countLimit;
+              rpc.restart(`Stopped a custom split regex that ran for over ${seconds(countLimit)}.`);
+            }, countLimit)
+          : 0;
       const onBatch = (batch) => {
         clearTimeout(countTimer);
         countTimer = 0;
@@ -465,24 +594,48 @@ export function createApi({ onStatus }) {
           seen.right.push(e.right[i]);
           seen.id.push(e.id[i]);
           seen.count.push(e.count[i]);
-          onMerge({ id: e.id[i], left: e.left[i], right: e.right[i], leftText: e.left_text[i], rightText: e.right_text[i], tokenText: e.token_text[i], count: e.count[i], nTokens: e.n_tokens[i], totalBytes: batch.total_bytes, target: batch.target });
+          onMerge({
+            id: e.id[i],
+            left: e.left[i],
+            right: e.right[i],
+            leftText: e.left_text[i],
+            rightText: e.right_text[i],
+            tokenText: e.token_text[i],
+            count: e.count[i],
+            nTokens: e.n_tokens[i],
+            totalBytes: batch.total_bytes,
+            target: batch.target,
+          });
         }
       };
-      const meta = { vocabSize: options.vocabSize, pattern: options.pattern, bytes: new TextEncoder().encode(text).length };
+      const meta = {
+        vocabSize: options.vocabSize,
+        pattern: options.pattern,
+        bytes: new TextEncoder().encode(text).length,
+      };
       try {
-        let result = await rpc.call("train", text, { vocabSize: options.vocabSize, pattern: options.pattern, name }, rpc.proxy(onBatch));
+        let result = await rpc.call(
+          "train",
+          text,
+          { vocabSize: options.vocabSize, pattern: options.pattern, name },
+          rpc.proxy(onBatch),
+        );
         if (run.keep != null && result.n_merges > run.keep) {
           // Stop came after the worker had finished: keep what was shown all the same
-          result = run.keep ? { ...(await call("fromMerges", name, shownMerges(run), options.pattern)), stopped: true } : { name, n_merges: 0, stopped: true };
+          result = run.keep
+            ? { ...(await call("fromMerges", name, shownMerges(run), options.pattern)), stopped: true }
+            : { name, n_merges: 0, stopped: true };
         }
         if (!result.n_merges) return { ...result, n_merges: 0, saved: false }; // nothing learned: nothing to keep
         trainingEvents.set(result.name, run.keep != null ? shownMerges(run) : seen);
         return await keep(result, meta);
       } catch (err) {
-        if (err.field === "vocab_size") throw new BytepairError({ ...err.detail, message: `bytepair.${fn}: vocabSize: ${err.message}` });
+        if (err.field === "vocab_size")
+          throw new BytepairError({ ...err.detail, message: `bytepair.${fn}: vocabSize: ${err.message}` });
         if (run.countTimeout) {
           throw new BytepairError({
-            type: "timeout", field: "pattern",
+            type: "timeout",
+            field: "pattern",
             message: `This split regex was still splitting the text after ${seconds(run.countTimeout)}, so it was stopped: it probably backtracks (a repeat inside a repeat, such as (a+)+, tries exponentially many ways on some text). Simplify it, or pick a pre-tokenizer from the list. Your text is kept.`,
           });
         }
@@ -508,7 +661,9 @@ export function createApi({ onStatus }) {
       const run = training;
       if (!run || run.stopRequested) return;
       if (shown != null && !(Number.isInteger(shown) && shown >= 0)) {
-        throw new TypeError(`bytepair.stop(shown): shown must be a whole number of merges (or nothing), got ${describe(shown)}.`);
+        throw new TypeError(
+          `bytepair.stop(shown): shown must be a whole number of merges (or nothing), got ${describe(shown)}.`,
+        );
       }
       run.stopRequested = true;
       run.keep = Math.min(shown ?? run.merges.id.length, run.merges.id.length);
@@ -606,7 +761,10 @@ export function createApi({ onStatus }) {
       return callLimitMs;
     },
     set callLimitMs(ms) {
-      if (!(Number.isFinite(ms) && ms >= 0)) throw new RangeError(`bytepair.callLimitMs must be a number of milliseconds (0: no limit), got ${describe(ms)}.`);
+      if (!(Number.isFinite(ms) && ms >= 0))
+        throw new RangeError(
+          `bytepair.callLimitMs must be a number of milliseconds (0: no limit), got ${describe(ms)}.`,
+        );
       callLimitMs = ms;
     },
   };

@@ -55,14 +55,16 @@ export function compressionChart(canvas, points) {
   return replace(canvas, {
     type: "line",
     data: {
-      datasets: [{
-        label: "Bytes per token",
-        data: thin(points).map(([x, y]) => ({ x, y })),
-        borderColor: css("--accent"),
-        backgroundColor: css("--accent"),
-        pointRadius: 0,
-        borderWidth: 2,
-      }],
+      datasets: [
+        {
+          label: "Bytes per token",
+          data: thin(points).map(([x, y]) => ({ x, y })),
+          borderColor: css("--accent"),
+          backgroundColor: css("--accent"),
+          pointRadius: 0,
+          borderWidth: 2,
+        },
+      ],
     },
     options,
   });
@@ -93,7 +95,12 @@ export function barChart(canvas, labels, series, yTitle, { horizontal = false } 
     type: "bar",
     data: {
       labels,
-      datasets: series.map((s, i) => ({ label: s.label, data: s.values, backgroundColor: colors[i % colors.length], borderWidth: 0 })),
+      datasets: series.map((s, i) => ({
+        label: s.label,
+        data: s.values,
+        backgroundColor: colors[i % colors.length],
+        borderWidth: 0,
+      })),
     },
     options,
   });

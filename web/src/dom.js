@@ -11,7 +11,10 @@ export function h(tag, props = {}, ...children) {
     if (key === "class") el.className = value;
     else if (key === "text") el.textContent = value;
     else if (key === "dataset") Object.assign(el.dataset, value);
-    else if (key === "attrs") for (const [a, v] of Object.entries(value)) { if (v != null && v !== false) el.setAttribute(a, v === true ? "" : String(v)); }
+    else if (key === "attrs")
+      for (const [a, v] of Object.entries(value)) {
+        if (v != null && v !== false) el.setAttribute(a, v === true ? "" : String(v));
+      }
     else if (key === "on") for (const [ev, fn] of Object.entries(value)) el.addEventListener(ev, fn);
     else el[key] = value;
   }
@@ -58,7 +61,9 @@ export function slowCallNotice(el, delayMs = 3000) {
   return {
     start() {
       clearTimeout(timer);
-      timer = setTimeout(() => { el.hidden = false; }, delayMs);
+      timer = setTimeout(() => {
+        el.hidden = false;
+      }, delayMs);
     },
     stop() {
       clearTimeout(timer);

@@ -26,11 +26,14 @@ export function reportHeight(win = window) {
     locked = true;
     win.document.documentElement.dataset.heightLocked = String(last);
   };
-  for (const type of ["pointerdown", "keydown", "focusin"]) win.addEventListener(type, lock, { capture: true, passive: true });
+  for (const type of ["pointerdown", "keydown", "focusin"])
+    win.addEventListener(type, lock, { capture: true, passive: true });
   const send = () => {
     if (locked) return;
     const doc = win.document.documentElement;
-    const height = Math.ceil(Math.max(doc.getBoundingClientRect().height, win.document.body.getBoundingClientRect().height));
+    const height = Math.ceil(
+      Math.max(doc.getBoundingClientRect().height, win.document.body.getBoundingClientRect().height),
+    );
     if (height === last || height <= 0) return;
     last = height;
     win.parent.postMessage({ type: HEIGHT_MESSAGE, height }, "*");

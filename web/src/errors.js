@@ -31,7 +31,13 @@ export function installErrorTransfer() {
     serialize(wrapped) {
       const { value } = wrapped;
       if (!(value instanceof Error)) return base.serialize(wrapped);
-      return [{ isError: true, value: { message: value.message, name: value.name, stack: value.stack, detail: value.detail ?? null } }, []];
+      return [
+        {
+          isError: true,
+          value: { message: value.message, name: value.name, stack: value.stack, detail: value.detail ?? null },
+        },
+        [],
+      ];
     },
     deserialize(serialized) {
       if (!serialized.isError) return base.deserialize(serialized);

@@ -3,7 +3,8 @@
 const nf = new Intl.NumberFormat("en");
 export const int = (n) => (n == null || Number.isNaN(n) ? "–" : nf.format(n));
 export const fixed = (n, d = 2) => (n == null || !Number.isFinite(n) ? "–" : n.toFixed(d));
-export const percent = (x) => (x == null || !Number.isFinite(x) ? "–" : `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(0)}%`);
+export const percent = (x) =>
+  x == null || !Number.isFinite(x) ? "–" : `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(0)}%`;
 
 /** "1 merge", "2 merges", "1,234 merges" */
 export const plural = (n, word, many = `${word}s`) => `${int(n)} ${n === 1 ? word : many}`;
@@ -17,7 +18,11 @@ export function duration(ms) {
 
 const encoder = new TextEncoder();
 /** Characters as Python counts them (code points), UTF-8 bytes. */
-export const charCount = (text) => { let n = 0; for (const _ of text) n += 1; return n; };
+export const charCount = (text) => {
+  let n = 0;
+  for (const _ of text) n += 1;
+  return n;
+};
 export const byteCount = (text) => encoder.encode(text).length;
 
 export function bytesLabel(n) {
@@ -28,5 +33,8 @@ export function bytesLabel(n) {
 
 /** Visible whitespace: · for space, → for tab, ↵ for newline (kept as a line break). */
 export function visibleWhitespace(text) {
-  return text.replace(/ /g, "·").replace(/\t/g, "→").replace(/\r?\n/g, (m) => `↵${m}`);
+  return text
+    .replace(/ /g, "·")
+    .replace(/\t/g, "→")
+    .replace(/\r?\n/g, (m) => `↵${m}`);
 }

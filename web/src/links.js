@@ -27,14 +27,16 @@ export function packText(text) {
 
 /** Compressed form -> text; throws a readable Error when the link was cut or mangled. */
 export function unpackText(packed) {
-  let text = null;
+  let text;
   try {
     text = lz().decompressFromEncodedURIComponent(packed);
   } catch {
     text = null;
   }
   if (text == null || (text === "" && packed !== "" && packed !== "Q")) {
-    throw new Error("The text in this link is damaged (the link may have been cut off); the default text is shown instead.");
+    throw new Error(
+      "The text in this link is damaged (the link may have been cut off); the default text is shown instead.",
+    );
   }
   return text;
 }

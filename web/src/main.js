@@ -37,10 +37,13 @@ window.bytepair = api;
 // A link is applied once the worker is ready: what it may name (tokenizers, pre-tokenizers,
 // limits) comes from Python with the ready reply (api.facts). Registered before the views
 // mount, so it runs before their own ready handlers (the step-through's first learn).
-api.ready.then(() => {
-  applyLinkFromHash();
-  window.addEventListener("hashchange", applyLinkFromHash);
-}, () => {});
+api.ready.then(
+  () => {
+    applyLinkFromHash();
+    window.addEventListener("hashchange", applyLinkFromHash);
+  },
+  () => {},
+);
 
 // --- status line -------------------------------------------------------------
 const statusText = $(document, '[data-testid="status-text"]');
@@ -110,7 +113,8 @@ mountPictureBars(document, store, api); // picture buttons of Train, Compare, St
 
 // --- links: the fragment's parameters restore a view's state ------------------
 const linkNote = $(document, '[data-testid="link-note"]');
-function applyLinkFromHash() { // (hoisted: called from the ready handler above)
+function applyLinkFromHash() {
+  // (hoisted: called from the ready handler above)
   const { view, params } = parseHash(location.hash);
   if (!VIEWS.includes(view) || !Object.keys(params).length) return;
   let notes;

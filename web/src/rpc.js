@@ -54,9 +54,10 @@ export function createRpc({ onProgress, onRestart }) {
     worker.addEventListener("messageerror", () => {
       if (gen === generation) restart("The Python worker sent a message that could not be read.");
     });
-    interrupt = globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function"
-      ? new Uint8Array(new SharedArrayBuffer(1))
-      : null;
+    interrupt =
+      globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function"
+        ? new Uint8Array(new SharedArrayBuffer(1))
+        : null;
     ready = race(remote.init(Comlink.proxy(onProgress), interrupt ? interrupt.buffer : undefined));
     return ready;
   }

@@ -56,7 +56,9 @@ export function mountShare(source) {
     field.focus();
     field.select();
     const ok = await copy(field.value);
-    status.textContent = ok ? `${what} copied to the clipboard.` : `${what} selected: press Ctrl+C (⌘C on a Mac) to copy it.`;
+    status.textContent = ok
+      ? `${what} copied to the clipboard.`
+      : `${what} selected: press Ctrl+C (⌘C on a Mac) to copy it.`;
     status.dataset.copied = String(ok);
   }
 
@@ -94,7 +96,9 @@ export function mountShare(source) {
 
   embedTheme.addEventListener("change", fillSnippet);
   $(document, '[data-testid="share-copy"]').addEventListener("click", () => copyField(shareField, shareStatus, "Link"));
-  $(document, '[data-testid="embed-copy"]').addEventListener("click", () => copyField(embedField, embedStatus, "Snippet"));
+  $(document, '[data-testid="embed-copy"]').addEventListener("click", () =>
+    copyField(embedField, embedStatus, "Snippet"),
+  );
   for (const button of document.querySelectorAll("[data-close-dialog]")) {
     button.addEventListener("click", () => button.closest("dialog").close());
   }

@@ -35,7 +35,14 @@ export function chipContent(text, start, end, marks, whitespace) {
     if (m.start[i] > pos) body.push(show(text.slice(pos, m.start[i])));
     // the character itself stays in the text (copying a chip copies the real text);
     // CSS draws its label (.invis::before, from data-label)
-    body.push(h("span", { class: "invis", text: text.slice(m.start[i], m.end[i]), title: m.title[i], dataset: { label: m.label[i], testid: "invisible-char" } }));
+    body.push(
+      h("span", {
+        class: "invis",
+        text: text.slice(m.start[i], m.end[i]),
+        title: m.title[i],
+        dataset: { label: m.label[i], testid: "invisible-char" },
+      }),
+    );
     pos = m.end[i];
   }
   if (pos < cut) body.push(show(text.slice(pos, cut)));

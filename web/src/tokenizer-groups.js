@@ -11,7 +11,10 @@ export function tokenizerGroups(api) {
     byMaker.get(m.maker).push({ name: m.name, label: m.label });
   }
   for (const [maker, items] of byMaker) groups.push({ label: maker, items });
-  groups.push({ label: "Loaded here", items: api.loadedFiles().map((t) => ({ name: t.name, label: `${t.name} (${t.meta.fileName})` })) });
+  groups.push({
+    label: "Loaded here",
+    items: api.loadedFiles().map((t) => ({ name: t.name, label: `${t.name} (${t.meta.fileName})` })),
+  });
   groups.push({ label: "Trained here", items: api.trainedTokenizers().map((t) => ({ name: t.name, label: t.name })) });
   return groups.filter((g) => g.items.length);
 }

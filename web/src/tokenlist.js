@@ -36,19 +36,35 @@ export function groupTokens(result) {
  * sits before the group's trailing line break (it never starts the next line), result.note
  * (bytepair.token_note) becomes the tooltip, result.special marks special tokens.
  */
-export function tokenNode(text, result, group, gi, { whitespace = false, showIds = false, idPrefix = "tok", dataset = {}, cls = "", label = null } = {}) {
+export function tokenNode(
+  text,
+  result,
+  group,
+  gi,
+  { whitespace = false, showIds = false, idPrefix = "tok", dataset = {}, cls = "", label = null } = {},
+) {
   const ids = group.tokens.map((i) => result.ids[i]);
-  const { body, tail } = label != null ? { body: [label], tail: "" } : chipContent(text, group.start, group.end, result.marks, whitespace);
-  const note = result.note ? group.tokens.map((i) => result.note[i]).filter(Boolean).join(" ") : "";
+  const { body, tail } =
+    label != null ? { body: [label], tail: "" } : chipContent(text, group.start, group.end, result.marks, whitespace);
+  const note = result.note
+    ? group.tokens
+        .map((i) => result.note[i])
+        .filter(Boolean)
+        .join(" ")
+    : "";
   const special = label == null && result.special && group.tokens.some((i) => result.special[i]);
   const classes = ["tok-group", cls, note ? "has-note" : "", special ? "special" : ""].filter(Boolean).join(" ");
-  const el = h("span", {
-    class: classes,
-    id: `${idPrefix}-${gi}`,
-    title: note || null,
-    dataset: { group: gi, c: gi % COLORS, ids: ids.join(","), testid: "token", ...dataset },
-    attrs: { role: "option", "aria-selected": "false" },
-  }, body);
+  const el = h(
+    "span",
+    {
+      class: classes,
+      id: `${idPrefix}-${gi}`,
+      title: note || null,
+      dataset: { group: gi, c: gi % COLORS, ids: ids.join(","), testid: "token", ...dataset },
+      attrs: { role: "option", "aria-selected": "false" },
+    },
+    body,
+  );
   if (showIds) el.append(h("span", { class: "tok-id", text: ids.join(" "), attrs: { "aria-hidden": "true" } }));
   if (tail) el.append(tail);
   return el;

@@ -36,7 +36,7 @@ function readable(err) {
   if (err instanceof BytepairError) return err; // already read (see chatBreakdown)
   if (err && err.type && typeof err.message === "string") {
     // a PythonError: ask the adapter what it was
-    let detail = null;
+    let detail;
     try {
       detail = pg ? JSON.parse(pg.last_error()) : null;
     } catch {
@@ -73,7 +73,9 @@ async function boot(onProgress, interruptBuffer) {
   };
   // When each boot stage ended, as epoch ms (performance.timeOrigin + now), for tools/bench_browser.py.
   const stages = {};
-  const mark = (name) => { stages[name] = performance.timeOrigin + performance.now(); };
+  const mark = (name) => {
+    stages[name] = performance.timeOrigin + performance.now();
+  };
   mark("worker_started");
   progress(0.05, "Loading the Python runtime…");
   // Our own files download while the runtime starts (loadPackage below then
@@ -81,7 +83,8 @@ async function boot(onProgress, interruptBuffer) {
   const manifestLoad = fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list").then((r) => r.json());
   const helperLoad = fetchOk(new URL("src/py/playground.py", SITE), "the Python helper").then((r) => r.text());
   const wheelsWarm = manifestLoad.then((m) =>
-    Promise.all((m.install || []).map((file) => fetch(new URL("wheels/" + file, SITE)).then((r) => r.arrayBuffer()))));
+    Promise.all((m.install || []).map((file) => fetch(new URL("wheels/" + file, SITE)).then((r) => r.arrayBuffer()))),
+  );
   wheelsWarm.catch(() => {}); // only a head start: loadPackage reports failures
   helperLoad.catch(() => {});
   pyodide = await loadPyodide({
@@ -122,7 +125,9 @@ async function boot(onProgress, interruptBuffer) {
     `import os, sys\nos.environ["BYTEPAIR_DATA_DIR"] = ${JSON.stringify(DATA_DIR)}\nsys.path.insert(0, ${JSON.stringify(HELPER_DIR)})`,
   );
   pg = pyodide.pyimport("playground");
-  const version = pyodide.runPython("import bytepair, sys; getattr(bytepair, '__version__', '?') + ' on Python ' + sys.version.split()[0]");
+  const version = pyodide.runPython(
+    "import bytepair, sys; getattr(bytepair, '__version__', '?') + ' on Python ' + sys.version.split()[0]",
+  );
   mark("python_ready");
   progress(1, "Ready");
   return { version, isolated: !!interrupt, stages };
@@ -166,10 +171,14 @@ async function ensureChatWheels() {
         { messageCallback: () => {}, errorCallback: (m) => failures.push(m) },
       );
       if (failures.length || loaded.length !== files.length) {
-        throw new Error("Could not install jinja2 for chat templates: " + (failures.join(" ") || "loadPackage installed too few."));
+        throw new Error(
+          "Could not install jinja2 for chat templates: " + (failures.join(" ") || "loadPackage installed too few."),
+        );
       }
     })();
-    chatWheels.catch(() => { chatWheels = null; });
+    chatWheels.catch(() => {
+      chatWheels = null;
+    });
   }
   await chatWheels;
 }
@@ -257,7 +266,15 @@ async function ensureModel(name, onProgress) {
       }
       const t3 = performance.now();
       const ms = (a, b) => Math.round(b - a);
-      return { name, source, bytes: gz.length, ms: ms(t0, t3), fetch_ms: ms(t0, t1), gunzip_ms: ms(t1, t2), parse_ms: ms(t2, t3) };
+      return {
+        name,
+        source,
+        bytes: gz.length,
+        ms: ms(t0, t3),
+        fetch_ms: ms(t0, t1),
+        gunzip_ms: ms(t1, t2),
+        parse_ms: ms(t2, t3),
+      };
     })();
     modelLoads.set(name, load);
     load.catch(() => modelLoads.delete(name));
@@ -301,7 +318,9 @@ const api = {
     if (!ready) {
       ready = boot(onProgress, interruptBuffer)
         .then((info) => ({ ...info, facts: JSON.parse(pg.facts()) }))
-        .catch((err) => { throw readable(err); });
+        .catch((err) => {
+          throw readable(err);
+        });
     }
     return ready;
   },
@@ -468,7 +487,9 @@ const api = {
   tokenStory(text, name, index, events) {
     return guarded(async () => {
       await ensureData(name);
-      return JSON.parse(events ? pg.token_story(text, name, index, JSON.stringify(events)) : pg.token_story(text, name, index));
+      return JSON.parse(
+        events ? pg.token_story(text, name, index, JSON.stringify(events)) : pg.token_story(text, name, index),
+      );
     });
   },
 

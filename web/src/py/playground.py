@@ -124,8 +124,14 @@ def register_file(name: str, data: str, config: str = "") -> str:
         raise ArgumentError(f"{name!r} is the name of a built-in tokenizer; pick another name.", field="name")
     tok = models.load_tokenizer_file(data, config=config or None, name=name)
     _open[name] = tok
-    return _dumps({"name": name, "n_vocab": tok.n_vocab, "model": tok.describe()["model"],
-                   "chat_templates": chat.chat_template_names(tok)})
+    return _dumps(
+        {
+            "name": name,
+            "n_vocab": tok.n_vocab,
+            "model": tok.describe()["model"],
+            "chat_templates": chat.chat_template_names(tok),
+        }
+    )
 
 
 @_exposed
@@ -176,8 +182,14 @@ def encode(text: str, name: str, add_special: bool = True) -> str:
 
 
 @_exposed
-def encode_spans(text: str, name: str, units: str = "utf16", limit: int | None = None, add_special: bool = True,
-                 specials: bool = False) -> str:
+def encode_spans(
+    text: str,
+    name: str,
+    units: str = "utf16",
+    limit: int | None = None,
+    add_special: bool = True,
+    specials: bool = False,
+) -> str:
     """JSON columns ``{n_tokens, ids, display, vocab, special, hex, note, start, end}`` over the first
     ``limit`` tokens (all when ``None``), plus ``marks`` (``bytepair.charnames.invisible_marks`` of
     ``text``); spans in ``units``; ``n_tokens`` counts every token; ``n_added``: tokens the
@@ -191,19 +203,21 @@ def encode_spans(text: str, name: str, units: str = "utf16", limit: int | None =
     else:
         spans = models.view_spans(tok, text, add_special_tokens=add_special, units=units)
     shown = spans if limit is None else spans[:limit]
-    return _dumps({
-        "n_tokens": len(spans),
-        "n_added": sum(1 for s in spans if s.special and s.start == s.end),
-        "ids": [s.id for s in shown],
-        "display": [bytepair.token_to_label(s.token) for s in shown],
-        "vocab": [tok.token_string(s.id) for s in shown],
-        "special": [s.special for s in shown],
-        "hex": [s.token.hex(" ") for s in shown],
-        "note": [bytepair.token_note(s.token) for s in shown],
-        "start": [s.start for s in shown],
-        "end": [s.end for s in shown],
-        "marks": _charnames.invisible_marks(text, units="chars" if units == "chars" else "utf16"),
-    })
+    return _dumps(
+        {
+            "n_tokens": len(spans),
+            "n_added": sum(1 for s in spans if s.special and s.start == s.end),
+            "ids": [s.id for s in shown],
+            "display": [bytepair.token_to_label(s.token) for s in shown],
+            "vocab": [tok.token_string(s.id) for s in shown],
+            "special": [s.special for s in shown],
+            "hex": [s.token.hex(" ") for s in shown],
+            "note": [bytepair.token_note(s.token) for s in shown],
+            "start": [s.start for s in shown],
+            "end": [s.end for s in shown],
+            "marks": _charnames.invisible_marks(text, units="chars" if units == "chars" else "utf16"),
+        }
+    )
 
 
 @_exposed
@@ -213,9 +227,14 @@ def decode_ids(ids_text: str, name: str) -> str:
     ``bytepair.token_to_label`` / ``token_note``. ArgumentError (``field="ids"``) for bad input."""
     ids = _decoding.parse_token_ids(ids_text)
     parts = _decoding.token_pieces(ids, get_tokenizer(name).decode_single_token_bytes)
-    return _dumps({"ids": ids, "text": b"".join(parts).decode("utf-8", errors="replace"),
-                   "display": [bytepair.token_to_label(b) for b in parts],
-                   "note": [bytepair.token_note(b) for b in parts]})
+    return _dumps(
+        {
+            "ids": ids,
+            "text": b"".join(parts).decode("utf-8", errors="replace"),
+            "display": [bytepair.token_to_label(b) for b in parts],
+            "note": [bytepair.token_note(b) for b in parts],
+        }
+    )
 
 
 @_exposed
@@ -225,8 +244,10 @@ def compare(texts_json: str, names_json: str, add_special: bool = True) -> str:
     out = {}
     for name in json.loads(names_json):
         tok = get_tokenizer(name)
-        out[name] = {t["key"]: [models.count_tokens(tok, t["text"], add_special_tokens=add_special),
-                                len(utf8(t["text"]))] for t in texts}
+        out[name] = {
+            t["key"]: [models.count_tokens(tok, t["text"], add_special_tokens=add_special), len(utf8(t["text"]))]
+            for t in texts
+        }
     return _dumps(out)
 
 
@@ -254,8 +275,9 @@ class TrainSession:
     registers the tokenizer from the merges so far (all, or fewer after Stop)."""
 
     @_exposed
-    def __init__(self, text: str, vocab_size: int, pattern: str, *, min_frequency: int = 1,
-                 normalization: str | None = None) -> None:
+    def __init__(
+        self, text: str, vocab_size: int, pattern: str, *, min_frequency: int = 1, normalization: str | None = None
+    ) -> None:
         if not text:
             raise ArgumentError("The training text is empty: paste some text or open a .txt file.", field="text")
         _facts.check_vocab_size(vocab_size)
@@ -265,8 +287,9 @@ class TrainSession:
         self.target = vocab_size - 256
         self.merges: dict[tuple[int, int], int] = {}
         self.vocab = {i: bytes([i]) for i in range(256)}
-        self._it = bytepair.train_iter(text, vocab_size, pattern=pattern, min_frequency=min_frequency,
-                                       normalization=self.normalization)
+        self._it = bytepair.train_iter(
+            text, vocab_size, pattern=pattern, min_frequency=min_frequency, normalization=self.normalization
+        )
         self.done = False
 
     @_exposed
@@ -281,8 +304,9 @@ class TrainSession:
                 self.done = True
                 break
             (left, right), vocab[ev.id], self.merges[ev.pair] = ev.pair, ev.token, ev.id
-            rows.append((ev.id, left, right, disp(vocab[left]), disp(vocab[right]), disp(ev.token), ev.count,
-                         ev.n_tokens))
+            rows.append(
+                (ev.id, left, right, disp(vocab[left]), disp(vocab[right]), disp(ev.token), ev.count, ev.n_tokens)
+            )
             if time.perf_counter() >= deadline:
                 break
         keys = ("id", "left", "right", "left_text", "right_text", "token_text", "count", "n_tokens")
@@ -293,9 +317,11 @@ class TrainSession:
     def finish(self, name: str, limit: int | None = None) -> str:
         """Build and register the tokenizer from the first ``limit`` merges (all when ``None``: Stop
         keeps the merges the page had shown); JSON ``{name, json, n_merges, n_vocab, pattern}``."""
-        merges = self.merges if limit is None else dict(list(self.merges.items())[:max(0, int(limit))])
-        return _keep(bytepair.Tokenizer.from_merges(merges, pattern=self.pattern,
-                                                    normalization=self.normalization, name=name), name)
+        merges = self.merges if limit is None else dict(list(self.merges.items())[: max(0, int(limit))])
+        return _keep(
+            bytepair.Tokenizer.from_merges(merges, pattern=self.pattern, normalization=self.normalization, name=name),
+            name,
+        )
 
     def close(self) -> None:
         """Free the trainer's state (on a large text, freeing it takes a while: called after the reply)."""
@@ -309,10 +335,16 @@ def merges_table(name: str) -> str:
     tok = get_tokenizer(name)
     disp = bytepair.token_to_display
     rows = sorted((i, a, b) for (a, b), i in tok.merges.items())
-    return _dumps({"id": [r[0] for r in rows], "left": [r[1] for r in rows], "right": [r[2] for r in rows],
-                   "left_text": [disp(tok.token_bytes(r[1])) for r in rows],
-                   "right_text": [disp(tok.token_bytes(r[2])) for r in rows],
-                   "token_text": [disp(tok.token_bytes(r[0])) for r in rows]})
+    return _dumps(
+        {
+            "id": [r[0] for r in rows],
+            "left": [r[1] for r in rows],
+            "right": [r[2] for r in rows],
+            "left_text": [disp(tok.token_bytes(r[1])) for r in rows],
+            "right_text": [disp(tok.token_bytes(r[2])) for r in rows],
+            "token_text": [disp(tok.token_bytes(r[0])) for r in rows],
+        }
+    )
 
 
 @_exposed
@@ -322,10 +354,16 @@ def export_files(name: str) -> str:
     problems}``; a format that cannot hold the tokenizer exactly is ``null`` with its reason in
     ``problems[format]`` (``tiktoken`` is the ``.tiktoken`` file's text)."""
     tok = get_tokenizer(name)
-    out: dict = {"snippets": hf_export.load_snippets(tok), "problems": {},
-                 "file_names": {k: v.format(name=name) for k, v in hf_export.FILE_NAMES.items()},
-                 "bytepair_json": tok.to_json() if tok.is_trained else None}
-    for key, make in (("tokenizer_json", tok.to_tokenizer_json), ("tiktoken", lambda: tok.to_tiktoken().decode("ascii"))):
+    out: dict = {
+        "snippets": hf_export.load_snippets(tok),
+        "problems": {},
+        "file_names": {k: v.format(name=name) for k, v in hf_export.FILE_NAMES.items()},
+        "bytepair_json": tok.to_json() if tok.is_trained else None,
+    }
+    for key, make in (
+        ("tokenizer_json", tok.to_tokenizer_json),
+        ("tiktoken", lambda: tok.to_tiktoken().decode("ascii")),
+    ):
         try:
             out[key] = make()
         except BytepairError as e:
@@ -356,17 +394,33 @@ def steps_learn(options_json: str) -> str:
     n_rows, n_symbols_start, n_bytes}``."""
     global _session, _session_id
     o = json.loads(options_json)
-    session = steps.learn_steps(o.get("mode", "textbook"), o.get("text", ""), int(o.get("n_merges", 10)),
-                                input=o.get("input", "counts"), tie_break=o.get("tie", "first"),
-                                pattern=o.get("pattern", "gpt2"))
+    session = steps.learn_steps(
+        o.get("mode", "textbook"),
+        o.get("text", ""),
+        int(o.get("n_merges", 10)),
+        input=o.get("input", "counts"),
+        tie_break=o.get("tie", "first"),
+        pattern=o.get("pattern", "gpt2"),
+    )
     _session, _session_id = session, _session_id + 1
     m = session.merges
-    return _dumps({
-        "session": _session_id, "mode": session.mode, "n_steps": session.n_steps, "requested": session.requested,
-        "merges": {"left": [x.pair[0] for x in m], "right": [x.pair[1] for x in m],
-                   "merged": [x.merged for x in m], "count": [x.count for x in m]},
-        "n_rows": session.n_rows, "n_symbols_start": session.n_symbols_start, "n_bytes": session.n_bytes,
-    })
+    return _dumps(
+        {
+            "session": _session_id,
+            "mode": session.mode,
+            "n_steps": session.n_steps,
+            "requested": session.requested,
+            "merges": {
+                "left": [x.pair[0] for x in m],
+                "right": [x.pair[1] for x in m],
+                "merged": [x.merged for x in m],
+                "count": [x.count for x in m],
+            },
+            "n_rows": session.n_rows,
+            "n_symbols_start": session.n_symbols_start,
+            "n_bytes": session.n_bytes,
+        }
+    )
 
 
 def _current(session: int) -> steps.StepSession:
@@ -405,8 +459,13 @@ def chat_breakdown(format_id: str, messages_json: str, add_generation_prompt: bo
     """JSON of ``bytepair.chat_formats.breakdown(...).to_dict()`` with UTF-16 spans
     (``{text, ids, total, tokens, messages, trailing_tokens, overhead_tokens, format,
     template_name, tokenizer_name, ...}``); token display strings as ``display``."""
-    b = chat_formats.breakdown(format_id, json.loads(messages_json), add_generation_prompt=bool(add_generation_prompt),
-                               units="utf16", get_tokenizer=get_tokenizer)
+    b = chat_formats.breakdown(
+        format_id,
+        json.loads(messages_json),
+        add_generation_prompt=bool(add_generation_prompt),
+        units="utf16",
+        get_tokenizer=get_tokenizer,
+    )
     return _dumps(b.to_dict())
 
 
@@ -425,8 +484,15 @@ def token_story(text: str, name: str, index: int, events_json: str = "", add_spe
         c = json.loads(events_json)
         events = [_Event(i, (a, b), n) for i, a, b, n in zip(c["id"], c["left"], c["right"], c["count"])]
     tok = get_tokenizer(name)
-    story = bytepair.token_story(tok, text, index, units="utf16", disallowed_special=(), events=events,
-                                 add_special_tokens=add_special and models.adds_special_tokens(tok))
+    story = bytepair.token_story(
+        tok,
+        text,
+        index,
+        units="utf16",
+        disallowed_special=(),
+        events=events,
+        add_special_tokens=add_special and models.adds_special_tokens(tok),
+    )
     return _dumps({**story.to_dict(), "lines": bytepair.explain.describe(story), "tokenizer": name})
 
 
@@ -454,8 +520,15 @@ def side_by_side(text: str, names_json: str) -> str:
     names = json.loads(names_json)
     rows = [_spans(get_tokenizer(n), text) for n in names]
     out = bytepair.compare_segmentations(text, rows, names=names, units="utf16").to_dict()
-    out["spans"] = [{"ids": [s.id for s in r], "display": [bytepair.token_to_display(s.token) for s in r],
-                     "start": [s.start for s in r], "end": [s.end for s in r]} for r in rows]
+    out["spans"] = [
+        {
+            "ids": [s.id for s in r],
+            "display": [bytepair.token_to_display(s.token) for s in r],
+            "start": [s.start for s in r],
+            "end": [s.end for s in r],
+        }
+        for r in rows
+    ]
     return _dumps(out)
 
 
@@ -473,5 +546,6 @@ def gallery_optional_encodings() -> str:
 @_exposed
 def gallery(ids_json: str = "") -> str:
     """JSON of ``bytepair.gallery.gallery_data(ids=...)`` (``""``: every example)."""
-    return _dumps(bytepair.gallery.gallery_data(ids=json.loads(ids_json) if ids_json else None,
-                                                get_encoding=get_tokenizer))
+    return _dumps(
+        bytepair.gallery.gallery_data(ids=json.loads(ids_json) if ids_json else None, get_encoding=get_tokenizer)
+    )

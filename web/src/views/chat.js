@@ -40,7 +40,8 @@ export const initialChatState = {
 };
 
 /** The request for a state: what decides the result (JSON text, compared for staleness). */
-const requestOf = (s) => JSON.stringify([s.format, s.generation, s.messages.map(({ role, content }) => ({ role, content }))]);
+const requestOf = (s) =>
+  JSON.stringify([s.format, s.generation, s.messages.map(({ role, content }) => ({ role, content }))]);
 
 /** Link form of a conversation: [[role, content], ...] as JSON, lz-packed (links.js). */
 export function packConversation(messages) {
@@ -56,8 +57,13 @@ export function unpackConversation(packed) {
   } catch {
     data = null;
   }
-  if (!Array.isArray(data) || !data.every((m) => Array.isArray(m) && m.length === 2 && m.every((x) => typeof x === "string"))) {
-    throw new Error("The conversation in this link is damaged (the link may have been cut off); the sample conversation is shown instead.");
+  if (
+    !Array.isArray(data) ||
+    !data.every((m) => Array.isArray(m) && m.length === 2 && m.every((x) => typeof x === "string"))
+  ) {
+    throw new Error(
+      "The conversation in this link is damaged (the link may have been cut off); the sample conversation is shown instead.",
+    );
   }
   return data.map(([role, content]) => ({ role, content }));
 }
@@ -84,9 +90,17 @@ export function mountChat(root, store, api) {
   // Python's formats (facts.chat), then the tokenizer files loaded here whose config has a chat template
   const formats = () => [
     ...(api.facts?.chat?.formats ?? []),
-    ...api.loadedFiles().filter((f) => f.meta?.chat_templates?.length).map((f) => ({
-      id: `template:${f.name}`, label: `${f.name} — chat template`, group: "Loaded here", format: "chat_template", tokenizer: f.name, style: "",
-    })),
+    ...api
+      .loadedFiles()
+      .filter((f) => f.meta?.chat_templates?.length)
+      .map((f) => ({
+        id: `template:${f.name}`,
+        label: `${f.name} — chat template`,
+        group: "Loaded here",
+        format: "chat_template",
+        tokenizer: f.name,
+        style: "",
+      })),
   ];
   const formatOf = (id) => formats().find((f) => f.id === id);
   mountModelProgress($(root, '[data-testid="chat-model-progress"]'), api, () => {
@@ -107,10 +121,18 @@ export function mountChat(root, store, api) {
     const ids = formats().map((f) => f.id);
     const current = wanted ?? store.state.chat.format;
     if (wanted && !ids.includes(wanted)) {
-      showError(root, "chat-format", `This link uses the chat format “${wanted}”, which this page does not have; showing ${ids.includes(store.state.chat.format) ? store.state.chat.format : DEFAULT_FORMAT} instead.`);
+      showError(
+        root,
+        "chat-format",
+        `This link uses the chat format “${wanted}”, which this page does not have; showing ${ids.includes(store.state.chat.format) ? store.state.chat.format : DEFAULT_FORMAT} instead.`,
+      );
     }
     wanted = null;
-    const value = ids.includes(current) ? current : ids.includes(store.state.chat.format) ? store.state.chat.format : DEFAULT_FORMAT;
+    const value = ids.includes(current)
+      ? current
+      : ids.includes(store.state.chat.format)
+        ? store.state.chat.format
+        : DEFAULT_FORMAT;
     select.value = value;
     if (value !== store.state.chat.format) set({ format: value });
   }
@@ -152,42 +174,62 @@ export function mountChat(root, store, api) {
   function buildEditors() {
     const messages = store.state.chat.messages;
     const n = messages.length;
-    list.replaceChildren(...messages.map((m, i) => {
-      const label = `Message ${i + 1}`;
-      const roleSelect = h("select", {
-        dataset: { testid: "chat-role" },
-        attrs: { "aria-label": `${label}: role` },
-        on: { change: (e) => editMessage(m.key, { role: e.target.value }, { now: true }) },
-      }, [...new Set([...roles(), m.role])].map((r) => h("option", { value: r, text: r })));
-      roleSelect.value = m.role;
-      const text = h("textarea", {
-        rows: Math.min(8, Math.max(2, m.content.split("\n").length)),
-        spellcheck: false,
-        dataset: { testid: "chat-content" },
-        attrs: { "aria-label": `${label}: text` },
-        on: { input: (e) => editMessage(m.key, { content: e.target.value }) },
-      });
-      text.value = m.content;
-      const button = (action, glyph, title, disabled, fn) => h("button", {
-        type: "button",
-        class: "button small secondary",
-        dataset: { action, testid: `chat-${action}` },
-        attrs: { title: `${title} (${label})`, "aria-label": `${title}: ${label}` },
-        disabled,
-        on: { click: fn },
-      }, glyph);
-      return h("li", { class: "chat-message", dataset: { testid: "chat-message", key: m.key, role: m.role } },
-        h("div", { class: "chat-message-head" },
-          h("span", { class: "chat-message-label", text: label }),
-          roleSelect,
-          h("span", { class: "hint chat-message-count", dataset: { testid: "chat-message-count" } }),
-          h("span", { class: "chat-message-actions" },
-            button("up", "↑", "Move up", i === 0, () => moveMessage(i, i - 1)),
-            button("down", "↓", "Move down", i === n - 1, () => moveMessage(i, i + 1)),
-            button("remove", "✕", "Remove", false, () => removeMessage(i)))),
-        text,
-        h("p", { class: "error", dataset: { testid: "chat-message-error" }, attrs: { role: "alert" }, hidden: true }));
-    }));
+    list.replaceChildren(
+      ...messages.map((m, i) => {
+        const label = `Message ${i + 1}`;
+        const roleSelect = h(
+          "select",
+          {
+            dataset: { testid: "chat-role" },
+            attrs: { "aria-label": `${label}: role` },
+            on: { change: (e) => editMessage(m.key, { role: e.target.value }, { now: true }) },
+          },
+          [...new Set([...roles(), m.role])].map((r) => h("option", { value: r, text: r })),
+        );
+        roleSelect.value = m.role;
+        const text = h("textarea", {
+          rows: Math.min(8, Math.max(2, m.content.split("\n").length)),
+          spellcheck: false,
+          dataset: { testid: "chat-content" },
+          attrs: { "aria-label": `${label}: text` },
+          on: { input: (e) => editMessage(m.key, { content: e.target.value }) },
+        });
+        text.value = m.content;
+        const button = (action, glyph, title, disabled, fn) =>
+          h(
+            "button",
+            {
+              type: "button",
+              class: "button small secondary",
+              dataset: { action, testid: `chat-${action}` },
+              attrs: { title: `${title} (${label})`, "aria-label": `${title}: ${label}` },
+              disabled,
+              on: { click: fn },
+            },
+            glyph,
+          );
+        return h(
+          "li",
+          { class: "chat-message", dataset: { testid: "chat-message", key: m.key, role: m.role } },
+          h(
+            "div",
+            { class: "chat-message-head" },
+            h("span", { class: "chat-message-label", text: label }),
+            roleSelect,
+            h("span", { class: "hint chat-message-count", dataset: { testid: "chat-message-count" } }),
+            h(
+              "span",
+              { class: "chat-message-actions" },
+              button("up", "↑", "Move up", i === 0, () => moveMessage(i, i - 1)),
+              button("down", "↓", "Move down", i === n - 1, () => moveMessage(i, i + 1)),
+              button("remove", "✕", "Remove", false, () => removeMessage(i)),
+            ),
+          ),
+          text,
+          h("p", { class: "error", dataset: { testid: "chat-message-error" }, attrs: { role: "alert" }, hidden: true }),
+        );
+      }),
+    );
     drawnCounts = null;
     render(store.state);
   }
@@ -211,7 +253,13 @@ export function mountChat(root, store, api) {
       if (mine !== seq) return;
       // the conversation stays as typed; no tokens of another conversation stay next to the message
       const index = Number.isInteger(err.detail?.message_index) ? err.detail.message_index : null;
-      set({ result: null, counted: request, error: { message: err.message, index, field: err.field ?? null }, pending: false, active: -1 });
+      set({
+        result: null,
+        counted: request,
+        error: { message: err.message, index, field: err.field ?? null },
+        pending: false,
+        active: -1,
+      });
     } finally {
       if (mine === seq) working.stop();
     }
@@ -219,7 +267,14 @@ export function mountChat(root, store, api) {
   const countSoon = debounce(countNow, 250);
   const persist = debounce(() => {
     const s = store.state.chat;
-    storage.saveText("chat", JSON.stringify({ format: s.format, generation: s.generation, messages: s.messages.map(({ role, content }) => ({ role, content })) }));
+    storage.saveText(
+      "chat",
+      JSON.stringify({
+        format: s.format,
+        generation: s.generation,
+        messages: s.messages.map(({ role, content }) => ({ role, content })),
+      }),
+    );
   }, 400);
 
   select.addEventListener("change", () => {
@@ -237,22 +292,33 @@ export function mountChat(root, store, api) {
   addButton.addEventListener("click", addMessage);
 
   let restored = false; // a link was applied: the saved conversation must not replace it
-  storage.loadText("chat", null).then((saved) => {
-    if (restored || !saved) return;
-    try {
-      const data = JSON.parse(saved);
-      if (Array.isArray(data.messages) && data.messages.every((m) => typeof m.role === "string" && typeof m.content === "string")) {
-        set({ messages: withKeys(data.messages), generation: data.generation !== false, format: typeof data.format === "string" ? data.format : DEFAULT_FORMAT, shape: store.state.chat.shape + 1 });
-        genToggle.checked = store.state.chat.generation;
-        if (api.facts) fillSelect();
-        buildEditors();
+  storage
+    .loadText("chat", null)
+    .then((saved) => {
+      if (restored || !saved) return;
+      try {
+        const data = JSON.parse(saved);
+        if (
+          Array.isArray(data.messages) &&
+          data.messages.every((m) => typeof m.role === "string" && typeof m.content === "string")
+        ) {
+          set({
+            messages: withKeys(data.messages),
+            generation: data.generation !== false,
+            format: typeof data.format === "string" ? data.format : DEFAULT_FORMAT,
+            shape: store.state.chat.shape + 1,
+          });
+          genToggle.checked = store.state.chat.generation;
+          if (api.facts) fillSelect();
+          buildEditors();
+        }
+      } catch {
+        // a damaged saved conversation: keep the sample
       }
-    } catch {
-      // a damaged saved conversation: keep the sample
-    }
-  }).finally(() => {
-    if (api.facts) countNow();
-  });
+    })
+    .finally(() => {
+      if (api.facts) countNow();
+    });
 
   fillSelect();
   api.onTokenizersChanged(() => fillSelect());
@@ -305,11 +371,12 @@ export function mountChat(root, store, api) {
 
   function sourceLine(r) {
     const f = formats().find((x) => x.id === store.state.chat.format);
-    const what = r.format === "chatml"
-      ? `ChatML, ${r.template_name} layout (as gpt-tokenizer's encodeChat)`
-      : r.format === "harmony"
-        ? "harmony format (as openai-harmony)"
-        : `chat template “${r.template_name ?? "custom"}” from tokenizer_config.json (rendered with jinja2 as transformers does)`;
+    const what =
+      r.format === "chatml"
+        ? `ChatML, ${r.template_name} layout (as gpt-tokenizer's encodeChat)`
+        : r.format === "harmony"
+          ? "harmony format (as openai-harmony)"
+          : `chat template “${r.template_name ?? "custom"}” from tokenizer_config.json (rendered with jinja2 as transformers does)`;
     const models = f && r.format !== "chat_template" ? ` · ${f.label.split(" — ")[0]}` : ""; // the label says which models
     return `${plural(r.total, "token")} with the ${r.tokenizer_name ?? f?.tokenizer ?? "?"} tokenizer · ${what}${models}.`;
   }
@@ -327,7 +394,15 @@ export function mountChat(root, store, api) {
     if (current) root.dataset.counted = `${s.format}:${r.total}`;
     else delete root.dataset.counted;
     // "counted" / "refused": the result or the error belongs to the conversation as it is now
-    root.dataset.chat = s.pending ? "pending" : s.counted !== requestOf(s) ? "stale" : current ? "counted" : s.error ? "refused" : "stale";
+    root.dataset.chat = s.pending
+      ? "pending"
+      : s.counted !== requestOf(s)
+        ? "stale"
+        : current
+          ? "counted"
+          : s.error
+            ? "refused"
+            : "stale";
 
     // the error: next to the message it names, else above the list
     const err = s.error;
@@ -343,7 +418,11 @@ export function mountChat(root, store, api) {
       if (mine) ta.setAttribute("aria-invalid", "true");
       else ta.removeAttribute("aria-invalid");
     });
-    showError(root, "chat", errorNow && (errorNow.index == null || errorNow.index >= items.length) ? errorNow.message : "");
+    showError(
+      root,
+      "chat",
+      errorNow && (errorNow.index == null || errorNow.index >= items.length) ? errorNow.message : "",
+    );
 
     // per-message counts
     if (drawnCounts !== r || !current) {
@@ -351,8 +430,11 @@ export function mountChat(root, store, api) {
       items.forEach((li, i) => {
         const el = $(li, '[data-testid="chat-message-count"]');
         const m = current ? r.messages.find((x) => x.index === i) : null;
-        el.textContent = m ? `${plural(m.tokens, "token")}: ${int(m.content_tokens)} content + ${int(m.overhead_tokens)} overhead`
-          : current ? "left out by the format" : "";
+        el.textContent = m
+          ? `${plural(m.tokens, "token")}: ${int(m.content_tokens)} content + ${int(m.overhead_tokens)} overhead`
+          : current
+            ? "left out by the format"
+            : "";
         li.dataset.tokens = m ? String(m.tokens) : "";
       });
     }
@@ -360,20 +442,31 @@ export function mountChat(root, store, api) {
     // the rendered prompt
     if (r && (drawn.result !== r || drawn.whitespace !== s.whitespace)) {
       drawn = { result: r, whitespace: s.whitespace };
-      columns = { ids: r.tokens.map((t) => t.id), start: r.tokens.map((t) => t.start), end: r.tokens.map((t) => t.end) };
+      columns = {
+        ids: r.tokens.map((t) => t.id),
+        start: r.tokens.map((t) => t.start),
+        end: r.tokens.map((t) => t.end),
+      };
       groups = groupTokens(columns);
-      out.replaceChildren(...groups.map((g, gi) => {
-        const toks = g.tokens.map((i) => r.tokens[i]);
-        const special = toks.some((t) => t.special);
-        const overhead = toks.every((t) => t.part === "overhead");
-        const msg = toks[0].message;
-        return tokenNode(r.text, columns, g, gi, {
-          whitespace: s.whitespace,
-          idPrefix: "chat-tok",
-          cls: [special ? "tok-special" : "", overhead && !special ? "tok-overhead" : ""].filter(Boolean).join(" "),
-          dataset: { testid: "chat-token", special: special ? "1" : "0", part: overhead ? "overhead" : "content", message: msg == null ? "" : String(msg) },
-        });
-      }));
+      out.replaceChildren(
+        ...groups.map((g, gi) => {
+          const toks = g.tokens.map((i) => r.tokens[i]);
+          const special = toks.some((t) => t.special);
+          const overhead = toks.every((t) => t.part === "overhead");
+          const msg = toks[0].message;
+          return tokenNode(r.text, columns, g, gi, {
+            whitespace: s.whitespace,
+            idPrefix: "chat-tok",
+            cls: [special ? "tok-special" : "", overhead && !special ? "tok-overhead" : ""].filter(Boolean).join(" "),
+            dataset: {
+              testid: "chat-token",
+              special: special ? "1" : "0",
+              part: overhead ? "overhead" : "content",
+              message: msg == null ? "" : String(msg),
+            },
+          });
+        }),
+      );
     } else if (!r && drawn.result) {
       drawn = { result: null, whitespace: null };
       groups = [];
@@ -400,7 +493,10 @@ export function mountChat(root, store, api) {
     const params = { fmt: s.format, gen: s.generation ? null : 0, ws: s.whitespace ? 1 : null };
     const size = s.messages.reduce((n, m) => n + m.content.length, 0);
     const notes = [];
-    if (size > MAX_LINK_TEXT) notes.push(`The conversation is too large for a link (${(size / 1e6).toFixed(1)} million characters), so the link has the settings only.`);
+    if (size > MAX_LINK_TEXT)
+      notes.push(
+        `The conversation is too large for a link (${(size / 1e6).toFixed(1)} million characters), so the link has the settings only.`,
+      );
     else params.t = packConversation(s.messages);
     return { params, notes };
   }
@@ -430,7 +526,11 @@ export function mountChat(root, store, api) {
 
   let frame = 0;
   store.subscribe(() => {
-    if (!frame) frame = requestAnimationFrame(() => { frame = 0; render(store.state); });
+    if (!frame)
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        render(store.state);
+      });
   });
   buildEditors();
   return { render, refresh: countNow, link, applyLink };

@@ -10,9 +10,38 @@ import { scrollHint } from "../scrollhint.js";
 import { tokenizerGroups, defaultCompareTokenizers } from "../tokenizer-groups.js";
 import { mountModelProgress } from "./model-ui.js";
 
-const SCRIPTS = ["Latin", "Cyrillic", "Greek", "Arabic", "Hebrew", "Devanagari", "Bengali", "Tamil", "Telugu", "Gujarati",
-  "Gurmukhi", "Kannada", "Malayalam", "Sinhala", "Thai", "Lao", "Khmer", "Myanmar", "Tibetan", "Han", "Hiragana",
-  "Katakana", "Hangul", "Ethiopic", "Georgian", "Armenian", "Cherokee", "Mongolian", "Thaana", "Syriac"];
+const SCRIPTS = [
+  "Latin",
+  "Cyrillic",
+  "Greek",
+  "Arabic",
+  "Hebrew",
+  "Devanagari",
+  "Bengali",
+  "Tamil",
+  "Telugu",
+  "Gujarati",
+  "Gurmukhi",
+  "Kannada",
+  "Malayalam",
+  "Sinhala",
+  "Thai",
+  "Lao",
+  "Khmer",
+  "Myanmar",
+  "Tibetan",
+  "Han",
+  "Hiragana",
+  "Katakana",
+  "Hangul",
+  "Ethiopic",
+  "Georgian",
+  "Armenian",
+  "Cherokee",
+  "Mongolian",
+  "Thaana",
+  "Syriac",
+];
 const SCRIPT_RES = SCRIPTS.map((s) => [s, new RegExp(`\\p{Script=${s}}`, "gu")]);
 
 /** The script most of the letters of `text` are written in (for pasted texts). */
@@ -38,11 +67,13 @@ export function parseParallel(input) {
     if (!line.trim()) continue;
     const m = line.match(/^([^\t|]+?)\s*(?:\t| \| )\s*(.+)$/);
     const bare = m ? null : line.match(/^([^\t|]+?)\s*(?:\t|\|)\s*$/);
-    if (bare) return { error: `Line ${i + 1} (“${bare[1].trim()}”): the text is empty; write it after the tab (or " | ").` };
+    if (bare)
+      return { error: `Line ${i + 1} (“${bare[1].trim()}”): the text is empty; write it after the tab (or " | ").` };
     if (!m) return { error: `Line ${i + 1}: write the language name, a tab (or " | "), then the text.` };
     texts.push({ key: `custom-${texts.length}`, name: m[1].trim(), text: m[2], script: dominantScript(m[2]) });
   }
-  if (texts.length < 2) return { error: "Give at least two lines: the baseline first, then the texts to compare with it." };
+  if (texts.length < 2)
+    return { error: "Give at least two lines: the baseline first, then the texts to compare with it." };
   return { texts };
 }
 
@@ -76,7 +107,14 @@ export function mountCompare(root, store, api) {
       const res = await fetch(new URL("../../samples/udhr.json", import.meta.url));
       if (!res.ok) throw new Error(`Could not load the UDHR samples (HTTP ${res.status}).`);
       const data = await res.json();
-      samples = (Array.isArray(data) ? data : data.languages).map((s) => ({ key: s.code, name: s.name, script: s.script, lang: s.lang, direction: s.direction, text: s.text }));
+      samples = (Array.isArray(data) ? data : data.languages).map((s) => ({
+        key: s.code,
+        name: s.name,
+        script: s.script,
+        lang: s.lang,
+        direction: s.direction,
+        text: s.text,
+      }));
     }
     return samples;
   }
@@ -91,11 +129,27 @@ export function mountCompare(root, store, api) {
     const chosen = new Set(selected());
     const label = (name) => api.label(name);
     // grouped by maker (OpenAI, then the open models' makers, loaded files, trained here)
-    checks.replaceChildren(...tokenizerGroups(api).map((g) => h("div", { class: "check-group", attrs: { role: "group", "aria-label": g.label } },
-      h("span", { class: "check-group-title", text: g.label }),
-      h("div", { class: "check-items" }, g.items.map(({ name }) => h("label", {},
-        h("input", { type: "checkbox", value: name, checked: chosen.has(name), dataset: { tokenizer: name } }),
-        ` ${label(name)}`))))));
+    checks.replaceChildren(
+      ...tokenizerGroups(api).map((g) =>
+        h(
+          "div",
+          { class: "check-group", attrs: { role: "group", "aria-label": g.label } },
+          h("span", { class: "check-group-title", text: g.label }),
+          h(
+            "div",
+            { class: "check-items" },
+            g.items.map(({ name }) =>
+              h(
+                "label",
+                {},
+                h("input", { type: "checkbox", value: name, checked: chosen.has(name), dataset: { tokenizer: name } }),
+                ` ${label(name)}`,
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
   }
   mountModelProgress($(root, '[data-testid="compare-model-progress"]'), api, () => selected());
   checks.addEventListener("change", () => {
@@ -135,7 +189,10 @@ export function mountCompare(root, store, api) {
     for (const radio of root.querySelectorAll('input[name="compare-source"]')) radio.checked = radio.value === "custom";
     customField.hidden = false;
   });
-  customText.addEventListener("input", debounce(() => storage.saveText("compare", customText.value), 400));
+  customText.addEventListener(
+    "input",
+    debounce(() => storage.saveText("compare", customText.value), 400),
+  );
   metricSelect.addEventListener("change", () => set({ metric: metricSelect.value }));
   runButton.addEventListener("click", () => run());
 
@@ -163,7 +220,10 @@ export function mountCompare(root, store, api) {
       status.textContent = `Counting ${texts.length} texts with ${tokenizers.length} tokenizers…`;
       await api.ready;
       if (mine === seq) working.start();
-      const counts = await api.compare(texts.map(({ key, text }) => ({ key, text })), tokenizers);
+      const counts = await api.compare(
+        texts.map(({ key, text }) => ({ key, text })),
+        tokenizers,
+      );
       if (mine !== seq) return;
       const rows = texts.map((t) => {
         const cells = {};
@@ -173,13 +233,30 @@ export function mountCompare(root, store, api) {
           cells[tok] = { tokens, bpt: tokens ? bytes / tokens : NaN, premium: base ? tokens / base - 1 : NaN };
         }
         const bytes = counts[tokenizers[0]][t.key][1];
-        return { key: t.key, name: t.name, script: t.script, lang: t.lang, direction: t.direction, bytes, cells, baseline: t.key === baseline };
+        return {
+          key: t.key,
+          name: t.name,
+          script: t.script,
+          lang: t.lang,
+          direction: t.direction,
+          bytes,
+          cells,
+          baseline: t.key === baseline,
+        };
       });
       const sort = store.state.compare.sort;
-      set({ rows, tokenizers, running: false, sort: sort.tokenizer && !tokenizers.includes(sort.tokenizer) ? { ...sort, tokenizer: null } : sort });
+      set({
+        rows,
+        tokenizers,
+        running: false,
+        sort: sort.tokenizer && !tokenizers.includes(sort.tokenizer) ? { ...sort, tokenizer: null } : sort,
+      });
       const open = tokenizers.filter((t) => ["open", "file"].includes(api.kind(t)));
-      status.textContent = `${rows.length} texts × ${tokenizers.length} tokenizers.` +
-        (open.length ? ` ${open.map((t) => api.label(t)).join(", ")}: counted with the special tokens their tokenizer adds (BOS …), as it does by default.` : "");
+      status.textContent =
+        `${rows.length} texts × ${tokenizers.length} tokenizers.` +
+        (open.length
+          ? ` ${open.map((t) => api.label(t)).join(", ")}: counted with the special tokens their tokenizer adds (BOS …), as it does by default.`
+          : "");
     } catch (err) {
       if (mine !== seq) return;
       set({ running: false });
@@ -200,18 +277,36 @@ export function mountCompare(root, store, api) {
 
   function sortButton(label, key, tokenizer, sort) {
     const active = sort.key === key && (sort.tokenizer ?? null) === (tokenizer ?? null);
-    const th = h("th", { scope: "col", attrs: { "aria-sort": active ? (sort.dir === "asc" ? "ascending" : "descending") : null } },
-      sortControl(label, key, tokenizer, sort, active));
+    const th = h(
+      "th",
+      { scope: "col", attrs: { "aria-sort": active ? (sort.dir === "asc" ? "ascending" : "descending") : null } },
+      sortControl(label, key, tokenizer, sort, active),
+    );
     return th;
   }
 
-  function sortControl(label, key, tokenizer, sort, active = sort.key === key && (sort.tokenizer ?? null) === (tokenizer ?? null)) {
-    return h("button", {
+  function sortControl(
+    label,
+    key,
+    tokenizer,
+    sort,
+    active = sort.key === key && (sort.tokenizer ?? null) === (tokenizer ?? null),
+  ) {
+    return h(
+      "button",
+      {
         type: "button",
         class: "sort",
         dataset: { sort: key, tokenizer: tokenizer ?? "" },
         on: { click: () => set({ sort: { key, tokenizer, dir: active && sort.dir === "asc" ? "desc" : "asc" } }) },
-      }, label, h("span", { class: "sort-mark", attrs: { "aria-hidden": "true" }, text: active ? (sort.dir === "asc" ? " ▲" : " ▼") : "" }));
+      },
+      label,
+      h("span", {
+        class: "sort-mark",
+        attrs: { "aria-hidden": "true" },
+        text: active ? (sort.dir === "asc" ? " ▲" : " ▼") : "",
+      }),
+    );
   }
 
   let drawnRows = null;
@@ -228,50 +323,98 @@ export function mountCompare(root, store, api) {
     drawnSort = s.sort;
     drawnMetric = s.metric;
     const tokenizers = s.tokenizers;
-    const sort = s.sort.tokenizer || ["name", "script", "bytes"].includes(s.sort.key) ? s.sort : { ...s.sort, tokenizer: tokenizers[0] };
+    const sort =
+      s.sort.tokenizer || ["name", "script", "bytes"].includes(s.sort.key)
+        ? s.sort
+        : { ...s.sort, tokenizer: tokenizers[0] };
     const rows = [...s.rows].sort((a, b) => {
       const x = sortValue(a, sort, tokenizers);
       const y = sortValue(b, sort, tokenizers);
       const c = x < y ? -1 : x > y ? 1 : 0;
       return sort.dir === "asc" ? c : -c;
     });
-    const head1 = h("tr", {},
+    const head1 = h(
+      "tr",
+      {},
       // (where the Script column folds under the names, its sort button moves up here)
-      h("th", { scope: "col", class: "group pin" }, h("span", { class: "script-inline" }, sortControl("Script", "script", null, sort))),
+      h(
+        "th",
+        { scope: "col", class: "group pin" },
+        h("span", { class: "script-inline" }, sortControl("Script", "script", null, sort)),
+      ),
       h("th", { scope: "col", class: "group", text: "" }),
       h("th", { scope: "col", class: "group", text: "" }),
-      tokenizers.map((t) => h("th", { scope: "colgroup", colSpan: 3, class: "group", text: api.label(t) })));
-    const head2 = h("tr", {},
+      tokenizers.map((t) => h("th", { scope: "colgroup", colSpan: 3, class: "group", text: api.label(t) })),
+    );
+    const head2 = h(
+      "tr",
+      {},
       sortButton("Language", "name", null, sort),
-      sortButton("Script", "script", null, sort), sortButton("UTF-8 bytes", "bytes", null, sort),
-      tokenizers.flatMap((t) => [sortButton("Tokens", "tokens", t, sort), sortButton("Bytes/token", "bpt", t, sort), sortButton("Premium", "premium", t, sort)]));
+      sortButton("Script", "script", null, sort),
+      sortButton("UTF-8 bytes", "bytes", null, sort),
+      tokenizers.flatMap((t) => [
+        sortButton("Tokens", "tokens", t, sort),
+        sortButton("Bytes/token", "bpt", t, sort),
+        sortButton("Premium", "premium", t, sort),
+      ]),
+    );
     table.tHead.replaceChildren(head1, head2);
-    table.tBodies[0].replaceChildren(...rows.map((r) => h("tr", { dataset: { testid: "compare-row", code: r.key }, class: r.baseline ? "baseline" : "" },
-      // the script is repeated under the name by CSS (::after) where its column folds
-      h("th", { scope: "row", dataset: { script: r.script } }, h("span", { text: r.name, attrs: { lang: r.lang || null, dir: "auto" } }), r.baseline ? h("span", { class: "hint", text: " (baseline)" }) : null),
-      h("td", { text: r.script }),
-      h("td", { class: "num", text: int(r.bytes) }),
-      tokenizers.flatMap((t) => {
-        const c = r.cells[t];
-        return [
-          h("td", { class: "num", text: int(c.tokens), dataset: { tokenizer: t, metric: "tokens", value: c.tokens } }),
-          h("td", { class: "num", text: fixed(c.bpt), dataset: { tokenizer: t, metric: "bpt" } }),
-          h("td", { class: "num", text: r.baseline ? "—" : percent(c.premium), dataset: { tokenizer: t, metric: "premium" } }),
-        ];
-      }))));
+    table.tBodies[0].replaceChildren(
+      ...rows.map((r) =>
+        h(
+          "tr",
+          { dataset: { testid: "compare-row", code: r.key }, class: r.baseline ? "baseline" : "" },
+          // the script is repeated under the name by CSS (::after) where its column folds
+          h(
+            "th",
+            { scope: "row", dataset: { script: r.script } },
+            h("span", { text: r.name, attrs: { lang: r.lang || null, dir: "auto" } }),
+            r.baseline ? h("span", { class: "hint", text: " (baseline)" }) : null,
+          ),
+          h("td", { text: r.script }),
+          h("td", { class: "num", text: int(r.bytes) }),
+          tokenizers.flatMap((t) => {
+            const c = r.cells[t];
+            return [
+              h("td", {
+                class: "num",
+                text: int(c.tokens),
+                dataset: { tokenizer: t, metric: "tokens", value: c.tokens },
+              }),
+              h("td", { class: "num", text: fixed(c.bpt), dataset: { tokenizer: t, metric: "bpt" } }),
+              h("td", {
+                class: "num",
+                text: r.baseline ? "—" : percent(c.premium),
+                dataset: { tokenizer: t, metric: "premium" },
+              }),
+            ];
+          }),
+        ),
+      ),
+    );
     const metric = s.metric;
     const yTitle = { premium: "Premium over the baseline (%)", tokens: "Tokens", bpt: "Bytes per token" }[metric];
-    barChart(canvas, rows.map((r) => r.name), tokenizers.map((t) => ({
-      label: api.label(t),
-      values: rows.map((r) => (metric === "premium" ? r.cells[t].premium * 100 : r.cells[t][metric])),
-    })), yTitle, { horizontal: canvas.closest(".card").clientWidth < 640 });
+    barChart(
+      canvas,
+      rows.map((r) => r.name),
+      tokenizers.map((t) => ({
+        label: api.label(t),
+        values: rows.map((r) => (metric === "premium" ? r.cells[t].premium * 100 : r.cells[t][metric])),
+      })),
+      yTitle,
+      { horizontal: canvas.closest(".card").clientWidth < 640 },
+    );
     updateHint();
   }
 
   // --- links: texts (UDHR or the user's own), tokenizers, chart metric ---------
   function link() {
     const s = store.state.compare;
-    const params = { src: s.source, tok: s.selected ? s.selected.join(",") : null, metric: s.metric !== "premium" ? s.metric : null };
+    const params = {
+      src: s.source,
+      tok: s.selected ? s.selected.join(",") : null,
+      metric: s.metric !== "premium" ? s.metric : null,
+    };
     const note = s.source === "custom" ? addText(params, customText.value, "parallel texts") : "";
     return { params, notes: note ? [note] : [] };
   }
@@ -280,7 +423,8 @@ export function mountCompare(root, store, api) {
     if (params.src === "custom" || params.src === "udhr") {
       sourceLinked = true;
       set({ source: params.src });
-      for (const radio of root.querySelectorAll('input[name="compare-source"]')) radio.checked = radio.value === params.src;
+      for (const radio of root.querySelectorAll('input[name="compare-source"]'))
+        radio.checked = radio.value === params.src;
       customField.hidden = params.src !== "custom";
     }
     restoreText(params, notes, (text) => {
@@ -292,10 +436,18 @@ export function mountCompare(root, store, api) {
       const missing = names.filter((n) => !known.has(n) && !api.realTokenizers().some((r) => r.name === n));
       set({ selected: names });
       if (missing.length) {
-        api.ready.then(() => {
-          const still = missing.filter((n) => !api.tokenizers().includes(n));
-          if (still.length) showError(root, "compare", `This link uses tokenizers that are not in this browser: ${still.join(", ")} (trained tokenizers stay where they were trained).`);
-        }, () => {});
+        api.ready.then(
+          () => {
+            const still = missing.filter((n) => !api.tokenizers().includes(n));
+            if (still.length)
+              showError(
+                root,
+                "compare",
+                `This link uses tokenizers that are not in this browser: ${still.join(", ")} (trained tokenizers stay where they were trained).`,
+              );
+          },
+          () => {},
+        );
       }
       fillChecks();
     }
@@ -316,7 +468,11 @@ export function mountCompare(root, store, api) {
       started = true;
       run();
     }
-    if (!frame) frame = requestAnimationFrame(() => { frame = 0; render(store.state); });
+    if (!frame)
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        render(store.state);
+      });
   });
   render(store.state);
   return { render, run, link, applyLink };

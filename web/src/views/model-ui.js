@@ -33,7 +33,10 @@ export function mountModelProgress(el, api, wanted) {
       text.textContent = `Downloading ${p.label}: ${MB(p.loaded)} / ${MB(p.total)} (kept in this browser for next time)`;
     } else {
       bar.removeAttribute("value"); // indeterminate while Python reads it
-      text.textContent = p.phase === "cache" ? `Loading ${p.label} from this browser's cache…` : `Reading ${p.label} (${MB(p.total)} compressed)…`;
+      text.textContent =
+        p.phase === "cache"
+          ? `Loading ${p.label} from this browser's cache…`
+          : `Reading ${p.label} (${MB(p.total)} compressed)…`;
     }
   });
 }
@@ -45,7 +48,7 @@ export function addedByTemplate(desc) {
     if (!v || typeof v !== "object") return;
     if (Array.isArray(v.single)) {
       for (const item of v.single) {
-        const s = typeof item === "string" ? item : item?.SpecialToken?.id ?? item?.Sequence?.id;
+        const s = typeof item === "string" ? item : (item?.SpecialToken?.id ?? item?.Sequence?.id);
         if (s && !s.startsWith("$") && s !== "A" && s !== "B") found.push(s);
       }
     }
@@ -61,7 +64,8 @@ export function componentText(spec) {
   const kids = spec.normalizers || spec.pretokenizers || spec.decoders || spec.processors;
   if (spec.type === "Sequence" && Array.isArray(kids)) return kids.map(componentText).join(" → ");
   const extra = [];
-  if (spec.type === "Replace" && spec.pattern) extra.push(`“${spec.pattern.String ?? spec.pattern.Regex}” → “${spec.content}”`);
+  if (spec.type === "Replace" && spec.pattern)
+    extra.push(`“${spec.pattern.String ?? spec.pattern.Regex}” → “${spec.content}”`);
   if (spec.type === "Prepend") extra.push(`“${spec.prepend}”`);
   if (spec.type === "Split" && spec.behavior) extra.push(spec.behavior.toLowerCase());
   if (spec.type === "ByteLevel" && spec.add_prefix_space) extra.push("prefix space");
@@ -77,13 +81,21 @@ export function infoRows(desc, label, openModel = null) {
   const specials = Object.entries(desc.special_tokens || {}).sort((a, b) => a[1] - b[1]);
   const added = addedByTemplate(desc);
   const patterns = desc.split_patterns || [];
-  const code = (s) => h("code", { class: "info-code", text: /^\s+$/.test(s) ? `${JSON.stringify(s)} (whitespace)` : s });
+  const code = (s) =>
+    h("code", { class: "info-code", text: /^\s+$/.test(s) ? `${JSON.stringify(s)} (whitespace)` : s });
   return [
     ["Tokenizer", label],
-    ...(openModel ? [["Family / versions", `${openModel.family} (${openModel.version}), by ${openModel.maker}`],
-      ["File", `${openModel.files.join(" + ")} from ${openModel.source.replace(":", " ")}`]] : []),
+    ...(openModel
+      ? [
+          ["Family / versions", `${openModel.family} (${openModel.version}), by ${openModel.maker}`],
+          ["File", `${openModel.files.join(" + ")} from ${openModel.source.replace(":", " ")}`],
+        ]
+      : []),
     ["Model", desc.model + (desc.version ? ` ${desc.version}` : "")],
-    ["Vocabulary", `${int(desc.vocab_size)} tokens${desc.n_vocab !== desc.vocab_size ? ` (ids 0–${int(desc.n_vocab - 1)} with added tokens)` : ""}`],
+    [
+      "Vocabulary",
+      `${int(desc.vocab_size)} tokens${desc.n_vocab !== desc.vocab_size ? ` (ids 0–${int(desc.n_vocab - 1)} with added tokens)` : ""}`,
+    ],
     ["Merges", desc.n_merges != null ? int(desc.n_merges) : "—"],
     ["Normalizer", componentText(desc.normalizer)],
     ["Pre-tokenizer", componentText(desc.pre_tokenizer)],
@@ -92,10 +104,19 @@ export function infoRows(desc, label, openModel = null) {
     ["Byte fallback", desc.byte_fallback ? "yes (unknown characters become <0xXX> byte tokens)" : "no"],
     ["Added to the text", added.length ? added.join(" … ") : "nothing"],
     ["BOS / EOS", `${desc.bos_token ?? "—"} / ${desc.eos_token ?? "—"}`],
-    ["Special tokens", specials.length
-      ? h("span", {}, ...specials.slice(0, SPECIALS_SHOWN).map(([s, id]) => h("code", { class: "info-code", text: `${s} ${id}` })),
-        specials.length > SPECIALS_SHOWN ? ` … and ${int(specials.length - SPECIALS_SHOWN)} more` : "")
-      : "none"],
+    [
+      "Special tokens",
+      specials.length
+        ? h(
+            "span",
+            {},
+            ...specials
+              .slice(0, SPECIALS_SHOWN)
+              .map(([s, id]) => h("code", { class: "info-code", text: `${s} ${id}` })),
+            specials.length > SPECIALS_SHOWN ? ` … and ${int(specials.length - SPECIALS_SHOWN)} more` : "",
+          )
+        : "none",
+    ],
   ];
 }
 
@@ -109,8 +130,12 @@ export function mountTokenizerInfo(details, api) {
       const desc = await api.describe(name);
       if (mine !== seq) return;
       const openModel = api.openModels().find((m) => m.name === name) ?? null;
-      list.replaceChildren(...infoRows(desc, api.label(name), openModel).flatMap(([term, value]) => [
-        h("dt", { text: term }), h("dd", {}, value)]));
+      list.replaceChildren(
+        ...infoRows(desc, api.label(name), openModel).flatMap(([term, value]) => [
+          h("dt", { text: term }),
+          h("dd", {}, value),
+        ]),
+      );
       details.dataset.tokenizer = name;
       return desc;
     } catch (err) {
@@ -135,7 +160,8 @@ export function mountFileLoader(root, api, { input, key, onLoaded }) {
     if (status) status.textContent = `Reading ${[...files].map((f) => f.name).join(", ")}…`;
     try {
       const res = await api.loadFiles(files);
-      if (status) status.textContent = `Loaded “${res.name}” (${res.model}, ${int(res.n_vocab)} ids)${res.saved ? ", kept in this browser" : ""}.`;
+      if (status)
+        status.textContent = `Loaded “${res.name}” (${res.model}, ${int(res.n_vocab)} ids)${res.saved ? ", kept in this browser" : ""}.`;
       onLoaded(res.name);
     } catch (err) {
       if (status) status.textContent = "";
@@ -162,7 +188,12 @@ export function mountFileLoader(root, api, { input, key, onLoaded }) {
     e.preventDefault(); // a file dropped on the page must not replace the page
     const files = jsonFiles(e.dataTransfer);
     if (files.length) load(files);
-    else showError(root, key, "Drop a tokenizer.json (optionally with its tokenizer_config.json) or a Mistral Tekken .json file.");
+    else
+      showError(
+        root,
+        key,
+        "Drop a tokenizer.json (optionally with its tokenizer_config.json) or a Mistral Tekken .json file.",
+      );
   });
   return { load };
 }

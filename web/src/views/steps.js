@@ -21,15 +21,18 @@ export const SPEEDS = [0.5, 1, 2, 4, 10]; // steps per second
 const DEFAULTS = {
   counts: "low 5\nlower 2\nnewest 6\nwidest 3",
   text: "the lowest low, the newest new: low lower lowest, new newer newest, wide wider widest",
-  bytes: "The cat sat on the mat. The cat ate the rat. That rat sat on the cat's hat!\n"
-    + "A tokenizer learns which pieces of text often occur together. The most frequent pair of tokens "
-    + "becomes a new token, then the next most frequent pair, and so on: low, lower, lowest; new, newer, newest; "
-    + "wide, wider, widest. Frequent words end up as single tokens; rare words stay split into smaller pieces.",
+  bytes:
+    "The cat sat on the mat. The cat ate the rat. That rat sat on the cat's hat!\n" +
+    "A tokenizer learns which pieces of text often occur together. The most frequent pair of tokens " +
+    "becomes a new token, then the next most frequent pair, and so on: low, lower, lowest; new, newer, newest; " +
+    "wide, wider, widest. Frequent words end up as single tokens; rare words stay split into smaller pieces.",
   regex: " ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+",
 };
 const TIE_HINTS = {
-  first: "Equal counts: the pair that occurs first, reading the words in order, each from left to right (minbpe's rule; also what the paper's code does).",
-  lexicographic: "Equal counts: the smallest pair, comparing left symbols, then right symbols, character by character by code point.",
+  first:
+    "Equal counts: the pair that occurs first, reading the words in order, each from left to right (minbpe's rule; also what the paper's code does).",
+  lexicographic:
+    "Equal counts: the smallest pair, comparing left symbols, then right symbols, character by character by code point.",
 };
 
 export const initialStepsState = {
@@ -71,11 +74,19 @@ function symbolNode(symbol, mode) {
 
 function chips(symbols, merged, mode) {
   const hit = new Set(merged || []);
-  return symbols.map((s, i) => h("span", { class: hit.has(i) ? "sym merged" : "sym", dataset: { sym: s } }, symbolNode(s, mode)));
+  return symbols.map((s, i) =>
+    h("span", { class: hit.has(i) ? "sym merged" : "sym", dataset: { sym: s } }, symbolNode(s, mode)),
+  );
 }
 
 function pairLabel(pair, mode) {
-  return h("span", { class: "pair" }, h("span", { class: "sym" }, symbolNode(pair[0], mode)), h("span", { class: "plus", text: "+", attrs: { "aria-hidden": "true" } }), h("span", { class: "sym" }, symbolNode(pair[1], mode)));
+  return h(
+    "span",
+    { class: "pair" },
+    h("span", { class: "sym" }, symbolNode(pair[0], mode)),
+    h("span", { class: "plus", text: "+", attrs: { "aria-hidden": "true" } }),
+    h("span", { class: "sym" }, symbolNode(pair[1], mode)),
+  );
 }
 
 export function mountSteps(root, store, api) {
@@ -123,7 +134,10 @@ export function mountSteps(root, store, api) {
     patternSelect.value = S().pattern;
     mergesInput.max = String(facts.steps.max_merges);
   });
-  for (const v of SPEEDS) speedSelect.append(h("option", { value: String(v), text: v < 1 ? `1 step / ${1 / v} s` : `${v} step${v === 1 ? "" : "s"} / s` }));
+  for (const v of SPEEDS)
+    speedSelect.append(
+      h("option", { value: String(v), text: v < 1 ? `1 step / ${1 / v} s` : `${v} step${v === 1 ? "" : "s"} / s` }),
+    );
 
   // --- the form reflects the state (on mount and after a link is applied) ----
   function fillForm() {
@@ -143,8 +157,18 @@ export function mountSteps(root, store, api) {
     const s = S();
     for (const el of $$(root, "[data-mode-only]")) el.hidden = el.dataset.modeOnly !== s.mode;
     regexField.hidden = s.mode !== "bytes" || s.pattern !== "custom";
-    textLabel.textContent = s.mode === "bytes" ? "Text" : s.input === "counts" ? "Words and counts, one per line" : "Text (its words are counted)";
-    textArea.placeholder = s.mode === "bytes" ? "Type or paste a few sentences." : s.input === "counts" ? "low 5\nlower 2" : "Type some text.";
+    textLabel.textContent =
+      s.mode === "bytes"
+        ? "Text"
+        : s.input === "counts"
+          ? "Words and counts, one per line"
+          : "Text (its words are counted)";
+    textArea.placeholder =
+      s.mode === "bytes"
+        ? "Type or paste a few sentences."
+        : s.input === "counts"
+          ? "low 5\nlower 2"
+          : "Type some text.";
     tieHint.textContent = TIE_HINTS[s.tie];
     wordLabel.textContent = s.mode === "bytes" ? "Text to encode" : "Word to encode";
     root.dataset.mode = s.mode;
@@ -156,11 +180,20 @@ export function mountSteps(root, store, api) {
   function options() {
     const s = S();
     const pattern = s.pattern === "custom" ? s.regex : s.pattern;
-    return { mode: s.mode, text: s.texts[textKey(s)], input: s.input, tie: s.tie, pattern, n_merges: s.nMerges[s.mode] };
+    return {
+      mode: s.mode,
+      text: s.texts[textKey(s)],
+      input: s.input,
+      tie: s.tie,
+      pattern,
+      n_merges: s.nMerges[s.mode],
+    };
   }
   function mergesProblem(value) {
     const n = Number(value);
-    return Number.isInteger(n) && n >= 1 && n <= maxMerges() ? "" : `Enter a whole number of merges from 1 to ${maxMerges()}.`;
+    return Number.isInteger(n) && n >= 1 && n <= maxMerges()
+      ? ""
+      : `Enter a whole number of merges from 1 to ${maxMerges()}.`;
   }
 
   async function learn() {
@@ -169,7 +202,8 @@ export function mountSteps(root, store, api) {
     for (const k of ["steps-text", "steps-merges", "steps-regex", "steps-jump"]) showError(root, k, "");
     const problem = mergesProblem(mergesInput.value);
     if (problem) return showError(root, "steps-merges", problem);
-    if (opts.mode === "bytes" && S().pattern === "custom" && !opts.pattern) return showError(root, "steps-regex", "Enter a regex, or pick another pre-tokenizer.");
+    if (opts.mode === "bytes" && S().pattern === "custom" && !opts.pattern)
+      return showError(root, "steps-regex", "Enter a regex, or pick another pre-tokenizer.");
     pause();
     set({ learning: true });
     try {
@@ -184,7 +218,14 @@ export function mountSteps(root, store, api) {
     } catch (err) {
       if (mine !== learnSeq) return;
       set({ learning: false });
-      const key = err.field === "pattern" ? (S().pattern === "custom" ? "steps-regex" : "steps-text") : err.field === "n_merges" ? "steps-merges" : "steps-text";
+      const key =
+        err.field === "pattern"
+          ? S().pattern === "custom"
+            ? "steps-regex"
+            : "steps-text"
+          : err.field === "n_merges"
+            ? "steps-merges"
+            : "steps-text";
       showError(root, key, readableMessage(err));
     }
   }
@@ -212,7 +253,9 @@ export function mountSteps(root, store, api) {
       const o = JSON.parse(saved);
       const d = initialStepsState;
       const same = (k) => o[k] != null && typeof o[k] === typeof d[k];
-      const patch = Object.fromEntries(SAVE_KEYS.filter(same).map((k) => [k, typeof d[k] === "object" ? { ...d[k], ...o[k] } : o[k]]));
+      const patch = Object.fromEntries(
+        SAVE_KEYS.filter(same).map((k) => [k, typeof d[k] === "object" ? { ...d[k], ...o[k] } : o[k]]),
+      );
       set(patch);
       fillForm();
     } catch {
@@ -406,7 +449,8 @@ export function mountSteps(root, store, api) {
     const notes = [];
     const s = S();
     const patch = {};
-    const mode = params.mode === "bytes" ? "bytes" : params.mode === "textbook" || params.mode == null ? "textbook" : null;
+    const mode =
+      params.mode === "bytes" ? "bytes" : params.mode === "textbook" || params.mode == null ? "textbook" : null;
     if (!mode) notes.push(`Unknown step-through mode “${params.mode}”; showing textbook BPE.`);
     patch.mode = mode || "textbook";
     if (params.in === "counts" || params.in === "text") patch.input = params.in;
@@ -422,7 +466,7 @@ export function mountSteps(root, store, api) {
       else notes.push(`The link asks for ${params.n} merges; use 1 to ${maxMerges()}.`);
     }
     restoreText(params, notes, (text) => {
-      const key = patch.mode === "bytes" ? "bytes" : (patch.input || s.input);
+      const key = patch.mode === "bytes" ? "bytes" : patch.input || s.input;
       patch.texts = { ...s.texts, [key]: text };
     });
     if (params.w != null) patch.words = { ...s.words, [patch.mode]: params.w };
@@ -458,7 +502,10 @@ export function mountSteps(root, store, api) {
     root.setAttribute("aria-busy", String(s.learning));
     if (learned) {
       const o = learned.options;
-      const what = o.mode === "bytes" ? `${int(learned.n_rows)} pieces, ${int(learned.n_bytes)} bytes` : `${int(learned.n_rows)} distinct words`;
+      const what =
+        o.mode === "bytes"
+          ? `${int(learned.n_rows)} pieces, ${int(learned.n_bytes)} bytes`
+          : `${int(learned.n_rows)} distinct words`;
       const fewer = n < learned.requested ? ` (no pair was left after ${int(n)})` : "";
       summary.textContent = `${int(n)} merges learned from ${what}${fewer}.`;
     } else {
@@ -473,9 +520,11 @@ export function mountSteps(root, store, api) {
     const mode = v.mode;
     // the merge of this step, in words
     if (!v.merge) {
-      mergeLine.replaceChildren(mode === "bytes"
-        ? `Start: the pre-tokenizer splits the text into ${int(v.n_rows)} pieces, and each piece into its UTF-8 bytes (256 possible tokens). Press Next (→) to count the pairs and merge the most frequent one.`
-        : `Start: every word is split into characters, plus the end-of-word marker ${END_OF_WORD}. Press Next (→) to count the pairs and merge the most frequent one.`);
+      mergeLine.replaceChildren(
+        mode === "bytes"
+          ? `Start: the pre-tokenizer splits the text into ${int(v.n_rows)} pieces, and each piece into its UTF-8 bytes (256 possible tokens). Press Next (→) to count the pairs and merge the most frequent one.`
+          : `Start: every word is split into characters, plus the end-of-word marker ${END_OF_WORD}. Press Next (→) to count the pairs and merge the most frequent one.`,
+      );
     } else {
       const m = v.merge;
       const tie = m.n_ties
@@ -483,7 +532,8 @@ export function mountSteps(root, store, api) {
         : "";
       mergeLine.replaceChildren(
         h("strong", { text: `Merge ${m.index + 1}: ` }),
-        pairLabel(m.pair, mode), " → ",
+        pairLabel(m.pair, mode),
+        " → ",
         h("span", { class: "sym merged" }, symbolNode(m.merged, mode)),
         mode === "bytes" ? ` (new token id ${m.id})` : "",
         `, counted ${int(m.count)} time${m.count === 1 ? "" : "s"}.${tie}`,
@@ -500,39 +550,99 @@ export function mountSteps(root, store, api) {
     pairsCount.textContent = v.merge ? int(v.n_pairs) : "–";
 
     // the table of pair counts this merge was chosen from
-    pairsBody.replaceChildren(...v.pair_counts.map((r, i) => h("tr", {
-      class: i === 0 ? "chosen" : r.tie ? "tie" : "",
-      dataset: { left: r.pair[0], right: r.pair[1], ...(r.ids ? { ids: r.ids.join(",") } : {}), count: r.count, chosen: i === 0 ? "true" : "false", tie: r.tie ? "true" : "false" },
-    },
-    h("td", {}, pairLabel(r.pair, mode)),
-    h("td", { class: "num", text: int(r.count) }),
-    h("td", {}, i === 0 ? h("span", { class: "badge chosen-badge", text: "merged" }) : r.tie ? h("span", { class: "badge tie-badge", text: "tie" }) : ""))));
+    pairsBody.replaceChildren(
+      ...v.pair_counts.map((r, i) =>
+        h(
+          "tr",
+          {
+            class: i === 0 ? "chosen" : r.tie ? "tie" : "",
+            dataset: {
+              left: r.pair[0],
+              right: r.pair[1],
+              ...(r.ids ? { ids: r.ids.join(",") } : {}),
+              count: r.count,
+              chosen: i === 0 ? "true" : "false",
+              tie: r.tie ? "true" : "false",
+            },
+          },
+          h("td", {}, pairLabel(r.pair, mode)),
+          h("td", { class: "num", text: int(r.count) }),
+          h(
+            "td",
+            {},
+            i === 0
+              ? h("span", { class: "badge chosen-badge", text: "merged" })
+              : r.tie
+                ? h("span", { class: "badge tie-badge", text: "tie" })
+                : "",
+          ),
+        ),
+      ),
+    );
     pairsBody.closest(".table-wrap").hidden = !v.pair_counts.length;
     pairsNote.textContent = !v.merge
       ? "No merge yet: the first pair counts appear at step 1."
-      : v.n_pairs > v.pair_counts.length ? `The ${int(v.pair_counts.length)} most frequent of ${int(v.n_pairs)} pairs.` : `All ${int(v.n_pairs)} pairs, most frequent first.`;
+      : v.n_pairs > v.pair_counts.length
+        ? `The ${int(v.pair_counts.length)} most frequent of ${int(v.n_pairs)} pairs.`
+        : `All ${int(v.n_pairs)} pairs, most frequent first.`;
 
     // the corpus after the merge
     if (mode === "bytes") {
       corpusHead.textContent = v.merge ? "The text after this merge" : "The text at the start";
       corpus.className = "corpus pieces";
       // pieces flow as text; a piece that ends a line is followed by a line break
-      corpus.replaceChildren(...v.rows.flatMap((r, i) => {
-        const piece = h("span", { class: r.merged.length ? "piece changed" : "piece", dataset: { piece: i } }, chips(r.symbols, r.merged, mode));
-        return r.symbols.join("").includes("\n") ? [piece, h("br")] : [piece];
-      }));
-      corpusNote.textContent = v.n_rows > v.rows.length ? `Showing the first ${int(v.rows.length)} of ${int(v.n_rows)} pieces.` : "Pieces are separated by small gaps; · is a space, ↵ a newline.";
+      corpus.replaceChildren(
+        ...v.rows.flatMap((r, i) => {
+          const piece = h(
+            "span",
+            { class: r.merged.length ? "piece changed" : "piece", dataset: { piece: i } },
+            chips(r.symbols, r.merged, mode),
+          );
+          return r.symbols.join("").includes("\n") ? [piece, h("br")] : [piece];
+        }),
+      );
+      corpusNote.textContent =
+        v.n_rows > v.rows.length
+          ? `Showing the first ${int(v.rows.length)} of ${int(v.n_rows)} pieces.`
+          : "Pieces are separated by small gaps; · is a space, ↵ a newline.";
     } else {
       corpusHead.textContent = v.merge ? "The words after this merge" : "The words at the start";
       corpus.className = "corpus words";
       const rows = v.rows.slice(0, MAX_ROWS_DRAWN);
-      corpus.replaceChildren(h("table", { class: "words-table" },
-        h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Word" }), h("th", { scope: "col", class: "num", text: "Count" }), h("th", { scope: "col", text: "Symbols" }))),
-        h("tbody", {}, rows.map((r, i) => h("tr", { class: r.merged.length ? "changed" : "", dataset: { word: r.label, index: i } },
-          h("th", { scope: "row", text: r.label }),
-          h("td", { class: "num", text: int(r.count) }),
-          h("td", { class: "syms", dataset: { symbols: r.symbols.join(" ") } }, chips(r.symbols, r.merged, mode)))))));
-      corpusNote.textContent = v.n_rows > rows.length ? `Showing the first ${int(rows.length)} of ${int(v.n_rows)} words.` : "Highlighted: the symbols this merge made.";
+      corpus.replaceChildren(
+        h(
+          "table",
+          { class: "words-table" },
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              h("th", { scope: "col", text: "Word" }),
+              h("th", { scope: "col", class: "num", text: "Count" }),
+              h("th", { scope: "col", text: "Symbols" }),
+            ),
+          ),
+          h(
+            "tbody",
+            {},
+            rows.map((r, i) =>
+              h(
+                "tr",
+                { class: r.merged.length ? "changed" : "", dataset: { word: r.label, index: i } },
+                h("th", { scope: "row", text: r.label }),
+                h("td", { class: "num", text: int(r.count) }),
+                h("td", { class: "syms", dataset: { symbols: r.symbols.join(" ") } }, chips(r.symbols, r.merged, mode)),
+              ),
+            ),
+          ),
+        ),
+      );
+      corpusNote.textContent =
+        v.n_rows > rows.length
+          ? `Showing the first ${int(rows.length)} of ${int(v.n_rows)} words.`
+          : "Highlighted: the symbols this merge made.";
     }
 
     // the vocabulary so far
@@ -542,7 +652,13 @@ export function mountSteps(root, store, api) {
     v.vocab.forEach((sym, i) => {
       const base = mode !== "bytes" && i < v.n_base;
       const isNew = !base && sym === newest && i === v.vocab.length - 1;
-      items.push(h("span", { class: `sym ${base ? "base" : "learned"}${isNew ? " newest" : ""}`, dataset: { sym } }, symbolNode(sym, mode)));
+      items.push(
+        h(
+          "span",
+          { class: `sym ${base ? "base" : "learned"}${isNew ? " newest" : ""}`, dataset: { sym } },
+          symbolNode(sym, mode),
+        ),
+      );
     });
     vocabOut.replaceChildren(...items);
   }
@@ -557,12 +673,30 @@ export function mountSteps(root, store, api) {
       return;
     }
     const mode = s.learned?.mode ?? s.mode;
-    const items = [h("li", { class: "start", dataset: { rule: "start" } },
-      h("span", { class: "rule", text: "Start" }), h("span", { class: "syms" }, chips(e.start, [], mode)))];
+    const items = [
+      h(
+        "li",
+        { class: "start", dataset: { rule: "start" } },
+        h("span", { class: "rule", text: "Start" }),
+        h("span", { class: "syms" }, chips(e.start, [], mode)),
+      ),
+    ];
     for (const f of e.fired) {
-      items.push(h("li", { dataset: { mergeIndex: f.index, symbols: f.symbols.join(" ") } },
-        h("span", { class: "rule" }, `Rule ${f.index + 1}: `, pairLabel(f.pair, mode), " → ", h("span", { class: "sym" }, symbolNode(f.merged, mode))),
-        h("span", { class: "syms" }, chips(f.symbols, f.positions, mode))));
+      items.push(
+        h(
+          "li",
+          { dataset: { mergeIndex: f.index, symbols: f.symbols.join(" ") } },
+          h(
+            "span",
+            { class: "rule" },
+            `Rule ${f.index + 1}: `,
+            pairLabel(f.pair, mode),
+            " → ",
+            h("span", { class: "sym" }, symbolNode(f.merged, mode)),
+          ),
+          h("span", { class: "syms" }, chips(f.symbols, f.positions, mode)),
+        ),
+      );
     }
     encodeList.replaceChildren(...items);
     const final = e.fired.length ? e.fired[e.fired.length - 1].symbols : e.start;
@@ -577,16 +711,25 @@ export function mountSteps(root, store, api) {
   }
 
   let ready = false;
-  api.ready.then(() => restored).then(() => {
-    ready = true;
-    if (!S().learned) learn();
-  }, () => {});
+  api.ready
+    .then(() => restored)
+    .then(
+      () => {
+        ready = true;
+        if (!S().learned) learn();
+      },
+      () => {},
+    );
 
   fillForm();
   let frame = 0;
   let savedSteps = null;
   store.subscribe((state) => {
-    if (!frame) frame = requestAnimationFrame(() => { frame = 0; render(store.state); });
+    if (!frame)
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        render(store.state);
+      });
     if (state.view !== "steps" && S().playing) pause();
     if (savedSteps !== null && SAVE_KEYS.some((k) => state.steps[k] !== savedSteps[k])) saveSteps();
     savedSteps = state.steps;

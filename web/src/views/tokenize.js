@@ -14,7 +14,8 @@ import { mountTeaching } from "./teach.js";
 export { groupTokens }; // (its home is tokenlist.js, shared with the Chat view)
 
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
-const SAMPLE = "Hello, world! Tokenizers split text into pieces.\nBonjour, ça va ? Привет, мир! 你好，世界。 नमस्ते दुनिया\nEmoji: 🙂👍🏽 🇺🇳\tand code: for (let i = 0; i < 10; i++) {}";
+const SAMPLE =
+  "Hello, world! Tokenizers split text into pieces.\nBonjour, ça va ? Привет, мир! 你好，世界。 नमस्ते दुनिया\nEmoji: 🙂👍🏽 🇺🇳\tand code: for (let i = 0; i < 10; i++) {}";
 
 export const initialTokenizeState = {
   tokenizer: "cl100k_base",
@@ -79,8 +80,15 @@ export function mountTokenize(root, store, api) {
   const CHOICE_KEY = "tokenize-tokenizer";
   function fillSelect() {
     const current = store.state.tokenize.tokenizer;
-    select.replaceChildren(...tokenizerGroups(api).map((g) =>
-      h("optgroup", { label: g.label }, g.items.map((t) => h("option", { value: t.name, text: t.label })))));
+    select.replaceChildren(
+      ...tokenizerGroups(api).map((g) =>
+        h(
+          "optgroup",
+          { label: g.label },
+          g.items.map((t) => h("option", { value: t.name, text: t.label })),
+        ),
+      ),
+    );
     if (!api.facts) return; // the real encodings are listed once the worker is ready (api.withFacts below)
     const names = api.tokenizers();
     if (wanted && names.includes(wanted)) {
@@ -132,7 +140,14 @@ export function mountTokenize(root, store, api) {
       if (mine !== seq) return;
       showError(root, "tokenize", missingNote);
       const same = store.state.tokenize.text === text && store.state.tokenize.tokenizerShown === tokenizer;
-      set({ text, result, tokenizerShown: tokenizer, addSpecialShown: addSpecial, pending: false, ...(same ? {} : { active: -1 }) });
+      set({
+        text,
+        result,
+        tokenizerShown: tokenizer,
+        addSpecialShown: addSpecial,
+        pending: false,
+        ...(same ? {} : { active: -1 }),
+      });
       if (!same) story.close(); // the story told is of another text
       sbs.refresh(text, tokenizer);
       if (store.state.tokenize.desc?.tokenizer !== tokenizer) describeNow(tokenizer);
@@ -244,10 +259,15 @@ export function mountTokenize(root, store, api) {
     g.tokens.forEach((i, k) => {
       if (k) nodes.push("; ");
       const vocab = r.vocab && r.vocab[i] !== r.display[i] ? ` · in the vocabulary “${r.vocab[i]}”` : "";
-      nodes.push(`id ${r.ids[i]}${r.special?.[i] ? " (special)" : ""} · UTF-8 bytes (hex) ${r.hex[i]} · “`, h("bdi", { text: r.display[i] }), `”${vocab}`);
+      nodes.push(
+        `id ${r.ids[i]}${r.special?.[i] ? " (special)" : ""} · UTF-8 bytes (hex) ${r.hex[i]} · “`,
+        h("bdi", { text: r.display[i] }),
+        `”${vocab}`,
+      );
     });
     const notes = r.note ? g.tokens.map((i) => r.note[i]).filter(Boolean) : [];
-    if (notes.length) nodes.push(h("span", { class: "token-note", text: ` ${notes.join(" ")}`, dataset: { testid: "token-note" } }));
+    if (notes.length)
+      nodes.push(h("span", { class: "token-note", text: ` ${notes.join(" ")}`, dataset: { testid: "token-note" } }));
     return nodes;
   }
 
@@ -284,7 +304,10 @@ export function mountTokenize(root, store, api) {
       });
       out.replaceChildren(...nodes);
       out.classList.toggle("show-ids", s.showIds);
-      note.textContent = s.result.n_tokens > s.result.ids.length ? `Showing the first ${int(s.result.ids.length)} of ${int(s.result.n_tokens)} tokens.` : "";
+      note.textContent =
+        s.result.n_tokens > s.result.ids.length
+          ? `Showing the first ${int(s.result.ids.length)} of ${int(s.result.n_tokens)} tokens.`
+          : "";
       tools.legend(s.result);
     } else if (!s.result && drawn.result) {
       drawn = { result: null, showIds: null, whitespace: null };
@@ -311,11 +334,14 @@ export function mountTokenize(root, store, api) {
   function countedText(s, desc) {
     const label = api.label(s.tokenizer);
     if (!desc) return `Counted with ${label}.`;
-    if (!desc.adds_special_tokens) return `Counted with ${label}; special-token strings in the text (such as <|endoftext|>) count as plain text.`;
+    if (!desc.adds_special_tokens)
+      return `Counted with ${label}; special-token strings in the text (such as <|endoftext|>) count as plain text.`;
     const n = s.result.n_added;
     const what = addedByTemplate(desc).join(" … ");
     const added = s.addSpecialShown
-      ? n ? `${int(n)} special token${n > 1 ? "s" : ""} added (${what})` : "this tokenizer adds no special tokens"
+      ? n
+        ? `${int(n)} special token${n > 1 ? "s" : ""} added (${what})`
+        : "this tokenizer adds no special tokens"
       : "special tokens not added";
     return `Counted with ${label}: ${added}; special-token strings typed in the text count as one token each.`;
   }
@@ -323,7 +349,14 @@ export function mountTokenize(root, store, api) {
   // --- links: text, tokenizer, toggles ---------------------------------------
   function link() {
     const s = store.state.tokenize;
-    const params = { tok: s.tokenizer, ids: s.showIds ? 1 : null, ws: s.whitespace ? 1 : null, sp: s.addSpecial ? null : 0, st: s.specials ? 1 : null, ...sbs.link() };
+    const params = {
+      tok: s.tokenizer,
+      ids: s.showIds ? 1 : null,
+      ws: s.whitespace ? 1 : null,
+      sp: s.addSpecial ? null : 0,
+      st: s.specials ? 1 : null,
+      ...sbs.link(),
+    };
     if (gallery.current) {
       // a gallery example: its id (and text number) stand for the text
       Object.assign(params, { g: gallery.current.id, gt: gallery.current.textIndex || null });
@@ -345,22 +378,32 @@ export function mountTokenize(root, store, api) {
         select.value = params.tok;
       } else {
         wanted = params.tok; // trained tokenizers load from storage a moment later
-        api.ready.then(() => {
-          if (wanted !== params.tok) return;
-          wanted = null;
-          missingNote = `This link uses the tokenizer “${params.tok}”, which is not in this browser (trained tokenizers stay where they were trained). Showing ${api.label(store.state.tokenize.tokenizer)} instead; train or import “${params.tok}” to see it.`;
-          showError(root, "tokenize", missingNote);
-        }, () => {});
+        api.ready.then(
+          () => {
+            if (wanted !== params.tok) return;
+            wanted = null;
+            missingNote = `This link uses the tokenizer “${params.tok}”, which is not in this browser (trained tokenizers stay where they were trained). Showing ${api.label(store.state.tokenize.tokenizer)} instead; train or import “${params.tok}” to see it.`;
+            showError(root, "tokenize", missingNote);
+          },
+          () => {},
+        );
       }
     }
-    set({ showIds: params.ids === "1", whitespace: params.ws === "1", addSpecial: params.sp !== "0", specials: params.st === "1" });
+    set({
+      showIds: params.ids === "1",
+      whitespace: params.ws === "1",
+      addSpecial: params.sp !== "0",
+      specials: params.st === "1",
+    });
     specialToggle.checked = params.sp !== "0";
     tools.applyLink(params);
     idsToggle.checked = params.ids === "1";
     wsToggle.checked = params.ws === "1";
     if (params.sbs) sbs.toggle(true, params.sbs === "-" ? [] : params.sbs.split(","));
     if (params.g) {
-      gallery.open(params.g, Number(params.gt) || 0).catch((err) => showError(root, "tokenize", `The gallery example could not be opened: ${err.message}`));
+      gallery
+        .open(params.g, Number(params.gt) || 0)
+        .catch((err) => showError(root, "tokenize", `The gallery example could not be opened: ${err.message}`));
       return notes;
     }
     encodeNow();
@@ -371,7 +414,11 @@ export function mountTokenize(root, store, api) {
 
   let frame = 0;
   store.subscribe(() => {
-    if (!frame) frame = requestAnimationFrame(() => { frame = 0; render(store.state); });
+    if (!frame)
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        render(store.state);
+      });
   });
   render(store.state);
   return { render, refresh: encodeNow, link, applyLink };

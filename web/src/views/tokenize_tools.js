@@ -45,7 +45,8 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
         // no clipboard here (an iframe, an insecure origin): show the ids selected
         copyBox.hidden = false;
         copyBox.select();
-        copyStatus.textContent = "The clipboard is not available here: the ids are selected below, copy them with Ctrl+C (⌘C).";
+        copyStatus.textContent =
+          "The clipboard is not available here: the ids are selected below, copy them with Ctrl+C (⌘C).";
       }
     } catch (err) {
       copyStatus.textContent = err.message;
@@ -60,8 +61,16 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
     try {
       const r = await api.decodeIds(decodeInput.value, store.state.tokenize.tokenizer);
       decodeOut.textContent = r.text;
-      decodeTokens.replaceChildren(...r.display.map((d, i) => h("code", {
-        class: `tok${r.note[i] ? " has-note" : ""}`, text: d, title: r.note[i] || `id ${r.ids[i]}`, dataset: { testid: "decoded-token" } })));
+      decodeTokens.replaceChildren(
+        ...r.display.map((d, i) =>
+          h("code", {
+            class: `tok${r.note[i] ? " has-note" : ""}`,
+            text: d,
+            title: r.note[i] || `id ${r.ids[i]}`,
+            dataset: { testid: "decoded-token" },
+          }),
+        ),
+      );
       decodeOut.dataset.decoded = String(r.ids.length);
     } catch (err) {
       decodeOut.textContent = "";
@@ -75,15 +84,34 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
   function legend(result) {
     const items = [];
     if (result?.display?.some((d, i) => result.note[i] && /<[0-9a-f]+>/.test(d))) {
-      items.push(h("li", { dataset: { testid: "legend-fragment" } }, h("code", { class: "tok", text: "<e0a6>" }),
-        " hex: bytes of a character that the tokenizer split across tokens (UTF-8 writes most characters in 2–4 bytes). Hover a token for which bytes it holds."));
+      items.push(
+        h(
+          "li",
+          { dataset: { testid: "legend-fragment" } },
+          h("code", { class: "tok", text: "<e0a6>" }),
+          " hex: bytes of a character that the tokenizer split across tokens (UTF-8 writes most characters in 2–4 bytes). Hover a token for which bytes it holds.",
+        ),
+      );
     }
     if (result?.marks?.label.length) {
-      items.push(h("li", { dataset: { testid: "legend-invisible" } }, h("span", { class: "invis", text: "\u200d", dataset: { label: "ZWJ" } }),
-        " an invisible or control character, shown by its Unicode abbreviation or code point (hover for its name)."));
+      items.push(
+        h(
+          "li",
+          { dataset: { testid: "legend-invisible" } },
+          h("span", { class: "invis", text: "\u200d", dataset: { label: "ZWJ" } }),
+          " an invisible or control character, shown by its Unicode abbreviation or code point (hover for its name).",
+        ),
+      );
     }
     if (result?.special?.some(Boolean)) {
-      items.push(h("li", {}, h("span", { class: "tok-group special", text: "<|endoftext|>" }), " one special token (the switch above counts it as text instead)."));
+      items.push(
+        h(
+          "li",
+          {},
+          h("span", { class: "tok-group special", text: "<|endoftext|>" }),
+          " one special token (the switch above counts it as text instead).",
+        ),
+      );
     }
     legendEl.replaceChildren(...items);
     legendEl.hidden = !items.length;

@@ -39,7 +39,10 @@ function toColumns(merges) {
   return Object.fromEntries(COLS.map((k) => [k, merges.map((m) => m[k])]));
 }
 function fromColumns(cols, extra = {}) {
-  return (cols.id || []).map((_, i) => ({ ...Object.fromEntries(COLS.map((k) => [k, cols[k]?.[i] ?? null])), ...extra }));
+  return (cols.id || []).map((_, i) => ({
+    ...Object.fromEntries(COLS.map((k) => [k, cols[k]?.[i] ?? null])),
+    ...extra,
+  }));
 }
 
 /** A token in the merges table; long ones are cut short (CSS) with the whole text in the tooltip. */
@@ -99,22 +102,44 @@ export function mountTrain(root, store, api) {
   // --- large texts stay out of the textarea (laying out MBs of text freezes the page) ----
   let bigText = null; // the training text when it is too large to show, else null (the textarea holds it)
   const bigInfo = h("p", { dataset: { testid: "train-big-text-info" } });
-  const bigBox = h("div", { class: "big-text", dataset: { testid: "train-big-text" }, hidden: true },
+  const bigBox = h(
+    "div",
+    { class: "big-text", dataset: { testid: "train-big-text" }, hidden: true },
     bigInfo,
-    h("div", { class: "saved-actions" },
-      h("button", { type: "button", class: "button small secondary", text: "Show and edit it (slow)", dataset: { action: "show-big-text" }, on: { click: () => {
-        const text = bigText;
-        bigText = null;
-        bigBox.hidden = true;
-        textArea.hidden = false;
-        textArea.value = text ?? "";
-        textArea.focus();
-      } } }),
-      h("button", { type: "button", class: "button small secondary", text: "Clear", dataset: { action: "clear-big-text" }, on: { click: () => {
-        setText("");
-        persist();
-        textArea.focus();
-      } } })));
+    h(
+      "div",
+      { class: "saved-actions" },
+      h("button", {
+        type: "button",
+        class: "button small secondary",
+        text: "Show and edit it (slow)",
+        dataset: { action: "show-big-text" },
+        on: {
+          click: () => {
+            const text = bigText;
+            bigText = null;
+            bigBox.hidden = true;
+            textArea.hidden = false;
+            textArea.value = text ?? "";
+            textArea.focus();
+          },
+        },
+      }),
+      h("button", {
+        type: "button",
+        class: "button small secondary",
+        text: "Clear",
+        dataset: { action: "clear-big-text" },
+        on: {
+          click: () => {
+            setText("");
+            persist();
+            textArea.focus();
+          },
+        },
+      }),
+    ),
+  );
   textArea.after(bigBox);
   function getText() {
     return bigText ?? textArea.value;
@@ -162,32 +187,47 @@ export function mountTrain(root, store, api) {
     showError(root, "regex", "");
     saveSettings();
   });
-  regexInput.addEventListener("input", () => { showError(root, "regex", ""); saveSettings(); });
-  vocabInput.addEventListener("input", () => { showError(root, "vocab", ""); saveSettings(); });
-  nameInput.addEventListener("input", () => { showError(root, "name", ""); hideConfirm(); saveSettings(); });
+  regexInput.addEventListener("input", () => {
+    showError(root, "regex", "");
+    saveSettings();
+  });
+  vocabInput.addEventListener("input", () => {
+    showError(root, "vocab", "");
+    saveSettings();
+  });
+  nameInput.addEventListener("input", () => {
+    showError(root, "name", "");
+    hideConfirm();
+    saveSettings();
+  });
 
   // --- the form's choices survive reloads (vocab size, pre-tokenizer, regex, name) --------
   let settingsLoaded = false; // (nothing is saved before the saved choices are back)
   const saveSettings = debounce(() => {
     if (!settingsLoaded) return;
-    storage.saveText(SETTINGS_KEY, JSON.stringify({ v: vocabInput.value, p: patternSelect.value, re: regexInput.value, name: nameInput.value }));
+    storage.saveText(
+      SETTINGS_KEY,
+      JSON.stringify({ v: vocabInput.value, p: patternSelect.value, re: regexInput.value, name: nameInput.value }),
+    );
   }, 300);
-  const settingsBack = Promise.all([storage.loadText(SETTINGS_KEY, null), api.ready.catch(() => null)]).then(([saved]) => {
-    fillFacts();
-    try {
-      const o = saved ? JSON.parse(saved) : null;
-      if (o && !linkApplied) {
-        if (typeof o.v === "string") vocabInput.value = o.v;
-        if (api.facts?.pretokenizers.some((p) => p.value === o.p)) patternSelect.value = o.p;
-        if (typeof o.re === "string") regexInput.value = o.re;
-        if (typeof o.name === "string") nameInput.value = o.name;
-        regexField.hidden = patternSelect.value !== "custom";
+  const settingsBack = Promise.all([storage.loadText(SETTINGS_KEY, null), api.ready.catch(() => null)]).then(
+    ([saved]) => {
+      fillFacts();
+      try {
+        const o = saved ? JSON.parse(saved) : null;
+        if (o && !linkApplied) {
+          if (typeof o.v === "string") vocabInput.value = o.v;
+          if (api.facts?.pretokenizers.some((p) => p.value === o.p)) patternSelect.value = o.p;
+          if (typeof o.re === "string") regexInput.value = o.re;
+          if (typeof o.name === "string") nameInput.value = o.name;
+          regexField.hidden = patternSelect.value !== "custom";
+        }
+      } catch {
+        // an unreadable record: keep the defaults
       }
-    } catch {
-      // an unreadable record: keep the defaults
-    }
-    settingsLoaded = true;
-  });
+      settingsLoaded = true;
+    },
+  );
   let linkApplied = false;
 
   // --- first visit: sample texts and where to start ------------------------------
@@ -224,7 +264,11 @@ export function mountTrain(root, store, api) {
   let frame = 0;
   let ticker = 0;
   const schedule = () => {
-    if (!frame) frame = requestAnimationFrame(() => { frame = 0; render(store.state); });
+    if (!frame)
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        render(store.state);
+      });
   };
 
   async function start(event) {
@@ -303,7 +347,13 @@ export function mountTrain(root, store, api) {
       saveLastRun();
     } catch (err) {
       store.update("train", { running: false, stopping: false, endedAt: performance.now(), result: null });
-      const target = { pattern: patternSelect.value === "custom" ? "regex" : "train", vocab_size: "vocab", text: "text", name: "name" }[err.field] ?? "train";
+      const target =
+        {
+          pattern: patternSelect.value === "custom" ? "regex" : "train",
+          vocab_size: "vocab",
+          text: "text",
+          name: "name",
+        }[err.field] ?? "train";
       showError(root, target, err.message);
     } finally {
       clearInterval(ticker);
@@ -323,7 +373,12 @@ export function mountTrain(root, store, api) {
 
   // --- asking before a name in use is trained again ---------------------------------
   let pendingChoice = null;
-  const confirmBox = h("div", { class: "confirm", dataset: { testid: "train-replace-confirm" }, attrs: { role: "group", "aria-label": "A tokenizer of this name exists" }, hidden: true });
+  const confirmBox = h("div", {
+    class: "confirm",
+    dataset: { testid: "train-replace-confirm" },
+    attrs: { role: "group", "aria-label": "A tokenizer of this name exists" },
+    hidden: true,
+  });
   $(root, '[data-testid="train-progress"]').before(confirmBox);
   function hideConfirm() {
     confirmBox.hidden = true;
@@ -335,13 +390,41 @@ export function mountTrain(root, store, api) {
       hideConfirm();
       start();
     };
-    const replaceBtn = h("button", { type: "button", class: "button small danger", text: `Replace “${name}”`, dataset: { action: "train-replace" }, on: { click: choose("replace") } });
+    const replaceBtn = h("button", {
+      type: "button",
+      class: "button small danger",
+      text: `Replace “${name}”`,
+      dataset: { action: "train-replace" },
+      on: { click: choose("replace") },
+    });
     confirmBox.replaceChildren(
-      h("p", { text: `You already have a tokenizer named “${name}”. Train again and replace it, or keep both (the new one gets another name)?` }),
-      h("div", { class: "saved-actions" },
+      h("p", {
+        text: `You already have a tokenizer named “${name}”. Train again and replace it, or keep both (the new one gets another name)?`,
+      }),
+      h(
+        "div",
+        { class: "saved-actions" },
         replaceBtn,
-        h("button", { type: "button", class: "button small secondary", text: "Keep both", dataset: { action: "train-keep-both" }, on: { click: choose("keep") } }),
-        h("button", { type: "button", class: "button small secondary", text: "Cancel", dataset: { action: "train-cancel" }, on: { click: () => { hideConfirm(); trainButton.focus(); } } })),
+        h("button", {
+          type: "button",
+          class: "button small secondary",
+          text: "Keep both",
+          dataset: { action: "train-keep-both" },
+          on: { click: choose("keep") },
+        }),
+        h("button", {
+          type: "button",
+          class: "button small secondary",
+          text: "Cancel",
+          dataset: { action: "train-cancel" },
+          on: {
+            click: () => {
+              hideConfirm();
+              trainButton.focus();
+            },
+          },
+        }),
+      ),
     );
     confirmBox.hidden = false;
     replaceBtn.focus();
@@ -352,7 +435,13 @@ export function mountTrain(root, store, api) {
     const s = store.state.train;
     if (!s.merges.length || !s.result) return;
     const { json: _json, ...result } = s.result; // (the tokenizer itself is saved with the others)
-    const record = { merges: toColumns(s.merges), result, target: s.target, totalBytes: s.totalBytes, elapsed: s.endedAt - s.startedAt };
+    const record = {
+      merges: toColumns(s.merges),
+      result,
+      target: s.target,
+      totalBytes: s.totalBytes,
+      elapsed: s.endedAt - s.startedAt,
+    };
     storage.saveText(LAST_RUN_KEY, JSON.stringify(record));
   }
   storage.loadText(LAST_RUN_KEY, null).then((saved) => {
@@ -361,7 +450,16 @@ export function mountTrain(root, store, api) {
       const r = JSON.parse(saved);
       const merges = fromColumns(r.merges, { totalBytes: r.totalBytes, target: r.target });
       const now = performance.now();
-      store.update("train", { ...initialTrainState, merges, target: r.target, totalBytes: r.totalBytes, result: r.result, startedAt: now - (r.elapsed || 0), endedAt: now, restored: true });
+      store.update("train", {
+        ...initialTrainState,
+        merges,
+        target: r.target,
+        totalBytes: r.totalBytes,
+        result: r.result,
+        startedAt: now - (r.elapsed || 0),
+        endedAt: now,
+        restored: true,
+      });
     } catch {
       // an unreadable record: start empty
     }
@@ -369,9 +467,19 @@ export function mountTrain(root, store, api) {
 
   // --- replay a finished run merge by merge, and a saved tokenizer's merges ----------
   const replayBox = $(root, '[data-testid="replay-controls"]');
-  const replayButton = h("button", { type: "button", class: "button small secondary", text: "Replay", dataset: { action: "replay" }, attrs: { "aria-pressed": "false" }, disabled: true });
-  const replaySpeed = h("select", { dataset: { testid: "replay-speed" }, attrs: { "aria-label": "Replay speed" } },
-    ...REPLAY_SPEEDS.map((n) => h("option", { value: String(n), text: `${n} merges/s`, selected: n === 20 })));
+  const replayButton = h("button", {
+    type: "button",
+    class: "button small secondary",
+    text: "Replay",
+    dataset: { action: "replay" },
+    attrs: { "aria-pressed": "false" },
+    disabled: true,
+  });
+  const replaySpeed = h(
+    "select",
+    { dataset: { testid: "replay-speed" }, attrs: { "aria-label": "Replay speed" } },
+    ...REPLAY_SPEEDS.map((n) => h("option", { value: String(n), text: `${n} merges/s`, selected: n === 20 })),
+  );
   replayBox?.append(replayButton, h("label", { class: "inline" }, "Speed ", replaySpeed));
   let replayTimer = 0;
   function stopReplay() {
@@ -390,29 +498,49 @@ export function mountTrain(root, store, api) {
     const speed = Number(replaySpeed.value);
     // at most 50 updates a second: fast speeds add several merges a tick
     const perTick = Math.max(1, Math.round(speed / 50));
-    replayTimer = setInterval(() => {
-      const s = store.state.train;
-      if (!s.replay) return stopReplay();
-      const at = Math.min(s.merges.length, s.replay.at + perTick);
-      if (at >= s.merges.length) {
-        clearInterval(replayTimer);
-        replayTimer = 0;
-        store.update("train", { replay: null });
-      } else store.update("train", { replay: { at, playing: true } });
-    }, (1000 * perTick) / speed);
+    replayTimer = setInterval(
+      () => {
+        const s = store.state.train;
+        if (!s.replay) return stopReplay();
+        const at = Math.min(s.merges.length, s.replay.at + perTick);
+        if (at >= s.merges.length) {
+          clearInterval(replayTimer);
+          replayTimer = 0;
+          store.update("train", { replay: null });
+        } else store.update("train", { replay: { at, playing: true } });
+      },
+      (1000 * perTick) / speed,
+    );
   }
   replayButton.addEventListener("click", () => (store.state.train.replay ? stopReplay() : startReplay()));
-  replaySpeed.addEventListener("change", () => { if (replayTimer) tickReplay(); });
+  replaySpeed.addEventListener("change", () => {
+    if (replayTimer) tickReplay();
+  });
 
   async function openMerges(name) {
     if (store.state.train.running) return savedError("Stop the training run first.");
     stopReplay();
     try {
       const cols = await api.mergesTable(name);
-      const merges = fromColumns({ id: cols.id, left: cols.left, right: cols.right, leftText: cols.left_text, rightText: cols.right_text, tokenText: cols.token_text });
+      const merges = fromColumns({
+        id: cols.id,
+        left: cols.left,
+        right: cols.right,
+        leftText: cols.left_text,
+        rightText: cols.right_text,
+        tokenText: cols.token_text,
+      });
       const now = performance.now();
       const meta = api.trainedTokenizers().find((t) => t.name === name)?.meta ?? {};
-      store.update("train", { ...initialTrainState, merges, target: merges.length, startedAt: now, endedAt: now, opened: name, result: { name, n_merges: merges.length, opened: true, n_vocab: meta.n_vocab } });
+      store.update("train", {
+        ...initialTrainState,
+        merges,
+        target: merges.length,
+        startedAt: now,
+        endedAt: now,
+        opened: name,
+        result: { name, n_merges: merges.length, opened: true, n_vocab: meta.n_vocab },
+      });
       savedError("");
       $(root, '[data-testid="merges-table"]').scrollIntoView({ block: "nearest" });
     } catch (err) {
@@ -428,11 +556,19 @@ export function mountTrain(root, store, api) {
     const info = [];
     if (meta?.n_merges != null) info.push(plural(meta.n_merges, "merge"));
     if (meta?.n_vocab != null) info.push(`vocab ${int(meta.n_vocab)}`);
-    if (meta?.pattern) info.push(`pre-tokenizer ${api.facts?.pretokenizers.find((p) => p.value === meta.pattern)?.label ?? "custom regex"}`);
+    if (meta?.pattern)
+      info.push(
+        `pre-tokenizer ${api.facts?.pretokenizers.find((p) => p.value === meta.pattern)?.label ?? "custom regex"}`,
+      );
     if (meta?.bytes) info.push(`trained on ${bytesLabel(meta.bytes)}`);
     const li = h("li", { dataset: { tokenizer: name, testid: "saved-item" } });
     const startRename = () => {
-      const input = h("input", { type: "text", value: name, maxLength: 60, attrs: { "aria-label": `New name for ${name}`, "data-testid": "rename-input" } });
+      const input = h("input", {
+        type: "text",
+        value: name,
+        maxLength: 60,
+        attrs: { "aria-label": `New name for ${name}`, "data-testid": "rename-input" },
+      });
       const save = async () => {
         try {
           await api.renameTokenizer(name, input.value);
@@ -443,25 +579,73 @@ export function mountTrain(root, store, api) {
         }
       };
       input.addEventListener("keydown", (e) => {
-        if (e.key === "Enter") { e.preventDefault(); save(); }
+        if (e.key === "Enter") {
+          e.preventDefault();
+          save();
+        }
         if (e.key === "Escape") renderSaved();
       });
       li.replaceChildren(
         input,
-        h("div", { class: "saved-actions" },
-          h("button", { type: "button", class: "button small", text: "Save name", dataset: { action: "rename-save" }, on: { click: save } }),
-          h("button", { type: "button", class: "button small secondary", text: "Cancel", on: { click: () => renderSaved() } })),
+        h(
+          "div",
+          { class: "saved-actions" },
+          h("button", {
+            type: "button",
+            class: "button small",
+            text: "Save name",
+            dataset: { action: "rename-save" },
+            on: { click: save },
+          }),
+          h("button", {
+            type: "button",
+            class: "button small secondary",
+            text: "Cancel",
+            on: { click: () => renderSaved() },
+          }),
+        ),
       );
       input.focus();
       input.select();
     };
     li.append(
       h("div", {}, label, h("div", { class: "hint", text: info.join(" · ") })),
-      h("div", { class: "saved-actions" },
-        h("button", { type: "button", class: "button small secondary", text: "Merges", dataset: { action: "open-merges" }, attrs: { "aria-label": `Show the merges of ${name}` }, on: { click: () => openMerges(name) } }),
-        h("button", { type: "button", class: "button small secondary", text: "Download…", dataset: { action: "downloads" }, attrs: { "aria-label": `Download ${name} (tokenizer.json, .tiktoken, JSON)`, "aria-expanded": "false" }, on: { click: (e) => toggleDownloads(li, name, e.currentTarget) } }),
-        h("button", { type: "button", class: "button small secondary", text: "Rename", dataset: { action: "rename" }, attrs: { "aria-label": `Rename ${name}` }, on: { click: startRename } }),
-        h("button", { type: "button", class: "button small danger", text: "Delete", dataset: { action: "delete" }, attrs: { "aria-label": `Delete ${name}` }, on: { click: () => confirmDelete(li, name) } })),
+      h(
+        "div",
+        { class: "saved-actions" },
+        h("button", {
+          type: "button",
+          class: "button small secondary",
+          text: "Merges",
+          dataset: { action: "open-merges" },
+          attrs: { "aria-label": `Show the merges of ${name}` },
+          on: { click: () => openMerges(name) },
+        }),
+        h("button", {
+          type: "button",
+          class: "button small secondary",
+          text: "Download…",
+          dataset: { action: "downloads" },
+          attrs: { "aria-label": `Download ${name} (tokenizer.json, .tiktoken, JSON)`, "aria-expanded": "false" },
+          on: { click: (e) => toggleDownloads(li, name, e.currentTarget) },
+        }),
+        h("button", {
+          type: "button",
+          class: "button small secondary",
+          text: "Rename",
+          dataset: { action: "rename" },
+          attrs: { "aria-label": `Rename ${name}` },
+          on: { click: startRename },
+        }),
+        h("button", {
+          type: "button",
+          class: "button small danger",
+          text: "Delete",
+          dataset: { action: "delete" },
+          attrs: { "aria-label": `Delete ${name}` },
+          on: { click: () => confirmDelete(li, name) },
+        }),
+      ),
     );
     return li;
   }
@@ -489,18 +673,48 @@ export function mountTrain(root, store, api) {
 
   /** Deleting asks first, in place: "Delete “name”? [Yes, delete] [Cancel]". */
   function confirmDelete(li, name) {
-    const cancel = h("button", { type: "button", class: "button small secondary", text: "Cancel", dataset: { action: "delete-cancel" }, on: { click: () => {
-      renderSaved();
-      savedList.querySelector(`[data-action="delete"][aria-label="Delete ${CSS.escape(name)}"]`)?.focus();
-    } } });
-    const yes = h("button", { type: "button", class: "button small danger", text: "Yes, delete", dataset: { action: "delete-confirm" }, attrs: { "aria-label": `Yes, delete ${name}` }, on: { click: async () => {
-      try { await api.deleteTokenizer(name); savedError(""); } catch (err) { savedError(err.message); renderSaved(); }
-    } } });
+    const cancel = h("button", {
+      type: "button",
+      class: "button small secondary",
+      text: "Cancel",
+      dataset: { action: "delete-cancel" },
+      on: {
+        click: () => {
+          renderSaved();
+          savedList.querySelector(`[data-action="delete"][aria-label="Delete ${CSS.escape(name)}"]`)?.focus();
+        },
+      },
+    });
+    const yes = h("button", {
+      type: "button",
+      class: "button small danger",
+      text: "Yes, delete",
+      dataset: { action: "delete-confirm" },
+      attrs: { "aria-label": `Yes, delete ${name}` },
+      on: {
+        click: async () => {
+          try {
+            await api.deleteTokenizer(name);
+            savedError("");
+          } catch (err) {
+            savedError(err.message);
+            renderSaved();
+          }
+        },
+      },
+    });
     li.replaceChildren(
-      h("div", {}, h("strong", { class: "saved-name", text: `Delete “${name}”?` }), h("div", { class: "hint", text: "It is removed from this browser; download it first to keep a copy." })),
+      h(
+        "div",
+        {},
+        h("strong", { class: "saved-name", text: `Delete “${name}”?` }),
+        h("div", { class: "hint", text: "It is removed from this browser; download it first to keep a copy." }),
+      ),
       h("div", { class: "saved-actions" }, yes, cancel),
     );
-    li.addEventListener("keydown", (e) => { if (e.key === "Escape") cancel.click(); });
+    li.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") cancel.click();
+    });
     cancel.focus();
   }
 
@@ -540,7 +754,13 @@ export function mountTrain(root, store, api) {
     trainButton.disabled = s.running || !ready;
     stopButton.disabled = !s.running || s.stopping;
     trainButton.setAttribute("aria-busy", String(s.running));
-    document.body.dataset.training = s.running ? "running" : s.result ? (s.result.stopped ? "stopped" : "done") : "idle";
+    document.body.dataset.training = s.running
+      ? "running"
+      : s.result
+        ? s.result.stopped
+          ? "stopped"
+          : "done"
+        : "idle";
 
     // merges table (newest first, incremental; a replay shows the first s.replay.at)
     const upTo = s.replay ? s.replay.at : s.merges.length;
@@ -554,10 +774,17 @@ export function mountTrain(root, store, api) {
       const rows = [];
       for (let i = upTo - 1; i >= start; i -= 1) {
         const m = s.merges[i];
-        rows.push(h("tr", { dataset: { id: m.id, left: m.left, right: m.right, count: m.count } },
-          h("td", { class: "num", text: String(m.id) }),
-          tokenCell(m.leftText), tokenCell(m.rightText), tokenCell(m.tokenText),
-          h("td", { class: "num", text: m.count == null ? "–" : int(m.count) })));
+        rows.push(
+          h(
+            "tr",
+            { dataset: { id: m.id, left: m.left, right: m.right, count: m.count } },
+            h("td", { class: "num", text: String(m.id) }),
+            tokenCell(m.leftText),
+            tokenCell(m.rightText),
+            tokenCell(m.tokenText),
+            h("td", { class: "num", text: m.count == null ? "–" : int(m.count) }),
+          ),
+        );
       }
       mergesBody.prepend(...rows);
       while (mergesBody.rows.length > MAX_ROWS) mergesBody.lastElementChild.remove();
@@ -567,7 +794,11 @@ export function mountTrain(root, store, api) {
     const of = s.opened ? ` of “${s.opened}”` : s.restored ? " of the last run" : "";
     mergesNote.textContent = s.replay
       ? `(replay: ${int(upTo)} of ${int(s.merges.length)})`
-      : upTo > MAX_ROWS ? `(latest ${MAX_ROWS} of ${int(upTo)}${of})` : upTo ? `(${int(upTo)}${of})` : "";
+      : upTo > MAX_ROWS
+        ? `(latest ${MAX_ROWS} of ${int(upTo)}${of})`
+        : upTo
+          ? `(${int(upTo)}${of})`
+          : "";
     replayButton.disabled = s.running || !s.merges.length;
     replayButton.textContent = s.replay ? "Stop replay" : "Replay";
     replayButton.setAttribute("aria-pressed", String(!!s.replay));
@@ -596,11 +827,12 @@ export function mountTrain(root, store, api) {
       const saved = r.n_merges ? ` Saved as “${r.name}”.` : " Nothing to save.";
       const last = s.merges[s.merges.length - 1];
       const ratio = last ? ` ${fixed(last.totalBytes / last.nTokens)} bytes per token.` : "";
-      const why = !r.n_merges && !r.stopped
-        ? " There was no adjacent pair to merge: the pre-tokenizer left no piece with 2 or more bytes (a custom regex may match nothing, or only single characters, in this text)."
-        : ranOut
-          ? ` The text ran out of pairs to merge after ${plural(r.n_merges, "merge")} of the ${int(s.target)} asked: every piece of it is now a single token.`
-          : "";
+      const why =
+        !r.n_merges && !r.stopped
+          ? " There was no adjacent pair to merge: the pre-tokenizer left no piece with 2 or more bytes (a custom regex may match nothing, or only single characters, in this text)."
+          : ranOut
+            ? ` The text ran out of pairs to merge after ${plural(r.n_merges, "merge")} of the ${int(s.target)} asked: every piece of it is now a single token.`
+            : "";
       progressText.textContent = `${how} ${plural(r.n_merges, "merge")} in ${duration(elapsed)}.${ratio}${why}${saved}`;
     } else if (s.startedAt) {
       progressText.textContent = `Failed after ${duration(elapsed)}.`;

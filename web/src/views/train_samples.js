@@ -21,7 +21,9 @@ async function udhrSamples() {
       if (!res.ok) throw new Error(`Could not load the UDHR samples (HTTP ${res.status}).`);
       return res.json();
     });
-    udhr.catch(() => { udhr = null; });
+    udhr.catch(() => {
+      udhr = null;
+    });
   }
   return (await udhr).languages;
 }
@@ -47,15 +49,22 @@ export async function sampleText(key) {
 export function mountSamples(box, { onPick, onError }) {
   box.replaceChildren(
     h("span", { class: "hint", text: "Try a sample:" }),
-    ...SAMPLES.map((s) => h("button", {
-      type: "button", class: "button small secondary", text: s.label, dataset: { sample: s.key },
-      on: { click: async () => {
-        try {
-          onPick(await sampleText(s.key), s);
-        } catch (err) {
-          onError(err.message);
-        }
-      } },
-    })),
+    ...SAMPLES.map((s) =>
+      h("button", {
+        type: "button",
+        class: "button small secondary",
+        text: s.label,
+        dataset: { sample: s.key },
+        on: {
+          click: async () => {
+            try {
+              onPick(await sampleText(s.key), s);
+            } catch (err) {
+              onError(err.message);
+            }
+          },
+        },
+      }),
+    ),
   );
 }
