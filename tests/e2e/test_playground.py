@@ -69,9 +69,20 @@ def test_ready_without_console_errors_or_foreign_requests(page, site_url):
 
 
 def test_csp_forbids_inline_script_and_remote_hosts():
-    html = (DIST / "index.html").read_text(encoding="utf-8")
-    assert 'http-equiv="Content-Security-Policy"' in html
-    csp = html.split('http-equiv="Content-Security-Policy" content="', 1)[1].split('"', 1)[0]
+    import html.parser
+
+    class _Csp(html.parser.HTMLParser):
+        csp = None
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if tag == "meta" and (a.get("http-equiv") or "").lower() == "content-security-policy":
+                self.csp = a.get("content")
+
+    parser = _Csp()
+    parser.feed((DIST / "index.html").read_text(encoding="utf-8"))
+    csp = parser.csp
+    assert csp, "index.html has no Content-Security-Policy meta tag"
     directives = {d.split()[0]: d.split()[1:] for d in csp.split(";") if d.strip()}
     assert directives["default-src"] == ["'self'"]
     assert set(directives["script-src"]) <= {"'self'", "'wasm-unsafe-eval'"}
