@@ -278,3 +278,25 @@ def test_story_of_an_open_model_token_opens(page, site_url):
     assert token_id == ids[2]
     assert steps == []
     assert page.locator('[data-testid="token-story"]').get_attribute("data-state") == "ready"
+
+
+def test_story_follows_the_add_special_tokens_switch(page, site_url):
+    """With "Add special tokens" off, token k of the list is token k of
+    `encode(text, add_special_tokens=False)`: the story must describe that token,
+    not its neighbour (a fresh tester saw " world" when clicking " foo" in Llama 3)."""
+    from tests import hf_models
+
+    text = "hello world foo bar"
+    ids = hf_models.reference("llama3_1").encode(text, add_special_tokens=False).ids
+    open_ready(page, site_url, "tokenize")
+    _tokenize(page, text, "llama3", len(ids) + 1)  # BOS added by default
+    page.locator('[data-testid="toggle-special"]').uncheck()
+    page.wait_for_function(
+        "(want) => document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded === want",
+        arg=f"llama3:{len(ids)}",
+        timeout=60_000,
+    )
+    settle(page)
+    page.locator('[data-testid="token"]').nth(2).click()
+    token_id, _ = _story_rows(page)
+    assert token_id == ids[2]

@@ -492,14 +492,14 @@ export function createApi({ onStatus }) {
      * (bytepair.token_story(...).to_dict() with UTF-16 spans, plus `lines` (bytepair.explain.describe)).
      * For a tokenizer trained in this page its merges' counts are included (created_by.count).
      */
-    async tokenStory(text, tokenizer, index) {
+    async tokenStory(text, tokenizer, index, { addSpecial = true } = {}) {
       needText("tokenStory(text, tokenizer, index)", text);
       if (!Number.isInteger(index) || index < 0)
         throw new TypeError(
           `bytepair.tokenStory(text, tokenizer, index): index must be a token number (0, 1, ...), got ${describe(index)}.`,
         );
       const name = await use(tokenizer, "tokenStory(text, tokenizer, index)");
-      return call("tokenStory", text, name, index, trainingEvents.get(name) ?? null);
+      return call("tokenStory", text, name, index, trainingEvents.get(name) ?? null, addSpecial !== false);
     },
     /** The same text under several tokenizers, boundaries aligned: bytepair.compare_segmentations(...).to_dict() + `spans` per row. */
     async sideBySide(text, tokenizers) {

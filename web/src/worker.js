@@ -484,12 +484,10 @@ const api = {
   },
 
   /** Why this token (playground.py token_story): the story of token `index` of `text`; events: training columns or null. */
-  tokenStory(text, name, index, events) {
+  tokenStory(text, name, index, events, addSpecial = true) {
     return guarded(async () => {
       await ensureData(name);
-      return JSON.parse(
-        events ? pg.token_story(text, name, index, JSON.stringify(events)) : pg.token_story(text, name, index),
-      );
+      return JSON.parse(pg.token_story(text, name, index, events ? JSON.stringify(events) : "", addSpecial));
     });
   },
 

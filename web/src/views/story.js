@@ -53,7 +53,7 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
   }
 
   async function show() {
-    const { text, tokenizer, indices, i } = current;
+    const { text, tokenizer, indices, i, options } = current;
     const index = indices[i];
     const mine = ++seq;
     el.hidden = false;
@@ -61,7 +61,7 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
     el.replaceChildren(h("p", { class: "hint", text: `Working out the story of token ${int(index + 1)}…` }));
     let story;
     try {
-      story = await api.tokenStory(text, tokenizer, index);
+      story = await api.tokenStory(text, tokenizer, index, options);
     } catch (err) {
       if (mine !== seq) return;
       el.dataset.state = "unavailable";
@@ -262,8 +262,8 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
   }
 
   return {
-    open(text, tokenizer, indices) {
-      current = { text, tokenizer, indices, i: 0 };
+    open(text, tokenizer, indices, options = {}) {
+      current = { text, tokenizer, indices, i: 0, options };
       show();
     },
     close,

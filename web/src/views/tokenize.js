@@ -237,7 +237,7 @@ export function mountTokenize(root, store, api) {
   function openStory(gi) {
     const st = store.state.tokenize;
     if (!st.result || !groups[gi]) return;
-    story.open(st.text, st.tokenizerShown, groups[gi].tokens);
+    story.open(st.text, st.tokenizerShown, groups[gi].tokens, { addSpecial: st.addSpecialShown });
   }
   out.addEventListener("mouseover", (e) => {
     const el = e.target.closest("[data-group]");
