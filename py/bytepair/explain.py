@@ -822,6 +822,8 @@ def explain_tokens(
     return _explain(tokenizer, text, allowed_special, disallowed_special, units, events, None, add_special_tokens)
 
 
+# token_story repeats explain_tokens' keyword options on purpose: a public signature
+# spelled out (types, defaults, help()) rather than **kwargs; both go to _explain.
 def token_story(
     tokenizer,
     text: str,
@@ -1072,6 +1074,7 @@ class _Core:
                 )
             )
             tokens.append((a, b, how, tuple(tsteps), Stop(left, right, lost)))
+        self.data = data
         self.ids = ids
         self.whole = whole
         self.steps = steps
@@ -1086,6 +1089,46 @@ def _piece_story(index, piece_text, data, alt, tables, cache, spans, pos, by_id,
         core = _Core(data, tables)
         if len(cache) < 50_000:
             cache[data] = core
+    if alt is None:
+        kind, source = ("whole_text" if tokenizer.pattern is None else "custom"), None
+    else:
+        kind, source = tables.kinds[alt], tables.alternatives[alt]
+    vocab = tokenizer.vocab
+    trained = tables.ranks is None
+
+    def created(tid: int) -> Creation | None:
+        if not trained or tid < 256:
+            return None
+        ev = by_id.get(tid)
+        return Creation(tid - 256, tables.pair_of[tid], None if ev is None else ev.count)
+
+    return _stories(
+        core,
+        index,
+        piece_text,
+        spans,
+        pos,
+        alt=alt,
+        source=source,
+        kind=kind,
+        label=alternative_label(kind, piece_text, source=source),
+        token=lambda tid, sp: vocab[tid],
+        created=created,
+        rule="merge_index" if trained else "rank",
+    )
+
+
+def _stories(core, index, piece_text, spans, pos, *, alt, source, kind, label, token, created, rule):
+    """The :class:`PieceStory` of one piece and its :class:`TokenStory` s, from its
+    :class:`_Core` (both paths: a :class:`bytepair.Tokenizer`'s pieces and an open
+    model's), after checking the replay's ids against ``encode``'s spans.
+
+    ``token(tid, span) -> bytes`` and ``created(tid) -> Creation | None`` fill
+    the per-token fields that differ between the paths.
+
+    Raises:
+        RuntimeError: the replay's ids differ from ``encode``'s (a bug).
+    """
     final_ids = core.ids
     n_tok = len(final_ids)
     got = [s.id for s in spans[pos : pos + n_tok]]
@@ -1093,20 +1136,12 @@ def _piece_story(index, piece_text, data, alt, tables, cache, spans, pos, by_id,
         raise RuntimeError(
             f"explain: replay of piece {piece_text!r} gave {final_ids}, encode gave {got} (a bug; please report it)"
         )
-    if alt is None:
-        kind, source = ("whole_text" if tokenizer.pattern is None else "custom"), None
-    else:
-        kind, source = tables.kinds[alt], tables.alternatives[alt]
-    label = alternative_label(kind, piece_text, source=source)
-    vocab = tokenizer.vocab
-    trained = tables.ranks is None
-    pspan_end = max(sp.end for sp in spans[pos : pos + n_tok])
     story = PieceStory(
         index,
         piece_text,
         spans[pos].start,
-        pspan_end,
-        len(data),
+        max(sp.end for sp in spans[pos : pos + n_tok]),
+        len(core.data),
         alt,
         source,
         kind,
@@ -1116,19 +1151,16 @@ def _piece_story(index, piece_text, data, alt, tables, cache, spans, pos, by_id,
         core.whole,
         core.steps,
         core.initial,
+        core.starts,
     )
     toks = []
     for j, (tid, (a, b, how, tsteps, stop)) in enumerate(zip(final_ids, core.tokens)):
         sp = spans[pos + j]
-        created = None
-        if trained and tid >= 256:
-            ev = by_id.get(tid)
-            created = Creation(tid - 256, tables.pair_of[tid], None if ev is None else ev.count)
         toks.append(
             TokenStory(
                 pos + j,
                 tid,
-                vocab[tid],
+                token(tid, sp),
                 sp.start,
                 sp.end,
                 False,
@@ -1138,8 +1170,8 @@ def _piece_story(index, piece_text, data, alt, tables, cache, spans, pos, by_id,
                 how,
                 tsteps,
                 stop,
-                created,
-                rule="merge_index" if trained else "rank",
+                created(tid),
+                rule=rule,
             )
         )
     return story, toks
@@ -1356,51 +1388,23 @@ def _explain_hf(tok, text: str, units, only) -> Explanation:
                 whole = vocab[w] if tok._ignore_merges and w in vocab else None
                 rep = _SymbolReplay(syms, [len(b) for b in sym_bytes], vocab, get_rank, tok._sep, merge=whole is None)
                 core = _Core(data, None, rep, whole)
-                core.data = data  # type: ignore[attr-defined]
                 if len(cache) < 50_000:
                     cache[w] = core
-            data = core.data  # type: ignore[attr-defined]
-            n_tok = len(core.ids)
-            got = [sp.id for sp in spans[pos : pos + n_tok]]
-            if got != core.ids:
-                raise RuntimeError(
-                    f"explain: replay of piece {w!r} gave {core.ids}, encode gave {got} (a bug; please report it)"
-                )
-            ptext = data.decode("utf-8", "replace")
-            story = PieceStory(
+            story, toks = _stories(
+                core,
                 n_pieces - 1,
-                ptext,
-                spans[pos].start,
-                max(sp.end for sp in spans[pos : pos + n_tok]),
-                len(data),
-                None,
-                None,
-                "pre_tokenizer",
-                label,
+                core.data.decode("utf-8", "replace"),
+                spans,
                 pos,
-                n_tok,
-                core.whole,
-                core.steps,
-                core.initial,
-                core.starts,
+                alt=None,
+                source=None,
+                kind="pre_tokenizer",
+                label=label,
+                token=lambda tid, sp: sp.token,
+                created=lambda tid: None,
+                rule="rank",
             )
-            toks = [
-                TokenStory(
-                    pos + j,
-                    tid,
-                    spans[pos + j].token,
-                    spans[pos + j].start,
-                    spans[pos + j].end,
-                    False,
-                    story.index,
-                    a,
-                    b,
-                    how,
-                    tsteps,
-                    stop,
-                )
-                for j, (tid, (a, b, how, tsteps, stop)) in enumerate(zip(core.ids, core.tokens))
-            ]
+            n_tok = story.n_tokens
             pieces.append(story)
             if only is not None:
                 return Explanation(tok.name, "rank", tok.pattern, units, tuple(pieces), (toks[only - pos],))
