@@ -62,6 +62,7 @@ from .errors import ArgumentError, BytepairError, TokenizerFileError
 from .normalize import normalize
 from .patterns import resolve_pattern
 from .pretokenize import compile_pattern
+from .trainer import check_train_args, tokenizer_from_merges
 
 __all__ = [
     "CHUNK_CHARS",
@@ -502,12 +503,25 @@ def train_from_counts(
         The tokenizer.
 
     Raises:
-        ArgumentError: bad counts, ``vocab_size`` or special tokens.
+        ArgumentError / ArgumentTypeError / PatternError (``field`` names the
+            argument): any option :func:`bytepair.trainer.check_train_args`
+            refuses, raised before learning starts; TypeError / ValueError:
+            bad counts (see :func:`bytepair.trainer.train_iter_from_counts`).
     """
+    check_train_args(
+        vocab_size,
+        special_tokens=special_tokens,
+        min_frequency=min_frequency,
+        pattern=pattern,
+        normalization=normalization,
+        name=name,
+    )
     merges, _ = learn_merges(
         counts, vocab_size, special_tokens=special_tokens, min_frequency=min_frequency, on_merge=on_merge
     )
-    return _tokenizer(merges, pattern=pattern, special_tokens=special_tokens, normalization=normalization, name=name)
+    return tokenizer_from_merges(
+        merges, pattern=pattern, special_tokens=special_tokens, normalization=normalization, name=name
+    )
 
 
 def learn_merges(
@@ -535,14 +549,6 @@ def learn_merges(
     except KeyboardInterrupt:
         return merges, True
     return merges, False
-
-
-def _tokenizer(merges, *, pattern, special_tokens, normalization, name):
-    from .tokenizer import Tokenizer
-
-    return Tokenizer.from_merges(
-        merges, pattern=pattern, special_tokens=list(special_tokens or ()), normalization=normalization, name=name
-    )
 
 
 # ------------------------------------------------------------------ counts files

@@ -48,6 +48,11 @@ class ArgumentError(BytepairError, ValueError):
     type_name = "argument"
 
 
+class ArgumentTypeError(ArgumentError, TypeError):
+    """An argument of the wrong type: a ``TypeError`` (as Python's own checks
+    raise) that also names the ``field``, like :class:`ArgumentError`."""
+
+
 class MessageError(ArgumentError):
     """A conversation a chat format refuses because of one of its messages (a
     special token's text inside it, content that is not text).

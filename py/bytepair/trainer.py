@@ -39,7 +39,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from . import specials as _specials
-from .errors import ArgumentError
+from .errors import ArgumentError, ArgumentTypeError
 from .normalize import normalize
 from .patterns import resolve_pattern
 from .pretokenize import compile_pattern
@@ -48,7 +48,7 @@ from .surrogates import utf8
 if TYPE_CHECKING:
     from .tokenizer import Tokenizer
 
-__all__ = ["MergeEvent", "train", "train_iter"]
+__all__ = ["MergeEvent", "check_train_args", "tokenizer_from_merges", "train", "train_iter"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -83,27 +83,62 @@ class MergeEvent:
         return self.id - 256
 
 
-def _check_args(text, vocab_size, special_tokens, min_frequency) -> list[str]:
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}; decode bytes first (data.decode('utf-8'))")
+def check_train_args(
+    vocab_size: int,
+    *,
+    special_tokens: Sequence[str] | None = None,
+    min_frequency: int = 1,
+    pattern: str | None = "cl100k_base",
+    normalization: str | None = None,
+    name: str = "trained",
+) -> tuple[list[str], str | None]:
+    """Check the training options, once, for every way to train
+    (:func:`train_iter`, :func:`train`, :func:`train_iter_from_counts`,
+    :func:`bytepair.corpus.train_from_counts`), before any work is done.
+
+    Args: as :func:`train` (``vocab_size`` in tokens).
+
+    Returns:
+        ``(special token names as a list, resolved split pattern or None)``.
+
+    Raises:
+        ArgumentTypeError (a TypeError; ``field`` names the argument): a
+            ``vocab_size`` / ``min_frequency`` that is not an int, ``special_tokens``
+            given as one str or a dict, a special token that is not a non-empty
+            str, a ``name`` that is not a str.
+        ArgumentError (a ValueError; ``field``): ``vocab_size`` below 256 + the
+            special tokens, ``min_frequency`` < 1, duplicate special tokens, an
+            unknown normalization.
+        PatternError (a ValueError, ``field="pattern"``): a bad pattern.
+    """
     if not isinstance(vocab_size, int) or isinstance(vocab_size, bool):
-        raise TypeError(f"vocab_size must be an int, got {vocab_size!r}")
-    if not isinstance(min_frequency, int) or isinstance(min_frequency, bool) or min_frequency < 1:
+        raise ArgumentTypeError(f"vocab_size must be an int, got {vocab_size!r}", field="vocab_size")
+    if not isinstance(min_frequency, int) or isinstance(min_frequency, bool):
+        raise ArgumentTypeError(f"min_frequency must be an int >= 1, got {min_frequency!r}", field="min_frequency")
+    if min_frequency < 1:
         raise ArgumentError(f"min_frequency must be an int >= 1, got {min_frequency!r}", field="min_frequency")
+    if not isinstance(name, str):
+        raise ArgumentTypeError(f"name must be a str, got {type(name).__name__}", field="name")
+    normalize("", normalization)  # ArgumentError(field="normalization") for an unknown form
     if special_tokens is None:
         names: list[str] = []
     elif isinstance(special_tokens, Mapping):
-        raise TypeError(
+        raise ArgumentTypeError(
             "special_tokens is a list of strings; they get the ids right after the merges. "
-            "For ids of your choice, call tokenizer.register_special_tokens({...}) after training"
+            "For ids of your choice, call tokenizer.register_special_tokens({...}) after training",
+            field="special_tokens",
         )
     elif isinstance(special_tokens, str):
-        raise TypeError(f"special_tokens must be a list of strings, e.g. [{special_tokens!r}], not a str")
+        raise ArgumentTypeError(
+            f"special_tokens must be a list of strings, e.g. [{special_tokens!r}], not a str", field="special_tokens"
+        )
     else:
         names = list(special_tokens)
         for s in names:
             if not isinstance(s, str) or not s:
-                raise TypeError(f"each special token must be a non-empty str, got {s!r}")
+                raise ArgumentTypeError(
+                    f"each special token must be a non-empty str, got {s!r}", field="special_tokens"
+                )
         if len(set(names)) != len(names):
             raise ArgumentError(f"special_tokens has duplicates: {names!r}", field="special_tokens")
     if vocab_size < 256 + len(names):
@@ -112,7 +147,26 @@ def _check_args(text, vocab_size, special_tokens, min_frequency) -> list[str]:
             f"{256 + len(names)}, got {vocab_size}",
             field="vocab_size",
         )
-    return names
+    return names, resolve_pattern(pattern)
+
+
+def tokenizer_from_merges(
+    merges: Mapping[tuple[int, int], int],
+    *,
+    pattern: str | None,
+    special_tokens: Sequence[str] | None,
+    normalization: str | None,
+    name: str,
+) -> Tokenizer:
+    """The :class:`bytepair.Tokenizer` of learned ``merges`` (``{(left_id, right_id): id}``)
+    with ``special_tokens`` after the last merge: the last step of :func:`train` and
+    :func:`bytepair.corpus.train_from_counts` (options already checked by
+    :func:`check_train_args`)."""
+    from .tokenizer import Tokenizer
+
+    return Tokenizer.from_merges(
+        merges, pattern=pattern, special_tokens=list(special_tokens or ()), normalization=normalization, name=name
+    )
 
 
 def _pieces(text: str, pattern: str | None, special_names: Sequence[str]) -> dict[str, int]:
@@ -166,8 +220,17 @@ def train_iter(
         >>> [(e.pair, e.id) for e in train_iter("aaabdaaabac", 259, pattern="none")]
         [((97, 97), 256), ((256, 97), 257), ((257, 98), 258)]
     """
-    names = _check_args(text, vocab_size, special_tokens, min_frequency)
-    pattern = resolve_pattern(pattern)
+    if not isinstance(text, str):
+        raise ArgumentTypeError(
+            f"text must be a str, got {type(text).__name__}; decode bytes first (data.decode('utf-8'))", field="text"
+        )
+    names, pattern = check_train_args(
+        vocab_size,
+        special_tokens=special_tokens,
+        min_frequency=min_frequency,
+        pattern=pattern,
+        normalization=normalization,
+    )
     text = normalize(text, normalization)
     counts = _pieces(text, pattern, names)
     n_merges = vocab_size - 256 - len(names)
@@ -376,8 +439,14 @@ def train(
         A :class:`bytepair.Tokenizer` with ``n_vocab <= vocab_size`` (fewer when
         training ran out of pairs).
     """
-    if not isinstance(name, str):
-        raise TypeError(f"name must be a str, got {type(name).__name__}")
+    check_train_args(
+        vocab_size,
+        special_tokens=special_tokens,
+        min_frequency=min_frequency,
+        pattern=pattern,
+        normalization=normalization,
+        name=name,
+    )
     events = train_iter(
         text,
         vocab_size,
@@ -387,10 +456,8 @@ def train(
         normalization=normalization,
     )
     merges = {ev.pair: ev.id for ev in events}
-    from .tokenizer import Tokenizer
-
-    return Tokenizer.from_merges(
-        merges, pattern=pattern, special_tokens=list(special_tokens or ()), normalization=normalization, name=name
+    return tokenizer_from_merges(
+        merges, pattern=pattern, special_tokens=special_tokens, normalization=normalization, name=name
     )
 
 
@@ -417,7 +484,7 @@ def train_iter_from_counts(
         TypeError: a piece that is not a str or a count that is not an int.
         ValueError: a count < 1, ``vocab_size`` too small.
     """
-    names = _check_args("", vocab_size, special_tokens, min_frequency)
+    names, _ = check_train_args(vocab_size, special_tokens=special_tokens, min_frequency=min_frequency, pattern=None)
     for piece, c in counts.items():
         if not isinstance(piece, str) or not isinstance(c, int) or isinstance(c, bool):
             raise TypeError(f"counts maps str pieces to int counts, got {piece!r}: {c!r}")

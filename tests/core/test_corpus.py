@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import bytepair
 from bytepair import corpus
-from bytepair.errors import TokenizerFileError
+from bytepair.errors import BytepairError, TokenizerFileError
 
 regex = pytest.importorskip("regex")  # the oracle below; not in Pyodide
 
@@ -229,3 +229,27 @@ def test_bytes_cut_anywhere_end_to_end(n):
         corpus.read_text([Trickle(text.encode(), n)]), pattern="cl100k_base", chunk_chars=11, workers=1
     )
     assert list(got.items()) == list(oracle_counts(text, "cl100k_base").items())
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"normalization": "NFX"}, "normalization"),
+        ({"name": 5}, "name"),
+        ({"pattern": "(unclosed"}, "pattern"),
+        ({"min_frequency": 0}, "min_frequency"),
+        ({"special_tokens": ["<s>", "<s>"]}, "special_tokens"),
+    ],
+)
+def test_train_from_counts_checks_options_before_learning(options, field):
+    # the same checks as bytepair.train (one function), made before any merge is learned:
+    # a misspelt normalization or name used to surface only after the whole run
+    learned = []
+    with pytest.raises(BytepairError) as caught:
+        corpus.train_from_counts({"abab": 3, "cdcd": 2}, 300, on_merge=learned.append, **options)
+    assert caught.value.field == field
+    assert learned == []
+    with pytest.raises(BytepairError) as caught_train:
+        bytepair.train("abab cdcd", 300, **options)
+    assert caught_train.value.field == field
+    assert type(caught_train.value) is type(caught.value)
