@@ -82,7 +82,7 @@ def test_chat_tests_pass_in_pyodide(chat_wheels, tmp_path):
     node = shutil.which("node")
     if node is None or not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file():
         pytest.skip("needs Node.js and node_modules/pyodide (npm ci)")
-    from tests.pyodide.test_in_pyodide import RUNNER, ensure_pyodide_wheels
+    from tests.pyodide.runner import RUNNER, ensure_pyodide_wheels
     from tests.reference.chat_transformers import MODELS, model_dir
 
     copies = ROOT / ".cache" / "pyodide-fixtures" / "hf-models"  # the layout tests/pyodide/hf_fixture.py uses

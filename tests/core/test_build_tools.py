@@ -134,3 +134,27 @@ def test_test_file_basenames_are_unique() -> None:
         pytest.skip("only the core tests are here (the Pyodide run copies tests/core alone)")
     names = collections.Counter(p.name for p in tests.rglob("test_*.py"))
     assert [n for n, k in names.items() if k > 1] == []
+
+
+def test_test_files_do_not_import_each_other() -> None:
+    """Helpers shared by test files live in helper modules (tests/e2e/helpers.py,
+    tests/reference/, tests/hf_models.py, tests/corpora.py), not in another test
+    file: importing a test file collects its tests twice in some runs and ties
+    unrelated files together (test_seams_page once imported test_playground)."""
+    import ast
+    import pathlib
+
+    tests = pathlib.Path(__file__).resolve().parent.parent
+    if not (tests / "e2e").is_dir():
+        pytest.skip("only the core tests are here (the Pyodide run copies tests/core alone)")
+    found = []
+    for path in sorted(tests.rglob("test_*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            modules = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                modules = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                modules = [a.name for a in node.names]
+            if any(m.rsplit(".", 1)[-1].startswith("test_") for m in modules):
+                found.append(f"{path.relative_to(tests)}:{node.lineno}")
+    assert found == []

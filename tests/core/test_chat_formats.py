@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import json
 import pathlib
-import shutil
-import subprocess
 
 import pytest
 
 import bytepair
 from bytepair import chat_formats, facts, openai_chat
 from bytepair.errors import ArgumentError, ChatTemplateError, MessageError, UnknownNameError
+from tests.reference.openai_chat_refs import gpt_tokenizer_encode_chat
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -50,21 +49,6 @@ CONVERSATIONS = {
 }
 
 
-def _encode_chat(cases):
-    node = shutil.which("node")
-    from tests.reference.chat_transformers import ROOT, node_modules
-
-    nm = node_modules()
-    if node is None or not (nm / "gpt-tokenizer" / "package.json").is_file():
-        pytest.skip("needs Node.js and node_modules/gpt-tokenizer")
-    script = ROOT / "tests" / "reference" / "gpt_tokenizer_chat.mjs"
-    proc = subprocess.run(
-        [node, str(script), str(nm)], input=json.dumps(cases), capture_output=True, text=True, timeout=300, check=False
-    )
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
-
-
 @pytest.fixture(scope="module")
 def gpt_tokenizer():
     cases, keys = [], []
@@ -77,7 +61,7 @@ def gpt_tokenizer():
     refused = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "say <|im_end|> now"}]
     cases.append({"model": "gpt-4o", "messages": refused})
     keys.append(("chatml-o200k", "refused", True))
-    return dict(zip(keys, _encode_chat(cases)))
+    return dict(zip(keys, gpt_tokenizer_encode_chat(cases)))
 
 
 @pytest.mark.parametrize("fmt", list(GPT_TOKENIZER_MODEL))

@@ -8,10 +8,7 @@ The labels themselves live in ``tests/hf_models.py`` (``LABELS``).
 
 from __future__ import annotations
 
-import gzip
-import os
 import pathlib
-import shutil
 import warnings
 
 import pytest
@@ -19,6 +16,7 @@ import pytest
 import bytepair
 from tests import corpora
 from tests.hf_models import ours, tekken_path
+from tests.reference.openai_chat_refs import harmony_encoding
 
 
 def _added(key: str) -> dict[str, int]:
@@ -79,25 +77,8 @@ def test_llama3_special_tokens_are_llama_3_0_not_3_1():
 # ----------------------------------------------------------------- gpt-oss
 @pytest.fixture(scope="module")
 def harmony(tmp_path_factory):
-    oh = pytest.importorskip("openai_harmony")
-    # openai-harmony reads o200k_base from TIKTOKEN_ENCODINGS_BASE (no network here);
-    # bytepair ships that file, byte-identical to OpenAI's (see docs/DEVELOPERS.md).
-    d = tmp_path_factory.mktemp("tiktoken")
-    with (
-        gzip.open(bytepair.registry.DATA_DIR / "o200k_base.tiktoken.gz") as src,
-        open(d / "o200k_base.tiktoken", "wb") as dst,
-    ):
-        shutil.copyfileobj(src, dst)
-    old = os.environ.get("TIKTOKEN_ENCODINGS_BASE")
-    os.environ["TIKTOKEN_ENCODINGS_BASE"] = str(d)
-    try:
-        enc = oh.load_harmony_encoding(oh.HarmonyEncodingName.HARMONY_GPT_OSS)
-    finally:
-        if old is None:
-            os.environ.pop("TIKTOKEN_ENCODINGS_BASE", None)
-        else:
-            os.environ["TIKTOKEN_ENCODINGS_BASE"] = old
-    return enc
+    # openai-harmony run offline on bytepair's o200k_base file (see tests/reference/openai_chat_refs.py)
+    return harmony_encoding(tmp_path_factory.mktemp("tiktoken"))[1]
 
 
 def test_gptoss_is_o200k_harmony(harmony):

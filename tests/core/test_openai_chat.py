@@ -14,18 +14,14 @@ Inside Pyodide (no node, tiktoken or openai-harmony) these skip.
 
 from __future__ import annotations
 
-import gzip
 import json
-import os
-import shutil
-import subprocess
 
 import pytest
 
 import bytepair
 from bytepair import openai_chat
 from bytepair.errors import ArgumentError
-from bytepair.registry import DATA_DIR
+from tests.reference.openai_chat_refs import gpt_tokenizer_encode_chat, harmony_encoding
 
 CONVERSATIONS = {
     "single": [{"role": "user", "content": "Hello, world!"}],
@@ -48,27 +44,6 @@ MODELS = {  # model -> (encoding, style), as gpt-tokenizer maps them
 }
 
 
-def _node_modules():
-    from tests.reference.chat_transformers import node_modules
-
-    return node_modules()
-
-
-def _encode_chat(cases):
-    node = shutil.which("node")
-    nm = _node_modules()
-    if node is None or not (nm / "gpt-tokenizer" / "package.json").is_file():
-        pytest.skip("needs Node.js and node_modules/gpt-tokenizer (npm ci, or BYTEPAIR_NODE_MODULES)")
-    from tests.reference.chat_transformers import ROOT
-
-    script = ROOT / "tests" / "reference" / "gpt_tokenizer_chat.mjs"
-    proc = subprocess.run(
-        [node, str(script), str(nm)], input=json.dumps(cases), capture_output=True, text=True, timeout=300, check=False
-    )
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
-
-
 @pytest.fixture(scope="module")
 def gpt_tokenizer_results():
     cases = []
@@ -80,7 +55,7 @@ def gpt_tokenizer_results():
         )
     cases.append({"model": "gpt-oss-20b", "messages": CONVERSATIONS["multi"]})
     cases.append({"model": "gpt-oss-20b", "messages": CONVERSATIONS["single"]})
-    return cases, _encode_chat(cases)
+    return cases, gpt_tokenizer_encode_chat(cases)
 
 
 def test_chatml_equals_gpt_tokenizer_encode_chat(gpt_tokenizer_results):
@@ -145,20 +120,7 @@ def test_chatml_breakdown_counts():
 
 @pytest.fixture(scope="module")
 def harmony(tmp_path_factory):
-    oh = pytest.importorskip("openai_harmony")
-    d = tmp_path_factory.mktemp("tiktoken")
-    with gzip.open(DATA_DIR / "o200k_base.tiktoken.gz") as src, open(d / "o200k_base.tiktoken", "wb") as dst:
-        shutil.copyfileobj(src, dst)
-    old = os.environ.get("TIKTOKEN_ENCODINGS_BASE")
-    os.environ["TIKTOKEN_ENCODINGS_BASE"] = str(d)
-    try:
-        enc = oh.load_harmony_encoding(oh.HarmonyEncodingName.HARMONY_GPT_OSS)
-    finally:
-        if old is None:
-            os.environ.pop("TIKTOKEN_ENCODINGS_BASE", None)
-        else:
-            os.environ["TIKTOKEN_ENCODINGS_BASE"] = old
-    return oh, enc
+    return harmony_encoding(tmp_path_factory.mktemp("tiktoken"))
 
 
 def _to_harmony(oh, msgs):

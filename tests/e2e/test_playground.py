@@ -21,17 +21,7 @@ import urllib.parse
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import (
-    DIST,
-    READY_TIMEOUT,
-    open_ready,
-    set_text,
-    settle,
-    tiktoken_for,
-    train,
-    udhr_text,
-    visible_error,
-)
+from tests.e2e import helpers as h
 from tests.reference import tiktoken_pattern
 from tests.reference.slow_bpe import slow_train
 from tools.udhr import load_udhr
@@ -50,12 +40,12 @@ XSS = ["<img src=x onerror=alert(1)>", "a<b<c", "<script>alert(2)</script>&amp;"
 
 
 def test_ready_without_console_errors_or_foreign_requests(page, site_url):
-    open_ready(page, site_url)
+    h.open_ready(page, site_url)
     assert page.text_content('[data-testid="status-text"]') == "Ready"
     assert page.evaluate("() => typeof window.bytepair.encode") == "function"
     # Pyodide really runs Python: a count through the page's API matches tiktoken.
     n = page.evaluate("() => window.bytepair.count('hello world, hello there', 'cl100k_base')")
-    assert n == len(tiktoken_for("cl100k_base").encode_ordinary("hello world, hello there"))
+    assert n == len(h.tiktoken_for("cl100k_base").encode_ordinary("hello world, hello there"))
     origin = urllib.parse.urlsplit(site_url).netloc
     foreign = [
         u
@@ -80,7 +70,7 @@ def test_csp_forbids_inline_script_and_remote_hosts():
                 self.csp = a.get("content")
 
     parser = _Csp()
-    parser.feed((DIST / "index.html").read_text(encoding="utf-8"))
+    parser.feed((h.DIST / "index.html").read_text(encoding="utf-8"))
     csp = parser.csp
     assert csp, "index.html has no Content-Security-Policy meta tag"
     directives = {d.split()[0]: d.split()[1:] for d in csp.split(";") if d.strip()}
@@ -93,9 +83,9 @@ def test_csp_forbids_inline_script_and_remote_hosts():
 
 
 def test_merges_appear_live_and_match_the_slow_trainer(page, site_url):
-    open_ready(page, site_url)
-    text = udhr_text(["eng"])
-    train(page, text, 256 + 60, name="udhr-eng")
+    h.open_ready(page, site_url)
+    text = h.udhr_text(["eng"])
+    h.train(page, text, 256 + 60, name="udhr-eng")
     rows = page.locator('[data-testid="merges-body"] tr')
     got = page.evaluate("""() => [...document.querySelectorAll('[data-testid="merges-body"] tr')].map(
         (tr) => [Number(tr.dataset.left), Number(tr.dataset.right), Number(tr.dataset.id), Number(tr.dataset.count)]).reverse()""")
@@ -112,10 +102,10 @@ def test_merges_appear_live_and_match_the_slow_trainer(page, site_url):
 
 
 def test_merges_show_before_training_ends_and_stop_works(page, site_url):
-    open_ready(page, site_url)
+    h.open_ready(page, site_url)
     d = load_udhr()
     text = "\n".join(d[c].text for c in sorted(d)[:40])  # ~0.5 MB, many scripts
-    train(page, text, 30_000, name="big", wait=False)
+    h.train(page, text, 30_000, name="big", wait=False)
     # merges are listed while the run is still going
     page.wait_for_function(
         """() => document.querySelectorAll('[data-testid="merges-body"] tr').length > 0
@@ -138,29 +128,29 @@ def test_merges_show_before_training_ends_and_stop_works(page, site_url):
 
 
 def test_stop_while_python_is_busy_counting_restarts_the_worker(page, site_url):
-    open_ready(page, site_url)
+    h.open_ready(page, site_url)
     d = load_udhr()
     text = "\n".join(d[c].text for c in sorted(d))  # several MB: the first pass takes a while
-    train(page, text, 2000, name="busy", wait=False)
+    h.train(page, text, 2000, name="busy", wait=False)
     page.get_by_role("button", name="Stop", exact=True).click()
     page.wait_for_function("() => document.body.dataset.training !== 'running'", timeout=60_000)
     assert page.evaluate("() => document.body.dataset.training") == "stopped", page.text_content(
         "[data-testid=train-error]"
     )
-    page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=READY_TIMEOUT)
+    page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=h.READY_TIMEOUT)
     # the page keeps working, and the text is still there
     assert page.input_value('[data-testid="train-text"]') == text
     assert page.evaluate("() => window.bytepair.count('still working', 'gpt2')") == len(
-        tiktoken_for("gpt2").encode_ordinary("still working")
+        h.tiktoken_for("gpt2").encode_ordinary("still working")
     )
 
 
 @pytest.mark.parametrize("name", ["gpt2", "cl100k_base", "o200k_base"])
 def test_tokenize_counts_equal_tiktoken(page, site_url, name):
-    open_ready(page, site_url, "tokenize")
-    set_text(page, "tokenize-text", MULTILINGUAL)
+    h.open_ready(page, site_url, "tokenize")
+    h.set_text(page, "tokenize-text", MULTILINGUAL)
     page.select_option('[data-testid="tokenize-tokenizer"]', name)
-    enc = tiktoken_for(name)
+    enc = h.tiktoken_for(name)
     ids = enc.encode_ordinary(MULTILINGUAL)
     page.wait_for_function(
         "([name, n]) => document.querySelector('#view-tokenize').dataset.encoded === `${name}:${n}`",
@@ -203,23 +193,23 @@ def test_tokenize_counts_equal_tiktoken(page, site_url, name):
 
 
 def test_tokenize_toggles_ids_and_whitespace(page, site_url):
-    open_ready(page, site_url, "tokenize")
-    set_text(page, "tokenize-text", "a b\tc\nd")
+    h.open_ready(page, site_url, "tokenize")
+    h.set_text(page, "tokenize-text", "a b\tc\nd")
     page.wait_for_function("() => document.querySelector('#view-tokenize').dataset.encoded?.startsWith('cl100k_base:')")
     page.check('[data-testid="toggle-whitespace"]')
     page.wait_for_function("() => document.querySelector('[data-testid=\"tokens\"]').textContent.includes('·')")
     assert page.text_content('[data-testid="tokens"]') == "a·b→c↵\nd"
     page.check('[data-testid="toggle-ids"]')
-    ids = tiktoken_for("cl100k_base").encode_ordinary("a b\tc\nd")
+    ids = h.tiktoken_for("cl100k_base").encode_ordinary("a b\tc\nd")
     page.wait_for_selector(".tok-id")
     assert page.locator(".tok-id").all_text_contents() == [str(i) for i in ids]
 
 
 def test_compare_lists_every_language_for_every_tokenizer(page, site_url):
-    samples = json.loads((DIST / "samples" / "udhr.json").read_text(encoding="utf-8"))
+    samples = json.loads((h.DIST / "samples" / "udhr.json").read_text(encoding="utf-8"))
     languages = samples["languages"] if isinstance(samples, dict) else samples
     assert len(languages) >= 30
-    open_ready(page, site_url, "compare")
+    h.open_ready(page, site_url, "compare")
     names = ["gpt2", "p50k_base", "cl100k_base", "o200k_base"]
     page.wait_for_function(
         "(n) => document.querySelector('#view-compare').dataset.compared === String(n)",
@@ -231,7 +221,7 @@ def test_compare_lists_every_language_for_every_tokenizer(page, site_url):
     cells = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('[data-testid="compare-row"]')].map((tr) =>
         [tr.dataset.code, Object.fromEntries([...tr.querySelectorAll('[data-metric="tokens"]')].map((td) => [td.dataset.tokenizer, Number(td.dataset.value)]))]))""")
     for name in names:
-        enc = tiktoken_for(name)
+        enc = h.tiktoken_for(name)
         english = len(enc.encode_ordinary(next(x["text"] for x in languages if x["code"] == "eng")))
         for lang in languages:
             n = len(enc.encode_ordinary(lang["text"]))
@@ -245,14 +235,14 @@ def test_compare_lists_every_language_for_every_tokenizer(page, site_url):
         assert shown == f"{'+' if premium >= 0 else '−'}{abs(premium * 100):.0f}%"
     # sort by language name, then by GPT-4 tokens (descending after a second click)
     page.click('button.sort[data-sort="name"]')
-    settle(page)
+    h.settle(page)
     order = page.locator('[data-testid="compare-row"] th[scope="row"] > span:first-child').all_text_contents()
     assert order == sorted(order, key=str.lower)
     button = page.locator('button.sort[data-sort="tokens"][data-tokenizer="cl100k_base"]')
     button.click()
-    settle(page)
+    h.settle(page)
     button.click()
-    settle(page)
+    h.settle(page)
     values = [
         int(v)
         for v in page.evaluate(
@@ -265,37 +255,37 @@ def test_compare_lists_every_language_for_every_tokenizer(page, site_url):
 
 
 def test_compare_own_parallel_texts(page, site_url):
-    open_ready(page, site_url, "compare")
+    h.open_ready(page, site_url, "compare")
     page.check('[data-testid="compare-source-custom"]')
     lines = "English | All human beings are born free.\nDeutsch\tAlle Menschen sind frei geboren.\n日本語 | すべての人間は、生まれながらにして自由である。"
-    set_text(page, "compare-custom", lines)
+    h.set_text(page, "compare-custom", lines)
     page.click('[data-action="compare"]')
     page.wait_for_function(
         "() => document.querySelectorAll('[data-testid=\"compare-row\"]').length === 3 && document.querySelector('[data-code=\"custom-2\"]')"
     )
-    enc = tiktoken_for("o200k_base")
+    enc = h.tiktoken_for("o200k_base")
     n = page.locator('[data-code="custom-2"] [data-tokenizer="o200k_base"][data-metric="tokens"]').get_attribute(
         "data-value"
     )
     assert int(n) == len(enc.encode_ordinary("すべての人間は、生まれながらにして自由である。"))
     # a malformed line gets a clear message
-    set_text(page, "compare-custom", "just one line without a separator")
+    h.set_text(page, "compare-custom", "just one line without a separator")
     page.click('[data-action="compare"]')
-    assert "tab" in visible_error(page, "compare-error")
+    assert "tab" in h.visible_error(page, "compare-error")
 
 
 def test_xss_strings_render_literally_and_run_nothing(page, site_url):
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    open_ready(page, site_url, "tokenize")
+    h.open_ready(page, site_url, "tokenize")
     text = "\n".join(XSS)
-    set_text(page, "tokenize-text", text)
+    h.set_text(page, "tokenize-text", text)
     page.wait_for_function("() => document.querySelector('#view-tokenize').dataset.encoded?.startsWith('cl100k_base:')")
     assert page.text_content('[data-testid="tokens"]') == text
     assert page.locator('[data-testid="tokens"] img, [data-testid="tokens"] script').count() == 0
     # as training text, merge table cells, and as a tokenizer name
     page.click('[data-view="train"]')
-    train(page, text * 3, 300, name=XSS[0], pattern="none")
+    h.train(page, text * 3, 300, name=XSS[0], pattern="none")
     assert page.locator('[data-testid="merges-body"] img, [data-testid="merges-body"] script').count() == 0
     assert page.locator('[data-testid="saved-item"] .saved-name').all_text_contents() == [XSS[0]]
     cells = " ".join(page.locator('[data-testid="merges-body"] code').all_text_contents())
@@ -306,9 +296,9 @@ def test_xss_strings_render_literally_and_run_nothing(page, site_url):
 
 
 def test_reload_keeps_trained_tokenizer_and_text(page, site_url):
-    open_ready(page, site_url)
-    text = udhr_text(["eng", "fra"])
-    train(page, text, 300, name="kept")
+    h.open_ready(page, site_url)
+    text = h.udhr_text(["eng", "fra"])
+    h.train(page, text, 300, name="kept")
     expected = page.evaluate("() => window.bytepair.encode('Everyone has the right to life', 'kept')")
     # the downloads: the .tiktoken file drives tiktoken itself to the same ids; the JSON loads on CPython
     item = page.locator('[data-testid="saved-item"][data-tokenizer="kept"]')
@@ -335,7 +325,7 @@ def test_reload_keeps_trained_tokenizer_and_text(page, site_url):
     )
     page.wait_for_timeout(600)  # the text is saved after a short debounce
     page.reload()
-    page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=READY_TIMEOUT)
+    page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=h.READY_TIMEOUT)
     page.wait_for_selector('[data-testid="saved-item"][data-tokenizer="kept"]')
     assert page.input_value('[data-testid="train-text"]') == text
     # the restored tokenizer encodes exactly as before, and Tokenize offers it
@@ -347,13 +337,13 @@ def test_reload_keeps_trained_tokenizer_and_text(page, site_url):
 
 
 def test_rename_and_delete_saved_tokenizer(page, site_url):
-    open_ready(page, site_url)
-    train(page, udhr_text(["eng"]), 270, name="first")
+    h.open_ready(page, site_url)
+    h.train(page, h.udhr_text(["eng"]), 270, name="first")
     item = page.locator('[data-testid="saved-item"][data-tokenizer="first"]')
     item.get_by_role("button", name="Rename first").click()
     page.fill('[data-testid="rename-input"]', "cl100k_base")
     page.click('[data-action="rename-save"]')
-    assert "built-in" in visible_error(page, "saved-error")
+    assert "built-in" in h.visible_error(page, "saved-error")
     page.fill('[data-testid="rename-input"]', "renamed")
     page.keyboard.press("Enter")
     page.wait_for_selector('[data-testid="saved-item"][data-tokenizer="renamed"]')
@@ -364,34 +354,34 @@ def test_rename_and_delete_saved_tokenizer(page, site_url):
     page.get_by_role("button", name="Yes, delete renamed").click()
     page.wait_for_selector('[data-testid="saved-empty"]', state="visible")
     page.reload()
-    page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=READY_TIMEOUT)
+    page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=h.READY_TIMEOUT)
     assert page.locator('[data-testid="saved-item"]').count() == 0
 
 
 def test_bad_input_shows_errors_and_the_page_keeps_working(page, site_url):
-    open_ready(page, site_url)
+    h.open_ready(page, site_url)
     # empty text
-    set_text(page, "train-text", "")
+    h.set_text(page, "train-text", "")
     page.get_by_role("button", name="Train", exact=True).click()
-    assert "empty" in visible_error(page, "train-text-error")
+    assert "empty" in h.visible_error(page, "train-text-error")
     # a vocab size out of range; the text typed so far stays
-    set_text(page, "train-text", "some text some text")
+    h.set_text(page, "train-text", "some text some text")
     page.fill('[data-testid="train-vocab"]', "12")
     page.get_by_role("button", name="Train", exact=True).click()
-    assert "257" in visible_error(page, "train-vocab-error")
+    assert "257" in h.visible_error(page, "train-vocab-error")
     assert page.input_value('[data-testid="train-text"]') == "some text some text"
     # a broken custom regex
     page.fill('[data-testid="train-vocab"]', "260")
     page.select_option('[data-testid="train-pattern"]', "custom")
     page.fill('[data-testid="train-regex"]', "(unclosed")
     page.get_by_role("button", name="Train", exact=True).click()
-    assert "regex" in visible_error(page, "train-regex-error").lower()
+    assert "regex" in h.visible_error(page, "train-regex-error").lower()
     # malformed files: binary, then invalid UTF-8; the textarea is left alone
     page.set_input_files(
         '[data-testid="train-file"]',
         files=[{"name": "x.txt", "mimeType": "text/plain", "buffer": b"\x89PNG\r\n\x1a\n\x00\x00\x00"}],
     )
-    assert "binary" in visible_error(page, "train-text-error")
+    assert "binary" in h.visible_error(page, "train-text-error")
     page.set_input_files(
         '[data-testid="train-file"]', files=[{"name": "y.txt", "mimeType": "text/plain", "buffer": b"caf\xe9 latin-1"}]
     )
@@ -404,7 +394,7 @@ def test_bad_input_shows_errors_and_the_page_keeps_working(page, site_url):
         '[data-testid="import-file"]',
         files=[{"name": "bad.json", "mimeType": "application/json", "buffer": b'{"not": "a tokenizer"'}],
     )
-    assert "bad.json" in visible_error(page, "saved-error")
+    assert "bad.json" in h.visible_error(page, "saved-error")
     # a good file, then a working training run
     page.set_input_files(
         '[data-testid="train-file"]',
@@ -413,16 +403,16 @@ def test_bad_input_shows_errors_and_the_page_keeps_working(page, site_url):
     page.wait_for_function("() => document.querySelector('[data-testid=\"train-text\"]').value.startsWith('héllo')")
     assert page.locator('[data-testid="train-text-error"]').is_hidden()
     page.fill('[data-testid="train-regex"]', r" ?\p{L}+|\s+|.")
-    train(page, page.input_value('[data-testid="train-text"]'), 270, name="ok", pattern="custom")
+    h.train(page, page.input_value('[data-testid="train-text"]'), 270, name="ok", pattern="custom")
     assert page.locator('[data-testid="saved-item"][data-tokenizer="ok"]').count() == 1
     assert page.evaluate("() => document.body.dataset.pyodide") == "ready"
 
 
 def test_restarted_worker_keeps_serving_saved_tokenizers(page, site_url):
-    open_ready(page, site_url)
-    train(page, udhr_text(["eng"]), 280, name="survivor")
+    h.open_ready(page, site_url)
+    h.train(page, h.udhr_text(["eng"]), 280, name="survivor")
     before = page.evaluate("() => window.bytepair.encode('human rights', 'survivor')")
     page.evaluate("() => window.bytepair.restart('test restart')")
-    page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=READY_TIMEOUT)
+    page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=h.READY_TIMEOUT)
     assert page.evaluate("() => window.bytepair.encode('human rights', 'survivor')") == before
     assert "restarted" in page.text_content('[data-testid="status-text"]')

@@ -16,15 +16,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import (
-    READY_TIMEOUT,
-    open_ready,
-    set_text,
-    settle,
-    tiktoken_for,
-    train,
-    visible_error,
-)
+from tests.e2e import helpers as h
 from tests.reference.slow_bpe import slow_train
 
 pytestmark = pytest.mark.e2e
@@ -59,14 +51,14 @@ def evil_reference():
 
 @pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
 def test_tokenize_encodes_special_token_strings_as_plain_text(page, site_url, name):
-    open_ready(page, site_url, "tokenize")
+    h.open_ready(page, site_url, "tokenize")
     page.select_option('[data-testid="tokenize-tokenizer"]', name)
-    enc = tiktoken_for(name)
-    set_text(page, "tokenize-text", "before")
+    enc = h.tiktoken_for(name)
+    h.set_text(page, "tokenize-text", "before")
     encoded(page, name, len(enc.encode_ordinary("before")))
     text = "hi <|endoftext|> there <|fim_prefix|>x<|endofprompt|>"
     ids = enc.encode_ordinary(text)
-    set_text(page, "tokenize-text", text)
+    h.set_text(page, "tokenize-text", text)
     encoded(page, name, len(ids))
     assert page.locator('[data-testid="tokenize-error"]').is_hidden()
     assert page.text_content('[data-testid="count-tokens"]') == f"{len(ids):,}"
@@ -81,21 +73,21 @@ def test_tokenize_encodes_special_token_strings_as_plain_text(page, site_url, na
 
 
 def test_watchdog_restarts_a_worker_stuck_in_a_backtracking_pattern(page, site_url):
-    open_ready(page, site_url)
+    h.open_ready(page, site_url)
     page.select_option('[data-testid="train-pattern"]', "custom")
     page.fill('[data-testid="train-regex"]', EVIL_PATTERN)
-    train(page, "ab ab ab abab cd cd", 257, name="evil", pattern="custom")
+    h.train(page, "ab ab ab abab cd cd", 257, name="evil", pattern="custom")
     assert page.locator('[data-testid="saved-item"][data-tokenizer="evil"]').count() == 1
     ref = evil_reference()
     page.evaluate("() => { window.bytepair.callLimitMs = 8000; }")
 
     page.click('[data-view="tokenize"]')
     page.select_option('[data-testid="tokenize-tokenizer"]', "evil")
-    set_text(page, "tokenize-text", "ab cd ab")
+    h.set_text(page, "tokenize-text", "ab cd ab")
     encoded(page, "evil", len(ref.encode_ordinary("ab cd ab")))
     assert page.locator('[data-testid="token"]').count() > 0
 
-    set_text(page, "tokenize-text", EVIL_TEXT)
+    h.set_text(page, "tokenize-text", EVIL_TEXT)
     # after ~3 s the view says it is working, with a way out
     working = page.locator('[data-testid="tokenize-working"]')
     expect(working).to_be_visible(timeout=10_000)
@@ -113,19 +105,19 @@ def test_watchdog_restarts_a_worker_stuck_in_a_backtracking_pattern(page, site_u
     assert page.input_value('[data-testid="tokenize-text"]') == EVIL_TEXT
     assert page.locator('[data-testid="token"]').count() == 0
     assert page.text_content('[data-testid="count-tokens"]') == "–"
-    page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=READY_TIMEOUT)
+    page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=h.READY_TIMEOUT)
     assert "restarted" in page.text_content('[data-testid="status-text"]')
 
     # the new worker serves the trained tokenizer again
     text = "ab xy ab ab"  # 3 tokens: not the count shown before the restart
-    set_text(page, "tokenize-text", text)
+    h.set_text(page, "tokenize-text", text)
     encoded(page, "evil", len(ref.encode_ordinary(text)))
     assert shown_ids(page) == ref.encode_ordinary(text)
     assert page.locator('[data-testid="tokenize-error"]').is_hidden()
 
     # Cancel ends a long call at once (no limit this time)
     page.evaluate("() => { window.bytepair.callLimitMs = 0; }")
-    set_text(page, "tokenize-text", EVIL_TEXT + " again")
+    h.set_text(page, "tokenize-text", EVIL_TEXT + " again")
     expect(working).to_be_visible(timeout=10_000)
     working.get_by_role("button").click()
     page.wait_for_function(
@@ -134,26 +126,26 @@ def test_watchdog_restarts_a_worker_stuck_in_a_backtracking_pattern(page, site_u
     )
     expect(working).to_be_hidden()
     assert page.input_value('[data-testid="tokenize-text"]') == EVIL_TEXT + " again"
-    page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=READY_TIMEOUT)
+    page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=h.READY_TIMEOUT)
     assert page.evaluate("() => window.bytepair.encode('ab ab', 'evil')") == ref.encode_ordinary("ab ab")
 
 
 def test_compare_offers_cancel_for_a_long_call(page, site_url):
-    open_ready(page, site_url)
+    h.open_ready(page, site_url)
     page.select_option('[data-testid="train-pattern"]', "custom")
     page.fill('[data-testid="train-regex"]', EVIL_PATTERN)
-    train(page, "ab ab ab abab cd cd", 257, name="evil", pattern="custom")
+    h.train(page, "ab ab ab abab cd cd", 257, name="evil", pattern="custom")
     page.evaluate("() => { window.bytepair.callLimitMs = 0; }")
     page.click('[data-view="compare"]')
     page.wait_for_function("() => document.querySelector('#view-compare').dataset.compared", timeout=120_000)
     page.check('[data-testid="compare-source-custom"]')
-    set_text(page, "compare-custom", f"English\tab ab\nX\t{EVIL_TEXT}")
+    h.set_text(page, "compare-custom", f"English\tab ab\nX\t{EVIL_TEXT}")
     page.click('[data-action="compare"]')
     working = page.locator('[data-testid="compare-working"]')
     expect(working).to_be_visible(timeout=10_000)
     working.get_by_role("button").click()
-    assert "Cancelled" in visible_error(page, "compare-error")
-    page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=READY_TIMEOUT)
+    assert "Cancelled" in h.visible_error(page, "compare-error")
+    page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=h.READY_TIMEOUT)
     assert page.input_value('[data-testid="compare-custom"]') == f"English\tab ab\nX\t{EVIL_TEXT}"
 
 
@@ -161,7 +153,7 @@ def test_compare_offers_cancel_for_a_long_call(page, site_url):
 
 
 def test_training_and_compare_accept_lone_surrogates(page, site_url):
-    open_ready(page, site_url)
+    h.open_ready(page, site_url)
     got = page.evaluate("""async () => {
         const merges = [];
         const res = await window.bytepair.train('hello hello a\\ud800b', {vocabSize: 270, pattern: 'none', name: 'x'},
@@ -174,7 +166,7 @@ def test_training_and_compare_accept_lone_surrogates(page, site_url):
     assert got["n"] == len(expected)
     counts = page.evaluate("() => window.bytepair.compare([{key: 'a', text: 'a\\ud800b'}], ['gpt2'])")
     assert counts["gpt2"]["a"] == [
-        len(tiktoken_for("gpt2").encode_ordinary("a\ufffdb")),
+        len(h.tiktoken_for("gpt2").encode_ordinary("a\ufffdb")),
         len("a\ufffdb".encode("utf-8")),
     ]
     assert page.console_errors == []
@@ -190,8 +182,8 @@ def api_error(page, js: str) -> str:
 
 
 def test_js_api_argument_checks_and_defaults(page, site_url):
-    open_ready(page, site_url)
-    enc = tiktoken_for("cl100k_base")
+    h.open_ready(page, site_url)
+    enc = h.tiktoken_for("cl100k_base")
     # the tokenizer defaults to cl100k_base
     assert page.evaluate("() => window.bytepair.encode('hi there')") == enc.encode_ordinary("hi there")
     assert page.evaluate("() => window.bytepair.count('hi there')") == len(enc.encode_ordinary("hi there"))
@@ -219,33 +211,33 @@ def test_js_api_argument_checks_and_defaults(page, site_url):
 
 
 def test_train_messages_progress_and_labels(page, site_url):
-    open_ready(page, site_url)
+    h.open_ready(page, site_url)
     label = page.locator('[data-testid="train-pattern"] option[value="none"]').text_content()
     assert "bytes only" not in label and "cross spaces" in label
-    train(page, "ab ab ab", 257, name="one", pattern="none")
+    h.train(page, "ab ab ab", 257, name="one", pattern="none")
     progress = page.locator('[data-testid="train-progress-text"]')
     assert progress.text_content().startswith("Done: 1 merge in ")
     assert "1 merge ·" in page.locator('[data-testid="saved-item"][data-tokenizer="one"] .hint').text_content()
     # a validation error: the finished run's line goes
     page.fill('[data-testid="train-vocab"]', "12")
     page.get_by_role("button", name="Train", exact=True).click()
-    assert "257" in visible_error(page, "train-vocab-error")
-    settle(page)
+    assert "257" in h.visible_error(page, "train-vocab-error")
+    h.settle(page)
     assert "Done" not in progress.text_content() and "Saved" not in progress.text_content()
     # a pattern that leaves no pair: the reason is given
     page.select_option('[data-testid="train-pattern"]', "custom")
     page.fill('[data-testid="train-regex"]', "z+")
-    train(page, "ab ab ab", 260, name="none-here", pattern="custom")
+    h.train(page, "ab ab ab", 260, name="none-here", pattern="custom")
     text = progress.text_content()
     assert "no adjacent pair" in text and "2 or more bytes" in text
     # regex errors are short and say where
     page.fill('[data-testid="train-regex"]', "cl100k")
     page.get_by_role("button", name="Train", exact=True).click()
-    msg = visible_error(page, "train-regex-error")
+    msg = h.visible_error(page, "train-regex-error")
     assert "(?:cl100k)" in msg and "gpt4o" not in msg
     page.fill('[data-testid="train-regex"]', "(unclosed")
     page.get_by_role("button", name="Train", exact=True).click()
-    msg = visible_error(page, "train-regex-error")
+    msg = h.visible_error(page, "train-regex-error")
     assert "missing" in msg and "character 1" in msg  # the "(" at the start is never closed
     assert "pass one of" not in msg and "gpt4o" not in msg
     page.fill('[data-testid="train-regex"]', r"\p{Foo}+")
@@ -258,11 +250,11 @@ def test_train_messages_progress_and_labels(page, site_url):
 
 
 def test_delete_asks_first(page, site_url):
-    open_ready(page, site_url)
-    train(page, "ab ab ab", 257, name="keepme", pattern="none")
+    h.open_ready(page, site_url)
+    h.train(page, "ab ab ab", 257, name="keepme", pattern="none")
     item = page.locator('[data-testid="saved-item"][data-tokenizer="keepme"]')
     item.get_by_role("button", name="Delete keepme").click()
-    settle(page)
+    h.settle(page)
     assert item.count() == 1
     item.get_by_role("button", name="Cancel").click()
     assert item.count() == 1
@@ -274,19 +266,19 @@ def test_delete_asks_first(page, site_url):
 
 
 def test_compare_says_when_a_text_is_empty(page, site_url):
-    open_ready(page, site_url, "compare")
+    h.open_ready(page, site_url, "compare")
     page.check('[data-testid="compare-source-custom"]')
-    set_text(page, "compare-custom", "English\t\nDeutsch\tHallo")
+    h.set_text(page, "compare-custom", "English\t\nDeutsch\tHallo")
     page.click('[data-action="compare"]')
-    msg = visible_error(page, "compare-error")
+    msg = h.visible_error(page, "compare-error")
     assert "Line 1" in msg and "empty" in msg and "English" in msg
 
 
 def test_merges_table_keeps_the_count_column_visible(page, site_url):
     page.set_viewport_size({"width": 1280, "height": 900})
-    open_ready(page, site_url)
+    h.open_ready(page, site_url)
     word = "abcdefghijklmnopqrstuvwxyz0123456789"
-    train(page, (word * 3 + " ") * 40, 256 + 80, name="long", pattern="none")
+    h.train(page, (word * 3 + " ") * 40, 256 + 80, name="long", pattern="none")
     info = page.evaluate("""() => {
         const wrap = document.querySelector('.merges-wrap');
         const cells = [...document.querySelectorAll('[data-testid="merges-body"] tr td:last-child')];
@@ -305,7 +297,7 @@ def test_merges_table_keeps_the_count_column_visible(page, site_url):
 
 
 def test_file_input_focus_and_utf16_files(page, site_url):
-    open_ready(page, site_url)
+    h.open_ready(page, site_url)
     page.focus('[data-testid="train-text"]')
     page.keyboard.press("Tab")
     assert page.evaluate("() => document.activeElement.dataset.testid") == "train-file"
@@ -315,12 +307,12 @@ def test_file_input_focus_and_utf16_files(page, site_url):
                 label: getComputedStyle(document.querySelector('label[for="train-file"]')).outlineStyle};
     }""")
     assert styles == {"hint": "none", "label": "solid"}
-    set_text(page, "train-text", "kept")
+    h.set_text(page, "train-text", "kept")
     page.set_input_files(
         '[data-testid="train-file"]',
         files=[{"name": "bom.txt", "mimeType": "text/plain", "buffer": "héllo wörld\n".encode("utf-16")}],
     )
-    msg = visible_error(page, "train-text-error")
+    msg = h.visible_error(page, "train-text-error")
     assert "UTF-16" in msg and "UTF-8" in msg and "binary" not in msg
     page.set_input_files(
         '[data-testid="train-file"]',

@@ -6,11 +6,11 @@ as data with the field they belong to.
 from __future__ import annotations
 
 from bytepair import facts as py_facts
-from tests.e2e.test_playground import open_ready, set_text, visible_error
+from tests.e2e import helpers as h
 
 
 def test_facts_reach_the_page_and_its_lists(page, site_url):
-    open_ready(page, site_url)
+    h.open_ready(page, site_url)
     expected = py_facts.facts()
     got = page.evaluate("() => window.bytepair.facts")
     assert {k: v for k, v in got.items() if k != "version"} == expected
@@ -32,7 +32,7 @@ def test_facts_reach_the_page_and_its_lists(page, site_url):
 
 
 def test_errors_carry_their_field_across_the_worker(page, site_url):
-    open_ready(page, site_url)
+    h.open_ready(page, site_url)
     err = page.evaluate("""async () => {
         try { await window.bytepair.train('abc', {vocabSize: 12, pattern: 'none'}); return null; }
         catch (e) { return {name: e.name, field: e.field, type: e.type, message: e.message}; }
@@ -45,9 +45,9 @@ def test_errors_carry_their_field_across_the_worker(page, site_url):
     }""")
     assert err["field"] == "pattern" and err["type"] == "pattern" and err["construct"] == r"\p{Foo}"
     # the view puts a pattern error beside the regex field
-    set_text(page, "train-text", "some text some text")
+    h.set_text(page, "train-text", "some text some text")
     page.select_option('[data-testid="train-pattern"]', "custom")
     page.fill('[data-testid="train-regex"]', "(open")
     page.get_by_role("button", name="Train", exact=True).click()
-    assert "character 1" in visible_error(page, "train-regex-error")
+    assert "character 1" in h.visible_error(page, "train-regex-error")
     assert page.console_errors == []

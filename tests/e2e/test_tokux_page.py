@@ -20,17 +20,7 @@ import unicodedata
 
 import pytest
 
-from tests.e2e.helpers import (
-    DEFAULT_TIMEOUT_MS,
-    READY_TIMEOUT,
-    open_ready,
-    set_text,
-    settle,
-    tiktoken_for,
-    train,
-    visible_error,
-    wait_ready,
-)
+from tests.e2e import helpers as h
 
 pytestmark = pytest.mark.e2e
 
@@ -39,15 +29,15 @@ FAMILY = "👨\u200d👩\u200d👧"  # issue 11: the ZWJ inside is o200k token 2
 
 def encode_in_page(page, text: str, tokenizer: str) -> None:
     """Type `text` into Tokenize, pick `tokenizer`, wait until the chips are drawn."""
-    set_text(page, "tokenize-text", text)
+    h.set_text(page, "tokenize-text", text)
     page.select_option('[data-testid="tokenize-tokenizer"]', tokenizer)
     page.wait_for_function(
         "([tok, text]) => { const r = document.querySelector('#view-tokenize'); return (r.dataset.encoded || '').startsWith(tok + ':')"
         " && document.querySelector('[data-testid=\"tokenize-text\"]').value === text && document.querySelector('[data-testid=\"token\"]'); }",
         arg=[tokenizer, text],
-        timeout=READY_TIMEOUT,
+        timeout=h.READY_TIMEOUT,
     )
-    settle(page)
+    h.settle(page)
 
 
 def chip_ids(page) -> list[int]:
@@ -62,14 +52,14 @@ def chip_ids(page) -> list[int]:
 
 
 def test_newline_token_ids_stay_on_the_line_of_their_token(page, site_url):
-    open_ready(page, site_url, "tokenize")
+    h.open_ready(page, site_url, "tokenize")
     page.check('[data-testid="toggle-ids"]')
     text = "alpha beta\ngamma delta\n\nepsilon\n"
     encode_in_page(page, text, "cl100k_base")
-    assert chip_ids(page) == tiktoken_for("cl100k_base").encode(text)
+    assert chip_ids(page) == h.tiktoken_for("cl100k_base").encode(text)
     for ws in (False, True):
         page.set_checked('[data-testid="toggle-whitespace"]', ws)
-        settle(page)
+        h.settle(page)
         boxes = page.evaluate("""() => [...document.querySelectorAll('[data-testid="token"]')].map((el) => {
             const id = el.querySelector('.tok-id').getBoundingClientRect();
             const first = el.getClientRects()[0];
@@ -88,14 +78,14 @@ def test_newline_token_ids_stay_on_the_line_of_their_token(page, site_url):
 
 
 def test_invisible_characters_show_by_name_in_chips_detail_decode_and_merges(page, site_url):
-    open_ready(page, site_url, "tokenize")
-    enc = tiktoken_for("o200k_base")
+    h.open_ready(page, site_url, "tokenize")
+    enc = h.tiktoken_for("o200k_base")
     encode_in_page(page, FAMILY + " a\x1bb", "o200k_base")
     assert chip_ids(page) == enc.encode(FAMILY + " a\x1bb")
     assert 2524 in chip_ids(page)
     for ws in (False, True):
         page.set_checked('[data-testid="toggle-whitespace"]', ws)
-        settle(page)
+        h.settle(page)
         marks = page.locator(
             '[data-testid="invisible-char"]'
         ).evaluate_all("""(els) => els.map((e) => ({
@@ -125,7 +115,7 @@ def test_invisible_characters_show_by_name_in_chips_detail_decode_and_merges(pag
 
     # the merges table of a training run names it as well
     page.click("#tab-train")
-    train(page, "\u200d" * 100, 258, name="zwj", pattern="none")
+    h.train(page, "\u200d" * 100, 258, name="zwj", pattern="none")
     page.wait_for_function(
         "() => [...document.querySelectorAll('[data-testid=\"merges-body\"] code')].some((c) => c.textContent === '⟨ZWJ⟩')",
         timeout=30_000,
@@ -136,9 +126,9 @@ def test_invisible_characters_show_by_name_in_chips_detail_decode_and_merges(pag
 
 
 def test_fragments_are_explained_in_place_and_rtl_tokens_are_isolated(page, site_url):
-    open_ready(page, site_url, "tokenize")
+    h.open_ready(page, site_url, "tokenize")
     text = "বাংলা ভাষা مرحبا بالعالم"
-    enc = tiktoken_for("cl100k_base")
+    enc = h.tiktoken_for("cl100k_base")
     encode_in_page(page, text, "cl100k_base")
     ids = enc.encode(text)
     assert chip_ids(page) == ids
@@ -175,9 +165,9 @@ def _lead_fragment(b: bytes) -> bool:
 
 def check_compare_table(target) -> None:
     target.wait_for_function(
-        "() => document.querySelector('#view-compare').dataset.compared > 0", timeout=READY_TIMEOUT
+        "() => document.querySelector('#view-compare').dataset.compared > 0", timeout=h.READY_TIMEOUT
     )
-    settle(target)
+    h.settle(target)
     wrap = target.locator(".compare-wrap")
     info = wrap.evaluate("(w) => ({sw: w.scrollWidth, cw: w.clientWidth})")
     hint = target.locator('[data-testid="compare-scroll-hint"]')
@@ -187,7 +177,7 @@ def check_compare_table(target) -> None:
     assert hint.is_visible() and "scroll sideways" in hint.text_content()
     wrap.evaluate("(w) => { w.scrollLeft = w.scrollWidth; }")
     target.wait_for_function("() => { const w = document.querySelector('.compare-wrap'); return w.scrollLeft > 0; }")
-    settle(target)
+    h.settle(target)
     geo = wrap.evaluate("""(w) => {
         const box = w.getBoundingClientRect();
         const th = w.querySelector('tbody th[scope=row]').getBoundingClientRect();
@@ -205,10 +195,10 @@ def check_compare_table(target) -> None:
 @pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
 def test_compare_table_pins_the_language_column_and_hints_it_scrolls(browser, site_url, width, height):
     context = browser.new_context(viewport={"width": width, "height": height})
-    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
     page = context.new_page()
     try:
-        open_ready(page, site_url, "compare")
+        h.open_ready(page, site_url, "compare")
         check_compare_table(page)
         if width == 1280:
             # the o200k premium column is reachable (issue 11: it was hidden)
@@ -230,12 +220,12 @@ def test_compare_table_pins_the_language_column_and_hints_it_scrolls(browser, si
 
 def test_compare_table_in_the_course_embed_scrolls_with_the_language_pinned(browser, site_url):
     context = browser.new_context(viewport={"width": 1100, "height": 900})
-    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
     page = context.new_page()
     try:
         page.goto(site_url + "examples/course.html")
         frame = page.locator('iframe[data-testid="compare-frame"]').element_handle().content_frame()
-        wait_ready(frame)
+        h.wait_ready(frame)
         check_compare_table(frame)
         # the o200k columns the lesson asks about exist and can be brought into view
         assert frame.locator('[data-tokenizer="o200k_base"][data-metric="premium"]').count() == 44
@@ -248,15 +238,15 @@ def test_compare_table_in_the_course_embed_scrolls_with_the_language_pinned(brow
 
 def test_phone_tabs_merges_table_and_touch_hints(browser, site_url):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
     page = context.new_page()
     try:
-        open_ready(page, site_url, "train")
+        h.open_ready(page, site_url, "train")
         # every tab is on screen (the bar wraps instead of cutting "Step t…")
         tabs = page.locator('[role="tab"]').evaluate_all("(els) => els.map((e) => e.getBoundingClientRect().right)")
         assert len(tabs) >= 4 and max(tabs) <= 390, tabs
         # the merges table's New token and Pair count columns are inside the card
-        train(page, "the cat sat on the mat with the hat " * 20, 300, name="phone")
+        h.train(page, "the cat sat on the mat with the hat " * 20, 300, name="phone")
         geo = page.evaluate("""() => {
             const wrap = document.querySelector('.merges-wrap').getBoundingClientRect();
             const ths = [...document.querySelectorAll('[data-testid="merges-table"] thead th')].map((t) => t.getBoundingClientRect());
@@ -282,7 +272,7 @@ def test_phone_tabs_merges_table_and_touch_hints(browser, site_url):
 
 def test_desktop_keeps_the_keyboard_hints(page, site_url):
     page.set_viewport_size({"width": 1280, "height": 800})
-    open_ready(page, site_url, "steps")
+    h.open_ready(page, site_url, "steps")
     assert page.locator("#view-steps .keys").is_visible()
 
 
@@ -291,7 +281,7 @@ def test_desktop_keeps_the_keyboard_hints(page, site_url):
 
 def test_step_embed_keeps_its_height_on_next_and_settings(browser, site_url):
     context = browser.new_context(viewport={"width": 1100, "height": 900})
-    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
     page = context.new_page()
     try:
         started = time.monotonic()
@@ -302,14 +292,14 @@ def test_step_embed_keeps_its_height_on_next_and_settings(browser, site_url):
         }
         ready = {}
         for t, f in frames.items():
-            wait_ready(f)
+            h.wait_ready(f)
             ready[t] = time.monotonic() - started
         print(
             f"\ncourse page: ready after {ready['steps-frame']:.1f} s (steps) and {ready['compare-frame']:.1f} s (compare)"
         )
         steps = frames["steps-frame"]
-        steps.wait_for_function("() => document.querySelector('#view-steps').dataset.shown", timeout=READY_TIMEOUT)
-        settle(steps)
+        steps.wait_for_function("() => document.querySelector('#view-steps').dataset.shown", timeout=h.READY_TIMEOUT)
+        h.settle(steps)
         time.sleep(0.5)
         iframe = page.locator('iframe[data-testid="steps-frame"]')
         before = iframe.evaluate("(el) => el.getBoundingClientRect().height")
@@ -317,7 +307,7 @@ def test_step_embed_keeps_its_height_on_next_and_settings(browser, site_url):
         steps.wait_for_function("() => document.querySelector('#view-steps').dataset.step === '1'")
         steps.click('[data-testid="steps-next"]')
         steps.locator('[data-testid="steps-setup"] summary').click()
-        settle(steps)
+        h.settle(steps)
         time.sleep(0.5)
         after = iframe.evaluate("(el) => el.getBoundingClientRect().height")
         assert abs(after - before) <= 1, (before, after)
@@ -332,20 +322,20 @@ def test_step_embed_keeps_its_height_on_next_and_settings(browser, site_url):
 
 def test_p50k_special_token_switch_copy_and_decode(browser, site_url):
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
-    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
     page = context.new_page()
     try:
         page.goto(site_url + "#tokenize")
-        wait_ready(page)
+        h.wait_ready(page)
         names = page.locator('[data-testid="tokenize-tokenizer"] option').evaluate_all(
             "(els) => els.map((e) => e.value)"
         )
         assert "p50k_base" in names
         code = "def f(x):\n        return x  # eight spaces\n"
         encode_in_page(page, code, "p50k_base")
-        assert chip_ids(page) == tiktoken_for("p50k_base").encode(code)
+        assert chip_ids(page) == h.tiktoken_for("p50k_base").encode(code)
 
-        enc = tiktoken_for("cl100k_base")
+        enc = h.tiktoken_for("cl100k_base")
         text = "Hello<|endoftext|>world"
         encode_in_page(page, text, "cl100k_base")
         as_text = enc.encode(text, disallowed_special=())
@@ -356,7 +346,7 @@ def test_p50k_special_token_switch_copy_and_decode(browser, site_url):
             "(n) => document.querySelector('#view-tokenize').dataset.encoded === 'cl100k_base:' + n",
             arg=len(as_special),
         )
-        settle(page)
+        h.settle(page)
         assert chip_ids(page) == as_special
         assert page.locator('[data-testid="token"].special').get_attribute("data-ids") == "100257"
 
@@ -377,6 +367,6 @@ def test_p50k_special_token_switch_copy_and_decode(browser, site_url):
         assert page.text_content('[data-testid="decode-text"]') == enc.decode(ids)
         page.fill('[data-testid="decode-ids"]', "12 abc")
         page.click('[data-testid="decode-button"]')
-        assert "“abc” is not a token id" in visible_error(page, "decode-error")
+        assert "“abc” is not a token id" in h.visible_error(page, "decode-error")
     finally:
         context.close()

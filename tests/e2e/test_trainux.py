@@ -14,19 +14,7 @@ import re
 
 import pytest
 
-from tests.e2e.helpers import (
-    DIST,
-    READY_TIMEOUT,
-    open_ready,
-    set_text,
-    settle,
-    tiktoken_for,
-    train,
-    udhr_text,
-    visible_error,
-    wait_ready,
-    wait_training_over,
-)
+from tests.e2e import helpers as h
 from tools.udhr import load_udhr
 
 PROGRESS = '[data-testid="train-progress-text"]'
@@ -45,10 +33,10 @@ def _rows(page):
 
 
 def test_stop_keeps_exactly_the_merges_shown(page, site_url):
-    open_ready(page, site_url)
+    h.open_ready(page, site_url)
     d = load_udhr()
     text = "\n".join(d[c].text for c in sorted(d)[:60])  # ~0.7 MB, many scripts: thousands of merges
-    train(page, text, 30_000, name="stopped", wait=False)
+    h.train(page, text, 30_000, name="stopped", wait=False)
     page.wait_for_function(
         """() => document.querySelectorAll('[data-testid="merges-body"] tr').length >= 50
                  && document.body.dataset.training === 'running'""",
@@ -76,20 +64,20 @@ def test_stop_keeps_exactly_the_merges_shown(page, site_url):
 
 
 def test_backtracking_regex_in_train_is_caught_and_the_text_kept(page, site_url):
-    open_ready(page, site_url)
+    h.open_ready(page, site_url)
     page.evaluate("() => { window.bytepair.callLimitMs = 3000; }")  # (the default is 15 s)
     text = "a" * 28 + "!"
-    set_text(page, "train-text", text)
+    h.set_text(page, "train-text", text)
     page.select_option('[data-testid="train-pattern"]', "custom")
     page.fill('[data-testid="train-regex"]', "(a+)+$")
     page.get_by_role("button", name="Train", exact=True).click()
-    message = visible_error(page, "train-regex-error")
+    message = h.visible_error(page, "train-regex-error")
     assert "backtrack" in message and "(a+)+" in message, message
     assert page.evaluate("() => document.body.dataset.training") != "running"
     assert page.input_value('[data-testid="train-text"]') == text
-    wait_ready(page)
+    h.wait_ready(page)
     assert page.evaluate("() => window.bytepair.count('still working', 'gpt2')") == len(
-        tiktoken_for("gpt2").encode_ordinary("still working")
+        h.tiktoken_for("gpt2").encode_ordinary("still working")
     )
 
 
@@ -98,10 +86,10 @@ def test_backtracking_regex_in_train_is_caught_and_the_text_kept(page, site_url)
 
 def test_missing_tokenizer_warning_stays_while_the_fallback_is_shown(page, site_url):
     page.goto(site_url + "#tokenize?tok=nowhere-bpe")
-    wait_ready(page)
+    h.wait_ready(page)
     page.wait_for_function("() => document.querySelector('[data-testid=\"count-tokens\"]').textContent !== '–'")
     page.wait_for_timeout(1500)
-    settle(page)
+    h.settle(page)
     warning = page.locator('[data-testid="tokenize-error"]')
     assert warning.is_visible()
     assert "nowhere-bpe" in warning.text_content()
@@ -111,24 +99,24 @@ def test_missing_tokenizer_warning_stays_while_the_fallback_is_shown(page, site_
 
 
 def test_empty_text_train_error_is_not_erased(page, site_url):
-    open_ready(page, site_url)
-    set_text(page, "train-text", "some text")
-    set_text(page, "train-text", "")
+    h.open_ready(page, site_url)
+    h.set_text(page, "train-text", "some text")
+    h.set_text(page, "train-text", "")
     page.get_by_role("button", name="Train", exact=True).click()
-    assert "empty" in visible_error(page, "train-text-error")
+    assert "empty" in h.visible_error(page, "train-text-error")
     page.wait_for_timeout(1500)  # past the text's save to browser storage
     assert page.locator('[data-testid="train-text-error"]').is_visible()
     assert page.text_content(PROGRESS) == "Not started: see the message above."
 
 
 def test_step_range_error_cleared_on_mode_switch(page, site_url):
-    open_ready(page, site_url, "steps")
+    h.open_ready(page, site_url, "steps")
     page.wait_for_function(
         "() => /^Step \\d/.test(document.querySelector('[data-testid=\"steps-position\"]').textContent)"
     )
     page.fill('[data-testid="steps-jump"]', "9999")
     page.press('[data-testid="steps-jump"]', "Enter")
-    assert "Enter a step" in visible_error(page, "steps-jump-error")
+    assert "Enter a step" in h.visible_error(page, "steps-jump-error")
     page.check('[data-testid="steps-mode-bytes"]')
     page.wait_for_function("() => document.querySelector('[data-testid=\"steps-jump-error\"]').hidden")
 
@@ -137,21 +125,21 @@ def test_step_range_error_cleared_on_mode_switch(page, site_url):
 
 
 def test_choices_and_the_last_run_survive_a_reload(page, site_url):
-    open_ready(page, site_url)
-    train(page, udhr_text(["eng"]), 400, name="kept-bpe", pattern="gpt2")
+    h.open_ready(page, site_url)
+    h.train(page, h.udhr_text(["eng"]), 400, name="kept-bpe", pattern="gpt2")
     rows = _rows(page)
     assert len(rows) == 144
     page.fill('[data-testid="train-vocab"]', "777")  # changed after the run: the form keeps it too
     # Step-through corpus, Compare's "own texts", Tokenize's tokenizer
     page.get_by_role("tab", name="Step through").click()
-    set_text(page, "steps-text", "hug 10\npug 5\npun 12")
+    h.set_text(page, "steps-text", "hug 10\npug 5\npun 12")
     page.get_by_role("tab", name="Compare languages").click()
     page.check('[data-testid="compare-source-custom"]')
     page.get_by_role("tab", name="Tokenize").click()
     page.select_option('[data-testid="tokenize-tokenizer"]', "kept-bpe")
     page.wait_for_timeout(1000)  # (saves are debounced)
     page.reload()
-    wait_ready(page)
+    h.wait_ready(page)
     page.wait_for_function("() => document.querySelector('[data-testid=\"tokenize-tokenizer\"]').value === 'kept-bpe'")
     assert page.input_value('[data-testid="steps-text"]') == "hug 10\npug 5\npun 12"
     assert page.is_checked('[data-testid="compare-source-custom"]')
@@ -169,10 +157,10 @@ def test_choices_and_the_last_run_survive_a_reload(page, site_url):
 
 
 def test_saved_merges_open_again_and_a_run_replays(page, site_url):
-    open_ready(page, site_url)
-    train(page, udhr_text(["deu_1996"]), 300, name="first-one")
+    h.open_ready(page, site_url)
+    h.train(page, h.udhr_text(["deu_1996"]), 300, name="first-one")
     first = _rows(page)
-    train(page, udhr_text(["fra"]), 320, name="second-one")
+    h.train(page, h.udhr_text(["fra"]), 320, name="second-one")
     page.locator('[data-testid="saved-item"][data-tokenizer="first-one"] [data-action="open-merges"]').click()
     page.wait_for_function(
         "() => document.querySelector('[data-testid=\"merges-note\"]').textContent.includes('first-one')"
@@ -199,15 +187,15 @@ def test_saved_merges_open_again_and_a_run_replays(page, site_url):
 
 
 def test_retraining_asks_to_replace_or_keep_both(page, site_url):
-    open_ready(page, site_url)
-    train(page, udhr_text(["eng"]), 300, name="again")
+    h.open_ready(page, site_url)
+    h.train(page, h.udhr_text(["eng"]), 300, name="again")
     page.get_by_role("button", name="Train", exact=True).click()
     confirm = page.locator('[data-testid="train-replace-confirm"]')
     confirm.wait_for(state="visible")
     assert "again" in confirm.text_content()
     confirm.locator('[data-action="train-replace"]').click()
-    wait_training_over(page)
-    settle(page)
+    h.wait_training_over(page)
+    h.settle(page)
     names = page.evaluate("() => window.bytepair.trainedTokenizers().map((t) => t.name)")
     assert names == ["again"]
     page.get_by_role("button", name="Train", exact=True).click()
@@ -217,8 +205,8 @@ def test_retraining_asks_to_replace_or_keep_both(page, site_url):
 
 
 def test_done_says_the_text_ran_out_of_pairs(page, site_url):
-    open_ready(page, site_url)
-    train(page, "abcd abcd", 1000, name="tiny", pattern="none")
+    h.open_ready(page, site_url)
+    h.train(page, "abcd abcd", 1000, name="tiny", pattern="none")
     # 8 pairs in "abcd abcd" reduce to one token after merges ab, abc... : the reference count
     import bytepair
 
@@ -232,8 +220,8 @@ def test_done_says_the_text_ran_out_of_pairs(page, site_url):
 
 
 def test_renaming_keeps_the_tokenizer_selected_in_tokenize(page, site_url):
-    open_ready(page, site_url)
-    train(page, udhr_text(["eng"]), 300, name="sel-bpe")
+    h.open_ready(page, site_url)
+    h.train(page, h.udhr_text(["eng"]), 300, name="sel-bpe")
     page.get_by_role("tab", name="Tokenize").click()
     page.select_option('[data-testid="tokenize-tokenizer"]', "sel-bpe")
     page.get_by_role("tab", name="Train").click()
@@ -242,7 +230,7 @@ def test_renaming_keeps_the_tokenizer_selected_in_tokenize(page, site_url):
     page.fill('[data-testid="rename-input"]', "sel-renamed")
     page.click('[data-action="rename-save"]')
     page.wait_for_selector('[data-testid="saved-item"][data-tokenizer="sel-renamed"]')
-    settle(page)
+    h.settle(page)
     assert page.input_value('[data-testid="tokenize-tokenizer"]') == "sel-renamed"
 
 
@@ -256,12 +244,12 @@ def test_renaming_keeps_the_tokenizer_selected_in_tokenize(page, site_url):
     ids=["no-version", "short-merge", "deep-nesting"],
 )
 def test_import_errors_say_what_is_wrong(page, site_url, content):
-    open_ready(page, site_url)
+    h.open_ready(page, site_url)
     page.set_input_files(
         '[data-testid="import-file"]',
         files=[{"name": "crafted.json", "mimeType": "application/json", "buffer": content.encode()}],
     )
-    message = visible_error(page, "saved-error")
+    message = h.visible_error(page, "saved-error")
     assert message.startswith("crafted.json: ")
     rest = message.removeprefix("crafted.json: ")
     assert len(rest.split(":")[-1].strip()) > 3, message  # nothing ends on a bare colon
@@ -272,13 +260,13 @@ def test_import_errors_say_what_is_wrong(page, site_url, content):
 
 
 def test_sample_texts_and_the_way_to_step_through(page, site_url):
-    open_ready(page, site_url)
-    samples = json.loads((DIST / "samples" / "udhr.json").read_text(encoding="utf-8"))["languages"]
+    h.open_ready(page, site_url)
+    samples = json.loads((h.DIST / "samples" / "udhr.json").read_text(encoding="utf-8"))["languages"]
     page.click('[data-sample="arb"]')
     expected = next(s["text"] for s in samples if s["code"] == "arb")
     page.wait_for_function("(t) => document.querySelector('[data-testid=\"train-text\"]').value === t", arg=expected)
     page.click('[data-sample="code"]')
-    code = (pathlib.Path(DIST) / "src" / "py" / "playground.py").read_text(encoding="utf-8")
+    code = (pathlib.Path(h.DIST) / "src" / "py" / "playground.py").read_text(encoding="utf-8")
     page.wait_for_function("(t) => document.querySelector('[data-testid=\"train-text\"]').value === t", arg=code)
     assert page.locator('[data-testid="train-orientation"]').is_visible()
     page.click('[data-testid="train-steps-link"]')
@@ -294,8 +282,8 @@ def test_downloads_load_in_tokenizers_and_tiktoken_with_the_pages_ids(page, site
     import bytepair
     from bytepair import hf_export
 
-    open_ready(page, site_url)
-    train(page, udhr_text(["eng", "deu_1996", "rus", "hin"]), 700, name="export-me")
+    h.open_ready(page, site_url)
+    h.train(page, h.udhr_text(["eng", "deu_1996", "rus", "hin"]), 700, name="export-me")
     page.locator('[data-testid="saved-item"][data-tokenizer="export-me"] [data-action="downloads"]').click()
     panel = page.locator('[data-testid="export-panel"][data-tokenizer="export-me"]')
     panel.wait_for()
@@ -315,7 +303,7 @@ def test_downloads_load_in_tokenizers_and_tiktoken_with_the_pages_ids(page, site
     kwargs["mergeable_ranks"] = tiktoken.load.load_tiktoken_bpe(str(files["download-tiktoken"]))
     tk = tiktoken.Encoding(**kwargs)
     for code in ("eng", "fra", "rus", "arb", "cmn_hans"):
-        text = udhr_text([code])[:600]
+        text = h.udhr_text([code])[:600]
         ids = page.evaluate("(t) => window.bytepair.encode(t, 'export-me')", text)
         assert hf.encode(text).ids == ids, code
         assert tk.encode_ordinary(text) == ids, code
@@ -329,13 +317,13 @@ def test_downloads_load_in_tokenizers_and_tiktoken_with_the_pages_ids(page, site
 
 def test_stop_during_counting_keeps_the_page_working(page, site_url):
     """(Stop before any merge is shown: nothing is saved, and the page says so.)"""
-    open_ready(page, site_url)
+    h.open_ready(page, site_url)
     d = load_udhr()
     text = "\n".join(d[c].text for c in sorted(d))
-    train(page, text, 2000, name="early", wait=False)
+    h.train(page, text, 2000, name="early", wait=False)
     page.get_by_role("button", name="Stop", exact=True).click()
     page.wait_for_function("() => document.body.dataset.training !== 'running'", timeout=60_000)
-    page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=READY_TIMEOUT)
+    page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=h.READY_TIMEOUT)
     assert "Stopped after 0 merges" in page.text_content(PROGRESS)
     assert _saved_meta(page, "early") is None
 
@@ -344,7 +332,7 @@ def test_stop_during_counting_keeps_the_page_working(page, site_url):
 
 
 def test_a_large_paste_is_counted_not_laid_out_and_trains(page, site_url):
-    open_ready(page, site_url)
+    h.open_ready(page, site_url)
     d = load_udhr()
     base = "\n".join(d[c].text for c in sorted(d))
     text = (base * (2_000_000 // len(base) + 1))[:2_000_000]  # 2 M characters
@@ -367,7 +355,7 @@ def test_a_large_paste_is_counted_not_laid_out_and_trains(page, site_url):
     page.fill('[data-testid="train-vocab"]', "260")
     page.fill('[data-testid="train-name"]', "pasted")
     page.get_by_role("button", name="Train", exact=True).click()
-    wait_training_over(page, timeout=300_000)
+    h.wait_training_over(page, timeout=300_000)
     assert _saved_meta(page, "pasted")["bytes"] == size
     # and can still be shown and edited on request
     page.click('[data-action="show-big-text"]')

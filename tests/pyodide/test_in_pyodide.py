@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 import pathlib
-import re
 import shlex
 import shutil
 import subprocess
@@ -28,16 +27,14 @@ import sys
 
 import pytest
 
+from tests.pyodide.runner import RUNNER, ensure_pyodide_wheels
 from tests.site_server import served_site
 
 pytestmark = pytest.mark.pyodide
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 HERE = pathlib.Path(__file__).resolve().parent
-RUNNER = HERE / "run_core_tests.mjs"
 SITE_CHECK = HERE / "check_site_wheels.mjs"
-REQUIREMENTS = HERE / "requirements.txt"
-WHEELS = ROOT / ".cache" / "pyodide-wheels"
 IS_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 TIMEOUT_S = 45 * 60
 
@@ -46,60 +43,6 @@ def _unavailable(reason: str) -> None:
     if IS_CI:
         pytest.fail(f"{reason} (CI=true: a missing prerequisite is a failure)")
     pytest.skip(reason)
-
-
-def _norm(name: str) -> str:
-    return re.sub(r"[-_.]+", "_", name).lower()
-
-
-def _pins() -> dict[str, str]:
-    pins = {}
-    for line in REQUIREMENTS.read_text(encoding="utf-8").splitlines():
-        line = line.split("#")[0].strip()
-        if line:
-            name, _, version = line.partition("==")
-            pins[_norm(name)] = version.strip()
-    return pins
-
-
-def ensure_pyodide_wheels() -> pathlib.Path:
-    """Download the pinned pure-Python wheels of requirements.txt into
-    .cache/pyodide-wheels (once) and remove any other wheel there."""
-    pins = _pins()
-    WHEELS.mkdir(parents=True, exist_ok=True)
-    have = {}
-    for whl in WHEELS.glob("*.whl"):
-        name, version = whl.name.split("-")[:2]
-        if pins.get(_norm(name)) == version:
-            have[_norm(name)] = whl
-        else:
-            whl.unlink()
-    if set(have) != set(pins):
-        cmd = [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "--no-deps",
-            "--only-binary=:all:",
-            "--disable-pip-version-check",
-            "--python-version",
-            "3.14",
-            "--implementation",
-            "py",
-            "--abi",
-            "none",
-            "--platform",
-            "any",
-            "-r",
-            str(REQUIREMENTS),
-            "-d",
-            str(WHEELS),
-        ]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode != 0:
-            pytest.fail(f"command failed: {shlex.join(cmd)}\n{proc.stdout}\n{proc.stderr}")
-    return WHEELS
 
 
 @pytest.fixture(scope="module")
