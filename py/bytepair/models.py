@@ -207,8 +207,8 @@ def tekken_site_form(data: Any) -> bytes:
 
 
 def site_file(model: OpenModel) -> str:
-    """The file name under the site's ``models/`` (gzip-compressed): ``<name>.compact.gz`` or ``<name>.tekken.json.gz``."""
-    return f"{model.name}.tekken.json.gz" if model.format == "tekken" else f"{model.name}.compact.gz"
+    """The file name under the site's ``models/`` (gzip-compressed): ``<name>.bpv.gz`` (:mod:`bytepair.vocab_file`) or ``<name>.tekken.json.gz``."""
+    return f"{model.name}.tekken.json.gz" if model.format == "tekken" else f"{model.name}.bpv.gz"
 
 
 # --------------------------------------------------------------------------- every kind alike

@@ -158,3 +158,28 @@ def test_test_files_do_not_import_each_other() -> None:
             if any(m.rsplit(".", 1)[-1].startswith("test_") for m in modules):
                 found.append(f"{path.relative_to(tests)}:{node.lineno}")
     assert found == []
+
+
+def test_compact_vocab_is_rebuilt_when_the_format_code_is_newer(tmp_path, monkeypatch):
+    # a dist/vocab/*.bpv.gz left by a build with an older .bpv version must not be shipped
+    # because it is newer than its rank file: the format's code counts as a source too
+    import gzip
+    import os
+
+    from bytepair.vocab_file import read_vocab
+    from tools import site_build
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "p50k_base.tiktoken.gz").write_bytes(gzip.compress(b"IQ== 0\nIg== 1\n", mtime=0))
+    monkeypatch.setattr(site_build, "VOCAB_SRC", src)
+    dist = tmp_path / "dist"
+    (dist / "vocab").mkdir(parents=True)
+    stale = dist / "vocab" / "p50k_base.bpv.gz"
+    stale.write_bytes(b"an old format")
+    code = site_build.PY_SRC / "bytepair" / "vocab_file.py"
+    t_code = code.stat().st_mtime_ns
+    os.utime(src / "p50k_base.tiktoken.gz", ns=(t_code - 2_000_000_000, t_code - 2_000_000_000))
+    os.utime(stale, ns=(t_code - 1_000_000_000, t_code - 1_000_000_000))  # newer than the rank file
+    site_build.step_vocab(site_build.DistWriter(dist))
+    assert read_vocab(stale.read_bytes()).ranks == {b"!": 0, b'"': 1}

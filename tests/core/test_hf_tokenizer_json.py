@@ -533,7 +533,15 @@ def test_compact_form_round_trip_and_damage():
         for text in TEXTS:
             assert tok.encode(text) == ref.encode(text).ids
     blob = to_compact(bytepair.from_tokenizer_json(json.dumps(_make("ws"))))
-    for bad in (b"{}", blob[:40], blob.replace(b"bytepair-hf-compact 1", b"bytepair-hf-compact 9")):
+    from bytepair.vocab_file import dump_vocab
+
+    for bad in (
+        b"{}",
+        blob[:40],
+        blob[:-1],
+        blob.replace(b"BPVOCAB\x02", b"BPVOCAB\x09"),  # another format version
+        dump_vocab({b"a": 0}),  # the same format, but a rank vocabulary
+    ):
         with pytest.raises(TokenizerFileError):
             from_compact(bad)
 

@@ -192,9 +192,9 @@ def test_adapter_forwards_open_models(tmp_path):
     pg = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(pg)
     ref = hf_models.reference("llama3_1")
-    assert pg.model_file_needed("llama3") == "llama3.compact.gz"
+    assert pg.model_file_needed("llama3") == "llama3.bpv.gz"
     assert pg.model_file_needed("cl100k_base") is None
-    f = tmp_path / "llama3.compact"
+    f = tmp_path / "llama3.bpv"
     f.write_bytes(_site_bytes(models.open_model("llama3")))
     pg.load_model("llama3", str(f))
     assert pg.model_file_needed("llama3") is None

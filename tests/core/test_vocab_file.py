@@ -1,4 +1,4 @@
-"""The compact ``.bpv`` vocabulary format (``bytepair.vocab_file``).
+"""bytepair's one compact vocabulary format ``.bpv`` (``bytepair.vocab_file``).
 
 Reference: OpenAI's rank files shipped in ``py/bytepair/data`` (their sha256
 equals tiktoken's ``expected_hash``, see test_vocab_files.py) parsed by the
@@ -8,13 +8,25 @@ equals tiktoken's ``expected_hash``, see test_vocab_files.py) parsed by the
 from __future__ import annotations
 
 import gzip
+import json
 import struct
 
 import pytest
 
 from bytepair import registry
 from bytepair.tiktoken_file import dump_tiktoken_bpe, load_tiktoken_bpe, parse_tiktoken_bpe
-from bytepair.vocab_file import MAGIC, dump_vocab, load_vocab, read_vocab
+from bytepair.vocab_file import (
+    _BYTE_SEPS as SEPS,
+)
+from bytepair.vocab_file import (
+    MAGIC,
+    VERSION,
+    dump_vocab,
+    load_vocab,
+    read_vocab,
+    read_vocab_file,
+    write_vocab_file,
+)
 
 FILES = ["r50k_base", "p50k_base", "cl100k_base", "o200k_base"]
 
@@ -39,11 +51,60 @@ def test_holes_long_tokens_and_merges():
     assert list(data.ranks) == [b"a", b"b", b"ab", b"x" * 300]
 
 
+def _file(header: dict, *sections: bytes) -> bytes:
+    """A .bpv file written by hand from the layout in the module docstring."""
+    h = json.dumps(header).encode("ascii")
+    return MAGIC + bytes([VERSION]) + struct.pack("<I", len(h)) + h + b"".join(sections)
+
+
+def _tokens(count: int, size: int, **how) -> dict:
+    return {"name": "tokens", "type": "bytes", "count": count, "size": size, **how}
+
+
 def test_layout_is_the_documented_one():
     data = dump_vocab({b"hi": 0, b"!": 1})
-    assert data[:8] == MAGIC
-    assert struct.unpack_from("<IIII", data, 8) == (2, 0, 0, 3)
-    assert data[24:] == b"\x02\x01hi!"
+    assert data[:7] == b"BPVOCAB" and data[7] == 2 == VERSION
+    (hlen,) = struct.unpack_from("<I", data, 8)
+    assert json.loads(data[12 : 12 + hlen]) == {
+        "kind": "ranks",
+        "sections": [{"name": "tokens", "type": "bytes", "sep": "fffe", "count": 2, "size": 5}],
+        "meta": {},
+    }
+    assert data[12 + hlen :] == b"hi\xff\xfe!"
+    # a file written by hand from the documented layout reads back: lengths, ids and merges sections
+    hand = _file(
+        {
+            "kind": "ranks",
+            "sections": [
+                _tokens(2, 5, lengths="u8"),
+                {"name": "ids", "type": "u32", "count": 2, "size": 8},
+                {"name": "merges", "type": "u32", "count": 2, "size": 8},
+            ],
+            "meta": {},
+        },
+        b"\x02\x01hi!",
+        struct.pack("<II", 7, 3),
+        struct.pack("<II", 3, 7),
+    )
+    assert read_vocab(hand) == ({b"hi": 7, b"!": 3}, [(3, 7)])
+
+
+def test_a_separator_inside_tokens_falls_back_to_lengths():
+    # every two-byte separator candidate occurs in some token: the lengths layout is used
+    ranks = {b"a" + sep + b"b": i for i, sep in enumerate(SEPS)}
+    data = dump_vocab(ranks)
+    (hlen,) = struct.unpack_from("<I", data, 8)
+    assert json.loads(data[12 : 12 + hlen])["sections"][0]["lengths"] == "u8"
+    assert read_vocab(data).ranks == ranks
+
+
+def test_text_sections_round_trip():
+    items = ["a b", "", "\n", "\ud800", "日本"]
+    f = read_vocab_file(write_vocab_file({"s": items, "n": [1, 2**32 - 1]}, kind="x", meta={"k": [1]}))
+    assert f.kind == "x" and f.sections["s"] == items and list(f.sections["n"]) == [1, 2**32 - 1]
+    assert f.meta == {"k": [1]}
+    with pytest.raises(ValueError, match="not 'ranks'"):
+        read_vocab_file(write_vocab_file({}, kind="x"), kind="ranks")
 
 
 @pytest.mark.parametrize(
@@ -51,9 +112,25 @@ def test_layout_is_the_documented_one():
     [
         (b"IQ== 0\n", "not a .bpv"),
         (dump_vocab({b"a": 0, b"b": 1})[:-1], "truncated"),
-        (MAGIC + struct.pack("<IIII", 2, 0, 0, 2) + b"\x01\x01aa", "repeated tokens"),
-        (MAGIC + struct.pack("<IIII", 2, 0, 0, 2) + b"\x02\x00ab", "corrupt"),
-        (MAGIC + struct.pack("<IIII", 2, 1, 0, 2) + b"\x01\x01" + struct.pack("<II", 5, 5) + b"ab", "repeated ids"),
+        (b"BPVOCAB1" + struct.pack("<IIII", 1, 0, 0, 1) + b"\x01a", "version"),  # the format before version 2
+        (_file({"kind": "ranks", "sections": [_tokens(2, 3, sep="2c")], "meta": {}}, b"a,a"), "repeated tokens"),
+        (_file({"kind": "ranks", "sections": [_tokens(2, 3, sep="2c")], "meta": {}}, b"a,b" + b"x"), "promises"),
+        (_file({"kind": "ranks", "sections": [_tokens(3, 3, sep="2c")], "meta": {}}, b"a,b"), "promises 3"),
+        (_file({"kind": "ranks", "sections": [_tokens(2, 4, lengths="u8")], "meta": {}}, b"\x02\x00ab"), "empty"),
+        (_file({"kind": "ranks", "sections": [_tokens(2, 4, lengths="u8")], "meta": {}}, b"\x03\x00ab"), "add up"),
+        (
+            _file(
+                {
+                    "kind": "ranks",
+                    "sections": [_tokens(2, 3, sep="2c"), {"name": "ids", "type": "u32", "count": 2, "size": 8}],
+                    "meta": {},
+                },
+                b"a,b",
+                struct.pack("<II", 5, 5),
+            ),
+            "repeated ids",
+        ),
+        (MAGIC + bytes([VERSION]) + struct.pack("<I", 3) + b"{x}", "damaged header"),
     ],
 )
 def test_bad_files_raise_value_error(data, message):
