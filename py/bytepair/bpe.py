@@ -169,6 +169,10 @@ def encode_piece_merges(piece: bytes | Sequence[int], merges: Mapping[tuple[int,
     return ids
 
 
+# _merges_long is the heap loop of encode_piece_ranks again, keyed by id pairs instead of
+# byte slices (HFTokenizer._merge_long: by symbol strings). Kept as separate copies on
+# purpose: each is an encoder's hot loop, and a shared loop taking a key function costs a
+# call per pair lookup (tools/bench.py, tools/bench_hf.py measure them).
 def _merges_long(ids: list[int], merges: Mapping[tuple[int, int], int]) -> list[int]:
     """Heap + linked list version of the merge-id rule, O(n log n)."""
     n = len(ids)

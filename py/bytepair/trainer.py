@@ -370,6 +370,9 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
             sym[i] = z
             sym[j] = -1
             nxt[i] = k
+            # The left-neighbour and right-neighbour updates below mirror each other on
+            # purpose: this is the trainer's hot loop, and a shared helper (a call per
+            # occurrence) costs more than the repetition (see tools/bench_train_large.py).
             if h >= 0:
                 x = sym[h]
                 q = (x << shift) | a

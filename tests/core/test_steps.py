@@ -74,6 +74,7 @@ def oracle_steps(text, n_merges, pattern, max_rows):
         token[new] = token[best[0]] + token[best[1]]
         changed = []
         for pi, seq in enumerate(seqs):
+            # merged here, not with bytepair.textbook._merge: the oracle stays independent
             merged, positions, i = [], [], 0
             while i < len(seq):
                 if seq[i : i + 2] == list(best):

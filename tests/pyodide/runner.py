@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import pathlib
 import re
-import shlex
-import subprocess
-import sys
 
 import pytest
 
@@ -46,28 +43,15 @@ def ensure_pyodide_wheels() -> pathlib.Path:
         else:
             whl.unlink()
     if set(have) != set(pins):
-        cmd = [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "--no-deps",
-            "--only-binary=:all:",
-            "--disable-pip-version-check",
-            "--python-version",
-            "3.14",
-            "--implementation",
-            "py",
-            "--abi",
-            "none",
-            "--platform",
-            "any",
-            "-r",
-            str(REQUIREMENTS),
-            "-d",
-            str(WHEELS),
-        ]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode != 0:
-            pytest.fail(f"command failed: {shlex.join(cmd)}\n{proc.stdout}\n{proc.stderr}")
+        from tools.buildutil import BuildError
+        from tools.wheels import _pip_download
+
+        try:  # pure wheels for Pyodide's Python, whatever Python runs this
+            _pip_download(
+                ["-r", str(REQUIREMENTS)],
+                WHEELS,
+                *("--python-version", "3.14", "--implementation", "py", "--abi", "none", "--platform", "any"),
+            )
+        except BuildError as e:
+            pytest.fail(str(e))
     return WHEELS
