@@ -33,6 +33,16 @@ LABELS: dict[str, str] = {
 }
 KEYS = tuple(LABELS)
 
+#: bytepair.models name (the page's) -> the key used here for the same file; written out,
+#: not derived from OPEN_MODELS, so that tests/core/test_models.py checks the table against it
+SITE_KEYS: dict[str, str] = {
+    "llama3": "llama3_1",
+    "qwen3": "qwen3",
+    "gemma3": "gemma3",
+    "deepseek_v3": "deepseek_v3",
+    "gpt-oss": "gptoss",
+}
+
 #: Mistral Tekken files shipped (mistral_common/data/tekken_<version>.json) -> label, from ``OPEN_MODELS``.
 TEKKEN_LABELS: dict[str, str] = {
     m.files[0].rsplit("_", 1)[1].removesuffix(".json"): m.label for m in OPEN_MODELS if m.format == "tekken"

@@ -26,14 +26,7 @@ TEXT = (
     "مرحبا بالعالم 🙂👍🏽 🇺🇳\tcode: for (let i = 0; i < 10; i++) {}   12345678 <|endoftext|> <s></s>\n\n"
 )
 
-#: bytepair.models name -> the key tests/hf_models.py (provenance-checked) uses for the same file
-HF_KEYS = {
-    "llama3": "llama3_1",
-    "qwen3": "qwen3",
-    "gemma3": "gemma3",
-    "deepseek_v3": "deepseek_v3",
-    "gpt-oss": "gptoss",
-}
+HF_KEYS = hf_models.SITE_KEYS
 
 
 def test_table_labels_are_the_provenance_checked_ones():

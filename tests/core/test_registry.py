@@ -17,6 +17,7 @@ from bytepair.registry import (
     list_encoding_names,
     load_ranks,
 )
+from tests.reference import tiktoken_encoding
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 JS_RANKS = ROOT / "node_modules" / "js-tiktoken" / "dist" / "ranks"
@@ -65,21 +66,14 @@ def test_facts_equal_js_tiktoken(name):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_ranks_sizes_and_n_vocab(name, openai_facts):
-    tiktoken = pytest.importorskip("tiktoken")
+def test_ranks_sizes_and_n_vocab(name):
+    pytest.importorskip("tiktoken")
     if not have_data(name):
         pytest.skip("rank files not present")
     info = encoding_info(name)
     ranks = load_ranks(name)
     assert len(ranks) == info["n_ranks"]
-    facts = openai_facts[name]
-    enc = tiktoken.Encoding(
-        name,
-        pat_str=facts["pat_str"],
-        mergeable_ranks=ranks,
-        special_tokens=facts["special_tokens"],
-        explicit_n_vocab=facts["explicit_n_vocab"],
-    )
+    enc = tiktoken_encoding(name, ranks)  # tiktoken's own constructor (pattern, specials, explicit_n_vocab)
     assert info["n_vocab"] == enc.n_vocab
 
 
@@ -166,18 +160,11 @@ SAMPLES = [
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_get_encoding_equals_tiktoken(name, openai_facts):
-    tiktoken = pytest.importorskip("tiktoken")
+def test_get_encoding_equals_tiktoken(name):
+    pytest.importorskip("tiktoken")
     if not have_data(name):
         pytest.skip("rank files not present")
-    facts = openai_facts[name]
-    ref = tiktoken.Encoding(
-        name,
-        pat_str=facts["pat_str"],
-        mergeable_ranks=load_ranks(name),
-        special_tokens=facts["special_tokens"],
-        explicit_n_vocab=facts["explicit_n_vocab"],
-    )
+    ref = tiktoken_encoding(name, load_ranks(name))
     enc = get_encoding(name)
     assert enc is get_encoding(name)  # cached per name
     assert enc.name == name

@@ -15,6 +15,7 @@ import pathlib
 import pytest
 
 from bytepair.tiktoken_file import dump_tiktoken_bpe, parse_tiktoken_bpe
+from tests.reference import tiktoken_encoding
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DATA = ROOT / "py" / "bytepair" / "data"
@@ -71,16 +72,10 @@ def test_sizes_as_tiktoken_states(name, openai_facts):
     that the largest id is explicit_n_vocab - 1, where tiktoken states it
     (r50k_base, p50k_base). For the others the file must hold ranks 0..n-1 and
     the special tokens sit after them; tiktoken's n_vocab is 1 + the largest id."""
-    tiktoken = pytest.importorskip("tiktoken")
+    pytest.importorskip("tiktoken")
     facts = openai_facts[name]
     ranks = parse_tiktoken_bpe(vocab_text(name))
-    enc = tiktoken.Encoding(
-        name,
-        pat_str=facts["pat_str"],
-        mergeable_ranks=ranks,
-        special_tokens=facts["special_tokens"],
-        explicit_n_vocab=facts["explicit_n_vocab"],
-    )
+    enc = tiktoken_encoding(name, ranks)  # tiktoken's own constructor (pattern, specials, explicit_n_vocab)
     specials = facts["special_tokens"]
     if facts["explicit_n_vocab"] is not None:
         assert len(ranks) + len(specials) == facts["explicit_n_vocab"]

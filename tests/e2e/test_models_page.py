@@ -24,13 +24,7 @@ TEXT = (
     "नमस्ते दुनिया مرحبا بالعالم Γειά σου κόσμε שלום עולם こんにちは 안녕하세요\n"
     "Emoji: 🙂👍🏽 🇺🇳\tcode: for (let i = 0; i < 10; i++) {}   12345678\n\n"
 )
-HF_KEYS = {
-    "llama3": "llama3_1",
-    "qwen3": "qwen3",
-    "gemma3": "gemma3",
-    "deepseek_v3": "deepseek_v3",
-    "gpt-oss": "gptoss",
-}
+HF_KEYS = hf_models.SITE_KEYS
 TOKENIZE = '[data-testid="view-tokenize"]'
 
 
