@@ -56,7 +56,8 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "py"), str(ROOT)]
 
-from tools.buildutil import CHROMIUM, CHROMIUM_ARGS, DIST  # noqa: E402
+from tools.buildutil import CHROMIUM, DIST  # noqa: E402
+from tools.buildutil import launch_chromium as chromium  # noqa: E402
 from tools.serve import make_server, server_url  # noqa: E402
 
 READY_TIMEOUT_MS = 180_000
@@ -73,19 +74,6 @@ def served(directory: pathlib.Path):
     finally:
         server.shutdown()
         server.server_close()
-
-
-@contextlib.contextmanager
-def chromium():
-    """A headless Chromium (Playwright) launched as the e2e tests launch it."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def ms_to_ready(page) -> float:

@@ -7,6 +7,7 @@ Standard library only.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import shlex
@@ -56,3 +57,21 @@ def run(cmd: list, *, cwd: pathlib.Path = ROOT, env: dict[str, str] | None = Non
         raise BuildError(f"command not found: {cmd[0]!r} while running: {printable}") from e
     if proc.returncode != 0:
         raise BuildError(f"command failed with exit code {proc.returncode}: {printable}   (in {cwd})")
+
+
+@contextlib.contextmanager
+def launch_chromium():
+    """A headless Chromium (Playwright, :data:`CHROMIUM` with :data:`CHROMIUM_ARGS`),
+    closed on exit: the one launch of the e2e tests and ``tools/bench_browser.py``.
+
+    Raises:
+        ImportError: the ``playwright`` package is missing.
+    """
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()

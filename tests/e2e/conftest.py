@@ -22,9 +22,10 @@ import pathlib
 
 import pytest
 
-from tests.e2e.helpers import CHROMIUM, CHROMIUM_ARGS, DEFAULT_TIMEOUT_MS
+from tests.e2e.helpers import CHROMIUM, DEFAULT_TIMEOUT_MS
 from tests.e2e.helpers import unavailable as _unavailable
 from tests.site_server import served_site
+from tools.buildutil import launch_chromium
 
 
 def pytest_collection_modifyitems(config, items):
@@ -45,15 +46,11 @@ def browser():
     if not CHROMIUM.exists():
         _unavailable(f"{CHROMIUM} is missing: install it with `sudo apt-get install chromium`")
     try:
-        from playwright.sync_api import sync_playwright
+        import playwright.sync_api  # noqa: F401
     except ImportError:
         _unavailable("the playwright Python package is missing: pip install -e '.[test]'")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
+    with launch_chromium() as b:
+        yield b
 
 
 @pytest.fixture
