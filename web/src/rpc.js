@@ -141,10 +141,19 @@ export function createRpc({ onProgress, onRestart }) {
     get ready() {
       return ready;
     },
-    /** Ask Python to stop between merges; with SharedArrayBuffer also raise KeyboardInterrupt. */
+    /**
+     * Ask Python to stop between merges; with SharedArrayBuffer (cross-origin isolated) also raise
+     * KeyboardInterrupt inside the merge in progress. The stop message (with `limit`) is posted
+     * first, so the worker finds it queued once the interrupt has landed.
+     */
     interrupt(limit = null) {
+      const sent = remote.stop(limit).catch(() => {});
       if (interrupt) interrupt[0] = 2; // SIGINT
-      return remote.stop(limit).catch(() => {});
+      return sent;
+    },
+    /** Whether Stop can interrupt Python mid-merge (the page is cross-origin isolated). */
+    get canInterrupt() {
+      return !!interrupt;
     },
     proxy: Comlink.proxy,
   };

@@ -299,6 +299,16 @@ async function guarded(fn) {
   }
 }
 
+/**
+ * After a KeyboardInterrupt (Stop through the interrupt buffer), wait until Stop's own message
+ * has been handled, so stopLimit holds the merges the page showed. The page posts that message
+ * before it sets the buffer (rpc.js interrupt), so it is already queued: this takes a task or two.
+ */
+async function awaitStopMessage(maxMs = 250) {
+  const until = performance.now() + maxMs;
+  while (!stopRequested && performance.now() < until) await nextTask();
+}
+
 function nextTask() {
   // A macrotask, so messages queued meanwhile (Stop) are handled; MessageChannel
   // is not clamped like nested setTimeout.
@@ -544,7 +554,10 @@ const api = {
             batch = JSON.parse(session.step(SLICE_MS));
           } catch (err) {
             if (!isInterrupt(err)) throw err;
+            // Stop landed inside a merge: the trainer's generator ended there, and the merges it had
+            // yielded (all complete) are in the session; the page's limit keeps those it showed
             stopped = true;
+            await awaitStopMessage();
             break;
           }
           if (batch.events.id.length && onMerges && !stopRequested) onMerges(batch).catch(() => {});

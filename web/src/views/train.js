@@ -61,6 +61,7 @@ export function mountTrain(root, store, api) {
   const nameInput = $(root, '[data-testid="train-name"]');
   const trainButton = $(root, '[data-action="train"]');
   const stopButton = $(root, '[data-action="stop"]');
+  const stopHint = $(root, '[data-testid="stop-hint"]');
   const fileInput = $(root, '[data-testid="train-file"]');
   const sizeHint = $(root, '[data-testid="train-text-size"]');
   const progressBar = $(root, '[data-testid="train-progress-bar"]');
@@ -725,6 +726,11 @@ export function mountTrain(root, store, api) {
   }
   api.onTokenizersChanged(renderSaved);
   api.ready.then(renderSaved, () => {});
+  // not cross-origin isolated: Stop is handled between merges only (say so next to the button)
+  api.ready.then(
+    (info) => (stopHint.hidden = !!info?.isolated),
+    () => {},
+  );
 
   importInput.addEventListener("change", async () => {
     const file = importInput.files[0];
