@@ -94,7 +94,7 @@ def ms_to_ready(page) -> float:
 
 
 #: Boot stages the worker reports in its ready reply (``stages``), in order.
-STAGES = ("worker_started", "runtime_loaded", "wheels_installed", "python_ready")
+STAGES = ("worker_started", "snapshot_fetched", "runtime_loaded", "wheels_installed", "python_ready")
 
 
 def boot_stages(page) -> dict[str, float]:
@@ -107,6 +107,7 @@ def boot_stages(page) -> dict[str, float]:
             const info = await window.bytepair.ready;
             const out = {};
             for (const [k, v] of Object.entries(info.stages || {})) out[k] = v - performance.timeOrigin;
+            out.boot = info.boot || "fresh";
             const nav = performance.getEntriesByType("navigation")[0];
             if (nav) out.dom_content_loaded = nav.domContentLoadedEventEnd;
             return out;
@@ -169,6 +170,7 @@ def bench_boot(dirs: list[pathlib.Path], runs: int) -> list[dict]:
                 {
                     "what": f"boot stages, {kind} cache: median ms from navigation to the end of each",
                     "site": str(d),
+                    "boot": sorted({r["boot"] for r in runs_}),
                     **{k: round(statistics.median(r[k] for r in runs_)) for k in keys if all(k in r for r in runs_)},
                 }
             )

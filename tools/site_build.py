@@ -28,6 +28,10 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
     samples/udhr.json                   parallel texts: {"source", "unit", "languages": [
                                         {code, name, lang, direction, script, udhr_name,
                                         text}, ...]}, English first
+    snapshot/python-<key>.snap.gz       the Pyodide memory snapshot: Python started, bytepair and
+                                        the adapter imported (``tools/snapshot.py``); the worker
+                                        restores it instead of starting Python (``wheels/manifest.json``
+                                        ``snapshot``: file, build id, paths; null without Node.js)
     vendor/                             JavaScript libraries from node_modules
     coi-serviceworker.js                npm ``coi-serviceworker`` (at the root: a service
                                         worker's scope is its folder): on a host that sends
@@ -52,6 +56,7 @@ import shutil
 import time
 
 from tools import model_files
+from tools import snapshot as snapshot_step
 from tools import udhr as udhr_reader
 from tools import wheels as wheel_steps
 from tools.buildutil import DIST, NODE_MODULES, PY_SRC, ROOT, WEB, BuildError, log
@@ -392,6 +397,10 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
         "data_dir_env": "BYTEPAIR_DATA_DIR",
         "lazy": {"chat": list(chat_wheels.values())},  # installed on first use, not at boot
     }
+    # Python already started with bytepair imported (tools/snapshot.py); null: none
+    manifest["snapshot"] = snapshot_step.step_snapshot(
+        out, pyodide_version=info["pyodide"], install=manifest["install"]
+    )
     out.write("wheels/manifest.json", (json.dumps(manifest, indent=1) + "\n").encode())
     info["wheels"] = {name: file.split("-")[1] for name, file in wheels.items()}
     info["bytepair"] = info["wheels"]["bytepair"]

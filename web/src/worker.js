@@ -4,8 +4,9 @@
 // proxies the page passes in (onProgress, onMerges).
 
 import * as Comlink from "../vendor/comlink.mjs";
-import { loadPyodide } from "../pyodide/pyodide.mjs";
+import { loadPyodide, version as pyodideVersion } from "../pyodide/pyodide.mjs";
 import { BytepairError, installErrorTransfer } from "./errors.js";
+import { startPyodide, usableSnapshot } from "./pyboot.js";
 
 installErrorTransfer();
 
@@ -78,31 +79,67 @@ async function boot(onProgress, interruptBuffer) {
   };
   mark("worker_started");
   progress(0.05, "Loading the Python runtime…");
-  // Our own files download while the runtime starts (loadPackage below then
-  // finds the wheels in the HTTP cache).
+  // Our own files download while the runtime starts.
   const manifestLoad = fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list").then((r) => r.json());
   const helperLoad = fetchOk(new URL("src/py/playground.py", SITE), "the Python helper").then((r) => r.text());
-  const wheelsWarm = manifestLoad.then((m) =>
-    Promise.all((m.install || []).map((file) => fetch(new URL("wheels/" + file, SITE)).then((r) => r.arrayBuffer()))),
-  );
-  wheelsWarm.catch(() => {}); // only a head start: loadPackage reports failures
   helperLoad.catch(() => {});
-  pyodide = await loadPyodide({
-    indexURL: new URL("pyodide/", SITE).href,
-    stdout: () => {},
-    stderr: (line) => console.warn("[python]", line),
+  manifest = await manifestLoad;
+  const snapshot = usableSnapshot(manifest, {
+    pyodide: pyodideVersion,
+    helperDir: HELPER_DIR,
+    dataDir: DATA_DIR,
+    adapter: "playground",
   });
+  // Without a snapshot: the wheels download while Python starts (loadPackage below then finds them in the HTTP cache).
+  const wheelsWarm = snapshot
+    ? Promise.resolve()
+    : Promise.all(
+        (manifest.install || []).map((file) => fetch(new URL("wheels/" + file, SITE)).then((r) => r.arrayBuffer())),
+      );
+  wheelsWarm.catch(() => {}); // only a head start: loadPackage reports failures
+  const started = await startPyodide(
+    loadPyodide,
+    { indexURL: new URL("pyodide/", SITE).href, stdout: () => {}, stderr: (line) => console.warn("[python]", line) },
+    snapshot,
+    SITE,
+    mark,
+  );
+  pyodide = started.pyodide;
   mark("runtime_loaded");
   if (interruptBuffer) {
     interrupt = new Uint8Array(interruptBuffer);
     pyodide.setInterruptBuffer(interrupt);
   }
+  if (!started.restored) await installWheels(progress, wheelsWarm); // a snapshot has bytepair imported
+  mark("wheels_installed");
+  progress(0.85, "Starting the playground…");
+  pyodide.FS.mkdirTree(DATA_DIR);
+  pyodide.FS.mkdirTree(HELPER_DIR);
+  const helper = await helperLoad;
+  pyodide.FS.writeFile(HELPER_DIR + "/playground.py", helper);
+  if (!started.restored) {
+    pyodide.runPython(
+      `import os, sys\nos.environ["BYTEPAIR_DATA_DIR"] = ${JSON.stringify(DATA_DIR)}\nsys.path.insert(0, ${JSON.stringify(HELPER_DIR)})`,
+    );
+  }
+  pg = pyodide.pyimport("playground");
+  const version = pyodide.runPython(
+    "import bytepair, sys; getattr(bytepair, '__version__', '?') + ' on Python ' + sys.version.split()[0]",
+  );
+  mark("python_ready");
+  progress(1, "Ready");
+  return { version, isolated: !!interrupt, stages, boot: started.restored ? "snapshot" : "fresh" };
+}
+
+/**
+ * Install the wheels of manifest.install with Pyodide's own loader (a start
+ * without a memory snapshot). Our wheels are pure Python with no dependency
+ * left to resolve in Pyodide, so loadPackage unpacks them into site-packages
+ * with their .dist-info: no micropip, no packaging. loadPackage reports a
+ * failed download through errorCallback instead of throwing.
+ */
+async function installWheels(progress, wheelsWarm) {
   progress(0.6, "Installing bytepair…");
-  // Our wheels are pure Python with no dependency left to resolve in Pyodide,
-  // so Pyodide's own loader installs them (unpacks them into site-packages
-  // with their .dist-info): no micropip, no packaging. loadPackage reports a
-  // failed download through errorCallback instead of throwing.
-  manifest = await manifestLoad;
   await wheelsWarm.catch(() => {});
   if (!Array.isArray(manifest.install) || !manifest.install.length) {
     throw new Error("wheels/manifest.json lists no wheels to install.");
@@ -115,22 +152,6 @@ async function boot(onProgress, interruptBuffer) {
   if (failures.length || loaded.length !== manifest.install.length) {
     throw new Error("Could not install the Python wheels: " + (failures.join(" ") || "loadPackage installed too few."));
   }
-  mark("wheels_installed");
-  progress(0.85, "Starting the playground…");
-  pyodide.FS.mkdirTree(DATA_DIR);
-  pyodide.FS.mkdirTree(HELPER_DIR);
-  const helper = await helperLoad;
-  pyodide.FS.writeFile(HELPER_DIR + "/playground.py", helper);
-  pyodide.runPython(
-    `import os, sys\nos.environ["BYTEPAIR_DATA_DIR"] = ${JSON.stringify(DATA_DIR)}\nsys.path.insert(0, ${JSON.stringify(HELPER_DIR)})`,
-  );
-  pg = pyodide.pyimport("playground");
-  const version = pyodide.runPython(
-    "import bytepair, sys; getattr(bytepair, '__version__', '?') + ' on Python ' + sys.version.split()[0]",
-  );
-  mark("python_ready");
-  progress(1, "Ready");
-  return { version, isolated: !!interrupt, stages };
 }
 
 /** Fetch a vocabulary file the first time a real encoding is used. */
