@@ -60,7 +60,7 @@ from tools import snapshot as snapshot_step
 from tools import udhr as udhr_reader
 from tools import wheels as wheel_steps
 from tools.buildutil import DIST, NODE_MODULES, PY_SRC, ROOT, WEB, BuildError, log
-from tools.serve import ISOLATION_HEADERS
+from tools.serve import IMMUTABLE, IMMUTABLE_PREFIXES, ISOLATION_HEADERS
 from tools.setup_env import ensure_node_modules
 
 VOCAB_SRC = PY_SRC / "bytepair" / "data"
@@ -354,6 +354,8 @@ def headers_file() -> bytes:
     :data:`tools.serve.ISOLATION_HEADERS`, the headers ``build.py serve`` sends."""
     lines = ["# Cross-origin isolation (COOP/COEP): Stop interrupts Python mid-merge. See web/README.md.", "/*"]
     lines += [f"  {name}: {value}" for name, value in ISOLATION_HEADERS.items()]
+    for prefix in IMMUTABLE_PREFIXES:  # content-named files (tools/snapshot.py)
+        lines += [f"{prefix}*", f"  Cache-Control: {IMMUTABLE}"]
     return ("\n".join(lines) + "\n").encode()
 
 

@@ -35,7 +35,7 @@ export function usableSnapshot(manifest, expect) {
 }
 
 /**
- * Download and unzip (gzip, natively: DecompressionStream) a snapshot.
+ * Download a snapshot, unzipping a .gz file natively (DecompressionStream).
  *
  * @param {URL} url the .snap.gz file
  * @param {number} rawBytes its unzipped size (manifest raw_bytes), checked
@@ -45,8 +45,8 @@ export function usableSnapshot(manifest, expect) {
 export async function fetchSnapshot(url, rawBytes) {
   const res = await fetch(url);
   if (!res.ok || !res.body) throw new Error(`HTTP ${res.status} for ${url.pathname}`);
-  const unzipped = res.body.pipeThrough(new DecompressionStream("gzip"));
-  const bytes = new Uint8Array(await new Response(unzipped).arrayBuffer());
+  const body = url.pathname.endsWith(".gz") ? res.body.pipeThrough(new DecompressionStream("gzip")) : res.body;
+  const bytes = new Uint8Array(await new Response(body).arrayBuffer());
   if (rawBytes && bytes.length !== rawBytes) throw new Error(`${bytes.length} bytes, expected ${rawBytes}`);
   return bytes;
 }
@@ -69,6 +69,7 @@ export async function startPyodide(loadPyodide, options, snapshot, site, mark = 
         mark("snapshot_fetched");
         return b;
       });
+      bytes.catch(() => {}); // loadPyodide awaits it only later: no "unhandled rejection" meanwhile
       const pyodide = await loadPyodide({ ...options, _loadSnapshot: bytes });
       // A snapshot fixes the random state it was made with: reseed what was imported.
       pyodide.runPython("import sys\nif 'random' in sys.modules: sys.modules['random'].seed()");

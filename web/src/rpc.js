@@ -22,6 +22,22 @@ export class CallTimeout extends Error {
   }
 }
 
+/**
+ * The worker boot.js started before the page's modules loaded (it is already
+ * starting Python), once; null afterwards, when there is none, or when it
+ * already failed.
+ */
+function adoptEarlyWorker() {
+  const early = globalThis.bytepairEarlyWorker;
+  globalThis.bytepairEarlyWorker = null;
+  if (!(early instanceof Worker)) return null;
+  if (early.bytepairFailed) {
+    early.terminate(); // it failed before the page was listening
+    return null;
+  }
+  return early;
+}
+
 /** "15 s", "1.5 s" */
 export const seconds = (ms) => `${Number((ms / 1000).toFixed(1))} s`;
 
@@ -41,7 +57,9 @@ export function createRpc({ onProgress, onRestart }) {
   function start() {
     generation += 1;
     const gen = generation;
-    worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "bytepair-python" });
+    worker =
+      adoptEarlyWorker() ??
+      new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "bytepair-python" });
     remote = Comlink.wrap(worker);
     dead = new Promise((_, reject) => {
       kill = reject;
@@ -58,7 +76,18 @@ export function createRpc({ onProgress, onRestart }) {
       globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function"
         ? new Uint8Array(new SharedArrayBuffer(1))
         : null;
-    ready = race(remote.init(Comlink.proxy(onProgress), interrupt ? interrupt.buffer : undefined));
+    // Progress travels on its own channel (a comlink proxy), so a last progress message can
+    // arrive after the ready reply: once this worker is ready (or failed) progress is dropped,
+    // or it would put the page back to "loading".
+    let settled = false;
+    const progress = (fraction, message) => {
+      if (!settled && gen === generation) onProgress(fraction, message);
+    };
+    ready = race(remote.init(Comlink.proxy(progress), interrupt ? interrupt.buffer : undefined));
+    ready.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
     return ready;
   }
 

@@ -68,18 +68,21 @@ async function fetchOk(url, what) {
   return res;
 }
 
-async function boot(onProgress, interruptBuffer) {
-  const progress = (fraction, message) => {
-    if (onProgress) onProgress(fraction, message).catch(() => {});
-  };
-  // When each boot stage ended, as epoch ms (performance.timeOrigin + now), for tools/bench_browser.py.
-  const stages = {};
-  const mark = (name) => {
-    stages[name] = performance.timeOrigin + performance.now();
-  };
+// When each boot stage ended, as epoch ms (performance.timeOrigin + now), for tools/bench_browser.py.
+const stages = {};
+const mark = (name) => {
+  stages[name] = performance.timeOrigin + performance.now();
+};
+
+/**
+ * Start Python as soon as this module runs, before the page calls init (the
+ * page may create this worker before its own modules load: boot.js). Fetches
+ * the manifest and the adapter source, and restores the memory snapshot when
+ * the manifest names one (pyboot.js), else starts Python while the wheels
+ * download. Resolves to {started: {pyodide, restored}, helperLoad, wheelsWarm}.
+ */
+async function startRuntime() {
   mark("worker_started");
-  progress(0.05, "Loading the Python runtime…");
-  // Our own files download while the runtime starts.
   const manifestLoad = fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list").then((r) => r.json());
   const helperLoad = fetchOk(new URL("src/py/playground.py", SITE), "the Python helper").then((r) => r.text());
   helperLoad.catch(() => {});
@@ -90,7 +93,7 @@ async function boot(onProgress, interruptBuffer) {
     dataDir: DATA_DIR,
     adapter: "playground",
   });
-  // Without a snapshot: the wheels download while Python starts (loadPackage below then finds them in the HTTP cache).
+  // Without a snapshot: the wheels download while Python starts (loadPackage then finds them in the HTTP cache).
   const wheelsWarm = snapshot
     ? Promise.resolve()
     : Promise.all(
@@ -104,8 +107,40 @@ async function boot(onProgress, interruptBuffer) {
     SITE,
     mark,
   );
-  pyodide = started.pyodide;
   mark("runtime_loaded");
+  return { started, helperLoad, wheelsWarm };
+}
+const runtime = startRuntime();
+runtime.catch(() => {}); // boot() reports it
+
+/**
+ * Stages "got <file>": when each of the runtime's big downloads ended (Resource
+ * Timing), for the benchmark. Returns {file: transferSize} (0: from the HTTP
+ * cache without asking the server). Content-named files lose their hash.
+ */
+function markDownloads() {
+  const big = /(pyodide\.asm\.(mjs|wasm)|python_stdlib\.zip|snap\.gz|manifest\.json)$/;
+  const transfer = {};
+  for (const entry of performance.getEntriesByType("resource")) {
+    const file = new URL(entry.name).pathname
+      .split("/")
+      .pop()
+      .replace(/^python-\w+\./, "");
+    if (!big.test(file)) continue;
+    stages["got " + file] = performance.timeOrigin + entry.responseEnd;
+    transfer[file] = entry.transferSize;
+  }
+  return transfer;
+}
+
+async function boot(onProgress, interruptBuffer) {
+  const progress = (fraction, message) => {
+    if (onProgress) onProgress(fraction, message).catch(() => {});
+  };
+  mark("init"); // the page asked for Python
+  progress(0.05, "Loading the Python runtime…");
+  const { started, helperLoad, wheelsWarm } = await runtime;
+  pyodide = started.pyodide;
   if (interruptBuffer) {
     interrupt = new Uint8Array(interruptBuffer);
     pyodide.setInterruptBuffer(interrupt);
@@ -127,8 +162,9 @@ async function boot(onProgress, interruptBuffer) {
     "import bytepair, sys; getattr(bytepair, '__version__', '?') + ' on Python ' + sys.version.split()[0]",
   );
   mark("python_ready");
+  const transfer = markDownloads();
   progress(1, "Ready");
-  return { version, isolated: !!interrupt, stages, boot: started.restored ? "snapshot" : "fresh" };
+  return { version, isolated: !!interrupt, stages, transfer, boot: started.restored ? "snapshot" : "fresh" };
 }
 
 /**
