@@ -4,6 +4,7 @@
     python tools/bench_browser.py figures                          # encode / train 1 MB in the page
     python tools/bench_browser.py peers                            # vs js-tiktoken / gpt-tokenizer, same page
     python tools/bench_browser.py models [--runs 1] [NAME ...]     # choosing an open model -> first count
+    python tools/bench_browser.py stop [--mb 3] [--at 20,200,2000]  # Stop latency, isolated vs not
 
 ``boot``: for each site directory (default ``web/dist``; several to compare
 builds side by side, e.g. a copy of ``web/dist`` from another branch), the
@@ -38,6 +39,17 @@ reload in the same context, *cached* (from the browser's Cache API). Also
 prints the worker's breakdown of the load (fetch, gunzip, parse in Pyodide)
 and the ratio to the 1.5 s target of issue 8.
 
+``stop``: Stop latency on a large training run (issue 11: Stop lands within
+100 ms). The first ``--mb`` MB of the KJV train at vocab 100000 (cl100k
+pattern); once the progress line shows ``--at`` merges, Stop is clicked and the
+time from the click to the page showing the run stopped (``<body
+data-training="stopped">``, the tokenizer saved) is measured in the page. Run
+on the site served cross-origin isolated (COOP/COEP, the default: Stop
+interrupts Python mid-merge through Pyodide's interrupt buffer) and not
+(``isolate=False`` and ``?isolate=0``: Stop waits for the merge in progress),
+side by side, with the ratio. The saved tokenizer must hold exactly the merges
+shown when Stop was clicked (else the bench exits with an error).
+
 Needs Chromium at /usr/bin/chromium and the ``playwright`` package; run
 ``python build.py`` first (``python build.py bench`` does).
 """
@@ -64,9 +76,10 @@ MB = 1_000_000
 
 
 @contextlib.contextmanager
-def served(directory: pathlib.Path):
-    """Serve ``directory`` on a free localhost port; yields the base URL."""
-    server = make_server("127.0.0.1", 0, directory=directory, quiet=True)
+def served(directory: pathlib.Path, *, isolate: bool = True):
+    """Serve ``directory`` on a free localhost port; yields the base URL.
+    ``isolate``: send the COOP/COEP headers (as ``build.py serve`` does by default)."""
+    server = make_server("127.0.0.1", 0, directory=directory, quiet=True, isolate=isolate)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield server_url(server)
@@ -448,6 +461,87 @@ def bench_models(names: list[str], runs: int) -> list[dict]:
     return rows
 
 
+def _stop_once(page, text: str, at: int, name: str) -> dict:
+    """Paste ``text`` into Train as a user would (a text this long is kept out of the textarea),
+    train, click Stop once ``at`` merges are shown; the latency in ms."""
+    page.locator('[data-testid="train-text"]').evaluate(
+        """(el, t) => {
+            el.value = '';
+            el.focus();
+            const data = new DataTransfer();
+            data.setData('text/plain', t);
+            el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+        }""",
+        text,
+    )
+    page.fill('[data-testid="train-vocab"]', "100000")
+    page.select_option('[data-testid="train-pattern"]', "cl100k_base")
+    page.fill('[data-testid="train-name"]', name)
+    page.get_by_role("button", name="Train", exact=True).click()
+    page.wait_for_function(
+        """(n) => {
+            const t = document.querySelector('[data-testid="train-progress-text"]').textContent;
+            return document.body.dataset.training === 'running' && Number(t.split(' / ')[0].replace(/,/g, '')) >= n;
+        }""",
+        arg=at,
+        timeout=600_000,
+        polling=10,
+    )
+    shown = page.evaluate(
+        """() => new Promise((resolve) => {
+            const t = document.querySelector('[data-testid="train-progress-text"]').textContent;
+            const out = { shown: Number(t.split(' / ')[0].replace(/,/g, '')) };
+            new MutationObserver((_, obs) => {
+                if (document.body.dataset.training !== 'stopped') return;
+                out.stopped_ms = performance.now() - out.t0;
+                obs.disconnect();
+                resolve(out);
+            }).observe(document.body, { attributes: true, attributeFilter: ['data-training'] });
+            out.t0 = performance.now();
+            document.querySelector('[data-testid="stop-button"]').click();
+        })"""
+    )
+    meta = page.evaluate("(n) => window.bytepair.trainedTokenizers().find((t) => t.name === n)?.meta ?? null", name)
+    if not meta or meta["n_merges"] != shown["shown"]:
+        raise SystemExit(f"bench: Stop at {shown['shown']} merges shown saved {meta and meta['n_merges']}")
+    return {"shown": shown["shown"], "ms": round(shown["stopped_ms"])}
+
+
+def bench_stop(mb: float, points: list[int]) -> list[dict]:
+    """Click -> stopped (ms) at each point, cross-origin isolated and not, side by side."""
+    from tools.corpora import load_kjv
+
+    text = load_kjv().encode("utf-8")[: int(mb * MB)].decode("utf-8", errors="ignore")
+    figures: dict[bool, list[dict]] = {}
+    with chromium() as browser:
+        for isolate in (True, False):
+            with served(DIST, isolate=isolate) as url:
+                context = browser.new_context()
+                context.set_default_timeout(600_000)
+                page = context.new_page()
+                page.goto(url + ("" if isolate else "?isolate=0"))
+                info = page.evaluate("async () => window.bytepair.ready")
+                if info["isolated"] != isolate:
+                    raise SystemExit(f"bench: the page says isolated={info['isolated']}, expected {isolate}")
+                figures[isolate] = []
+                for k, at in enumerate(points):
+                    figures[isolate].append(_stop_once(page, text, at, f"stop-{int(isolate)}-{k}"))
+                    print(json.dumps({"isolated": isolate, "at": at, **figures[isolate][-1]}), file=sys.stderr)
+                context.close()
+    rows = []
+    for at, on, off in zip(points, figures[True], figures[False]):
+        rows.append(
+            {
+                "what": f"Stop -> stopped, {mb:g} MB KJV, vocab 100000, at ~{at} merges",
+                "isolated_ms": on["ms"],
+                "not_isolated_ms": off["ms"],
+                "ratio_not_over_isolated": round(off["ms"] / max(on["ms"], 1), 1),
+                "shown": [on["shown"], off["shown"]],
+            }
+        )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -459,6 +553,9 @@ def main(argv: list[str] | None = None) -> int:
     p_models = sub.add_parser("models", help="choosing an open model -> first count, cold and cached")
     p_models.add_argument("--runs", type=int, default=1)
     p_models.add_argument("names", nargs="*", help="bytepair.models names (default: all)")
+    p_stop = sub.add_parser("stop", help="Stop latency on a large run, cross-origin isolated vs not")
+    p_stop.add_argument("--mb", type=float, default=3.0, help="MB of KJV to train on (default 3)")
+    p_stop.add_argument("--at", default="20,200,2000", help="merges shown when Stop is clicked (comma-separated)")
     args = ap.parse_args(argv)
     if not CHROMIUM.exists():
         print(f"bench_browser: {CHROMIUM} is missing (sudo apt-get install chromium)", file=sys.stderr)
@@ -468,6 +565,8 @@ def main(argv: list[str] | None = None) -> int:
         rows = bench_boot(args.dirs or [DIST], args.runs)
     elif args.what == "models":
         rows = bench_models(args.names, args.runs)
+    elif args.what == "stop":
+        rows = bench_stop(args.mb, [int(x) for x in args.at.split(",")])
     elif args.what == "peers":
         rows = bench_peers()
     else:

@@ -11,6 +11,7 @@ Standard library only.
 
 from __future__ import annotations
 
+import collections
 import functools
 import http.server
 import pathlib
@@ -85,13 +86,23 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         self.send_error(404, "No directory listings")
         return None
 
+    def log_request(self, code="-", size="-"):
+        self.server.hits[self.path.split("?", 1)[0]] += 1
+        super().log_request(code, size)
+
     def log_message(self, format, *args):
         if not self.quiet:
             super().log_message(format, *args)
 
 
 class SiteServer(http.server.ThreadingHTTPServer):
+    """``hits``: how many times each path (query left out) was requested, for tests and benchmarks."""
+
     daemon_threads = True
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.hits: collections.Counter[str] = collections.Counter()
 
     def handle_error(self, request, client_address):
         if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):

@@ -2,6 +2,10 @@
 // small RPC surface (through comlink) that calls web/src/py/playground.py.
 // Replies carry results; progress and merge batches travel through callback
 // proxies the page passes in (onProgress, onMerges).
+//
+// Two ways to run (connectClients, at the end): a dedicated Worker serves one page; a
+// SharedWorker (embeds: rpc.js) serves every page of the origin that connects, one runtime
+// for all. Each connection is a client: `api` with its own `this.client` (Stop, step sessions).
 
 import * as Comlink from "../vendor/comlink.mjs";
 import { loadPyodide, version as pyodideVersion } from "../pyodide/pyodide.mjs";
@@ -19,8 +23,8 @@ let pyodide = null;
 let pg = null; // the playground.py module (a PyProxy)
 let ready = null; // the promise of boot()
 let interrupt = null; // Uint8Array over a SharedArrayBuffer, when cross-origin isolated
-let stopRequested = false;
-let stopLimit = null; // Stop's count of merges the page had shown (the tokenizer keeps those)
+const RUNTIME_ID = Math.random().toString(36).slice(2, 10); // tells pages whether they share this runtime
+let nClients = 0;
 const vocabLoads = new Map(); // file -> promise
 let manifest = null; // wheels/manifest.json, kept for the wheels installed later (lazy)
 let chatWheels = null; // the promise of installing manifest.lazy.chat (jinja2, MarkupSafe)
@@ -361,9 +365,9 @@ async function guarded(fn) {
  * has been handled, so stopLimit holds the merges the page showed. The page posts that message
  * before it sets the buffer (rpc.js interrupt), so it is already queued: this takes a task or two.
  */
-async function awaitStopMessage(maxMs = 250) {
+async function awaitStopMessage(client, maxMs = 250) {
   const until = performance.now() + maxMs;
-  while (!stopRequested && performance.now() < until) await nextTask();
+  while (!client.stopRequested && performance.now() < until) await nextTask();
 }
 
 function nextTask() {
@@ -389,7 +393,9 @@ const api = {
           throw readable(err);
         });
     }
-    return ready;
+    // runtime: which runtime this page uses, so pages (and tests) can tell one shared runtime from several
+    const runtime = { id: RUNTIME_ID, shared: SHARED, client: this.client.id };
+    return ready.then((info) => ({ ...info, runtime: { ...runtime, clients: nClients } }));
   },
 
   /** Load saved tokenizers: [{name, json}] -> [{name, n_vocab, ...} | {name, error: {type, field, message}}] */
@@ -505,8 +511,8 @@ const api = {
 
   /** limit: the number of merges the page had shown when Stop was pressed (kept), or null (all so far). */
   stop(limit = null) {
-    stopRequested = true;
-    stopLimit = Number.isInteger(limit) && limit >= 0 ? limit : null;
+    this.client.stopRequested = true;
+    this.client.stopLimit = Number.isInteger(limit) && limit >= 0 ? limit : null;
   },
 
   /** A tokenizer's merges as columns {id, left, right, left_text, right_text, token_text}. */
@@ -542,7 +548,7 @@ const api = {
 
   /** Step-through (playground.py steps_learn / steps_view / steps_encode, api.js stepsLearn / stepsView / stepsEncode). */
   stepsLearn(options) {
-    return guarded(() => JSON.parse(pg.steps_learn(JSON.stringify(options))));
+    return guarded(() => JSON.parse(pg.steps_learn(JSON.stringify(options), this.client.id)));
   },
 
   /** One step of the current step session (0: the start). */
@@ -588,8 +594,9 @@ const api = {
    */
   train(text, options, onMerges) {
     return guarded(async () => {
-      stopRequested = false;
-      stopLimit = null;
+      const client = this.client;
+      client.stopRequested = false;
+      client.stopLimit = null;
       const { vocabSize, pattern, name, minFrequency = 1, normalization = null } = options;
       const isInterrupt = (err) => err && err.type === "KeyboardInterrupt";
       const Session = pg.TrainSession;
@@ -614,13 +621,13 @@ const api = {
             // Stop landed inside a merge: the trainer's generator ended there, and the merges it had
             // yielded (all complete) are in the session; the page's limit keeps those it showed
             stopped = true;
-            await awaitStopMessage();
+            await awaitStopMessage(client);
             break;
           }
-          if (batch.events.id.length && onMerges && !stopRequested) onMerges(batch).catch(() => {});
+          if (batch.events.id.length && onMerges && !client.stopRequested) onMerges(batch).catch(() => {});
           if (batch.done) break;
           await nextTask();
-          if (stopRequested) {
+          if (client.stopRequested) {
             stopped = true;
             break;
           }
@@ -630,7 +637,8 @@ const api = {
           if (interrupt) interrupt[0] = 0;
           try {
             // after Stop, the tokenizer holds exactly the merges the page had shown
-            result = JSON.parse(stopped && stopLimit != null ? session.finish(name, stopLimit) : session.finish(name));
+            const limit = stopped ? client.stopLimit : null;
+            result = JSON.parse(limit != null ? session.finish(name, limit) : session.finish(name));
             break;
           } catch (err) {
             if (!isInterrupt(err) || attempt > 0) throw err; // a Stop that came too late
@@ -653,4 +661,22 @@ const api = {
   },
 };
 
-Comlink.expose(api);
+// --- clients: a dedicated Worker has one (its page); a SharedWorker one per connecting page ---
+
+const SHARED =
+  typeof globalThis.SharedWorkerGlobalScope === "function" && globalThis instanceof globalThis.SharedWorkerGlobalScope;
+
+/** `api` for one client: comlink calls its methods with `this` = this object, so `this.client` is its own. */
+function clientApi() {
+  nClients += 1;
+  return Object.assign(Object.create(api), {
+    client: { id: `c${nClients}`, stopRequested: false, stopLimit: null },
+  });
+}
+
+function connectClients() {
+  if (!SHARED) return Comlink.expose(clientApi());
+  self.addEventListener("connect", (event) => Comlink.expose(clientApi(), event.ports[0]));
+}
+
+connectClients();

@@ -381,18 +381,21 @@ def from_merges_json(name: str, merges_json: str, pattern: str) -> str:
 
 
 # --------------------------------------------------------------------------- step-through
-# One session at a time (bytepair.steps.StepSession); the page asks for one step at a time.
+# One session per client (bytepair.steps.StepSession); the page asks for one step at a time.
+# Clients are the pages sharing this runtime (embeds of one origin share a SharedWorker): each
+# keeps its own session; a client's new session replaces its old one.
 
-_session: steps.StepSession | None = None
+_sessions: dict[str, tuple[int, steps.StepSession]] = {}  # client -> (session id, session)
 _session_id = 0
+MAX_CLIENTS = 16  # sessions of clients that went away are dropped, oldest first
 
 
 @_exposed
-def steps_learn(options_json: str) -> str:
+def steps_learn(options_json: str, client: str = "") -> str:
     """``{mode, text, input, tie, pattern, n_merges}`` -> ``bytepair.steps.learn_steps``; JSON
     ``{session, mode, n_steps, requested, merges: {left, right, merged, count} (columns),
-    n_rows, n_symbols_start, n_bytes}``."""
-    global _session, _session_id
+    n_rows, n_symbols_start, n_bytes}``. ``client``: the page asking (the worker's client id)."""
+    global _session_id
     o = json.loads(options_json)
     session = steps.learn_steps(
         o.get("mode", "textbook"),
@@ -402,7 +405,11 @@ def steps_learn(options_json: str) -> str:
         tie_break=o.get("tie", "first"),
         pattern=o.get("pattern", "gpt2"),
     )
-    _session, _session_id = session, _session_id + 1
+    _session_id += 1
+    _sessions.pop(client, None)
+    _sessions[client] = (_session_id, session)
+    while len(_sessions) > MAX_CLIENTS:
+        del _sessions[next(iter(_sessions))]
     m = session.merges
     return _dumps(
         {
@@ -424,9 +431,10 @@ def steps_learn(options_json: str) -> str:
 
 
 def _current(session: int) -> steps.StepSession:
-    if _session is None or session != _session_id:
-        raise ArgumentError("These steps were replaced by newer ones; learn the merges again.", field="session")
-    return _session
+    for sid, s in _sessions.values():
+        if sid == session:
+            return s
+    raise ArgumentError("These steps were replaced by newer ones; learn the merges again.", field="session")
 
 
 @_exposed
