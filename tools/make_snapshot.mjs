@@ -7,14 +7,13 @@
 //   node tools/make_snapshot.mjs SPEC.json
 //
 // SPEC: {"pyodide_dir": dir with pyodide.mjs (the site's copy), "wheels": [wheel paths,
-// in install order], "adapter_dir": dir whose *.py files go to helper_dir (tree kept),
-// "adapter_import": module to import, "package": "bytepair" (every module of it is
-// imported, so no lazy import needs the files later), "helper_dir", "data_dir",
-// "data_dir_env", "out": path of the gzip file to write}.
+// in install order: bytepair, the adapter], "adapter_import": module to import
+// ("playground"), "packages": ["bytepair", "playground"] (every module of these is
+// imported, so no lazy import needs the files later), "data_dir", "data_dir_env",
+// "out": path of the gzip file to write}.
 //
 // The snapshot holds only Python's memory, no JavaScript object (Pyodide refuses
-// those) and no file: the worker still writes the adapter sources and makes the data
-// directory after restoring. Before writing it, the snapshot is restored in a fresh
+// those) and no file: the worker still makes the data directory after restoring. Before writing it, the snapshot is restored in a fresh
 // runtime here and the adapter is called (facts()), so a snapshot that cannot be
 // restored is never shipped.
 // Prints one JSON line: {bytes, gzip_bytes, build_id, modules, not_imported, make_ms, restore_ms}.
@@ -34,27 +33,11 @@ const indexURL = path.resolve(spec.pyodide_dir) + path.sep;
 const { loadPyodide } = await import(pathToFileURL(path.join(indexURL, "pyodide.mjs")).href);
 const quiet = { stdout: () => {}, stderr: (line) => process.stderr.write(line + "\n") };
 
-/** Every *.py file under dir, as paths relative to it. */
-function pyFiles(dir, rel = "") {
-  const out = [];
-  for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-    const r = path.posix.join(rel, entry.name);
-    if (entry.isDirectory() && entry.name !== "__pycache__") out.push(...pyFiles(dir, r));
-    else if (entry.isFile() && entry.name.endsWith(".py")) out.push(r);
-  }
-  return out;
-}
-
 let t0 = performance.now();
 const py = await loadPyodide({ ...quiet, indexURL, _makeSnapshot: true });
 // Wheels: unpacked by Python's zipfile (pyodide.loadPackage would leave a JavaScript
 // object behind, which a snapshot cannot hold).
 spec.wheels.forEach((wheel, i) => py.FS.writeFile(`/tmp/wheel${i}.zip`, new Uint8Array(fs.readFileSync(wheel))));
-for (const rel of pyFiles(spec.adapter_dir)) {
-  const dst = path.posix.join(spec.helper_dir, rel);
-  py.FS.mkdirTree(path.posix.dirname(dst));
-  py.FS.writeFile(dst, new Uint8Array(fs.readFileSync(path.join(spec.adapter_dir, rel))));
-}
 py.globals.set("spec_json", JSON.stringify(spec));
 const imported = JSON.parse(
   py.runPython(`
@@ -68,16 +51,16 @@ for i in range(len(spec["wheels"])):
     os.remove(f"/tmp/wheel{i}.zip")
 os.makedirs(spec["data_dir"], exist_ok=True)
 os.environ[spec["data_dir_env"]] = spec["data_dir"]
-sys.path.insert(0, spec["helper_dir"])
 importlib.import_module(spec["adapter_import"])
-package = importlib.import_module(spec["package"])
 not_imported = {}
-for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
-    try:
-        importlib.import_module(info.name)
-    except ImportError as e:  # an optional dependency the page does not ship (click, tokenizers, ...)
-        not_imported[info.name] = str(e)
-del info, package, spec, site, i
+for name in spec["packages"]:
+    package = importlib.import_module(name)
+    for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        try:
+            importlib.import_module(info.name)
+        except ImportError as e:  # an optional dependency the page does not ship (click, tokenizers, ...)
+            not_imported[info.name] = str(e)
+del info, name, package, spec, site, i
 gc.collect()
 json.dumps({"modules": len(sys.modules), "not_imported": not_imported})
 `),
@@ -94,8 +77,8 @@ const restored = await loadPyodide({ ...quiet, indexURL, _loadSnapshot: snapshot
 const restoreMs = performance.now() - t0;
 const adapter = restored.pyimport(spec.adapter_import);
 if (typeof adapter.facts === "function") JSON.parse(adapter.facts());
-const check = restored.runPython(`import sys; ${JSON.stringify(spec.helper_dir)} in sys.path`);
-if (check !== true) throw new Error("the restored snapshot has lost sys.path");
+const env = restored.runPython(`import os; os.environ.get(${JSON.stringify(spec.data_dir_env)})`);
+if (env !== spec.data_dir) throw new Error(`the restored snapshot has ${spec.data_dir_env}=${env}`);
 
 const gz = zlib.gzipSync(snapshot, { level: 6 });
 fs.writeFileSync(spec.out, gz);

@@ -4,15 +4,15 @@ Starting Python is most of the playground's Navigation -> Ready time (issue 12:
 ``loadPyodide`` ~3.5 s of ~4.3 s on this machine). A memory snapshot is the
 WebAssembly heap of a Python that has already started and imported bytepair
 and the worker adapter; the worker restores it (``web/src/pyboot.js``) instead
-of starting Python, installing the wheel and importing. It is tied to the exact
+of starting Python, installing the wheels and importing. It is tied to the exact
 ``pyodide.asm.wasm`` (Pyodide checks its build id when restoring) and holds no
-file: the worker still writes the adapter sources and makes the data directory.
+file: the worker still makes the data directory.
 
 :func:`step_snapshot` writes ``web/dist/snapshot/python-<key>.snap.gz`` (gzip;
 the worker unzips it with the browser's ``DecompressionStream``) and returns
 the ``snapshot`` entry of ``wheels/manifest.json``. ``<key>`` is a hash of every
-input (the Pyodide files, the wheels, the adapter sources, the snapshot script
-and the paths below), so a stale snapshot is never served under a cached name,
+input (the Pyodide files, the wheels (the adapter's among them), the snapshot
+script and the paths below), so a stale snapshot is never served under a cached name,
 and an unchanged one is reused from ``.cache/snapshot/`` without Node.js.
 """
 
@@ -26,7 +26,7 @@ import subprocess
 import tempfile
 from typing import TYPE_CHECKING
 
-from tools.buildutil import CACHE, DIST, ROOT, WEB, BuildError, log
+from tools.buildutil import CACHE, DIST, ROOT, BuildError, log
 
 if TYPE_CHECKING:
     from tools.site_build import DistWriter
@@ -34,15 +34,13 @@ if TYPE_CHECKING:
 SCRIPT = ROOT / "tools" / "make_snapshot.mjs"
 SNAPSHOT_CACHE = CACHE / "snapshot"
 
-#: Where the worker (``web/src/worker.js``: ``HELPER_DIR``, ``DATA_DIR``) keeps the
-#: adapter and the vocabularies inside Pyodide; the snapshot is made with the same
-#: paths and the manifest records them, so the worker can refuse a snapshot made for
-#: other paths.
-HELPER_DIR = "/home/pyodide/playground"
+#: Where the worker (``web/src/worker.js`` ``DATA_DIR``) keeps the vocabularies inside
+#: Pyodide (``$BYTEPAIR_DATA_DIR``); the snapshot is made with the same path and the
+#: manifest records it, so the worker can refuse a snapshot made for another.
 DATA_DIR = "/home/pyodide/bytepair-data"
 DATA_DIR_ENV = "BYTEPAIR_DATA_DIR"
-#: The adapter module the worker imports (``pyodide.pyimport``), from ``web/src/py/``.
-ADAPTER_DIR = WEB / "src" / "py"
+#: The adapter package the worker imports (``pyodide.pyimport``), from its wheel
+#: (``tools/adapter_wheel.py``, one of the manifest's ``install`` wheels).
 ADAPTER_IMPORT = "playground"
 
 #: Files of ``web/dist/pyodide/`` the snapshot depends on.
@@ -50,14 +48,13 @@ PYODIDE_INPUTS = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_
 
 
 def _inputs(wheels: list[pathlib.Path]) -> list[pathlib.Path]:
-    adapter = sorted(p for p in ADAPTER_DIR.rglob("*.py") if "__pycache__" not in p.parts)
-    return [*(DIST / "pyodide" / n for n in PYODIDE_INPUTS), *wheels, *adapter, SCRIPT]
+    return [*(DIST / "pyodide" / n for n in PYODIDE_INPUTS), *wheels, SCRIPT]
 
 
 def snapshot_key(wheels: list[pathlib.Path]) -> str:
     """sha256 (hex) over every input's name and bytes and the paths used inside Pyodide."""
     h = hashlib.sha256()
-    h.update(json.dumps([HELPER_DIR, DATA_DIR, DATA_DIR_ENV, ADAPTER_IMPORT]).encode())
+    h.update(json.dumps([DATA_DIR, DATA_DIR_ENV, ADAPTER_IMPORT]).encode())
     for p in _inputs(wheels):
         h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()
@@ -69,7 +66,7 @@ def step_snapshot(out: DistWriter, *, pyodide_version: str, install: list[str]) 
 
     Returns:
         The manifest entry ``{"file", "bytes", "raw_bytes", "build_id", "pyodide",
-        "helper_dir", "data_dir", "adapter", "modules"}`` (``file`` relative to the
+        "data_dir", "adapter", "modules"}`` (``file`` relative to the
         site root), or None when Node.js is missing (the site then starts Python
         without a snapshot, as before).
 
@@ -92,10 +89,8 @@ def step_snapshot(out: DistWriter, *, pyodide_version: str, install: list[str]) 
             spec = {
                 "pyodide_dir": str(DIST / "pyodide"),
                 "wheels": [str(w) for w in wheels],
-                "adapter_dir": str(ADAPTER_DIR),
                 "adapter_import": ADAPTER_IMPORT,
-                "package": "bytepair",
-                "helper_dir": HELPER_DIR,
+                "packages": ["bytepair", ADAPTER_IMPORT],
                 "data_dir": DATA_DIR,
                 "data_dir_env": DATA_DIR_ENV,
                 "out": str(tmp / name),
@@ -126,7 +121,6 @@ def step_snapshot(out: DistWriter, *, pyodide_version: str, install: list[str]) 
         "raw_bytes": made["bytes"],
         "build_id": made["build_id"],
         "pyodide": pyodide_version,
-        "helper_dir": HELPER_DIR,
         "data_dir": DATA_DIR,
         "adapter": ADAPTER_IMPORT,
         "modules": made["modules"],

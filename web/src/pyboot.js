@@ -8,11 +8,11 @@
 
 /**
  * The manifest's snapshot entry if the worker can use it, else null (with the
- * reason on the console): it must be made for this Pyodide version and for the
- * same paths and adapter module the worker uses.
+ * reason on the console): it must be made for this Pyodide version, the data
+ * directory and the adapter module the worker uses.
  *
  * @param {object} manifest wheels/manifest.json
- * @param {{pyodide: string, helperDir: string, dataDir: string, adapter: string}} expect
+ * @param {{pyodide: string, dataDir: string, adapter: string}} expect
  * @returns {{file: string, bytes: number, raw_bytes: number, build_id: string} | null}
  */
 export function usableSnapshot(manifest, expect) {
@@ -21,7 +21,6 @@ export function usableSnapshot(manifest, expect) {
   if (typeof DecompressionStream !== "function") return null; // very old browsers: normal start
   const mismatch = [
     ["pyodide", expect.pyodide],
-    ["helper_dir", expect.helperDir],
     ["data_dir", expect.dataDir],
     ["adapter", expect.adapter],
   ].find(([key, want]) => snap[key] !== want);

@@ -1,5 +1,6 @@
 // Pyodide in a Web Worker: loads Python once, installs bytepair, and exposes a
-// small RPC surface (through comlink) that calls web/src/py/playground.py.
+// small RPC surface (through comlink) that calls the adapter package web/src/py/playground
+// (installed from the site's wheels/ with bytepair: manifest.json "adapter").
 // Replies carry results; progress and merge batches travel through callback
 // proxies the page passes in (onProgress, onMerges).
 //
@@ -16,11 +17,10 @@ installErrorTransfer();
 
 const SITE = new URL("../", import.meta.url); // web/dist/ root
 const DATA_DIR = "/home/pyodide/bytepair-data"; // os.environ["BYTEPAIR_DATA_DIR"]
-const HELPER_DIR = "/home/pyodide/playground";
 const SLICE_MS = 50; // one training slice: merges run, then one batch is posted
 
 let pyodide = null;
-let pg = null; // the playground.py module (a PyProxy)
+let pg = null; // the adapter package `playground` (a PyProxy)
 let ready = null; // the promise of boot()
 let interrupt = null; // Uint8Array over a SharedArrayBuffer, when cross-origin isolated
 const RUNTIME_ID = Math.random().toString(36).slice(2, 10); // tells pages whether they share this runtime
@@ -35,7 +35,7 @@ let modelIndex = null; // models/index.json: {name: {file, bytes, version}}
 /**
  * A thrown error the page can use: a Python exception becomes a BytepairError
  * whose `detail` is the adapter's record of it ({type, field, message, ...},
- * playground.py last_error()); its message text is never parsed here.
+ * playground.last_error()); its message text is never parsed here.
  */
 function readable(err) {
   if (err instanceof BytepairError) return err; // already read (see chatBreakdown)
@@ -81,19 +81,16 @@ const mark = (name) => {
 /**
  * Start Python as soon as this module runs, before the page calls init (the
  * page may create this worker before its own modules load: boot.js). Fetches
- * the manifest and the adapter source, and restores the memory snapshot when
- * the manifest names one (pyboot.js), else starts Python while the wheels
- * download. Resolves to {started: {pyodide, restored}, helperLoad, wheelsWarm}.
+ * the manifest and restores the memory snapshot when it names one (pyboot.js),
+ * else starts Python while the wheels download. Resolves to
+ * {started: {pyodide, restored}, wheelsWarm}.
  */
 async function startRuntime() {
   mark("worker_started");
   const manifestLoad = fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list").then((r) => r.json());
-  const helperLoad = fetchOk(new URL("src/py/playground.py", SITE), "the Python helper").then((r) => r.text());
-  helperLoad.catch(() => {});
   manifest = await manifestLoad;
   const snapshot = usableSnapshot(manifest, {
     pyodide: pyodideVersion,
-    helperDir: HELPER_DIR,
     dataDir: DATA_DIR,
     adapter: "playground",
   });
@@ -112,7 +109,7 @@ async function startRuntime() {
     mark,
   );
   mark("runtime_loaded");
-  return { started, helperLoad, wheelsWarm };
+  return { started, wheelsWarm };
 }
 const runtime = startRuntime();
 runtime.catch(() => {}); // boot() reports it
@@ -143,7 +140,7 @@ async function boot(onProgress, interruptBuffer) {
   };
   mark("init"); // the page asked for Python
   progress(0.05, "Loading the Python runtime…");
-  const { started, helperLoad, wheelsWarm } = await runtime;
+  const { started, wheelsWarm } = await runtime;
   pyodide = started.pyodide;
   if (interruptBuffer) {
     interrupt = new Uint8Array(interruptBuffer);
@@ -153,14 +150,8 @@ async function boot(onProgress, interruptBuffer) {
   mark("wheels_installed");
   progress(0.85, "Starting the playground…");
   pyodide.FS.mkdirTree(DATA_DIR);
-  pyodide.FS.mkdirTree(HELPER_DIR);
-  const helper = await helperLoad;
-  pyodide.FS.writeFile(HELPER_DIR + "/playground.py", helper);
-  if (!started.restored) {
-    pyodide.runPython(
-      `import os, sys\nos.environ["BYTEPAIR_DATA_DIR"] = ${JSON.stringify(DATA_DIR)}\nsys.path.insert(0, ${JSON.stringify(HELPER_DIR)})`,
-    );
-  }
+  // a snapshot was made with this environment (and the adapter package already imported)
+  if (!started.restored) pyodide.runPython(`import os\nos.environ["BYTEPAIR_DATA_DIR"] = ${JSON.stringify(DATA_DIR)}`);
   pg = pyodide.pyimport("playground");
   const version = pyodide.runPython(
     "import bytepair, sys; getattr(bytepair, '__version__', '?') + ' on Python ' + sys.version.split()[0]",
@@ -273,7 +264,7 @@ async function gunzip(bytes) {
 
 /**
  * Make open model `name` usable in Python: its models/ file from the browser's cache (Cache API),
- * else fetched with progress and cached; decompressed here, parsed by bytepair (playground.py
+ * else fetched with progress and cached; decompressed here, parsed by bytepair (playground
  * load_model). onProgress({name, phase: "download"|"cache"|"load", loaded, total}) (bytes).
  * Resolves {name, source: "cache"|"network", bytes, ms}.
  */
@@ -462,7 +453,7 @@ const api = {
     return guarded(() => ensureModel(name, onProgress));
   },
 
-  /** describe() of any tokenizer (playground.py describe). */
+  /** describe() of any tokenizer (playground describe). */
   describe(name) {
     return guarded(async () => {
       await ensureData(name);
@@ -526,7 +517,7 @@ const api = {
   },
 
   /**
-   * A conversation counted in a chat format (playground.py chat_breakdown):
+   * A conversation counted in a chat format (playground chat_breakdown):
    * fetches the format's tokenizer file and, for a chat template, installs jinja2 first.
    */
   chatBreakdown(formatId, messages, addGenerationPrompt) {
@@ -546,7 +537,7 @@ const api = {
     });
   },
 
-  /** Step-through (playground.py steps_learn / steps_view / steps_encode, api.js stepsLearn / stepsView / stepsEncode). */
+  /** Step-through (playground steps_learn / steps_view / steps_encode, api.js stepsLearn / stepsView / stepsEncode). */
   stepsLearn(options) {
     return guarded(() => JSON.parse(pg.steps_learn(JSON.stringify(options), this.client.id)));
   },
@@ -556,7 +547,7 @@ const api = {
     return guarded(() => JSON.parse(pg.steps_view(session, index)));
   },
 
-  /** Why this token (playground.py token_story): the story of token `index` of `text`; events: training columns or null. */
+  /** Why this token (playground token_story): the story of token `index` of `text`; events: training columns or null. */
   tokenStory(text, name, index, events, addSpecial = true) {
     return guarded(async () => {
       await ensureData(name);
@@ -564,7 +555,7 @@ const api = {
     });
   },
 
-  /** Side by side (playground.py side_by_side): compare_segmentations of `text` under `names`, with each row's spans. */
+  /** Side by side (playground side_by_side): compare_segmentations of `text` under `names`, with each row's spans. */
   sideBySide(text, names) {
     return guarded(async () => {
       for (const name of names) await ensureData(name);
@@ -572,7 +563,7 @@ const api = {
     });
   },
 
-  /** The gallery of oddities (playground.py gallery): explanations computed by encoding. */
+  /** The gallery of oddities (playground gallery): explanations computed by encoding. */
   gallery(ids) {
     return guarded(async () => {
       for (const name of JSON.parse(pg.gallery_encodings())) await ensureVocab(name);
