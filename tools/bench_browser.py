@@ -1,6 +1,7 @@
 """Browser benchmarks of the built playground in headless Chromium (Playwright), printed, never asserted.
 
     python tools/bench_browser.py boot [--runs 7] [DIST_DIR ...]   # navigation -> Ready
+    python tools/bench_browser.py boot --vs-fresh                  # ... with and without the memory snapshot
     python tools/bench_browser.py figures                          # encode / train 1 MB in the page
     python tools/bench_browser.py peers                            # vs js-tiktoken / gpt-tokenizer, same page
     python tools/bench_browser.py models [--runs 1] [NAME ...]     # choosing an open model -> first count
@@ -151,6 +152,47 @@ def boot_times(browser, url: str) -> tuple[float, float, dict, dict]:
     finally:
         context.close()
         profile.cleanup()
+
+
+@contextlib.contextmanager
+def without_snapshot(dist: pathlib.Path):
+    """A copy of the built site ``dist`` (hard links, in a temporary directory)
+    whose manifest names no memory snapshot: the worker starts Python, installs
+    the wheels and imports, as before the snapshot. Yields its path."""
+    import os
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="bytepair-fresh-") as tmp:
+        copy = pathlib.Path(tmp) / "fresh"
+        shutil.copytree(dist, copy, copy_function=os.link)
+        manifest = copy / "wheels" / "manifest.json"
+        info = json.loads(manifest.read_text(encoding="utf-8"))
+        info["snapshot"] = None
+        manifest.unlink()  # a hard link: do not write through to dist
+        manifest.write_text(json.dumps(info, indent=1), encoding="utf-8")
+        yield copy
+
+
+def bench_boot_vs_fresh(dist: pathlib.Path, runs: int) -> list[dict]:
+    """:func:`bench_boot` of ``dist`` and of the same site without its memory
+    snapshot (:func:`without_snapshot`), interleaved, plus a row with the ratios
+    (fresh / snapshot: how many times faster the snapshot boots)."""
+    with without_snapshot(dist) as fresh:
+        rows = bench_boot([dist, fresh], runs)
+    by_site = {r["site"]: r for r in rows if "cold_median" in r}
+    snap, base = by_site[str(dist)], by_site[str(fresh)]
+    rows.append(
+        {
+            "what": "navigation -> Ready, memory snapshot vs a normal start (ratio = fresh / snapshot)",
+            "cold_ms": [snap["cold_median"], base["cold_median"]],
+            "warm_ms": [snap["warm_median"], base["warm_median"]],
+            "ratio_cold": round(base["cold_median"] / snap["cold_median"], 2),
+            "ratio_warm": round(base["warm_median"] / snap["warm_median"], 2),
+            "target_ms": 2000,
+        }
+    )
+    return rows
 
 
 def bench_boot(dirs: list[pathlib.Path], runs: int) -> list[dict]:
@@ -548,6 +590,9 @@ def main(argv: list[str] | None = None) -> int:
     p_boot = sub.add_parser("boot", help="navigation -> Ready, cold and warm cache")
     p_boot.add_argument("--runs", type=int, default=7)
     p_boot.add_argument("dirs", nargs="*", type=pathlib.Path, help="built site directories (default web/dist)")
+    p_boot.add_argument(
+        "--vs-fresh", action="store_true", help="web/dist next to a copy without its memory snapshot, with ratios"
+    )
     sub.add_parser("figures", help="encode and train 1 MB of KJV in the page")
     sub.add_parser("peers", help="bytepair vs js-tiktoken / gpt-tokenizer in one page")
     p_models = sub.add_parser("models", help="choosing an open model -> first count, cold and cached")
@@ -562,7 +607,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     t0 = time.perf_counter()
     if args.what == "boot":
-        rows = bench_boot(args.dirs or [DIST], args.runs)
+        rows = bench_boot_vs_fresh(DIST, args.runs) if args.vs_fresh else bench_boot(args.dirs or [DIST], args.runs)
     elif args.what == "models":
         rows = bench_models(args.names, args.runs)
     elif args.what == "stop":
