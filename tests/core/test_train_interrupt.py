@@ -11,10 +11,8 @@ minbpe oracle of ``tests/reference/slow_bpe.py``.
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import json
-import pathlib
 import random
 import sys
 
@@ -24,7 +22,6 @@ from bytepair import trainer
 from bytepair.pretokenize import compile_pattern
 from tests.reference.slow_bpe import slow_train
 
-PATH = pathlib.Path(__file__).resolve().parents[2] / "web" / "src" / "py" / "playground.py"
 TEXT = (
     "the quick brown fox jumps over the lazy dog; low lower lowest newer newest wider widest "
     "Überschrift überall naïve café 東京 東京都 ✓✓ 2024-12-01 aaaa aaaab "
@@ -62,13 +59,9 @@ class _InterruptAt:
 
 
 @pytest.fixture(scope="module")
-def pg():
-    if not PATH.exists():
-        pytest.skip("web/src/py/playground.py is not here")
-    spec = importlib.util.spec_from_file_location("playground_adapter_interrupt", PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def pg(adapter):
+    """The worker adapter package (tests/conftest.py)."""
+    return adapter
 
 
 @pytest.fixture(scope="module")
