@@ -109,13 +109,12 @@ def test_stop_mid_merge_keeps_exactly_the_merges_shown(pg, oracle):
         tracer = _InterruptAt(n)
         sys.settrace(tracer)
         try:
-            while not json.loads(session.step(0))["done"]:
+            while not (batch := json.loads(session.step(0)))["done"]:
                 pass  # these batches are lost on their way to the page: Stop was pressed
-        except KeyboardInterrupt:
-            pass
         finally:
             sys.settrace(None)
         assert tracer.line is not None, n
+        assert batch["interrupted"] is True  # step caught it and said so (the worker then stops)
         landed_mid_merge += tracer.line in merge_lines
         result = json.loads(session.finish(f"stopped-{n}", len(shown)))
         assert result["n_merges"] == len(shown) == 3
@@ -124,5 +123,7 @@ def test_stop_mid_merge_keeps_exactly_the_merges_shown(pg, oracle):
         # all complete merges so far are a prefix of the oracle's (Stop without a limit keeps those)
         kept = sorted(session.merges.items(), key=lambda kv: kv[1])
         assert kept == oracle[: len(kept)] and len(kept) >= 3
+        assert session.interrupted is not None  # kept until close(): the trainer's state is freed then
         session.close()
+        assert session.interrupted is None
     assert landed_mid_merge >= 3
