@@ -165,3 +165,32 @@ def test_adapter_wheel_holds_the_package_with_a_true_record(tmp_path):
         check=True,
     ).stdout.split()
     assert out == [f"{wheel}/playground/__init__.py", "True"]
+
+
+def test_the_server_and_the_headers_file_make_the_site_cross_origin_isolated(tmp_path):
+    """COOP same-origin + COEP require-corp (the pair that makes a page cross-origin isolated,
+    https://web.dev/articles/coop-coep) by default, for every file; ``_headers`` (Netlify /
+    Cloudflare Pages syntax: a path line, then indented ``Name: value`` lines) says the same;
+    ``isolate=False`` serves as a host without them."""
+    import threading
+    import urllib.request
+
+    from tools.serve import make_server, server_url
+    from tools.site_build import headers_file
+
+    (tmp_path / "index.html").write_text("<!doctype html>", encoding="utf-8")
+    want = {"cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp"}
+    for isolate in (True, False):
+        server = make_server("127.0.0.1", 0, directory=tmp_path, quiet=True, isolate=isolate)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            with urllib.request.urlopen(server_url(server) + "index.html") as res:
+                got = {k.lower(): v for k, v in res.headers.items() if k.lower() in want}
+        finally:
+            server.shutdown()
+            server.server_close()
+        assert got == (want if isolate else {})
+        assert server.hits["/index.html"] == 1
+    lines = headers_file().decode().splitlines()
+    assert lines[1] == "/*"
+    assert {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in lines[2:])} == want

@@ -11,10 +11,8 @@ minbpe oracle of ``tests/reference/slow_bpe.py``.
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import json
-import pathlib
 import random
 import sys
 
@@ -24,7 +22,6 @@ from bytepair import trainer
 from bytepair.pretokenize import compile_pattern
 from tests.reference.slow_bpe import slow_train
 
-PATH = pathlib.Path(__file__).resolve().parents[2] / "web" / "src" / "py" / "playground.py"
 TEXT = (
     "the quick brown fox jumps over the lazy dog; low lower lowest newer newest wider widest "
     "Überschrift überall naïve café 東京 東京都 ✓✓ 2024-12-01 aaaa aaaab "
@@ -62,13 +59,9 @@ class _InterruptAt:
 
 
 @pytest.fixture(scope="module")
-def pg():
-    if not PATH.exists():
-        pytest.skip("web/src/py/playground.py is not here")
-    spec = importlib.util.spec_from_file_location("playground_adapter_interrupt", PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def pg(adapter):
+    """The worker adapter package (tests/conftest.py)."""
+    return adapter
 
 
 @pytest.fixture(scope="module")
@@ -116,13 +109,12 @@ def test_stop_mid_merge_keeps_exactly_the_merges_shown(pg, oracle):
         tracer = _InterruptAt(n)
         sys.settrace(tracer)
         try:
-            while not json.loads(session.step(0))["done"]:
+            while not (batch := json.loads(session.step(0)))["done"]:
                 pass  # these batches are lost on their way to the page: Stop was pressed
-        except KeyboardInterrupt:
-            pass
         finally:
             sys.settrace(None)
         assert tracer.line is not None, n
+        assert batch["interrupted"] is True  # step caught it and said so (the worker then stops)
         landed_mid_merge += tracer.line in merge_lines
         result = json.loads(session.finish(f"stopped-{n}", len(shown)))
         assert result["n_merges"] == len(shown) == 3
@@ -131,5 +123,7 @@ def test_stop_mid_merge_keeps_exactly_the_merges_shown(pg, oracle):
         # all complete merges so far are a prefix of the oracle's (Stop without a limit keeps those)
         kept = sorted(session.merges.items(), key=lambda kv: kv[1])
         assert kept == oracle[: len(kept)] and len(kept) >= 3
+        assert session.interrupted is not None  # kept until close(): the trainer's state is freed then
         session.close()
+        assert session.interrupted is None
     assert landed_mid_merge >= 3

@@ -615,6 +615,12 @@ const api = {
             await awaitStopMessage(client);
             break;
           }
+          if (batch.interrupted) {
+            // (the same, caught in Python: the trainer's state is freed after the reply, in close())
+            stopped = true;
+            await awaitStopMessage(client);
+            break;
+          }
           if (batch.events.id.length && onMerges && !client.stopRequested) onMerges(batch).catch(() => {});
           if (batch.done) break;
           await nextTask();

@@ -1,8 +1,8 @@
 """The step-through view: ``bytepair.steps.learn_steps`` sessions, one step at a time.
 
-One session per client (:data:`playground.state.steps`: the pages sharing this runtime);
-the page names it by the number ``steps_learn`` returned, and a call naming a replaced
-session fails with ``field="session"``.
+One session per client (:data:`playground.state.steps`: embeds sharing one runtime each
+keep theirs); the page names it by the number ``steps_learn`` returned, and a call naming
+a replaced session fails with ``field="session"``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from .convert import dumps, exposed
 def steps_learn(options_json: str, client: str = "") -> str:
     """``{mode, text, input, tie, pattern, n_merges}`` -> ``bytepair.steps.learn_steps``; JSON
     ``{session, mode, n_steps, requested, merges: {left, right, merged, count} (columns),
-    n_rows, n_symbols_start, n_bytes}``. ``client``: the page asking (the worker's client id)."""
+    n_rows, n_symbols_start, n_bytes}``. ``client``: the page asking (the worker's client id);
+    its new session replaces its older one only."""
     o = json.loads(options_json)
     session = steps.learn_steps(
         o.get("mode", "textbook"),
@@ -30,16 +31,11 @@ def steps_learn(options_json: str, client: str = "") -> str:
         tie_break=o.get("tie", "first"),
         pattern=o.get("pattern", "gpt2"),
     )
-    kept = state.steps
-    kept.number += 1
-    kept.sessions.pop(client, None)
-    kept.sessions[client] = (kept.number, session)
-    while len(kept.sessions) > kept.MAX_CLIENTS:
-        del kept.sessions[next(iter(kept.sessions))]
+    number = state.steps.add(client, session)
     m = session.merges
     return dumps(
         {
-            "session": state.steps.number,
+            "session": number,
             "mode": session.mode,
             "n_steps": session.n_steps,
             "requested": session.requested,
@@ -57,10 +53,10 @@ def steps_learn(options_json: str, client: str = "") -> str:
 
 
 def _current(session: int) -> steps.StepSession:
-    for number, kept in state.steps.sessions.values():
-        if number == session:
-            return kept
-    raise ArgumentError("These steps were replaced by newer ones; learn the merges again.", field="session")
+    found = state.steps.find(session)
+    if found is None:
+        raise ArgumentError("These steps were replaced by newer ones; learn the merges again.", field="session")
+    return found
 
 
 @exposed
