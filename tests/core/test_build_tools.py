@@ -138,7 +138,6 @@ def test_test_file_basenames_are_unique() -> None:
 
 def test_adapter_wheel_holds_the_package_with_a_true_record(tmp_path):
     # issue 7: the worker installs the adapter package from this wheel (PEP 427 layout)
-    import subprocess
     import sys
 
     from tools import adapter_wheel
@@ -156,15 +155,20 @@ def test_adapter_wheel_holds_the_package_with_a_true_record(tmp_path):
     assert "playground/__init__.py" in sources and sources <= names
     assert {r[0] for r in record} == names
     # importable from the wheel alone (zipimport), as site-packages will hold it
-    code = "import playground, sys; print(playground.__file__); print(callable(playground.encode_spans))"
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        env={"PYTHONPATH": f"{wheel}:{adapter_wheel.PY_SRC}", "BYTEPAIR_DATA_DIR": str(tmp_path)},
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
-    assert out == [f"{wheel}/playground/__init__.py", "True"]
+    saved = {k: v for k, v in sys.modules.items() if k == "playground" or k.startswith("playground.")}
+    for k in saved:
+        del sys.modules[k]
+    sys.path.insert(0, str(wheel))
+    try:
+        import playground
+
+        assert playground.__file__ == f"{wheel}/playground/__init__.py"
+        assert callable(playground.encode_spans) and playground.steps.__file__.startswith(str(wheel))
+    finally:
+        sys.path.remove(str(wheel))
+        for k in [k for k in sys.modules if k == "playground" or k.startswith("playground.")]:
+            del sys.modules[k]
+        sys.modules.update(saved)
 
 
 def test_the_server_and_the_headers_file_make_the_site_cross_origin_isolated(tmp_path):
@@ -191,6 +195,50 @@ def test_the_server_and_the_headers_file_make_the_site_cross_origin_isolated(tmp
             server.server_close()
         assert got == (want if isolate else {})
         assert server.hits["/index.html"] == 1
-    lines = headers_file().decode().splitlines()
-    assert lines[1] == "/*"
-    assert {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in lines[2:])} == want
+    blocks = _header_blocks(headers_file().decode())
+    assert {k.lower(): v for k, v in blocks["/*"].items()} == want
+    # content-named files (the memory snapshot, tools/snapshot.py) may be kept without asking again
+    assert blocks["/snapshot/*"] == {"Cache-Control": "public, max-age=31536000, immutable"}
+
+
+def _header_blocks(text: str) -> dict[str, dict[str, str]]:
+    """A ``_headers`` file as {path: {name: value}} (a path line, then indented ``Name: value`` lines)."""
+    blocks: dict[str, dict[str, str]] = {}
+    for line in text.splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        if not line[0].isspace():
+            path = blocks.setdefault(line.strip(), {})
+        else:
+            name, value = line.split(":", 1)
+            path[name.strip()] = value.strip()
+    return blocks
+
+
+def test_only_content_named_files_are_served_immutable(tmp_path):
+    """tools/serve.py: ``snapshot/python-<key>.snap.gz`` (its name changes with its content)
+    is ``immutable``; every other file is revalidated (``no-cache``), so a rebuild is never
+    served stale."""
+    import threading
+    import urllib.request
+
+    from tools.serve import make_server, server_url
+
+    (tmp_path / "snapshot").mkdir()
+    (tmp_path / "snapshot" / "python-0123abcd.snap.gz").write_bytes(b"x")
+    (tmp_path / "index.html").write_text("<!doctype html>", encoding="utf-8")
+    server = make_server("127.0.0.1", 0, directory=tmp_path, quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        got = {}
+        for path in ("snapshot/python-0123abcd.snap.gz", "index.html", "index.html?snapshot/"):
+            with urllib.request.urlopen(server_url(server) + path) as res:
+                got[path] = res.headers["Cache-Control"]
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert got == {
+        "snapshot/python-0123abcd.snap.gz": "public, max-age=31536000, immutable",
+        "index.html": "no-cache",
+        "index.html?snapshot/": "no-cache",
+    }
