@@ -13,6 +13,7 @@ import base64
 import csv
 import hashlib
 import io
+import sys
 import zipfile
 
 import pytest
@@ -21,6 +22,9 @@ from tools.buildutil import BuildError
 from tools.testrun import junit_counts
 from tools.udhr import DEFAULT_DIR, parse_declaration
 from tools.wheels import slim_wheel
+
+#: The local HTTP server runs in a thread; Pyodide (the core tests also run there) has none.
+NEEDS_THREADS = pytest.mark.skipif(sys.platform == "emscripten", reason="no threads in Pyodide")
 
 
 def _record_row(name: str, data: bytes) -> list[str]:
@@ -171,6 +175,7 @@ def test_adapter_wheel_holds_the_package_with_a_true_record(tmp_path):
         sys.modules.update(saved)
 
 
+@NEEDS_THREADS
 def test_the_server_and_the_headers_file_make_the_site_cross_origin_isolated(tmp_path):
     """COOP same-origin + COEP require-corp (the pair that makes a page cross-origin isolated,
     https://web.dev/articles/coop-coep) by default, for every file; ``_headers`` (Netlify /
@@ -215,6 +220,7 @@ def _header_blocks(text: str) -> dict[str, dict[str, str]]:
     return blocks
 
 
+@NEEDS_THREADS
 def test_only_content_named_files_are_served_immutable(tmp_path):
     """tools/serve.py: ``snapshot/python-<key>.snap.gz`` (its name changes with its content)
     is ``immutable``; every other file is revalidated (``no-cache``), so a rebuild is never
