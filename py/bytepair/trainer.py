@@ -174,8 +174,17 @@ def train_iter(
     return _train(counts, n_merges, min_frequency)
 
 
-_SHIFT = 32  # pair key = left_id << _SHIFT | right_id (ids stay far below 2**32)
-_MASK = (1 << _SHIFT) - 1
+def _key_shift(n_merges: int) -> int:
+    """Bits of the right id in a pair key ``left_id << shift | right_id``.
+
+    As few as the largest id needs (14 for vocab 16384), not a fixed 32: keys
+    then stay below 2**30, one digit in CPython's int (fast paths), and on
+    32-bit builds (Pyodide, WebAssembly: ``sys.hash_info.width == 32``) an int
+    hashes to itself modulo 2**31 - 1, where ``x << 32 | y`` hashed to
+    ``2 * x + y``: pairs collided by the thousand and dict lookups went linear
+    (training took 2.3x CPython's time in Pyodide).
+    """
+    return max(8, (255 + n_merges).bit_length())
 
 
 def _layout(counts: dict[str, int]) -> tuple[list[int], list[int], list[int], list[int], int]:
@@ -210,7 +219,8 @@ def _layout(counts: dict[str, int]) -> tuple[list[int], list[int], list[int], li
 def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterator[MergeEvent]:
     sym, wt, nxt, prv, n_bytes = _layout(counts)
     n_tokens = n_bytes
-    shift, mask = _SHIFT, _MASK
+    shift = _key_shift(n_merges)
+    mask = (1 << shift) - 1
 
     # ---- pair index: key -> positions, weighted count, first position.
     # A position list is sorted and never grows after the merge that created
@@ -239,9 +249,18 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
     else:
         for key, lst in where.items():
             count[key] = sum(map(wt.__getitem__, lst))
-    # heap entries (-count, first, key): count may be too high and first too
+    # heap entries (-count, first, key), packed into one int so the heap holds
+    # no tuples (the garbage collector tracks tuples, and traversing hundreds
+    # of thousands of them cost ~10% of a multilingual run):
+    # ``(top - count) << cshift | first << kbits | key``. Ordering by the int is
+    # ordering by (-count, first, key). count may be too high and first too
     # low (both only move that way between pushes); fixed when popped.
-    heap = [(-c, first[k], k) for k, c in count.items()]
+    kbits = 2 * shift
+    kmask = (1 << kbits) - 1
+    cshift = kbits + max(1, len(sym)).bit_length()
+    fmask = (1 << (cshift - kbits)) - 1
+    top = n_bytes + 1  # above every count
+    heap = [((top - c) << cshift) | (first[k] << kbits) | k for k, c in count.items()]
     heapq.heapify(heap)
     dirty: set[int] = set()  # pairs whose stored first position may be gone
 
@@ -251,7 +270,8 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
     for z in range(256, 256 + n_merges):
         # ---- pick: highest count, then lowest first position
         while heap:
-            negc, f, best = heap[0]
+            e = heap[0]
+            best = e & kmask
             c = count.get(best, 0)
             if c == 0:
                 pop(heap)
@@ -275,8 +295,9 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
                 if k:
                     del lst[:k]
                 first[best] = lst[0]
-            if c != -negc or first[best] != f:
-                replace(heap, (-c, first[best], best))
+            f = first[best]
+            if top - c != e >> cshift or f != (e >> kbits) & fmask:
+                replace(heap, ((top - c) << cshift) | (f << kbits) | best)
                 continue
             pop(heap)
             break
@@ -294,6 +315,7 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
         fresh: set[int] = set()  # pairs made in this merge (they involve z)
         merged = 0
         za = z << shift
+        bs = b << shift
         for i in positions:
             if sym[i] != a:
                 continue
@@ -308,13 +330,13 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
             sym[j] = -1
             nxt[i] = k
             if h >= 0:
-                x = sym[h]
-                q = (x << shift) | a
+                xs = sym[h] << shift
+                q = xs | a
                 if q != best:  # the pair (x, a) at h is gone
                     count[q] -= c
                     if first[q] == h:
                         dirty.add(q)
-                q = (x << shift) | z  # (x, z) at h is new
+                q = xs | z  # (x, z) at h is new
                 lst = where.get(q)
                 if lst is None:
                     where[q] = [h]
@@ -327,7 +349,7 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
             if k >= 0:
                 prv[k] = i
                 y = sym[k]
-                q = (b << shift) | y
+                q = bs | y
                 if q != best:  # the pair (b, y) at j is gone
                     count[q] -= c
                     if first[q] == j:
@@ -347,7 +369,7 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
             # lowest; if a later occurrence took it away again, q is dirty
             c = count[q]
             if c:
-                push(heap, (-c, first[q], q))
+                push(heap, ((top - c) << cshift) | (first[q] << kbits) | q)
             else:
                 del where[q], count[q], first[q]
                 dirty.discard(q)
