@@ -22,9 +22,11 @@ How it stays fast (nothing is recounted per merge):
   occurrence in the text" == "lowest position in this layout";
 * the symbols live in arrays with a doubly linked list (``nxt``/``prv``) so a
   merge rewrites only the positions where the pair occurs;
-* every pair keeps the set of positions where it occurs, its weighted count
-  and a lower bound of its first position; a heap ordered by
-  ``(-count, first position)`` with lazy invalidation picks the next merge.
+* every pair keeps the sorted list of positions where it occurs (dead ones
+  are skipped, a dead prefix is cut off when the pair reaches the top of the
+  heap, so its first live entry is its first position) and its weighted
+  count; a heap ordered by ``(-count, first position)`` with lazy
+  invalidation picks the next merge.
 
 Each merge costs time proportional to the occurrences it touches (times a
 log for the heap), so training is near-linear in the text size for every
@@ -222,14 +224,14 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
     shift = _key_shift(n_merges)
     mask = (1 << shift) - 1
 
-    # ---- pair index: key -> positions, weighted count, first position.
+    # ---- pair index: key -> positions, weighted count.
     # A position list is sorted and never grows after the merge that created
     # its pair (only pairs with the newest token gain occurrences), so it only
-    # goes stale: dead entries are skipped when used. first[key] is exact
-    # unless key is in `dirty` (its first occurrence was taken away).
+    # goes stale: dead entries are skipped when used, and a dead prefix is cut
+    # off when the pair reaches the top of the heap (then lst[0] is its exact
+    # first position).
     where: dict[int, list[int]] = {}
     count: dict[int, int] = {}
-    first: dict[int, int] = {}
     keys = [(x << shift) | y for x, y in zip(sym, sym[1:])]
     for i in [i for i, j in enumerate(nxt) if j < 0]:
         if i < len(keys):
@@ -238,11 +240,9 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
         lst = where.get(key)
         if lst is None:
             where[key] = [i]
-            first[key] = i
         else:
             lst.append(i)
     where.pop(-1, None)
-    first.pop(-1, None)
     if all(w == 1 for w in wt):
         for key, lst in where.items():
             count[key] = len(lst)
@@ -260,9 +260,8 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
     cshift = kbits + max(1, len(sym)).bit_length()
     fmask = (1 << (cshift - kbits)) - 1
     top = n_bytes + 1  # above every count
-    heap = [((top - c) << cshift) | (first[k] << kbits) | k for k, c in count.items()]
+    heap = [((top - c) << cshift) | (where[k][0] << kbits) | k for k, c in count.items()]
     heapq.heapify(heap)
-    dirty: set[int] = set()  # pairs whose stored first position may be gone
 
     vocab: list[bytes] = [bytes((i,)) for i in range(256)]
     pop, push, replace = heapq.heappop, heapq.heappush, heapq.heapreplace
@@ -276,26 +275,22 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
             if c == 0:
                 pop(heap)
                 where.pop(best, None)
-                first.pop(best, None)
                 count.pop(best, None)
-                dirty.discard(best)
                 continue
-            if best in dirty:
-                dirty.discard(best)
-                # position lists are sorted: drop the dead prefix
-                x, y = best >> shift, best & mask
-                lst = where[best]
-                k = 0
-                while True:
-                    i = lst[k]
-                    j = nxt[i]
-                    if sym[i] == x and j >= 0 and sym[j] == y:
-                        break
-                    k += 1
-                if k:
-                    del lst[:k]
-                first[best] = lst[0]
-            f = first[best]
+            # position lists are sorted: drop the dead prefix (c > 0, so a
+            # live occurrence is left); then lst[0] is the exact first position
+            x, y = best >> shift, best & mask
+            lst = where[best]
+            k = 0
+            while True:
+                i = lst[k]
+                j = nxt[i]
+                if sym[i] == x and j >= 0 and sym[j] == y:
+                    break
+                k += 1
+            if k:
+                del lst[:k]
+            f = lst[0]
             if top - c != e >> cshift or f != (e >> kbits) & fmask:
                 replace(heap, ((top - c) << cshift) | (f << kbits) | best)
                 continue
@@ -311,7 +306,7 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
         a, b = best >> shift, best & mask
         positions = where.pop(best)
         positions.sort()
-        del count[best], first[best]
+        del count[best]
         fresh: set[int] = set()  # pairs made in this merge (they involve z)
         merged = 0
         za = z << shift
@@ -334,14 +329,11 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
                 q = xs | a
                 if q != best:  # the pair (x, a) at h is gone
                     count[q] -= c
-                    if first[q] == h:
-                        dirty.add(q)
                 q = xs | z  # (x, z) at h is new
                 lst = where.get(q)
                 if lst is None:
                     where[q] = [h]
                     count[q] = c
-                    first[q] = h
                     fresh.add(q)
                 else:
                     lst.append(h)
@@ -352,27 +344,23 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
                 q = bs | y
                 if q != best:  # the pair (b, y) at j is gone
                     count[q] -= c
-                    if first[q] == j:
-                        dirty.add(q)
                 q = za | y  # (z, y) at i is new
                 lst = where.get(q)
                 if lst is None:
                     where[q] = [i]
                     count[q] = c
-                    first[q] = i
                     fresh.add(q)
                 else:
                     lst.append(i)
                     count[q] += c
         for q in fresh:
-            # positions were appended in increasing order, so first[q] is the
-            # lowest; if a later occurrence took it away again, q is dirty
+            # positions were appended in increasing order, so where[q][0] is
+            # the lowest (a lower bound if a later occurrence took it away)
             c = count[q]
             if c:
-                push(heap, ((top - c) << cshift) | (first[q] << kbits) | q)
+                push(heap, ((top - c) << cshift) | (where[q][0] << kbits) | q)
             else:
-                del where[q], count[q], first[q]
-                dirty.discard(q)
+                del where[q], count[q]
 
         n_tokens -= merged
         token = vocab[a] + vocab[b]
