@@ -264,15 +264,22 @@ def encode_ids(tok: Any, text: str, *, add_special_tokens: bool = True) -> list[
     return tok.encode_ordinary(text)
 
 
-def view_spans(tok: Any, text: str, *, add_special_tokens: bool = True, units: str = "utf16") -> list:
+def view_spans(
+    tok: Any, text: str, *, add_special_tokens: bool = True, units: str = "utf16", specials: bool = False
+) -> list:
     """``encode_with_spans`` as the playground shows it (same counting rule as :func:`count_tokens`);
     tokens a post-processor adds (BOS ...) have ``special=True`` and an empty span at 0.
+    ``specials``: special-token strings in the text are special tokens for :class:`bytepair.Tokenizer`
+    too (tiktoken's ``allowed_special="all"``: the page's switch); other kinds ignore it
+    (:func:`special_token_facts` ``typed``).
 
     Returns:
         ``list[bytepair.TokenSpan]``; spans in ``units`` (``"chars"`` or ``"utf16"``).
     """
     if adds_special_tokens(tok):
         return tok.encode_with_spans(text, add_special_tokens=add_special_tokens, units=units)
+    if specials:
+        return tok.encode_with_spans(text, units=units, allowed_special="all", disallowed_special=())
     return tok.encode_with_spans(text, units=units, disallowed_special=())
 
 

@@ -492,18 +492,26 @@ export function createApi({ onStatus }) {
      * (bytepair.token_story(...).to_dict() with UTF-16 spans, plus `lines` (bytepair.explain.describe)).
      * For a tokenizer trained in this page its merges' counts are included (created_by.count).
      */
-    async tokenStory(text, tokenizer, index, { addSpecial = true } = {}) {
+    async tokenStory(text, tokenizer, index, { addSpecial = true, specials = false } = {}) {
       needText("tokenStory(text, tokenizer, index)", text);
       if (!Number.isInteger(index) || index < 0)
         throw new TypeError(
           `bytepair.tokenStory(text, tokenizer, index): index must be a token number (0, 1, ...), got ${describe(index)}.`,
         );
       const name = await use(tokenizer, "tokenStory(text, tokenizer, index)");
-      return call("tokenStory", text, name, index, trainingEvents.get(name) ?? null, addSpecial !== false);
+      return call(
+        "tokenStory",
+        text,
+        name,
+        index,
+        trainingEvents.get(name) ?? null,
+        addSpecial !== false,
+        specials === true,
+      );
     },
     /** The same text under several tokenizers, boundaries aligned: bytepair.compare_segmentations(...).to_dict() + `spans` per row. */
-    async sideBySide(text, tokenizers) {
-      const fn = "sideBySide(text, tokenizers)";
+    async sideBySide(text, tokenizers, { addSpecial = true, specials = false } = {}) {
+      const fn = "sideBySide(text, tokenizers, {addSpecial, specials})";
       needText(fn, text);
       if (!Array.isArray(tokenizers) || !tokenizers.length)
         throw new TypeError(
@@ -511,7 +519,7 @@ export function createApi({ onStatus }) {
         );
       const names = [];
       for (const t of tokenizers) names.push(await use(t, fn));
-      return call("sideBySide", text, names);
+      return call("sideBySide", text, names, addSpecial !== false, specials === true);
     },
     /** The gallery of tokenizer oddities (bytepair.gallery.gallery_data): [{id, title, encodings, explanation, facts, texts}]. */
     async gallery(ids = null) {

@@ -206,10 +206,7 @@ def encode_spans(
     token (``bytepair.models.dropped_characters``). ``specials``: special-token strings
     (``<|endoftext|>``) become their special token (``allowed_special="all"``), else plain text."""
     tok = get_tokenizer(name)
-    if specials and not models.adds_special_tokens(tok):
-        spans = tok.encode_with_spans(text, units=units, allowed_special="all", disallowed_special=())
-    else:
-        spans = models.view_spans(tok, text, add_special_tokens=add_special, units=units)
+    spans = models.view_spans(tok, text, add_special_tokens=add_special, units=units, specials=specials)
     shown = spans if limit is None else spans[:limit]
     return _dumps(
         {
@@ -483,11 +480,13 @@ def chat_breakdown(format_id: str, messages_json: str, add_generation_prompt: bo
 
 
 @_exposed
-def token_story(text: str, name: str, index: int, events_json: str = "", add_special: bool = True) -> str:
+def token_story(
+    text: str, name: str, index: int, events_json: str = "", add_special: bool = True, specials: bool = False
+) -> str:
     """JSON of ``bytepair.token_story(tok, text, index, units="utf16").to_dict()`` plus ``"lines"``
     (``bytepair.explain.describe``) and ``"tokenizer"``. ``events_json``: the training run's merges
     as columns ``{"id", "left", "right", "count"}`` (trained tokenizers; ``""``: none).
-    ``add_special``: open models count BOS etc. as :func:`encode_spans` does."""
+    ``add_special``, ``specials``: tokens counted as :func:`encode_spans` counts them."""
     events = None
     if events_json:
         c = json.loads(events_json)
@@ -498,6 +497,7 @@ def token_story(text: str, name: str, index: int, events_json: str = "", add_spe
         text,
         index,
         units="utf16",
+        allowed_special="all" if specials else (),
         disallowed_special=(),
         events=events,
         add_special_tokens=add_special and models.adds_special_tokens(tok),
@@ -514,20 +514,16 @@ class _Event:
         self.id, self.pair, self.count = id_, pair, count
 
 
-def _spans(tok, text: str) -> list:
-    """UTF-16 spans of ``text``: special-token strings as plain text (bytepair.Tokenizer), no tokens
-    added by a post-processor (open-model tokenizers: ``add_special_tokens=False``)."""
-    if isinstance(tok, bytepair.Tokenizer):
-        return tok.encode_with_spans(text, units="utf16", disallowed_special=())
-    return tok.encode_with_spans(text, units="utf16")
-
-
 @_exposed
-def side_by_side(text: str, names_json: str) -> str:
+def side_by_side(text: str, names_json: str, add_special: bool = True, specials: bool = False) -> str:
     """JSON of ``bytepair.compare_segmentations(text, rows, names, units="utf16").to_dict()`` plus
-    ``"spans"``: per row ``{ids, display, start, end}`` (UTF-16 spans)."""
+    ``"spans"``: per row ``{ids, display, start, end}`` (UTF-16 spans); each row counted as
+    :func:`encode_spans` counts (``add_special``: BOS etc.; ``specials``: the OpenAI switch)."""
     names = json.loads(names_json)
-    rows = [_spans(get_tokenizer(n), text) for n in names]
+    rows = [
+        models.view_spans(get_tokenizer(n), text, add_special_tokens=add_special, units="utf16", specials=specials)
+        for n in names
+    ]
     out = bytepair.compare_segmentations(text, rows, names=names, units="utf16").to_dict()
     out["spans"] = [
         {

@@ -80,8 +80,9 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
     }
   });
 
-  /** The legend under the tokens: shown when a token is a fragment or holds a named character. */
-  function legend(result) {
+  /** The legend under the tokens: shown when a token is a fragment, holds a named character or is
+   * a special token (named as this tokenizer spells it; special: bytepair.models.special_token_facts). */
+  function legend(result, special) {
     const items = [];
     if (result?.display?.some((d, i) => result.note[i] && /<[0-9a-f]+>/.test(d))) {
       items.push(
@@ -103,13 +104,29 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
         ),
       );
     }
-    if (result?.special?.some(Boolean)) {
+    const typed = result?.special?.findIndex((sp, i) => sp && result.start[i] < result.end[i]) ?? -1;
+    const added = result?.special?.findIndex((sp, i) => sp && result.start[i] === result.end[i]) ?? -1;
+    if (typed >= 0) {
+      const how =
+        special?.typed === "switch"
+          ? " one special token, typed in the text (the switch above counts it as text instead)."
+          : " one special token, typed in the text (this tokenizer counts it as one token, as the model's own tokenizer does).";
       items.push(
         h(
           "li",
-          {},
-          h("span", { class: "tok-group special", text: "<|endoftext|>" }),
-          " one special token (the switch above counts it as text instead).",
+          { dataset: { testid: "legend-special" } },
+          h("span", { class: "tok-group special", text: result.display[typed] }),
+          how,
+        ),
+      );
+    }
+    if (added >= 0) {
+      items.push(
+        h(
+          "li",
+          { dataset: { testid: "legend-added" } },
+          h("span", { class: "tok-group special tok-added", text: result.display[added] }),
+          " a special token the tokenizer adds itself (not in the text; the “Add special tokens” switch above).",
         ),
       );
     }
