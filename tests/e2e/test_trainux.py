@@ -372,3 +372,42 @@ def test_a_large_paste_is_counted_not_laid_out_and_trains(page, site_url):
     # and can still be shown and edited on request
     page.click('[data-action="show-big-text"]')
     assert page.evaluate("(t) => document.querySelector('[data-testid=\"train-text\"]').value === t", text)
+
+
+def test_stop_pressed_as_a_fast_run_finishes_says_what_happened(page, site_url):
+    """Issue 11: a Stop clicked just as a fast run finished ended "Done … ran out of pairs" after
+    the page had said "Stopped at N merges: saving…". Stop is clicked right after the last merge
+    is drawn (the worker is building the tokenizer then): a Stop the page took must end as
+    "Stopped after K merges" with K merges kept; one that came too late changes nothing ("Done")."""
+    open_ready(page, site_url)
+    import bytepair
+
+    text = "the cat sat on the mat; the rat ate the hat. " * 3
+    n = len(bytepair.train(text, 5000, pattern="none").merges)  # every merge: one token left
+    page.evaluate("""() => {
+        const api = window.bytepair;
+        const train = api.train.bind(api);
+        const el = document.querySelector('[data-testid="train-progress-text"]');
+        window.__progress = [];
+        new MutationObserver(() => window.__progress.push(el.textContent)).observe(el, {
+            childList: true, characterData: true, subtree: true });
+        const stop = () => document.querySelector('[data-testid="stop-button"]').click();
+        // the last merge leaves one token (pattern "none"): Stop once it is on screen
+        api.train = (t, options, onMerge) => train(t, options, (m) => {
+            onMerge(m);
+            if (m.nTokens === 1) requestAnimationFrame(() => requestAnimationFrame(stop));
+        });
+    }""")
+    train(page, text, 5000, name="raced", pattern="none")
+    settle(page)
+    final = page.text_content(PROGRESS)
+    seen = page.evaluate("() => window.__progress")
+    rows = len(_rows(page))
+    kept = len(json.loads(page.evaluate("() => window.bytepair.tokenizerJson('raced')"))["merges"])
+    assert rows == kept, (rows, kept, final)
+    if any(t.startswith("Stopped at") for t in seen):  # the page took the Stop
+        assert final.startswith(f"Stopped after {kept:,} merge") and "ran out" not in final, (final, seen)
+        assert page.evaluate("() => document.body.dataset.training") == "stopped"
+    else:  # too late: the run had finished, every merge is kept
+        assert final.startswith(f"Done: {n:,} merges") and kept == n, (final, seen)
+    assert page.console_errors == []

@@ -628,11 +628,17 @@ export function createApi({ onStatus }) {
           { vocabSize: options.vocabSize, pattern: options.pattern, name },
           rpc.proxy(onBatch),
         );
-        if (run.keep != null && result.n_merges > run.keep) {
-          // Stop came after the worker had finished: keep what was shown all the same
-          result = run.keep
-            ? { ...(await call("fromMerges", name, shownMerges(run), options.pattern)), stopped: true }
-            : { name, n_merges: 0, stopped: true };
+        // The run is over here: a Stop from now on is too late (stop() says so and changes nothing);
+        // one taken before is honoured even if the worker had finished (issue 11: it ended "Done").
+        run.over = true;
+        clearTimeout(run.watchdog); // the worker answered: nothing to restart
+        if (run.keep != null) {
+          // Stop was taken: the tokenizer keeps exactly the merges shown, and says it stopped
+          if (result.n_merges > run.keep)
+            result = run.keep
+              ? { ...(await call("fromMerges", name, shownMerges(run), options.pattern)), stopped: true }
+              : { name, n_merges: 0, stopped: true };
+          else result = { ...result, stopped: true };
         }
         if (!result.n_merges) return { ...result, n_merges: 0, saved: false }; // nothing learned: nothing to keep
         trainingEvents.set(result.name, run.keep != null ? shownMerges(run) : seen);
@@ -664,10 +670,13 @@ export function createApi({ onStatus }) {
      * Stop the running training; always works (restarts a worker stuck in Python).
      * shown: how many merges the caller has shown (default: every merge passed to onMerge so far);
      * the saved tokenizer holds exactly those, and onMerge is not called again.
+     * Returns true if the Stop was taken, false if there is no run or it has already finished
+     * (its result, with every merge, is on its way: nothing is cut).
      */
     stop(shown = null) {
       const run = training;
-      if (!run || run.stopRequested) return;
+      if (!run || run.over) return false;
+      if (run.stopRequested) return true;
       if (shown != null && !(Number.isInteger(shown) && shown >= 0)) {
         throw new TypeError(
           `bytepair.stop(shown): shown must be a whole number of merges (or nothing), got ${describe(shown)}.`,
@@ -677,8 +686,9 @@ export function createApi({ onStatus }) {
       run.keep = Math.min(shown ?? run.merges.id.length, run.merges.id.length);
       rpc.interrupt(run.keep);
       run.watchdog = setTimeout(() => {
-        if (training === run) rpc.restart("Stopped a training run that was busy counting pairs.");
+        if (training === run && !run.over) rpc.restart("Stopped a training run that was busy counting pairs.");
       }, STOP_GRACE_MS);
+      return true;
     },
     get training() {
       return !!training;
