@@ -204,8 +204,6 @@ class HFTokenizer:
             raise TokenizerFileError(
                 f"unk_token {self._unk!r} is not in the vocabulary", where="model.unk_token", component="BPE"
             )
-        if self._merges_raw:
-            self._check_merges()
         self._model_info = {
             k: model.get(k)
             for k in (
@@ -287,6 +285,8 @@ class HFTokenizer:
         self._cache: dict[str, list[int]] = {}
         self._cut: Any = False  # built on first use by _cutter()
         self._span_cache: dict[str, list[tuple[int, int, int]]] = {}
+        if self._merges_raw:  # last: an unsupported component is the first thing to say
+            self._check_merges()
 
     # ------------------------------------------------------------ properties
     @property

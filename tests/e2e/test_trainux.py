@@ -17,6 +17,7 @@ import pytest
 from tests.e2e.helpers import (
     DIST,
     READY_TIMEOUT,
+    lz_compress,
     open_ready,
     set_text,
     settle,
@@ -97,17 +98,40 @@ def test_backtracking_regex_in_train_is_caught_and_the_text_kept(page, site_url)
 
 
 def test_missing_tokenizer_warning_stays_while_the_fallback_is_shown(page, site_url):
-    page.goto(site_url + "#tokenize?tok=nowhere-bpe")
+    """A link naming a tokenizer this page lacks says so next to the picker (issue 11: it fell
+    back silently, or far below, as an error of the text) and keeps the rest of its state."""
+    text = "link text, kept"
+    page.goto(site_url + f"#tokenize?tok=nowhere-bpe&ids=1&t={lz_compress(text)}")
     wait_ready(page)
     page.wait_for_function("() => document.querySelector('[data-testid=\"count-tokens\"]').textContent !== '–'")
     page.wait_for_timeout(1500)
     settle(page)
-    warning = page.locator('[data-testid="tokenize-error"]')
-    assert warning.is_visible()
-    assert "nowhere-bpe" in warning.text_content()
-    # choosing a tokenizer ends that state, and the message with it
+    note = page.locator('[data-testid="tokenizer-link-note"]')
+    assert note.is_visible()
+    said = note.text_content()
+    assert said.startswith(
+        "This link asked for tokenizer “nowhere-bpe”, which this page does not have; showing GPT-4 (cl100k_base)."
+    ), said
+    # next to the picker: in the same field, right under the select
+    assert page.evaluate("""() => {
+        const s = document.querySelector('[data-testid="tokenize-tokenizer"]');
+        const n = document.querySelector('[data-testid="tokenizer-link-note"]');
+        return s.closest('.field') === n.closest('.field')
+            && n.getBoundingClientRect().top - s.getBoundingClientRect().bottom < 40; }""")
+    assert not page.locator('[data-testid="tokenize-error"]').is_visible()  # the text is not at fault
+    # the rest of the link: its text and its switches
+    assert page.input_value('[data-testid="tokenize-text"]') == text
+    assert page.is_checked('[data-testid="toggle-ids"]')
+    assert page.input_value('[data-testid="tokenize-tokenizer"]') == "cl100k_base"
+    n = len(tiktoken_for("cl100k_base").encode(text))
+    assert page.text_content('[data-testid="count-tokens"]') == str(n)
+    # typing keeps the note (the fallback is still shown) ...
+    set_text(page, "tokenize-text", text + " more")
+    page.wait_for_timeout(600)
+    assert note.is_visible()
+    # ... choosing a tokenizer ends that state, and the note with it
     page.select_option('[data-testid="tokenize-tokenizer"]', "gpt2")
-    page.wait_for_function("() => document.querySelector('[data-testid=\"tokenize-error\"]').hidden")
+    page.wait_for_function("() => document.querySelector('[data-testid=\"tokenizer-link-note\"]').hidden")
 
 
 def test_empty_text_train_error_is_not_erased(page, site_url):
