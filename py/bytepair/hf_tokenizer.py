@@ -29,6 +29,7 @@ import functools
 import heapq
 import itertools
 import json
+import operator
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -406,8 +407,16 @@ class HFTokenizer:
         vocab, plen = self._vocab, self._plen
         has = vocab.__contains__
         merges = self._merges_raw
-        pairs = (m.split(" ") for m in merges) if isinstance(merges[0], str) else merges
-        for i, (a, b) in enumerate(pairs):
+        if isinstance(merges[0], str):
+            parts = list(map(str.partition, merges, itertools.repeat(" ")))
+            lefts, rights = list(map(operator.itemgetter(0), parts)), list(map(operator.itemgetter(2), parts))
+        else:
+            lefts, rights = list(map(operator.itemgetter(0), merges)), list(map(operator.itemgetter(1), merges))
+        # fast path, all in C: every part and every result is a token
+        tails = rights if not plen else map(operator.itemgetter(slice(plen, None)), rights)
+        if all(map(has, itertools.chain(lefts, rights, map(operator.add, lefts, tails)))):
+            return
+        for i, (a, b) in enumerate(zip(lefts, rights)):
             if has(a) and has(b) and has(a + b[plen:]):
                 continue
             missing = next(t for t in (a, b, a + b[plen:]) if not has(t))
