@@ -1,10 +1,27 @@
 """Shared pytest setup: make the repository root (for ``tools``, ``tests``) and
-``py/`` (for ``bytepair``, without installing it) importable."""
+``py/`` (for ``bytepair``, without installing it) importable; the ``adapter``
+fixture: the worker adapter package ``web/src/py/playground``."""
 
 import pathlib
 import sys
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+WEB_PY = ROOT / "web" / "src" / "py"  # holds the package `playground` (the worker adapter)
 for p in (ROOT / "py", ROOT):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
+
+
+@pytest.fixture(scope="session")
+def adapter():
+    """The worker adapter (``import playground`` from ``web/src/py``, as the site's
+    wheel installs it); skips where the web sources are not present."""
+    if not (WEB_PY / "playground" / "__init__.py").is_file():
+        pytest.skip("web/src/py/playground is not here")
+    if str(WEB_PY) not in sys.path:
+        sys.path.insert(0, str(WEB_PY))
+    import playground
+
+    return playground

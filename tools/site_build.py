@@ -8,7 +8,7 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
                                         (pyodide.mjs, pyodide.asm.mjs, pyodide.asm.wasm,
                                         python_stdlib.zip, pyodide-lock.json, ...)
     wheels/manifest.json                {"install": [wheel files, in install order],
-                                        "bytepair": its wheel file, "vocab_url": "vocab/",
+                                        "bytepair" / "adapter": their wheel files, "vocab_url": "vocab/",
                                         "vocab_files": {file: bytes}, "data_dir_env",
                                         "lazy": {"chat": [markupsafe, jinja2 wheel files]}, ...};
                                         the worker installs ``install`` with
@@ -16,6 +16,9 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
                                         ``lazy.chat`` when a chat template is first rendered
     wheels/bytepair-*.whl               this repository, without the vocabularies
                                         (``tools/wheels.py``)
+    wheels/bytepair_playground-*.whl    the worker adapter, package ``playground`` from
+                                        web/src/py/playground/ (``tools/adapter_wheel.py``;
+                                        manifest ``"adapter"``, installed with bytepair)
     wheels/jinja2-*.whl, markupsafe-*   the Chat view's template engine (``tools/pure_wheels.py``)
     vocab/<name>.tiktoken.gz            the OpenAI rank files (served as application/gzip,
                                         no Content-Encoding)
@@ -44,7 +47,7 @@ import pathlib
 import shutil
 import time
 
-from tools import model_files
+from tools import adapter_wheel, model_files
 from tools import udhr as udhr_reader
 from tools import wheels as wheel_steps
 from tools.buildutil import DIST, NODE_MODULES, PY_SRC, ROOT, WEB, BuildError, log
@@ -362,12 +365,14 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
     info.update(step_pyodide(out))
     wheels = wheel_steps.step_pypi_wheels(out)
     wheels.update(wheel_steps.step_bytepair_wheel(out))
+    wheels.update(adapter_wheel.step_adapter_wheel(out))
     chat_wheels = wheel_steps.step_chat_wheels(out)
     vocab = step_vocab(out)
     manifest = {
         "pyodide": info["pyodide"],
-        "install": list(wheels.values()),  # PyPI wheels first, bytepair last
+        "install": list(wheels.values()),  # PyPI wheels first, then bytepair, then the adapter
         "bytepair": wheels["bytepair"],
+        "adapter": wheels["playground"],  # the worker imports `playground` from it
         "vocab_url": "vocab/",
         "vocab_files": vocab,
         "paths": "wheel names are files in wheels/; vocab_url is relative to the site root",

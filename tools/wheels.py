@@ -172,11 +172,11 @@ def slim_wheel(src: pathlib.Path, dst: pathlib.Path) -> list[str]:
     return dropped
 
 
-def add_pyc(wheel: pathlib.Path) -> int:
+def add_pyc(wheel: pathlib.Path, *, package: str = "bytepair") -> int:
     """Add ``__pycache__/*.pyc`` compiled by Pyodide's Python (``tools/compile_pyc.mjs``
-    under Node.js) for every ``bytepair/*.py`` of ``wheel``, with their RECORD
-    rows, so the playground imports bytepair without compiling it (about 0.7 s
-    of its boot). Returns the number added; 0 (and the wheel unchanged) without
+    under Node.js) for every ``<package>/*.py`` of ``wheel``, with their RECORD
+    rows, so the playground imports ``package`` without compiling it (bytepair:
+    about 0.7 s of its boot). Returns the number added; 0 (and the wheel unchanged) without
     Node.js or npm ``pyodide``."""
     node = shutil.which("node")
     if node is None or not (ROOT / "node_modules" / "pyodide").is_dir():
@@ -186,7 +186,7 @@ def add_pyc(wheel: pathlib.Path) -> int:
         tmp = pathlib.Path(tmpdir)
         with zipfile.ZipFile(wheel) as zin:
             infos = zin.infolist()
-            sources = [i.filename for i in infos if i.filename.startswith("bytepair/") and i.filename.endswith(".py")]
+            sources = [i.filename for i in infos if i.filename.startswith(f"{package}/") and i.filename.endswith(".py")]
             for name in sources:
                 (tmp / name).parent.mkdir(parents=True, exist_ok=True)
                 (tmp / name).write_bytes(zin.read(name))
@@ -195,7 +195,7 @@ def add_pyc(wheel: pathlib.Path) -> int:
             members = {i.filename: zin.read(i) for i in infos}
         site = "/lib/python3.14/site-packages"  # display path only (tracebacks)
         proc = subprocess.run(
-            [node, str(ROOT / "tools" / "compile_pyc.mjs"), str(tmp / "bytepair"), f"{site}/bytepair"],
+            [node, str(ROOT / "tools" / "compile_pyc.mjs"), str(tmp / package), f"{site}/{package}"],
             capture_output=True,
             text=True,
             cwd=ROOT,

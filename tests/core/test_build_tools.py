@@ -134,3 +134,34 @@ def test_test_file_basenames_are_unique() -> None:
         pytest.skip("only the core tests are here (the Pyodide run copies tests/core alone)")
     names = collections.Counter(p.name for p in tests.rglob("test_*.py"))
     assert [n for n, k in names.items() if k > 1] == []
+
+
+def test_adapter_wheel_holds_the_package_with_a_true_record(tmp_path):
+    # issue 7: the worker installs the adapter package from this wheel (PEP 427 layout)
+    import subprocess
+    import sys
+
+    from tools import adapter_wheel
+
+    wheel = tmp_path / "bytepair_playground-9.9-py3-none-any.whl"
+    adapter_wheel.write_wheel(wheel, "9.9")
+    with zipfile.ZipFile(wheel) as z:
+        names = set(z.namelist())
+        record = [r for r in csv.reader(io.StringIO(z.read("bytepair_playground-9.9.dist-info/RECORD").decode())) if r]
+        for name, digest, size in record:
+            if name.endswith("/RECORD"):
+                continue
+            assert [name, digest, size] == _record_row(name, z.read(name))
+    sources = {f"playground/{p.name}" for p in adapter_wheel.adapter_sources()}
+    assert "playground/__init__.py" in sources and sources <= names
+    assert {r[0] for r in record} == names
+    # importable from the wheel alone (zipimport), as site-packages will hold it
+    code = "import playground, sys; print(playground.__file__); print(callable(playground.encode_spans))"
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env={"PYTHONPATH": f"{wheel}:{adapter_wheel.PY_SRC}", "BYTEPAIR_DATA_DIR": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert out == [f"{wheel}/playground/__init__.py", "True"]

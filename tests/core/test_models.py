@@ -180,17 +180,9 @@ def test_trained_tokenizer_describe():
     assert d["special_tokens"] == {"<|x|>": 261}
 
 
-def test_adapter_forwards_open_models(tmp_path):
-    """web/src/py/playground.py: the open model's site file -> encode_spans / count / describe."""
-    import importlib.util
-    import pathlib
-
-    path = pathlib.Path(__file__).resolve().parents[2] / "web" / "src" / "py" / "playground.py"
-    if not path.exists():
-        pytest.skip("web/src/py/playground.py is not here")
-    spec = importlib.util.spec_from_file_location("playground_adapter_models", path)
-    pg = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(pg)
+def test_adapter_forwards_open_models(tmp_path, adapter):
+    """web/src/py/playground: the open model's site file -> encode_spans / count / describe."""
+    pg = adapter
     ref = hf_models.reference("llama3_1")
     assert pg.model_file_needed("llama3") == "llama3.compact.gz"
     assert pg.model_file_needed("cl100k_base") is None

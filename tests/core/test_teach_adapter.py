@@ -1,4 +1,4 @@
-"""The worker adapter's teaching calls (web/src/py/playground.py: token_story,
+"""The worker adapter's teaching calls (web/src/py/playground: token_story,
 side_by_side, gallery; issue 13), checked against tiktoken and the slow minbpe
 reference trainer (tests/reference/slow_bpe.py), never against bytepair itself.
 
@@ -8,7 +8,6 @@ tests/core) or tiktoken is missing.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import pathlib
 
@@ -17,18 +16,13 @@ import pytest
 import bytepair
 from bytepair import registry
 
-PATH = pathlib.Path(__file__).resolve().parents[2] / "web" / "src" / "py" / "playground.py"
-pytestmark = pytest.mark.skipif(not PATH.exists(), reason="web/src/py/playground.py is not here")
-
 TEXT = "Hello, world! Pneumonoultramicroscopic 12345 নমস্কার 🙂 strawberry\n\tx = 1"
 
 
 @pytest.fixture(scope="module")
-def pg():
-    spec = importlib.util.spec_from_file_location("playground_teach", PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def pg(adapter):
+    """The adapter package (tests/conftest.py); every call is one of the worker's."""
+    return adapter
 
 
 def tiktoken_for(name: str):
@@ -133,7 +127,7 @@ def test_open_models_side_by_side_and_their_token_stories(pg):
     if not path.exists():
         pytest.skip(f"{path} is not here")
     hf = tokenizers.Tokenizer.from_file(str(path))
-    pg._trained["qwen3-test"] = bytepair.from_tokenizer_json(str(path))
+    pg.state.trained["qwen3-test"] = bytepair.from_tokenizer_json(str(path))
     try:
         text = "strawberry 12345 নমস্কার"
         r = json.loads(pg.side_by_side(text, json.dumps(["qwen3-test", "cl100k_base"])))
@@ -150,7 +144,7 @@ def test_open_models_side_by_side_and_their_token_stories(pg):
         e = json.loads(pg.last_error())
         assert e["type"] == "argument" and e["field"] == "token_index"
     finally:
-        pg._trained.pop("qwen3-test", None)
+        pg.state.trained.pop("qwen3-test", None)
 
 
 def test_side_by_side_and_story_count_as_the_main_view(pg):
@@ -159,7 +153,7 @@ def test_side_by_side_and_story_count_as_the_main_view(pg):
     from tests import hf_models
 
     ref = hf_models.reference("llama3_1")
-    pg._trained["llama3-test"] = hf_models.ours("llama3_1")
+    pg.state.trained["llama3-test"] = hf_models.ours("llama3_1")
     try:
         text = "Hello <|endoftext|> world"
         for add in (True, False):
@@ -177,4 +171,4 @@ def test_side_by_side_and_story_count_as_the_main_view(pg):
             assert story["id"] == want[k]
         assert enc.encode(text, allowed_special="all")[1:3] == [enc.encode_single_token(" "), 100257]
     finally:
-        pg._trained.pop("llama3-test", None)
+        pg.state.trained.pop("llama3-test", None)

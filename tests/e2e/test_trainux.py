@@ -302,7 +302,7 @@ def test_sample_texts_and_the_way_to_step_through(page, site_url):
     expected = next(s["text"] for s in samples if s["code"] == "arb")
     page.wait_for_function("(t) => document.querySelector('[data-testid=\"train-text\"]').value === t", arg=expected)
     page.click('[data-sample="code"]')
-    code = (pathlib.Path(DIST) / "src" / "py" / "playground.py").read_text(encoding="utf-8")
+    code = (pathlib.Path(DIST) / "src" / "py" / "playground" / "tokenize.py").read_text(encoding="utf-8")
     page.wait_for_function("(t) => document.querySelector('[data-testid=\"train-text\"]').value === t", arg=code)
     assert page.locator('[data-testid="train-orientation"]').is_visible()
     page.click('[data-testid="train-steps-link"]')

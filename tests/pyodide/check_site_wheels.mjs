@@ -10,7 +10,8 @@
 // installs the manifest's wheels over HTTP as the worker's boot() does (no
 // micropip), the slim bytepair wheel among them; its RECORD matches the installed
 // files and it carries no vocabularies; with a vocabulary fetched from vocab/
-// into BYTEPAIR_DATA_DIR, gpt2 encodes "hello world" to tiktoken's ids.
+// into BYTEPAIR_DATA_DIR, gpt2 encodes "hello world" to tiktoken's ids; the adapter
+// wheel (manifest.adapter) installs and `import playground` counts with it.
 // Exit code 0 when all hold, 1 otherwise.
 
 import fs from "node:fs";
@@ -120,6 +121,26 @@ json.dumps(out)
 `);
   const res = JSON.parse(result);
   check(res.imported === "bytepair", "import bytepair");
+
+  // The worker adapter (manifest.adapter): installed from its own wheel, imported as the worker does.
+  check(manifest.install.includes(manifest.adapter), `the install list names the adapter ${manifest.adapter}`);
+  const adapter = JSON.parse(
+    pyodide.runPython(`
+import importlib.metadata, json, bytepair, playground
+dist = importlib.metadata.distribution("bytepair_playground")
+json.dumps({
+    "missing": [str(f) for f in dist.files if not dist.locate_file(f).exists()],
+    "facts_version": json.loads(playground.facts())["version"],
+    "version": bytepair.__version__,
+    "count": playground.count("hello world", "gpt2"),
+})
+`),
+  );
+  check(adapter.missing.length === 0, "every RECORD entry of the adapter wheel is installed" + adapter.missing);
+  check(
+    adapter.facts_version === adapter.version && adapter.count === 2,
+    `import playground: facts() version ${adapter.facts_version}, count("hello world", "gpt2") = ${adapter.count} (tiktoken: 2)`,
+  );
   if ("gpt2" in res) {
     // tiktoken.get_encoding("gpt2").encode("hello world") == [31373, 995]
     check(

@@ -1,6 +1,6 @@
 // Errors as data across the worker boundary. bytepair raises structured errors
 // (py/bytepair/errors.py: {type, field, message, ...}); the adapter records them
-// (playground.py last_error()), the worker throws a BytepairError carrying that
+// (playground.last_error()), the worker throws a BytepairError carrying that
 // record, and this module teaches comlink to carry `detail` across, so the page
 // reads err.field / err.type instead of parsing message text.
 //

@@ -1,5 +1,6 @@
 // Pyodide in a Web Worker: loads Python once, installs bytepair, and exposes a
-// small RPC surface (through comlink) that calls web/src/py/playground.py.
+// small RPC surface (through comlink) that calls the adapter package web/src/py/playground
+// (installed from the site's wheels/ with bytepair: manifest.json "adapter").
 // Replies carry results; progress and merge batches travel through callback
 // proxies the page passes in (onProgress, onMerges).
 
@@ -11,11 +12,10 @@ installErrorTransfer();
 
 const SITE = new URL("../", import.meta.url); // web/dist/ root
 const DATA_DIR = "/home/pyodide/bytepair-data"; // os.environ["BYTEPAIR_DATA_DIR"]
-const HELPER_DIR = "/home/pyodide/playground";
 const SLICE_MS = 50; // one training slice: merges run, then one batch is posted
 
 let pyodide = null;
-let pg = null; // the playground.py module (a PyProxy)
+let pg = null; // the adapter package `playground` (a PyProxy)
 let ready = null; // the promise of boot()
 let interrupt = null; // Uint8Array over a SharedArrayBuffer, when cross-origin isolated
 let stopRequested = false;
@@ -30,7 +30,7 @@ let modelIndex = null; // models/index.json: {name: {file, bytes, version}}
 /**
  * A thrown error the page can use: a Python exception becomes a BytepairError
  * whose `detail` is the adapter's record of it ({type, field, message, ...},
- * playground.py last_error()); its message text is never parsed here.
+ * playground.last_error()); its message text is never parsed here.
  */
 function readable(err) {
   if (err instanceof BytepairError) return err; // already read (see chatBreakdown)
@@ -81,12 +81,10 @@ async function boot(onProgress, interruptBuffer) {
   // Our own files download while the runtime starts (loadPackage below then
   // finds the wheels in the HTTP cache).
   const manifestLoad = fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list").then((r) => r.json());
-  const helperLoad = fetchOk(new URL("src/py/playground.py", SITE), "the Python helper").then((r) => r.text());
   const wheelsWarm = manifestLoad.then((m) =>
     Promise.all((m.install || []).map((file) => fetch(new URL("wheels/" + file, SITE)).then((r) => r.arrayBuffer()))),
   );
   wheelsWarm.catch(() => {}); // only a head start: loadPackage reports failures
-  helperLoad.catch(() => {});
   pyodide = await loadPyodide({
     indexURL: new URL("pyodide/", SITE).href,
     stdout: () => {},
@@ -118,12 +116,7 @@ async function boot(onProgress, interruptBuffer) {
   mark("wheels_installed");
   progress(0.85, "Starting the playground…");
   pyodide.FS.mkdirTree(DATA_DIR);
-  pyodide.FS.mkdirTree(HELPER_DIR);
-  const helper = await helperLoad;
-  pyodide.FS.writeFile(HELPER_DIR + "/playground.py", helper);
-  pyodide.runPython(
-    `import os, sys\nos.environ["BYTEPAIR_DATA_DIR"] = ${JSON.stringify(DATA_DIR)}\nsys.path.insert(0, ${JSON.stringify(HELPER_DIR)})`,
-  );
+  pyodide.runPython(`import os\nos.environ["BYTEPAIR_DATA_DIR"] = ${JSON.stringify(DATA_DIR)}`);
   pg = pyodide.pyimport("playground");
   const version = pyodide.runPython(
     "import bytepair, sys; getattr(bytepair, '__version__', '?') + ' on Python ' + sys.version.split()[0]",
@@ -212,7 +205,7 @@ async function gunzip(bytes) {
 
 /**
  * Make open model `name` usable in Python: its models/ file from the browser's cache (Cache API),
- * else fetched with progress and cached; decompressed here, parsed by bytepair (playground.py
+ * else fetched with progress and cached; decompressed here, parsed by bytepair (playground
  * load_model). onProgress({name, phase: "download"|"cache"|"load", loaded, total}) (bytes).
  * Resolves {name, source: "cache"|"network", bytes, ms}.
  */
@@ -389,7 +382,7 @@ const api = {
     return guarded(() => ensureModel(name, onProgress));
   },
 
-  /** describe() of any tokenizer (playground.py describe). */
+  /** describe() of any tokenizer (playground describe). */
   describe(name) {
     return guarded(async () => {
       await ensureData(name);
@@ -453,7 +446,7 @@ const api = {
   },
 
   /**
-   * A conversation counted in a chat format (playground.py chat_breakdown):
+   * A conversation counted in a chat format (playground chat_breakdown):
    * fetches the format's tokenizer file and, for a chat template, installs jinja2 first.
    */
   chatBreakdown(formatId, messages, addGenerationPrompt) {
@@ -473,7 +466,7 @@ const api = {
     });
   },
 
-  /** Step-through (playground.py steps_learn / steps_view / steps_encode, api.js stepsLearn / stepsView / stepsEncode). */
+  /** Step-through (playground steps_learn / steps_view / steps_encode, api.js stepsLearn / stepsView / stepsEncode). */
   stepsLearn(options) {
     return guarded(() => JSON.parse(pg.steps_learn(JSON.stringify(options))));
   },
@@ -483,7 +476,7 @@ const api = {
     return guarded(() => JSON.parse(pg.steps_view(session, index)));
   },
 
-  /** Why this token (playground.py token_story): the story of token `index` of `text`; events: training columns or null. */
+  /** Why this token (playground token_story): the story of token `index` of `text`; events: training columns or null. */
   tokenStory(text, name, index, events, addSpecial = true, specials = false) {
     return guarded(async () => {
       await ensureData(name);
@@ -491,7 +484,7 @@ const api = {
     });
   },
 
-  /** Side by side (playground.py side_by_side): compare_segmentations of `text` under `names`, with each row's spans. */
+  /** Side by side (playground side_by_side): compare_segmentations of `text` under `names`, with each row's spans. */
   sideBySide(text, names, addSpecial = true, specials = false) {
     return guarded(async () => {
       for (const name of names) await ensureData(name);
@@ -499,7 +492,7 @@ const api = {
     });
   },
 
-  /** The gallery of oddities (playground.py gallery): explanations computed by encoding. */
+  /** The gallery of oddities (playground gallery): explanations computed by encoding. */
   gallery(ids) {
     return guarded(async () => {
       for (const name of JSON.parse(pg.gallery_encodings())) await ensureVocab(name);

@@ -3,7 +3,7 @@
 // Two modes: "textbook" (Sennrich et al. 2016: words with counts, characters
 // plus the end-of-word marker </w>, a visible tie rule) and "bytes" (byte-level
 // BPE on the user's text with a pre-tokenizer). The worker keeps every step
-// (bytepair.steps.StepSession via web/src/py/playground.py: steps_learn / steps_view /
+// (bytepair.steps.StepSession via web/src/py/playground/steps.py: steps_learn / steps_view /
 // steps_encode; api.js stepsLearn / stepsView / stepsEncode); this view
 // asks for one step at a time and draws it: the pair-count table, the corpus
 // re-segmented with the merged spans, the vocabulary and the sequence length.

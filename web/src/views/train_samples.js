@@ -1,5 +1,5 @@
 // Sample training texts for a first visit: a few UDHR languages (samples/udhr.json,
-// shipped with the site) and some Python code (the worker adapter's own source).
+// shipped with the site) and some Python code (a module of the worker adapter).
 // Buttons only put text into the training box; nothing is fetched from another host.
 
 import { h } from "../dom.js";
@@ -31,7 +31,7 @@ async function udhrSamples() {
 /** The text of sample `key` (a promise). */
 export async function sampleText(key) {
   if (key === "code") {
-    const res = await fetch(new URL("../py/playground.py", import.meta.url));
+    const res = await fetch(new URL("../py/playground/tokenize.py", import.meta.url));
     if (!res.ok) throw new Error(`Could not load the code sample (HTTP ${res.status}).`);
     return res.text();
   }

@@ -1,0 +1,32 @@
+"""The Chat view: a conversation counted in a chat format (``bytepair.chat_formats``)."""
+
+from __future__ import annotations
+
+import json
+
+from bytepair import chat_formats
+
+from .convert import dumps, exposed
+from .state import get_tokenizer
+
+
+@exposed
+def chat_requirements(format_id: str) -> str:
+    """JSON ``{"tokenizer", "jinja"}`` of ``bytepair.chat_formats.requirements``: what the worker
+    loads before :func:`chat_breakdown` (a rank file; the jinja2 and MarkupSafe wheels)."""
+    return dumps(chat_formats.requirements(format_id))
+
+
+@exposed
+def chat_breakdown(format_id: str, messages_json: str, add_generation_prompt: bool = True) -> str:
+    """JSON of ``bytepair.chat_formats.breakdown(...).to_dict()`` with UTF-16 spans
+    (``{text, ids, total, tokens, messages, trailing_tokens, overhead_tokens, format,
+    template_name, tokenizer_name, ...}``); token display strings as ``display``."""
+    b = chat_formats.breakdown(
+        format_id,
+        json.loads(messages_json),
+        add_generation_prompt=bool(add_generation_prompt),
+        units="utf16",
+        get_tokenizer=get_tokenizer,
+    )
+    return dumps(b.to_dict())

@@ -1,0 +1,87 @@
+"""Getting a tokenizer into the worker: the page's facts, vocabulary and open-model
+files the worker fetches, files people bring, tokenizers the page saved.
+
+The worker asks ``*_needed(name)`` which site file to fetch (``None``: nothing),
+writes it into Pyodide's file system, then calls ``load_model`` / ``register_*``.
+"""
+
+from __future__ import annotations
+
+import bytepair
+from bytepair import chat, models, registry
+from bytepair import facts as _facts
+from bytepair.errors import ArgumentError
+from bytepair.pretokenize import compile_pattern
+
+from . import state
+from .convert import dumps, exposed, trained_info
+
+
+@exposed
+def facts() -> str:
+    """JSON of :func:`bytepair.facts.facts` plus ``"version"``: what the page builds its lists and limits from."""
+    return dumps({**_facts.facts(), "version": bytepair.__version__})
+
+
+def vocab_file_needed(name: str) -> str | None:
+    """The rank file the worker must fetch into ``$BYTEPAIR_DATA_DIR`` before ``name`` works, or ``None``."""
+    return None if name in state.trained else registry.missing_file(name)
+
+
+def prepare(name: str) -> None:
+    """Compile the split pattern of encoding ``name`` (the worker calls this while its vocabulary downloads)."""
+    if name not in state.trained and name in registry.list_encoding_names():
+        compile_pattern(registry.encoding_info(name)["pattern"])
+
+
+def model_file_needed(name: str) -> str | None:
+    """The site file (under ``models/``) the worker must fetch before open model ``name`` works, or ``None``."""
+    if name in state.loaded or name not in models.open_model_names():
+        return None
+    return models.site_file(models.open_model(name))
+
+
+@exposed
+def load_model(name: str, path: str) -> str:
+    """Load open model ``name`` from its decompressed site file at ``path``; JSON ``{name, n_vocab}``."""
+    with open(path, "rb") as f:
+        state.loaded[name] = models.load_model_file(f.read(), name=name)
+    return dumps({"name": name, "n_vocab": state.loaded[name].n_vocab})
+
+
+@exposed
+def register_file(name: str, data: str, config: str = "") -> str:
+    """Load a file someone brought (``tokenizer.json`` [+ config text] or Tekken JSON) under ``name``;
+    JSON ``{name, n_vocab, model, chat_templates}`` (``chat_templates``: its config's template names, for
+    the Chat view). TokenizerFileError (``where``) for a file bytepair cannot load;
+    ArgumentError (``field="name"``) for a built-in name."""
+    if name in registry.list_encoding_names() or name in models.open_model_names():
+        raise ArgumentError(f"{name!r} is the name of a built-in tokenizer; pick another name.", field="name")
+    tok = models.load_tokenizer_file(data, config=config or None, name=name)
+    state.loaded[name] = tok
+    return dumps(
+        {
+            "name": name,
+            "n_vocab": tok.n_vocab,
+            "model": tok.describe()["model"],
+            "chat_templates": chat.chat_template_names(tok),
+        }
+    )
+
+
+@exposed
+def register_trained(name: str, tokenizer_json: str) -> str:
+    """Load a saved tokenizer (its ``to_json()`` text) under ``name``; JSON ``{name, n_vocab, n_merges, pattern}``.
+
+    Raises ArgumentError (``field="name"``) for a built-in name, TokenizerFileError for a bad file."""
+    if name in registry.list_encoding_names():
+        raise ArgumentError(f"{name!r} is the name of a built-in encoding; pick another name.", field="name")
+    state.trained[name] = bytepair.from_json(tokenizer_json)
+    return dumps(trained_info(state.trained[name], name))
+
+
+def forget_trained(name: str) -> None:
+    """Drop a registered trained tokenizer or loaded file (no error when absent)."""
+    state.trained.pop(name, None)
+    if name not in models.open_model_names():
+        state.loaded.pop(name, None)

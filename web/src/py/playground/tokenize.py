@@ -1,0 +1,110 @@
+"""The Tokenize and Compare views: counts, ids, token spans as named columns, pasted ids
+decoded, a tokenizer's description. Counting follows ``bytepair.models.count_tokens``
+(OpenAI and trained tokenizers: special-token strings as plain text; open models: the
+page's "Add special tokens" switch as ``add_special``)."""
+
+from __future__ import annotations
+
+import json
+
+import bytepair
+from bytepair import charnames, decoding, models
+from bytepair.surrogates import utf8
+
+from .convert import dumps, exposed
+from .state import get_tokenizer
+
+
+@exposed
+def count(text: str, name: str, add_special: bool = True) -> int:
+    """Number of tokens of ``text`` (``bytepair.models.count_tokens``)."""
+    return models.count_tokens(get_tokenizer(name), text, add_special_tokens=add_special)
+
+
+@exposed
+def encode(text: str, name: str, add_special: bool = True) -> str:
+    """JSON list of the token ids of ``text`` (counted as :func:`count` counts)."""
+    return dumps(models.encode_ids(get_tokenizer(name), text, add_special_tokens=add_special))
+
+
+@exposed
+def encode_spans(
+    text: str,
+    name: str,
+    units: str = "utf16",
+    limit: int | None = None,
+    add_special: bool = True,
+    specials: bool = False,
+) -> str:
+    """JSON columns ``{n_tokens, ids, display, vocab, special, hex, note, start, end}`` over the first
+    ``limit`` tokens (all when ``None``), plus ``marks`` (``bytepair.charnames.invisible_marks`` of
+    ``text``); spans in ``units``; ``n_tokens`` counts every token; ``n_added``: tokens the
+    post-processor added (BOS ...: special, empty span); ``vocab``: the vocabulary's spelling
+    (``Ġhello``, ``▁hello``, ``<0xE0>``); ``display``: ``bytepair.token_to_label`` (invisible
+    characters named); ``note``: ``bytepair.token_note``; ``dropped``: ``[start, end]`` of characters
+    that became no token (``bytepair.models.dropped_characters``). ``specials``: special-token strings
+    (``<|endoftext|>``) become their special token (``allowed_special="all"``), else plain text."""
+    tok = get_tokenizer(name)
+    spans = models.view_spans(tok, text, add_special_tokens=add_special, units=units, specials=specials)
+    shown = spans if limit is None else spans[:limit]
+    return dumps(
+        {
+            "n_tokens": len(spans),
+            "n_added": sum(1 for s in spans if s.special and s.start == s.end),
+            "ids": [s.id for s in shown],
+            "display": [bytepair.token_to_label(s.token) for s in shown],
+            "vocab": [tok.token_string(s.id) for s in shown],
+            "special": [s.special for s in shown],
+            "hex": [s.token.hex(" ") for s in shown],
+            "note": [bytepair.token_note(s.token) for s in shown],
+            "start": [s.start for s in shown],
+            "end": [s.end for s in shown],
+            "marks": charnames.invisible_marks(text, units="chars" if units == "chars" else "utf16"),
+            "dropped": models.dropped_characters(tok, text, units=units),
+        }
+    )
+
+
+@exposed
+def decode_ids(ids_text: str, name: str) -> str:
+    """Pasted ids (``bytepair.decoding.parse_token_ids``: ``"1 2"``, ``"[1, 2]"``) -> JSON
+    ``{ids, text, display, note}``: the decoded text (bad UTF-8 as U+FFFD) and, per id,
+    ``bytepair.token_to_label`` / ``token_note``. ArgumentError (``field="ids"``) for bad input."""
+    ids = decoding.parse_token_ids(ids_text)
+    parts = decoding.token_pieces(ids, get_tokenizer(name).decode_single_token_bytes)
+    return dumps(
+        {
+            "ids": ids,
+            "text": b"".join(parts).decode("utf-8", errors="replace"),
+            "display": [bytepair.token_to_label(b) for b in parts],
+            "note": [bytepair.token_note(b) for b in parts],
+        }
+    )
+
+
+@exposed
+def compare(texts_json: str, names_json: str, add_special: bool = True) -> str:
+    """``[{key, text}]`` x ``[name]`` -> JSON ``{name: {key: [tokens, utf8_bytes]}}`` (counted as :func:`count`)."""
+    texts = json.loads(texts_json)
+    out = {}
+    for name in json.loads(names_json):
+        tok = get_tokenizer(name)
+        out[name] = {
+            t["key"]: [models.count_tokens(tok, t["text"], add_special_tokens=add_special), len(utf8(t["text"]))]
+            for t in texts
+        }
+    return dumps(out)
+
+
+@exposed
+def describe(name: str) -> str:
+    """JSON of the tokenizer's ``describe()`` plus ``adds_special_tokens`` (takes the page's switch)
+    and ``special`` (``bytepair.models.special_token_facts``: the token to name, what typed ones count as)."""
+    tok = get_tokenizer(name)
+    return dumps(
+        {
+            **tok.describe(),
+            "adds_special_tokens": models.adds_special_tokens(tok),
+            "special": models.special_token_facts(tok),
+        }
+    )

@@ -1,0 +1,99 @@
+"""The Train view: a ``bytepair.train_iter`` run driven in slices from JavaScript, the
+split-pattern check of its form, and rebuilding a run's tokenizer from merges the page
+already showed (after the worker was restarted)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import bytepair
+from bytepair import facts
+from bytepair.errors import ArgumentError
+from bytepair.pretokenize import check_pattern as _check_pattern
+from bytepair.surrogates import utf8
+
+from . import state
+from .convert import columns, dumps, exposed, trained_info
+
+#: The columns of a merge batch (``TrainSession.step``), one entry per merge.
+MERGE_COLUMNS = ("id", "left", "right", "left_text", "right_text", "token_text", "count", "n_tokens")
+
+
+@exposed
+def check_pattern(pattern: str) -> str:
+    """The resolved split pattern (``""`` for ``"none"``); PatternError with a short message otherwise."""
+    return _check_pattern(pattern) or ""
+
+
+def keep(tok: bytepair.Tokenizer, name: str) -> str:
+    """Register ``tok`` under ``name``; JSON ``{name, n_vocab, n_merges, pattern, json}`` (``json``: ``to_json()``)."""
+    state.trained[name] = tok
+    return dumps({**trained_info(tok, name), "json": tok.to_json()})
+
+
+class TrainSession:
+    """One ``bytepair.train_iter`` run driven in slices from JavaScript: ``step(budget_ms)``
+    returns the merges of about ``budget_ms`` ms (at least one), ``finish(name)`` builds and
+    registers the tokenizer from the merges so far (all, or fewer after Stop)."""
+
+    @exposed
+    def __init__(
+        self, text: str, vocab_size: int, pattern: str, *, min_frequency: int = 1, normalization: str | None = None
+    ) -> None:
+        if not text:
+            raise ArgumentError("The training text is empty: paste some text or open a .txt file.", field="text")
+        facts.check_vocab_size(vocab_size)
+        _check_pattern(pattern)
+        self.pattern, self.normalization = pattern, normalization or None
+        self.total_bytes = len(utf8(text))  # a lone surrogate counts as U+FFFD, as the trainer sees it
+        self.target = vocab_size - 256
+        self.merges: dict[tuple[int, int], int] = {}
+        self.vocab = {i: bytes([i]) for i in range(256)}
+        self._it = bytepair.train_iter(
+            text, vocab_size, pattern=pattern, min_frequency=min_frequency, normalization=self.normalization
+        )
+        self.done = False
+
+    @exposed
+    def step(self, budget_ms: float = 50.0) -> str:
+        """JSON ``{"events": {"id", "left", "right", "left_text", "right_text", "token_text",
+        "count", "n_tokens"}`` (named columns, one entry per merge), ``"done", "total_bytes", "target"}``."""
+        deadline = time.perf_counter() + budget_ms / 1000.0
+        rows, vocab, disp = [], self.vocab, bytepair.token_to_label
+        while not self.done:
+            ev = next(self._it, None)
+            if ev is None:
+                self.done = True
+                break
+            (left, right), vocab[ev.id], self.merges[ev.pair] = ev.pair, ev.token, ev.id
+            rows.append(
+                (ev.id, left, right, disp(vocab[left]), disp(vocab[right]), disp(ev.token), ev.count, ev.n_tokens)
+            )
+            if time.perf_counter() >= deadline:
+                break
+        events = columns(rows, MERGE_COLUMNS)
+        return dumps({"events": events, "done": self.done, "total_bytes": self.total_bytes, "target": self.target})
+
+    @exposed
+    def finish(self, name: str, limit: int | None = None) -> str:
+        """Build and register the tokenizer from the first ``limit`` merges (all when ``None``: Stop
+        keeps the merges the page had shown); JSON ``{name, json, n_merges, n_vocab, pattern}``."""
+        merges = self.merges if limit is None else dict(list(self.merges.items())[: max(0, int(limit))])
+        return keep(
+            bytepair.Tokenizer.from_merges(merges, pattern=self.pattern, normalization=self.normalization, name=name),
+            name,
+        )
+
+    def close(self) -> None:
+        """Free the trainer's state (on a large text, freeing it takes a while: called after the reply)."""
+        self._it.close()
+
+
+@exposed
+def from_merges_json(name: str, merges_json: str, pattern: str) -> str:
+    """Rebuild a tokenizer from JSON columns ``{"left": [...], "right": [...], "id": [...]}`` (the merges
+    the page saw before the worker was restarted); same return as ``TrainSession.finish``."""
+    cols = json.loads(merges_json)
+    merges = dict(zip(zip(cols["left"], cols["right"]), cols["id"]))
+    return keep(bytepair.Tokenizer.from_merges(merges, pattern=pattern, name=name), name)
