@@ -411,6 +411,7 @@ def test_stop_pressed_as_a_fast_run_finishes_says_what_happened(page, site_url):
     page.evaluate("""() => {
         const api = window.bytepair;
         const train = api.train.bind(api);
+        window.__train = api.train;
         const el = document.querySelector('[data-testid="train-progress-text"]');
         window.__progress = [];
         new MutationObserver(() => window.__progress.push(el.textContent)).observe(el, {
@@ -429,9 +430,32 @@ def test_stop_pressed_as_a_fast_run_finishes_says_what_happened(page, site_url):
     rows = len(_rows(page))
     kept = len(json.loads(page.evaluate("() => window.bytepair.tokenizerJson('raced')"))["merges"])
     assert rows == kept, (rows, kept, final)
-    if any(t.startswith("Stopped at") for t in seen):  # the page took the Stop
+    if final.startswith("Stopped after"):  # the page took the Stop: it keeps what it showed
         assert final.startswith(f"Stopped after {kept:,} merge") and "ran out" not in final, (final, seen)
         assert page.evaluate("() => document.body.dataset.training") == "stopped"
-    else:  # too late: the run had finished, every merge is kept
+    else:  # too late: the run had finished, every merge is kept, and no Stop was ever announced
         assert final.startswith(f"Done: {n:,} merges") and kept == n, (final, seen)
+        assert not any(t.startswith("Stopped at") for t in seen), (final, seen)
+
+    # A Stop while the finished run is being saved (the worker has answered): deterministic.
+    # It is too late: refused, nothing is cut, the page never says "Stopped at" and ends "Done".
+    page.evaluate("""() => {
+        window.bytepair.train = window.__train;  // no Stop after the last merge this time
+        window.__progress = [];
+        const put = IDBObjectStore.prototype.put;
+        IDBObjectStore.prototype.put = function (value, ...rest) {
+            if (value && value.name === 'raced-late' && value.json) {
+                IDBObjectStore.prototype.put = put;
+                document.querySelector('[data-testid="stop-button"]').click();
+            }
+            return put.call(this, value, ...rest);
+        };
+    }""")
+    train(page, text, 5000, name="raced-late", pattern="none")
+    settle(page)
+    final = page.text_content(PROGRESS)
+    seen = page.evaluate("() => window.__progress")
+    kept = len(json.loads(page.evaluate("() => window.bytepair.tokenizerJson('raced-late')"))["merges"])
+    assert final.startswith(f"Done: {n:,} merges") and kept == n == len(_rows(page)), (final, seen)
+    assert not any(t.startswith("Stopped at") for t in seen), (final, seen)
     assert page.console_errors == []
