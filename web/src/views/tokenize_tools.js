@@ -1,18 +1,17 @@
 // Tokenize extras (issue 11): the special-tokens switch, copying the ids (JSON or
-// space-separated), ids -> text decoding, and the legend that explains <e0a6>
-// fragments and named invisible characters in place. The explanations come from
+// space-separated), ids -> text decoding, and the special-token item of the legend
+// (tokenlist.js explains <e0a6> fragments and named invisible characters). The explanations come from
 // Python (bytepair.token_note, bytepair.charnames) through api.encodeSpans/decodeIds.
 
 import { $, h, showError } from "../dom.js";
 import { plural } from "../format.js";
 
 /**
- * mount(root, store, api, {refresh, text}) -> {legend(result), applyLink(params)}
+ * mount(root, store, api, {refresh, text}) -> {specialLegend(result), applyLink(params)}
  * refresh(): encode again (after the switch changes); text(): the text typed.
  */
 export function mountTokenizeTools(root, store, api, { refresh, text }) {
   const specials = $(root, '[data-testid="toggle-specials"]');
-  const legendEl = $(root, '[data-testid="tokens-legend"]');
   const copyStatus = $(root, '[data-testid="copy-ids-status"]');
   const copyBox = $(root, '[data-testid="copy-ids-box"]');
   const decodeForm = $(root, '[data-testid="decode-form"]');
@@ -80,30 +79,11 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
     }
   });
 
-  /** The legend under the tokens: shown when a token is a fragment, holds a named character or is
-   * a special token (named as this tokenizer spells it; special: bytepair.models.special_token_facts). */
-  function legend(result, special) {
+  /** The special-token items of the legend (tokenlist.js legendItems draws the others): the
+   * special tokens in this result, named as this tokenizer spells them; `special`:
+   * bytepair.models.special_token_facts of the tokenizer (describe()'s `special`). */
+  function specialLegend(result, special) {
     const items = [];
-    if (result?.display?.some((d, i) => result.note[i] && /<[0-9a-f]+>/.test(d))) {
-      items.push(
-        h(
-          "li",
-          { dataset: { testid: "legend-fragment" } },
-          h("code", { class: "tok", text: "<e0a6>" }),
-          " hex: bytes of a character that the tokenizer split across tokens (UTF-8 writes most characters in 2–4 bytes). Hover a token for which bytes it holds.",
-        ),
-      );
-    }
-    if (result?.marks?.label.length) {
-      items.push(
-        h(
-          "li",
-          { dataset: { testid: "legend-invisible" } },
-          h("span", { class: "invis", text: "\u200d", dataset: { label: "ZWJ" } }),
-          " an invisible or control character, shown by its Unicode abbreviation or code point (hover for its name).",
-        ),
-      );
-    }
     const typed = result?.special?.findIndex((sp, i) => sp && result.start[i] < result.end[i]) ?? -1;
     const added = result?.special?.findIndex((sp, i) => sp && result.start[i] === result.end[i]) ?? -1;
     if (typed >= 0) {
@@ -130,12 +110,11 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
         ),
       );
     }
-    legendEl.replaceChildren(...items);
-    legendEl.hidden = !items.length;
+    return items;
   }
 
   function applyLink(params) {
     specials.checked = params.st === "1";
   }
-  return { legend, applyLink };
+  return { specialLegend, applyLink };
 }
