@@ -79,7 +79,11 @@ def main(argv: list[str] | None = None) -> int:
     p_serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p_serve.add_argument("--quiet", action="store_true", help="do not log requests")
     p_serve.add_argument(
-        "--isolate", action="store_true", help="send COOP/COEP headers (cross-origin isolation: SharedArrayBuffer)"
+        "--isolate",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="send COOP/COEP headers (cross-origin isolation: SharedArrayBuffer, Stop within a merge; "
+        "the default); --no-isolate serves as a host without them",
     )
     sub.add_parser("test", help="set up, build, lint and run the tests; extra arguments go to pytest", add_help=False)
     sub.add_parser("lint", help="ruff check, ruff format --check, prettier --check, eslint")

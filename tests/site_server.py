@@ -21,8 +21,10 @@ from tools.site_build import build_site
 
 
 @contextlib.contextmanager
-def served_site() -> Iterator[tuple[str, pathlib.Path]]:
+def served_site(*, isolate: bool = True) -> Iterator[tuple[str, pathlib.Path]]:
     """Build ``web/dist`` (only what is stale) and serve it; yields ``(base URL, dist dir)``.
+    ``isolate``: with the COOP/COEP headers ``build.py serve`` sends (the default), or
+    without them, as a static host that cannot send them (GitHub Pages) serves the site.
 
     A failed build fails the calling test with the build's message.
     """
@@ -30,7 +32,7 @@ def served_site() -> Iterator[tuple[str, pathlib.Path]]:
         dist = build_site(quiet=True)
     except BuildError as e:
         pytest.fail(f"python build.py failed: {e}")
-    server = make_server("127.0.0.1", 0, directory=dist, quiet=True)
+    server = make_server("127.0.0.1", 0, directory=dist, quiet=True, isolate=isolate)
     thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
     thread.start()
     try:

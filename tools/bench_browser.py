@@ -1,19 +1,21 @@
 """Browser benchmarks of the built playground in headless Chromium (Playwright), printed, never asserted.
 
     python tools/bench_browser.py boot [--runs 7] [DIST_DIR ...]   # navigation -> Ready
+    python tools/bench_browser.py boot --vs-fresh                  # ... with and without the memory snapshot
     python tools/bench_browser.py figures                          # encode / train 1 MB in the page
     python tools/bench_browser.py peers                            # vs js-tiktoken / gpt-tokenizer, same page
     python tools/bench_browser.py models [--runs 1] [NAME ...]     # choosing an open model -> first count
+    python tools/bench_browser.py stop [--mb 3] [--at 20,200,2000]  # Stop latency, isolated vs not
 
 ``boot``: for each site directory (default ``web/dist``; several to compare
 builds side by side, e.g. a copy of ``web/dist`` from another branch), the
 time from navigation start to ``bytepair.ready`` resolving (the status line's
 "Ready"), read in the page as ``performance.now()``, and the median end of
 each boot stage the worker reports (runtime loaded, wheels installed, Python
-ready; ``STAGES``). Every run uses a new
-browser context (a cold HTTP cache); runs alternate between the directories so
-machine noise hits both alike; then one reload in the same context gives the
-warm-cache figure. Prints the median, min and max of each directory.
+ready; ``STAGES``; and when the big downloads ended, ``got <file>``). Every run
+uses a new browser profile (a cold HTTP cache, kept on disk as a user's is);
+runs alternate between the directories so machine noise hits both alike; then
+one reload in the same profile gives the second-visit (warm-cache) figure. Prints the median, min and max of each directory.
 
 ``figures`` (the figures that used to be printed by the e2e tests): encode
 throughput of ``count`` on 1 MB of the King James Bible with ``cl100k_base``
@@ -37,6 +39,17 @@ until its count is on screen: *cold* (downloaded from the site) and, after a
 reload in the same context, *cached* (from the browser's Cache API). Also
 prints the worker's breakdown of the load (fetch, gunzip, parse in Pyodide)
 and the ratio to the 1.5 s target of issue 8.
+
+``stop``: Stop latency on a large training run (issue 11: Stop lands within
+100 ms). The first ``--mb`` MB of the KJV train at vocab 100000 (cl100k
+pattern); once the progress line shows ``--at`` merges, Stop is clicked and the
+time from the click to the page showing the run stopped (``<body
+data-training="stopped">``, the tokenizer saved) is measured in the page. Run
+on the site served cross-origin isolated (COOP/COEP, the default: Stop
+interrupts Python mid-merge through Pyodide's interrupt buffer) and not
+(``isolate=False`` and ``?isolate=0``: Stop waits for the merge in progress),
+side by side, with the ratio. The saved tokenizer must hold exactly the merges
+shown when Stop was clicked (else the bench exits with an error).
 
 Needs Chromium at /usr/bin/chromium and the ``playwright`` package; run
 ``python build.py`` first (``python build.py bench`` does).
@@ -64,9 +77,10 @@ MB = 1_000_000
 
 
 @contextlib.contextmanager
-def served(directory: pathlib.Path):
-    """Serve ``directory`` on a free localhost port; yields the base URL."""
-    server = make_server("127.0.0.1", 0, directory=directory, quiet=True)
+def served(directory: pathlib.Path, *, isolate: bool = True):
+    """Serve ``directory`` on a free localhost port; yields the base URL.
+    ``isolate``: send the COOP/COEP headers (as ``build.py serve`` does by default)."""
+    server = make_server("127.0.0.1", 0, directory=directory, quiet=True, isolate=isolate)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield server_url(server)
@@ -94,7 +108,7 @@ def ms_to_ready(page) -> float:
 
 
 #: Boot stages the worker reports in its ready reply (``stages``), in order.
-STAGES = ("worker_started", "runtime_loaded", "wheels_installed", "python_ready")
+STAGES = ("worker_started", "init", "snapshot_fetched", "runtime_loaded", "wheels_installed", "python_ready")
 
 
 def boot_stages(page) -> dict[str, float]:
@@ -107,6 +121,7 @@ def boot_stages(page) -> dict[str, float]:
             const info = await window.bytepair.ready;
             const out = {};
             for (const [k, v] of Object.entries(info.stages || {})) out[k] = v - performance.timeOrigin;
+            out.boot = info.boot || "fresh";
             const nav = performance.getEntriesByType("navigation")[0];
             if (nav) out.dom_content_loaded = nav.domContentLoadedEventEnd;
             return out;
@@ -115,9 +130,16 @@ def boot_stages(page) -> dict[str, float]:
 
 
 def boot_times(browser, url: str) -> tuple[float, float, dict, dict]:
-    """(cold, warm) navigation -> Ready in ms: a new context, then one reload in
-    it; and the stages (:func:`boot_stages`) of each."""
-    context = browser.new_context()
+    """(cold, warm) navigation -> Ready in ms: a new browser profile (a persistent
+    context in an empty directory: its HTTP cache is on disk, as a user's is; an
+    incognito context's memory cache does not keep the 9.6 MB pyodide.asm.wasm),
+    then one reload in it; and the stages (:func:`boot_stages`) of each."""
+    import tempfile
+
+    profile = tempfile.TemporaryDirectory(prefix="bytepair-bench-profile-")
+    context = browser.browser_type.launch_persistent_context(
+        profile.name, executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+    )
     context.set_default_timeout(READY_TIMEOUT_MS)
     try:
         page = context.new_page()
@@ -129,6 +151,48 @@ def boot_times(browser, url: str) -> tuple[float, float, dict, dict]:
         return cold, warm, cold_stages, boot_stages(page)
     finally:
         context.close()
+        profile.cleanup()
+
+
+@contextlib.contextmanager
+def without_snapshot(dist: pathlib.Path):
+    """A copy of the built site ``dist`` (hard links, in a temporary directory)
+    whose manifest names no memory snapshot: the worker starts Python, installs
+    the wheels and imports, as before the snapshot. Yields its path."""
+    import os
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="bytepair-fresh-") as tmp:
+        copy = pathlib.Path(tmp) / "fresh"
+        shutil.copytree(dist, copy, copy_function=os.link)
+        manifest = copy / "wheels" / "manifest.json"
+        info = json.loads(manifest.read_text(encoding="utf-8"))
+        info["snapshot"] = None
+        manifest.unlink()  # a hard link: do not write through to dist
+        manifest.write_text(json.dumps(info, indent=1), encoding="utf-8")
+        yield copy
+
+
+def bench_boot_vs_fresh(dist: pathlib.Path, runs: int) -> list[dict]:
+    """:func:`bench_boot` of ``dist`` and of the same site without its memory
+    snapshot (:func:`without_snapshot`), interleaved, plus a row with the ratios
+    (fresh / snapshot: how many times faster the snapshot boots)."""
+    with without_snapshot(dist) as fresh:
+        rows = bench_boot([dist, fresh], runs)
+    by_site = {r["site"]: r for r in rows if "cold_median" in r}
+    snap, base = by_site[str(dist)], by_site[str(fresh)]
+    rows.append(
+        {
+            "what": "navigation -> Ready, memory snapshot vs a normal start (ratio = fresh / snapshot)",
+            "cold_ms": [snap["cold_median"], base["cold_median"]],
+            "warm_ms": [snap["warm_median"], base["warm_median"]],
+            "ratio_cold": round(base["cold_median"] / snap["cold_median"], 2),
+            "ratio_warm": round(base["warm_median"] / snap["warm_median"], 2),
+            "target_ms": 2000,
+        }
+    )
+    return rows
 
 
 def bench_boot(dirs: list[pathlib.Path], runs: int) -> list[dict]:
@@ -164,11 +228,12 @@ def bench_boot(dirs: list[pathlib.Path], runs: int) -> list[dict]:
         )
         for kind in ("cold", "warm"):
             runs_ = stages[(d, kind)]
-            keys = ["dom_content_loaded", *STAGES]
+            keys = ["dom_content_loaded", *STAGES, *sorted({k for r in runs_ for k in r if k.startswith("got ")})]
             rows.append(
                 {
                     "what": f"boot stages, {kind} cache: median ms from navigation to the end of each",
                     "site": str(d),
+                    "boot": sorted({r["boot"] for r in runs_}),
                     **{k: round(statistics.median(r[k] for r in runs_)) for k in keys if all(k in r for r in runs_)},
                 }
             )
@@ -438,26 +503,115 @@ def bench_models(names: list[str], runs: int) -> list[dict]:
     return rows
 
 
+def _stop_once(page, text: str, at: int, name: str) -> dict:
+    """Paste ``text`` into Train as a user would (a text this long is kept out of the textarea),
+    train, click Stop once ``at`` merges are shown; the latency in ms."""
+    page.locator('[data-testid="train-text"]').evaluate(
+        """(el, t) => {
+            el.value = '';
+            el.focus();
+            const data = new DataTransfer();
+            data.setData('text/plain', t);
+            el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+        }""",
+        text,
+    )
+    page.fill('[data-testid="train-vocab"]', "100000")
+    page.select_option('[data-testid="train-pattern"]', "cl100k_base")
+    page.fill('[data-testid="train-name"]', name)
+    page.get_by_role("button", name="Train", exact=True).click()
+    page.wait_for_function(
+        """(n) => {
+            const t = document.querySelector('[data-testid="train-progress-text"]').textContent;
+            return document.body.dataset.training === 'running' && Number(t.split(' / ')[0].replace(/,/g, '')) >= n;
+        }""",
+        arg=at,
+        timeout=600_000,
+        polling=10,
+    )
+    shown = page.evaluate(
+        """() => new Promise((resolve) => {
+            const t = document.querySelector('[data-testid="train-progress-text"]').textContent;
+            const out = { shown: Number(t.split(' / ')[0].replace(/,/g, '')) };
+            new MutationObserver((_, obs) => {
+                if (document.body.dataset.training !== 'stopped') return;
+                out.stopped_ms = performance.now() - out.t0;
+                obs.disconnect();
+                resolve(out);
+            }).observe(document.body, { attributes: true, attributeFilter: ['data-training'] });
+            out.t0 = performance.now();
+            document.querySelector('[data-testid="stop-button"]').click();
+        })"""
+    )
+    meta = page.evaluate("(n) => window.bytepair.trainedTokenizers().find((t) => t.name === n)?.meta ?? null", name)
+    if not meta or meta["n_merges"] != shown["shown"]:
+        raise SystemExit(f"bench: Stop at {shown['shown']} merges shown saved {meta and meta['n_merges']}")
+    return {"shown": shown["shown"], "ms": round(shown["stopped_ms"])}
+
+
+def bench_stop(mb: float, points: list[int]) -> list[dict]:
+    """Click -> stopped (ms) at each point, cross-origin isolated and not, side by side."""
+    from tools.corpora import load_kjv
+
+    text = load_kjv().encode("utf-8")[: int(mb * MB)].decode("utf-8", errors="ignore")
+    figures: dict[bool, list[dict]] = {}
+    with chromium() as browser:
+        for isolate in (True, False):
+            with served(DIST, isolate=isolate) as url:
+                context = browser.new_context()
+                context.set_default_timeout(600_000)
+                page = context.new_page()
+                page.goto(url + ("" if isolate else "?isolate=0"))
+                info = page.evaluate("async () => window.bytepair.ready")
+                if info["isolated"] != isolate:
+                    raise SystemExit(f"bench: the page says isolated={info['isolated']}, expected {isolate}")
+                figures[isolate] = []
+                for k, at in enumerate(points):
+                    figures[isolate].append(_stop_once(page, text, at, f"stop-{int(isolate)}-{k}"))
+                    print(json.dumps({"isolated": isolate, "at": at, **figures[isolate][-1]}), file=sys.stderr)
+                context.close()
+    rows = []
+    for at, on, off in zip(points, figures[True], figures[False]):
+        rows.append(
+            {
+                "what": f"Stop -> stopped, {mb:g} MB KJV, vocab 100000, at ~{at} merges",
+                "isolated_ms": on["ms"],
+                "not_isolated_ms": off["ms"],
+                "ratio_not_over_isolated": round(off["ms"] / max(on["ms"], 1), 1),
+                "shown": [on["shown"], off["shown"]],
+            }
+        )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="what", required=True)
     p_boot = sub.add_parser("boot", help="navigation -> Ready, cold and warm cache")
     p_boot.add_argument("--runs", type=int, default=7)
     p_boot.add_argument("dirs", nargs="*", type=pathlib.Path, help="built site directories (default web/dist)")
+    p_boot.add_argument(
+        "--vs-fresh", action="store_true", help="web/dist next to a copy without its memory snapshot, with ratios"
+    )
     sub.add_parser("figures", help="encode and train 1 MB of KJV in the page")
     sub.add_parser("peers", help="bytepair vs js-tiktoken / gpt-tokenizer in one page")
     p_models = sub.add_parser("models", help="choosing an open model -> first count, cold and cached")
     p_models.add_argument("--runs", type=int, default=1)
     p_models.add_argument("names", nargs="*", help="bytepair.models names (default: all)")
+    p_stop = sub.add_parser("stop", help="Stop latency on a large run, cross-origin isolated vs not")
+    p_stop.add_argument("--mb", type=float, default=3.0, help="MB of KJV to train on (default 3)")
+    p_stop.add_argument("--at", default="20,200,2000", help="merges shown when Stop is clicked (comma-separated)")
     args = ap.parse_args(argv)
     if not CHROMIUM.exists():
         print(f"bench_browser: {CHROMIUM} is missing (sudo apt-get install chromium)", file=sys.stderr)
         return 1
     t0 = time.perf_counter()
     if args.what == "boot":
-        rows = bench_boot(args.dirs or [DIST], args.runs)
+        rows = bench_boot_vs_fresh(DIST, args.runs) if args.vs_fresh else bench_boot(args.dirs or [DIST], args.runs)
     elif args.what == "models":
         rows = bench_models(args.names, args.runs)
+    elif args.what == "stop":
+        rows = bench_stop(args.mb, [int(x) for x in args.at.split(",")])
     elif args.what == "peers":
         rows = bench_peers()
     else:

@@ -2,12 +2,16 @@
 
 Static files with the right MIME types (``.gz`` as application/gzip bytes, no
 Content-Encoding; ``.wasm`` as application/wasm), ``Cache-Control: no-cache``
-so a rebuilt file is never served stale, no directory listings; optionally the
-COOP/COEP headers of cross-origin isolation. Standard library only.
+so a rebuilt file is never served stale (``immutable`` for the content-named
+files of :data:`IMMUTABLE_PREFIXES`), no directory listings, and by default
+the COOP/COEP headers of cross-origin isolation (:data:`ISOLATION_HEADERS`,
+also written to ``web/dist/_headers`` for static hosts that read that file).
+Standard library only.
 """
 
 from __future__ import annotations
 
+import collections
 import functools
 import http.server
 import pathlib
@@ -36,6 +40,28 @@ MIME_TYPES = {
 }
 
 
+#: Cross-origin isolation: the page may then use SharedArrayBuffer, which Pyodide's
+#: interrupt buffer needs (Stop lands inside a merge, issue 11). Every file the site
+#: loads is of its own origin, so ``require-corp`` blocks nothing.
+ISOLATION_HEADERS = {
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Embedder-Policy": "require-corp",
+}
+
+
+#: Files whose name holds a hash of their content (``snapshot/python-<key>.snap.gz``,
+#: tools/snapshot.py): a changed file gets a new name, so browsers may keep these
+#: without asking again. Everything else is revalidated (``no-cache``).
+IMMUTABLE_PREFIXES = ("/snapshot/",)
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+def cache_control(path: str) -> str:
+    """The ``Cache-Control`` value for the URL path ``path`` (query ignored)."""
+    path = path.split("?", 1)[0]
+    return IMMUTABLE if path.startswith(IMMUTABLE_PREFIXES) else "no-cache"
+
+
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     """Static files with the right MIME types, revalidating caches, no
     directory listings.  ``.gz`` files are sent as application/gzip bytes
@@ -44,24 +70,25 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
     protocol_version = "HTTP/1.1"  # keep-alive: every response has a Content-Length
     quiet = False
-    isolate = False
+    isolate = True
 
     def end_headers(self) -> None:
-        # Always revalidate (Last-Modified / If-Modified-Since answer 304 when
-        # unchanged), so a rebuilt file is never served stale.
-        self.send_header("Cache-Control", "no-cache")
+        # Revalidate (Last-Modified / If-Modified-Since answer 304 when unchanged),
+        # so a rebuilt file is never served stale; content-named files are immutable.
+        self.send_header("Cache-Control", cache_control(self.path))
         self.send_header("X-Content-Type-Options", "nosniff")
         if self.isolate:
-            # Cross-origin isolation enables SharedArrayBuffer (Pyodide's interrupt
-            # buffer).  Off by default: most static hosts do not send these headers,
-            # and the tests should see the site as those hosts serve it.
-            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+            for name, value in ISOLATION_HEADERS.items():
+                self.send_header(name, value)
         super().end_headers()
 
     def list_directory(self, path):
         self.send_error(404, "No directory listings")
         return None
+
+    def log_request(self, code="-", size="-"):
+        self.server.hits[self.path.split("?", 1)[0]] += 1
+        super().log_request(code, size)
 
     def log_message(self, format, *args):
         if not self.quiet:
@@ -69,7 +96,13 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
 
 class SiteServer(http.server.ThreadingHTTPServer):
+    """``hits``: how many times each path (query left out) was requested, for tests and benchmarks."""
+
     daemon_threads = True
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.hits: collections.Counter[str] = collections.Counter()
 
     def handle_error(self, request, client_address):
         if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
@@ -83,12 +116,14 @@ def make_server(
     *,
     directory: pathlib.Path = DIST,
     quiet: bool = False,
-    isolate: bool = False,
+    isolate: bool = True,
 ) -> SiteServer:
     """An HTTP server for ``directory`` (not yet serving; call serve_forever).
     Port 0 picks a free port: read it from ``server.server_address[1]``.
-    ``quiet``: no request log; ``isolate``: send COOP/COEP headers (cross-origin
-    isolation, so the page may use SharedArrayBuffer)."""
+    ``quiet``: no request log; ``isolate`` (default): send the COOP/COEP headers of
+    cross-origin isolation (the page may use SharedArrayBuffer); ``isolate=False``
+    serves the site as a static host without those headers would (the page then
+    stops training between merges)."""
     attrs = {"quiet": quiet, "isolate": isolate}
     handler = functools.partial(type("Handler", (SiteHandler,), attrs), directory=str(directory))
     return SiteServer((host, port), handler)
@@ -101,7 +136,7 @@ def server_url(server: SiteServer) -> str:
     return f"http://{host}:{port}/"
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, *, quiet: bool = False, isolate: bool = False) -> None:
+def serve(host: str = "127.0.0.1", port: int = 8000, *, quiet: bool = False, isolate: bool = True) -> None:
     """Serve ``web/dist/`` until Ctrl+C, printing the URL first (port 0: a free port)."""
     server = make_server(host, port, quiet=quiet, isolate=isolate)
     print(f"Serving {DIST.relative_to(ROOT)} at {server_url(server)}  (Ctrl+C stops)", flush=True)

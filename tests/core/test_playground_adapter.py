@@ -213,6 +213,22 @@ def test_a_loaded_file_says_which_chat_templates_it_has(pg):
     assert b["format"] == "chat_template" and b["tokenizer_name"] == "my-qwen"
 
 
+def test_step_sessions_of_two_clients_are_kept_apart(pg):
+    """Embeds of one origin share one runtime (a SharedWorker): each page (client) keeps its
+    own step session; before, a second page's session replaced the first page's."""
+    a = json.loads(pg.steps_learn(json.dumps({"mode": "textbook", "text": "low 5\nlower 2", "n_merges": 3}), "c1"))
+    b = json.loads(pg.steps_learn(json.dumps({"mode": "bytes", "text": "aaabdaaabac", "n_merges": 3}), "c2"))
+    want_a = bytepair.steps.learn_steps("textbook", "low 5\nlower 2", 3).step(1).to_dict()
+    want_b = bytepair.steps.learn_steps("bytes", "aaabdaaabac", 3, pattern="gpt2").step(1).to_dict()
+    assert json.loads(pg.steps_view(a["session"], 1))["merge"] == want_a["merge"]
+    assert json.loads(pg.steps_view(b["session"], 1))["merge"] == want_b["merge"]
+    # a client's new session replaces its own old one only
+    c = json.loads(pg.steps_learn(json.dumps({"mode": "textbook", "text": "newest 6", "n_merges": 2}), "c1"))
+    assert error_of(pg, pg.steps_view, a["session"], 1)["field"] == "session"
+    assert json.loads(pg.steps_view(b["session"], 1))["merge"] == want_b["merge"]
+    assert json.loads(pg.steps_view(c["session"], 1))["session"] == c["session"]
+
+
 def test_every_call_the_worker_makes_is_in_the_adapter(pg):
     # worker.js calls `pg.<name>`; the package's __all__ is the adapter's whole surface
     worker = pathlib.Path(pg.__file__).parents[2] / "worker.js"

@@ -61,7 +61,8 @@ export function nameProblem(name, existing, { except, builtIn = [] } = {}) {
   return "";
 }
 
-export function createApi({ onStatus }) {
+/** shared: one Python runtime for all pages of the origin that ask for it (embeds; rpc.js createRpc). */
+export function createApi({ onStatus, shared = false }) {
   const trained = new Map(); // name -> {name, json, meta}
   const files = new Map(); // tokenizer files people loaded: name -> {name, json, config, meta: {kind: "file", ...}}
   const modelLoads = []; // open models loaded by the worker: {name, source: "cache"|"network", bytes, ms}
@@ -79,6 +80,7 @@ export function createApi({ onStatus }) {
   }
 
   const rpc = createRpc({
+    shared,
     onProgress: (fraction, message) => onStatus({ phase: "loading", fraction, message }),
     onRestart: (reason) => {
       registered = new Set();

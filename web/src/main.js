@@ -32,7 +32,8 @@ const store = createStore({
   chat: initialChatState,
 });
 
-const api = createApi({ onStatus: (status) => store.set({ status }) });
+// embeds (?embed=1) of one origin share one Python runtime (a SharedWorker; rpc.js)
+const api = createApi({ onStatus: (status) => store.set({ status }), shared: mode.embed });
 window.bytepair = api;
 // A link is applied once the worker is ready: what it may name (tokenizers, pre-tokenizers,
 // limits) comes from Python with the ready reply (api.facts). Registered before the views

@@ -22,14 +22,73 @@ export class CallTimeout extends Error {
   }
 }
 
+/**
+ * The worker boot.js started before the page's modules loaded (it is already
+ * starting Python), once; null afterwards, when there is none, or when it
+ * already failed.
+ */
+function adoptEarlyWorker() {
+  const early = globalThis.bytepairEarlyWorker;
+  globalThis.bytepairEarlyWorker = null;
+  if (!(early instanceof Worker)) return null;
+  if (early.bytepairFailed) {
+    early.terminate(); // it failed before the page was listening
+    return null;
+  }
+  return early;
+}
+
 /** "15 s", "1.5 s" */
 export const seconds = (ms) => `${Number((ms / 1000).toFixed(1))} s`;
 
+/** The shared runtime's SharedWorker name (a page connects to the one of its origin with this name). */
+const SHARED_NAME = "bytepair-python-shared";
+
+/**
+ * Start the Python worker: a SharedWorker when `shared` (one runtime for every embed of the
+ * origin; no interrupt buffer reaches it: a SharedArrayBuffer cannot be posted to a shared
+ * worker, which is not cross-origin isolated either), else a dedicated Worker.
+ * Returns {endpoint (for Comlink.wrap), terminate(), onError(fn)}.
+ */
+function spawnWorker(shared) {
+  const url = new URL("./worker.js", import.meta.url);
+  const early = adoptEarlyWorker();
+  if (shared) {
+    early?.terminate(); // boot.js starts none for a page that shares a runtime; just in case
+    const sw = new SharedWorker(url, { type: "module", name: SHARED_NAME });
+    return {
+      endpoint: sw.port,
+      terminate: () => sw.port.close(), // the runtime lives on for the other pages using it
+      onError(fn) {
+        sw.addEventListener("error", (event) => fn(event.message || "the shared worker could not start"));
+        sw.port.addEventListener("messageerror", () => fn("a message could not be read"));
+      },
+    };
+  }
+  const worker = early ?? new Worker(url, { type: "module", name: "bytepair-python" });
+  return {
+    endpoint: worker,
+    terminate: () => worker.terminate(),
+    onError(fn) {
+      worker.addEventListener("error", (event) => {
+        event.preventDefault();
+        fn(event.message || "unknown error");
+      });
+      worker.addEventListener("messageerror", () => fn("a message could not be read"));
+    },
+  };
+}
+
 /**
  * @param {{onProgress: (fraction:number, message:string) => void,
- *          onRestart: (reason:string) => void}} hooks
+ *          onRestart: (reason:string) => void, shared?: boolean}} hooks
+ * shared: use one runtime for all pages of the origin that ask for it (embeds), where the browser
+ * has SharedWorker (not Android Chrome: there a dedicated Worker). Stop then acts between merges
+ * only. A restart (crash, time limit, Stop while counting) moves this page to its own dedicated
+ * Worker: the shared runtime cannot be ended by one of its pages.
  */
-export function createRpc({ onProgress, onRestart }) {
+export function createRpc({ onProgress, onRestart, shared = false }) {
+  let useShared = shared && typeof SharedWorker === "function";
   let worker = null;
   let remote = null;
   let ready = null; // promise of {version, isolated}
@@ -41,24 +100,31 @@ export function createRpc({ onProgress, onRestart }) {
   function start() {
     generation += 1;
     const gen = generation;
-    worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "bytepair-python" });
-    remote = Comlink.wrap(worker);
+    worker = spawnWorker(useShared);
+    remote = Comlink.wrap(worker.endpoint);
     dead = new Promise((_, reject) => {
       kill = reject;
     });
     dead.catch(() => {});
-    worker.addEventListener("error", (event) => {
-      event.preventDefault();
-      if (gen === generation) restart(`The Python worker failed (${event.message || "unknown error"}).`);
-    });
-    worker.addEventListener("messageerror", () => {
-      if (gen === generation) restart("The Python worker sent a message that could not be read.");
+    worker.onError((what) => {
+      if (gen === generation) restart(`The Python worker failed (${what}).`);
     });
     interrupt =
-      globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function"
+      !useShared && globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function"
         ? new Uint8Array(new SharedArrayBuffer(1))
         : null;
-    ready = race(remote.init(Comlink.proxy(onProgress), interrupt ? interrupt.buffer : undefined));
+    // Progress travels on its own channel (a comlink proxy), so a last progress message can
+    // arrive after the ready reply: once this worker is ready (or failed) progress is dropped,
+    // or it would put the page back to "loading".
+    let settled = false;
+    const progress = (fraction, message) => {
+      if (!settled && gen === generation) onProgress(fraction, message);
+    };
+    ready = race(remote.init(Comlink.proxy(progress), interrupt ? interrupt.buffer : undefined));
+    ready.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
     return ready;
   }
 
@@ -70,8 +136,9 @@ export function createRpc({ onProgress, onRestart }) {
   function restart(reason) {
     const old = worker;
     if (kill) kill(new WorkerCrashed(reason));
-    if (old) old.terminate();
     if (remote) remote[Comlink.releaseProxy]?.();
+    if (old) old.terminate();
+    useShared = false; // from now on this page has a runtime of its own
     start();
     onRestart(reason);
     return ready;
@@ -141,10 +208,19 @@ export function createRpc({ onProgress, onRestart }) {
     get ready() {
       return ready;
     },
-    /** Ask Python to stop between merges; with SharedArrayBuffer also raise KeyboardInterrupt. */
+    /**
+     * Ask Python to stop between merges; with SharedArrayBuffer (cross-origin isolated) also raise
+     * KeyboardInterrupt inside the merge in progress. The stop message (with `limit`) is posted
+     * first, so the worker finds it queued once the interrupt has landed.
+     */
     interrupt(limit = null) {
+      const sent = remote.stop(limit).catch(() => {});
       if (interrupt) interrupt[0] = 2; // SIGINT
-      return remote.stop(limit).catch(() => {});
+      return sent;
+    },
+    /** Whether Stop can interrupt Python mid-merge (the page is cross-origin isolated). */
+    get canInterrupt() {
+      return !!interrupt;
     },
     proxy: Comlink.proxy,
   };

@@ -3,10 +3,15 @@
 // (installed from the site's wheels/ with bytepair: manifest.json "adapter").
 // Replies carry results; progress and merge batches travel through callback
 // proxies the page passes in (onProgress, onMerges).
+//
+// Two ways to run (connectClients, at the end): a dedicated Worker serves one page; a
+// SharedWorker (embeds: rpc.js) serves every page of the origin that connects, one runtime
+// for all. Each connection is a client: `api` with its own `this.client` (Stop, step sessions).
 
 import * as Comlink from "../vendor/comlink.mjs";
-import { loadPyodide } from "../pyodide/pyodide.mjs";
+import { loadPyodide, version as pyodideVersion } from "../pyodide/pyodide.mjs";
 import { BytepairError, installErrorTransfer } from "./errors.js";
+import { startPyodide, usableSnapshot } from "./pyboot.js";
 
 installErrorTransfer();
 
@@ -18,8 +23,8 @@ let pyodide = null;
 let pg = null; // the adapter package `playground` (a PyProxy)
 let ready = null; // the promise of boot()
 let interrupt = null; // Uint8Array over a SharedArrayBuffer, when cross-origin isolated
-let stopRequested = false;
-let stopLimit = null; // Stop's count of merges the page had shown (the tokenizer keeps those)
+const RUNTIME_ID = Math.random().toString(36).slice(2, 10); // tells pages whether they share this runtime
+let nClients = 0;
 const vocabLoads = new Map(); // file -> promise
 let manifest = null; // wheels/manifest.json, kept for the wheels installed later (lazy)
 let chatWheels = null; // the promise of installing manifest.lazy.chat (jinja2, MarkupSafe)
@@ -67,40 +72,105 @@ async function fetchOk(url, what) {
   return res;
 }
 
+// When each boot stage ended, as epoch ms (performance.timeOrigin + now), for tools/bench_browser.py.
+const stages = {};
+const mark = (name) => {
+  stages[name] = performance.timeOrigin + performance.now();
+};
+
+/**
+ * Start Python as soon as this module runs, before the page calls init (the
+ * page may create this worker before its own modules load: boot.js). Fetches
+ * the manifest and restores the memory snapshot when it names one (pyboot.js),
+ * else starts Python while the wheels download. Resolves to
+ * {started: {pyodide, restored}, wheelsWarm}.
+ */
+async function startRuntime() {
+  mark("worker_started");
+  const manifestLoad = fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list").then((r) => r.json());
+  manifest = await manifestLoad;
+  const snapshot = usableSnapshot(manifest, {
+    pyodide: pyodideVersion,
+    dataDir: DATA_DIR,
+    adapter: "playground",
+  });
+  // Without a snapshot: the wheels download while Python starts (loadPackage then finds them in the HTTP cache).
+  const wheelsWarm = snapshot
+    ? Promise.resolve()
+    : Promise.all(
+        (manifest.install || []).map((file) => fetch(new URL("wheels/" + file, SITE)).then((r) => r.arrayBuffer())),
+      );
+  wheelsWarm.catch(() => {}); // only a head start: loadPackage reports failures
+  const started = await startPyodide(
+    loadPyodide,
+    { indexURL: new URL("pyodide/", SITE).href, stdout: () => {}, stderr: (line) => console.warn("[python]", line) },
+    snapshot,
+    SITE,
+    mark,
+  );
+  mark("runtime_loaded");
+  return { started, wheelsWarm };
+}
+const runtime = startRuntime();
+runtime.catch(() => {}); // boot() reports it
+
+/**
+ * Stages "got <file>": when each of the runtime's big downloads ended (Resource
+ * Timing), for the benchmark. Returns {file: transferSize} (0: from the HTTP
+ * cache without asking the server). Content-named files lose their hash.
+ */
+function markDownloads() {
+  const big = /(pyodide\.asm\.(mjs|wasm)|python_stdlib\.zip|snap\.gz|manifest\.json)$/;
+  const transfer = {};
+  for (const entry of performance.getEntriesByType("resource")) {
+    const file = new URL(entry.name).pathname
+      .split("/")
+      .pop()
+      .replace(/^python-\w+\./, "");
+    if (!big.test(file)) continue;
+    stages["got " + file] = performance.timeOrigin + entry.responseEnd;
+    transfer[file] = entry.transferSize;
+  }
+  return transfer;
+}
+
 async function boot(onProgress, interruptBuffer) {
   const progress = (fraction, message) => {
     if (onProgress) onProgress(fraction, message).catch(() => {});
   };
-  // When each boot stage ended, as epoch ms (performance.timeOrigin + now), for tools/bench_browser.py.
-  const stages = {};
-  const mark = (name) => {
-    stages[name] = performance.timeOrigin + performance.now();
-  };
-  mark("worker_started");
+  mark("init"); // the page asked for Python
   progress(0.05, "Loading the Python runtime…");
-  // Our own files download while the runtime starts (loadPackage below then
-  // finds the wheels in the HTTP cache).
-  const manifestLoad = fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list").then((r) => r.json());
-  const wheelsWarm = manifestLoad.then((m) =>
-    Promise.all((m.install || []).map((file) => fetch(new URL("wheels/" + file, SITE)).then((r) => r.arrayBuffer()))),
-  );
-  wheelsWarm.catch(() => {}); // only a head start: loadPackage reports failures
-  pyodide = await loadPyodide({
-    indexURL: new URL("pyodide/", SITE).href,
-    stdout: () => {},
-    stderr: (line) => console.warn("[python]", line),
-  });
-  mark("runtime_loaded");
+  const { started, wheelsWarm } = await runtime;
+  pyodide = started.pyodide;
   if (interruptBuffer) {
     interrupt = new Uint8Array(interruptBuffer);
     pyodide.setInterruptBuffer(interrupt);
   }
+  if (!started.restored) await installWheels(progress, wheelsWarm); // a snapshot has bytepair imported
+  mark("wheels_installed");
+  progress(0.85, "Starting the playground…");
+  pyodide.FS.mkdirTree(DATA_DIR);
+  // a snapshot was made with this environment (and the adapter package already imported)
+  if (!started.restored) pyodide.runPython(`import os\nos.environ["BYTEPAIR_DATA_DIR"] = ${JSON.stringify(DATA_DIR)}`);
+  pg = pyodide.pyimport("playground");
+  const version = pyodide.runPython(
+    "import bytepair, sys; getattr(bytepair, '__version__', '?') + ' on Python ' + sys.version.split()[0]",
+  );
+  mark("python_ready");
+  const transfer = markDownloads();
+  progress(1, "Ready");
+  return { version, isolated: !!interrupt, stages, transfer, boot: started.restored ? "snapshot" : "fresh" };
+}
+
+/**
+ * Install the wheels of manifest.install with Pyodide's own loader (a start
+ * without a memory snapshot). Our wheels are pure Python with no dependency
+ * left to resolve in Pyodide, so loadPackage unpacks them into site-packages
+ * with their .dist-info: no micropip, no packaging. loadPackage reports a
+ * failed download through errorCallback instead of throwing.
+ */
+async function installWheels(progress, wheelsWarm) {
   progress(0.6, "Installing bytepair…");
-  // Our wheels are pure Python with no dependency left to resolve in Pyodide,
-  // so Pyodide's own loader installs them (unpacks them into site-packages
-  // with their .dist-info): no micropip, no packaging. loadPackage reports a
-  // failed download through errorCallback instead of throwing.
-  manifest = await manifestLoad;
   await wheelsWarm.catch(() => {});
   if (!Array.isArray(manifest.install) || !manifest.install.length) {
     throw new Error("wheels/manifest.json lists no wheels to install.");
@@ -113,17 +183,6 @@ async function boot(onProgress, interruptBuffer) {
   if (failures.length || loaded.length !== manifest.install.length) {
     throw new Error("Could not install the Python wheels: " + (failures.join(" ") || "loadPackage installed too few."));
   }
-  mark("wheels_installed");
-  progress(0.85, "Starting the playground…");
-  pyodide.FS.mkdirTree(DATA_DIR);
-  pyodide.runPython(`import os\nos.environ["BYTEPAIR_DATA_DIR"] = ${JSON.stringify(DATA_DIR)}`);
-  pg = pyodide.pyimport("playground");
-  const version = pyodide.runPython(
-    "import bytepair, sys; getattr(bytepair, '__version__', '?') + ' on Python ' + sys.version.split()[0]",
-  );
-  mark("python_ready");
-  progress(1, "Ready");
-  return { version, isolated: !!interrupt, stages };
 }
 
 /** Fetch a vocabulary file the first time a real encoding is used. */
@@ -292,6 +351,16 @@ async function guarded(fn) {
   }
 }
 
+/**
+ * After a KeyboardInterrupt (Stop through the interrupt buffer), wait until Stop's own message
+ * has been handled, so stopLimit holds the merges the page showed. The page posts that message
+ * before it sets the buffer (rpc.js interrupt), so it is already queued: this takes a task or two.
+ */
+async function awaitStopMessage(client, maxMs = 250) {
+  const until = performance.now() + maxMs;
+  while (!client.stopRequested && performance.now() < until) await nextTask();
+}
+
 function nextTask() {
   // A macrotask, so messages queued meanwhile (Stop) are handled; MessageChannel
   // is not clamped like nested setTimeout.
@@ -315,7 +384,9 @@ const api = {
           throw readable(err);
         });
     }
-    return ready;
+    // runtime: which runtime this page uses, so pages (and tests) can tell one shared runtime from several
+    const runtime = { id: RUNTIME_ID, shared: SHARED, client: this.client.id };
+    return ready.then((info) => ({ ...info, runtime: { ...runtime, clients: nClients } }));
   },
 
   /** Load saved tokenizers: [{name, json}] -> [{name, n_vocab, ...} | {name, error: {type, field, message}}] */
@@ -431,8 +502,8 @@ const api = {
 
   /** limit: the number of merges the page had shown when Stop was pressed (kept), or null (all so far). */
   stop(limit = null) {
-    stopRequested = true;
-    stopLimit = Number.isInteger(limit) && limit >= 0 ? limit : null;
+    this.client.stopRequested = true;
+    this.client.stopLimit = Number.isInteger(limit) && limit >= 0 ? limit : null;
   },
 
   /** A tokenizer's merges as columns {id, left, right, left_text, right_text, token_text}. */
@@ -468,7 +539,7 @@ const api = {
 
   /** Step-through (playground steps_learn / steps_view / steps_encode, api.js stepsLearn / stepsView / stepsEncode). */
   stepsLearn(options) {
-    return guarded(() => JSON.parse(pg.steps_learn(JSON.stringify(options))));
+    return guarded(() => JSON.parse(pg.steps_learn(JSON.stringify(options), this.client.id)));
   },
 
   /** One step of the current step session (0: the start). */
@@ -514,8 +585,9 @@ const api = {
    */
   train(text, options, onMerges) {
     return guarded(async () => {
-      stopRequested = false;
-      stopLimit = null;
+      const client = this.client;
+      client.stopRequested = false;
+      client.stopLimit = null;
       const { vocabSize, pattern, name, minFrequency = 1, normalization = null } = options;
       const isInterrupt = (err) => err && err.type === "KeyboardInterrupt";
       const Session = pg.TrainSession;
@@ -537,13 +609,22 @@ const api = {
             batch = JSON.parse(session.step(SLICE_MS));
           } catch (err) {
             if (!isInterrupt(err)) throw err;
+            // Stop landed inside a merge: the trainer's generator ended there, and the merges it had
+            // yielded (all complete) are in the session; the page's limit keeps those it showed
             stopped = true;
+            await awaitStopMessage(client);
             break;
           }
-          if (batch.events.id.length && onMerges && !stopRequested) onMerges(batch).catch(() => {});
+          if (batch.interrupted) {
+            // (the same, caught in Python: the trainer's state is freed after the reply, in close())
+            stopped = true;
+            await awaitStopMessage(client);
+            break;
+          }
+          if (batch.events.id.length && onMerges && !client.stopRequested) onMerges(batch).catch(() => {});
           if (batch.done) break;
           await nextTask();
-          if (stopRequested) {
+          if (client.stopRequested) {
             stopped = true;
             break;
           }
@@ -553,7 +634,8 @@ const api = {
           if (interrupt) interrupt[0] = 0;
           try {
             // after Stop, the tokenizer holds exactly the merges the page had shown
-            result = JSON.parse(stopped && stopLimit != null ? session.finish(name, stopLimit) : session.finish(name));
+            const limit = stopped ? client.stopLimit : null;
+            result = JSON.parse(limit != null ? session.finish(name, limit) : session.finish(name));
             break;
           } catch (err) {
             if (!isInterrupt(err) || attempt > 0) throw err; // a Stop that came too late
@@ -576,4 +658,22 @@ const api = {
   },
 };
 
-Comlink.expose(api);
+// --- clients: a dedicated Worker has one (its page); a SharedWorker one per connecting page ---
+
+const SHARED =
+  typeof globalThis.SharedWorkerGlobalScope === "function" && globalThis instanceof globalThis.SharedWorkerGlobalScope;
+
+/** `api` for one client: comlink calls its methods with `this` = this object, so `this.client` is its own. */
+function clientApi() {
+  nClients += 1;
+  return Object.assign(Object.create(api), {
+    client: { id: `c${nClients}`, stopRequested: false, stopLimit: null },
+  });
+}
+
+function connectClients() {
+  if (!SHARED) return Comlink.expose(clientApi());
+  self.addEventListener("connect", (event) => Comlink.expose(clientApi(), event.ports[0]));
+}
+
+connectClients();

@@ -12,6 +12,7 @@ import { mountSamples } from "./train_samples.js";
 import { exportPanel } from "./train_export.js";
 
 const MAX_ROWS = 300; // merges rows kept in the table (newest first)
+const LIVE_TABLE_MS = 250; // during a run, the merges table is brought up to date at most this often
 const SETTINGS_KEY = "train-settings"; // storage.saveText keys: the form's choices, the last run
 const LAST_RUN_KEY = "train-last-run";
 const REPLAY_SPEEDS = [1, 5, 20, 100, 500]; // merges per second
@@ -61,6 +62,7 @@ export function mountTrain(root, store, api) {
   const nameInput = $(root, '[data-testid="train-name"]');
   const trainButton = $(root, '[data-action="train"]');
   const stopButton = $(root, '[data-action="stop"]');
+  const stopHint = $(root, '[data-testid="stop-hint"]');
   const fileInput = $(root, '[data-testid="train-file"]');
   const sizeHint = $(root, '[data-testid="train-text-size"]');
   const progressBar = $(root, '[data-testid="train-progress-bar"]');
@@ -344,7 +346,7 @@ export function mountTrain(root, store, api) {
       if (result.stopped && s.merges.length > result.n_merges) s.merges.length = result.n_merges;
       store.update("train", { running: false, stopping: false, endedAt: performance.now(), result });
       if (result.saveError) showError(root, "train", result.saveError);
-      saveLastRun();
+      setTimeout(saveLastRun, 0); // after the end of the run is on screen
     } catch (err) {
       store.update("train", { running: false, stopping: false, endedAt: performance.now(), result: null });
       const target =
@@ -726,6 +728,11 @@ export function mountTrain(root, store, api) {
   }
   api.onTokenizersChanged(renderSaved);
   api.ready.then(renderSaved, () => {});
+  // not cross-origin isolated: Stop is handled between merges only (say so next to the button)
+  api.ready.then(
+    (info) => (stopHint.hidden = !!info?.isolated),
+    () => {},
+  );
 
   importInput.addEventListener("change", async () => {
     const file = importInput.files[0];
@@ -747,6 +754,7 @@ export function mountTrain(root, store, api) {
   // --- render ----------------------------------------------------------------
   let renderedMerges = 0;
   let renderedRun = null;
+  let tableAt = 0; // when the merges table last changed (performance.now())
   let shownCount = 0; // merges the progress line shows now (Stop keeps exactly these)
 
   function render(state) {
@@ -770,7 +778,12 @@ export function mountTrain(root, store, api) {
       renderedMerges = 0;
       renderedRun = s.startedAt;
     }
-    if (upTo > renderedMerges) {
+    // during a run the table follows at most every LIVE_TABLE_MS (laying out 300 new rows each frame
+    // kept the page busy: Stop's reply waited behind it); the progress line follows every frame
+    const now = performance.now();
+    const tableDue = !(s.running && !s.replay) || now - tableAt >= LIVE_TABLE_MS || !renderedMerges;
+    if (upTo > renderedMerges && tableDue) {
+      tableAt = now;
       const start = Math.max(renderedMerges, upTo - MAX_ROWS);
       const rows = [];
       for (let i = upTo - 1; i >= start; i -= 1) {
@@ -787,8 +800,18 @@ export function mountTrain(root, store, api) {
           ),
         );
       }
-      mergesBody.prepend(...rows);
-      while (mergesBody.rows.length > MAX_ROWS) mergesBody.lastElementChild.remove();
+      // one DOM change per frame (removing old rows one by one kept the page busy during a run)
+      if (rows.length >= MAX_ROWS) mergesBody.replaceChildren(...rows);
+      else {
+        mergesBody.prepend(...rows);
+        const extra = mergesBody.rows.length - MAX_ROWS;
+        if (extra > 0) {
+          const cut = document.createRange();
+          cut.setStartBefore(mergesBody.rows[MAX_ROWS]);
+          cut.setEndAfter(mergesBody.lastElementChild);
+          cut.deleteContents();
+        }
+      }
       renderedMerges = upTo;
     }
     mergesEmpty.hidden = s.merges.length > 0;
@@ -845,7 +868,10 @@ export function mountTrain(root, store, api) {
     if (hasCurve && chartCanvas.dataset.run !== String(s.startedAt)) {
       chartCanvas.dataset.run = String(s.startedAt);
       const points = [[256, 1], ...s.merges.map((m) => [m.id + 1, m.totalBytes / m.nTokens])];
-      compressionChart(chartCanvas, points);
+      // drawn in a task of its own, after the run's end (Stop: "Stopped after …") is on screen
+      setTimeout(() => {
+        if (chartCanvas.dataset.run === String(s.startedAt)) compressionChart(chartCanvas, points);
+      }, 0);
     }
   }
 

@@ -4,8 +4,10 @@
   (``bytepair.Tokenizer``), by the name the page shows.
 * :data:`loaded` - open models (``bytepair.models``) and files people brought
   (``HFTokenizer`` / ``TekkenTokenizer``), by name.
-* :data:`steps` - the step-through's one session (``bytepair.steps.StepSession``)
-  and its number; a newer session replaces it.
+* :data:`steps` - the step-through sessions (``bytepair.steps.StepSession``), one per
+  client, each with its number; a client's newer session replaces its older one. Clients
+  are the pages using this runtime: embeds of one origin share one (a SharedWorker), and
+  the worker names each page (``c1``, ``c2``, ...).
 * :data:`last_error` - the structured form of the last exception an exposed call
   raised (``{type, field, message, ...}``), read by :func:`playground.last_error`.
 
@@ -22,10 +24,30 @@ last_error: dict | None = None
 
 
 class _Steps:
-    """The current step-through session and its number (0: none yet)."""
+    """The step-through sessions of the clients: ``by_client[client] = (number, session)``,
+    oldest client first; ``number``: the last number given (0: none yet). At most
+    ``max_clients`` clients are kept (those of pages that went away are dropped first)."""
 
-    session = None
-    number = 0
+    def __init__(self) -> None:
+        self.by_client: dict[str, tuple[int, object]] = {}
+        self.number = 0
+        self.max_clients = 16
+
+    def add(self, client: str, session) -> int:
+        """Keep ``session`` as ``client``'s (replacing its older one); returns its number."""
+        self.number += 1
+        self.by_client.pop(client, None)
+        self.by_client[client] = (self.number, session)
+        while len(self.by_client) > self.max_clients:
+            del self.by_client[next(iter(self.by_client))]
+        return self.number
+
+    def find(self, number: int):
+        """The session numbered ``number``, or ``None`` once replaced."""
+        for n, session in self.by_client.values():
+            if n == number:
+                return session
+        return None
 
 
 steps = _Steps()

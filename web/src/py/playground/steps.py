@@ -1,7 +1,8 @@
 """The step-through view: ``bytepair.steps.learn_steps`` sessions, one step at a time.
 
-One session at a time (:data:`playground.state.steps`); the page names it by the number
-``steps_learn`` returned, and a call naming a replaced session fails with ``field="session"``.
+One session per client (:data:`playground.state.steps`: embeds sharing one runtime each
+keep theirs); the page names it by the number ``steps_learn`` returned, and a call naming
+a replaced session fails with ``field="session"``.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from .convert import dumps, exposed
 
 
 @exposed
-def steps_learn(options_json: str) -> str:
+def steps_learn(options_json: str, client: str = "") -> str:
     """``{mode, text, input, tie, pattern, n_merges}`` -> ``bytepair.steps.learn_steps``; JSON
     ``{session, mode, n_steps, requested, merges: {left, right, merged, count} (columns),
-    n_rows, n_symbols_start, n_bytes}``."""
+    n_rows, n_symbols_start, n_bytes}``. ``client``: the page asking (the worker's client id);
+    its new session replaces its older one only."""
     o = json.loads(options_json)
     session = steps.learn_steps(
         o.get("mode", "textbook"),
@@ -29,11 +31,11 @@ def steps_learn(options_json: str) -> str:
         tie_break=o.get("tie", "first"),
         pattern=o.get("pattern", "gpt2"),
     )
-    state.steps.session, state.steps.number = session, state.steps.number + 1
+    number = state.steps.add(client, session)
     m = session.merges
     return dumps(
         {
-            "session": state.steps.number,
+            "session": number,
             "mode": session.mode,
             "n_steps": session.n_steps,
             "requested": session.requested,
@@ -51,9 +53,10 @@ def steps_learn(options_json: str) -> str:
 
 
 def _current(session: int) -> steps.StepSession:
-    if state.steps.session is None or session != state.steps.number:
+    found = state.steps.find(session)
+    if found is None:
         raise ArgumentError("These steps were replaced by newer ones; learn the merges again.", field="session")
-    return state.steps.session
+    return found
 
 
 @exposed
