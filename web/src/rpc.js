@@ -27,6 +27,8 @@ export const seconds = (ms) => `${Number((ms / 1000).toFixed(1))} s`;
 
 /** The shared runtime's SharedWorker name (a page connects to the one of its origin with this name). */
 const SHARED_NAME = "bytepair-python-shared";
+/** Web Lock held by an embed's dedicated worker while it boots (no SharedWorker: one download at a time). */
+const BOOT_LOCK = "bytepair-python-boot";
 
 /**
  * Start the Python worker: a SharedWorker when `shared` (one runtime for every embed of the
@@ -95,7 +97,11 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
       !useShared && globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function"
         ? new Uint8Array(new SharedArrayBuffer(1))
         : null;
-    ready = race(remote.init(Comlink.proxy(onProgress), interrupt ? interrupt.buffer : undefined));
+    const boot = () => remote.init(Comlink.proxy(onProgress), interrupt ? interrupt.buffer : undefined);
+    // embeds without SharedWorker (Android Chrome): one runtime boots at a time (Web Locks), so the
+    // next one finds pyodide.asm.wasm in the HTTP cache instead of downloading it at the same time
+    const serial = shared && !useShared && gen === 1 && globalThis.navigator?.locks;
+    ready = race(serial ? navigator.locks.request(BOOT_LOCK, boot) : boot());
     return ready;
   }
 
