@@ -12,7 +12,6 @@ timestamps), so it is rebuilt only when one of them changes.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 import pathlib
@@ -21,6 +20,7 @@ import zipfile
 from typing import TYPE_CHECKING
 
 from tools.buildutil import CACHE, PY_SRC, ROOT, WEB, BuildError, log
+from tools.wheels import _record_hash, add_pyc
 
 if TYPE_CHECKING:
     from tools.site_build import DistWriter
@@ -53,10 +53,6 @@ def bytepair_version() -> str:
     return m.group(1)
 
 
-def _record_hash(data: bytes) -> str:
-    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-
-
 def write_wheel(dst: pathlib.Path, version: str) -> None:
     """Write the adapter wheel (sources and ``.dist-info``, no ``.pyc``) to ``dst``."""
     info = f"{DIST_NAME}-{version}.dist-info"
@@ -87,8 +83,6 @@ def step_adapter_wheel(out: DistWriter) -> dict[str, str]:
     Raises:
         BuildError: the package is missing, or compiling its ``.pyc`` files fails.
     """
-    from tools.wheels import add_pyc
-
     version = bytepair_version()
     name = f"{DIST_NAME}-{version}-py3-none-any.whl"
     h = hashlib.sha256(version.encode())

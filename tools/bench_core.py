@@ -40,6 +40,7 @@ def run(n_bytes: int, vocab_size: int, repeat: int) -> list[dict]:
     """Encode (cold / warm piece cache) and train figures for each text."""
     import bytepair
     from bytepair.registry import encoding_info, load_ranks
+    from bytepair.trainer import _pieces
 
     info = encoding_info("cl100k_base")
     ranks = load_ranks("cl100k_base")
@@ -57,6 +58,10 @@ def run(n_bytes: int, vocab_size: int, repeat: int) -> list[dict]:
             enc.encode_ordinary(text)
             cold = min(cold, time.perf_counter() - t0)
         warm, _ = best_of(repeat, lambda enc=enc, text=text: enc.encode_ordinary(text))
+        # stages: the split alone (both encode figures include it), and the
+        # piece counting that training starts with (included in train_*_s)
+        split, pieces = best_of(repeat, lambda enc=enc, text=text: enc._split(text))
+        count, _ = best_of(repeat, lambda text=text: _pieces(text, info["pattern"], ()))
         train, _ = best_of(
             max(1, repeat - 1),
             lambda text=text: sum(1 for _ in bytepair.train_iter(text, vocab_size, pattern="cl100k_base")),
@@ -65,9 +70,12 @@ def run(n_bytes: int, vocab_size: int, repeat: int) -> list[dict]:
             {
                 "corpus": corpus,
                 "MB": round(mb, 2),
+                "distinct_pieces": len(set(pieces)),
                 "encode_cold_MBps": round(mb / cold, 2),
                 "encode_warm_MBps": round(mb / warm, 2),
+                "encode_split_s": round(split, 3),
                 f"train_v{vocab_size}_s": round(train, 2),
+                "train_count_s": round(count, 2),
             }
         )
     kjv150 = texts(150_000)["KJV"]

@@ -317,24 +317,31 @@ def train(
                 sys.exit(EXIT_INTERRUPTED)
     t_count = time.perf_counter() - t0
     n_merges = vocab_size - 256 - len(special)
-    with Progress(
-        TextColumn("merging"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        _RateColumn("merges"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=quiet,
-    ) as prog:
-        task = prog.add_task("merge", total=n_merges)
-        merges, interrupted = corpus.learn_merges(
-            counts,
-            vocab_size,
-            special_tokens=special,
-            min_frequency=min_frequency,
-            on_merge=lambda ev: prog.advance(task),
-        )
+    merges: dict = {}
+    interrupted = False
+    try:
+        with Progress(
+            TextColumn("merging"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            _RateColumn("merges"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            disable=quiet,
+        ) as prog:
+            task = prog.add_task("merge", total=n_merges)
+            merges, interrupted = corpus.learn_merges(
+                counts,
+                vocab_size,
+                special_tokens=special,
+                min_frequency=min_frequency,
+                on_merge=lambda ev: prog.advance(task),
+            )
+    except KeyboardInterrupt:
+        # Ctrl+C while the progress bar starts or stops, outside the merge loop
+        # (learn_merges catches it inside): keep what was learned, as there.
+        interrupted = True
     tok = bytepair.Tokenizer.from_merges(
         merges, pattern=pattern, special_tokens=list(special), normalization=normalization, name=name
     )

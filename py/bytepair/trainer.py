@@ -22,9 +22,11 @@ How it stays fast (nothing is recounted per merge):
   occurrence in the text" == "lowest position in this layout";
 * the symbols live in arrays with a doubly linked list (``nxt``/``prv``) so a
   merge rewrites only the positions where the pair occurs;
-* every pair keeps the set of positions where it occurs, its weighted count
-  and a lower bound of its first position; a heap ordered by
-  ``(-count, first position)`` with lazy invalidation picks the next merge.
+* every pair keeps the sorted list of positions where it occurs (dead ones
+  are skipped, a dead prefix is cut off when the pair reaches the top of the
+  heap, so its first live entry is its first position) and its weighted
+  count; a heap ordered by ``(-count, first position)`` with lazy
+  invalidation picks the next merge.
 
 Each merge costs time proportional to the occurrences it touches (times a
 log for the heap), so training is near-linear in the text size for every
@@ -174,8 +176,17 @@ def train_iter(
     return _train(counts, n_merges, min_frequency)
 
 
-_SHIFT = 32  # pair key = left_id << _SHIFT | right_id (ids stay far below 2**32)
-_MASK = (1 << _SHIFT) - 1
+def _key_shift(n_merges: int) -> int:
+    """Bits of the right id in a pair key ``left_id << shift | right_id``.
+
+    As few as the largest id needs (14 for vocab 16384), not a fixed 32: keys
+    then stay below 2**30, one digit in CPython's int (fast paths), and on
+    32-bit builds (Pyodide, WebAssembly: ``sys.hash_info.width == 32``) an int
+    hashes to itself modulo 2**31 - 1, where ``x << 32 | y`` hashed to
+    ``2 * x + y``: pairs collided by the thousand and dict lookups went linear
+    (training took 2.3x CPython's time in Pyodide).
+    """
+    return max(8, (255 + n_merges).bit_length())
 
 
 def _layout(counts: dict[str, int]) -> tuple[list[int], list[int], list[int], list[int], int]:
@@ -210,16 +221,17 @@ def _layout(counts: dict[str, int]) -> tuple[list[int], list[int], list[int], li
 def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterator[MergeEvent]:
     sym, wt, nxt, prv, n_bytes = _layout(counts)
     n_tokens = n_bytes
-    shift, mask = _SHIFT, _MASK
+    shift = _key_shift(n_merges)
+    mask = (1 << shift) - 1
 
-    # ---- pair index: key -> positions, weighted count, first position.
+    # ---- pair index: key -> positions, weighted count.
     # A position list is sorted and never grows after the merge that created
     # its pair (only pairs with the newest token gain occurrences), so it only
-    # goes stale: dead entries are skipped when used. first[key] is exact
-    # unless key is in `dirty` (its first occurrence was taken away).
+    # goes stale: dead entries are skipped when used, and a dead prefix is cut
+    # off when the pair reaches the top of the heap (then lst[0] is its exact
+    # first position).
     where: dict[int, list[int]] = {}
     count: dict[int, int] = {}
-    first: dict[int, int] = {}
     keys = [(x << shift) | y for x, y in zip(sym, sym[1:])]
     for i in [i for i, j in enumerate(nxt) if j < 0]:
         if i < len(keys):
@@ -228,22 +240,28 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
         lst = where.get(key)
         if lst is None:
             where[key] = [i]
-            first[key] = i
         else:
             lst.append(i)
     where.pop(-1, None)
-    first.pop(-1, None)
     if all(w == 1 for w in wt):
         for key, lst in where.items():
             count[key] = len(lst)
     else:
         for key, lst in where.items():
             count[key] = sum(map(wt.__getitem__, lst))
-    # heap entries (-count, first, key): count may be too high and first too
+    # heap entries (-count, first, key), packed into one int so the heap holds
+    # no tuples (the garbage collector tracks tuples, and traversing hundreds
+    # of thousands of them cost ~10% of a multilingual run):
+    # ``(top - count) << cshift | first << kbits | key``. Ordering by the int is
+    # ordering by (-count, first, key). count may be too high and first too
     # low (both only move that way between pushes); fixed when popped.
-    heap = [(-c, first[k], k) for k, c in count.items()]
+    kbits = 2 * shift
+    kmask = (1 << kbits) - 1
+    cshift = kbits + max(1, len(sym)).bit_length()
+    fmask = (1 << (cshift - kbits)) - 1
+    top = n_bytes + 1  # above every count
+    heap = [((top - c) << cshift) | (where[k][0] << kbits) | k for k, c in count.items()]
     heapq.heapify(heap)
-    dirty: set[int] = set()  # pairs whose stored first position may be gone
 
     vocab: list[bytes] = [bytes((i,)) for i in range(256)]
     pop, push, replace = heapq.heappop, heapq.heappush, heapq.heapreplace
@@ -251,32 +269,30 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
     for z in range(256, 256 + n_merges):
         # ---- pick: highest count, then lowest first position
         while heap:
-            negc, f, best = heap[0]
+            e = heap[0]
+            best = e & kmask
             c = count.get(best, 0)
             if c == 0:
                 pop(heap)
                 where.pop(best, None)
-                first.pop(best, None)
                 count.pop(best, None)
-                dirty.discard(best)
                 continue
-            if best in dirty:
-                dirty.discard(best)
-                # position lists are sorted: drop the dead prefix
-                x, y = best >> shift, best & mask
-                lst = where[best]
-                k = 0
-                while True:
-                    i = lst[k]
-                    j = nxt[i]
-                    if sym[i] == x and j >= 0 and sym[j] == y:
-                        break
-                    k += 1
-                if k:
-                    del lst[:k]
-                first[best] = lst[0]
-            if c != -negc or first[best] != f:
-                replace(heap, (-c, first[best], best))
+            # position lists are sorted: drop the dead prefix (c > 0, so a
+            # live occurrence is left); then lst[0] is the exact first position
+            x, y = best >> shift, best & mask
+            lst = where[best]
+            k = 0
+            while True:
+                i = lst[k]
+                j = nxt[i]
+                if sym[i] == x and j >= 0 and sym[j] == y:
+                    break
+                k += 1
+            if k:
+                del lst[:k]
+            f = lst[0]
+            if top - c != e >> cshift or f != (e >> kbits) & fmask:
+                replace(heap, ((top - c) << cshift) | (f << kbits) | best)
                 continue
             pop(heap)
             break
@@ -290,10 +306,11 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
         a, b = best >> shift, best & mask
         positions = where.pop(best)
         positions.sort()
-        del count[best], first[best]
+        del count[best]
         fresh: set[int] = set()  # pairs made in this merge (they involve z)
         merged = 0
         za = z << shift
+        bs = b << shift
         for i in positions:
             if sym[i] != a:
                 continue
@@ -308,18 +325,15 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
             sym[j] = -1
             nxt[i] = k
             if h >= 0:
-                x = sym[h]
-                q = (x << shift) | a
+                xs = sym[h] << shift
+                q = xs | a
                 if q != best:  # the pair (x, a) at h is gone
                     count[q] -= c
-                    if first[q] == h:
-                        dirty.add(q)
-                q = (x << shift) | z  # (x, z) at h is new
+                q = xs | z  # (x, z) at h is new
                 lst = where.get(q)
                 if lst is None:
                     where[q] = [h]
                     count[q] = c
-                    first[q] = h
                     fresh.add(q)
                 else:
                     lst.append(h)
@@ -327,30 +341,26 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
             if k >= 0:
                 prv[k] = i
                 y = sym[k]
-                q = (b << shift) | y
+                q = bs | y
                 if q != best:  # the pair (b, y) at j is gone
                     count[q] -= c
-                    if first[q] == j:
-                        dirty.add(q)
                 q = za | y  # (z, y) at i is new
                 lst = where.get(q)
                 if lst is None:
                     where[q] = [i]
                     count[q] = c
-                    first[q] = i
                     fresh.add(q)
                 else:
                     lst.append(i)
                     count[q] += c
         for q in fresh:
-            # positions were appended in increasing order, so first[q] is the
-            # lowest; if a later occurrence took it away again, q is dirty
+            # positions were appended in increasing order, so where[q][0] is
+            # the lowest (a lower bound if a later occurrence took it away)
             c = count[q]
             if c:
-                push(heap, (-c, first[q], q))
+                push(heap, ((top - c) << cshift) | (where[q][0] << kbits) | q)
             else:
-                del where[q], count[q], first[q]
-                dirty.discard(q)
+                del where[q], count[q]
 
         n_tokens -= merged
         token = vocab[a] + vocab[b]

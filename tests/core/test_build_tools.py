@@ -138,7 +138,6 @@ def test_test_file_basenames_are_unique() -> None:
 
 def test_adapter_wheel_holds_the_package_with_a_true_record(tmp_path):
     # issue 7: the worker installs the adapter package from this wheel (PEP 427 layout)
-    import subprocess
     import sys
 
     from tools import adapter_wheel
@@ -156,15 +155,20 @@ def test_adapter_wheel_holds_the_package_with_a_true_record(tmp_path):
     assert "playground/__init__.py" in sources and sources <= names
     assert {r[0] for r in record} == names
     # importable from the wheel alone (zipimport), as site-packages will hold it
-    code = "import playground, sys; print(playground.__file__); print(callable(playground.encode_spans))"
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        env={"PYTHONPATH": f"{wheel}:{adapter_wheel.PY_SRC}", "BYTEPAIR_DATA_DIR": str(tmp_path)},
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
-    assert out == [f"{wheel}/playground/__init__.py", "True"]
+    saved = {k: v for k, v in sys.modules.items() if k == "playground" or k.startswith("playground.")}
+    for k in saved:
+        del sys.modules[k]
+    sys.path.insert(0, str(wheel))
+    try:
+        import playground
+
+        assert playground.__file__ == f"{wheel}/playground/__init__.py"
+        assert callable(playground.encode_spans) and playground.steps.__file__.startswith(str(wheel))
+    finally:
+        sys.path.remove(str(wheel))
+        for k in [k for k in sys.modules if k == "playground" or k.startswith("playground.")]:
+            del sys.modules[k]
+        sys.modules.update(saved)
 
 
 def test_the_server_and_the_headers_file_make_the_site_cross_origin_isolated(tmp_path):

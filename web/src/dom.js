@@ -54,10 +54,11 @@ export function download(filename, data, type = "application/octet-stream") {
 /**
  * A "Working…" line (with its Cancel button) shown only when a call takes
  * longer than delayMs: start() when a call begins (again for a newer call),
- * stop() when the newest call has ended.
+ * stop() when the newest call has ended. The line's button calls onCancel.
  */
-export function slowCallNotice(el, delayMs = 3000) {
+export function slowCallNotice(el, { onCancel = null, delayMs = 3000 } = {}) {
   let timer = 0;
+  if (onCancel) el.querySelector("button").addEventListener("click", onCancel);
   return {
     start() {
       clearTimeout(timer);

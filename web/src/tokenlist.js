@@ -1,5 +1,7 @@
-// The coloured token boxes of Tokenize, shared with Chat: tokens that split
-// one character are grouped into one box; text reaches the DOM as text only.
+// The token list of Tokenize and Chat: the coloured boxes (tokens that split one
+// character are grouped into one box), the list container with its keyboard,
+// hover and highlighted box, the detail line and the legend. Text reaches the
+// DOM as text only.
 
 import { h } from "./dom.js";
 import { chipContent } from "./tokenchips.js";
@@ -68,4 +70,104 @@ export function tokenNode(
   if (showIds) el.append(h("span", { class: "tok-id", text: ids.join(" "), attrs: { "aria-hidden": "true" } }));
   if (tail) el.append(tail);
   return el;
+}
+
+/**
+ * The legend under a token list, from the result's columns: a `<e0a6>` fragment
+ * (result.display with a result.note), a named invisible character (result.marks),
+ * then `extra` items of the view. Returns the <li> elements (none: nothing to explain).
+ */
+export function legendItems(result, extra = []) {
+  const items = [];
+  if (result?.display?.some((d, i) => result.note?.[i] && /<[0-9a-f]+>/.test(d))) {
+    items.push(
+      h(
+        "li",
+        { dataset: { testid: "legend-fragment" } },
+        h("code", { class: "tok", text: "<e0a6>" }),
+        " hex: bytes of a character that the tokenizer split across tokens (UTF-8 writes most characters in 2–4 bytes). Hover a token for which bytes it holds.",
+      ),
+    );
+  }
+  if (result?.marks?.label.length) {
+    items.push(
+      h(
+        "li",
+        { dataset: { testid: "legend-invisible" } },
+        h("span", { class: "invis", text: "\u200d", dataset: { label: "ZWJ" } }),
+        " an invisible or control character, shown by its Unicode abbreviation or code point (hover for its name).",
+      ),
+    );
+  }
+  return [...items, ...extra];
+}
+
+/**
+ * A view's token list: the role="listbox" element `out` holding one box per group, the
+ * highlighted box (the view keeps its index, `active`, in its store state), the detail
+ * line `detail` and, if given, the legend `legendEl`. Owns the keyboard (arrows, Home,
+ * End; other keys go to `onKey(event, active)`, which returns true when it used the key),
+ * focus (highlights the first box) and hover.
+ *
+ * mountTokenList(out, detail, {getActive, setActive, onKey, legendEl}) ->
+ *   {groups, draw(groups, nodeOf), clear(), highlight(active, describe), legend(result, extra)}
+ * draw: one box per group, nodeOf(group, gi) (tokenNode); highlight: marks box `active`
+ * (aria-selected, aria-activedescendant) and puts describe(group) (text or nodes) in `detail`.
+ */
+export function mountTokenList(out, detail, { getActive, setActive, onKey = () => false, legendEl = null }) {
+  let groups = [];
+  out.addEventListener("keydown", (e) => {
+    const n = groups.length;
+    if (!n) return;
+    let i = getActive();
+    if (e.key === "ArrowRight" || e.key === "ArrowDown") i = Math.min(n - 1, i + 1);
+    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") i = Math.max(0, i - 1);
+    else if (e.key === "Home") i = 0;
+    else if (e.key === "End") i = n - 1;
+    else if (onKey(e, i)) return;
+    else return;
+    e.preventDefault();
+    setActive(i);
+  });
+  out.addEventListener("focus", () => {
+    if (getActive() < 0 && groups.length) setActive(0);
+  });
+  out.addEventListener("mouseover", (e) => {
+    const el = e.target.closest("[data-group]");
+    if (el) setActive(Number(el.dataset.group));
+  });
+  return {
+    get groups() {
+      return groups;
+    },
+    draw(next, nodeOf) {
+      groups = next;
+      out.replaceChildren(...groups.map(nodeOf));
+    },
+    clear() {
+      groups = [];
+      out.replaceChildren();
+    },
+    highlight(active, describe) {
+      const prev = out.querySelector('[aria-selected="true"]');
+      if (prev) prev.setAttribute("aria-selected", "false");
+      if (active >= 0 && active < groups.length) {
+        const el = out.children[active];
+        el.setAttribute("aria-selected", "true");
+        out.setAttribute("aria-activedescendant", el.id);
+        if (document.activeElement === out) el.scrollIntoView({ block: "nearest" });
+        const d = describe(groups[active]);
+        detail.replaceChildren(...(Array.isArray(d) ? d : [d]));
+      } else {
+        out.removeAttribute("aria-activedescendant");
+        detail.textContent = "Hover or focus a token.";
+      }
+    },
+    legend(result, extra = []) {
+      if (!legendEl) return;
+      const items = legendItems(result, extra);
+      legendEl.replaceChildren(...items);
+      legendEl.hidden = !items.length;
+    },
+  };
 }

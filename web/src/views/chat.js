@@ -11,7 +11,7 @@ import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
 import { int, plural } from "../format.js";
 import * as storage from "../storage.js";
 import { packText, unpackText, MAX_LINK_TEXT } from "../links.js";
-import { groupTokens, tokenNode } from "../tokenlist.js";
+import { groupTokens, mountTokenList, tokenNode } from "../tokenlist.js";
 import { mountModelProgress } from "./model-ui.js";
 
 const DEFAULT_FORMAT = "chatml-o200k";
@@ -77,8 +77,7 @@ export function mountChat(root, store, api) {
   const out = $(root, '[data-testid="chat-tokens"]');
   const detail = $(root, '[data-testid="chat-token-detail"]');
   const source = $(root, '[data-testid="chat-source"]');
-  const working = slowCallNotice($(root, '[data-testid="chat-working"]'));
-  $(root, '[data-testid="chat-working"] button').addEventListener("click", () => api.cancel());
+  const working = slowCallNotice($(root, '[data-testid="chat-working"]'), { onCancel: () => api.cancel() });
   const counts = {
     total: $(root, '[data-testid="chat-total"]'),
     content: $(root, '[data-testid="chat-content-tokens"]'),
@@ -328,28 +327,11 @@ export function mountChat(root, store, api) {
     countNow();
   });
 
-  // --- the token list: keyboard and hover, as in Tokenize -----------------------
-  out.addEventListener("keydown", (e) => {
-    const n = groups.length;
-    if (!n) return;
-    let i = store.state.chat.active;
-    if (e.key === "ArrowRight" || e.key === "ArrowDown") i = Math.min(n - 1, i + 1);
-    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") i = Math.max(0, i - 1);
-    else if (e.key === "Home") i = 0;
-    else if (e.key === "End") i = n - 1;
-    else return;
-    e.preventDefault();
-    set({ active: i });
+  // --- the token list (tokenlist.js): keyboard and hover, as in Tokenize ----------
+  const tokenList = mountTokenList(out, detail, {
+    getActive: () => store.state.chat.active,
+    setActive: (i) => set({ active: i }),
   });
-  out.addEventListener("focus", () => {
-    if (store.state.chat.active < 0 && groups.length) set({ active: 0 });
-  });
-  out.addEventListener("mouseover", (e) => {
-    const el = e.target.closest("[data-group]");
-    if (el) set({ active: Number(el.dataset.group) });
-  });
-
-  let groups = [];
   let columns = null; // {ids, start, end} of the drawn result
   let drawn = { result: null, whitespace: null };
   let drawnCounts = null;
@@ -447,44 +429,29 @@ export function mountChat(root, store, api) {
         start: r.tokens.map((t) => t.start),
         end: r.tokens.map((t) => t.end),
       };
-      groups = groupTokens(columns);
-      out.replaceChildren(
-        ...groups.map((g, gi) => {
-          const toks = g.tokens.map((i) => r.tokens[i]);
-          const special = toks.some((t) => t.special);
-          const overhead = toks.every((t) => t.part === "overhead");
-          const msg = toks[0].message;
-          return tokenNode(r.text, columns, g, gi, {
-            whitespace: s.whitespace,
-            idPrefix: "chat-tok",
-            cls: [special ? "tok-special" : "", overhead && !special ? "tok-overhead" : ""].filter(Boolean).join(" "),
-            dataset: {
-              testid: "chat-token",
-              special: special ? "1" : "0",
-              part: overhead ? "overhead" : "content",
-              message: msg == null ? "" : String(msg),
-            },
-          });
-        }),
-      );
+      tokenList.draw(groupTokens(columns), (g, gi) => {
+        const toks = g.tokens.map((i) => r.tokens[i]);
+        const special = toks.some((t) => t.special);
+        const overhead = toks.every((t) => t.part === "overhead");
+        const msg = toks[0].message;
+        return tokenNode(r.text, columns, g, gi, {
+          whitespace: s.whitespace,
+          idPrefix: "chat-tok",
+          cls: [special ? "tok-special" : "", overhead && !special ? "tok-overhead" : ""].filter(Boolean).join(" "),
+          dataset: {
+            testid: "chat-token",
+            special: special ? "1" : "0",
+            part: overhead ? "overhead" : "content",
+            message: msg == null ? "" : String(msg),
+          },
+        });
+      });
     } else if (!r && drawn.result) {
       drawn = { result: null, whitespace: null };
-      groups = [];
       columns = null;
-      out.replaceChildren();
+      tokenList.clear();
     }
-    const prev = out.querySelector('[aria-selected="true"]');
-    if (prev) prev.setAttribute("aria-selected", "false");
-    if (r && s.active >= 0 && s.active < groups.length) {
-      const el = out.children[s.active];
-      el.setAttribute("aria-selected", "true");
-      out.setAttribute("aria-activedescendant", el.id);
-      if (document.activeElement === out) el.scrollIntoView({ block: "nearest" });
-      detail.textContent = describe(r, r.text, groups[s.active]);
-    } else {
-      out.removeAttribute("aria-activedescendant");
-      detail.textContent = "Hover or focus a token.";
-    }
+    tokenList.highlight(r ? s.active : -1, (g) => describe(r, r.text, g));
   }
 
   // --- links: the conversation, the format, the switches --------------------------

@@ -96,8 +96,7 @@ export function mountCompare(root, store, api) {
   const metricSelect = $(root, '[data-testid="compare-metric"]');
   const table = $(root, '[data-testid="compare-table"]');
   const canvas = $(root, '[data-testid="compare-chart"]');
-  const working = slowCallNotice($(root, '[data-testid="compare-working"]'));
-  $(root, '[data-testid="compare-working"] button').addEventListener("click", () => api.cancel());
+  const working = slowCallNotice($(root, '[data-testid="compare-working"]'), { onCancel: () => api.cancel() });
   const set = (patch) => store.update("compare", patch);
   const updateHint = scrollHint(table.closest(".table-wrap"), $(root, '[data-testid="compare-scroll-hint"]'));
   let samples = null;

@@ -6,7 +6,7 @@ import { chipContent } from "../tokenchips.js";
 import { mountTokenizeTools } from "./tokenize_tools.js";
 import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
-import { groupTokens, tokenNode } from "../tokenlist.js";
+import { groupTokens, mountTokenList, tokenNode } from "../tokenlist.js";
 import { tokenizerGroups } from "../tokenizer-groups.js";
 import { mountModelProgress, mountTokenizerInfo, mountFileLoader, addedByTemplate } from "./model-ui.js";
 import { mountTeaching } from "./teach.js";
@@ -55,8 +55,7 @@ export function mountTokenize(root, store, api) {
   const out = $(root, '[data-testid="tokens"]');
   const note = $(root, '[data-testid="tokens-note"]');
   const detail = $(root, '[data-testid="token-detail"]');
-  const working = slowCallNotice($(root, '[data-testid="tokenize-working"]'));
-  $(root, '[data-testid="tokenize-working"] button').addEventListener("click", () => api.cancel());
+  const working = slowCallNotice($(root, '[data-testid="tokenize-working"]'), { onCancel: () => api.cancel() });
   const counts = {
     chars: $(root, '[data-testid="count-chars"]'),
     bytes: $(root, '[data-testid="count-bytes"]'),
@@ -204,28 +203,23 @@ export function mountTokenize(root, store, api) {
     encodeNow();
   });
 
-  // keyboard: the list is one tab stop; arrows move the highlighted token
-  out.addEventListener("keydown", (e) => {
-    const n = groups.length;
-    if (!n) return;
-    let i = store.state.tokenize.active;
-    if (e.key === "ArrowRight" || e.key === "ArrowDown") i = Math.min(n - 1, i + 1);
-    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") i = Math.max(0, i - 1);
-    else if (e.key === "Home") i = 0;
-    else if (e.key === "End") i = n - 1;
-    else if (e.key === "Enter" || e.key === " ") {
-      e.preventDefault();
-      if (i >= 0) openStory(i);
-      return;
-    } else if (e.key === "Escape" && story.showing) {
-      story.close({ returnFocus: true });
-      return;
-    } else return;
-    e.preventDefault();
-    set({ active: i });
-  });
-  out.addEventListener("focus", () => {
-    if (store.state.tokenize.active < 0 && groups.length) set({ active: 0 });
+  // the token list (tokenlist.js): one tab stop; arrows move the highlighted token, Enter opens its story
+  const list = mountTokenList(out, detail, {
+    getActive: () => store.state.tokenize.active,
+    setActive: (i) => set({ active: i }),
+    legendEl: $(root, '[data-testid="tokens-legend"]'),
+    onKey: (e, i) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        if (i >= 0) openStory(i);
+        return true;
+      }
+      if (e.key === "Escape" && story.showing) {
+        story.close({ returnFocus: true });
+        return true;
+      }
+      return false;
+    },
   });
   out.addEventListener("click", (e) => {
     const el = e.target.closest("[data-group]");
@@ -236,15 +230,11 @@ export function mountTokenize(root, store, api) {
   /** Open the story panel of group gi (its first token; the others by the panel's buttons). */
   function openStory(gi) {
     const st = store.state.tokenize;
-    if (!st.result || !groups[gi]) return;
-    story.open(st.text, st.tokenizerShown, groups[gi].tokens, { addSpecial: st.addSpecialShown });
+    const g = list.groups[gi];
+    if (!st.result || !g) return;
+    story.open(st.text, st.tokenizerShown, g.tokens, { addSpecial: st.addSpecialShown });
   }
-  out.addEventListener("mouseover", (e) => {
-    const el = e.target.closest("[data-group]");
-    if (el) set({ active: Number(el.dataset.group) });
-  });
 
-  let groups = [];
   let drawn = { result: null, showIds: null, whitespace: null };
 
   // the detail line: labels (invisible characters named by Python) in <bdi>, so
@@ -292,8 +282,7 @@ export function mountTokenize(root, store, api) {
 
     if (s.result && (drawn.result !== s.result || drawn.showIds !== s.showIds || drawn.whitespace !== s.whitespace)) {
       drawn = { result: s.result, showIds: s.showIds, whitespace: s.whitespace };
-      groups = groupTokens(s.result);
-      const nodes = groups.map((g, gi) => {
+      list.draw(groupTokens(s.result), (g, gi) => {
         const added = g.start === g.end && g.tokens.every((i) => s.result.special?.[i]); // BOS etc.: no text of its own
         return tokenNode(s.text, s.result, g, gi, {
           whitespace: s.whitespace,
@@ -302,31 +291,18 @@ export function mountTokenize(root, store, api) {
           label: added ? g.tokens.map((i) => s.result.display[i]).join("") : null,
         });
       });
-      out.replaceChildren(...nodes);
       out.classList.toggle("show-ids", s.showIds);
       note.textContent =
         s.result.n_tokens > s.result.ids.length
           ? `Showing the first ${int(s.result.ids.length)} of ${int(s.result.n_tokens)} tokens.`
           : "";
-      tools.legend(s.result);
+      list.legend(s.result, tools.specialLegend(s.result));
     } else if (!s.result && drawn.result) {
       drawn = { result: null, showIds: null, whitespace: null };
-      groups = [];
-      out.replaceChildren();
+      list.clear();
       note.textContent = "";
     }
-    const prev = out.querySelector('[aria-selected="true"]');
-    if (prev) prev.setAttribute("aria-selected", "false");
-    if (s.active >= 0 && s.active < groups.length && s.result) {
-      const el = out.children[s.active];
-      el.setAttribute("aria-selected", "true");
-      out.setAttribute("aria-activedescendant", el.id);
-      if (document.activeElement === out) el.scrollIntoView({ block: "nearest" });
-      detail.replaceChildren(...describe(s, groups[s.active]));
-    } else {
-      out.removeAttribute("aria-activedescendant");
-      detail.textContent = "Hover or focus a token.";
-    }
+    list.highlight(s.result ? s.active : -1, (g) => describe(s, g));
     sbs.render(state);
   }
 

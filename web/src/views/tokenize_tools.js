@@ -1,18 +1,17 @@
 // Tokenize extras (issue 11): the special-tokens switch, copying the ids (JSON or
-// space-separated), ids -> text decoding, and the legend that explains <e0a6>
-// fragments and named invisible characters in place. The explanations come from
+// space-separated), ids -> text decoding, and the special-token item of the legend
+// (tokenlist.js explains <e0a6> fragments and named invisible characters). The explanations come from
 // Python (bytepair.token_note, bytepair.charnames) through api.encodeSpans/decodeIds.
 
 import { $, h, showError } from "../dom.js";
 import { plural } from "../format.js";
 
 /**
- * mount(root, store, api, {refresh, text}) -> {legend(result), applyLink(params)}
+ * mount(root, store, api, {refresh, text}) -> {specialLegend(result), applyLink(params)}
  * refresh(): encode again (after the switch changes); text(): the text typed.
  */
 export function mountTokenizeTools(root, store, api, { refresh, text }) {
   const specials = $(root, '[data-testid="toggle-specials"]');
-  const legendEl = $(root, '[data-testid="tokens-legend"]');
   const copyStatus = $(root, '[data-testid="copy-ids-status"]');
   const copyBox = $(root, '[data-testid="copy-ids-box"]');
   const decodeForm = $(root, '[data-testid="decode-form"]');
@@ -80,45 +79,21 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
     }
   });
 
-  /** The legend under the tokens: shown when a token is a fragment or holds a named character. */
-  function legend(result) {
-    const items = [];
-    if (result?.display?.some((d, i) => result.note[i] && /<[0-9a-f]+>/.test(d))) {
-      items.push(
-        h(
-          "li",
-          { dataset: { testid: "legend-fragment" } },
-          h("code", { class: "tok", text: "<e0a6>" }),
-          " hex: bytes of a character that the tokenizer split across tokens (UTF-8 writes most characters in 2–4 bytes). Hover a token for which bytes it holds.",
-        ),
-      );
-    }
-    if (result?.marks?.label.length) {
-      items.push(
-        h(
-          "li",
-          { dataset: { testid: "legend-invisible" } },
-          h("span", { class: "invis", text: "\u200d", dataset: { label: "ZWJ" } }),
-          " an invisible or control character, shown by its Unicode abbreviation or code point (hover for its name).",
-        ),
-      );
-    }
-    if (result?.special?.some(Boolean)) {
-      items.push(
-        h(
-          "li",
-          {},
-          h("span", { class: "tok-group special", text: "<|endoftext|>" }),
-          " one special token (the switch above counts it as text instead).",
-        ),
-      );
-    }
-    legendEl.replaceChildren(...items);
-    legendEl.hidden = !items.length;
+  /** The legend item of this view's special-token switch (tokenlist.js legendItems draws the others). */
+  function specialLegend(result) {
+    if (!result?.special?.some(Boolean)) return [];
+    return [
+      h(
+        "li",
+        {},
+        h("span", { class: "tok-group special", text: "<|endoftext|>" }),
+        " one special token (the switch above counts it as text instead).",
+      ),
+    ];
   }
 
   function applyLink(params) {
     specials.checked = params.st === "1";
   }
-  return { legend, applyLink };
+  return { specialLegend, applyLink };
 }
