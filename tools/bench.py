@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         from tools import bench_browser
 
         if bench_browser.CHROMIUM.exists():
-            results += bench_browser.bench_boot([bench_browser.DIST], 5)
+            results += bench_browser.bench_boot_vs_fresh(bench_browser.DIST, 5)
             results += bench_browser.bench_figures()
             results += bench_browser.bench_peers()
         else:

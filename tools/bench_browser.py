@@ -1,6 +1,7 @@
 """Browser benchmarks of the built playground in headless Chromium (Playwright), printed, never asserted.
 
     python tools/bench_browser.py boot [--runs 7] [DIST_DIR ...]   # navigation -> Ready
+    python tools/bench_browser.py boot --vs-fresh                  # ... with and without the memory snapshot
     python tools/bench_browser.py figures                          # encode / train 1 MB in the page
     python tools/bench_browser.py peers                            # vs js-tiktoken / gpt-tokenizer, same page
     python tools/bench_browser.py models [--runs 1] [NAME ...]     # choosing an open model -> first count
@@ -11,10 +12,10 @@ builds side by side, e.g. a copy of ``web/dist`` from another branch), the
 time from navigation start to ``bytepair.ready`` resolving (the status line's
 "Ready"), read in the page as ``performance.now()``, and the median end of
 each boot stage the worker reports (runtime loaded, wheels installed, Python
-ready; ``STAGES``). Every run uses a new
-browser context (a cold HTTP cache); runs alternate between the directories so
-machine noise hits both alike; then one reload in the same context gives the
-warm-cache figure. Prints the median, min and max of each directory.
+ready; ``STAGES``; and when the big downloads ended, ``got <file>``). Every run
+uses a new browser profile (a cold HTTP cache, kept on disk as a user's is);
+runs alternate between the directories so machine noise hits both alike; then
+one reload in the same profile gives the second-visit (warm-cache) figure. Prints the median, min and max of each directory.
 
 ``figures`` (the figures that used to be printed by the e2e tests): encode
 throughput of ``count`` on 1 MB of the King James Bible with ``cl100k_base``
@@ -107,7 +108,7 @@ def ms_to_ready(page) -> float:
 
 
 #: Boot stages the worker reports in its ready reply (``stages``), in order.
-STAGES = ("worker_started", "runtime_loaded", "wheels_installed", "python_ready")
+STAGES = ("worker_started", "init", "snapshot_fetched", "runtime_loaded", "wheels_installed", "python_ready")
 
 
 def boot_stages(page) -> dict[str, float]:
@@ -120,6 +121,7 @@ def boot_stages(page) -> dict[str, float]:
             const info = await window.bytepair.ready;
             const out = {};
             for (const [k, v] of Object.entries(info.stages || {})) out[k] = v - performance.timeOrigin;
+            out.boot = info.boot || "fresh";
             const nav = performance.getEntriesByType("navigation")[0];
             if (nav) out.dom_content_loaded = nav.domContentLoadedEventEnd;
             return out;
@@ -128,9 +130,16 @@ def boot_stages(page) -> dict[str, float]:
 
 
 def boot_times(browser, url: str) -> tuple[float, float, dict, dict]:
-    """(cold, warm) navigation -> Ready in ms: a new context, then one reload in
-    it; and the stages (:func:`boot_stages`) of each."""
-    context = browser.new_context()
+    """(cold, warm) navigation -> Ready in ms: a new browser profile (a persistent
+    context in an empty directory: its HTTP cache is on disk, as a user's is; an
+    incognito context's memory cache does not keep the 9.6 MB pyodide.asm.wasm),
+    then one reload in it; and the stages (:func:`boot_stages`) of each."""
+    import tempfile
+
+    profile = tempfile.TemporaryDirectory(prefix="bytepair-bench-profile-")
+    context = browser.browser_type.launch_persistent_context(
+        profile.name, executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+    )
     context.set_default_timeout(READY_TIMEOUT_MS)
     try:
         page = context.new_page()
@@ -142,6 +151,48 @@ def boot_times(browser, url: str) -> tuple[float, float, dict, dict]:
         return cold, warm, cold_stages, boot_stages(page)
     finally:
         context.close()
+        profile.cleanup()
+
+
+@contextlib.contextmanager
+def without_snapshot(dist: pathlib.Path):
+    """A copy of the built site ``dist`` (hard links, in a temporary directory)
+    whose manifest names no memory snapshot: the worker starts Python, installs
+    the wheels and imports, as before the snapshot. Yields its path."""
+    import os
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="bytepair-fresh-") as tmp:
+        copy = pathlib.Path(tmp) / "fresh"
+        shutil.copytree(dist, copy, copy_function=os.link)
+        manifest = copy / "wheels" / "manifest.json"
+        info = json.loads(manifest.read_text(encoding="utf-8"))
+        info["snapshot"] = None
+        manifest.unlink()  # a hard link: do not write through to dist
+        manifest.write_text(json.dumps(info, indent=1), encoding="utf-8")
+        yield copy
+
+
+def bench_boot_vs_fresh(dist: pathlib.Path, runs: int) -> list[dict]:
+    """:func:`bench_boot` of ``dist`` and of the same site without its memory
+    snapshot (:func:`without_snapshot`), interleaved, plus a row with the ratios
+    (fresh / snapshot: how many times faster the snapshot boots)."""
+    with without_snapshot(dist) as fresh:
+        rows = bench_boot([dist, fresh], runs)
+    by_site = {r["site"]: r for r in rows if "cold_median" in r}
+    snap, base = by_site[str(dist)], by_site[str(fresh)]
+    rows.append(
+        {
+            "what": "navigation -> Ready, memory snapshot vs a normal start (ratio = fresh / snapshot)",
+            "cold_ms": [snap["cold_median"], base["cold_median"]],
+            "warm_ms": [snap["warm_median"], base["warm_median"]],
+            "ratio_cold": round(base["cold_median"] / snap["cold_median"], 2),
+            "ratio_warm": round(base["warm_median"] / snap["warm_median"], 2),
+            "target_ms": 2000,
+        }
+    )
+    return rows
 
 
 def bench_boot(dirs: list[pathlib.Path], runs: int) -> list[dict]:
@@ -177,11 +228,12 @@ def bench_boot(dirs: list[pathlib.Path], runs: int) -> list[dict]:
         )
         for kind in ("cold", "warm"):
             runs_ = stages[(d, kind)]
-            keys = ["dom_content_loaded", *STAGES]
+            keys = ["dom_content_loaded", *STAGES, *sorted({k for r in runs_ for k in r if k.startswith("got ")})]
             rows.append(
                 {
                     "what": f"boot stages, {kind} cache: median ms from navigation to the end of each",
                     "site": str(d),
+                    "boot": sorted({r["boot"] for r in runs_}),
                     **{k: round(statistics.median(r[k] for r in runs_)) for k in keys if all(k in r for r in runs_)},
                 }
             )
@@ -538,6 +590,9 @@ def main(argv: list[str] | None = None) -> int:
     p_boot = sub.add_parser("boot", help="navigation -> Ready, cold and warm cache")
     p_boot.add_argument("--runs", type=int, default=7)
     p_boot.add_argument("dirs", nargs="*", type=pathlib.Path, help="built site directories (default web/dist)")
+    p_boot.add_argument(
+        "--vs-fresh", action="store_true", help="web/dist next to a copy without its memory snapshot, with ratios"
+    )
     sub.add_parser("figures", help="encode and train 1 MB of KJV in the page")
     sub.add_parser("peers", help="bytepair vs js-tiktoken / gpt-tokenizer in one page")
     p_models = sub.add_parser("models", help="choosing an open model -> first count, cold and cached")
@@ -552,7 +607,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     t0 = time.perf_counter()
     if args.what == "boot":
-        rows = bench_boot(args.dirs or [DIST], args.runs)
+        rows = bench_boot_vs_fresh(DIST, args.runs) if args.vs_fresh else bench_boot(args.dirs or [DIST], args.runs)
     elif args.what == "models":
         rows = bench_models(args.names, args.runs)
     elif args.what == "stop":

@@ -2,7 +2,8 @@
 
 Static files with the right MIME types (``.gz`` as application/gzip bytes, no
 Content-Encoding; ``.wasm`` as application/wasm), ``Cache-Control: no-cache``
-so a rebuilt file is never served stale, no directory listings, and by default
+so a rebuilt file is never served stale (``immutable`` for the content-named
+files of :data:`IMMUTABLE_PREFIXES`), no directory listings, and by default
 the COOP/COEP headers of cross-origin isolation (:data:`ISOLATION_HEADERS`,
 also written to ``web/dist/_headers`` for static hosts that read that file).
 Standard library only.
@@ -48,6 +49,19 @@ ISOLATION_HEADERS = {
 }
 
 
+#: Files whose name holds a hash of their content (``snapshot/python-<key>.snap.gz``,
+#: tools/snapshot.py): a changed file gets a new name, so browsers may keep these
+#: without asking again. Everything else is revalidated (``no-cache``).
+IMMUTABLE_PREFIXES = ("/snapshot/",)
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+def cache_control(path: str) -> str:
+    """The ``Cache-Control`` value for the URL path ``path`` (query ignored)."""
+    path = path.split("?", 1)[0]
+    return IMMUTABLE if path.startswith(IMMUTABLE_PREFIXES) else "no-cache"
+
+
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     """Static files with the right MIME types, revalidating caches, no
     directory listings.  ``.gz`` files are sent as application/gzip bytes
@@ -59,9 +73,9 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     isolate = True
 
     def end_headers(self) -> None:
-        # Always revalidate (Last-Modified / If-Modified-Since answer 304 when
-        # unchanged), so a rebuilt file is never served stale.
-        self.send_header("Cache-Control", "no-cache")
+        # Revalidate (Last-Modified / If-Modified-Since answer 304 when unchanged),
+        # so a rebuilt file is never served stale; content-named files are immutable.
+        self.send_header("Cache-Control", cache_control(self.path))
         self.send_header("X-Content-Type-Options", "nosniff")
         if self.isolate:
             for name, value in ISOLATION_HEADERS.items():

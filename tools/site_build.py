@@ -31,6 +31,10 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
     samples/udhr.json                   parallel texts: {"source", "unit", "languages": [
                                         {code, name, lang, direction, script, udhr_name,
                                         text}, ...]}, English first
+    snapshot/python-<key>.snap.gz       the Pyodide memory snapshot: Python started, bytepair and
+                                        the adapter imported (``tools/snapshot.py``); the worker
+                                        restores it instead of starting Python (``wheels/manifest.json``
+                                        ``snapshot``: file, build id, paths; null without Node.js)
     vendor/                             JavaScript libraries from node_modules
     coi-serviceworker.js                npm ``coi-serviceworker`` (at the root: a service
                                         worker's scope is its folder): on a host that sends
@@ -55,10 +59,11 @@ import shutil
 import time
 
 from tools import adapter_wheel, model_files
+from tools import snapshot as snapshot_step
 from tools import udhr as udhr_reader
 from tools import wheels as wheel_steps
 from tools.buildutil import DIST, NODE_MODULES, PY_SRC, ROOT, WEB, BuildError, log
-from tools.serve import ISOLATION_HEADERS
+from tools.serve import IMMUTABLE, IMMUTABLE_PREFIXES, ISOLATION_HEADERS
 from tools.setup_env import ensure_node_modules
 
 VOCAB_SRC = PY_SRC / "bytepair" / "data"
@@ -352,6 +357,8 @@ def headers_file() -> bytes:
     :data:`tools.serve.ISOLATION_HEADERS`, the headers ``build.py serve`` sends."""
     lines = ["# Cross-origin isolation (COOP/COEP): Stop interrupts Python mid-merge. See web/README.md.", "/*"]
     lines += [f"  {name}: {value}" for name, value in ISOLATION_HEADERS.items()]
+    for prefix in IMMUTABLE_PREFIXES:  # content-named files (tools/snapshot.py)
+        lines += [f"{prefix}*", f"  Cache-Control: {IMMUTABLE}"]
     return ("\n".join(lines) + "\n").encode()
 
 
@@ -397,6 +404,10 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
         "data_dir_env": "BYTEPAIR_DATA_DIR",
         "lazy": {"chat": list(chat_wheels.values())},  # installed on first use, not at boot
     }
+    # Python already started with bytepair imported (tools/snapshot.py); null: none
+    manifest["snapshot"] = snapshot_step.step_snapshot(
+        out, pyodide_version=info["pyodide"], install=manifest["install"]
+    )
     out.write("wheels/manifest.json", (json.dumps(manifest, indent=1) + "\n").encode())
     info["wheels"] = {name: file.split("-")[1] for name, file in wheels.items()}
     info["bytepair"] = info["wheels"]["bytepair"]

@@ -13,6 +13,7 @@ import base64
 import csv
 import hashlib
 import io
+import sys
 import zipfile
 
 import pytest
@@ -21,6 +22,9 @@ from tools.buildutil import BuildError
 from tools.testrun import junit_counts
 from tools.udhr import DEFAULT_DIR, parse_declaration
 from tools.wheels import slim_wheel
+
+#: The local HTTP server runs in a thread; Pyodide (the core tests also run there) has none.
+NEEDS_THREADS = pytest.mark.skipif(sys.platform == "emscripten", reason="no threads in Pyodide")
 
 
 def _record_row(name: str, data: bytes) -> list[str]:
@@ -171,6 +175,7 @@ def test_adapter_wheel_holds_the_package_with_a_true_record(tmp_path):
         sys.modules.update(saved)
 
 
+@NEEDS_THREADS
 def test_the_server_and_the_headers_file_make_the_site_cross_origin_isolated(tmp_path):
     """COOP same-origin + COEP require-corp (the pair that makes a page cross-origin isolated,
     https://web.dev/articles/coop-coep) by default, for every file; ``_headers`` (Netlify /
@@ -195,6 +200,51 @@ def test_the_server_and_the_headers_file_make_the_site_cross_origin_isolated(tmp
             server.server_close()
         assert got == (want if isolate else {})
         assert server.hits["/index.html"] == 1
-    lines = headers_file().decode().splitlines()
-    assert lines[1] == "/*"
-    assert {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in lines[2:])} == want
+    blocks = _header_blocks(headers_file().decode())
+    assert {k.lower(): v for k, v in blocks["/*"].items()} == want
+    # content-named files (the memory snapshot, tools/snapshot.py) may be kept without asking again
+    assert blocks["/snapshot/*"] == {"Cache-Control": "public, max-age=31536000, immutable"}
+
+
+def _header_blocks(text: str) -> dict[str, dict[str, str]]:
+    """A ``_headers`` file as {path: {name: value}} (a path line, then indented ``Name: value`` lines)."""
+    blocks: dict[str, dict[str, str]] = {}
+    for line in text.splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        if not line[0].isspace():
+            path = blocks.setdefault(line.strip(), {})
+        else:
+            name, value = line.split(":", 1)
+            path[name.strip()] = value.strip()
+    return blocks
+
+
+@NEEDS_THREADS
+def test_only_content_named_files_are_served_immutable(tmp_path):
+    """tools/serve.py: ``snapshot/python-<key>.snap.gz`` (its name changes with its content)
+    is ``immutable``; every other file is revalidated (``no-cache``), so a rebuild is never
+    served stale."""
+    import threading
+    import urllib.request
+
+    from tools.serve import make_server, server_url
+
+    (tmp_path / "snapshot").mkdir()
+    (tmp_path / "snapshot" / "python-0123abcd.snap.gz").write_bytes(b"x")
+    (tmp_path / "index.html").write_text("<!doctype html>", encoding="utf-8")
+    server = make_server("127.0.0.1", 0, directory=tmp_path, quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        got = {}
+        for path in ("snapshot/python-0123abcd.snap.gz", "index.html", "index.html?snapshot/"):
+            with urllib.request.urlopen(server_url(server) + path) as res:
+                got[path] = res.headers["Cache-Control"]
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert got == {
+        "snapshot/python-0123abcd.snap.gz": "public, max-age=31536000, immutable",
+        "index.html": "no-cache",
+        "index.html?snapshot/": "no-cache",
+    }

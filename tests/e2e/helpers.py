@@ -56,7 +56,9 @@ def unavailable(reason: str) -> None:
 
 def wait_ready(target) -> None:
     """Wait until the page (or frame) ``target`` has booted Pyodide; fail with the status text on an error."""
-    target.wait_for_function("() => ['ready', 'error'].includes(document.body.dataset.pyodide)", timeout=READY_TIMEOUT)
+    target.wait_for_function(
+        "() => ['ready', 'error'].includes(document.body?.dataset.pyodide)", timeout=READY_TIMEOUT
+    )  # body is null while a reloading page is still in its <head>
     assert target.evaluate("() => document.body.dataset.pyodide") == "ready", target.text_content(
         '[data-testid="status-text"]'
     )

@@ -155,3 +155,24 @@ def test_site_wheels_install_in_pyodide(node: str) -> None:
         cmd = [node, str(SITE_CHECK), url, str(dist / "pyodide")]
         proc = _run_node(cmd)
     assert proc.returncode == 0, f"command: {shlex.join(cmd)}\n{_tail(proc)}"
+
+
+def test_site_snapshot_restores_and_encodes_like_tiktoken(node: str, tmp_path) -> None:
+    """The built site's memory snapshot (tools/snapshot.py), restored as the worker
+    restores it, has the adapter imported, is served as immutable, and encodes
+    like tiktoken."""
+    import json
+
+    from tests.e2e.helpers import tiktoken_for
+
+    texts = ["hello world", "naïve café 東京 🙂 1234567", "  def f(x):\n\treturn x**2  # ok\r\n"]
+    (tmp_path / "texts.json").write_text(json.dumps(texts), encoding="utf-8")
+    with served_site() as (url, dist):
+        cmd = [node, str(HERE / "check_site_snapshot.mjs"), url, str(dist / "pyodide"), str(tmp_path / "texts.json")]
+        proc = _run_node(cmd)
+    assert proc.returncode == 0, f"command: {shlex.join(cmd)}\n{_tail(proc)}"
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert got["boot_modules"] == ["bytepair", "bytepair.tokenizer", "playground"]
+    assert "immutable" in got["cache_control"]
+    enc = tiktoken_for("cl100k_base")
+    assert got["ids"] == [enc.encode_ordinary(t) for t in texts]

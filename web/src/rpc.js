@@ -22,6 +22,22 @@ export class CallTimeout extends Error {
   }
 }
 
+/**
+ * The worker boot.js started before the page's modules loaded (it is already
+ * starting Python), once; null afterwards, when there is none, or when it
+ * already failed.
+ */
+function adoptEarlyWorker() {
+  const early = globalThis.bytepairEarlyWorker;
+  globalThis.bytepairEarlyWorker = null;
+  if (!(early instanceof Worker)) return null;
+  if (early.bytepairFailed) {
+    early.terminate(); // it failed before the page was listening
+    return null;
+  }
+  return early;
+}
+
 /** "15 s", "1.5 s" */
 export const seconds = (ms) => `${Number((ms / 1000).toFixed(1))} s`;
 
@@ -38,7 +54,9 @@ const BOOT_LOCK = "bytepair-python-boot";
  */
 function spawnWorker(shared) {
   const url = new URL("./worker.js", import.meta.url);
+  const early = adoptEarlyWorker();
   if (shared) {
+    early?.terminate(); // boot.js starts none for a page that shares a runtime; just in case
     const sw = new SharedWorker(url, { type: "module", name: SHARED_NAME });
     return {
       endpoint: sw.port,
@@ -49,7 +67,7 @@ function spawnWorker(shared) {
       },
     };
   }
-  const worker = new Worker(url, { type: "module", name: "bytepair-python" });
+  const worker = early ?? new Worker(url, { type: "module", name: "bytepair-python" });
   return {
     endpoint: worker,
     terminate: () => worker.terminate(),
@@ -97,11 +115,22 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
       !useShared && globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function"
         ? new Uint8Array(new SharedArrayBuffer(1))
         : null;
-    const boot = () => remote.init(Comlink.proxy(onProgress), interrupt ? interrupt.buffer : undefined);
+    // Progress travels on its own channel (a comlink proxy), so a last progress message can
+    // arrive after the ready reply: once this worker is ready (or failed) progress is dropped,
+    // or it would put the page back to "loading".
+    let settled = false;
+    const progress = (fraction, message) => {
+      if (!settled && gen === generation) onProgress(fraction, message);
+    };
+    const boot = () => remote.init(Comlink.proxy(progress), interrupt ? interrupt.buffer : undefined);
     // embeds without SharedWorker (Android Chrome): one runtime boots at a time (Web Locks), so the
     // next one finds pyodide.asm.wasm in the HTTP cache instead of downloading it at the same time
     const serial = shared && !useShared && gen === 1 && globalThis.navigator?.locks;
     ready = race(serial ? navigator.locks.request(BOOT_LOCK, boot) : boot());
+    ready.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
     return ready;
   }
 

@@ -9,8 +9,9 @@
 // for all. Each connection is a client: `api` with its own `this.client` (Stop, step sessions).
 
 import * as Comlink from "../vendor/comlink.mjs";
-import { loadPyodide } from "../pyodide/pyodide.mjs";
+import { loadPyodide, version as pyodideVersion } from "../pyodide/pyodide.mjs";
 import { BytepairError, installErrorTransfer } from "./errors.js";
+import { startPyodide, usableSnapshot } from "./pyboot.js";
 
 installErrorTransfer();
 
@@ -71,40 +72,105 @@ async function fetchOk(url, what) {
   return res;
 }
 
+// When each boot stage ended, as epoch ms (performance.timeOrigin + now), for tools/bench_browser.py.
+const stages = {};
+const mark = (name) => {
+  stages[name] = performance.timeOrigin + performance.now();
+};
+
+/**
+ * Start Python as soon as this module runs, before the page calls init (the
+ * page may create this worker before its own modules load: boot.js). Fetches
+ * the manifest and restores the memory snapshot when it names one (pyboot.js),
+ * else starts Python while the wheels download. Resolves to
+ * {started: {pyodide, restored}, wheelsWarm}.
+ */
+async function startRuntime() {
+  mark("worker_started");
+  const manifestLoad = fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list").then((r) => r.json());
+  manifest = await manifestLoad;
+  const snapshot = usableSnapshot(manifest, {
+    pyodide: pyodideVersion,
+    dataDir: DATA_DIR,
+    adapter: "playground",
+  });
+  // Without a snapshot: the wheels download while Python starts (loadPackage then finds them in the HTTP cache).
+  const wheelsWarm = snapshot
+    ? Promise.resolve()
+    : Promise.all(
+        (manifest.install || []).map((file) => fetch(new URL("wheels/" + file, SITE)).then((r) => r.arrayBuffer())),
+      );
+  wheelsWarm.catch(() => {}); // only a head start: loadPackage reports failures
+  const started = await startPyodide(
+    loadPyodide,
+    { indexURL: new URL("pyodide/", SITE).href, stdout: () => {}, stderr: (line) => console.warn("[python]", line) },
+    snapshot,
+    SITE,
+    mark,
+  );
+  mark("runtime_loaded");
+  return { started, wheelsWarm };
+}
+const runtime = startRuntime();
+runtime.catch(() => {}); // boot() reports it
+
+/**
+ * Stages "got <file>": when each of the runtime's big downloads ended (Resource
+ * Timing), for the benchmark. Returns {file: transferSize} (0: from the HTTP
+ * cache without asking the server). Content-named files lose their hash.
+ */
+function markDownloads() {
+  const big = /(pyodide\.asm\.(mjs|wasm)|python_stdlib\.zip|snap\.gz|manifest\.json)$/;
+  const transfer = {};
+  for (const entry of performance.getEntriesByType("resource")) {
+    const file = new URL(entry.name).pathname
+      .split("/")
+      .pop()
+      .replace(/^python-\w+\./, "");
+    if (!big.test(file)) continue;
+    stages["got " + file] = performance.timeOrigin + entry.responseEnd;
+    transfer[file] = entry.transferSize;
+  }
+  return transfer;
+}
+
 async function boot(onProgress, interruptBuffer) {
   const progress = (fraction, message) => {
     if (onProgress) onProgress(fraction, message).catch(() => {});
   };
-  // When each boot stage ended, as epoch ms (performance.timeOrigin + now), for tools/bench_browser.py.
-  const stages = {};
-  const mark = (name) => {
-    stages[name] = performance.timeOrigin + performance.now();
-  };
-  mark("worker_started");
+  mark("init"); // the page asked for Python
   progress(0.05, "Loading the Python runtime…");
-  // Our own files download while the runtime starts (loadPackage below then
-  // finds the wheels in the HTTP cache).
-  const manifestLoad = fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list").then((r) => r.json());
-  const wheelsWarm = manifestLoad.then((m) =>
-    Promise.all((m.install || []).map((file) => fetch(new URL("wheels/" + file, SITE)).then((r) => r.arrayBuffer()))),
-  );
-  wheelsWarm.catch(() => {}); // only a head start: loadPackage reports failures
-  pyodide = await loadPyodide({
-    indexURL: new URL("pyodide/", SITE).href,
-    stdout: () => {},
-    stderr: (line) => console.warn("[python]", line),
-  });
-  mark("runtime_loaded");
+  const { started, wheelsWarm } = await runtime;
+  pyodide = started.pyodide;
   if (interruptBuffer) {
     interrupt = new Uint8Array(interruptBuffer);
     pyodide.setInterruptBuffer(interrupt);
   }
+  if (!started.restored) await installWheels(progress, wheelsWarm); // a snapshot has bytepair imported
+  mark("wheels_installed");
+  progress(0.85, "Starting the playground…");
+  pyodide.FS.mkdirTree(DATA_DIR);
+  // a snapshot was made with this environment (and the adapter package already imported)
+  if (!started.restored) pyodide.runPython(`import os\nos.environ["BYTEPAIR_DATA_DIR"] = ${JSON.stringify(DATA_DIR)}`);
+  pg = pyodide.pyimport("playground");
+  const version = pyodide.runPython(
+    "import bytepair, sys; getattr(bytepair, '__version__', '?') + ' on Python ' + sys.version.split()[0]",
+  );
+  mark("python_ready");
+  const transfer = markDownloads();
+  progress(1, "Ready");
+  return { version, isolated: !!interrupt, stages, transfer, boot: started.restored ? "snapshot" : "fresh" };
+}
+
+/**
+ * Install the wheels of manifest.install with Pyodide's own loader (a start
+ * without a memory snapshot). Our wheels are pure Python with no dependency
+ * left to resolve in Pyodide, so loadPackage unpacks them into site-packages
+ * with their .dist-info: no micropip, no packaging. loadPackage reports a
+ * failed download through errorCallback instead of throwing.
+ */
+async function installWheels(progress, wheelsWarm) {
   progress(0.6, "Installing bytepair…");
-  // Our wheels are pure Python with no dependency left to resolve in Pyodide,
-  // so Pyodide's own loader installs them (unpacks them into site-packages
-  // with their .dist-info): no micropip, no packaging. loadPackage reports a
-  // failed download through errorCallback instead of throwing.
-  manifest = await manifestLoad;
   await wheelsWarm.catch(() => {});
   if (!Array.isArray(manifest.install) || !manifest.install.length) {
     throw new Error("wheels/manifest.json lists no wheels to install.");
@@ -117,17 +183,6 @@ async function boot(onProgress, interruptBuffer) {
   if (failures.length || loaded.length !== manifest.install.length) {
     throw new Error("Could not install the Python wheels: " + (failures.join(" ") || "loadPackage installed too few."));
   }
-  mark("wheels_installed");
-  progress(0.85, "Starting the playground…");
-  pyodide.FS.mkdirTree(DATA_DIR);
-  pyodide.runPython(`import os\nos.environ["BYTEPAIR_DATA_DIR"] = ${JSON.stringify(DATA_DIR)}`);
-  pg = pyodide.pyimport("playground");
-  const version = pyodide.runPython(
-    "import bytepair, sys; getattr(bytepair, '__version__', '?') + ' on Python ' + sys.version.split()[0]",
-  );
-  mark("python_ready");
-  progress(1, "Ready");
-  return { version, isolated: !!interrupt, stages };
 }
 
 /** Fetch a vocabulary file the first time a real encoding is used. */

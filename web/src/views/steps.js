@@ -465,10 +465,13 @@ export function mountSteps(root, store, api) {
       if (Number.isInteger(n) && n >= 1 && n <= maxMerges()) patch.nMerges = { ...s.nMerges, [patch.mode]: n };
       else notes.push(`The link asks for ${params.n} merges; use 1 to ${maxMerges()}.`);
     }
+    const key = patch.mode === "bytes" ? "bytes" : patch.input || s.input;
+    let linked = null;
     restoreText(params, notes, (text) => {
-      const key = patch.mode === "bytes" ? "bytes" : patch.input || s.input;
-      patch.texts = { ...s.texts, [key]: text };
+      linked = text;
     });
+    // a damaged link text: the default text, as its note says (not what this page had typed)
+    if (params.t != null) patch.texts = { ...s.texts, [key]: linked ?? initialStepsState.texts[key] };
     if (params.w != null) patch.words = { ...s.words, [patch.mode]: params.w };
     const step = Number(params.s);
     pendingStep = Number.isInteger(step) && step >= 0 ? step : 0;

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// Restore the built site's Pyodide memory snapshot the way the web worker does
+// (web/src/pyboot.js), in Node.js, and encode texts with it:
+//
+//   node tests/pyodide/check_site_snapshot.mjs BASE_URL DIST_PYODIDE_DIR TEXTS.json
+//
+// BASE_URL serves web/dist; the runtime comes from DIST_PYODIDE_DIR (Node cannot
+// import Pyodide's modules over HTTP). Fetches wheels/manifest.json and the
+// snapshot it names over HTTP, unzips it with DecompressionStream, restores it,
+// fetches vocab/cl100k_base.bpv.gz into the data directory and prints one JSON
+// line: {cache_control, boot_modules: [...], ids: [[...] per text]} (the ids of
+// bytepair's cl100k_base, encode_ordinary; tests/pyodide/test_in_pyodide.py
+// compares them with tiktoken's).
+
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [base, pyodideDir, textsFile] = process.argv.slice(2);
+if (!textsFile) {
+  process.stderr.write("usage: node tests/pyodide/check_site_snapshot.mjs BASE_URL DIST_PYODIDE_DIR TEXTS.json\n");
+  process.exit(2);
+}
+const get = async (rel) => {
+  const res = await fetch(new URL(rel, base));
+  if (!res.ok) throw new Error(`GET ${rel}: HTTP ${res.status}`);
+  return res;
+};
+const manifest = await (await get("wheels/manifest.json")).json();
+const snap = manifest.snapshot;
+if (!snap) throw new Error("wheels/manifest.json names no snapshot");
+const res = await get(snap.file);
+const bytes = new Uint8Array(await new Response(res.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+if (bytes.length !== snap.raw_bytes)
+  throw new Error(`snapshot: ${bytes.length} bytes, manifest says ${snap.raw_bytes}`);
+
+const indexURL = path.resolve(pyodideDir) + path.sep;
+const { loadPyodide } = await import(pathToFileURL(path.join(indexURL, "pyodide.mjs")).href);
+const pyodide = await loadPyodide({ indexURL, _loadSnapshot: bytes, stdout: () => {} });
+pyodide.FS.mkdirTree(snap.data_dir);
+const vocab = new Uint8Array(await (await get("vocab/cl100k_base.bpv.gz")).arrayBuffer());
+pyodide.FS.writeFile(`${snap.data_dir}/cl100k_base.bpv.gz`, vocab);
+pyodide.globals.set("texts_json", fs.readFileSync(textsFile, "utf8"));
+const out = pyodide.runPython(`
+import json, sys
+import bytepair
+enc = bytepair.get_encoding("cl100k_base")
+json.dumps({
+    "boot_modules": sorted(m for m in (${JSON.stringify(snap.adapter)}, "bytepair", "bytepair.tokenizer") if m in sys.modules),
+    "ids": [enc.encode_ordinary(t) for t in json.loads(texts_json)],
+})
+`);
+console.log(JSON.stringify({ cache_control: res.headers.get("cache-control"), ...JSON.parse(out) }));
