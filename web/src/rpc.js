@@ -43,8 +43,6 @@ export const seconds = (ms) => `${Number((ms / 1000).toFixed(1))} s`;
 
 /** The shared runtime's SharedWorker name (a page connects to the one of its origin with this name). */
 const SHARED_NAME = "bytepair-python-shared";
-/** Web Lock held by an embed's dedicated worker while it boots (no SharedWorker: one download at a time). */
-const BOOT_LOCK = "bytepair-python-boot";
 
 /**
  * Start the Python worker: a SharedWorker when `shared` (one runtime for every embed of the
@@ -122,11 +120,7 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
     const progress = (fraction, message) => {
       if (!settled && gen === generation) onProgress(fraction, message);
     };
-    const boot = () => remote.init(Comlink.proxy(progress), interrupt ? interrupt.buffer : undefined);
-    // embeds without SharedWorker (Android Chrome): one runtime boots at a time (Web Locks), so the
-    // next one finds pyodide.asm.wasm in the HTTP cache instead of downloading it at the same time
-    const serial = shared && !useShared && gen === 1 && globalThis.navigator?.locks;
-    ready = race(serial ? navigator.locks.request(BOOT_LOCK, boot) : boot());
+    ready = race(remote.init(Comlink.proxy(progress), interrupt ? interrupt.buffer : undefined));
     ready.then(
       () => (settled = true),
       () => (settled = true),
