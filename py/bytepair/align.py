@@ -47,7 +47,8 @@ class RowSummary:
     """One tokenization in a :class:`Comparison`.
 
     ``name``; ``count``: tokens; ``n_bytes``: UTF-8 bytes the tokens hold
-    (their ``token`` bytes when the spans carry them, else the text's);
+    (their ``token`` bytes when the spans carry them, else the text's; added
+    special tokens with an empty span, such as BOS, hold none);
     ``bytes_per_token``: ``n_bytes / count`` (0.0 for no tokens); ``delta``:
     ``count`` minus the first row's count; ``boundaries``: offsets (in the
     spans' units) where this row cuts between two characters, ascending;
@@ -214,7 +215,8 @@ def compare_segmentations(
         spans = list(spans)
         b, ins = cuts(spans, length=length, row=i)
         if spans and all(hasattr(s, "token") for s in spans):
-            n_bytes = sum(len(s.token) for s in spans)
+            # tokens a post-processor added (BOS ...: special, empty span) hold no bytes of the text
+            n_bytes = sum(len(s.token) for s in spans if s.end > s.start or not getattr(s, "special", False))
         else:
             n_bytes = text_bytes
         per_row.append((spans, b, ins, n_bytes))

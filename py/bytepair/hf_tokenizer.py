@@ -29,6 +29,7 @@ import functools
 import heapq
 import itertools
 import json
+import operator
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -285,6 +286,8 @@ class HFTokenizer:
         self._cache: dict[str, list[int]] = {}
         self._cut: Any = False  # built on first use by _cutter()
         self._span_cache: dict[str, list[tuple[int, int, int]]] = {}
+        if self._merges_raw:  # last: an unsupported component is the first thing to say
+            self._check_merges()
 
     # ------------------------------------------------------------ properties
     @property
@@ -387,6 +390,42 @@ class HFTokenizer:
             self._sep = sep
             self._ranks = dict(zip(keys, range(n)))
         return self._ranks
+
+    def _check_merges(self) -> None:
+        """Refuse a merge naming a token that is not in the vocabulary, as ``tokenizers`` does at load.
+
+        ``tokenizers`` (``BpeBuilder::build``, ``Error::MergeTokenOutOfVocabulary``)
+        looks up both parts of every merge and their result (the right part
+        without ``continuing_subword_prefix``) and refuses the file. Builds the
+        merge table (else built on first encode), so the check costs one pass.
+
+        Raises:
+            TokenizerFileError: ``where="model.merges[i]"`` of the first bad merge,
+                the message naming the missing token.
+        """
+        self._merge_ranks()
+        vocab, plen = self._vocab, self._plen
+        has = vocab.__contains__
+        merges = self._merges_raw
+        if isinstance(merges[0], str):
+            parts = list(map(str.partition, merges, itertools.repeat(" ")))
+            lefts, rights = list(map(operator.itemgetter(0), parts)), list(map(operator.itemgetter(2), parts))
+        else:
+            lefts, rights = list(map(operator.itemgetter(0), merges)), list(map(operator.itemgetter(1), merges))
+        # fast path, all in C: every part and every result is a token
+        tails = rights if not plen else map(operator.itemgetter(slice(plen, None)), rights)
+        if all(map(has, itertools.chain(lefts, rights, map(operator.add, lefts, tails)))):
+            return
+        for i, (a, b) in enumerate(zip(lefts, rights)):
+            if has(a) and has(b) and has(a + b[plen:]):
+                continue
+            missing = next(t for t in (a, b, a + b[plen:]) if not has(t))
+            raise TokenizerFileError(
+                f"merge {i} ({a!r} + {b!r}) names {missing!r}, which is not in model.vocab "
+                "(tokenizers refuses such a file: MergeTokenOutOfVocabulary)",
+                where=f"model.merges[{i}]",
+                component="BPE",
+            )
 
     def _symbols(self, w: str, want_ranges: bool):
         """tokenizers' ``BPE::merge_word`` before merging: the initial symbols (vocab strings) and their char ranges."""
@@ -738,6 +777,53 @@ class HFTokenizer:
                 u16.append(u16[-1] + (2 if ord(ch) > 0xFFFF else 1))
             raw = [(t, u16[a], u16[b], sp) for t, a, b, sp in raw]
         return [TokenSpan(t, self.token_bytes(t), a, b, sp) for t, a, b, sp in raw]
+
+    def _dropped_in_piece(self, w: str) -> list[int]:
+        """Indexes of the characters of piece ``w`` that become no token (no vocabulary entry,
+        no byte fallback, no ``unk_token``: ``tokenizers`` drops them silently)."""
+        if self._unk is not None or (self._ignore_merges and w in self._vocab):
+            return []
+        if not self._prefix and not self._suffix and all(map(self._vocab.__contains__, w)):
+            return []
+        covered = [False] * len(w)
+        for a, b in self._symbols(w, True)[1] or ():
+            covered[a:b] = [True] * (b - a)
+        return [i for i, c in enumerate(covered) if not c]
+
+    def dropped_characters(self, text: str, *, units: Literal["chars", "utf16"] = "chars") -> list[tuple[int, int]]:
+        """Where ``text`` has characters that become no token at all.
+
+        A vocabulary without ``unk_token`` and without ``byte_fallback`` has no
+        token for a character it lacks; ``tokenizers`` (and :meth:`encode`, with
+        the same ids) leaves it out silently. Returns the ``[start, end)`` spans
+        (characters, or UTF-16 code units with ``units="utf16"``) of those
+        characters of the ``text`` given, in order, one per character; empty
+        when nothing is dropped (always for ``unk_token`` / byte-fallback files).
+        Characters a normalizer removes are not counted.
+
+        Raises:
+            TypeError: ``text`` is not a ``str``. ArgumentError: bad ``units``.
+        """
+        if units not in ("chars", "utf16"):
+            raise ArgumentError(f'units must be "chars" or "utf16", got {units!r}', field="units")
+        original = text
+        text = self._check_text(text)
+        if self._unk is not None:
+            return []
+        out: set[tuple[int, int]] = set()
+        for item in self._run(text, True):
+            if item[0] == "tok":
+                continue
+            for ptext, align, _ in item[1]:
+                for i in self._dropped_in_piece(ptext):
+                    out.add(align[i])
+        spans = sorted(out)
+        if units == "utf16" and spans:
+            u16 = [0]
+            for ch in original:
+                u16.append(u16[-1] + (2 if ord(ch) > 0xFFFF else 1))
+            spans = [(u16[a], u16[b]) for a, b in spans]
+        return spans
 
     def _is_special_id(self, tid: int) -> bool:
         t = self._added_by_id.get(tid)

@@ -264,13 +264,62 @@ def encode_ids(tok: Any, text: str, *, add_special_tokens: bool = True) -> list[
     return tok.encode_ordinary(text)
 
 
-def view_spans(tok: Any, text: str, *, add_special_tokens: bool = True, units: str = "utf16") -> list:
+def view_spans(
+    tok: Any, text: str, *, add_special_tokens: bool = True, units: str = "utf16", specials: bool = False
+) -> list:
     """``encode_with_spans`` as the playground shows it (same counting rule as :func:`count_tokens`);
     tokens a post-processor adds (BOS ...) have ``special=True`` and an empty span at 0.
+    ``specials``: special-token strings in the text are special tokens for :class:`bytepair.Tokenizer`
+    too (tiktoken's ``allowed_special="all"``: the page's switch); other kinds ignore it
+    (:func:`special_token_facts` ``typed``).
 
     Returns:
         ``list[bytepair.TokenSpan]``; spans in ``units`` (``"chars"`` or ``"utf16"``).
     """
     if adds_special_tokens(tok):
         return tok.encode_with_spans(text, add_special_tokens=add_special_tokens, units=units)
+    if specials:
+        return tok.encode_with_spans(text, units=units, allowed_special="all", disallowed_special=())
     return tok.encode_with_spans(text, units=units, disallowed_special=())
+
+
+def special_token_facts(tok: Any) -> dict[str, Any]:
+    """What the page says about the special tokens of ``tok``: ``{"example", "typed"}``.
+
+    ``example``: the special token to name in the switch and the legend (a
+    *str* as it is typed, or ``None`` when ``tok`` has none): the lowest-id
+    special token that is neither the BOS token nor a padding / unknown token
+    (spelled with ``pad`` / ``unk``): cl100k_base / o200k_base / Qwen / gpt-oss
+    ``<|endoftext|>``, Llama 3 ``<|end_of_text|>``, Gemma ``<eos>``, DeepSeek
+    ``<｜end▁of▁sentence｜>``, Tekken ``</s>``; if every special token is one of
+    those, the lowest-id one.
+    ``typed``: what a special-token string typed in the text counts as:
+    ``"switch"`` (:class:`bytepair.Tokenizer`: plain text unless the page's
+    switch allows special tokens, tiktoken's ``allowed_special``), ``"always"``
+    (``tokenizer.json`` files: one token, as ``tokenizers`` does) or ``"never"``
+    (Tekken: plain text, as mistral-common does).
+    """
+    from .hf_tokenizer import HFTokenizer
+    from .tokenizer import Tokenizer
+
+    specials = sorted(tok.special_tokens.items(), key=lambda kv: kv[1])
+    bos = getattr(tok, "bos_token", None)
+
+    def plain(s: str) -> bool:
+        low = s.lower()
+        return s != bos and "pad" not in low and "unk" not in low
+
+    example = next((s for s, _ in specials if plain(s)), specials[0][0] if specials else None)
+    typed = "switch" if isinstance(tok, Tokenizer) else "always" if isinstance(tok, HFTokenizer) else "never"
+    return {"example": example, "typed": typed}
+
+
+def dropped_characters(tok: Any, text: str, *, units: str = "utf16") -> list[tuple[int, int]]:
+    """Spans (``units``) of the characters of ``text`` that ``tok`` turns into no token at all.
+
+    :meth:`bytepair.HFTokenizer.dropped_characters` for ``tokenizer.json`` files
+    (a vocabulary without ``unk_token`` or byte fallback drops what it lacks, as
+    ``tokenizers`` does); byte-level tokenizers (OpenAI, trained, Tekken) drop nothing: ``[]``.
+    """
+    fn = getattr(tok, "dropped_characters", None)
+    return fn(text, units=units) if fn is not None else []

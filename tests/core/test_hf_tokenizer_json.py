@@ -632,3 +632,51 @@ def test_random_component_combinations(seed):
         d["model"]["ignore_merges"] = rnd.random() < 0.3
         texts = ["".join(rnd.choice(_RANDOM_ALPHABET) for _ in range(rnd.randint(0, 25))) for _ in range(12)]
         _compare(d, texts)
+
+
+# ------------------------------------- merges naming missing tokens; dropped characters
+@pytest.mark.parametrize("which", ["left", "right", "result"])
+@pytest.mark.parametrize("spelling", ["string", "pair"])
+def test_a_merge_naming_a_missing_token_is_refused_at_load_as_tokenizers_does(which, spelling):
+    d = _make("byte", decoder=decoders.ByteLevel())
+    merges = d["model"]["merges"]
+    i = len(merges) // 2
+    a, b = merges[i].split(" ") if isinstance(merges[i], str) else merges[i]
+    missing = {"left": a, "right": b, "result": a + b}[which]
+    del d["model"]["vocab"][missing]
+    d["model"]["merges"] = [(" ".join(m) if isinstance(m, list) else m) for m in merges]
+    if spelling == "pair":
+        d["model"]["merges"] = [m.split(" ") for m in d["model"]["merges"]]
+    s = json.dumps(d)
+    with pytest.raises(Exception) as ref:  # the reference refuses the file at load
+        tk.Tokenizer.from_str(s)
+    assert missing in str(ref.value), ref.value
+    first_bad = next(
+        k
+        for k, m in enumerate(d["model"]["merges"])
+        for x, y in [m.split(" ") if isinstance(m, str) else m]
+        if missing in (x, y, x + y)
+    )
+    with pytest.raises(TokenizerFileError) as e:
+        bytepair.from_tokenizer_json(s)
+    assert e.value.where == f"model.merges[{first_bad}]", e.value.to_dict()
+    assert repr(missing) in str(e.value)
+    assert e.value.to_dict()["type"] == "tokenizer_file"
+
+
+def test_dropped_characters_are_the_ones_tokenizers_gives_no_token():
+    d = _make("ws", model={"unk_token": None})
+    s = json.dumps(d)
+    ref = tk.Tokenizer.from_str(s)
+    ours = bytepair.from_tokenizer_json(s)
+    seen = 0
+    for text in TEXTS + ["abc 𓀀 x ǅ", "ǅǅ", "𝔘 and 日本"]:
+        assert ours.encode(text, add_special_tokens=False) == ref.encode(text, add_special_tokens=False).ids
+        # no normalizer, no subword affixes: a character is dropped where tokenizers gives
+        # it, alone, no token (its offsets cannot tell: they shift left past a dropped one)
+        want = [(k, k + 1) for k, ch in enumerate(text) if not ch.isspace() and not ref.encode(ch).ids]
+        seen += len(want)
+        assert ours.dropped_characters(text) == want, text
+    assert seen >= 10  # the texts do have characters this vocabulary lacks
+    assert ours.dropped_characters("a𓀀b", units="utf16") == [(1, 3)]
+    assert bytepair.from_tokenizer_json(json.dumps(_make("meta"))).dropped_characters("𓀀") == []  # has <unk>

@@ -204,3 +204,51 @@ def test_adapter_forwards_open_models(tmp_path, adapter):
     with pytest.raises(ValueError):
         pg.register_file("gemma3", "{}")
     assert json.loads(pg.last_error())["field"] == "name"
+
+
+#: the end-of-text token each tokenizer's makers name (model cards / tokenizer_config.json)
+END_OF_TEXT = {
+    "llama3_1": "<|end_of_text|>",
+    "qwen3": "<|endoftext|>",
+    "gemma3": "<eos>",
+    "deepseek_v3": "<｜end▁of▁sentence｜>",
+    "gptoss": "<|endoftext|>",
+}
+
+
+@pytest.mark.parametrize("key", list(END_OF_TEXT))
+def test_special_token_facts_of_open_models_name_their_own_token(key):
+    """The page names each tokenizer's own special token (issue 11: not <|endoftext|> for all);
+    typed in the text it is one token in `tokenizers` (``typed="always"``)."""
+    ref = hf_models.reference(key)
+    f = models.special_token_facts(hf_models.ours(key))
+    assert f["example"] == END_OF_TEXT[key]
+    assert f["typed"] == "always"
+    assert ref.encode(f"a{f['example']}b", add_special_tokens=False).ids[1:2] == [ref.token_to_id(f["example"])]
+    assert ref.get_added_tokens_decoder()[ref.token_to_id(f["example"])].special
+
+
+def test_special_token_facts_of_openai_tekken_and_trained():
+    tiktoken = pytest.importorskip("tiktoken")
+    for name in ("gpt2", "p50k_base", "cl100k_base", "o200k_base"):
+        enc = bytepair.get_encoding(name)
+        f = models.special_token_facts(enc)
+        assert f == {"example": "<|endoftext|>", "typed": "switch"}
+        ref = tiktoken.Encoding(
+            name, pat_str=enc.pattern, special_tokens=enc.special_tokens, mergeable_ranks=enc.mergeable_ranks()
+        )
+        assert len(ref.encode(f["example"], allowed_special="all")) == 1 < len(ref.encode_ordinary(f["example"]))
+    assert models.special_token_facts(bytepair.train("hello world " * 40, 300)) == {"example": None, "typed": "switch"}
+    pytest.importorskip("mistral_common")
+    from mistral_common.tokens.tokenizers.tekken import Tekkenizer
+
+    path = hf_models.tekken_path("240718")
+    f = models.special_token_facts(bytepair.from_tekken(path))
+    ref = Tekkenizer.from_file(path)
+    assert f == {"example": "</s>", "typed": "never"}
+    assert ref.eos_id == 2 and len(ref.encode(f["example"], bos=False, eos=False)) > 1  # typed: plain text
+
+
+def test_dropped_characters_of_every_kind():
+    assert models.dropped_characters(bytepair.get_encoding("cl100k_base"), "a\U00013000b") == []
+    assert models.dropped_characters(hf_models.ours("gemma3"), "a\U00013000b") == []  # byte fallback

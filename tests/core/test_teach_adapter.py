@@ -145,3 +145,30 @@ def test_open_models_side_by_side_and_their_token_stories(pg):
         assert e["type"] == "argument" and e["field"] == "token_index"
     finally:
         pg.state.trained.pop("qwen3-test", None)
+
+
+def test_side_by_side_and_story_count_as_the_main_view(pg):
+    """Issue 13 follow-up: rows follow "Add special tokens" (BOS, as `tokenizers` adds it) and the
+    OpenAI special-token switch (tiktoken's allowed_special="all"); so does the story."""
+    from tests import hf_models
+
+    ref = hf_models.reference("llama3_1")
+    pg.state.trained["llama3-test"] = hf_models.ours("llama3_1")
+    try:
+        text = "Hello <|endoftext|> world"
+        for add in (True, False):
+            r = json.loads(pg.side_by_side(text, json.dumps(["llama3-test", "cl100k_base"]), add))
+            want = ref.encode(text, add_special_tokens=add).ids
+            assert r["spans"][0]["ids"] == want and r["rows"][0]["count"] == len(want)
+            # the added BOS holds no bytes of the text
+            assert r["rows"][0]["n_bytes"] == len(text.encode())
+        enc = tiktoken_for("cl100k_base")
+        for specials, want in ((False, enc.encode_ordinary(text)), (True, enc.encode(text, allowed_special="all"))):
+            r = json.loads(pg.side_by_side(text, json.dumps(["cl100k_base"]), True, specials))
+            assert r["spans"][0]["ids"] == want and r["rows"][0]["count"] == len(want)
+            k = next(i for i, t in enumerate(want) if enc.decode([t]).endswith("|>") or enc.decode([t]) == " world")
+            story = json.loads(pg.token_story(text, "cl100k_base", k, "", True, specials))
+            assert story["id"] == want[k]
+        assert enc.encode(text, allowed_special="all")[1:3] == [enc.encode_single_token(" "), 100257]
+    finally:
+        pg.state.trained.pop("llama3-test", None)

@@ -252,3 +252,101 @@ def test_a_malformed_file_shows_the_error_and_the_page_keeps_working(page, site_
         "() => document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded === 'cl100k_base:2'"
     )
     assert page.evaluate("() => document.body.dataset.pyodide") == "ready"
+
+
+def _encoded(page, name: str, n: int) -> None:
+    page.wait_for_function(
+        "(want) => document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded === want",
+        arg=f"{name}:{n}",
+        timeout=120_000,
+    )
+    settle(page)
+
+
+def test_special_tokens_are_named_as_each_tokenizer_spells_them(page, site_url):
+    """Issue 11: the switch and the legend said <|endoftext|> for every tokenizer. Llama 3 names
+    its own (<|end_of_text|>, as `tokenizers` reads the file), typed ones count as one token there
+    (no OpenAI switch); Qwen's is <|endoftext|>; the OpenAI switch names the encoding's."""
+    ref = hf_models.reference("llama3_1")
+    eot = ref.id_to_token(128001)
+    assert eot == "<|end_of_text|>" and ref.get_added_tokens_decoder()[128001].special
+    text = f"Hello{eot} world"
+    want = ref.encode(text, add_special_tokens=True).ids
+    open_ready(page, site_url, "tokenize")
+    set_text(page, "tokenize-text", text)
+    choose(page, "llama3")
+    _encoded(page, "llama3", len(want))
+    switch = page.locator('[data-testid="specials-switch"]')
+    assert not switch.is_visible()  # typed special tokens always count as one token here
+    legend = page.locator('[data-testid="legend-special"]')
+    assert legend.locator(".special").text_content() == eot
+    assert "<|endoftext|>" not in page.text_content('[data-testid="tokens-legend"]')
+    assert page.locator('[data-testid="legend-added"] .special').text_content() == ref.id_to_token(want[0])
+    assert f"(such as {eot}) count as one token each" in page.text_content('[data-testid="count-what"]')
+    chips = page.locator('[data-testid="token"]').evaluate_all("(els) => els.map((e) => e.dataset.ids)")
+    assert [int(i) for c in chips for i in c.split(",")] == want
+
+    qwen = hf_models.reference("qwen3")
+    assert qwen.id_to_token(151643) == "<|endoftext|>"
+    choose(page, "qwen3")
+    _encoded(page, "qwen3", len(qwen.encode(text, add_special_tokens=True).ids))
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"count-what\"]').textContent.includes('(such as <|endoftext|>)')"
+    )
+    choose(page, "o200k_base")
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"specials-switch\"]').hidden")
+    assert page.text_content('[data-testid="specials-example"]') == "<|endoftext|>"
+
+
+def test_merges_naming_missing_tokens_are_refused_and_dropped_characters_are_said(page, site_url):
+    """Issue 8 follow-up. (1) A tokenizer.json whose merges name a token missing from its
+    vocabulary: `tokenizers` refuses it at load; the page does too, naming model.merges[i] and the
+    token. (2) A vocabulary without unk_token or byte fallback drops characters it lacks (ids as
+    `tokenizers`' ids): the page says how many and which."""
+    tokenizers = pytest.importorskip("tokenizers")
+    from tokenizers import models as tm
+    from tokenizers import pre_tokenizers, trainers
+
+    hf = tokenizers.Tokenizer(tm.BPE())
+    hf.pre_tokenizer = pre_tokenizers.Whitespace()
+    hf.train_from_iterator(
+        ["the quick brown fox jumps over the lazy dog"] * 20, trainers.BpeTrainer(vocab_size=120, show_progress=False)
+    )
+    good = json.loads(hf.to_str())
+    assert good["model"]["unk_token"] is None and not good["model"]["byte_fallback"]
+    bad = json.loads(hf.to_str())
+    a, b = (
+        bad["model"]["merges"][3] if isinstance(bad["model"]["merges"][3], list) else bad["model"]["merges"][3].split()
+    )
+    del bad["model"]["vocab"][a + b]
+    with pytest.raises(Exception, match=f"{a + b}"):
+        tokenizers.Tokenizer.from_str(json.dumps(bad))
+    open_ready(page, site_url, "tokenize")
+    page.wait_for_function(
+        "() => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith('cl100k_base:')"
+    )
+    _drop(page, [("tokenizer.json", json.dumps(bad))])
+    message = visible_error(page, "loadfile-error")
+    assert "model.merges[3]" in message and repr(a + b) in message, message
+    assert page.evaluate("() => window.bytepair.loadedFiles().length") == 0
+
+    _drop(page, [("tokenizer.json", json.dumps(good))])
+    page.wait_for_function("() => window.bytepair.loadedFiles().length === 1")
+    name = page.eval_on_selector('[data-testid="tokenize-tokenizer"]', "s => s.value")
+    text = "the fox ǅ jumps 𓀀 over Zz"
+    want = hf.encode(text).ids
+    lacking = [ch for ch in text if not ch.isspace() and not hf.encode(ch).ids]
+    assert len(lacking) == 3  # ǅ, 𓀀, Z: not in this vocabulary (tokenizers gives them no id)
+    set_text(page, "tokenize-text", text)
+    _encoded(page, name, len(want))
+    note = page.locator('[data-testid="dropped-note"]')
+    assert note.is_visible()
+    said = note.text_content()
+    assert said.startswith("3 characters are not in this tokenizer's vocabulary and were dropped"), said
+    for ch in lacking:
+        assert f"“{ch}”" in said
+    assert page.evaluate("([t, n]) => window.bytepair.encode(t, n)", [text, name]) == want
+    # a text it fully knows: no note
+    set_text(page, "tokenize-text", "the lazy dog")
+    _encoded(page, name, len(hf.encode("the lazy dog").ids))
+    assert not note.is_visible()

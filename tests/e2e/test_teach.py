@@ -300,3 +300,96 @@ def test_story_follows_the_add_special_tokens_switch(page, site_url):
     page.locator('[data-testid="token"]').nth(2).click()
     token_id, _ = _story_rows(page)
     assert token_id == ids[2]
+
+
+def test_right_to_left_merge_rows_read_pair_then_new_token(page, site_url, tmp_path):
+    """Issue 11: in the Arabic story a row "“ال” + “م” → “الم”" read out of order (the bidi
+    algorithm ran the Arabic parts and the neutral " + " together right to left). Each token
+    text is now a direction isolate: the row's parts sit left to right as left, right, new token,
+    and each holds its own text. Expected texts: tiktoken's bytes of the merged ids."""
+    enc = tiktoken_for("o200k_base")
+    text = "مرحبا بالعالم"
+    ids = enc.encode(text)
+    open_ready(page, site_url, "tokenize")
+    _tokenize(page, text, "o200k_base", len(ids))
+    page.locator('[data-testid="token"]').nth(2).click()
+    token_id, steps = _story_rows(page)
+    assert token_id == ids[2]
+    _replays(enc, token_id, steps)
+    rows = page.locator('[data-testid="story-pair"]').evaluate_all("""(cells) => cells.map((c) => ({
+        dir: getComputedStyle(c).direction,
+        parts: [...c.querySelectorAll('bdi')].map((b) => {
+            const r = b.getBoundingClientRect();
+            return {text: b.textContent, left: r.left, right: r.right, bidi: getComputedStyle(b).unicodeBidi};
+        }),
+    }))""")
+    assert len(rows) == len(steps)
+    arabic = 0
+    for (left, right, merged), row in zip(steps, rows, strict=True):
+        assert row["dir"] == "ltr"
+        want = [enc.decode_single_token_bytes(t).decode("utf-8", "replace") for t in (left, right, merged)]
+        texts = [p["text"] for p in row["parts"]]
+        if all("\ufffd" not in w for w in want):
+            assert texts == want, (texts, want)
+            arabic += any("\u0600" <= c <= "\u06ff" for c in want[0]) and any(
+                "\u0600" <= c <= "\u06ff" for c in want[1]
+            )
+        assert all(p["bidi"] == "isolate" for p in row["parts"])
+        # on screen: left part, then right part, then the new token, left to right
+        xs = [p["left"] for p in row["parts"]]
+        assert xs == sorted(xs) and row["parts"][0]["right"] <= row["parts"][1]["left"] + 0.5, row
+    assert arabic >= 2  # rows whose two parts are both Arabic were checked
+    page.locator('[data-testid="token-story"]').screenshot(path=str(tmp_path / "story-rtl.png"))
+
+
+def test_side_by_side_and_story_follow_the_special_token_switches(page, site_url):
+    """Issue 13 follow-up: side-by-side rows counted without BOS (4 tokens where the main count
+    said 5); the story ignored the OpenAI special-token switch (<|endoftext|> as one token).
+    Expected ids: `tokenizers` (Llama 3, BOS as it adds it) and tiktoken (allowed_special="all")."""
+    from tests import hf_models
+
+    text = "Hello world foo"
+    ref = hf_models.reference("llama3_1")
+    cl100k = tiktoken_for("cl100k_base")
+    open_ready(page, site_url, "tokenize")
+    for add in (True, False):
+        want = ref.encode(text, add_special_tokens=add).ids
+        if add:
+            _tokenize(page, text, "llama3", len(want))
+            _side_by_side_with(page, "cl100k_base")
+        else:
+            page.locator('[data-testid="toggle-special"]').uncheck()
+            page.wait_for_function(
+                "(want) => document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded === want",
+                arg=f"llama3:{len(want)}",
+            )
+        page.wait_for_function(
+            '(n) => { const c = document.querySelector(\'[data-testid="sbs-row-summary"][data-name="llama3"] [data-testid="sbs-count"]\');'
+            " return c && c.textContent === String(n); }",
+            arg=len(want),
+            timeout=60_000,
+        )
+        assert page.text_content('[data-testid="count-tokens"]') == str(len(want))
+        other = page.text_content('[data-testid="sbs-row-summary"][data-name="cl100k_base"] [data-testid="sbs-count"]')
+        assert other == str(len(cl100k.encode_ordinary(text)))
+
+    # the OpenAI switch: <|endoftext|> typed in the text is one token, in the list and in the story
+    text = "a<|endoftext|>b"
+    want = cl100k.encode(text, allowed_special="all")
+    assert want[1] == cl100k.encode_single_token("<|endoftext|>")
+    _tokenize(page, text, "cl100k_base", len(cl100k.encode_ordinary(text)))
+    page.locator('[data-testid="toggle-specials"]').check()
+    page.wait_for_function(
+        "(want) => document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded === want",
+        arg=f"cl100k_base:{len(want)}",
+    )
+    settle(page)
+    page.locator('[data-testid="token"]').nth(1).click()
+    token_id, steps = _story_rows(page)
+    assert token_id == want[1] and steps == []
+    page.wait_for_function(
+        '(n) => { const c = document.querySelector(\'[data-testid="sbs-row-summary"][data-name="cl100k_base"] [data-testid="sbs-count"]\');'
+        " return c && c.textContent === String(n); }",
+        arg=len(want),
+        timeout=60_000,
+    )

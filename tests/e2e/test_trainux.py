@@ -17,6 +17,7 @@ import pytest
 from tests.e2e.helpers import (
     DIST,
     READY_TIMEOUT,
+    lz_compress,
     open_ready,
     set_text,
     settle,
@@ -97,17 +98,40 @@ def test_backtracking_regex_in_train_is_caught_and_the_text_kept(page, site_url)
 
 
 def test_missing_tokenizer_warning_stays_while_the_fallback_is_shown(page, site_url):
-    page.goto(site_url + "#tokenize?tok=nowhere-bpe")
+    """A link naming a tokenizer this page lacks says so next to the picker (issue 11: it fell
+    back silently, or far below, as an error of the text) and keeps the rest of its state."""
+    text = "link text, kept"
+    page.goto(site_url + f"#tokenize?tok=nowhere-bpe&ids=1&t={lz_compress(text)}")
     wait_ready(page)
     page.wait_for_function("() => document.querySelector('[data-testid=\"count-tokens\"]').textContent !== '–'")
     page.wait_for_timeout(1500)
     settle(page)
-    warning = page.locator('[data-testid="tokenize-error"]')
-    assert warning.is_visible()
-    assert "nowhere-bpe" in warning.text_content()
-    # choosing a tokenizer ends that state, and the message with it
+    note = page.locator('[data-testid="tokenizer-link-note"]')
+    assert note.is_visible()
+    said = note.text_content()
+    assert said.startswith(
+        "This link asked for tokenizer “nowhere-bpe”, which this page does not have; showing GPT-4 (cl100k_base)."
+    ), said
+    # next to the picker: in the same field, right under the select
+    assert page.evaluate("""() => {
+        const s = document.querySelector('[data-testid="tokenize-tokenizer"]');
+        const n = document.querySelector('[data-testid="tokenizer-link-note"]');
+        return s.closest('.field') === n.closest('.field')
+            && n.getBoundingClientRect().top - s.getBoundingClientRect().bottom < 40; }""")
+    assert not page.locator('[data-testid="tokenize-error"]').is_visible()  # the text is not at fault
+    # the rest of the link: its text and its switches
+    assert page.input_value('[data-testid="tokenize-text"]') == text
+    assert page.is_checked('[data-testid="toggle-ids"]')
+    assert page.input_value('[data-testid="tokenize-tokenizer"]') == "cl100k_base"
+    n = len(tiktoken_for("cl100k_base").encode(text))
+    assert page.text_content('[data-testid="count-tokens"]') == str(n)
+    # typing keeps the note (the fallback is still shown) ...
+    set_text(page, "tokenize-text", text + " more")
+    page.wait_for_timeout(600)
+    assert note.is_visible()
+    # ... choosing a tokenizer ends that state, and the note with it
     page.select_option('[data-testid="tokenize-tokenizer"]', "gpt2")
-    page.wait_for_function("() => document.querySelector('[data-testid=\"tokenize-error\"]').hidden")
+    page.wait_for_function("() => document.querySelector('[data-testid=\"tokenizer-link-note\"]').hidden")
 
 
 def test_empty_text_train_error_is_not_erased(page, site_url):
@@ -372,3 +396,66 @@ def test_a_large_paste_is_counted_not_laid_out_and_trains(page, site_url):
     # and can still be shown and edited on request
     page.click('[data-action="show-big-text"]')
     assert page.evaluate("(t) => document.querySelector('[data-testid=\"train-text\"]').value === t", text)
+
+
+def test_stop_pressed_as_a_fast_run_finishes_says_what_happened(page, site_url):
+    """Issue 11: a Stop clicked just as a fast run finished ended "Done … ran out of pairs" after
+    the page had said "Stopped at N merges: saving…". Stop is clicked right after the last merge
+    is drawn (the worker is building the tokenizer then): a Stop the page took must end as
+    "Stopped after K merges" with K merges kept; one that came too late changes nothing ("Done")."""
+    open_ready(page, site_url)
+    import bytepair
+
+    text = "the cat sat on the mat; the rat ate the hat. " * 3
+    n = len(bytepair.train(text, 5000, pattern="none").merges)  # every merge: one token left
+    page.evaluate("""() => {
+        const api = window.bytepair;
+        const train = api.train.bind(api);
+        window.__train = api.train;
+        const el = document.querySelector('[data-testid="train-progress-text"]');
+        window.__progress = [];
+        new MutationObserver(() => window.__progress.push(el.textContent)).observe(el, {
+            childList: true, characterData: true, subtree: true });
+        const stop = () => document.querySelector('[data-testid="stop-button"]').click();
+        // the last merge leaves one token (pattern "none"): Stop once it is on screen
+        api.train = (t, options, onMerge) => train(t, options, (m) => {
+            onMerge(m);
+            if (m.nTokens === 1) requestAnimationFrame(() => requestAnimationFrame(stop));
+        });
+    }""")
+    train(page, text, 5000, name="raced", pattern="none")
+    settle(page)
+    final = page.text_content(PROGRESS)
+    seen = page.evaluate("() => window.__progress")
+    rows = len(_rows(page))
+    kept = len(json.loads(page.evaluate("() => window.bytepair.tokenizerJson('raced')"))["merges"])
+    assert rows == kept, (rows, kept, final)
+    if final.startswith("Stopped after"):  # the page took the Stop: it keeps what it showed
+        assert final.startswith(f"Stopped after {kept:,} merge") and "ran out" not in final, (final, seen)
+        assert page.evaluate("() => document.body.dataset.training") == "stopped"
+    else:  # too late: the run had finished, every merge is kept, and no Stop was ever announced
+        assert final.startswith(f"Done: {n:,} merges") and kept == n, (final, seen)
+        assert not any(t.startswith("Stopped at") for t in seen), (final, seen)
+
+    # A Stop while the finished run is being saved (the worker has answered): deterministic.
+    # It is too late: refused, nothing is cut, the page never says "Stopped at" and ends "Done".
+    page.evaluate("""() => {
+        window.bytepair.train = window.__train;  // no Stop after the last merge this time
+        window.__progress = [];
+        const put = IDBObjectStore.prototype.put;
+        IDBObjectStore.prototype.put = function (value, ...rest) {
+            if (value && value.name === 'raced-late' && value.json) {
+                IDBObjectStore.prototype.put = put;
+                document.querySelector('[data-testid="stop-button"]').click();
+            }
+            return put.call(this, value, ...rest);
+        };
+    }""")
+    train(page, text, 5000, name="raced-late", pattern="none")
+    settle(page)
+    final = page.text_content(PROGRESS)
+    seen = page.evaluate("() => window.__progress")
+    kept = len(json.loads(page.evaluate("() => window.bytepair.tokenizerJson('raced-late')"))["merges"])
+    assert final.startswith(f"Done: {n:,} merges") and kept == n == len(_rows(page)), (final, seen)
+    assert not any(t.startswith("Stopped at") for t in seen), (final, seen)
+    assert page.console_errors == []

@@ -494,18 +494,26 @@ export function createApi({ onStatus, shared = false }) {
      * (bytepair.token_story(...).to_dict() with UTF-16 spans, plus `lines` (bytepair.explain.describe)).
      * For a tokenizer trained in this page its merges' counts are included (created_by.count).
      */
-    async tokenStory(text, tokenizer, index, { addSpecial = true } = {}) {
+    async tokenStory(text, tokenizer, index, { addSpecial = true, specials = false } = {}) {
       needText("tokenStory(text, tokenizer, index)", text);
       if (!Number.isInteger(index) || index < 0)
         throw new TypeError(
           `bytepair.tokenStory(text, tokenizer, index): index must be a token number (0, 1, ...), got ${describe(index)}.`,
         );
       const name = await use(tokenizer, "tokenStory(text, tokenizer, index)");
-      return call("tokenStory", text, name, index, trainingEvents.get(name) ?? null, addSpecial !== false);
+      return call(
+        "tokenStory",
+        text,
+        name,
+        index,
+        trainingEvents.get(name) ?? null,
+        addSpecial !== false,
+        specials === true,
+      );
     },
     /** The same text under several tokenizers, boundaries aligned: bytepair.compare_segmentations(...).to_dict() + `spans` per row. */
-    async sideBySide(text, tokenizers) {
-      const fn = "sideBySide(text, tokenizers)";
+    async sideBySide(text, tokenizers, { addSpecial = true, specials = false } = {}) {
+      const fn = "sideBySide(text, tokenizers, {addSpecial, specials})";
       needText(fn, text);
       if (!Array.isArray(tokenizers) || !tokenizers.length)
         throw new TypeError(
@@ -513,7 +521,7 @@ export function createApi({ onStatus, shared = false }) {
         );
       const names = [];
       for (const t of tokenizers) names.push(await use(t, fn));
-      return call("sideBySide", text, names);
+      return call("sideBySide", text, names, addSpecial !== false, specials === true);
     },
     /** The gallery of tokenizer oddities (bytepair.gallery.gallery_data): [{id, title, encodings, explanation, facts, texts}]. */
     async gallery(ids = null) {
@@ -622,11 +630,17 @@ export function createApi({ onStatus, shared = false }) {
           { vocabSize: options.vocabSize, pattern: options.pattern, name },
           rpc.proxy(onBatch),
         );
-        if (run.keep != null && result.n_merges > run.keep) {
-          // Stop came after the worker had finished: keep what was shown all the same
-          result = run.keep
-            ? { ...(await call("fromMerges", name, shownMerges(run), options.pattern)), stopped: true }
-            : { name, n_merges: 0, stopped: true };
+        // The run is over here: a Stop from now on is too late (stop() says so and changes nothing);
+        // one taken before is honoured even if the worker had finished (issue 11: it ended "Done").
+        run.over = true;
+        clearTimeout(run.watchdog); // the worker answered: nothing to restart
+        if (run.keep != null) {
+          // Stop was taken: the tokenizer keeps exactly the merges shown, and says it stopped
+          if (result.n_merges > run.keep)
+            result = run.keep
+              ? { ...(await call("fromMerges", name, shownMerges(run), options.pattern)), stopped: true }
+              : { name, n_merges: 0, stopped: true };
+          else result = { ...result, stopped: true };
         }
         if (!result.n_merges) return { ...result, n_merges: 0, saved: false }; // nothing learned: nothing to keep
         trainingEvents.set(result.name, run.keep != null ? shownMerges(run) : seen);
@@ -658,10 +672,13 @@ export function createApi({ onStatus, shared = false }) {
      * Stop the running training; always works (restarts a worker stuck in Python).
      * shown: how many merges the caller has shown (default: every merge passed to onMerge so far);
      * the saved tokenizer holds exactly those, and onMerge is not called again.
+     * Returns true if the Stop was taken, false if there is no run or it has already finished
+     * (its result, with every merge, is on its way: nothing is cut).
      */
     stop(shown = null) {
       const run = training;
-      if (!run || run.stopRequested) return;
+      if (!run || run.over) return false;
+      if (run.stopRequested) return true;
       if (shown != null && !(Number.isInteger(shown) && shown >= 0)) {
         throw new TypeError(
           `bytepair.stop(shown): shown must be a whole number of merges (or nothing), got ${describe(shown)}.`,
@@ -671,8 +688,9 @@ export function createApi({ onStatus, shared = false }) {
       run.keep = Math.min(shown ?? run.merges.id.length, run.merges.id.length);
       rpc.interrupt(run.keep);
       run.watchdog = setTimeout(() => {
-        if (training === run) rpc.restart("Stopped a training run that was busy counting pairs.");
+        if (training === run && !run.over) rpc.restart("Stopped a training run that was busy counting pairs.");
       }, STOP_GRACE_MS);
+      return true;
     },
     get training() {
       return !!training;

@@ -548,18 +548,18 @@ const api = {
   },
 
   /** Why this token (playground token_story): the story of token `index` of `text`; events: training columns or null. */
-  tokenStory(text, name, index, events, addSpecial = true) {
+  tokenStory(text, name, index, events, addSpecial = true, specials = false) {
     return guarded(async () => {
       await ensureData(name);
-      return JSON.parse(pg.token_story(text, name, index, events ? JSON.stringify(events) : "", addSpecial));
+      return JSON.parse(pg.token_story(text, name, index, events ? JSON.stringify(events) : "", addSpecial, specials));
     });
   },
 
   /** Side by side (playground side_by_side): compare_segmentations of `text` under `names`, with each row's spans. */
-  sideBySide(text, names) {
+  sideBySide(text, names, addSpecial = true, specials = false) {
     return guarded(async () => {
       for (const name of names) await ensureData(name);
-      return JSON.parse(pg.side_by_side(text, JSON.stringify(names)));
+      return JSON.parse(pg.side_by_side(text, JSON.stringify(names), addSpecial, specials));
     });
   },
 

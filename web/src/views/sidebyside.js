@@ -180,14 +180,17 @@ export function mountSideBySide(el, store, api) {
     const s = store.state.tokenize.sbs;
     const rows = names(first);
     const shown = clip(text);
-    if (!force && s?.result && s.text === shown && s.names.join("\n") === rows.join("\n")) return;
+    // rows count as the main count does: BOS etc. ("Add special tokens"), typed special tokens (the switch)
+    const { addSpecial, specials } = store.state.tokenize;
+    const how = `${addSpecial}:${specials}`;
+    if (!force && s?.result && s.text === shown && s.names.join("\n") === rows.join("\n") && s.how === how) return;
     const mine = ++seq;
     el.setAttribute("aria-busy", "true");
     try {
-      const result = await api.sideBySide(shown, rows);
+      const result = await api.sideBySide(shown, rows, { addSpecial, specials });
       if (mine !== seq) return;
       showError(el, "sbs", "");
-      set({ result, text: shown, names: rows, clipped: shown.length < text.length });
+      set({ result, text: shown, names: rows, how, clipped: shown.length < text.length });
     } catch (err) {
       if (mine !== seq) return;
       showError(el, "sbs", err.message);

@@ -10,21 +10,29 @@ const EDGE = {
   piece_end: "the piece ends here (merges never cross pieces)",
 };
 
-const q = (b) => `“${b.text}”`;
+// Token texts may be right-to-left (Arabic, Hebrew): each sits in its own <bdi> (a direction
+// isolate), so a row reads left to right as pair → new token whatever the script (issue 11).
+const iso = (text, attrs = {}) => h("bdi", { ...attrs, text });
+const quoted = (b) => ["“", iso(b.text), "”"];
 
 /** "rank 267" (real encodings) or "merge #3" (trained tokenizers) of a step or candidate. */
 function priority(x) {
   return x.rank != null ? `rank ${int(x.rank)}` : `merge #${int(x.merge_index)}`;
 }
 
+/** The nodes of one "why it stopped" line (token texts isolated). */
 function edgeText(edge, side, rule) {
-  if (EDGE[edge.kind]) return `${side}: ${EDGE[edge.kind]}`;
+  if (EDGE[edge.kind]) return [`${side}: ${EDGE[edge.kind]}`];
   const absent = rule === "rank" ? "not a token of the vocabulary" : "not a learned merge";
-  return `${side}: joined with its neighbour (id ${edge.neighbour_id}) it would be ${edge.joined ? q(edge.joined) : "a new pair"}, which is ${absent}, so the loop stops there`;
+  return [
+    `${side}: joined with its neighbour (id ${edge.neighbour_id}) it would be `,
+    ...(edge.joined ? quoted(edge.joined) : ["a new pair"]),
+    `, which is ${absent}, so the loop stops there`,
+  ];
 }
 
 function chip(text, cls = "story-part") {
-  return h("span", { class: cls, text });
+  return h("bdi", { class: cls, text });
 }
 
 /**
@@ -105,7 +113,7 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
     return h(
       "div",
       { class: "story-head" },
-      h("h3", { text: title, attrs: { id: "story-title" } }),
+      h("h3", { attrs: { id: "story-title" } }, ...[title].flat()),
       ...nav,
       h("button", {
         type: "button",
@@ -118,7 +126,7 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
   }
 
   function draw(s, tokenizer) {
-    const out = [header(`Why this token: ${q(s)} (id ${s.id})`)];
+    const out = [header(["Why this token: ", ...quoted(s), ` (id ${s.id})`])];
     const facts = h("dl", { class: "story-facts" });
     const add = (term, ...value) => facts.append(h("div", {}, h("dt", { text: term }), h("dd", {}, ...value)));
     add(
@@ -128,7 +136,7 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
       ` in ${api.label(tokenizer)}`,
     );
     add("Bytes (hex)", h("code", { text: s.hex.replace(/(..)(?=.)/g, "$1 "), dataset: { testid: "story-hex" } }));
-    add("Display forms", `text ${q(s)} · GPT-2 form “${s.gpt2}”`);
+    add("Display forms", "text ", ...quoted(s), " · GPT-2 form “", iso(s.gpt2), "”");
     const p = s.piece_story;
     if (s.special) add("Piece", "a special token: matched whole before the text is split, never merged");
     else if (p) {
@@ -138,7 +146,7 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
           : p.label;
       add(
         "Piece",
-        h("code", { class: "story-piece", text: `“${p.text}”` }),
+        h("code", { class: "story-piece" }, "“", iso(p.text), "”"),
         " — ",
         h("span", { text: where, dataset: { testid: "story-label" } }),
       );
@@ -170,9 +178,23 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
           "tr",
           { dataset: { testid: "story-step", left: st.left_id, right: st.right_id, id: st.id } },
           h("td", { class: "num", text: String(k + 1) }),
-          h("td", {}, h("code", { text: `“${st.left.text}” + “${st.right.text}” → “${st.merged.text}”` })),
+          h(
+            "td",
+            {},
+            h(
+              "code",
+              { attrs: { dir: "ltr" }, dataset: { testid: "story-pair" } },
+              "“",
+              iso(st.left.text),
+              "” + “",
+              iso(st.right.text),
+              "” → “",
+              iso(st.merged.text),
+              "”",
+            ),
+          ),
           h("td", { class: "num", text: priority(st) }),
-          h("td", { class: "story-parts" }, ...partsOf(st)),
+          h("td", { class: "story-parts", attrs: { dir: "ltr" } }, ...partsOf(st)),
         ),
       );
       out.push(
@@ -201,8 +223,8 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
     }
     if (s.stop) {
       const items = [
-        h("li", { text: edgeText(s.stop.left, "Left", s.rule) }),
-        h("li", { text: edgeText(s.stop.right, "Right", s.rule) }),
+        h("li", {}, ...edgeText(s.stop.left, "Left", s.rule)),
+        h("li", {}, ...edgeText(s.stop.right, "Right", s.rule)),
       ];
       for (const c of s.stop.lost) {
         const why =
@@ -210,9 +232,13 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
             ? "the same priority further left went first"
             : "a merge ranked ahead of it went first";
         items.push(
-          h("li", {
-            text: `${c.side === "left" ? "Left" : "Right"} edge: “${c.joined.text}” (${priority(c)}) was possible but lost: ${why} (step ${c.lost_to + 1} of the piece took one of its parts).`,
-          }),
+          h(
+            "li",
+            {},
+            `${c.side === "left" ? "Left" : "Right"} edge: `,
+            ...quoted(c.joined),
+            ` (${priority(c)}) was possible but lost: ${why} (step ${c.lost_to + 1} of the piece took one of its parts).`,
+          ),
         );
       }
       out.push(

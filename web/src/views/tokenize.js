@@ -37,6 +37,8 @@ export function mountTokenize(root, store, api) {
   const idsToggle = $(root, '[data-testid="toggle-ids"]');
   const wsToggle = $(root, '[data-testid="toggle-whitespace"]');
   const specialToggle = $(root, '[data-testid="toggle-special"]');
+  const specialsSwitch = $(root, '[data-testid="specials-switch"]');
+  const specialsExample = $(root, '[data-testid="specials-example"]');
   const specialLabel = $(root, '[data-testid="special-toggle"]');
   const specialWhat = $(root, '[data-testid="special-what"]');
   const countWhat = $(root, '[data-testid="count-what"]');
@@ -54,6 +56,9 @@ export function mountTokenize(root, store, api) {
   const info = mountTokenizerInfo($(root, '[data-testid="tokenizer-info"]'), api);
   const out = $(root, '[data-testid="tokens"]');
   const note = $(root, '[data-testid="tokens-note"]');
+  // characters the vocabulary has no token for (no unk_token, no byte fallback): said, not hidden
+  const droppedNote = h("p", { class: "hint dropped-note", dataset: { testid: "dropped-note" }, hidden: true });
+  note.after(droppedNote);
   const detail = $(root, '[data-testid="token-detail"]');
   const working = slowCallNotice($(root, '[data-testid="tokenize-working"]'), { onCancel: () => api.cancel() });
   const counts = {
@@ -74,7 +79,18 @@ export function mountTokenize(root, store, api) {
   });
 
   let wanted = null; // a tokenizer a link asked for, not (yet) known here
-  let missingNote = ""; // the link's tokenizer is missing: said for as long as the fallback is shown
+  // the link's tokenizer is missing: said next to the picker while the fallback is shown
+  const linkNote = h("p", {
+    class: "link-note",
+    role: "status",
+    dataset: { testid: "tokenizer-link-note" },
+    hidden: true,
+  });
+  select.after(linkNote);
+  function sayMissing(message) {
+    linkNote.textContent = message;
+    linkNote.hidden = !message;
+  }
   let linked = false; // a link chose the tokenizer (else the one chosen before the reload is restored)
   const CHOICE_KEY = "tokenize-tokenizer";
   function fillSelect() {
@@ -91,7 +107,7 @@ export function mountTokenize(root, store, api) {
     if (!api.facts) return; // the real encodings are listed once the worker is ready (api.withFacts below)
     const names = api.tokenizers();
     if (wanted && names.includes(wanted)) {
-      missingNote = "";
+      sayMissing("");
       set({ tokenizer: wanted });
       select.value = wanted;
       wanted = null;
@@ -137,13 +153,14 @@ export function mountTokenize(root, store, api) {
       const { addSpecial, specials } = store.state.tokenize;
       const result = await api.encodeSpans(text, tokenizer, LIMIT, { addSpecial, specials });
       if (mine !== seq) return;
-      showError(root, "tokenize", missingNote);
+      showError(root, "tokenize", "");
       const same = store.state.tokenize.text === text && store.state.tokenize.tokenizerShown === tokenizer;
       set({
         text,
         result,
         tokenizerShown: tokenizer,
         addSpecialShown: addSpecial,
+        specialsShown: specials,
         pending: false,
         ...(same ? {} : { active: -1 }),
       });
@@ -187,7 +204,7 @@ export function mountTokenize(root, store, api) {
   select.addEventListener("change", () => {
     set({ tokenizer: select.value });
     wanted = null;
-    missingNote = "";
+    sayMissing("");
     storage.saveText(CHOICE_KEY, select.value);
     encodeNow();
   });
@@ -232,10 +249,14 @@ export function mountTokenize(root, store, api) {
     const st = store.state.tokenize;
     const g = list.groups[gi];
     if (!st.result || !g) return;
-    story.open(st.text, st.tokenizerShown, g.tokens, { addSpecial: st.addSpecialShown });
+    story.open(st.text, st.tokenizerShown, g.tokens, {
+      addSpecial: st.addSpecialShown,
+      specials: st.specialsShown,
+    });
   }
 
   let drawn = { result: null, showIds: null, whitespace: null };
+  let legendDrawn = { result: null, special: null };
 
   // the detail line: labels (invisible characters named by Python) in <bdi>, so
   // right-to-left text and hex do not reorder each other; then the notes
@@ -278,6 +299,15 @@ export function mountTokenize(root, store, api) {
     specialLabel.hidden = !adds;
     forget.hidden = api.kind(s.tokenizer) !== "file";
     if (adds) specialWhat.textContent = addedByTemplate(desc).join(" … ") || "none for this tokenizer";
+    // the switch names this tokenizer's own special token (bytepair.models.special_token_facts);
+    // it applies where typed special-token strings are text unless allowed (OpenAI, trained)
+    if (desc?.special) {
+      specialsSwitch.hidden = desc.special.typed !== "switch" || !desc.special.example;
+      specialsExample.textContent = desc.special.example || "";
+    }
+    const dropped = current ? s.result.dropped || [] : [];
+    droppedNote.hidden = !dropped.length;
+    droppedNote.textContent = dropped.length ? droppedText(s.text, dropped) : "";
     countWhat.textContent = current ? countedText(s, desc) : "";
 
     if (s.result && (drawn.result !== s.result || drawn.showIds !== s.showIds || drawn.whitespace !== s.whitespace)) {
@@ -296,22 +326,44 @@ export function mountTokenize(root, store, api) {
         s.result.n_tokens > s.result.ids.length
           ? `Showing the first ${int(s.result.ids.length)} of ${int(s.result.n_tokens)} tokens.`
           : "";
-      list.legend(s.result, tools.specialLegend(s.result));
     } else if (!s.result && drawn.result) {
       drawn = { result: null, showIds: null, whitespace: null };
       list.clear();
       note.textContent = "";
     }
+    // the legend names the special tokens as this tokenizer does: again once its describe() arrives
+    if (s.result && (legendDrawn.result !== s.result || legendDrawn.special !== desc?.special)) {
+      legendDrawn = { result: s.result, special: desc?.special };
+      list.legend(s.result, tools.specialLegend(s.result, desc?.special));
+    }
     list.highlight(s.result ? s.active : -1, (g) => describe(s, g));
     sbs.render(state);
+  }
+
+  /** "3 characters are not in this tokenizer's vocabulary and were dropped: “𓀀”, “ǅ”" (spans: UTF-16 [start, end]). */
+  function droppedText(text, spans) {
+    const n = spans.length;
+    const chars = [...new Set(spans.map(([a, b]) => text.slice(a, b)))];
+    const shown =
+      chars
+        .slice(0, 8)
+        .map((c) => `“${c}”`)
+        .join(", ") + (chars.length > 8 ? ", …" : "");
+    const what = n === 1 ? "1 character is" : `${int(n)} characters are`;
+    return `${what} not in this tokenizer's vocabulary and ${n === 1 ? "was" : "were"} dropped: ${shown}. It has no unknown token and no byte fallback, so they get no token (as in the model's own tokenizer).`;
   }
 
   /** What the count counted: the tokenizer, and whether special tokens (BOS ...) were added. */
   function countedText(s, desc) {
     const label = api.label(s.tokenizer);
     if (!desc) return `Counted with ${label}.`;
-    if (!desc.adds_special_tokens)
-      return `Counted with ${label}; special-token strings in the text (such as <|endoftext|>) count as plain text.`;
+    const example = desc.special?.example;
+    if (!desc.adds_special_tokens) {
+      if (!example) return `Counted with ${label} (it has no special tokens).`;
+      return s.specials
+        ? `Counted with ${label}; special-token strings in the text (such as ${example}) count as one token each.`
+        : `Counted with ${label}; special-token strings in the text (such as ${example}) count as plain text.`;
+    }
     const n = s.result.n_added;
     const what = addedByTemplate(desc).join(" … ");
     const added = s.addSpecialShown
@@ -319,7 +371,11 @@ export function mountTokenize(root, store, api) {
         ? `${int(n)} special token${n > 1 ? "s" : ""} added (${what})`
         : "this tokenizer adds no special tokens"
       : "special tokens not added";
-    return `Counted with ${label}: ${added}; special-token strings typed in the text count as one token each.`;
+    const typed =
+      desc.special?.typed === "never"
+        ? `special-token strings typed in the text${example ? ` (such as ${example})` : ""} count as plain text`
+        : `special-token strings typed in the text${example ? ` (such as ${example})` : ""} count as one token each`;
+    return `Counted with ${label}: ${added}; ${typed}.`;
   }
 
   // --- links: text, tokenizer, toggles ---------------------------------------
@@ -358,8 +414,11 @@ export function mountTokenize(root, store, api) {
           () => {
             if (wanted !== params.tok) return;
             wanted = null;
-            missingNote = `This link uses the tokenizer “${params.tok}”, which is not in this browser (trained tokenizers stay where they were trained). Showing ${api.label(store.state.tokenize.tokenizer)} instead; train or import “${params.tok}” to see it.`;
-            showError(root, "tokenize", missingNote);
+            const shown = store.state.tokenize.tokenizer;
+            sayMissing(
+              `This link asked for tokenizer “${params.tok}”, which this page does not have; showing ${api.label(shown)}.` +
+                ` A tokenizer trained or loaded in another browser stays there: train or load “${params.tok}” here to see it.`,
+            );
           },
           () => {},
         );

@@ -79,17 +79,38 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
     }
   });
 
-  /** The legend item of this view's special-token switch (tokenlist.js legendItems draws the others). */
-  function specialLegend(result) {
-    if (!result?.special?.some(Boolean)) return [];
-    return [
-      h(
-        "li",
-        {},
-        h("span", { class: "tok-group special", text: "<|endoftext|>" }),
-        " one special token (the switch above counts it as text instead).",
-      ),
-    ];
+  /** The special-token items of the legend (tokenlist.js legendItems draws the others): the
+   * special tokens in this result, named as this tokenizer spells them; `special`:
+   * bytepair.models.special_token_facts of the tokenizer (describe()'s `special`). */
+  function specialLegend(result, special) {
+    const items = [];
+    const typed = result?.special?.findIndex((sp, i) => sp && result.start[i] < result.end[i]) ?? -1;
+    const added = result?.special?.findIndex((sp, i) => sp && result.start[i] === result.end[i]) ?? -1;
+    if (typed >= 0) {
+      const how =
+        special?.typed === "switch"
+          ? " one special token, typed in the text (the switch above counts it as text instead)."
+          : " one special token, typed in the text (this tokenizer counts it as one token, as the model's own tokenizer does).";
+      items.push(
+        h(
+          "li",
+          { dataset: { testid: "legend-special" } },
+          h("span", { class: "tok-group special", text: result.display[typed] }),
+          how,
+        ),
+      );
+    }
+    if (added >= 0) {
+      items.push(
+        h(
+          "li",
+          { dataset: { testid: "legend-added" } },
+          h("span", { class: "tok-group special tok-added", text: result.display[added] }),
+          " a special token the tokenizer adds itself (not in the text; the “Add special tokens” switch above).",
+        ),
+      );
+    }
+    return items;
   }
 
   function applyLink(params) {

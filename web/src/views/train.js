@@ -368,9 +368,10 @@ export function mountTrain(root, store, api) {
     if (!s.running || s.stopping) return;
     // the tokenizer keeps exactly the merges on screen now; later ones are dropped
     const shown = shownCount;
+    // too late (the run has just finished): nothing is cut, the result says "Done"
+    if (!api.stop(shown)) return;
     if (s.merges.length > shown) s.merges.length = shown;
     store.update("train", { stopping: true, shownAtStop: shown });
-    api.stop(shown);
   });
 
   // --- asking before a name in use is trained again ---------------------------------

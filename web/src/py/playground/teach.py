@@ -22,11 +22,13 @@ class _Event:
 
 
 @exposed
-def token_story(text: str, name: str, index: int, events_json: str = "", add_special: bool = True) -> str:
+def token_story(
+    text: str, name: str, index: int, events_json: str = "", add_special: bool = True, specials: bool = False
+) -> str:
     """JSON of ``bytepair.token_story(tok, text, index, units="utf16").to_dict()`` plus ``"lines"``
     (``bytepair.explain.describe``) and ``"tokenizer"``. ``events_json``: the training run's merges
     as columns ``{"id", "left", "right", "count"}`` (trained tokenizers; ``""``: none).
-    ``add_special``: open models count BOS etc. as ``encode_spans`` does."""
+    ``add_special``, ``specials``: tokens counted as ``encode_spans`` counts them."""
     events = None
     if events_json:
         c = json.loads(events_json)
@@ -37,6 +39,7 @@ def token_story(text: str, name: str, index: int, events_json: str = "", add_spe
         text,
         index,
         units="utf16",
+        allowed_special="all" if specials else (),
         disallowed_special=(),
         events=events,
         add_special_tokens=add_special and models.adds_special_tokens(tok),
@@ -44,20 +47,16 @@ def token_story(text: str, name: str, index: int, events_json: str = "", add_spe
     return dumps({**story.to_dict(), "lines": bytepair.explain.describe(story), "tokenizer": name})
 
 
-def _spans(tok, text: str) -> list:
-    """UTF-16 spans of ``text``: special-token strings as plain text (bytepair.Tokenizer), no tokens
-    added by a post-processor (open-model tokenizers: ``add_special_tokens=False``)."""
-    if isinstance(tok, bytepair.Tokenizer):
-        return tok.encode_with_spans(text, units="utf16", disallowed_special=())
-    return tok.encode_with_spans(text, units="utf16")
-
-
 @exposed
-def side_by_side(text: str, names_json: str) -> str:
+def side_by_side(text: str, names_json: str, add_special: bool = True, specials: bool = False) -> str:
     """JSON of ``bytepair.compare_segmentations(text, rows, names, units="utf16").to_dict()`` plus
-    ``"spans"``: per row ``{ids, display, start, end}`` (UTF-16 spans)."""
+    ``"spans"``: per row ``{ids, display, start, end}`` (UTF-16 spans); each row counted as
+    ``encode_spans`` counts (``add_special``: BOS etc.; ``specials``: the OpenAI switch)."""
     names = json.loads(names_json)
-    rows = [_spans(get_tokenizer(n), text) for n in names]
+    rows = [
+        models.view_spans(get_tokenizer(n), text, add_special_tokens=add_special, units="utf16", specials=specials)
+        for n in names
+    ]
     out = bytepair.compare_segmentations(text, rows, names=names, units="utf16").to_dict()
     out["spans"] = [span_columns(r, bytepair.token_to_display) for r in rows]
     return dumps(out)

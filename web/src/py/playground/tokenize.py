@@ -41,13 +41,11 @@ def encode_spans(
     ``text``); spans in ``units``; ``n_tokens`` counts every token; ``n_added``: tokens the
     post-processor added (BOS ...: special, empty span); ``vocab``: the vocabulary's spelling
     (``Ġhello``, ``▁hello``, ``<0xE0>``); ``display``: ``bytepair.token_to_label`` (invisible
-    characters named); ``note``: ``bytepair.token_note``. ``specials``: special-token strings
+    characters named); ``note``: ``bytepair.token_note``; ``dropped``: ``[start, end]`` of characters
+    that became no token (``bytepair.models.dropped_characters``). ``specials``: special-token strings
     (``<|endoftext|>``) become their special token (``allowed_special="all"``), else plain text."""
     tok = get_tokenizer(name)
-    if specials and not models.adds_special_tokens(tok):
-        spans = tok.encode_with_spans(text, units=units, allowed_special="all", disallowed_special=())
-    else:
-        spans = models.view_spans(tok, text, add_special_tokens=add_special, units=units)
+    spans = models.view_spans(tok, text, add_special_tokens=add_special, units=units, specials=specials)
     shown = spans if limit is None else spans[:limit]
     return dumps(
         {
@@ -62,6 +60,7 @@ def encode_spans(
             "start": [s.start for s in shown],
             "end": [s.end for s in shown],
             "marks": charnames.invisible_marks(text, units="chars" if units == "chars" else "utf16"),
+            "dropped": models.dropped_characters(tok, text, units=units),
         }
     )
 
@@ -99,6 +98,13 @@ def compare(texts_json: str, names_json: str, add_special: bool = True) -> str:
 
 @exposed
 def describe(name: str) -> str:
-    """JSON of the tokenizer's ``describe()`` plus ``adds_special_tokens`` (takes the page's switch)."""
+    """JSON of the tokenizer's ``describe()`` plus ``adds_special_tokens`` (takes the page's switch)
+    and ``special`` (``bytepair.models.special_token_facts``: the token to name, what typed ones count as)."""
     tok = get_tokenizer(name)
-    return dumps({**tok.describe(), "adds_special_tokens": models.adds_special_tokens(tok)})
+    return dumps(
+        {
+            **tok.describe(),
+            "adds_special_tokens": models.adds_special_tokens(tok),
+            "special": models.special_token_facts(tok),
+        }
+    )
