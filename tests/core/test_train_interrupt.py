@@ -100,7 +100,7 @@ def test_stop_mid_merge_keeps_exactly_the_merges_shown(pg, oracle):
     finish(name, shown) builds the tokenizer from exactly the merges the page had."""
     merge_lines = _merge_loop_lines()
     landed_mid_merge = 0
-    for n in (30, 300, 800, 1500, 2200, 2900):
+    for n in range(20, 3000, 150):
         session = pg.TrainSession(TEXT, 256 + N_MERGES, "gpt2")
         shown = []
         for _ in range(3):  # three batches reach the page
@@ -113,7 +113,10 @@ def test_stop_mid_merge_keeps_exactly_the_merges_shown(pg, oracle):
                 pass  # these batches are lost on their way to the page: Stop was pressed
         finally:
             sys.settrace(None)
-        assert tracer.line is not None, n
+        if tracer.line is None:  # the run ended first: nothing was interrupted
+            assert not batch["interrupted"]
+            session.close()
+            continue
         assert batch["interrupted"] is True  # step caught it and said so (the worker then stops)
         landed_mid_merge += tracer.line in merge_lines
         result = json.loads(session.finish(f"stopped-{n}", len(shown)))
@@ -126,4 +129,4 @@ def test_stop_mid_merge_keeps_exactly_the_merges_shown(pg, oracle):
         assert session.interrupted is not None  # kept until close(): the trainer's state is freed then
         session.close()
         assert session.interrupted is None
-    assert landed_mid_merge >= 3
+    assert landed_mid_merge >= 3, landed_mid_merge
