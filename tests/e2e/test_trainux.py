@@ -132,6 +132,19 @@ def test_empty_text_train_error_is_not_erased(page, site_url):
     assert page.text_content(PROGRESS) == "Not started: see the message above."
 
 
+def test_the_refused_press_note_goes_with_its_message(page, site_url):
+    # webfix2 1: a sample text clears the error; the progress line no longer points at it
+    h.open_ready(page, site_url)
+    h.set_text(page, "train-text", "")
+    page.get_by_role("button", name="Train", exact=True).click()
+    assert "empty" in h.visible_error(page, "train-text-error")
+    assert page.text_content(PROGRESS) == "Not started: see the message above."
+    page.click('[data-sample="eng"]')
+    page.wait_for_function("() => document.querySelector('[data-testid=\"train-text-error\"]').hidden")
+    h.settle(page)
+    assert page.text_content(PROGRESS) == "Not started."
+
+
 def test_step_range_error_cleared_on_mode_switch(page, site_url):
     h.open_ready(page, site_url, "steps")
     page.wait_for_function(
@@ -176,6 +189,11 @@ def test_choices_and_the_last_run_survive_a_reload(page, site_url):
     assert _rows(page) == rows
     page.wait_for_selector('[data-testid="compression-chart"][data-drawn="true"]')
     assert "144 merges" in page.text_content(PROGRESS)
+    assert page.text_content('[data-testid="merges-note"]') == "(144 of the last run)"
+    # webfix2 2: a new run's merges are its own, not "of the last run"
+    h.train(page, "hug pug pun hug pug pun bun", 258, name="kept-bpe-2", pattern="gpt2")
+    h.settle(page)
+    assert page.text_content('[data-testid="merges-note"]') == "(2)"
     assert page.console_errors == []
 
 

@@ -31,6 +31,7 @@ export const initialTrainState = {
   blocked: false, // the last Train press was refused (a message is shown beside the control)
   shownAtStop: null, // merges on screen when Stop was pressed (the saved tokenizer holds exactly those)
   opened: null, // name of a saved tokenizer whose merges are shown (no run)
+  restored: false, // the merges are the last run's, read back after a reload
   replay: null, // {at, playing}: the table shows merges [0, at) of the run
 };
 
@@ -860,6 +861,9 @@ export function mountTrain(root, store, api) {
       progressText.textContent = `${how} ${plural(r.n_merges, "merge")} in ${duration(elapsed)}.${ratio}${why}${saved}`;
     } else if (s.startedAt) {
       progressText.textContent = `Failed after ${duration(elapsed)}.`;
+    } else {
+      progressBar.value = 0;
+      progressText.textContent = "Not started."; // (a refused press's message is gone)
     }
 
     // compression chart, drawn from the finished run
