@@ -464,3 +464,40 @@ def test_stop_pressed_as_a_fast_run_finishes_says_what_happened(page, site_url):
     assert final.startswith(f"Done: {n:,} merges") and kept == n == len(_rows(page)), (final, seen)
     assert not any(t.startswith("Stopped at") for t in seen), (final, seen)
     assert page.console_errors == []
+
+
+RECORD_CALLS = """(() => {
+    const calls = [];
+    window.__calls = calls;
+    let api;
+    Object.defineProperty(window, "bytepair", {
+        configurable: true,
+        get: () => api,
+        set(v) {
+            api = v;
+            for (const k of ["encodeSpans", "train"]) {
+                const f = v[k];
+                v[k] = function (...a) { calls.push(k); return f.apply(this, a); };
+            }
+        },
+    });
+})()"""
+
+
+def test_a_reload_on_train_does_not_tokenize_before_training(page, site_url):
+    # webfix2 3: the saved Tokenize text is encoded when Tokenize is shown, not ahead of a run
+    h.open_ready(page, site_url, "tokenize")
+    h.set_text(page, "tokenize-text", "hug pug pun " * 2000)
+    page.wait_for_function("() => document.querySelector('#view-tokenize').dataset.encoded")
+    page.get_by_role("tab", name="Train").click()
+    page.wait_for_timeout(1000)  # (saves are debounced)
+    page.add_init_script(RECORD_CALLS)
+    page.reload()
+    h.wait_ready(page)
+    h.train(page, "hug pug pun hug pug pun bun", 258, name="first")
+    assert page.evaluate("() => window.__calls") == ["train"]
+    page.get_by_role("tab", name="Tokenize").click()
+    page.wait_for_function("() => document.querySelector('#view-tokenize').dataset.encoded")
+    calls = page.evaluate("() => window.__calls")
+    assert calls[0] == "train" and set(calls[1:]) == {"encodeSpans"}
+    assert page.text_content('[data-testid="count-tokens"]') != "–"

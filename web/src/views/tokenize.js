@@ -140,7 +140,20 @@ export function mountTokenize(root, store, api) {
   });
 
   let seq = 0;
+  // encoded only while the view is shown: a restored (maybe large) text must not hold the
+  // worker while another view (a training run) waits behind it; done on the way in instead
+  let stale = false;
+  store.subscribe((state) => {
+    if (stale && state.view === "tokenize") {
+      stale = false;
+      encodeNow();
+    }
+  });
   async function encodeNow() {
+    if (store.state.view !== "tokenize") {
+      stale = true;
+      return;
+    }
     const text = textArea.value;
     const tokenizer = store.state.tokenize.tokenizer;
     const mine = ++seq;
