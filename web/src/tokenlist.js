@@ -85,7 +85,10 @@ export function legendItems(result, extra = []) {
         "li",
         { dataset: { testid: "legend-fragment" } },
         h("code", { class: "tok", text: "<e0a6>" }),
-        " hex: bytes of a character that the tokenizer split across tokens (UTF-8 writes most characters in 2–4 bytes). Hover a token for which bytes it holds.",
+        " hex: bytes of a character that the tokenizer split across tokens (UTF-8 writes most characters in 2–4 bytes). ",
+        // (the help line's touch detection: styles.css shows one of the two)
+        h("span", { class: "pointer-hint", text: "Hover a token for which bytes it holds." }),
+        h("span", { class: "touch-hint", text: "Tap a token for which bytes it holds." }),
       ),
     );
   }
