@@ -84,9 +84,14 @@ def _read_json(source: Any, what: str) -> dict:
                 f"{what} must be a path, JSON text or bytes, not {type(source).__name__}", where=None
             )
     except OSError as e:
-        raise TokenizerFileError(f"cannot read {what} {source!r}: {e.strerror or e}", where=None) from e
+        shown = repr(os.fspath(source))
+        if len(shown) > 120:
+            shown = shown[:100] + "…"
+        raise TokenizerFileError(f"cannot read {what} {shown}: {e.strerror or e}", where=None) from e
     except UnicodeDecodeError as e:
         raise TokenizerFileError(f"{what} is not UTF-8 text (byte {e.start})", where=f"byte {e.start}") from e
+    except ValueError as e:  # open() refuses a name with a NUL character
+        raise TokenizerFileError(f"cannot read {what}: {e}", where=None) from e
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
