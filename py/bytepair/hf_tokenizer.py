@@ -308,7 +308,8 @@ class HFTokenizer:
         # Metaspace's prepend_scheme "first" asks whether a piece starts at the text's start;
         # behind a normalizer (Strip, Prepend ...) only the offsets tell.
         self._needs_align = self._normalizer is not None and _uses_first_scheme(data.get("pre_tokenizer"))
-        self._vocab_r: dict[int, str] | None = None
+        # id -> token string, built on first use; a list when the ids are 0..n-1 (from_compact)
+        self._vocab_r: dict[int, str] | list[str] | None = None
         self._cache: dict[str, list[int]] = {}
         self._cut: Any = False  # built on first use by _cutter()
         self._glued: str | None = None  # see _glued_before_space()
@@ -870,9 +871,12 @@ class HFTokenizer:
         t = self._added_strings.get(tid)
         if t is not None:
             return t
-        if self._vocab_r is None:
-            self._vocab_r = {i: s for s, i in self._vocab.items()}
-        return self._vocab_r.get(tid)
+        r = self._vocab_r
+        if r is None:  # C-speed: a dict comprehension over Gemma's 262K tokens took ~80 ms
+            r = self._vocab_r = dict(zip(self._vocab.values(), self._vocab))
+        if isinstance(r, list):
+            return r[tid] if 0 <= tid < len(r) else None
+        return r.get(tid)
 
     def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = False) -> str:
         """Token ids -> text, as ``tokenizers``' ``decode(ids, skip_special_tokens=...)``.
@@ -1090,6 +1094,8 @@ def from_compact(data: bytes) -> HFTokenizer:
             raise
         raise TokenizerFileError(f"not a compact bytepair tokenizer, or a damaged one: {e}", where=None) from e
     tok._ranks, tok._sep, tok._n_merges = ranks, merge_sep, len(keys)
+    if "ids" not in sec:
+        tok._vocab_r = tokens  # the file's token list is the id -> token table
     if isinstance(meta.get("cut_glued"), str):
         tok._glued = meta["cut_glued"]
     tok._data = {**data_, "model": {**data_["model"]}}
