@@ -98,3 +98,16 @@ def test_compact_file_without_the_stored_characters_still_cuts():
     text = "a b a b a b a b a b a b a b a b"
     assert old.encode(text) == tok.encode(text)
     assert "a" in old._glued
+
+
+def test_compact_id_table_matches_the_vocabulary():
+    """``from_compact`` uses the file's token list as the id -> token table: same strings, and
+    ids outside it (negative too: no wrap-around) are no token."""
+    vocab = ["a", "b", "\u2581", "a\u2581", "\u2581b"]
+    tok = bytepair.from_tokenizer_json(_metaspace_json(vocab, ["a \u2581", "\u2581 b"]))
+    back = from_compact(to_compact(tok))
+    assert [back.token_string(i) for i in range(len(vocab))] == vocab
+    for bad in (-1, -len(vocab), len(vocab)):
+        with pytest.raises(KeyError):
+            back.token_string(bad)
+    assert back.decode([-1, 0, len(vocab), 1]) == tok.decode([0, 1]) == "ab"
