@@ -23,7 +23,7 @@ from tools.buildutil import CACHE, PY_SRC, ROOT, WEB, BuildError, log
 from tools.wheels import _record_hash, add_pyc
 
 if TYPE_CHECKING:
-    from tools.site_build import DistWriter
+    from tools.distwriter import DistWriter
 
 #: The adapter package (imported as ``playground`` in the worker).
 ADAPTER_DIR = WEB / "src" / "py" / "playground"

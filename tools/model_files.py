@@ -37,7 +37,7 @@ from tools.buildutil import CACHE, NODE_MODULES, PY_SRC, BuildError, log
 from tools.wheels import _pip_download, file_sha256
 
 if TYPE_CHECKING:
-    from tools.site_build import DistWriter
+    from tools.distwriter import DistWriter
 
 if str(PY_SRC) not in sys.path:
     sys.path.insert(0, str(PY_SRC))

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from tools.buildutil import CACHE, DIST, ROOT, BuildError, log
 
 if TYPE_CHECKING:
-    from tools.site_build import DistWriter
+    from tools.distwriter import DistWriter
 
 SCRIPT = ROOT / "tools" / "make_snapshot.mjs"
 SNAPSHOT_CACHE = CACHE / "snapshot"

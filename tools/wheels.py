@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 from tools.buildutil import CACHE, PY_SRC, ROOT, BuildError, log, run
 
 if TYPE_CHECKING:
-    from tools.site_build import DistWriter
+    from tools.distwriter import DistWriter
 
 #: Pure-Python wheels from PyPI the playground installs next to bytepair, in
 #: install order: (file name, sha256). Each must be ``py3-none-any`` with no

@@ -37,6 +37,7 @@ from typing import Any, Literal
 
 from . import hf_components as hc
 from .errors import ArgumentError, TokenizerFileError
+from .offsets import chars_to_utf16
 from .pretokenize import compile_pattern
 from .surrogates import fix_surrogates
 from .tokenizer import TokenSpan
@@ -174,6 +175,12 @@ class _AddedToken:
 
     def info(self) -> dict:
         return {k: getattr(self, k) for k in self.__slots__}
+
+
+def _check_units(units: str) -> None:
+    """Span units: characters (``"chars"``) or UTF-16 code units (``"utf16"``)."""
+    if units not in ("chars", "utf16"):
+        raise ArgumentError(f'units must be "chars" or "utf16", got {units!r}', field="units")
 
 
 class HFTokenizer:
@@ -783,8 +790,7 @@ class HFTokenizer:
         Raises:
             TypeError: ``text`` is not a ``str``. ArgumentError: bad ``units``.
         """
-        if units not in ("chars", "utf16"):
-            raise ArgumentError(f'units must be "chars" or "utf16", got {units!r}', field="units")
+        _check_units(units)
         original = text
         text = self._check_text(text)
         raw: list[tuple[int, int, int, bool]] = []
@@ -808,11 +814,8 @@ class HFTokenizer:
                 else:
                     full += [(t, 0, 0, True) for t in item]
             raw = full
-        if units == "utf16" and len(original.encode("utf-16-le", "surrogatepass")) != 2 * len(original):
-            u16 = [0]
-            for ch in original:
-                u16.append(u16[-1] + (2 if ord(ch) > 0xFFFF else 1))
-            raw = [(t, u16[a], u16[b], sp) for t, a, b, sp in raw]
+        if units == "utf16":
+            raw = chars_to_utf16(original, raw)
         return [TokenSpan(t, self.token_bytes(t), a, b, sp) for t, a, b, sp in raw]
 
     def _dropped_in_piece(self, w: str) -> list[int]:
@@ -841,8 +844,7 @@ class HFTokenizer:
         Raises:
             TypeError: ``text`` is not a ``str``. ArgumentError: bad ``units``.
         """
-        if units not in ("chars", "utf16"):
-            raise ArgumentError(f'units must be "chars" or "utf16", got {units!r}', field="units")
+        _check_units(units)
         original = text
         text = self._check_text(text)
         if self._unk is not None:
@@ -856,10 +858,7 @@ class HFTokenizer:
                     out.add(align[i])
         spans = sorted(out)
         if units == "utf16" and spans:
-            u16 = [0]
-            for ch in original:
-                u16.append(u16[-1] + (2 if ord(ch) > 0xFFFF else 1))
-            spans = [(u16[a], u16[b]) for a, b in spans]
+            spans = [(a, b) for _, a, b, _ in chars_to_utf16(original, [(0, a, b, False) for a, b in spans])]
         return spans
 
     def _is_special_id(self, tid: int) -> bool:

@@ -9,7 +9,7 @@ import { mountStory } from "./story.js";
 import { mountSideBySide } from "./sidebyside.js";
 import { mountGallery } from "./gallery.js";
 import { pictureButtons, tokensSvg, rowsSvg } from "./pictures.js";
-import { groupTokens } from "./tokenize.js";
+import { groupTokens } from "../tokenlist.js";
 
 /**
  * Mount the teaching features inside Tokenize's `root`.

@@ -11,8 +11,6 @@ import { tokenizerGroups } from "../tokenizer-groups.js";
 import { mountModelProgress, mountTokenizerInfo, mountFileLoader, addedByTemplate } from "./model-ui.js";
 import { mountTeaching } from "./teach.js";
 
-export { groupTokens }; // (its home is tokenlist.js, shared with the Chat view)
-
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
 const SAMPLE =
   "Hello, world! Tokenizers split text into pieces.\nBonjour, ça va ? Привет, мир! 你好，世界。 नमस्ते दुनिया\nEmoji: 🙂👍🏽 🇺🇳\tand code: for (let i = 0; i < 10; i++) {}";
