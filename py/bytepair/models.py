@@ -233,6 +233,11 @@ def load_tokenizer_file(data: Any, *, config: Any = None, name: str | None = Non
     """
     from . import hf_tokenizer, tekken
 
+    # contents, never a path: text that is not JSON must say so, not be opened as a file name
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    if isinstance(config, str):
+        config = config.encode("utf-8")
     d = hf_tokenizer._read_json(data, "tokenizer.json")
     if isinstance(d.get("vocab"), list) and isinstance(d.get("config"), dict) and "model" not in d:
         return tekken.from_tekken(d, name=name)

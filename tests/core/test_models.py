@@ -245,3 +245,28 @@ def test_special_token_facts_of_openai_tekken_and_trained():
 def test_dropped_characters_of_every_kind():
     assert models.dropped_characters(bytepair.get_encoding("cl100k_base"), "a\U00013000b") == []
     assert models.dropped_characters(hf_models.ours("gemma3"), "a\U00013000b") == []  # byte fallback
+
+
+@pytest.mark.parametrize(
+    "contents",
+    ["not json at all {{{", "[1, 2, 3]", "\x00\x01 garbage", "x" * 300_000, '  \n"a string"'],
+    ids=["text", "list", "nul", "300k", "string"],
+)
+def test_a_brought_file_is_read_as_contents_never_opened_as_a_path(contents):
+    # the page hands over a file's contents as text; what is not a JSON object must say so
+    # (json and tokenizers refuse each of these), in a short message, not be opened as a
+    # file name (the message then held the whole text: 300 KB of it)
+    tokenizers = pytest.importorskip("tokenizers")
+    with pytest.raises(Exception):  # noqa: B017 (tokenizers raises a bare Exception)
+        tokenizers.Tokenizer.from_str(contents)
+    with pytest.raises(TokenizerFileError) as info:
+        models.load_tokenizer_file(contents)
+    message = str(info.value)
+    assert len(message) < 200, message
+    assert "No such file" not in message and "null byte" not in message
+    try:
+        parsed = json.loads(contents)
+    except json.JSONDecodeError as e:
+        assert f"line {e.lineno} column {e.colno}" in message
+    else:
+        assert f"must hold a JSON object, got {type(parsed).__name__}" in message

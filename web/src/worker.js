@@ -296,19 +296,21 @@ async function ensureModel(name, onProgress) {
         const res = await fetchOk(url, `the ${name} tokenizer`);
         const total = Number(res.headers.get("content-length")) || entry.bytes;
         gz = await readWithProgress(res, total, (loaded, t) => report("download", loaded, t));
-        if (cache) {
-          try {
-            for (const old of await cache.keys()) if (old.url.startsWith(url.href + "?")) await cache.delete(old);
-            await cache.put(key, new Response(gz, { headers: { "content-type": "application/gzip" } }));
-          } catch (err) {
-            console.warn("[models] not cached:", err); // quota: it still works, it is fetched next time
-          }
-        }
       }
       report("load", entry.bytes, entry.bytes);
       const t1 = performance.now();
-      const data = await gunzip(gz);
+      // the cache keeps the file unzipped (entries from before: gzip, recognised by its magic)
+      const data = gz[0] === 0x1f && gz[1] === 0x8b ? await gunzip(gz) : gz;
       const t2 = performance.now();
+      if (cache && !hit) {
+        // not awaited: the first count does not wait for the cache write
+        (async () => {
+          for (const old of await cache.keys()) if (old.url.startsWith(url.href + "?")) await cache.delete(old);
+          await cache.put(key, new Response(data.slice(), { headers: { "content-type": "application/octet-stream" } }));
+        })().catch((err) => {
+          console.warn("[models] not cached:", err); // quota: it still works, it is fetched next time
+        });
+      }
       const path = `${DATA_DIR}/${file}`;
       pyodide.FS.writeFile(path, data);
       try {
