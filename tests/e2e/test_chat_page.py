@@ -198,9 +198,19 @@ def test_open_model_total_equals_transformers(page, site_url):
     tok = _transformers_for(page, "qwen3")
     convo = CONVERSATION[:3] + CONVERSATION[4:]
     ids = tok.apply_chat_template(convo, add_generation_prompt=True, tokenize=True, return_dict=False)
+    counted(page)
+    # webfix2 6: while the model loads, the source line never names the old tokenizer with the new model
+    page.evaluate("""() => {
+        const el = document.querySelector('[data-testid="chat-source"]');
+        window.__sources = [el.textContent];
+        new MutationObserver(() => window.__sources.push(el.textContent)).observe(el, {childList: true, characterData: true, subtree: true});
+    }""")
     page.select_option('[data-testid="chat-format"]', "template:qwen3")
     build_conversation(page, convo)
     wait_total(page, "template:qwen3", len(ids), timeout=180_000)
+    sources = page.evaluate("() => window.__sources")
+    assert any(t.startswith("Counting with Qwen 3") for t in sources), sources
+    assert not [t for t in sources if "Qwen 3" in t and "_base tokenizer" in t], sources
     settle(page)
     shown = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-tokens"] [data-testid="chat-token"]')]
         .flatMap((el) => el.dataset.ids.split(',').map(Number))""")

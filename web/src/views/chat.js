@@ -371,7 +371,11 @@ export function mountChat(root, store, api) {
     counts.content.textContent = current ? int(r.total - r.overhead_tokens) : "–";
     counts.overhead.textContent = current ? int(r.overhead_tokens) : "–";
     counts.trailing.textContent = current ? int(r.trailing_tokens) : "–";
-    source.textContent = r ? sourceLine(r) : "";
+    // the result's own format only: while another format's model loads, the old count is not
+    // described with the new model's name
+    const sameFormat = r && JSON.parse(s.counted)[0] === s.format;
+    const f = formats().find((x) => x.id === s.format);
+    source.textContent = sameFormat ? sourceLine(r) : s.pending && f ? `Counting with ${f.label.split(" — ")[0]}…` : "";
     out.setAttribute("aria-busy", String(s.pending));
     if (current) root.dataset.counted = `${s.format}:${r.total}`;
     else delete root.dataset.counted;
