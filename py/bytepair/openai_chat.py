@@ -52,7 +52,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .chat import ChatBreakdown, build_breakdown, token_char_spans
-from .errors import ArgumentError
+from .errors import ArgumentError, MessageError
 
 #: ChatML special tokens per encoding (gpt-tokenizer 4.0.0, src/encodingParams/).
 CHATML_SPECIAL_TOKENS: dict[str, dict[str, int]] = {
@@ -189,7 +189,12 @@ def _chatml(messages, encoding: str, style: str, prime: str) -> tuple[_Builder, 
             if isinstance(value, str):
                 found = next((t for t in forbidden if t in value), None)
                 if found:
-                    raise ArgumentError(f"message {i + 1}: Disallowed special token found: {found}", field="messages")
+                    raise MessageError(
+                        f"message {i + 1} contains the special token {found}: ChatML refuses a special token's"
+                        f" text inside a message, as gpt-tokenizer's encodeChat does (“Disallowed special token"
+                        f" found: {found}”); change it (a space inside is enough) to count the conversation.",
+                        message_index=i,
+                    )
     b = _Builder(enc)
 
     def role_sep():

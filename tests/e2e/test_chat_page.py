@@ -129,6 +129,8 @@ def test_rejected_conversation_shows_the_message_and_loses_nothing(page, site_ur
     page.wait_for_function("() => document.querySelector('#view-chat').dataset.chat === 'refused'", timeout=60_000)
     assert slot.is_visible()
     assert expected["error"] in slot.text_content()
+    # webfix2 4: said plainly, by message (gpt-tokenizer's own words kept in quotes)
+    assert slot.text_content().startswith("message 3 contains the special token <|im_end|>")
     assert item.locator('[data-testid="chat-content"]').get_attribute("aria-invalid") == "true"
     assert shown_conversation(page) == bad  # nothing lost
     assert page.text_content('[data-testid="chat-total"]') == "–"
