@@ -376,3 +376,69 @@ def test_p50k_special_token_switch_copy_and_decode(browser, site_url):
         assert "“abc” is not a token id" in h.visible_error(page, "decode-error")
     finally:
         context.close()
+
+
+# --- large pastes: Tokenize keeps a big text out of its textarea, as Train does ---
+
+
+def _wait_count(page, tokenizer: str, n: int) -> None:
+    page.wait_for_function(
+        "(want) => document.querySelector('#view-tokenize').dataset.encoded === want",
+        arg=f"{tokenizer}:{n}",
+        timeout=300_000,
+    )
+
+
+def test_a_large_paste_in_tokenize_is_counted_kept_and_cleared(page, site_url):
+    """Issue 11 "Large pastes": with MBs in the Tokenize textarea every tab click and keystroke
+    took seconds. A ~1 MB paste must be held outside the textarea (a summary with its size shows
+    instead), counted like tiktoken counts it, carried by the share link, kept across a reload,
+    and Clear gives the empty box back."""
+    h.open_ready(page, site_url, "tokenize")
+    page.wait_for_function("() => (document.querySelector('#view-tokenize').dataset.encoded || '').length")
+    d = h.load_udhr()
+    base = "\n".join(d[c].text for c in sorted(d))
+    text = (base * (1_000_000 // len(base) + 1))[:1_000_000]
+    n = len(h.tiktoken_for("cl100k_base").encode_ordinary(text))
+    size = len(text.encode("utf-8"))
+    page.evaluate(
+        """(text) => {
+        const el = document.querySelector('[data-testid="tokenize-text"]');
+        el.focus();
+        el.select(); // the paste replaces the sample text
+        const data = new DataTransfer();
+        data.setData('text/plain', text);
+        el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }""",
+        text,
+    )
+
+    def check_big() -> None:
+        page.wait_for_selector('[data-testid="tokenize-big-text"]:not([hidden])')
+        assert page.locator('[data-testid="tokenize-text"]').is_hidden()
+        assert page.evaluate("() => document.querySelector('[data-testid=\"tokenize-text\"]').value") == ""
+        assert page.text_content('[data-testid="tokenize-big-text-info"]').startswith(f"{size / 1024 / 1024:.2f} MB")
+        _wait_count(page, "cl100k_base", n)
+        assert page.text_content('[data-testid="count-tokens"]') == f"{n:,}"
+        assert page.text_content('[data-testid="count-chars"]') == f"{len(text):,}"
+        assert page.text_content('[data-testid="count-bytes"]') == f"{size:,}"
+
+    check_big()
+    # the share link carries the text as it did when the textarea held it (under links.MAX_LINK_TEXT)
+    page.click('[data-testid="share-button"]')
+    link = page.input_value('[data-testid="share-link"]')
+    page.keyboard.press("Escape")
+    packed = link.split("&t=", 1)[1].split("&", 1)[0] if "&t=" in link else link.split("?t=", 1)[1].split("&", 1)[0]
+    assert page.evaluate("(p) => LZString.decompressFromEncodedURIComponent(p)", packed) == text
+    # a reload keeps it (saves are debounced)
+    page.wait_for_timeout(1500)
+    page.reload()
+    h.wait_ready(page)
+    check_big()
+    # Clear gives the box back
+    page.click('[data-testid="tokenize-big-text"] [data-action="clear-big-text"]')
+    assert page.locator('[data-testid="tokenize-text"]').is_visible()
+    assert page.locator('[data-testid="tokenize-big-text"]').is_hidden()
+    assert page.text_content('[data-testid="count-chars"]') == "0"
+    page.locator('[data-testid="tokenize-text"]').press_sequentially("hello world")
+    _wait_count(page, "cl100k_base", len(h.tiktoken_for("cl100k_base").encode_ordinary("hello world")))

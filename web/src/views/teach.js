@@ -13,10 +13,10 @@ import { groupTokens } from "../tokenlist.js";
 
 /**
  * Mount the teaching features inside Tokenize's `root`.
- * ctx: {out (the token list), textArea, select (the tokenizer picker), persist(), encodeNow()}.
+ * ctx: {out (the token list), getText(), setText(text) (Tokenize's text, largetext.js), select (the tokenizer picker), persist(), encodeNow()}.
  * Returns {story, sbs, gallery, clearSource()}: clearSource() forgets that the text came from the gallery.
  */
-export function mountTeaching(root, store, api, { out, textArea, select, persist, encodeNow }) {
+export function mountTeaching(root, store, api, { out, getText, setText, select, persist, encodeNow }) {
   const story = mountStory($(root, '[data-testid="token-story"]'), api, {
     onClose: () => out.focus({ preventScroll: true }),
     mergeRow: (name, id) =>
@@ -28,7 +28,7 @@ export function mountTeaching(root, store, api, { out, textArea, select, persist
   let source = null; // what the text is, for pictures: a gallery example's title, or null (typed)
   const gallery = mountGallery($(root, '[data-testid="gallery-slot"]'), api, {
     choose(ex, ti) {
-      textArea.value = ex.texts[ti].text;
+      setText(ex.texts[ti].text);
       persist();
       source = `Gallery: ${ex.title} (${ex.texts[ti].label})`;
       store.update("tokenize", { tokenizer: ex.encodings[0] });
@@ -39,7 +39,7 @@ export function mountTeaching(root, store, api, { out, textArea, select, persist
   });
   const sourceLabel = () => {
     if (source) return source;
-    const t = textArea.value.replace(/\s+/g, " ").trim();
+    const t = getText().slice(0, 1000).replace(/\s+/g, " ").trim();
     return `Text: “${t.length > 70 ? `${t.slice(0, 70)}…` : t}”`;
   };
   out.after(

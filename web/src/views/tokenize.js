@@ -10,6 +10,7 @@ import { groupTokens, mountTokenList, tokenNode } from "../tokenlist.js";
 import { tokenizerGroups } from "../tokenizer-groups.js";
 import { mountModelProgress, mountTokenizerInfo, mountFileLoader, addedByTemplate } from "./model-ui.js";
 import { mountTeaching } from "./teach.js";
+import { mountLargeText } from "../largetext.js";
 
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
 const SAMPLE =
@@ -67,10 +68,21 @@ export function mountTokenize(root, store, api) {
   };
   const set = (patch) => store.update("tokenize", patch);
 
+  // the text: a large one (largetext.js) is held outside the textarea; always read it through getText()
+  const big = mountLargeText(textArea, {
+    testid: "tokenize-big-text",
+    what: "is ready to tokenize",
+    onSet: () => store.update("tokenize", {}), // counts are drawn from the text on the next render
+    onEdit: () => edited(),
+  });
+  const getText = big.get;
+  const setText = big.set;
+
   // --- teaching (issue 13): story panel, side by side, gallery, pictures (views/teach.js)
   const { story, sbs, gallery, clearSource } = mountTeaching(root, store, api, {
     out,
-    textArea,
+    getText,
+    setText,
     select,
     persist: () => persist(),
     encodeNow: () => encodeNow(),
@@ -154,7 +166,7 @@ export function mountTokenize(root, store, api) {
       stale = true;
       return;
     }
-    const text = textArea.value;
+    const text = getText();
     const tokenizer = store.state.tokenize.tokenizer;
     const mine = ++seq;
     set({ pending: true });
@@ -205,13 +217,14 @@ export function mountTokenize(root, store, api) {
       encodeNow();
     },
   });
-  const persist = debounce(() => storage.saveText("tokenize", textArea.value), 400);
+  const persist = debounce(() => storage.saveText("tokenize", getText()), 400);
 
-  textArea.addEventListener("input", () => {
+  function edited() {
     clearSource();
     update();
     persist();
-  });
+  }
+  textArea.addEventListener("input", edited);
   select.addEventListener("change", () => {
     set({ tokenizer: select.value });
     wanted = null;
@@ -227,7 +240,7 @@ export function mountTokenize(root, store, api) {
   wsToggle.addEventListener("change", () => set({ whitespace: wsToggle.checked }));
 
   storage.loadText("tokenize", null).then((saved) => {
-    if (!textArea.value) textArea.value = saved ?? SAMPLE;
+    if (!getText()) setText(saved ?? SAMPLE);
     encodeNow();
   });
 
@@ -295,7 +308,7 @@ export function mountTokenize(root, store, api) {
 
   function render(state) {
     const s = state.tokenize;
-    const text = textArea.value;
+    const text = getText();
     counts.chars.textContent = int(charCount(text));
     const bytes = byteCount(text);
     counts.bytes.textContent = int(bytes);
@@ -405,13 +418,13 @@ export function mountTokenize(root, store, api) {
       Object.assign(params, { g: gallery.current.id, gt: gallery.current.textIndex || null });
       return { params, notes: [] };
     }
-    const note = addText(params, textArea.value);
+    const note = addText(params, getText());
     return { params, notes: note ? [note] : [] };
   }
   function applyLink(params) {
     const notes = [];
     restoreText(params, notes, (text) => {
-      textArea.value = text;
+      setText(text);
       persist();
     });
     if (params.tok) {
@@ -456,7 +469,7 @@ export function mountTokenize(root, store, api) {
     return notes;
   }
 
-  const tools = mountTokenizeTools(root, store, api, { refresh: encodeNow, text: () => textArea.value });
+  const tools = mountTokenizeTools(root, store, api, { refresh: encodeNow, text: getText });
 
   let frame = 0;
   store.subscribe(() => {

@@ -10,13 +10,13 @@ import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
 import { mountSamples } from "./train_samples.js";
 import { exportPanel } from "./train_export.js";
+import { mountLargeText } from "../largetext.js";
 
 const MAX_ROWS = 300; // merges rows kept in the table (newest first)
 const LIVE_TABLE_MS = 250; // during a run, the merges table is brought up to date at most this often
 const SETTINGS_KEY = "train-settings"; // storage.saveText keys: the form's choices, the last run
 const LAST_RUN_KEY = "train-last-run";
 const REPLAY_SPEEDS = [1, 5, 20, 100, 500]; // merges per second
-const LARGE_TEXT_CHARS = 500_000; // a pasted, opened or restored text longer than this is not laid out in the textarea
 
 export const initialTrainState = {
   running: false,
@@ -102,78 +102,19 @@ export function mountTrain(root, store, api) {
     sizeHint.textContent = text ? bytesLabel(new TextEncoder().encode(text).length) : "";
   };
 
-  // --- large texts stay out of the textarea (laying out MBs of text freezes the page) ----
-  let bigText = null; // the training text when it is too large to show, else null (the textarea holds it)
-  const bigInfo = h("p", { dataset: { testid: "train-big-text-info" } });
-  const bigBox = h(
-    "div",
-    { class: "big-text", dataset: { testid: "train-big-text" }, hidden: true },
-    bigInfo,
-    h(
-      "div",
-      { class: "saved-actions" },
-      h("button", {
-        type: "button",
-        class: "button small secondary",
-        text: "Show and edit it (slow)",
-        dataset: { action: "show-big-text" },
-        on: {
-          click: () => {
-            const text = bigText;
-            bigText = null;
-            bigBox.hidden = true;
-            textArea.hidden = false;
-            textArea.value = text ?? "";
-            textArea.focus();
-          },
-        },
-      }),
-      h("button", {
-        type: "button",
-        class: "button small secondary",
-        text: "Clear",
-        dataset: { action: "clear-big-text" },
-        on: {
-          click: () => {
-            setText("");
-            persist();
-            textArea.focus();
-          },
-        },
-      }),
-    ),
-  );
-  textArea.after(bigBox);
-  function getText() {
-    return bigText ?? textArea.value;
-  }
-  /** Put `text` in the training box: a large text is kept in memory and summarized instead of shown. */
-  function setText(text) {
-    if (text.length > LARGE_TEXT_CHARS) {
-      bigText = text;
-      textArea.value = "";
-      textArea.hidden = true;
-      bigBox.hidden = false;
-      const bytes = new TextEncoder().encode(text).length;
-      bigInfo.textContent = `${bytesLabel(bytes)} of text (${int(text.length)} UTF-16 units) is ready to train on. It is not shown here, to keep the page fast.`;
-    } else {
-      bigText = null;
-      bigBox.hidden = true;
-      textArea.hidden = false;
-      textArea.value = text;
-    }
-    updateSize();
-  }
-  textArea.addEventListener("paste", (e) => {
-    const pasted = e.clipboardData?.getData("text/plain") ?? "";
-    const { selectionStart: a, selectionEnd: b, value } = textArea;
-    if (value.length - (b - a) + pasted.length <= LARGE_TEXT_CHARS) return; // the browser pastes as usual
-    e.preventDefault();
-    setText(value.slice(0, a) + pasted + value.slice(b));
-    showError(root, "text", "");
-    if (store.state.train.blocked) store.update("train", { blocked: false });
-    persist();
+  // --- large texts stay out of the textarea (largetext.js: laying out MBs of text freezes the page) ----
+  const big = mountLargeText(textArea, {
+    testid: "train-big-text",
+    what: "is ready to train on",
+    onSet: () => updateSize(),
+    onEdit: () => {
+      showError(root, "text", "");
+      if (store.state.train.blocked) store.update("train", { blocked: false });
+      persist();
+    },
   });
+  const getText = big.get;
+  const setText = big.set;
   textArea.addEventListener("input", () => {
     showError(root, "text", "");
     if (store.state.train.blocked) store.update("train", { blocked: false });

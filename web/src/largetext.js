@@ -1,0 +1,91 @@
+// Large texts stay out of a textarea (issue 11 "Large pastes"): laying out MBs of
+// text in a <textarea> makes every tab click and keystroke take seconds. A pasted,
+// opened or restored text longer than LARGE_TEXT_CHARS is kept in memory and a
+// summary ("2.86 MB of text … is ready to train on") with Show / Clear replaces
+// the box. Used by Train and Tokenize; the views read the text through get().
+
+import { h } from "./dom.js";
+import { int, bytesLabel } from "./format.js";
+
+/** Texts longer than this (UTF-16 code units) are not laid out in the textarea. */
+export const LARGE_TEXT_CHARS = 500_000;
+
+/**
+ * Mount the large-text summary after `textArea`.
+ * options: testid (the summary's data-testid; its line is `${testid}-info`),
+ * what (the end of the summary's first sentence, e.g. "is ready to train on"),
+ * onSet(text) (after every set()), onEdit() (after the user changed the text here:
+ * a large paste, or Clear).
+ * Returns {get(): string (the whole text), set(text), isLarge(): boolean}.
+ */
+export function mountLargeText(textArea, { testid, what, onSet = () => {}, onEdit = () => {} }) {
+  let bigText = null; // the text when it is too large to show, else null (the textarea holds it)
+  const info = h("p", { dataset: { testid: `${testid}-info` } });
+  const box = h(
+    "div",
+    { class: "big-text", dataset: { testid }, hidden: true },
+    info,
+    h(
+      "div",
+      { class: "saved-actions" },
+      h("button", {
+        type: "button",
+        class: "button small secondary",
+        text: "Show and edit it (slow)",
+        dataset: { action: "show-big-text" },
+        on: {
+          click: () => {
+            const text = bigText;
+            bigText = null;
+            box.hidden = true;
+            textArea.hidden = false;
+            textArea.value = text ?? "";
+            textArea.focus();
+          },
+        },
+      }),
+      h("button", {
+        type: "button",
+        class: "button small secondary",
+        text: "Clear",
+        dataset: { action: "clear-big-text" },
+        on: {
+          click: () => {
+            set("");
+            onEdit();
+            textArea.focus();
+          },
+        },
+      }),
+    ),
+  );
+  textArea.after(box);
+
+  const get = () => bigText ?? textArea.value;
+  /** Put `text` in the box: a large text is kept in memory and summarized instead of shown. */
+  function set(text) {
+    if (text.length > LARGE_TEXT_CHARS) {
+      bigText = text;
+      textArea.value = "";
+      textArea.hidden = true;
+      box.hidden = false;
+      const bytes = new TextEncoder().encode(text).length;
+      info.textContent = `${bytesLabel(bytes)} of text (${int(text.length)} UTF-16 units) ${what}. It is not shown here, to keep the page fast.`;
+    } else {
+      bigText = null;
+      box.hidden = true;
+      textArea.hidden = false;
+      textArea.value = text;
+    }
+    onSet(text);
+  }
+  textArea.addEventListener("paste", (e) => {
+    const pasted = e.clipboardData?.getData("text/plain") ?? "";
+    const { selectionStart: a, selectionEnd: b, value } = textArea;
+    if (value.length - (b - a) + pasted.length <= LARGE_TEXT_CHARS) return; // the browser pastes as usual
+    e.preventDefault();
+    set(value.slice(0, a) + pasted + value.slice(b));
+    onEdit();
+  });
+  return { get, set, isLarge: () => bigText != null };
+}
