@@ -898,21 +898,7 @@ def _explain(
                 tid = special_ids[segment]
                 if sp.id != tid:
                     raise RuntimeError(f"explain: special token {segment!r} is id {tid} but encode gave {sp.id}")
-                tokens.append(
-                    TokenStory(
-                        pos,
-                        tid,
-                        sp.token,
-                        sp.start,
-                        sp.end,
-                        True,
-                        None,
-                        0,
-                        len(sp.token),
-                        "special",
-                        rule="rank" if ranks is not None else "merge_index",
-                    )
-                )
+                tokens.append(_special_story(pos, sp, rule="rank" if ranks is not None else "merge_index"))
                 if only is not None:
                     return Explanation(
                         tokenizer.name,
