@@ -20,13 +20,17 @@ How it stays fast (nothing is recounted per merge):
 * identical pieces are stored once with a weight (their number of occurrences),
   laid out one after another in order of first appearance, so "first
   occurrence in the text" == "lowest position in this layout";
-* the symbols live in arrays with a doubly linked list (``nxt``/``prv``) so a
-  merge rewrites only the positions where the pair occurs;
-* every pair keeps the sorted list of positions where it occurs (dead ones
-  are skipped, a dead prefix is cut off when the pair reaches the top of the
-  heap, so its first live entry is its first position) and its weighted
-  count; a heap ordered by ``(-count, first position)`` with lazy
-  invalidation picks the next merge.
+* the positions form a doubly linked list (``nxt``/``prv``) so a merge
+  rewrites only the positions where the pair occurs;
+* every pair that ever occurs gets a small int id; ``pid[i]`` is the id of the
+  pair at live position i (so the merge loop needs no token ids and no dict,
+  only list indexing), and each pair keeps its weighted count and the sorted
+  positions where it occurs (dead ones are skipped, a dead prefix is cut off
+  when the pair reaches the top of the heap, so its first live entry is its
+  first position); a heap ordered by ``(-count, first position)`` with lazy
+  invalidation picks the next merge;
+* few objects the garbage collector tracks: a pair made with one occurrence
+  (more than half of them) keeps its position as an int, not a list.
 
 Each merge costs time proportional to the occurrences it touches (times a
 log for the heap), so training is near-linear in the text size for every
@@ -37,6 +41,8 @@ from __future__ import annotations
 
 import dataclasses
 import heapq
+import itertools
+import operator
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -252,79 +258,93 @@ def _key_shift(n_merges: int) -> int:
     return max(8, (255 + n_merges).bit_length())
 
 
-def _layout(counts: dict[str, int]) -> tuple[list[int], list[int], list[int], list[int], int]:
-    """Lay out every distinct piece once: ``(sym, wt, nxt, prv, n_bytes)``.
+def _layout(counts: dict[str, int]) -> tuple[list[int], list[int], list[int], list[int], list[int], int]:
+    """Lay out every distinct piece once: ``(sym, wt, nxt, prv, last, n_bytes)``.
 
-    ``sym[i]``: token id at position i (-1 once merged into its left neighbour);
-    ``wt[i]``: occurrences of the piece holding position i; ``nxt``/``prv``: the
-    next/previous live position in the same piece, -1 at the piece's ends.
-    Lone surrogates become U+FFFD first, as in encoding.
+    ``sym[i]``: token id at position i (stale once merged into its left
+    neighbour); ``wt[i]``: occurrences of the piece holding position i;
+    ``nxt``/``prv``: the next/previous live position in the same piece, -1 at
+    the piece's ends; ``last``: each piece's last position; ``n_bytes``: UTF-8
+    bytes of the text the pieces came from. Lone surrogates become U+FFFD
+    first, as in encoding. Built with whole-list operations (no loop per byte).
     """
-    sym: list[int] = []
-    wt: list[int] = []
-    nxt: list[int] = []
-    prv: list[int] = []
-    n_bytes = 0
-    for piece, c in counts.items():
-        data = utf8(piece)
-        n = len(data)
-        if n == 0:
-            continue
-        start = len(sym)
-        sym += data
-        wt += [c] * n
-        nxt += range(start + 1, start + n + 1)
-        nxt[-1] = -1
-        prv.append(-1)
-        prv += range(start, start + n - 1)
-        n_bytes += n * c
-    return sym, wt, nxt, prv, n_bytes
+    datas = [d for d in map(utf8, counts) if d]
+    weights = [c for piece, c in counts.items() if piece]
+    lens = list(map(len, datas))
+    sym = list(b"".join(datas))
+    n = len(sym)
+    wt = list(itertools.chain.from_iterable(map(itertools.repeat, weights, lens)))
+    ends = list(itertools.accumulate(lens))
+    last = [e - 1 for e in ends]
+    nxt = list(range(1, n + 1))
+    prv = list(range(-1, n - 1))
+    for i in last:
+        nxt[i] = -1
+    for i in ends[:-1]:
+        prv[i] = -1
+    return sym, wt, nxt, prv, last, sum(map(operator.mul, lens, weights))
 
 
 def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterator[MergeEvent]:
-    sym, wt, nxt, prv, n_bytes = _layout(counts)
+    sym, wt, nxt, prv, last, n_bytes = _layout(counts)
     n_tokens = n_bytes
-    shift = _key_shift(n_merges)
-    mask = (1 << shift) - 1
+    n = len(sym)
 
-    # ---- pair index: key -> positions, weighted count.
-    # A position list is sorted and never grows after the merge that created
-    # its pair (only pairs with the newest token gain occurrences), so it only
-    # goes stale: dead entries are skipped when used, and a dead prefix is cut
-    # off when the pair reaches the top of the heap (then lst[0] is its exact
-    # first position).
-    where: dict[int, list[int]] = {}
-    count: dict[int, int] = {}
+    # ---- pair index. Every pair that ever occurs gets a dense id p (0 is "no
+    # pair"): left[p], right[p] its token ids, cnt[p] its weighted count, wh[p]
+    # the sorted list of positions where it occurred, one[p] the first of them
+    # (wh[p] is None while a pair made by a merge has only that one: no list
+    # object for more than half of the pairs, fewer for the garbage collector
+    # to track and traverse). pid[i] is the id of the
+    # pair starting at live position i (0 at a piece's last position and at
+    # dead positions), kept exact: "p still occurs at i" is ``pid[i] == p``,
+    # and the token at a position is the left id of its pair (the merge loop
+    # reads no token ids). A position list never grows after the merge that
+    # created its pair (only pairs with the newest token gain occurrences), so
+    # it only goes stale: dead entries are skipped when used, and a dead prefix
+    # is cut off when the pair reaches the top of the heap (then wh[p][0] is
+    # its exact first position).
+    # Lists indexed by small ints and no dict in the merge loop: no hashing
+    # (32-bit Pyodide hashed packed keys badly, see _key_shift) and CPython's
+    # list fast paths.
+    shift = _key_shift(n_merges)
     keys = [(x << shift) | y for x, y in zip(sym, sym[1:])]
-    for i in [i for i, j in enumerate(nxt) if j < 0]:
-        if i < len(keys):
-            keys[i] = -1  # piece boundary: no pair
-    for i, key in enumerate(keys):
-        lst = where.get(key)
-        if lst is None:
-            where[key] = [i]
-        else:
-            lst.append(i)
-    where.pop(-1, None)
+    keys.append(-1)
+    for i in last:
+        keys[i] = -1  # a piece's last position: no pair
+    del sym, last
+    ids = dict.fromkeys(itertools.chain((-1,), keys))  # first appearance order, -1 first
+    left = [k >> shift for k in ids]
+    right = [k & ((1 << shift) - 1) for k in ids]
+    pid = list(map(dict(zip(ids, itertools.count())).__getitem__, keys))
+    del keys, ids
+    wh: list[list[int] | None] = [[] for _ in left]
+    for i, p in enumerate(pid):
+        wh[p].append(i)
+    wh[0] = None
+    one = [lst[0] if lst else 0 for lst in wh]
     if all(w == 1 for w in wt):
-        for key, lst in where.items():
-            count[key] = len(lst)
+        cnt = [len(lst) for lst in wh[1:]]
     else:
-        for key, lst in where.items():
-            count[key] = sum(map(wt.__getitem__, lst))
-    # heap entries (-count, first, key), packed into one int so the heap holds
-    # no tuples (the garbage collector tracks tuples, and traversing hundreds
-    # of thousands of them cost ~10% of a multilingual run):
-    # ``(top - count) << cshift | first << kbits | key``. Ordering by the int is
-    # ordering by (-count, first, key). count may be too high and first too
-    # low (both only move that way between pushes); fixed when popped.
-    kbits = 2 * shift
-    kmask = (1 << kbits) - 1
-    cshift = kbits + max(1, len(sym)).bit_length()
-    fmask = (1 << (cshift - kbits)) - 1
+        cnt = [sum(map(wt.__getitem__, lst)) for lst in wh[1:]]
+    cnt.insert(0, 0)
+    # heap entries (-count, first position, id), packed into one int so the
+    # heap holds no tuples (the garbage collector tracks tuples, and traversing
+    # hundreds of thousands of them cost ~10% of a multilingual run):
+    # ``(top - count) << cshift | first << pbits | id``. Ordering by the int is
+    # ordering by (-count, first). count may be too high and first too low
+    # (both only move that way between pushes); fixed when popped.
+    pbits = (3 * n + 2).bit_length()  # ids: < 1 + n initial + 2 per merged occurrence
+    pmask = (1 << pbits) - 1
+    cshift = pbits + max(1, n).bit_length()
+    fmask = (1 << (cshift - pbits)) - 1
     top = n_bytes + 1  # above every count
-    heap = [((top - c) << cshift) | (where[k][0] << kbits) | k for k, c in count.items()]
+    heap = [((top - cnt[p]) << cshift) | (wh[p][0] << pbits) | p for p in range(1, len(cnt))]
     heapq.heapify(heap)
+    # lz[x] / rz[y]: id of the pair (x, z) / (z, y) made by the current merge z,
+    # valid when >= base (the first id that merge hands out)
+    lz = [0] * (256 + n_merges)
+    rz = [0] * (256 + n_merges)
 
     vocab: list[bytes] = [bytes((i,)) for i in range(256)]
     pop, push, replace = heapq.heappop, heapq.heappush, heapq.heapreplace
@@ -333,29 +353,26 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
         # ---- pick: highest count, then lowest first position
         while heap:
             e = heap[0]
-            best = e & kmask
-            c = count.get(best, 0)
+            p = e & pmask
+            c = cnt[p]
             if c == 0:
                 pop(heap)
-                where.pop(best, None)
-                count.pop(best, None)
+                wh[p] = None
                 continue
             # position lists are sorted: drop the dead prefix (c > 0, so a
             # live occurrence is left); then lst[0] is the exact first position
-            x, y = best >> shift, best & mask
-            lst = where[best]
-            k = 0
-            while True:
-                i = lst[k]
-                j = nxt[i]
-                if sym[i] == x and j >= 0 and sym[j] == y:
-                    break
-                k += 1
-            if k:
-                del lst[:k]
-            f = lst[0]
-            if top - c != e >> cshift or f != (e >> kbits) & fmask:
-                replace(heap, ((top - c) << cshift) | (f << kbits) | best)
+            lst = wh[p]
+            if lst is None:
+                f = one[p]
+            else:
+                k = 0
+                while pid[lst[k]] != p:
+                    k += 1
+                if k:
+                    del lst[:k]
+                f = lst[0]
+            if top - c != e >> cshift or f != (e >> pbits) & fmask:
+                replace(heap, ((top - c) << cshift) | (f << pbits) | p)
                 continue
             pop(heap)
             break
@@ -366,69 +383,80 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
         pair_count = c
 
         # ---- merge every occurrence, left to right
-        a, b = best >> shift, best & mask
-        positions = where.pop(best)
-        positions.sort()
-        del count[best]
-        fresh: set[int] = set()  # pairs made in this merge (they involve z)
-        merged = 0
-        za = z << shift
-        bs = b << shift
+        positions = wh[p]
+        if positions is None:
+            positions = (one[p],)
+        wh[p] = None
+        base = len(cnt)  # pairs made in this merge (they involve z) get ids from here
         for i in positions:
-            if sym[i] != a:
+            if pid[i] != p:  # no longer there (dead, or taken by an overlapping occurrence)
                 continue
             j = nxt[i]
-            if j < 0 or sym[j] != b:
-                continue
             c = wt[i]
-            merged += c
             h = prv[i]
             k = nxt[j]
-            sym[i] = z
-            sym[j] = -1
             nxt[i] = k
             # The left-neighbour and right-neighbour updates below mirror each other on
             # purpose: this is the trainer's hot loop, and a shared helper (a call per
             # occurrence) costs more than the repetition (see tools/bench_train_large.py).
             if h >= 0:
-                xs = sym[h] << shift
-                q = xs | a
-                if q != best:  # the pair (x, a) at h is gone
-                    count[q] -= c
-                q = xs | z  # (x, z) at h is new
-                lst = where.get(q)
-                if lst is None:
-                    where[q] = [h]
-                    count[q] = c
-                    fresh.add(q)
+                q = pid[h]  # the pair (x, a) at h is gone
+                cnt[q] -= c
+                x = left[q]
+                q = lz[x]  # (x, z) at h is new
+                if q < base:
+                    q = lz[x] = len(cnt)
+                    cnt.append(c)
+                    wh.append(None)
+                    one.append(h)
+                    left.append(x)
+                    right.append(z)
                 else:
-                    lst.append(h)
-                    count[q] += c
+                    cnt[q] += c
+                    lst = wh[q]
+                    if lst is None:
+                        wh[q] = [one[q], h]
+                    else:
+                        lst.append(h)
+                pid[h] = q
             if k >= 0:
                 prv[k] = i
-                y = sym[k]
-                q = bs | y
-                if q != best:  # the pair (b, y) at j is gone
-                    count[q] -= c
-                q = za | y  # (z, y) at i is new
-                lst = where.get(q)
-                if lst is None:
-                    where[q] = [i]
-                    count[q] = c
-                    fresh.add(q)
+                q = pid[j]  # the pair (b, y) at j is gone (p itself when it overlaps: b == a, y == b)
+                cnt[q] -= c
+                y = right[q]
+                q = rz[y]  # (z, y) at i is new
+                if q < base:
+                    q = rz[y] = len(cnt)
+                    cnt.append(c)
+                    wh.append(None)
+                    one.append(i)
+                    left.append(z)
+                    right.append(y)
                 else:
-                    lst.append(i)
-                    count[q] += c
-        for q in fresh:
-            # positions were appended in increasing order, so where[q][0] is
-            # the lowest (a lower bound if a later occurrence took it away)
-            c = count[q]
-            if c:
-                push(heap, ((top - c) << cshift) | (where[q][0] << kbits) | q)
+                    cnt[q] += c
+                    lst = wh[q]
+                    if lst is None:
+                        wh[q] = [one[q], i]
+                    else:
+                        lst.append(i)
+                pid[i] = q
             else:
-                del where[q], count[q]
+                pid[i] = 0
+            pid[j] = 0
+        for q in range(base, len(cnt)):
+            # positions were appended in increasing order, so wh[q][0] is
+            # the lowest (a lower bound if a later occurrence took it away)
+            c = cnt[q]
+            if c:
+                push(heap, ((top - c) << cshift) | (one[q] << pbits) | q)
+            else:
+                wh[q] = None
 
+        # cnt[p] lost exactly the occurrences that overlapped a merged one (the
+        # "gone (b, y)" update above): what is left is the number merged
+        merged = cnt[p]
         n_tokens -= merged
+        a, b = left[p], right[p]
         token = vocab[a] + vocab[b]
         vocab.append(token)
         yield MergeEvent(id=z, pair=(a, b), token=token, count=pair_count, n_tokens=n_tokens, n_bytes=n_bytes)
