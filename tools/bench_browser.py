@@ -417,6 +417,7 @@ def bench_peers() -> list[dict]:
                         "target": "ratio_warm >= 0.5; cold UDHR mix >= 2 MB/s",
                     }
                 )
+    return rows
 
 
 MODEL_TARGET_MS = 300  # issue 12 target 2: first count with any shipped vocabulary within 0.3 s of choosing it
