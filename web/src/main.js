@@ -11,11 +11,11 @@ import { mountCompare, initialCompareState } from "./views/compare.js";
 import { mountSteps, initialStepsState } from "./views/steps.js";
 import { mountChat, initialChatState } from "./views/chat.js";
 import { mountPictureBars } from "./views/pictures.js";
-import { parseHash, pageMode, linkTo } from "./links.js";
+import { parseHash, pageMode, linkTo, LINK_PARAMS, unknownParamsNote, unknownViewNote } from "./links.js";
 import { mountShare } from "./share.js";
 import { reportHeight } from "./embedded.js";
 
-const VIEWS = ["train", "tokenize", "compare", "steps", "chat"];
+const VIEWS = Object.keys(LINK_PARAMS); // train, tokenize, compare, steps, chat
 const viewFromHash = () => {
   const v = parseHash(location.hash).view;
   return VIEWS.includes(v) ? v : "train";
@@ -113,26 +113,38 @@ api.ready.catch(() => {}); // shown in the status line
 mountPictureBars(document, store, api); // picture buttons of Train, Compare, Step through (issue 13)
 
 // --- links: the fragment's parameters restore a view's state ------------------
+// The note says what a link could not restore: unknown parameter names (LINK_PARAMS),
+// values a view refused; it stays until dismissed or the next link.
 const linkNote = $(document, '[data-testid="link-note"]');
+const linkNoteText = $(linkNote, '[data-testid="link-note-text"]');
+$(linkNote, '[data-testid="link-note-close"]').addEventListener("click", () => {
+  linkNote.hidden = true;
+});
 function applyLinkFromHash() {
   // (hoisted: called from the ready handler above)
   const { view, params } = parseHash(location.hash);
-  if (!VIEWS.includes(view) || !Object.keys(params).length) return;
+  if (!Object.keys(params).length) return; // "#tokenize", "#main": no link to apply
   let notes;
-  try {
-    notes = views[view].applyLink(params);
-  } catch (err) {
-    notes = [`This link could not be read completely: ${err.message}`];
+  if (!VIEWS.includes(view)) {
+    notes = [unknownViewNote(view, store.state.view)];
+  } else {
+    notes = [unknownParamsNote(view, params)];
+    try {
+      notes.push(...views[view].applyLink(params));
+    } catch (err) {
+      notes.push(`This link could not be read completely: ${err.message}`);
+    }
   }
-  linkNote.textContent = notes.join(" ");
+  notes = notes.filter(Boolean);
+  linkNoteText.textContent = notes.join(" ");
   linkNote.hidden = !notes.length;
 }
 
-/** The current view and its link parameters (for Share and Embed). */
+/** The current view and its link parameters (for Share and Embed); omitted: the note of a text left out. */
 function currentLink() {
   const view = store.state.view;
-  const { params, notes } = views[view].link();
-  return { view, params, notes };
+  const { params, notes, omitted = "" } = views[view].link();
+  return { view, params, notes, omitted };
 }
 mountShare({ current: currentLink });
 

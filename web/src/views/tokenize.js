@@ -5,7 +5,7 @@ import { int, fixed, charCount, byteCount } from "../format.js";
 import { chipContent } from "../tokenchips.js";
 import { mountTokenizeTools } from "./tokenize_tools.js";
 import * as storage from "../storage.js";
-import { addText, restoreText } from "../links.js";
+import { addText, restoreText, choiceParam } from "../links.js";
 import { groupTokens, mountTokenList, tokenNode } from "../tokenlist.js";
 import { tokenizerGroups } from "../tokenizer-groups.js";
 import { mountModelProgress, mountTokenizerInfo, mountFileLoader, addedByTemplate } from "./model-ui.js";
@@ -418,11 +418,11 @@ export function mountTokenize(root, store, api) {
       Object.assign(params, { g: gallery.current.id, gt: gallery.current.textIndex || null });
       return { params, notes: [] };
     }
-    const note = addText(params, getText());
-    return { params, notes: note ? [note] : [] };
+    return { params, notes: [], omitted: addText(params, getText()) };
   }
   function applyLink(params) {
     const notes = [];
+    for (const key of ["ids", "ws", "sp", "st"]) choiceParam(params, key, ["0", "1"], notes);
     restoreText(params, notes, (text) => {
       setText(text);
       persist();
