@@ -75,9 +75,10 @@ function renderTabs({ view }) {
   }
   document.body.dataset.view = view;
 }
-function show(view, focus = false) {
+function show(view, focus = false, { fromHash = false } = {}) {
   if (view === store.state.view) return;
-  history.replaceState(null, "", `#${view}`);
+  // (a new fragment keeps its parameters: applyLinkFromHash reads them after this)
+  if (!fromHash) history.replaceState(null, "", `#${view}`);
   store.set({ view });
   if (focus) tabs.find((t) => t.dataset.view === view)?.focus();
 }
@@ -91,7 +92,11 @@ for (const tab of tabs) {
     show(tabs[(to + tabs.length) % tabs.length].dataset.view, true);
   });
 }
-window.addEventListener("hashchange", () => show(viewFromHash()));
+// (a fragment that names no view, such as the skip link's "#main", leaves the view as it is)
+window.addEventListener("hashchange", () => {
+  const v = parseHash(location.hash).view;
+  if (VIEWS.includes(v)) show(v, false, { fromHash: true });
+});
 
 let last = null;
 store.subscribe((state) => {

@@ -2,7 +2,7 @@
 
 import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
 import { int, fixed, charCount, byteCount } from "../format.js";
-import { chipContent } from "../tokenchips.js";
+import { chipContent, markNames } from "../tokenchips.js";
 import { mountTokenizeTools } from "./tokenize_tools.js";
 import * as storage from "../storage.js";
 import { addText, restoreText, choiceParam } from "../links.js";
@@ -301,6 +301,10 @@ export function mountTokenize(root, store, api) {
       );
     });
     const notes = r.note ? g.tokens.map((i) => r.note[i]).filter(Boolean) : [];
+    // invisible characters the notes do not name yet (a ZWJ split into byte fragments)
+    const said = notes.join(" ");
+    const names = markNames(r.marks, g.start, g.end).filter((n) => !said.includes(n.split(" = ")[1]));
+    if (names.length) notes.unshift(`Invisible: ${names.join(", ")}.`);
     if (notes.length)
       nodes.push(h("span", { class: "token-note", text: ` ${notes.join(" ")}`, dataset: { testid: "token-note" } }));
     return nodes;
