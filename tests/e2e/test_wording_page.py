@@ -204,4 +204,90 @@ def test_unknown_link_parameters_and_bad_values_get_a_dismissable_note(page, sit
     page.wait_for_function("() => document.querySelector('#view-tokenize').dataset.encoded")
     assert page.locator('[data-testid="link-note"]').is_hidden(), page.locator('[data-testid="link-note"]').inner_text()
     assert page.is_checked('[data-testid="toggle-ids"]') and page.is_checked('[data-testid="toggle-whitespace"]')
+    # the skip link's "#main" is no view: the page stays on Tokenize
+    page.evaluate("() => { location.hash = '#main'; }")
+    h.settle(page)
+    assert page.evaluate("() => document.body.dataset.view") == "tokenize"
+    assert page.console_errors == []
+
+
+# --- issue 11 item 8: messages in plain words, never a raw developer message ---------
+
+#: words of a developer's message that must never reach a reader (issue 11 item 8 quoted
+#: "split text with count_words", "as a regex it would keep only that word" and a raw
+#: `Unexpected token 'a', "aaaaaaaaaa"... is not valid JSON`)
+DEVELOPER_WORDS = re.compile(
+    r"count_words|parse_word_counts|keep only that word|is not valid JSON|Unexpected token|Traceback|"
+    r"\bError:|TypeError|ValueError|undefined|\[object",
+)
+
+
+def test_errors_speak_plain_words(page, site_url):
+    h.open_ready(page, site_url)
+    # a pre-tokenizer name typed as a custom regex (a misspelt name)
+    h.set_text(page, "train-text", "some text to train on, some text")
+    page.select_option('[data-testid="train-pattern"]', "custom")
+    page.fill('[data-testid="train-regex"]', "cl100k")
+    page.get_by_role("button", name="Train", exact=True).click()
+    message = h.visible_error(page, "train-regex-error")
+    assert "(?:cl100k)" in message and "pick a pre-tokenizer" in message.lower(), message
+    assert not DEVELOPER_WORDS.search(message), message
+    # textbook BPE encodes one word: two words get a sentence that says so, not an API name
+    page.get_by_role("tab", name="Step through").click()
+    page.wait_for_function(
+        "() => /Step \\d+ of \\d+/.test(document.querySelector('[data-testid=\"steps-position\"]').textContent)"
+    )
+    page.fill('[data-testid="steps-word"]', "low er")
+    page.press('[data-testid="steps-word"]', "Enter")
+    message = h.visible_error(page, "steps-word-error")
+    assert "single word" in message, message
+    assert not DEVELOPER_WORDS.search(message), message
+    assert page.console_errors == []
+
+
+def test_a_burst_of_bad_step_inputs_shows_only_plain_messages(page, site_url):
+    h.open_ready(page, site_url, "steps")
+    page.wait_for_function(
+        "() => /Step \\d+ of \\d+/.test(document.querySelector('[data-testid=\"steps-position\"]').textContent)"
+    )
+    # every text any message of the view or the status line shows, as it changes
+    page.evaluate("""() => {
+        window.__seen = [];
+        const watch = [...document.querySelectorAll('#view-steps .error, [data-testid="status-text"], [data-testid="link-note"]')];
+        const note = () => { for (const el of watch) if (!el.hidden && el.textContent) window.__seen.push(el.textContent); };
+        new MutationObserver(note).observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+    }""")
+    bad_texts = [
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "low x",
+        "{",
+        '"aaaaaaaaaa"',
+        "low 5\nlow 3",
+        "",
+        "a 0",
+        "low -2",
+        "[1, 2]",
+        "aaaaaaaaaa 99999999999999999999999",
+        "low\t5 extra",
+        "null",
+    ]
+    for text in bad_texts:  # faster than the view's debounce: calls overlap
+        h.set_text(page, "steps-text", text)
+        page.wait_for_timeout(60)
+    for n in ["0", "-1", "1e9", "2.5", "99999"]:
+        page.fill('[data-testid="steps-merges"]', n)
+        page.wait_for_timeout(60)
+    page.fill('[data-testid="steps-merges"]', "3")
+    h.set_text(page, "steps-text", "low 5\nlower 2\nnewest 6")
+    page.wait_for_function(
+        "() => /Step \\d+ of 3/.test(document.querySelector('[data-testid=\"steps-position\"]').textContent)",
+        timeout=60_000,
+    )
+    h.settle(page)
+    seen = page.evaluate("() => window.__seen")
+    assert seen, "the burst showed no message at all"
+    leaks = sorted({s for s in seen if DEVELOPER_WORDS.search(s)})
+    assert not leaks, leaks
+    assert page.locator("#view-steps .error:not([hidden])").count() == 0  # the last, good input clears them
+    assert page.evaluate("() => document.body.dataset.pyodide") == "ready"
     assert page.console_errors == []
