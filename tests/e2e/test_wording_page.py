@@ -75,6 +75,20 @@ def test_touch_screens_never_read_hover(browser, site_url):
                 )
             h.settle(page)
             seen[view] = _visible_text(page)
+        # where the clipboard is refused, the fallback says how to copy on this device
+        page.evaluate("() => { navigator.clipboard.writeText = () => Promise.reject(new Error('refused')); }")
+        page.click("#tab-tokenize")
+        page.click('[data-testid="copy-ids-json"]')
+        page.wait_for_function("() => /selected/.test(document.querySelector('#view-tokenize').innerText)")
+        seen["copy ids"] = _visible_text(page)
+        assert "touch and hold them to copy" in seen["copy ids"]
+        page.click('[data-testid="share-button"]')
+        status = page.locator('[data-testid="share-status"]')
+        page.wait_for_function("() => document.querySelector('[data-testid=\"share-status\"]').innerText")
+        assert status.inner_text() == "Link selected: touch and hold it to copy it."
+        seen["share"] = _visible_text(page)
+        assert "Ctrl" not in seen["share"] and "Ctrl" not in seen["copy ids"]
+        page.keyboard.press("Escape")
         hits = {v: re.findall(r"[^.\n]*\bhover[^.\n]*", t, flags=re.I) for v, t in seen.items()}
         assert not any(hits.values()), hits
         assert "Tap a token to see its id and message." in seen["chat"]
@@ -102,6 +116,13 @@ def test_a_mouse_keeps_the_hover_words(page, site_url):
     help_line = page.locator("#chat-tokens-help").inner_text()
     assert "Hover a token" in help_line and "Tap" not in help_line
     assert page.locator('[data-testid="chat-token-detail"]').inner_text().strip() == "Hover or focus a token."
+    page.evaluate("() => { navigator.clipboard.writeText = () => Promise.reject(new Error('refused')); }")
+    page.click('[data-testid="share-button"]')
+    page.wait_for_function("() => document.querySelector('[data-testid=\"share-status\"]').innerText")
+    assert (
+        page.locator('[data-testid="share-status"]').inner_text()
+        == "Link selected: press Ctrl+C (⌘C on a Mac) to copy it."
+    )
     assert page.console_errors == []
 
 

@@ -2,7 +2,7 @@
 // copied to the clipboard where the browser allows it) and the ready-to-paste
 // <iframe> snippet. The link itself comes from links.js and the view's link().
 
-import { $ } from "./dom.js";
+import { $, deviceHint } from "./dom.js";
 import { linkTo, lengthNote, iframeSnippet, shareIntro } from "./links.js";
 
 const TITLES = {
@@ -57,9 +57,12 @@ export function mountShare(source) {
     field.focus();
     field.select();
     const ok = await copy(field.value);
-    status.textContent = ok
-      ? `${what} copied to the clipboard.`
-      : `${what} selected: press Ctrl+C (⌘C on a Mac) to copy it.`;
+    if (ok) status.textContent = `${what} copied to the clipboard.`;
+    else
+      status.replaceChildren(
+        `${what} selected: `,
+        ...deviceHint("press Ctrl+C (⌘C on a Mac) to copy it.", "touch and hold it to copy it."),
+      );
     status.dataset.copied = String(ok);
   }
 
