@@ -211,6 +211,10 @@ def test_unknown_link_parameters_and_bad_values_get_a_dismissable_note(page, sit
     page.goto(site_url + "#compar?tok=gpt2")
     text = _note(page)
     assert "“compar”" in text and "train, tokenize, compare, steps, chat" in text, text
+    assert "showing #tokenize" in text and page.evaluate("() => document.body.dataset.view") == "tokenize", text
+    # the note belongs to the linked view: another tab takes it away
+    page.click("#tab-chat")
+    page.wait_for_function("() => document.querySelector('[data-testid=\"link-note\"]').hidden")
     # a link the page wrote itself (Share) has only known names and values: no note
     page.goto(site_url + "#tokenize")
     page.reload()

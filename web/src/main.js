@@ -46,6 +46,10 @@ api.ready.then(
   () => {},
 );
 
+// the link's note (applyLinkFromHash, below)
+const linkNote = $(document, '[data-testid="link-note"]');
+const linkNoteText = $(linkNote, '[data-testid="link-note-text"]');
+
 // --- status line -------------------------------------------------------------
 const statusText = $(document, '[data-testid="status-text"]');
 const statusBar = $(document, '[data-testid="status-progress"]');
@@ -101,7 +105,10 @@ window.addEventListener("hashchange", () => {
 let last = null;
 store.subscribe((state) => {
   if (last?.status !== state.status) renderStatus(state);
-  if (last?.view !== state.view) renderTabs(state);
+  if (last?.view !== state.view) {
+    renderTabs(state);
+    if (linkNote.dataset.view && linkNote.dataset.view !== state.view) linkNote.hidden = true; // the link's view is gone
+  }
   last = state;
 });
 renderStatus(store.state);
@@ -119,9 +126,7 @@ mountPictureBars(document, store, api); // picture buttons of Train, Compare, St
 
 // --- links: the fragment's parameters restore a view's state ------------------
 // The note says what a link could not restore: unknown parameter names (LINK_PARAMS),
-// values a view refused; it stays until dismissed or the next link.
-const linkNote = $(document, '[data-testid="link-note"]');
-const linkNoteText = $(linkNote, '[data-testid="link-note-text"]');
+// values a view refused; it stays until dismissed, another view is shown or the next link.
 $(linkNote, '[data-testid="link-note-close"]').addEventListener("click", () => {
   linkNote.hidden = true;
 });
@@ -143,6 +148,7 @@ function applyLinkFromHash() {
   notes = notes.filter(Boolean);
   linkNoteText.textContent = notes.join(" ");
   linkNote.hidden = !notes.length;
+  linkNote.dataset.view = store.state.view;
 }
 
 /** The current view and its link parameters (for Share and Embed); omitted: the note of a text left out. */
