@@ -132,6 +132,24 @@ class _Table:
             raise ValueError(f"bucket {b} holds {len(keys)} entries; its table says {j - i}")
         return keys, itertools.accumulate(self.values[i:j])
 
+    def take_all(self) -> tuple[list[str], Any]:
+        """Every bucket's keys and values (bucket 0 included), all in C loops: the buckets
+        are split in one go, and each value is the running sum of the differences minus the
+        sum before its bucket."""
+        n = len(self.starts) - 1
+        self.loaded[:] = b"\x01" * n
+        if not len(self.values):
+            return [], ()
+        keys = str(self.text[: self.offsets[n]], "utf-8", "surrogatepass").split(self.sep)
+        if len(keys) != len(self.values):
+            raise ValueError(f"the table holds {len(keys)} entries; its buckets say {len(self.values)}")
+        sums = list(itertools.accumulate(self.values))
+        starts = self.starts
+        counts = [starts[b + 1] - starts[b] for b in range(n)]
+        bases = [sums[starts[b] - 1] if starts[b] else 0 for b in range(n)]
+        each = itertools.chain.from_iterable(map(itertools.repeat, bases, counts))
+        return keys, map(operator.sub, sums, each)
+
 
 class LazyTables:
     """Fills ``vocab`` (``{token: id}``), ``id_to_token`` (``{id: token}``) and ``ranks``
@@ -184,9 +202,13 @@ class LazyTables:
 
     def need(self, piece: str) -> None:
         """Load what encoding ``piece`` (a model-level string: normalized, byte-mapped) can use."""
+        if not self._left:
+            return
         new = _all_keys(piece)
         new -= self._seen
-        if new:
+        if new and self._left < self.n_buckets * 3 // 4:  # a quarter loaded: the rest in one go is quicker
+            self.load_all()
+        elif new:
             self._seen |= new
             n, loaded = self.n_buckets, self._vocab_t.loaded
             for g in new:
@@ -202,7 +224,13 @@ class LazyTables:
             self.load_all()
 
     def load_all(self) -> None:
-        """Load every bucket left."""
-        for b in range(1, self.n_buckets + 1):
-            if not self._vocab_t.loaded[b]:
-                self.load(b)
+        """Load every bucket left (the loaded ones again: the same entries)."""
+        if self._left == 0:
+            return
+        keys, values = self._vocab_t.take_all()
+        values = list(values)
+        self.vocab.update(zip(keys, values))
+        self.id_to_token.update(zip(values, keys))
+        keys, values = self._merge_t.take_all()
+        self.ranks.update(zip(keys, values))
+        self._left = 0

@@ -49,7 +49,7 @@ _LONG_WORD = 64
 _CACHE_MAX_ENTRIES = 200_000
 _CACHE_MAX_CHARS = 256
 _CUT_MIN = 24  # pieces longer than this (characters) are cut where that is exact (see _cutter)
-_LAZY_TEXT_MAX = 100_000  # a longer text loads a compact model's whole tables first (see hf_lazy)
+_LAZY_TEXT_MAX = 50_000  # a longer text loads a compact model's whole tables first (see hf_lazy)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -134,7 +134,7 @@ class _AddedMatcher:
         # key: a word's first two characters (or the whole word when it is one character);
         # value: the lengths to try there, longest first (one-character words under their own key)
         self._lens = {k: sorted(v, reverse=True) for k, v in by_prefix.items()}
-        firsts = "".join(sorted({re.escape(w[0]) for w in self._words}))
+        firsts = "".join(sorted(map(re.escape, {w[0] for w in self._words})))
         self._starts = re.compile(f"[{firsts}]").search if firsts else None
 
     def __bool__(self) -> bool:
@@ -1158,7 +1158,8 @@ def from_compact(data: bytes) -> HFTokenizer:
 
     A bucketed file (:mod:`bytepair.hf_lazy`) loads only the entries that need
     no text (bucket 0); each text's buckets load as it is encoded, and
-    everything loads for a text over 100,000 characters or when a method needs
+    everything loads for a text over 50,000 characters, once a quarter of the
+    buckets has loaded, or when a method needs
     the whole tables (:func:`to_compact`).
 
     Raises:

@@ -171,3 +171,14 @@ def test_compact_form_hypothesis(key, text):
     tok = from_compact(compact(key))  # fresh tables: only what this text needs
     assert tok.encode(text) == reference(key).encode(text).ids
     assert tok.encode_with_spans(text) == ours(key).encode_with_spans(text)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_compact_form_loads_whole_tables_for_a_long_text(key):
+    from bytepair.hf_tokenizer import from_compact
+
+    tok = from_compact(compact(key))
+    text = (corpora.udhr_mix(chars_each=1500) + "\n") * 7
+    assert len(text) > 50_000
+    assert tok.encode(text) == reference(key).encode(text).ids
+    assert tok._lazy is None  # loaded whole, before the pieces
