@@ -257,38 +257,6 @@ async function readWithProgress(res, total, report) {
   return out;
 }
 
-/**
- * Read a response body, unzipping it as chunks arrive when it is gzip (recognised by its magic;
- * a server may have unzipped it already) and reporting (loaded, total) downloaded bytes.
- * Resolves {data, bytes} (data unzipped, bytes downloaded), or null where streams are missing
- * (the caller then reads the body with readWithProgress).
- */
-async function readUnzipping(res, total, report) {
-  if (!res.body || typeof DecompressionStream !== "function" || typeof TransformStream !== "function") return null;
-  const reader = res.body.getReader();
-  const head = await reader.read();
-  let loaded = 0;
-  const take = (chunk, ctl) => {
-    loaded += chunk.length;
-    report(loaded, total);
-    ctl.enqueue(chunk);
-  };
-  const body = new ReadableStream({
-    start(ctl) {
-      if (head.done) ctl.close();
-      else take(head.value, ctl);
-    },
-    async pull(ctl) {
-      const { done, value } = await reader.read();
-      if (done) ctl.close();
-      else take(value, ctl);
-    },
-  });
-  const zipped = !head.done && head.value.length > 1 && head.value[0] === 0x1f && head.value[1] === 0x8b;
-  const out = zipped ? body.pipeThrough(new DecompressionStream("gzip")) : body;
-  return { data: new Uint8Array(await new Response(out).arrayBuffer()), bytes: loaded };
-}
-
 async function gunzip(bytes) {
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
   return new Uint8Array(await new Response(stream).arrayBuffer());
@@ -317,8 +285,6 @@ async function ensureModel(name, onProgress) {
       // no Cache API here (an opaque origin, a browser setting): fetch every time
       const cache = globalThis.caches ? await caches.open(MODEL_CACHE).catch(() => null) : null;
       let gz;
-      let data = null;
-      let bytes;
       let source = "cache";
       const hit = cache ? await cache.match(key) : null;
       if (hit) {
@@ -329,15 +295,12 @@ async function ensureModel(name, onProgress) {
         report("download", 0, entry.bytes);
         const res = await fetchOk(url, `the ${name} tokenizer`);
         const total = Number(res.headers.get("content-length")) || entry.bytes;
-        // unzipped while it downloads (DecompressionStream), not after
-        const got = await readUnzipping(res, total, (loaded, t) => report("download", loaded, t));
-        if (got) ({ data, bytes } = got);
-        else gz = await readWithProgress(res, total, (loaded, t) => report("download", loaded, t));
+        gz = await readWithProgress(res, total, (loaded, t) => report("download", loaded, t));
       }
       report("load", entry.bytes, entry.bytes);
       const t1 = performance.now();
       // the cache keeps the file unzipped (entries from before: gzip, recognised by its magic)
-      if (!data) data = gz[0] === 0x1f && gz[1] === 0x8b ? await gunzip(gz) : gz;
+      const data = gz[0] === 0x1f && gz[1] === 0x8b ? await gunzip(gz) : gz;
       const t2 = performance.now();
       if (cache && !hit) {
         // not awaited: the first count does not wait for the cache write
@@ -360,7 +323,7 @@ async function ensureModel(name, onProgress) {
       return {
         name,
         source,
-        bytes: bytes ?? gz.length,
+        bytes: gz.length,
         ms: ms(t0, t3),
         fetch_ms: ms(t0, t1),
         gunzip_ms: ms(t1, t2),
