@@ -582,7 +582,7 @@ def _stop_once(page, text: str, at: int, name: str) -> dict:
             const at = (n) => performance.getEntriesByName('bytepair:' + n)[0]?.startTime;
             const t0 = at('stop-click');
             const out = {};
-            for (const n of ['stop-reply', 'stop-shown', 'stop-saved']) {
+            for (const n of ['stop-worker-stopped', 'stop-worker-built', 'stop-reply', 'stop-shown', 'stop-saved']) {
                 const t = at(n);
                 out[n.slice(5)] = t == null ? null : Math.round(t - t0);
             }

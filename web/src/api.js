@@ -639,7 +639,12 @@ export function createApi({ onStatus, shared = false }) {
         // one taken before is honoured even if the worker had finished (issue 11: it ended "Done").
         run.over = true;
         clearTimeout(run.watchdog); // the worker answered: nothing to restart
-        if (run.keep != null) performance.mark("bytepair:stop-reply");
+        if (run.keep != null) {
+          performance.mark("bytepair:stop-reply");
+          // the worker's side of it (bench_browser.py stop prints these stages)
+          for (const [k, t] of Object.entries(result.timing ?? {}))
+            performance.mark(`bytepair:stop-worker-${k}`, { startTime: t - performance.timeOrigin });
+        }
         if (run.keep != null) {
           // Stop was taken: the tokenizer keeps exactly the merges shown, and says it stopped
           if (result.n_merges > run.keep)
