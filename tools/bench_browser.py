@@ -50,8 +50,15 @@ data-training="stopped">``, the tokenizer saved) is measured in the page. Run
 on the site served cross-origin isolated (COOP/COEP, the default: Stop
 interrupts Python mid-merge through Pyodide's interrupt buffer) and not
 (``isolate=False`` and ``?isolate=0``: Stop waits for the merge in progress),
-side by side, with the ratio. The saved tokenizer must hold exactly the merges
-shown when Stop was clicked (else the bench exits with an error).
+side by side, with the ratio (``--runs N``: N Stops at each point, medians and
+every run; ``--dir``: another built site, e.g. a copy of ``web/dist`` from
+before a change). The stages come from the page's ``performance.mark`` s, in ms
+after the click: ``worker-stopped`` (the worker left the merge loop),
+``worker-built`` (the tokenizer built), ``reply`` (the page has the answer),
+``shown`` ("Stopped after N merges" rendered) and ``saved`` (written to
+IndexedDB). The page must say "Stopped after N merges" and the saved tokenizer
+hold exactly the N merges shown when Stop was clicked (else the bench exits
+with an error).
 
 Needs Chromium at /usr/bin/chromium and the ``playwright`` package; run
 ``python build.py`` first (``python build.py bench`` does).
