@@ -79,6 +79,20 @@ export function createApi({ onStatus, shared = false }) {
     return rpc.callLimited(limit, timeoutMessage, method, ...args);
   }
 
+  /**
+   * A call that splits text with the tokenizers `names`: it has the watchdog of `call` only when
+   * one of them may carry a split pattern someone wrote (a trained tokenizer, a loaded file), the
+   * one thing that can backtrack for ever. The site's own encodings and open models have fixed,
+   * linear patterns; a 5-10 MB text legitimately takes longer than a fixed limit on a slow or busy
+   * machine (issue 11: a 5 MB Tokenize count took 25 s quiet, 89 s under load, against its 90 s
+   * limit), and ending it would throw the work away. For those the views' "Working…" notice
+   * offers Cancel (api.cancel) instead.
+   */
+  function textCall(names, method, ...args) {
+    if (names.some((n) => trained.has(n) || files.has(n))) return call(method, ...args);
+    return rpc.callLimited(0, timeoutMessage, method, ...args);
+  }
+
   const rpc = createRpc({
     shared,
     onProgress: (fraction, message) => onStatus({ phase: "loading", fraction, message }),
@@ -305,13 +319,13 @@ export function createApi({ onStatus, shared = false }) {
     async encode(text, tokenizer = "cl100k_base", { addSpecial = true } = {}) {
       needText("encode(text, tokenizer)", text);
       const name = await use(tokenizer, "encode(text, tokenizer)");
-      return call("encode", text, name, !!addSpecial);
+      return textCall([name], "encode", text, name, !!addSpecial);
     },
     /** Number of tokens of `text`, counted as encode counts; tokenizer: default cl100k_base. */
     async count(text, tokenizer = "cl100k_base", { addSpecial = true } = {}) {
       needText("count(text, tokenizer)", text);
       const name = await use(tokenizer, "count(text, tokenizer)");
-      return call("count", text, name, !!addSpecial);
+      return textCall([name], "count", text, name, !!addSpecial);
     },
     /**
      * {n_tokens, n_added, ids, display, vocab, special, hex, note, start, end, marks}: spans in UTF-16 code units
@@ -328,7 +342,7 @@ export function createApi({ onStatus, shared = false }) {
         );
       }
       const name = await use(tokenizer, "encodeSpans(text, tokenizer, limit)");
-      return call("encodeSpans", text, name, limit, !!addSpecial, specials === true);
+      return textCall([name], "encodeSpans", text, name, limit, !!addSpecial, specials === true);
     },
     /** Pasted token ids ("15339 1917" or "[15339, 1917]") -> {ids, text, display, note}. */
     async decodeIds(idsText, tokenizer = "cl100k_base") {
@@ -418,7 +432,8 @@ export function createApi({ onStatus, shared = false }) {
         );
       const names = [];
       for (const t of tokenizers) names.push(await use(t, fn));
-      return call(
+      return textCall(
+        names,
         "compare",
         texts.map(({ key, text }) => ({ key, text })),
         names,
@@ -482,7 +497,9 @@ export function createApi({ onStatus, shared = false }) {
       await ready;
       // an open model (loaded once, with progress) or a file loaded here: "template:<tokenizer name>"
       if (format.startsWith("template:")) await use(format.slice("template:".length), fn);
-      return call(
+      // (a chat template's tokenizer: an open model, or a file loaded here, limited as textCall says)
+      return textCall(
+        format.startsWith("template:") ? [format.slice("template:".length)] : [],
         "chatBreakdown",
         format,
         messages.map(({ role, content }) => ({ role, content })),
@@ -501,7 +518,8 @@ export function createApi({ onStatus, shared = false }) {
           `bytepair.tokenStory(text, tokenizer, index): index must be a token number (0, 1, ...), got ${describe(index)}.`,
         );
       const name = await use(tokenizer, "tokenStory(text, tokenizer, index)");
-      return call(
+      return textCall(
+        [name],
         "tokenStory",
         text,
         name,
@@ -521,7 +539,7 @@ export function createApi({ onStatus, shared = false }) {
         );
       const names = [];
       for (const t of tokenizers) names.push(await use(t, fn));
-      return call("sideBySide", text, names, addSpecial !== false, specials === true);
+      return textCall(names, "sideBySide", text, names, addSpecial !== false, specials === true);
     },
     /** The gallery of tokenizer oddities (bytepair.gallery.gallery_data): [{id, title, encodings, explanation, facts, texts}]. */
     async gallery(ids = null) {
@@ -586,15 +604,19 @@ export function createApi({ onStatus, shared = false }) {
       // first merge): the same watchdog as every other call, until the first batch arrives.
       const custom = !facts.pretokenizers.some((p) => p.value === pattern);
       const countLimit = callLimitMs > 0 ? callLimitMs + Math.round((text.length / 1e6) * CALL_LIMIT_PER_MCHAR_MS) : 0;
-      let countTimer =
-        custom && countLimit
-          ? setTimeout(() => {
-              if (training !== run) return;
-              run.countTimeout = countLimit;
-              rpc.restart(`Stopped a custom split regex that ran for over ${seconds(countLimit)}.`);
-            }, countLimit)
-          : 0;
+      // (armed once the calls sent before this run have settled: time queued behind them does not count)
+      let countTimer = 0;
+      if (custom && countLimit)
+        rpc.idle().then(() => {
+          if (training !== run || run.counted) return;
+          countTimer = setTimeout(() => {
+            if (training !== run) return;
+            run.countTimeout = countLimit;
+            rpc.restart(`Stopped a custom split regex that ran for over ${seconds(countLimit)}.`);
+          }, countLimit);
+        });
       const onBatch = (batch) => {
+        run.counted = true;
         clearTimeout(countTimer);
         countTimer = 0;
         if (run.stopRequested) return; // batches already on their way when Stop was pressed are dropped
