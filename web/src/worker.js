@@ -387,7 +387,8 @@ const api = {
         });
     }
     // runtime: which runtime this page uses, so pages (and tests) can tell one shared runtime from several
-    const runtime = { id: RUNTIME_ID, shared: SHARED, client: this.client.id };
+    // name: the SharedWorker's name (rpc.js SHARED_NAME: it carries the build id)
+    const runtime = { id: RUNTIME_ID, shared: SHARED, client: this.client.id, name: self.name };
     return ready.then((info) => ({ ...info, runtime: { ...runtime, clients: nClients } }));
   },
 
