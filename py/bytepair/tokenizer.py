@@ -342,10 +342,15 @@ class Tokenizer:
         """Ordinary text (no special tokens) -> ids. May raise UnicodeEncodeError."""
         if self._split is None:
             return self._encode_piece(text.encode("utf-8")) if text else []
+        return self._encode_pieces(self._split(text))
+
+    def _encode_pieces(self, pieces: Iterable[str]) -> list[int]:
+        """Pre-tokenizer pieces (str, as the split pattern cut them) -> ids, through the piece cache.
+        May raise UnicodeEncodeError. (bytepair.chunked counts a text piece-range by piece-range.)"""
         cache = self._cache
         encode_piece = self._encode_piece
         out: list[int] = []
-        for piece in self._split(text):
+        for piece in pieces:
             ids = cache.get(piece)
             if ids is None:
                 ids = encode_piece(piece.encode("utf-8"))

@@ -18,6 +18,7 @@ import regex
 
 from tests.e2e import helpers as h
 from tests.reference import tiktoken_pattern
+from tests.reference.openai_chat_refs import gpt_tokenizer_encode_chat
 from tests.reference.slow_bpe import slow_encode_merges, slow_train
 
 pytestmark = pytest.mark.e2e
@@ -143,3 +144,59 @@ def test_a_5mb_saved_text_is_counted_after_a_reload(page, site_url):
     assert page.text_content('[data-testid="count-tokens"]') == f"{n:,}"
     assert "restarted" not in page.text_content('[data-testid="status-text"]')
     print(f"5 MB reload: count shown {ms / 1000:.1f} s after Ready")
+
+
+def test_a_chat_count_answers_while_a_big_count_runs(page, site_url):
+    """Issue 11: during a 5 MB count, Chat kept its old total until the count finished (one
+    Python call at a time). A big count now runs in ~50 ms steps (bytepair.chunked, exact), and
+    calls of other views run in between: a Chat breakdown sent during a 2 M-character count
+    answers before that count ends, with gpt-tokenizer's ids; the count is tiktoken's; progress
+    is reported; a newer count with the same key supersedes the older one."""
+    h.open_ready(page, site_url)
+    enc = h.tiktoken_for("cl100k_base")
+    text = _udhr_mix(2_000_000)
+    messages = [{"role": "user", "content": "How many tokens is this? 你好 👋🏽"}]
+    (want_ids,) = gpt_tokenizer_encode_chat([{"model": "gpt-4o", "messages": messages}])
+    res = page.evaluate(
+        """async ([text, messages]) => {
+        const b = window.bytepair;
+        await b.count("warm up", "cl100k_base");
+        await b.chat([{ role: "user", content: "warm up" }], "chatml-o200k");
+        const t0 = performance.now();
+        const progress = [];
+        let firstStep;
+        const stepped = new Promise((r) => (firstStep = r));
+        const big = b
+          .count(text, "cl100k_base", {
+            key: "tokenize",
+            onProgress: (p, n) => {
+              progress.push([p, n]);
+              firstStep();
+            },
+          })
+          .then((n) => ({ n, ms: performance.now() - t0 }));
+        await stepped; // the big count is under way
+        const sent = performance.now() - t0;
+        const chat = await b.chat(messages, "chatml-o200k");
+        const chatMs = performance.now() - t0;
+        const out = await big;
+        // a newer count with the same key ends the older one
+        const older = b.count(text, "cl100k_base", { key: "tokenize" }).catch((e) => e.name);
+        await new Promise((r) => setTimeout(r, 200));
+        const newer = await b.count(text.slice(0, 300000), "cl100k_base", { key: "tokenize" });
+        return { big: out, sent, chatMs, chatIds: chat.ids, progress, older: await older, newer };
+    }""",
+        [text, messages],
+    )
+    assert res["big"]["n"] == len(enc.encode_ordinary(text))
+    assert res["chatIds"] == want_ids
+    assert res["chatMs"] < res["big"]["ms"], res  # Chat answered while the big count ran
+    assert len(res["progress"]) > 2 and all(n == len(text) for _p, n in res["progress"])
+    positions = [p for p, _n in res["progress"]]
+    assert positions == sorted(positions) and 0 < positions[0] < len(text)
+    assert res["older"] == "Superseded"
+    assert res["newer"] == len(enc.encode_ordinary(text[:300000]))
+    print(
+        f"2 M chars: count {res['big']['ms'] / 1000:.1f} s; Chat sent at {res['sent'] / 1000:.2f} s, "
+        f"answered at {res['chatMs'] / 1000:.2f} s ({(res['chatMs'] - res['sent']):.0f} ms)"
+    )

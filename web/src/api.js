@@ -23,6 +23,9 @@ export const CALL_LIMIT_MS = 15000;
 /** Extra time allowed per million characters of text passed (long texts take a while to encode). */
 const CALL_LIMIT_PER_MCHAR_MS = 15000;
 
+/** Texts this long or longer are counted in steps (worker countStepped): other calls run in between. */
+const STEPPED_COUNT_CHARS = 100000;
+
 /** How a bad argument is described in an error: its type, or a short value. */
 function describe(value) {
   if (value === undefined) return "nothing (undefined)";
@@ -321,11 +324,19 @@ export function createApi({ onStatus, shared = false }) {
       const name = await use(tokenizer, "encode(text, tokenizer)");
       return textCall([name], "encode", text, name, !!addSpecial);
     },
-    /** Number of tokens of `text`, counted as encode counts; tokenizer: default cl100k_base. */
-    async count(text, tokenizer = "cl100k_base", { addSpecial = true } = {}) {
+    /**
+     * Number of tokens of `text`, counted as encode counts; tokenizer: default cl100k_base.
+     * A text of STEPPED_COUNT_CHARS or more is counted in steps (exactly: bytepair.chunked), so the
+     * worker answers other calls meanwhile. options.key: a newer count with the same key ends an
+     * older one still running (it rejects with an error named "Superseded"); options.onProgress(
+     * position, length): characters counted so far, after each step.
+     */
+    async count(text, tokenizer = "cl100k_base", { addSpecial = true, key = null, onProgress = null } = {}) {
       needText("count(text, tokenizer)", text);
       const name = await use(tokenizer, "count(text, tokenizer)");
-      return textCall([name], "count", text, name, !!addSpecial);
+      if (text.length < STEPPED_COUNT_CHARS) return textCall([name], "count", text, name, !!addSpecial);
+      const progress = typeof onProgress === "function" ? rpc.proxy((p, n) => onProgress(p, n)) : null;
+      return textCall([name], "countStepped", text, name, !!addSpecial, key == null ? null : String(key), progress);
     },
     /**
      * {n_tokens, n_added, ids, display, vocab, special, hex, note, start, end, marks}: spans in UTF-16 code units

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import bytepair
-from bytepair import charnames, decoding, models
+from bytepair import charnames, chunked, decoding, models
 from bytepair.surrogates import utf8
 
 from .convert import dumps, exposed
@@ -19,6 +19,22 @@ from .state import get_tokenizer
 def count(text: str, name: str, add_special: bool = True) -> int:
     """Number of tokens of ``text`` (``bytepair.models.count_tokens``)."""
     return models.count_tokens(get_tokenizer(name), text, add_special_tokens=add_special)
+
+
+class CountSession:
+    """:func:`count` in time-boxed steps (``bytepair.chunked.CountJob``): the worker steps it and
+    lets its other calls run in between. ``step(budget_ms)`` -> JSON ``{done, count, position,
+    length}`` (``position``/``length`` in characters: the progress)."""
+
+    @exposed
+    def __init__(self, text: str, name: str, add_special: bool = True) -> None:
+        self.job = chunked.CountJob(get_tokenizer(name), text, add_special_tokens=add_special)
+
+    @exposed
+    def step(self, budget_ms: float = 50.0) -> str:
+        job = self.job
+        job.step(budget_ms)
+        return dumps({"done": job.done, "count": job.count, "position": job.position, "length": job.length})
 
 
 @exposed
