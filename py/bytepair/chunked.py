@@ -1,4 +1,4 @@
-"""Counting a long text in time-boxed steps, exactly (for a caller that must stay responsive).
+"""Long texts in pieces, exactly: a count in time-boxed steps, and the first tokens' spans.
 
 A :class:`bytepair.Tokenizer` with a split pattern encodes each pre-tokenizer piece on its own:
 the ids of a text are the ids of its pieces, concatenated. So a count can walk the pieces of the
@@ -22,10 +22,10 @@ import itertools
 import time
 from typing import Any
 
-from . import models
+from . import models, offsets
 from .pretokenize import compile_pattern
 from .surrogates import fix_surrogates
-from .tokenizer import Tokenizer
+from .tokenizer import Tokenizer, TokenSpan
 
 #: Pieces encoded between two looks at the clock.
 _BATCH = 2048
@@ -94,3 +94,48 @@ class CountJob:
         while not self.step(1000.0):
             pass
         return self.count
+
+
+def first_spans(tok: Any, text: str, limit: int, *, units: str = "utf16") -> tuple[list, int] | None:
+    """The first ``limit`` tokens of ``text`` with their spans, without encoding the rest.
+
+    The spans equal ``bytepair.models.view_spans(tok, text, units=units)[:limit]`` (special-token strings
+    as plain text), exactly: the pieces come from one lazy ``finditer`` over the whole text, so
+    they are the whole text's pieces, and the walk stops once ``limit`` tokens are out. Its cost
+    follows ``limit``, not the text's length (a 5 MB text's first 5,000 tokens: milliseconds).
+
+    Returns:
+        ``(spans, covered)``: ``list[bytepair.TokenSpan]`` (spans in ``units``: ``"chars"`` or
+        ``"utf16"``) and ``covered``, the characters of ``text`` they cover (``text[:covered]``:
+        for what else the caller shows of that part); or ``None``
+        where the shortcut does not apply and the caller encodes the whole text: not a
+        :class:`bytepair.Tokenizer` with a split pattern (see the module docstring), a
+        normalization that changes the text, or lone surrogates (spans then map back over the
+        whole text).
+
+    Raises:
+        ValueError: ``limit`` is negative, or ``units`` is not ``"chars"`` / ``"utf16"``.
+    """
+    if limit < 0:
+        raise ValueError(f"limit must be >= 0, got {limit}")
+    if units not in ("chars", "utf16"):
+        raise ValueError(f'units must be "chars" or "utf16", got {units!r}')
+    if not (isinstance(tok, Tokenizer) and tok.pattern is not None) or tok._prepare(text) != text:
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    raw: list[tuple[int, int, int, bool]] = []
+    if limit:
+        for m in compile_pattern(tok.pattern).finditer(text):
+            base = m.start()
+            raw += [(t, base + a, base + b, False) for t, a, b in tok._piece_spans(m.group())]
+            if len(raw) >= limit:
+                break
+    raw = raw[:limit]
+    covered = max((b for _t, _a, b, _s in raw), default=0)
+    if units == "utf16":
+        raw = offsets.chars_to_utf16(text[:covered], raw)
+    vocab = tok.vocab
+    return [TokenSpan(t, vocab[t], a, b, sp) for t, a, b, sp in raw], covered

@@ -69,3 +69,33 @@ def test_a_tokenizer_without_pattern_counts_in_one_step():
 def test_bad_text_type():
     with pytest.raises(TypeError):
         chunked.CountJob(bytepair.get_encoding("gpt2"), b"bytes")
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+@pytest.mark.parametrize("units", ["chars", "utf16"])
+def test_first_spans_are_the_whole_texts_first_spans(name, units, udhr_text):
+    """The ids against tiktoken's; the spans against encode_with_spans over the whole text."""
+    pytest.importorskip("tiktoken")
+    from bytepair import registry
+    from tests.reference import tiktoken_encoding
+
+    ref = tiktoken_encoding(name, registry.load_ranks(name))
+    tok = bytepair.get_encoding(name)
+    text = udhr_text + " <|endoftext|> as text"
+    whole = models.view_spans(tok, text, units=units)
+    assert [s.id for s in whole] == ref.encode_ordinary(text)
+    for limit in (0, 1, 7, 1000, len(whole), len(whole) + 5):
+        got, covered = chunked.first_spans(tok, text, limit, units=units)
+        assert got == whole[:limit], limit
+        chars = [s.end for s in models.view_spans(tok, text, units="chars")[:limit]]
+        assert covered == max(chars, default=0)
+
+
+def test_first_spans_declines_where_it_would_not_be_exact():
+    assert chunked.first_spans(bytepair.train("ab ab " * 20, 258, pattern="none"), "abab", 5) is None
+    nfkc = bytepair.train("ﬁne ﬁne " * 20, 260, pattern="cl100k_base", normalization="NFKC")
+    assert chunked.first_spans(nfkc, "ﬁne", 5) is None  # NFKC changes it: spans map back over the text
+    assert chunked.first_spans(nfkc, "fine", 5) == (models.view_spans(nfkc, "fine")[:5], 4)
+    assert chunked.first_spans(bytepair.get_encoding("gpt2"), "a\ud800b", 5) is None
+    with pytest.raises(ValueError):
+        chunked.first_spans(bytepair.get_encoding("gpt2"), "ab", -1)

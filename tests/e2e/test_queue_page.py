@@ -111,7 +111,8 @@ def test_the_sites_own_encodings_have_no_time_limit(page, site_url):
 def test_a_5mb_saved_text_is_counted_after_a_reload(page, site_url):
     """The reload of issue 11: a 5 M-character Tokenize text saved, then a reload: the count
     shown is tiktoken's, with no restart and no error (it was "–" and "took longer than 15 s":
-    the Step-through's first call, queued behind the big encode, used up its limit waiting)."""
+    the Step-through's first call, queued behind the big encode, used up its limit waiting).
+    Meanwhile a Chat count answers (it waited ~8 s, for the whole count)."""
     h.open_ready(page, site_url, "tokenize")
     enc = h.tiktoken_for("cl100k_base")
     text = _udhr_mix(5_000_000)
@@ -132,6 +133,25 @@ def test_a_5mb_saved_text_is_counted_after_a_reload(page, site_url):
     page.reload()  # (while the first count may still run: the new page has a worker of its own)
     h.wait_ready(page)
     t0 = page.evaluate("() => performance.now()")
+    # the first tokens are drawn at once, and the count runs in steps: a Chat count sent now
+    # answers while Tokenize is still counting (it waited for the whole count before)
+    page.wait_for_selector('[data-testid="token"]', timeout=120_000)
+    chips_ms = page.evaluate("() => performance.now()") - t0
+    messages = [{"role": "user", "content": "Hello while Tokenize counts 5 MB"}]
+    (want_ids,) = gpt_tokenizer_encode_chat([{"model": "gpt-4o", "messages": messages}])
+    chat = page.evaluate(
+        """async (messages) => {
+        const t = performance.now();
+        const r = await window.bytepair.chat(messages, "chatml-o200k");
+        return { ids: r.ids, ms: performance.now() - t,
+                 counting: !document.querySelector('#view-tokenize').dataset.encoded,
+                 shown: document.querySelector('[data-testid="count-tokens"]').textContent };
+    }""",
+        messages,
+    )
+    assert chat["ids"] == want_ids
+    assert chat["counting"], chat  # answered before the big count ended
+    assert chat["shown"].startswith("…"), chat
     page.wait_for_function(
         """(want) => document.querySelector('#view-tokenize').dataset.encoded === want
           || document.querySelector('[data-testid="tokenize-error"]').textContent.trim() !== ''""",
@@ -143,7 +163,10 @@ def test_a_5mb_saved_text_is_counted_after_a_reload(page, site_url):
     assert not error, error
     assert page.text_content('[data-testid="count-tokens"]') == f"{n:,}"
     assert "restarted" not in page.text_content('[data-testid="status-text"]')
-    print(f"5 MB reload: count shown {ms / 1000:.1f} s after Ready")
+    print(
+        f"5 MB reload: first tokens {chips_ms / 1000:.1f} s, count {ms / 1000:.1f} s after Ready; "
+        f"a Chat count during it answered in {chat['ms']:.0f} ms (progress then: {chat['shown']})"
+    )
 
 
 def test_a_chat_count_answers_while_a_big_count_runs(page, site_url):

@@ -24,7 +24,7 @@ export const CALL_LIMIT_MS = 15000;
 const CALL_LIMIT_PER_MCHAR_MS = 15000;
 
 /** Texts this long or longer are counted in steps (worker countStepped): other calls run in between. */
-const STEPPED_COUNT_CHARS = 100000;
+export const STEPPED_COUNT_CHARS = 100000;
 
 /** How a bad argument is described in an error: its type, or a short value. */
 function describe(value) {
@@ -343,9 +343,17 @@ export function createApi({ onStatus, shared = false }) {
      * (JS string indices); n_added: tokens the tokenizer added (BOS ...; empty spans at 0); display names
      * invisible characters ("⟨ZWJ⟩"), note explains fragments; marks: {start, end, label, title} of the
      * invisible characters of `text`. options.specials: special-token strings ("<|endoftext|>") count as
-     * special tokens (OpenAI/trained tokenizers).
+     * special tokens (OpenAI/trained tokenizers). options.total false (with a limit): only the first
+     * `limit` tokens are encoded where that is exact (bytepair.chunked.first_spans: a large text's
+     * first tokens in milliseconds); n_tokens is then null and marks cover the part shown: count
+     * the text with count() (in steps).
      */
-    async encodeSpans(text, tokenizer = "cl100k_base", limit = null, { addSpecial = true, specials = false } = {}) {
+    async encodeSpans(
+      text,
+      tokenizer = "cl100k_base",
+      limit = null,
+      { addSpecial = true, specials = false, total = true } = {},
+    ) {
       needText("encodeSpans(text, tokenizer, limit)", text);
       if (limit != null && !(Number.isInteger(limit) && limit >= 0)) {
         throw new TypeError(
@@ -353,7 +361,7 @@ export function createApi({ onStatus, shared = false }) {
         );
       }
       const name = await use(tokenizer, "encodeSpans(text, tokenizer, limit)");
-      return textCall([name], "encodeSpans", text, name, limit, !!addSpecial, specials === true);
+      return textCall([name], "encodeSpans", text, name, limit, !!addSpecial, specials === true, total !== false);
     },
     /** Pasted token ids ("15339 1917" or "[15339, 1917]") -> {ids, text, display, note}. */
     async decodeIds(idsText, tokenizer = "cl100k_base") {

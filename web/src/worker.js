@@ -467,12 +467,13 @@ const api = {
   },
 
   /** {n_tokens, n_added, ids, display, vocab, special, hex, note, start, end, marks} with UTF-16 spans;
-   *  specials: special-token strings as special tokens (tiktoken-style encodings). */
-  encodeSpans(text, name, limit, addSpecial = true, specials = false) {
+   *  specials: special-token strings as special tokens (tiktoken-style encodings); total false: the
+   *  first `limit` tokens only where that is exact (n_tokens null: countStepped counts). */
+  encodeSpans(text, name, limit, addSpecial = true, specials = false, total = true) {
     return guarded(async () => {
       await ensureData(name);
       // (a JavaScript null would reach Python as JsNull, not None: pass keyword arguments)
-      const kw = { units: "utf16", add_special: addSpecial, specials };
+      const kw = { units: "utf16", add_special: addSpecial, specials, total };
       if (limit != null) kw.limit = limit;
       return JSON.parse(pg.encode_spans.callKwargs(text, name, kw));
     });

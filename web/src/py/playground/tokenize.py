@@ -51,6 +51,7 @@ def encode_spans(
     limit: int | None = None,
     add_special: bool = True,
     specials: bool = False,
+    total: bool = True,
 ) -> str:
     """JSON columns ``{n_tokens, ids, display, vocab, special, hex, note, start, end}`` over the first
     ``limit`` tokens (all when ``None``), plus ``marks`` (``bytepair.charnames.invisible_marks`` of
@@ -59,13 +60,24 @@ def encode_spans(
     (``Ġhello``, ``▁hello``, ``<0xE0>``); ``display``: ``bytepair.token_to_label`` (invisible
     characters named); ``note``: ``bytepair.token_note``; ``dropped``: ``[start, end]`` of characters
     that became no token (``bytepair.models.dropped_characters``). ``specials``: special-token strings
-    (``<|endoftext|>``) become their special token (``allowed_special="all"``), else plain text."""
+    (``<|endoftext|>``) become their special token (``allowed_special="all"``), else plain text.
+    ``total=False`` with a ``limit``: only the first ``limit`` tokens are encoded where
+    ``bytepair.chunked.first_spans`` applies; ``n_tokens`` is then ``null`` (the page counts with
+    :class:`CountSession`), and ``marks`` / ``dropped`` cover the text the shown tokens cover."""
     tok = get_tokenizer(name)
-    spans = models.view_spans(tok, text, add_special_tokens=add_special, units=units, specials=specials)
+    first = (
+        chunked.first_spans(tok, text, limit, units=units) if not total and limit is not None and not specials else None
+    )
+    if first is None:
+        spans = models.view_spans(tok, text, add_special_tokens=add_special, units=units, specials=specials)
+        n_tokens = len(spans)
+    else:
+        (spans, covered), n_tokens = first, None
+        text = text[:covered]  # (marks and dropped characters: of the part shown)
     shown = spans if limit is None else spans[:limit]
     return dumps(
         {
-            "n_tokens": len(spans),
+            "n_tokens": n_tokens,
             "n_added": sum(1 for s in spans if s.special and s.start == s.end),
             "ids": [s.id for s in shown],
             "display": [bytepair.token_to_label(s.token) for s in shown],
