@@ -78,8 +78,11 @@ export function createApi({ onStatus, shared = false }) {
     `The tokenizer took longer than ${seconds(ms)} — a custom split pattern may be backtracking; the Python worker was restarted.`;
   /** A worker call with the watchdog (every call but training); the limit grows with the text. */
   function call(method, ...args) {
-    const limit = callLimitMs > 0 ? callLimitMs + Math.round((textLength(args) / 1e6) * CALL_LIMIT_PER_MCHAR_MS) : 0;
-    return rpc.callLimited(limit, timeoutMessage, method, ...args);
+    return rpc.callLimited(limitFor(args), timeoutMessage, method, ...args);
+  }
+  /** A call's time limit in ms: callLimitMs, plus CALL_LIMIT_PER_MCHAR_MS per million characters of its text; 0: none. */
+  function limitFor(args) {
+    return callLimitMs > 0 ? callLimitMs + Math.round((textLength(args) / 1e6) * CALL_LIMIT_PER_MCHAR_MS) : 0;
   }
 
   /**
@@ -87,13 +90,15 @@ export function createApi({ onStatus, shared = false }) {
    * one of them may carry a split pattern someone wrote (a trained tokenizer, a loaded file), the
    * one thing that can backtrack for ever. The site's own encodings and open models have fixed,
    * linear patterns; a 5-10 MB text legitimately takes longer than a fixed limit on a slow or busy
-   * machine (issue 11: a 5 MB Tokenize count took 25 s quiet, 89 s under load, against its 90 s
+   * machine (issue 11: a 5 MB Tokenize encode took 89 s under load here, against its 90 s
    * limit), and ending it would throw the work away. For those the views' "Working…" notice
    * offers Cancel (api.cancel) instead.
    */
   function textCall(names, method, ...args) {
-    if (names.some((n) => trained.has(n) || files.has(n))) return call(method, ...args);
-    return rpc.callLimited(0, timeoutMessage, method, ...args);
+    const custom = names.some((n) => trained.has(n) || files.has(n));
+    // a stepped count gives the worker back every ~50 ms: calls sent after it are not queued behind it
+    const send = method === "countStepped" ? rpc.callYielding : rpc.callLimited;
+    return send(custom ? limitFor(args) : 0, timeoutMessage, method, ...args);
   }
 
   const rpc = createRpc({

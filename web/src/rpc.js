@@ -157,15 +157,21 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
   // encode too). Calls of other pages sharing a runtime (embeds) are not in this chain.
   let sentBefore = Promise.resolve();
 
-  /** Send a call now; returns {reply, queued}: queued settles once every call sent before it has. */
-  function send(method, args) {
+  /**
+   * Send a call now; returns {reply, queued}: queued settles once every call sent before it has.
+   * yields: the call gives the worker back between short steps (a stepped count), so calls sent
+   * after it do not wait for its end and are not chained behind it.
+   */
+  function send(method, args, yields = false) {
     const queued = sentBefore;
     const reply = invoke(method, args);
-    const done = reply.then(
-      () => {},
-      () => {},
-    );
-    sentBefore = Promise.all([queued, done]).then(() => {});
+    if (!yields) {
+      const done = reply.then(
+        () => {},
+        () => {},
+      );
+      sentBefore = Promise.all([queued, done]).then(() => {});
+    }
     return { reply, queued };
   }
 
@@ -202,8 +208,17 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
    * may hold the worker, and Stop ends it. limitMs <= 0: no limit.
    */
   async function callLimited(limitMs, timeoutMessage, method, ...args) {
+    return limited(limitMs, timeoutMessage, method, args, false);
+  }
+
+  /** callLimited for a call that yields between short steps (worker countStepped): see send. */
+  async function callYielding(limitMs, timeoutMessage, method, ...args) {
+    return limited(limitMs, timeoutMessage, method, args, true);
+  }
+
+  async function limited(limitMs, timeoutMessage, method, args, yields) {
     await race(ready);
-    const { reply, queued } = send(method, args);
+    const { reply, queued } = send(method, args, yields);
     if (!(limitMs > 0)) return reply;
     let timer = 0;
     let over = false;
@@ -237,6 +252,7 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
     restart,
     call,
     callLimited,
+    callYielding,
     idle,
     get ready() {
       return ready;
