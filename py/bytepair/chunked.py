@@ -77,14 +77,14 @@ class CountJob:
             self.done = True
             return True
         deadline = time.perf_counter() + budget_ms / 1000
-        encode = self._tok._encode_pieces
+        count_pieces = self._tok._count_pieces
         while True:
             batch = list(itertools.islice(self._matches, _BATCH))
             if not batch:
                 self.position = self.length
                 self.done = True
                 return True
-            self.count += len(encode(m.group() for m in batch))
+            self.count += count_pieces(m.group() for m in batch)
             self.position = batch[-1].end()
             if time.perf_counter() >= deadline:
                 return False
