@@ -117,17 +117,7 @@ def test_a_5mb_saved_text_is_counted_after_a_reload(page, site_url):
     enc = h.tiktoken_for("cl100k_base")
     text = _udhr_mix(5_000_000)
     n = len(enc.encode_ordinary(text))
-    page.evaluate(
-        """(text) => {
-        const el = document.querySelector('[data-testid="tokenize-text"]');
-        el.focus();
-        el.select();
-        const data = new DataTransfer();
-        data.setData('text/plain', text);
-        el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-    }""",
-        text,
-    )
+    h.paste(page, "tokenize-text", text)
     page.wait_for_selector('[data-testid="tokenize-big-text"]:not([hidden])')
     page.wait_for_timeout(3000)  # saves are debounced
     page.reload()  # (while the first count may still run: the new page has a worker of its own)
