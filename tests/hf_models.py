@@ -86,6 +86,15 @@ def ours(key: str):
 
 
 @functools.cache
+def compact(key: str) -> bytes:
+    """``to_compact(ours(key))``: the file the site ships for ``key`` (cached per process; load it
+    with ``from_compact`` for a tokenizer whose tables fill as texts need them)."""
+    from bytepair.hf_tokenizer import to_compact
+
+    return to_compact(ours(key))
+
+
+@functools.cache
 def reference(key: str):
     """``tokenizers.Tokenizer`` for ``key`` (CPython only)."""
     tokenizers = pytest.importorskip("tokenizers")

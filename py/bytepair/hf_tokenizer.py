@@ -49,6 +49,7 @@ _LONG_WORD = 64
 _CACHE_MAX_ENTRIES = 200_000
 _CACHE_MAX_CHARS = 256
 _CUT_MIN = 24  # pieces longer than this (characters) are cut where that is exact (see _cutter)
+_LAZY_TEXT_MAX = 50_000  # a longer text loads a compact model's whole tables first (see hf_lazy)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -133,7 +134,7 @@ class _AddedMatcher:
         # key: a word's first two characters (or the whole word when it is one character);
         # value: the lengths to try there, longest first (one-character words under their own key)
         self._lens = {k: sorted(v, reverse=True) for k, v in by_prefix.items()}
-        firsts = "".join(sorted({re.escape(w[0]) for w in self._words}))
+        firsts = "".join(sorted(map(re.escape, {w[0] for w in self._words})))
         self._starts = re.compile(f"[{firsts}]").search if firsts else None
 
     def __bool__(self) -> bool:
@@ -195,8 +196,10 @@ class HFTokenizer:
     are those of ``tokenizers.Tokenizer.from_file(path)`` for the same file.
     """
 
-    def __init__(self, data: dict, *, config: dict | None = None, name: str | None = None) -> None:
+    def __init__(self, data: dict, *, config: dict | None = None, name: str | None = None, _lazy: Any = None) -> None:
         """Prefer :func:`from_tokenizer_json`. ``data``: the parsed ``tokenizer.json``.
+        (``_lazy``: :func:`from_compact`'s :class:`bytepair.hf_lazy.LazyTables`, whose
+        ``vocab`` is ``model.vocab``.)
 
         Raises:
             TokenizerFileError: an unsupported model, component or option, or a
@@ -225,6 +228,8 @@ class HFTokenizer:
         if not isinstance(vocab, dict):
             raise TokenizerFileError("model.vocab must be an object {token: id}", where="model.vocab", component="BPE")
         self._vocab: dict[str, int] = vocab
+        # from_compact: the tables filled bucket by bucket (bytepair.hf_lazy), None once complete
+        self._lazy: Any = _lazy
         self._merges_raw = model.get("merges") or []
         if not isinstance(self._merges_raw, list):
             raise TokenizerFileError("model.merges must be a list", where="model.merges", component="BPE")
@@ -280,7 +285,7 @@ class HFTokenizer:
         by_content: dict[str, int] = {}
         self._added_by_id: dict[int, _AddedToken] = {}
         self._special_contents: set[str] = set()
-        next_id = len(vocab)
+        next_id = _lazy.n_tokens if _lazy is not None else len(vocab)
         for t in parsed:
             if not t.content:
                 continue
@@ -333,7 +338,7 @@ class HFTokenizer:
     @property
     def n_vocab(self) -> int:
         """Largest token id + 1 (added tokens included)."""
-        top = max(self._vocab.values(), default=-1)
+        top = self._lazy.max_id if self._lazy is not None else max(self._vocab.values(), default=-1)
         return max([top] + [t.id for t in self._added]) + 1
 
     @property
@@ -388,6 +393,12 @@ class HFTokenizer:
         return f"<HFTokenizer {self.name!r} n_vocab={self.n_vocab}>"
 
     # ------------------------------------------------------------- the model
+    def _full(self) -> None:
+        """Load the rest of a compact model's tables (:mod:`bytepair.hf_lazy`); no-op otherwise."""
+        if self._lazy is not None:
+            self._lazy.load_all()
+            self._lazy = None
+
     def _merge_ranks(self) -> dict[str, int]:
         """``{left + sep + right: rank}``, built on first use (the load stays cheap).
 
@@ -610,9 +621,12 @@ class HFTokenizer:
         """The characters ``x`` of tokens holding ``x▁`` (sorted, one string), or None when
         :meth:`_cutter` does not cut. Read from the compact file when it holds them (``cut_glued``:
         :func:`to_compact` writes them, so the first count skips a pass over the vocabulary)."""
+        if self._lazy is not None:
+            self._lazy.need("\u2581")
         if "\u2581" not in self._vocab or self._ignore_merges or self._prefix or self._suffix:
             return None
         if self._glued is None:
+            self._full()
             self._glued = "".join(sorted(set(re.findall("([^\u2581])\u2581", "\n".join(self._vocab)))))
         return self._glued
 
@@ -628,6 +642,8 @@ class HFTokenizer:
                 for p in parts:
                     ids += self._word_ids(p)
                 return ids
+        if self._lazy is not None:
+            self._lazy.need(w)
         if self._ignore_merges and w in self._vocab:
             ids = [self._vocab[w]]
         else:
@@ -654,6 +670,8 @@ class HFTokenizer:
                     out += [(t, a + pos, b + pos) for t, a, b in self._word_spans(p)]
                     pos += len(p)
                 return out
+        if self._lazy is not None:
+            self._lazy.need(w)
         if self._ignore_merges and w in self._vocab:
             out = [(self._vocab[w], 0, len(w))]
         else:
@@ -705,6 +723,8 @@ class HFTokenizer:
 
         Offsets (characters of ``text``) are only computed with ``with_align``.
         """
+        if self._lazy is not None and len(text) > _LAZY_TEXT_MAX:
+            self._full()  # most buckets would load anyway; this skips the per-piece checks
         normalizer, pre = self._normalizer, self._pre
         for a, b, tid in self._find_added(text, self._raw_matcher, self._raw_added):
             if tid is not None:
@@ -826,6 +846,8 @@ class HFTokenizer:
     def _dropped_in_piece(self, w: str) -> list[int]:
         """Indexes of the characters of piece ``w`` that become no token (no vocabulary entry,
         no byte fallback, no ``unk_token``: ``tokenizers`` drops them silently)."""
+        if self._lazy is not None:
+            self._lazy.need(w)
         if self._unk is not None or (self._ignore_merges and w in self._vocab):
             return []
         if not self._prefix and not self._suffix and all(map(self._vocab.__contains__, w)):
@@ -880,7 +902,11 @@ class HFTokenizer:
             r = self._vocab_r = dict(zip(self._vocab.values(), self._vocab))
         if isinstance(r, list):
             return r[tid] if 0 <= tid < len(r) else None
-        return r.get(tid)
+        t = r.get(tid)
+        if t is None and self._lazy is not None:
+            self._lazy.need_id(tid)
+            t = r.get(tid)
+        return t
 
     def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = False) -> str:
         """Token ids -> text, as ``tokenizers``' ``decode(ids, skip_special_tokens=...)``.
@@ -976,7 +1002,7 @@ class HFTokenizer:
         return {
             "name": self.name,
             "model": "BPE",
-            "vocab_size": len(self._vocab),
+            "vocab_size": self._lazy.n_tokens if self._lazy is not None else len(self._vocab),
             "n_vocab": self.n_vocab,
             "n_merges": self._n_merges,
             "n_added_tokens": len(self._added),
@@ -1028,13 +1054,18 @@ def _replaces_space(spec: Any) -> bool:
 def to_compact(tok: HFTokenizer) -> bytes:
     """``tok`` in bytepair's compact vocabulary format (:mod:`bytepair.vocab_file`,
     ``kind="hf"``; *bytes*, not compressed): what the site ships as
-    ``models/<name>.bpv.gz``, 3-5x quicker to load than the ``tokenizer.json``.
+    ``models/<name>.bpv.gz``, quick to load: :func:`from_compact` builds only
+    the table entries a text needs (:mod:`bytepair.hf_lazy`).
 
-    Sections: ``vocab`` (text: the vocabulary's strings in file order), ``ids``
-    (u32; only when they are not ``0..n-1``), ``merge_keys`` (text: each merge as
-    ``left + merge_sep + right``, in rank order), ``ranks`` (u32; only when the
-    ranks are not ``0..m-1``). ``meta``: ``data`` (the rest of the
-    ``tokenizer.json``), ``config``, ``name``, ``merge_sep``, and for
+    Sections: the vocabulary and the merges in buckets (``vocab_*``,
+    ``merge_*``, ``id_bucket``: see :mod:`bytepair.hf_lazy`). Models with a
+    ``continuing_subword_prefix`` or ``end_of_word_suffix`` (whose merges are
+    not substrings of the text) are written whole instead: ``vocab`` (text:
+    the vocabulary's strings in file order), ``ids`` (u32; only when they are
+    not ``0..n-1``), ``merge_keys`` (text: each merge as ``left + merge_sep +
+    right``, in rank order), ``ranks`` (u32; only when the ranks are not
+    ``0..m-1``). ``meta``: ``data`` (the rest of the ``tokenizer.json``),
+    ``config``, ``name``, ``merge_sep``, ``lazy`` (bucketed files), and for
     SentencePiece-style vocabularies ``cut_glued`` (the characters found before
     ``▁`` inside tokens: where long pieces may be cut; derived, stored so the
     first count need not scan the vocabulary).
@@ -1044,61 +1075,133 @@ def to_compact(tok: HFTokenizer) -> bytes:
         TokenizerFileError: no separator character is free (a vocabulary that
             uses all of them).
     """
-    from .vocab_file import write_vocab_file
+    from . import hf_lazy
+    from .vocab_file import text_separator, write_vocab_file
 
+    tok._full()
     ranks = tok._merge_ranks()
     vocab = tok._vocab
-    ids = list(vocab.values())
-    rank_values = list(ranks.values())
-    sections: dict[str, Any] = {"vocab": list(vocab)}
-    if ids != list(range(len(ids))):
-        sections["ids"] = ids
-    sections["merge_keys"] = list(ranks)
-    if rank_values != list(range(len(rank_values))):
-        sections["ranks"] = rank_values
     rest = dict(tok._data)
     rest["model"] = {k: v for k, v in tok._data["model"].items() if k not in ("vocab", "merges")}
-    meta = {"data": rest, "config": tok.config, "name": tok.name, "merge_sep": tok._sep}
+    meta: dict[str, Any] = {"data": rest, "config": tok.config, "name": tok.name, "merge_sep": tok._sep}
     glued = tok._glued_before_space()
     if glued is not None:
         meta["cut_glued"] = glued
     try:
+        if tok._prefix or tok._suffix:
+            ids = list(vocab.values())
+            rank_values = list(ranks.values())
+            sections: dict[str, Any] = {"vocab": list(vocab)}
+            if ids != list(range(len(ids))):
+                sections["ids"] = ids
+            sections["merge_keys"] = list(ranks)
+            if rank_values != list(range(len(rank_values))):
+                sections["ranks"] = rank_values
+        else:
+            sections, meta["lazy"] = _bucketed(tok, vocab, ranks, hf_lazy, text_separator)
         return write_vocab_file(sections, kind="hf", meta=meta)
     except ValueError as e:
         raise TokenizerFileError(f"cannot write the compact form: {e}", where="model.vocab", component="BPE") from e
 
 
+def _bucketed(tok: HFTokenizer, vocab: dict[str, int], ranks: dict[str, int], hf_lazy, text_separator):
+    """The sections and ``lazy`` meta of a bucketed compact file (see :mod:`bytepair.hf_lazy`).
+
+    Raises:
+        ValueError: no separator is free for a table.
+    """
+    sep = tok._sep
+    tokens, keys = list(vocab), list(ranks)
+    texts = tokens + [k.replace(sep, "") for k in keys]  # a merge's text: its result
+    special = [t.content for t in tok._added]
+    if tok._unk is not None:
+        special.append(tok._unk)
+    buckets = hf_lazy.file_entries(texts, special=special, unk=tok._unk, byte_fallback=tok._byte_fallback)
+    n = hf_lazy.N_BUCKETS
+    sections: dict[str, Any] = {}
+    lazy: dict[str, Any] = {"buckets": n}
+
+    def table(name: str, items: list[str], values: list[int], where: list[int]) -> str:
+        order = sorted(range(len(items)), key=lambda i: (where[i], values[i]))
+        items = [items[i] for i in order]
+        tsep = text_separator(items)
+        step = len(tsep.encode("utf-8"))
+        starts, offsets = [0] * (n + 2), [0] * (n + 2)
+        for i in order:  # counts and sizes per bucket, then running sums
+            starts[where[i] + 1] += 1
+        sizes = [0] * (n + 2)
+        for i, s in zip(order, items):
+            sizes[where[i] + 1] += len(s.encode("utf-8", "surrogatepass")) + step
+        for b in range(1, n + 2):
+            starts[b] += starts[b - 1]
+            offsets[b] = offsets[b - 1] + sizes[b]
+        if items:
+            offsets[n + 1] -= step  # no separator after the last entry
+        sections[f"{name}_text"] = items
+        ordered = [values[i] for i in order]
+        firsts = set(starts[: n + 1])  # a bucket's first entry keeps its value; the others: the difference
+        sections[f"{name}_values"] = [v if k in firsts else v - ordered[k - 1] for k, v in enumerate(ordered)]
+        sections[f"{name}_starts"] = starts
+        sections[f"{name}_offsets"] = offsets
+        return tsep
+
+    ids = list(vocab.values())
+    lazy["vocab_sep"] = table("vocab", tokens, ids, buckets[: len(tokens)])
+    lazy["merge_sep_char"] = table("merge", keys, list(ranks.values()), buckets[len(tokens) :])
+    lazy["n_tokens"] = len(tokens)
+    lazy["max_id"] = max(ids, default=-1)
+    return sections, lazy
+
+
 def from_compact(data: bytes) -> HFTokenizer:
     """Load what :func:`to_compact` wrote (*bytes*, gzip-compressed or not).
+
+    A bucketed file (:mod:`bytepair.hf_lazy`) loads only the entries that need
+    no text (bucket 0); each text's buckets load as it is encoded, and
+    everything loads for a text over 50,000 characters, once a quarter of the
+    buckets has loaded, or when a method needs
+    the whole tables (:func:`to_compact`).
 
     Raises:
         TokenizerFileError: not a compact (``.bpv``, ``kind="hf"``) tokenizer,
             another format version, or damaged.
     """
+    from .hf_lazy import LazyTables
     from .vocab_file import read_vocab_file
 
+    lazy = None
     try:
-        f = read_vocab_file(data, kind="hf")
+        f = read_vocab_file(data, kind="hf", raw=("vocab_text", "merge_text"))
         sec, meta = f.sections, f.meta
-        tokens = sec["vocab"]
-        keys = sec["merge_keys"]
-        ids = sec["ids"] if "ids" in sec else range(len(tokens))
-        vocab = dict(zip(tokens, ids))
-        ranks = dict(zip(keys, sec["ranks"] if "ranks" in sec else range(len(keys))))
-        if len(vocab) != len(tokens) or len(ranks) != len(keys):
-            raise ValueError("repeated vocabulary entries or merges")
+        if "lazy" in meta:
+            lazy = LazyTables(sec, meta["lazy"])
+            tokens = None
+            vocab, ranks, n_merges = lazy.vocab, lazy.ranks, len(sec["merge_values"])
+        else:
+            tokens = sec["vocab"]
+            keys = sec["merge_keys"]
+            ids = sec["ids"] if "ids" in sec else range(len(tokens))
+            vocab = dict(zip(tokens, ids))
+            ranks = dict(zip(keys, sec["ranks"] if "ranks" in sec else range(len(keys))))
+            n_merges = len(keys)
+            if len(vocab) != len(tokens) or len(ranks) != len(keys):
+                raise ValueError("repeated vocabulary entries or merges")
+            if "ids" in sec:
+                tokens = None
         data_ = meta["data"]
         model = dict(data_["model"])
         model["vocab"] = vocab
         model["merges"] = []
-        tok = HFTokenizer({**data_, "model": model}, config=meta["config"], name=meta["name"])
+        tok = HFTokenizer({**data_, "model": model}, config=meta["config"], name=meta["name"], _lazy=lazy)
         merge_sep = meta["merge_sep"]
     except (KeyError, ValueError, TypeError) as e:
         if isinstance(e, TokenizerFileError):
             raise
         raise TokenizerFileError(f"not a compact bytepair tokenizer, or a damaged one: {e}", where=None) from e
-    tok._ranks, tok._sep, tok._n_merges = ranks, merge_sep, len(keys)
-    if "ids" not in sec:
+    tok._ranks, tok._sep, tok._n_merges = ranks, merge_sep, n_merges
+    if lazy is not None:
+        tok._vocab_r = lazy.id_to_token
+    elif tokens is not None:
         tok._vocab_r = tokens  # the file's token list is the id -> token table
     if isinstance(meta.get("cut_glued"), str):
         tok._glued = meta["cut_glued"]

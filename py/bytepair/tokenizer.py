@@ -356,10 +356,15 @@ class Tokenizer:
         """``len(self._encode_segment(text))`` without the list of ids (same cache). May raise UnicodeEncodeError."""
         if self._split is None:
             return len(self._encode_segment(text))
+        return self._count_pieces(self._split(text))
+
+    def _count_pieces(self, pieces: Iterable[str]) -> int:
+        """Tokens of pre-tokenizer pieces (str, as the split pattern cut them), through the piece
+        cache. May raise UnicodeEncodeError. (bytepair.chunked counts a text piece-range by piece-range.)"""
         get = self._cache.get
         miss = self._piece_miss
         n = 0
-        for piece in self._split(text):
+        for piece in pieces:
             ids = get(piece)
             if ids is None:
                 ids = miss(piece)

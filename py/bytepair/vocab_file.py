@@ -64,7 +64,7 @@ import os
 import struct
 import sys
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NamedTuple
 
 __all__ = [
@@ -76,6 +76,7 @@ __all__ = [
     "load_vocab",
     "read_vocab",
     "read_vocab_file",
+    "text_separator",
     "write_vocab_file",
 ]
 
@@ -139,11 +140,21 @@ def _bytes_section(items: list[bytes]) -> tuple[dict[str, Any], bytes]:
     return {"type": "bytes", "lengths": "u16" if wide else "u8"}, lens.tobytes() + b"".join(items)
 
 
-def _text_section(items: list[str]) -> tuple[dict[str, Any], bytes]:
+def text_separator(items: Sequence[str]) -> str:
+    """The separator a "text" section of ``items`` is written with (the first free one).
+
+    Raises:
+        ValueError: no separator character is free in these strings.
+    """
     joined = "".join(items)
     sep = next((c for c in _TEXT_SEPS if c not in joined), None)
     if sep is None:
         raise ValueError("no separator character is free in these strings")
+    return sep
+
+
+def _text_section(items: list[str]) -> tuple[dict[str, Any], bytes]:
+    sep = text_separator(items)
     return {"type": "text", "sep": sep}, sep.join(items).encode("utf-8", "surrogatepass")
 
 
@@ -230,12 +241,17 @@ def _read_section(info: dict[str, Any], view: memoryview) -> Any:
     return items
 
 
-def read_vocab_file(data: bytes | bytearray | memoryview, *, kind: str | None = None) -> VocabFile:
+def read_vocab_file(
+    data: bytes | bytearray | memoryview, *, kind: str | None = None, raw: Collection[str] = ()
+) -> VocabFile:
     """The one ``.bpv`` reader: file bytes (gzip-compressed or not) -> :class:`VocabFile`.
 
     Args:
         data: the file's bytes.
         kind: when given, the file must be of this kind.
+        raw: names of "text" / "bytes" sections to give as they are stored (a
+            ``memoryview`` of the file, not split), for readers that split
+            parts of them later (:mod:`bytepair.hf_lazy`).
 
     Raises:
         TypeError: ``data`` is not bytes-like.
@@ -278,7 +294,10 @@ def read_vocab_file(data: bytes | bytearray | memoryview, *, kind: str | None = 
     sections = {}
     for info, size in zip(infos, sizes):
         try:
-            sections[info["name"]] = _read_section(info, view[pos : pos + size])
+            if info["name"] in raw and info["type"] != "u32":
+                sections[info["name"]] = view[pos : pos + size]
+            else:
+                sections[info["name"]] = _read_section(info, view[pos : pos + size])
         except (KeyError, TypeError, UnicodeDecodeError) as e:
             raise ValueError(f".bpv file has a damaged section ({e!r})") from e
         pos += size

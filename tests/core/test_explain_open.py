@@ -118,3 +118,15 @@ def test_open_model_errors_are_argument_errors():
     with pytest.raises(ArgumentError) as e:
         explain_tokens(tok, "abc", events=[])
     assert e.value.field == "events"
+
+
+@pytest.mark.parametrize("key", hf_models.KEYS)
+def test_hf_stories_of_a_compact_file_are_those_of_the_whole_tables(key, text):
+    """A compact file fills its tables as texts need them (bytepair.hf_lazy); the stories read
+    merges and tokens straight from those tables, and must still find every step."""
+    from bytepair.hf_tokenizer import from_compact
+
+    tok = from_compact(hf_models.compact(key))
+    short = text[:600]
+    assert explain_tokens(tok, short) == explain_tokens(hf_models.ours(key), short)
+    assert tok._lazy is not None  # the tables were not loaded whole

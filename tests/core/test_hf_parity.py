@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests import corpora
-from tests.hf_models import KEYS, ours, reference
+from tests.hf_models import KEYS, compact, ours, reference
 
 QUICK = corpora.udhr(corpora.UDHR_SAMPLE) + corpora.python_source() + corpora.small_cases() + corpora.surrogate_cases()
 
@@ -92,9 +92,9 @@ def test_hypothesis_text(key, text):
 
 @pytest.mark.parametrize("key", KEYS)
 def test_compact_form_gives_tokenizers_ids(key):
-    from bytepair.hf_tokenizer import from_compact, to_compact
+    from bytepair.hf_tokenizer import from_compact
 
-    tok = from_compact(to_compact(ours(key)))
+    tok = from_compact(compact(key))
     ref = reference(key)
     text = corpora.udhr_mix(chars_each=1500) + "\n" + " ".join(list(tok.special_tokens)[:10])
     assert tok.encode(text) == ref.encode(text).ids
@@ -137,3 +137,48 @@ def test_vocabulary_size_and_token_strings_equal_tokenizers(key):
         assert tok.token_string(tid) == ref.id_to_token(tid)
     for name, tid in tok.special_tokens.items():
         assert ref.token_to_id(name) == tid
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_compact_form_fills_its_tables_as_texts_need_them(key):
+    """A compact file loads the table entries each text may use (bytepair.hf_lazy); text after
+    text, in one tokenizer, ids, spans and dropped characters stay those of the whole tables,
+    and ids no text gave decode as tokenizers decodes them."""
+    from bytepair.hf_tokenizer import from_compact
+
+    tok, full, ref = from_compact(compact(key)), ours(key), reference(key)
+    assert tok._lazy is not None and not tok._lazy.complete
+    n_total = len(full._vocab) + len(full._merge_ranks())
+    for i, corpus in enumerate(QUICK):
+        text = _fffd(corpus.text())[:3000]
+        assert tok.encode(text) == ref.encode(text).ids, corpus.id
+        assert tok.encode_with_spans(text, units="utf16") == full.encode_with_spans(text, units="utf16")
+        assert tok.dropped_characters(text) == full.dropped_characters(text)
+        if i == 0:  # one short text loads a small part of the tables
+            assert len(tok._vocab) + len(tok._merge_ranks()) < n_total / 4
+    ids = list(range(0, full.n_vocab, 997)) + [full.n_vocab - 1]
+    assert tok.decode(ids) == ref.decode(ids, skip_special_tokens=False)
+    assert [tok.token_string(i) for i in ids] == [full.token_string(i) for i in ids]
+    assert tok.describe() == full.describe() and tok.n_vocab == full.n_vocab
+
+
+@pytest.mark.parametrize("key", KEYS)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.lists(_ALPHABET, max_size=30).map("".join))
+def test_compact_form_hypothesis(key, text):
+    from bytepair.hf_tokenizer import from_compact
+
+    tok = from_compact(compact(key))  # fresh tables: only what this text needs
+    assert tok.encode(text) == reference(key).encode(text).ids
+    assert tok.encode_with_spans(text) == ours(key).encode_with_spans(text)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_compact_form_loads_whole_tables_for_a_long_text(key):
+    from bytepair.hf_tokenizer import from_compact
+
+    tok = from_compact(compact(key))
+    text = (corpora.udhr_mix(chars_each=1500) + "\n") * 7
+    assert len(text) > 50_000
+    assert tok.encode(text) == reference(key).encode(text).ids
+    assert tok._lazy is None  # loaded whole, before the pieces

