@@ -3,6 +3,7 @@
 // opened or restored text longer than LARGE_TEXT_CHARS is kept in memory and a
 // summary ("2.86 MB of text … is ready to train on") with Show / Clear replaces
 // the box. Used by Train and Tokenize; the views read the text through get().
+// A large text typed or set (`input`) or dropped (text or a text file) is summarized too.
 
 import { h } from "./dom.js";
 import { int, bytesLabel } from "./format.js";
@@ -20,6 +21,10 @@ export const LARGE_TEXT_CHARS = 500_000;
  */
 export function mountLargeText(textArea, { testid, what, onSet = () => {}, onEdit = () => {} }) {
   let bigText = null; // the text when it is too large to show, else null (the textarea holds it)
+  // the textarea's value as last read: reading `.value` copies the whole string, and the views
+  // read the text on every render (Tokenize's counts), so a shown large text cost a copy per render
+  let cached = null;
+  let shown = false; // the user chose "Show and edit it (slow)": typing in it keeps it in the box
   const info = h("p", { dataset: { testid: `${testid}-info` } });
   const box = h(
     "div",
@@ -37,9 +42,11 @@ export function mountLargeText(textArea, { testid, what, onSet = () => {}, onEdi
           click: () => {
             const text = bigText;
             bigText = null;
+            shown = true;
             box.hidden = true;
             textArea.hidden = false;
             textArea.value = text ?? "";
+            cached = text ?? "";
             textArea.focus();
           },
         },
@@ -61,9 +68,11 @@ export function mountLargeText(textArea, { testid, what, onSet = () => {}, onEdi
   );
   textArea.after(box);
 
-  const get = () => bigText ?? textArea.value;
+  const get = () => bigText ?? (cached ??= textArea.value);
   /** Put `text` in the box: a large text is kept in memory and summarized instead of shown. */
   function set(text) {
+    shown = false;
+    cached = null;
     if (text.length > LARGE_TEXT_CHARS) {
       bigText = text;
       textArea.value = "";
@@ -85,6 +94,29 @@ export function mountLargeText(textArea, { testid, what, onSet = () => {}, onEdi
     if (value.length - (b - a) + pasted.length <= LARGE_TEXT_CHARS) return; // the browser pastes as usual
     e.preventDefault();
     set(value.slice(0, a) + pasted + value.slice(b));
+    onEdit();
+  });
+  // typed or set text (an `input` event, e.g. a drop the browser inserted): registered before the
+  // views' own input listeners, so they read the summarized text. textLength needs no string copy.
+  textArea.addEventListener("input", () => {
+    cached = null;
+    if (!shown && textArea.textLength > LARGE_TEXT_CHARS) set(textArea.value);
+  });
+  // dropped text or a dropped text file: large ones go to the summary without being laid out
+  textArea.addEventListener("drop", async (e) => {
+    const dt = e.dataTransfer;
+    const file = [...(dt?.files || [])].find((f) => !/\.json$/i.test(f.name));
+    if (file) {
+      e.preventDefault(); // a dropped file would otherwise open in place of the page
+      e.stopPropagation(); // not a tokenizer file (model-ui.js's page-wide drop)
+      set(await file.text());
+      onEdit();
+      return;
+    }
+    const dropped = dt?.getData("text/plain") ?? "";
+    if (!dropped || textArea.textLength + dropped.length <= LARGE_TEXT_CHARS) return; // the browser inserts it
+    e.preventDefault();
+    set(textArea.value + dropped); // added at the end (the browser would insert it where it was dropped)
     onEdit();
   });
   return { get, set, isLarge: () => bigText != null };

@@ -8,7 +8,13 @@ import * as storage from "../storage.js";
 import { addText, restoreText, choiceParam } from "../links.js";
 import { groupTokens, mountTokenList, tokenNode } from "../tokenlist.js";
 import { tokenizerGroups } from "../tokenizer-groups.js";
-import { mountModelProgress, mountTokenizerInfo, mountFileLoader, addedByTemplate } from "./model-ui.js";
+import {
+  mountModelProgress,
+  mountTokenizerInfo,
+  mountFileLoader,
+  addedByTemplate,
+  addSpecialText,
+} from "./model-ui.js";
 import { mountTeaching } from "./teach.js";
 import { mountLargeText } from "../largetext.js";
 import { STEPPED_COUNT_CHARS } from "../api.js";
@@ -333,11 +339,13 @@ export function mountTokenize(root, store, api) {
     return nodes;
   }
 
+  let sized = { text: null, chars: 0, bytes: 0 }; // the last text's sizes: a 5 MB text is not recounted per render
   function render(state) {
     const s = state.tokenize;
     const text = getText();
-    counts.chars.textContent = int(charCount(text));
-    const bytes = byteCount(text);
+    if (sized.text !== text) sized = { text, chars: charCount(text), bytes: byteCount(text) };
+    counts.chars.textContent = int(sized.chars);
+    const bytes = sized.bytes;
     counts.bytes.textContent = int(bytes);
     const current = s.result && s.text === text && s.tokenizerShown === s.tokenizer;
     const counting = current && s.result.n_tokens == null; // a large text's first tokens shown, its count in steps
@@ -356,7 +364,7 @@ export function mountTokenize(root, store, api) {
     const adds = !!desc?.adds_special_tokens;
     specialLabel.hidden = !adds;
     forget.hidden = api.kind(s.tokenizer) !== "file";
-    if (adds) specialWhat.textContent = addedByTemplate(desc).join(" … ") || "none for this tokenizer";
+    if (adds) specialWhat.textContent = addSpecialText(desc);
     // the switch names this tokenizer's own special token (bytepair.models.special_token_facts);
     // it applies where typed special-token strings are text unless allowed (OpenAI, trained)
     if (desc?.special) {
@@ -429,7 +437,7 @@ export function mountTokenize(root, store, api) {
     const added = s.addSpecialShown
       ? n
         ? `${int(n)} special token${n > 1 ? "s" : ""} added (${what})`
-        : "this tokenizer adds no special tokens"
+        : "its tokenizer.json's post-processor adds no special tokens"
       : "special tokens not added";
     const typed =
       desc.special?.typed === "never"
