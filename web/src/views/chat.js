@@ -191,7 +191,7 @@ export function mountChat(root, store, api) {
           rows: Math.min(8, Math.max(2, m.content.split("\n").length)),
           spellcheck: false,
           dataset: { testid: "chat-content" },
-          attrs: { "aria-label": `${label}: text` },
+          attrs: { "aria-label": `${label}: text`, dir: "auto" },
           on: { input: (e) => editMessage(m.key, { content: e.target.value }) },
         });
         text.value = m.content;

@@ -527,7 +527,7 @@ export function mountTrain(root, store, api) {
         type: "text",
         value: name,
         maxLength: 60,
-        attrs: { "aria-label": `New name for ${name}`, "data-testid": "rename-input" },
+        attrs: { "aria-label": `New name for ${name}`, "data-testid": "rename-input", dir: "auto" },
       });
       const save = async () => {
         try {
