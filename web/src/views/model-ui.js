@@ -58,6 +58,18 @@ export function addedByTemplate(desc) {
   return found;
 }
 
+/**
+ * The "Add special tokens" switch's words for desc (a describe() result): what the counts follow
+ * is the file's post-processor (bytepair, like `tokenizers`, follows tokenizer.json), not what a
+ * model library may add on top (transformers reads add_bos_token from tokenizer_config.json).
+ */
+export function addSpecialText(desc) {
+  const added = addedByTemplate(desc);
+  return added.length
+    ? `Add special tokens (${added.join(" … ")}), as this tokenizer.json's post-processor does`
+    : "Add special tokens (none in this tokenizer.json's post-processor)";
+}
+
 /** A short text for a normalizer / pre-tokenizer JSON: "Sequence: Split, ByteLevel", "NFC", "none". */
 export function componentText(spec) {
   if (!spec) return "none";
@@ -89,6 +101,7 @@ export function infoRows(desc, label, openModel = null) {
       ? [
           ["Family / versions", `${openModel.family} (${openModel.version}), by ${openModel.maker}`],
           ["File", `${openModel.files.join(" + ")} from ${openModel.source.replace(":", " ")}`],
+          ...(openModel.note ? [["Note", openModel.note]] : []),
         ]
       : []),
     ["Model", desc.model + (desc.version ? ` ${desc.version}` : "")],
