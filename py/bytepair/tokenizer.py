@@ -94,8 +94,7 @@ class Tokenizer:
                     f"a byte-level vocabulary needs a token for each of the 256 bytes; {len(missing)} are missing "
                     f"(first: {bytes((missing[0],))!r})"
                 )
-            ranks_get = self._ranks
-            self._encode_piece = lambda b: bpe.encode_piece_ranks(b, ranks_get)
+            self._encode_piece = bpe.rank_encoder(self._ranks)
         else:
             self._merges = dict(merges)  # type: ignore[arg-type]
             self._vocab = _vocab_from_merges(self._merges)
