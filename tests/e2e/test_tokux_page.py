@@ -422,6 +422,13 @@ def test_a_large_paste_in_tokenize_is_counted_kept_and_cleared(page, site_url):
         assert page.text_content('[data-testid="count-tokens"]') == f"{n:,}"
         assert page.text_content('[data-testid="count-chars"]') == f"{len(text):,}"
         assert page.text_content('[data-testid="count-bytes"]') == f"{size:,}"
+        # only the first tokens are drawn (issue 11: "render tokens only for what is on screen"); the count is whole
+        drawn = page.evaluate(
+            "() => [...document.querySelectorAll('#view-tokenize [data-testid=\"token\"]')]"
+            ".reduce((k, e) => k + e.dataset.ids.split(',').length, 0)"
+        )
+        assert 0 < drawn <= 5000 < n, (drawn, n)
+        assert page.text_content('[data-testid="tokens-note"]') == f"Showing the first {drawn:,} of {n:,} tokens."
 
     check_big()
     # the share link carries the text as it did when the textarea held it (under links.MAX_LINK_TEXT)

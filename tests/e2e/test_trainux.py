@@ -320,6 +320,9 @@ def test_sample_texts_and_the_way_to_step_through(page, site_url):
 def test_downloads_load_in_tokenizers_and_tiktoken_with_the_pages_ids(page, site_url, tmp_path):
     tokenizers = pytest.importorskip("tokenizers")
     tiktoken = pytest.importorskip("tiktoken")
+    load_tiktoken_bpe = pytest.importorskip(
+        "tiktoken.load"
+    ).load_tiktoken_bpe  # (a submodule: not imported by tiktoken)
     import bytepair
     from bytepair import hf_export
 
@@ -341,7 +344,7 @@ def test_downloads_load_in_tokenizers_and_tiktoken_with_the_pages_ids(page, site
     hf = tokenizers.Tokenizer.from_file(str(files["download-hf"]))
     tok = bytepair.from_json(files["download-bytepair"].read_text(encoding="utf-8"))
     kwargs = hf_export.tiktoken_encoding_kwargs(tok)
-    kwargs["mergeable_ranks"] = tiktoken.load.load_tiktoken_bpe(str(files["download-tiktoken"]))
+    kwargs["mergeable_ranks"] = load_tiktoken_bpe(str(files["download-tiktoken"]))
     tk = tiktoken.Encoding(**kwargs)
     for code in ("eng", "fra", "rus", "arb", "cmn_hans"):
         text = h.udhr_text([code])[:600]

@@ -25,6 +25,15 @@ export function h(tag, props = {}, ...children) {
   return el;
 }
 
+/**
+ * Words for a mouse and words for a touch screen, as two spans: `pointer` (hover, keys)
+ * and `touch` (tap). styles.css shows one of them, by the one media query
+ * `(hover: none), (pointer: coarse)` ("touch screens" there); nothing else decides.
+ */
+export function deviceHint(pointer, touch) {
+  return [h("span", { class: "pointer-hint", text: pointer }), h("span", { class: "touch-hint", text: touch })];
+}
+
 export const $ = (root, sel) => root.querySelector(sel);
 export const $$ = (root, sel) => [...root.querySelectorAll(sel)];
 

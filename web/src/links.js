@@ -14,6 +14,48 @@ export const LONG_LINK = 8 * 1024;
 /** Texts longer than this (characters) are left out of links (compressing them would stall the page). */
 export const MAX_LINK_TEXT = 2_000_000;
 
+/**
+ * The parameters each view reads from a link, in the order of web/README.md's "Links"
+ * table (the one list: main.js reports any other name, each view's link() writes only
+ * these). The keys are the views, in tab order.
+ */
+export const LINK_PARAMS = Object.freeze({
+  train: ["t", "v", "p", "re", "name"],
+  tokenize: ["t", "tok", "ids", "ws", "sp", "st", "sbs", "g", "gt"],
+  compare: ["src", "t", "tok", "metric"],
+  steps: ["mode", "in", "tie", "p", "re", "n", "t", "s", "w"],
+  chat: ["t", "fmt", "gen", "ws"],
+});
+
+/** A note naming the parameters of `params` that `view` does not know (and those it knows), or "". */
+export function unknownParamsNote(view, params) {
+  const known = LINK_PARAMS[view];
+  if (!known) return "";
+  const unknown = Object.keys(params).filter((k) => !known.includes(k));
+  if (!unknown.length) return "";
+  const names = unknown.map((k) => `“${k}”`).join(", ");
+  const them = unknown.length === 1 ? `parameter ${names}, which was` : `parameters ${names}, which were`;
+  return `This link has the ${them} ignored: #${view} links know ${known.join(", ")}.`;
+}
+
+/** A note for a view name the page does not have, or "" (views: LINK_PARAMS's keys). */
+export function unknownViewNote(view, shown) {
+  if (!view || view in LINK_PARAMS) return "";
+  return `This link names the view “${view}”, which this page does not have; showing #${shown}. Views: ${Object.keys(LINK_PARAMS).join(", ")}.`;
+}
+
+/**
+ * A known parameter's value: `params[key]` when it is one of `allowed` (or absent: null);
+ * any other value adds a note naming the parameter and its values, and gives null.
+ */
+export function choiceParam(params, key, allowed, notes) {
+  const value = params[key];
+  if (value == null) return null;
+  if (allowed.includes(value)) return value;
+  notes.push(`This link's ${key}=“${value}” was ignored: use ${allowed.join(" or ")}.`);
+  return null;
+}
+
 function lz() {
   const LZ = globalThis.LZString;
   if (!LZ) throw new Error("lz-string did not load (vendor/lz-string.min.js).");
@@ -134,6 +176,25 @@ export function addText(params, text, what = "text") {
   }
   params.t = packText(text);
   return "";
+}
+
+/** What the text of a view's link is called (the Share dialog's words); others: "text". */
+const TEXT_NOUN = { train: "training text", compare: "parallel texts", chat: "conversation" };
+
+/**
+ * The Share dialog's first sentence: what opening the link brings back, true for the
+ * case at hand. params: the link's parameters (`t` the text, `s` a step); omitted: the
+ * note of a text left out of the link (addText's note, a view's link().omitted), or "".
+ */
+export function shareIntro(view, params, omitted = "") {
+  const noun = TEXT_NOUN[view] || "text";
+  if (omitted) return `${omitted} Open it, then paste the ${noun} again.`;
+  if (params.t == null) return "This link reopens the view as it is now.";
+  const what = params.s != null ? `the ${noun}, the settings and the step` : `the ${noun} and the settings`;
+  const travels = noun.endsWith("s")
+    ? "travel compressed inside the link (after the #), so they never reach"
+    : "travels compressed inside the link (after the #), so it never reaches";
+  return `This link reopens the view as it is now: ${what}. The ${noun} ${travels} a server.`;
 }
 
 /** A warning for long links, or "". */

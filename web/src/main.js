@@ -11,11 +11,11 @@ import { mountCompare, initialCompareState } from "./views/compare.js";
 import { mountSteps, initialStepsState } from "./views/steps.js";
 import { mountChat, initialChatState } from "./views/chat.js";
 import { mountPictureBars } from "./views/pictures.js";
-import { parseHash, pageMode, linkTo } from "./links.js";
+import { parseHash, pageMode, linkTo, LINK_PARAMS, unknownParamsNote, unknownViewNote } from "./links.js";
 import { mountShare } from "./share.js";
 import { reportHeight } from "./embedded.js";
 
-const VIEWS = ["train", "tokenize", "compare", "steps", "chat"];
+const VIEWS = Object.keys(LINK_PARAMS); // train, tokenize, compare, steps, chat
 const viewFromHash = () => {
   const v = parseHash(location.hash).view;
   return VIEWS.includes(v) ? v : "train";
@@ -46,6 +46,10 @@ api.ready.then(
   () => {},
 );
 
+// the link's note (applyLinkFromHash, below)
+const linkNote = $(document, '[data-testid="link-note"]');
+const linkNoteText = $(linkNote, '[data-testid="link-note-text"]');
+
 // --- status line -------------------------------------------------------------
 const statusText = $(document, '[data-testid="status-text"]');
 const statusBar = $(document, '[data-testid="status-progress"]');
@@ -75,9 +79,10 @@ function renderTabs({ view }) {
   }
   document.body.dataset.view = view;
 }
-function show(view, focus = false) {
+function show(view, focus = false, { fromHash = false } = {}) {
   if (view === store.state.view) return;
-  history.replaceState(null, "", `#${view}`);
+  // (a new fragment keeps its parameters: applyLinkFromHash reads them after this)
+  if (!fromHash) history.replaceState(null, "", `#${view}`);
   store.set({ view });
   if (focus) tabs.find((t) => t.dataset.view === view)?.focus();
 }
@@ -91,12 +96,19 @@ for (const tab of tabs) {
     show(tabs[(to + tabs.length) % tabs.length].dataset.view, true);
   });
 }
-window.addEventListener("hashchange", () => show(viewFromHash()));
+// (a fragment that names no view, such as the skip link's "#main", leaves the view as it is)
+window.addEventListener("hashchange", () => {
+  const v = parseHash(location.hash).view;
+  if (VIEWS.includes(v)) show(v, false, { fromHash: true });
+});
 
 let last = null;
 store.subscribe((state) => {
   if (last?.status !== state.status) renderStatus(state);
-  if (last?.view !== state.view) renderTabs(state);
+  if (last?.view !== state.view) {
+    renderTabs(state);
+    if (linkNote.dataset.view && linkNote.dataset.view !== state.view) linkNote.hidden = true; // the link's view is gone
+  }
   last = state;
 });
 renderStatus(store.state);
@@ -113,26 +125,37 @@ api.ready.catch(() => {}); // shown in the status line
 mountPictureBars(document, store, api); // picture buttons of Train, Compare, Step through (issue 13)
 
 // --- links: the fragment's parameters restore a view's state ------------------
-const linkNote = $(document, '[data-testid="link-note"]');
+// The note says what a link could not restore: unknown parameter names (LINK_PARAMS),
+// values a view refused; it stays until dismissed, another view is shown or the next link.
+$(linkNote, '[data-testid="link-note-close"]').addEventListener("click", () => {
+  linkNote.hidden = true;
+});
 function applyLinkFromHash() {
   // (hoisted: called from the ready handler above)
   const { view, params } = parseHash(location.hash);
-  if (!VIEWS.includes(view) || !Object.keys(params).length) return;
+  if (!Object.keys(params).length) return; // "#tokenize", "#main": no link to apply
   let notes;
-  try {
-    notes = views[view].applyLink(params);
-  } catch (err) {
-    notes = [`This link could not be read completely: ${err.message}`];
+  if (!VIEWS.includes(view)) {
+    notes = [unknownViewNote(view, store.state.view)];
+  } else {
+    notes = [unknownParamsNote(view, params)];
+    try {
+      notes.push(...views[view].applyLink(params));
+    } catch (err) {
+      notes.push(`This link could not be read completely: ${err.message}`);
+    }
   }
-  linkNote.textContent = notes.join(" ");
+  notes = notes.filter(Boolean);
+  linkNoteText.textContent = notes.join(" ");
   linkNote.hidden = !notes.length;
+  linkNote.dataset.view = store.state.view;
 }
 
-/** The current view and its link parameters (for Share and Embed). */
+/** The current view and its link parameters (for Share and Embed); omitted: the note of a text left out. */
 function currentLink() {
   const view = store.state.view;
-  const { params, notes } = views[view].link();
-  return { view, params, notes };
+  const { params, notes, omitted = "" } = views[view].link();
+  return { view, params, notes, omitted };
 }
 mountShare({ current: currentLink });
 

@@ -2,8 +2,8 @@
 // copied to the clipboard where the browser allows it) and the ready-to-paste
 // <iframe> snippet. The link itself comes from links.js and the view's link().
 
-import { $ } from "./dom.js";
-import { linkTo, lengthNote, iframeSnippet } from "./links.js";
+import { $, deviceHint } from "./dom.js";
+import { linkTo, lengthNote, iframeSnippet, shareIntro } from "./links.js";
 
 const TITLES = {
   train: "bytepair: train a BPE tokenizer",
@@ -25,14 +25,15 @@ async function copy(text) {
 }
 
 /**
- * @param {{current: () => {view: string, params: object, notes: string[]}}} source
- *   the current view and its link parameters
+ * @param {{current: () => {view: string, params: object, notes: string[], omitted: string}}} source
+ *   the current view, its link parameters, notes and the note of a text left out of the link ("" if none)
  */
 export function mountShare(source) {
   const shareDialog = $(document, '[data-testid="share-dialog"]');
   const shareField = $(document, '[data-testid="share-link"]');
   const shareStatus = $(document, '[data-testid="share-status"]');
   const shareNote = $(document, '[data-testid="share-note"]');
+  const shareIntroEl = $(document, '[data-testid="share-intro"]');
   const embedDialog = $(document, '[data-testid="embed-dialog"]');
   const embedField = $(document, '[data-testid="embed-snippet"]');
   const embedStatus = $(document, '[data-testid="embed-status"]');
@@ -56,16 +57,24 @@ export function mountShare(source) {
     field.focus();
     field.select();
     const ok = await copy(field.value);
-    status.textContent = ok
-      ? `${what} copied to the clipboard.`
-      : `${what} selected: press Ctrl+C (⌘C on a Mac) to copy it.`;
+    if (ok) status.textContent = `${what} copied to the clipboard.`;
+    else
+      status.replaceChildren(
+        `${what} selected: `,
+        ...deviceHint("press Ctrl+C (⌘C on a Mac) to copy it.", "touch and hold it to copy it."),
+      );
     status.dataset.copied = String(ok);
   }
 
   function share(event) {
-    const { view, params, notes } = source.current();
+    const { view, params, notes, omitted } = source.current();
     const link = linkTo(view, params);
     shareField.value = link;
+    // one sentence says what the link brings back: the text and settings, or (a text too
+    // large for a link) the settings only, as a warning
+    shareIntroEl.textContent = shareIntro(view, params, omitted);
+    shareIntroEl.className = omitted ? "warning" : "hint";
+    shareIntroEl.dataset.omitted = String(Boolean(omitted));
     const warn = [...notes, lengthNote(link)].filter(Boolean);
     shareNote.textContent = warn.join(" ");
     shareNote.hidden = !warn.length;
@@ -76,12 +85,12 @@ export function mountShare(source) {
   }
 
   function fillSnippet() {
-    const { view, params, notes } = source.current();
+    const { view, params, notes, omitted } = source.current();
     const theme = embedTheme.value || null;
     const src = linkTo(view, params, { embed: { theme } });
     embedField.value = iframeSnippet(src, { title: TITLES[view] || "bytepair", height: view === "steps" ? 900 : 640 });
     embedPreview.href = src;
-    const warn = [...notes, lengthNote(src)].filter(Boolean);
+    const warn = [omitted, ...notes, lengthNote(src)].filter(Boolean);
     embedNote.textContent = warn.join(" ");
     embedNote.hidden = !warn.length;
   }

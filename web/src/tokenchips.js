@@ -54,3 +54,17 @@ export function chipContent(text, start, end, marks, whitespace) {
   }
   return { body, tail };
 }
+
+/**
+ * The names of the invisible characters between UTF-16 indices start and end, once each:
+ * ["ZWJ = U+200D ZERO WIDTH JOINER", ...] (marks' label and title, from Python). The
+ * detail line says them, so a touch screen (no hover, so no title tooltip) reads them too.
+ */
+export function markNames(marks, start, end) {
+  const names = new Set();
+  const m = marks ?? { start: [] };
+  for (let i = 0; i < m.start.length && m.start[i] < end; i += 1) {
+    if (m.end[i] > start) names.add(`${m.label[i]} = ${m.title[i]}`);
+  }
+  return [...names];
+}

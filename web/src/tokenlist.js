@@ -3,7 +3,7 @@
 // hover and highlighted box, the detail line and the legend. Text reaches the
 // DOM as text only.
 
-import { h } from "./dom.js";
+import { h, deviceHint } from "./dom.js";
 import { chipContent } from "./tokenchips.js";
 
 /** Colours cycled through (styles.css: .tok-group[data-c]). */
@@ -86,9 +86,7 @@ export function legendItems(result, extra = []) {
         { dataset: { testid: "legend-fragment" } },
         h("code", { class: "tok", text: "<e0a6>" }),
         " hex: bytes of a character that the tokenizer split across tokens (UTF-8 writes most characters in 2–4 bytes). ",
-        // (the help line's touch detection: styles.css shows one of the two)
-        h("span", { class: "pointer-hint", text: "Hover a token for which bytes it holds." }),
-        h("span", { class: "touch-hint", text: "Tap a token for which bytes it holds." }),
+        ...deviceHint("Hover a token for which bytes it holds.", "Tap a token for which bytes it holds."),
       ),
     );
   }
@@ -98,12 +96,16 @@ export function legendItems(result, extra = []) {
         "li",
         { dataset: { testid: "legend-invisible" } },
         h("span", { class: "invis", text: "\u200d", dataset: { label: "ZWJ" } }),
-        " an invisible or control character, shown by its Unicode abbreviation or code point (hover for its name).",
+        " an invisible or control character, shown by its Unicode abbreviation or code point ",
+        ...deviceHint("(hover over it for its name).", "(tap its token for its name)."),
       ),
     );
   }
   return [...items, ...extra];
 }
+
+/** The detail line while no box is highlighted. */
+const idleDetail = () => deviceHint("Hover or focus a token.", "Tap a token.");
 
 /**
  * A view's token list: the role="listbox" element `out` holding one box per group, the
@@ -119,6 +121,7 @@ export function legendItems(result, extra = []) {
  */
 export function mountTokenList(out, detail, { getActive, setActive, onKey = () => false, legendEl = null }) {
   let groups = [];
+  detail.replaceChildren(...idleDetail());
   out.addEventListener("keydown", (e) => {
     const n = groups.length;
     if (!n) return;
@@ -163,7 +166,7 @@ export function mountTokenList(out, detail, { getActive, setActive, onKey = () =
         detail.replaceChildren(...(Array.isArray(d) ? d : [d]));
       } else {
         out.removeAttribute("aria-activedescendant");
-        detail.textContent = "Hover or focus a token.";
+        detail.replaceChildren(...idleDetail());
       }
     },
     legend(result, extra = []) {

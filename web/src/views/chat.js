@@ -10,7 +10,7 @@
 import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
 import { int, plural } from "../format.js";
 import * as storage from "../storage.js";
-import { packText, unpackText, MAX_LINK_TEXT } from "../links.js";
+import { packText, unpackText, MAX_LINK_TEXT, choiceParam } from "../links.js";
 import { groupTokens, mountTokenList, tokenNode } from "../tokenlist.js";
 import { mountModelProgress } from "./model-ui.js";
 
@@ -463,16 +463,16 @@ export function mountChat(root, store, api) {
     const s = store.state.chat;
     const params = { fmt: s.format, gen: s.generation ? null : 0, ws: s.whitespace ? 1 : null };
     const size = s.messages.reduce((n, m) => n + m.content.length, 0);
-    const notes = [];
-    if (size > MAX_LINK_TEXT)
-      notes.push(
-        `The conversation is too large for a link (${(size / 1e6).toFixed(1)} million characters), so the link has the settings only.`,
-      );
-    else params.t = packConversation(s.messages);
-    return { params, notes };
+    if (size > MAX_LINK_TEXT) {
+      const omitted = `The conversation is too large for a link (${(size / 1e6).toFixed(1)} million characters), so the link has the settings only.`;
+      return { params, notes: [], omitted };
+    }
+    params.t = packConversation(s.messages);
+    return { params, notes: [], omitted: "" };
   }
   function applyLink(params) {
     const notes = [];
+    for (const key of ["gen", "ws"]) choiceParam(params, key, ["0", "1"], notes);
     restored = true;
     if (params.t != null) {
       try {

@@ -5,7 +5,7 @@ import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
 import { int, fixed, percent } from "../format.js";
 import { barChart } from "../charts.js";
 import * as storage from "../storage.js";
-import { addText, restoreText } from "../links.js";
+import { addText, restoreText, choiceParam } from "../links.js";
 import { scrollHint } from "../scrollhint.js";
 import { tokenizerGroups, defaultCompareTokenizers } from "../tokenizer-groups.js";
 import { mountModelProgress } from "./model-ui.js";
@@ -414,17 +414,17 @@ export function mountCompare(root, store, api) {
       tok: s.selected ? s.selected.join(",") : null,
       metric: s.metric !== "premium" ? s.metric : null,
     };
-    const note = s.source === "custom" ? addText(params, customText.value, "parallel texts") : "";
-    return { params, notes: note ? [note] : [] };
+    const omitted = s.source === "custom" ? addText(params, customText.value, "parallel texts") : "";
+    return { params, notes: [], omitted };
   }
   function applyLink(params) {
     const notes = [];
-    if (params.src === "custom" || params.src === "udhr") {
+    const src = choiceParam(params, "src", ["udhr", "custom"], notes);
+    if (src) {
       sourceLinked = true;
-      set({ source: params.src });
-      for (const radio of root.querySelectorAll('input[name="compare-source"]'))
-        radio.checked = radio.value === params.src;
-      customField.hidden = params.src !== "custom";
+      set({ source: src });
+      for (const radio of root.querySelectorAll('input[name="compare-source"]')) radio.checked = radio.value === src;
+      customField.hidden = src !== "custom";
     }
     restoreText(params, notes, (text) => {
       customText.value = text;
@@ -450,9 +450,10 @@ export function mountCompare(root, store, api) {
       }
       fillChecks();
     }
-    if (["premium", "tokens", "bpt"].includes(params.metric)) {
-      set({ metric: params.metric });
-      metricSelect.value = params.metric;
+    const metric = choiceParam(params, "metric", ["premium", "tokens", "bpt"], notes);
+    if (metric) {
+      set({ metric });
+      metricSelect.value = metric;
     }
     if (started) rerun();
     return notes;

@@ -12,7 +12,7 @@
 
 import { $, $$, h, showError, debounce } from "../dom.js";
 import { int } from "../format.js";
-import { addText, restoreText } from "../links.js";
+import { addText, restoreText, choiceParam } from "../links.js";
 import * as storage from "../storage.js";
 
 const MAX_ROWS_DRAWN = 400; // words drawn in the corpus list (textbook with plain-text input)
@@ -425,7 +425,7 @@ export function mountSteps(root, store, api) {
   });
 
   // --- links ----------------------------------------------------------------------
-  /** The view's state as link parameters: {params, notes}. */
+  /** The view's state as link parameters: {params, notes, omitted} (omitted: addText's note). */
   function link() {
     const s = S();
     const params = { mode: s.mode };
@@ -437,10 +437,10 @@ export function mountSteps(root, store, api) {
       if (s.pattern === "custom") params.re = s.regex;
     }
     params.n = s.nMerges[s.mode];
-    const note = addText(params, s.texts[textKey(s)]);
+    const omitted = addText(params, s.texts[textKey(s)]);
     params.s = s.step;
     if (s.words[s.mode]) params.w = s.words[s.mode];
-    return { params, notes: note ? [note] : [] };
+    return { params, notes: [], omitted };
   }
 
   /** Restore a link's parameters; returns notes about what could not be restored. */
@@ -453,8 +453,10 @@ export function mountSteps(root, store, api) {
       params.mode === "bytes" ? "bytes" : params.mode === "textbook" || params.mode == null ? "textbook" : null;
     if (!mode) notes.push(`Unknown step-through mode “${params.mode}”; showing textbook BPE.`);
     patch.mode = mode || "textbook";
-    if (params.in === "counts" || params.in === "text") patch.input = params.in;
-    if (params.tie === "first" || params.tie === "lexicographic") patch.tie = params.tie;
+    const input = choiceParam(params, "in", ["counts", "text"], notes);
+    if (input) patch.input = input;
+    const tie = choiceParam(params, "tie", ["first", "lexicographic"], notes);
+    if (tie) patch.tie = tie;
     if (params.p) {
       if (api.facts.pretokenizers.some((p) => p.value === params.p)) patch.pattern = params.p;
       else notes.push(`Unknown pre-tokenizer “${params.p}”.`);
@@ -473,7 +475,9 @@ export function mountSteps(root, store, api) {
     // a damaged link text: the default text, as its note says (not what this page had typed)
     if (params.t != null) patch.texts = { ...s.texts, [key]: linked ?? initialStepsState.texts[key] };
     if (params.w != null) patch.words = { ...s.words, [patch.mode]: params.w };
-    const step = Number(params.s);
+    const step = params.s == null ? 0 : Number(params.s);
+    if (!(Number.isInteger(step) && step >= 0))
+      notes.push(`This link's s=“${params.s}” was ignored: a step is a whole number from 0.`);
     pendingStep = Number.isInteger(step) && step >= 0 ? step : 0;
     patch.step = pendingStep;
     pause();

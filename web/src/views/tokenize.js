@@ -2,10 +2,10 @@
 
 import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
 import { int, fixed, charCount, byteCount } from "../format.js";
-import { chipContent } from "../tokenchips.js";
+import { chipContent, markNames } from "../tokenchips.js";
 import { mountTokenizeTools } from "./tokenize_tools.js";
 import * as storage from "../storage.js";
-import { addText, restoreText } from "../links.js";
+import { addText, restoreText, choiceParam } from "../links.js";
 import { groupTokens, mountTokenList, tokenNode } from "../tokenlist.js";
 import { tokenizerGroups } from "../tokenizer-groups.js";
 import { mountModelProgress, mountTokenizerInfo, mountFileLoader, addedByTemplate } from "./model-ui.js";
@@ -301,6 +301,10 @@ export function mountTokenize(root, store, api) {
       );
     });
     const notes = r.note ? g.tokens.map((i) => r.note[i]).filter(Boolean) : [];
+    // invisible characters the notes do not name yet (a ZWJ split into byte fragments)
+    const said = notes.join(" ");
+    const names = markNames(r.marks, g.start, g.end).filter((n) => !said.includes(n.split(" = ")[1]));
+    if (names.length) notes.unshift(`Invisible: ${names.join(", ")}.`);
     if (notes.length)
       nodes.push(h("span", { class: "token-note", text: ` ${notes.join(" ")}`, dataset: { testid: "token-note" } }));
     return nodes;
@@ -418,11 +422,11 @@ export function mountTokenize(root, store, api) {
       Object.assign(params, { g: gallery.current.id, gt: gallery.current.textIndex || null });
       return { params, notes: [] };
     }
-    const note = addText(params, getText());
-    return { params, notes: note ? [note] : [] };
+    return { params, notes: [], omitted: addText(params, getText()) };
   }
   function applyLink(params) {
     const notes = [];
+    for (const key of ["ids", "ws", "sp", "st"]) choiceParam(params, key, ["0", "1"], notes);
     restoreText(params, notes, (text) => {
       setText(text);
       persist();

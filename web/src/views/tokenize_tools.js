@@ -3,7 +3,7 @@
 // (tokenlist.js explains <e0a6> fragments and named invisible characters). The explanations come from
 // Python (bytepair.token_note, bytepair.charnames) through api.encodeSpans/decodeIds.
 
-import { $, h, showError } from "../dom.js";
+import { $, h, showError, deviceHint } from "../dom.js";
 import { plural } from "../format.js";
 
 /**
@@ -44,8 +44,10 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
         // no clipboard here (an iframe, an insecure origin): show the ids selected
         copyBox.hidden = false;
         copyBox.select();
-        copyStatus.textContent =
-          "The clipboard is not available here: the ids are selected below, copy them with Ctrl+C (⌘C).";
+        copyStatus.replaceChildren(
+          "The clipboard is not available here: the ids are selected below, ",
+          ...deviceHint("copy them with Ctrl+C (⌘C).", "touch and hold them to copy."),
+        );
       }
     } catch (err) {
       copyStatus.textContent = err.message;

@@ -825,8 +825,7 @@ export function mountTrain(root, store, api) {
     const params = { v: vocabInput.value, p: patternSelect.value };
     if (patternSelect.value === "custom") params.re = regexInput.value;
     if (nameInput.value.trim() && nameInput.value.trim() !== "my-bpe") params.name = nameInput.value.trim();
-    const note = addText(params, getText(), "training text");
-    return { params, notes: note ? [note] : [] };
+    return { params, notes: [], omitted: addText(params, getText(), "training text") };
   }
   function applyLink(params) {
     fillFacts(); // (a link is applied once the worker is ready, maybe before withFacts ran here)
@@ -836,7 +835,12 @@ export function mountTrain(root, store, api) {
       setText(text);
       persist();
     });
-    if (params.v != null) vocabInput.value = params.v;
+    if (params.v != null) {
+      const { min, max } = api.facts.vocab_size;
+      const v = Number(params.v);
+      if (Number.isInteger(v) && v >= min && v <= max) vocabInput.value = params.v;
+      else notes.push(`This link's v=“${params.v}” was ignored: a vocab size is a whole number from ${min} to ${max}.`);
+    }
     if (params.p) {
       if (api.facts.pretokenizers.some((p) => p.value === params.p)) patternSelect.value = params.p;
       else notes.push(`Unknown pre-tokenizer “${params.p}”; pick one from the list.`);

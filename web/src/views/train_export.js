@@ -3,7 +3,7 @@
 // snippet. The files and the snippets come from Python (bytepair.hf_export through
 // the worker's exportFiles); this module only lays them out.
 
-import { h, download } from "../dom.js";
+import { h, download, deviceHint } from "../dom.js";
 
 const FORMATS = [
   {
@@ -43,7 +43,10 @@ function snippetBlock(name, code) {
           range.selectNodeContents(pre);
           getSelection().removeAllRanges();
           getSelection().addRange(range);
-          status.textContent = "Selected: press Ctrl+C (⌘C) to copy.";
+          status.replaceChildren(
+            "Selected: ",
+            ...deviceHint("press Ctrl+C (⌘C) to copy.", "touch and hold it to copy."),
+          );
         }
       },
     },
