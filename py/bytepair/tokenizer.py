@@ -340,7 +340,7 @@ class Tokenizer:
     def _encode_segment(self, text: str) -> list[int]:
         """Ordinary text (no special tokens) -> ids. May raise UnicodeEncodeError."""
         if self._split is None:
-            return self._encode_piece(text.encode("utf-8")) if text else []
+            return list(self._encode_piece(text.encode("utf-8"))) if text else []
         cache = self._cache
         encode_piece = self._encode_piece
         out: list[int] = []

@@ -40,7 +40,7 @@ def test_toy_vocabulary_ties_and_pairs():
     ranks.update({b"bc": 256, b"ab": 257, b"abc": 258, b"aa": 259, b"aaa": 260})
     enc = bpe.rank_encoder(ranks)
     for piece in (b"abc", b"abcabc", b"aaaa", b"aaaaa", b"cab", b"", b"z", b"zz", b"abz" * 20):
-        assert enc(piece) == slow_encode_ranks(piece, ranks), piece
+        assert list(enc(piece)) == slow_encode_ranks(piece, ranks), piece
 
 
 def test_missing_byte_raises_key_error_like_encode_piece_ranks():
@@ -70,7 +70,7 @@ def test_udhr_pieces_match_tiktoken(name):
     for corpus in corpora.udhr():
         text = corpus.text()
         for piece in dict.fromkeys(split(text)):
-            assert enc(piece.encode("utf-8")) == ref.encode_ordinary(piece), piece
+            assert list(enc(piece.encode("utf-8"))) == ref.encode_ordinary(piece), piece
             n += 1
     assert n > 10_000
 
@@ -92,4 +92,19 @@ if given is not None:
                 st.lists(st.sampled_from(vocab), min_size=10, max_size=30).map(b"".join),
             )
         )
-        assert encoder(name)(piece) == slow_encode_ranks(piece, ranks)
+        assert list(encoder(name)(piece)) == slow_encode_ranks(piece, ranks)
+
+
+@pytest.mark.parametrize("pattern", [None, "cl100k_base"])
+def test_tokenizer_returns_lists(pattern):
+    """The encoder gives tuples; ``Tokenizer.encode*`` still return lists, with tiktoken's ids for cl100k_base."""
+    ranks = bytepair.registry.load_ranks("cl100k_base")
+    tok = bytepair.Tokenizer.from_ranks(ranks, pattern=pattern)
+    text = "Всеобщая декларация прав человека hello"
+    for ids in (tok.encode_ordinary(text), tok.encode(text), tok.encode_ordinary(text)):
+        assert type(ids) is list
+    if pattern is not None:
+        pytest.importorskip("tiktoken")
+        assert tok.encode_ordinary(text) == tiktoken_encoding("cl100k_base", ranks).encode_ordinary(text)
+    else:
+        assert tok.encode_ordinary(text) == slow_encode_ranks(text.encode("utf-8"), ranks)
