@@ -259,6 +259,8 @@ def count_tokens(tok: Any, text: str, *, add_special_tokens: bool = True) -> int
     (``encode_ordinary``). Open models / loaded files: ``encode(text,
     add_special_tokens=...)`` (special-token strings are recognised, as ``tokenizers`` does).
     """
+    if not adds_special_tokens(tok):
+        return tok.count_ordinary(text)  # a bytepair.Tokenizer: counted without the list of ids
     return len(encode_ids(tok, text, add_special_tokens=add_special_tokens))
 
 

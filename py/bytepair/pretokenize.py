@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from typing import Protocol
 
 from .errors import PatternError
+from .re_forms import re_form
 from .retranslate import to_stdlib_re
 
 try:
@@ -99,7 +100,7 @@ _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 # ----------------------------------------------------------- astral proxies
 # The encodings' patterns (bytepair.patterns.PATTERNS) look at a character only
-# through the classes below (their literals are ASCII). So each character above
+# through the classes below (their literals and re_forms' ranges are ASCII). So each character above
 # U+FFFF can be replaced by a proxy: a BMP character (not ASCII, not a case
 # variant of a literal) in exactly the same classes. The fast BMP-only `re`
 # translation then splits the proxied text into pieces of the same lengths as
@@ -202,7 +203,8 @@ class _StdlibSplit:
         from .patterns import PATTERNS
 
         self.pattern = pattern  # the original (regex-syntax) pattern
-        self._bmp = _compile_re(pattern, to_stdlib_re(pattern, bmp_only=True))
+        # re_form: an equivalent form of the encodings' patterns that re runs faster
+        self._bmp = _compile_re(pattern, to_stdlib_re(re_form(pattern), bmp_only=True))
         self._full = None
         self._whole = bool(self._bmp.groups)
         # the encodings' patterns split texts with astral characters through proxies
@@ -214,7 +216,7 @@ class _StdlibSplit:
         if text.isascii() or _ASTRAL.search(text) is None:
             return self._bmp
         if self._full is None:
-            self._full = _compile_re(self.pattern, to_stdlib_re(self.pattern))
+            self._full = _compile_re(self.pattern, to_stdlib_re(re_form(self.pattern)))
         return self._full
 
     def findall(self, text: str) -> list[str]:
@@ -260,7 +262,7 @@ class _HybridSplit:
         """The compiled BMP-only ``re`` translation, or ``self._regex`` if it cannot be had."""
         if self._re is None:
             try:
-                self._re = _compile_re(self.pattern, to_stdlib_re(self.pattern, bmp_only=True))
+                self._re = _compile_re(self.pattern, to_stdlib_re(re_form(self.pattern), bmp_only=True))
             except (ValueError, re.error):
                 self._re = False
         return self._regex if self._re is False else self._re

@@ -101,7 +101,7 @@ class Tokenizer:
             merges_get = self._merges
             self._encode_piece = lambda b: bpe.encode_piece_merges(b, merges_get)
         self._special_tokens: dict[str, int] = {}
-        self._cache: dict[str, list[int]] = {}
+        self._cache: dict[str, Sequence[int]] = {}  # tuples from bpe.rank_encoder, lists from encode_piece_merges
         self._span_cache: dict[str, list[tuple[int, int, int]]] = {}
         self._derived_merges: dict[tuple[int, int], int] | None = None
         self._shared = False  # set for get_encoding()'s cached objects: no in-place changes
@@ -341,19 +341,56 @@ class Tokenizer:
         """Ordinary text (no special tokens) -> ids. May raise UnicodeEncodeError."""
         if self._split is None:
             return list(self._encode_piece(text.encode("utf-8"))) if text else []
-        cache = self._cache
-        encode_piece = self._encode_piece
+        get = self._cache.get
+        miss = self._piece_miss
         out: list[int] = []
         for piece in self._split(text):
-            ids = cache.get(piece)
+            ids = get(piece)
             if ids is None:
-                ids = encode_piece(piece.encode("utf-8"))
-                if len(piece) <= _CACHE_MAX_PIECE_CHARS:
-                    if len(cache) >= _CACHE_MAX_ENTRIES:
-                        cache.clear()
-                    cache[piece] = ids
+                ids = miss(piece)
             out += ids
         return out
+
+    def _count_segment(self, text: str) -> int:
+        """``len(self._encode_segment(text))`` without the list of ids (same cache). May raise UnicodeEncodeError."""
+        if self._split is None:
+            return len(self._encode_segment(text))
+        return self._count_pieces(self._split(text))
+
+    def _count_pieces(self, pieces: Iterable[str]) -> int:
+        """Tokens of pre-tokenizer pieces (str, as the split pattern cut them), through the piece
+        cache. May raise UnicodeEncodeError. (bytepair.chunked counts a text piece-range by piece-range.)"""
+        get = self._cache.get
+        miss = self._piece_miss
+        n = 0
+        for piece in pieces:
+            ids = get(piece)
+            if ids is None:
+                ids = miss(piece)
+            n += len(ids)
+        return n
+
+    def _piece_miss(self, piece: str) -> Sequence[int]:
+        """The ids of a piece not in the cache: merged, and cached when short. May raise UnicodeEncodeError."""
+        ids = self._encode_piece(piece.encode("utf-8"))
+        if len(piece) <= _CACHE_MAX_PIECE_CHARS:
+            cache = self._cache
+            if len(cache) >= _CACHE_MAX_ENTRIES:
+                cache.clear()
+            cache[piece] = ids
+        return ids
+
+    def count_ordinary(self, text: str) -> int:
+        """Number of tokens :meth:`encode_ordinary` gives for ``text`` (special-token strings
+        are plain text), counted without building the list of ids.
+
+        Raises TypeError if ``text`` is not a ``str``.
+        """
+        text = self._prepare(text)
+        try:
+            return self._count_segment(text)
+        except UnicodeEncodeError:
+            return self._count_segment(fix_surrogates(text))
 
     def count(self, text: str) -> int:
         """Number of tokens of ``text`` encoded with every special token allowed."""

@@ -297,3 +297,27 @@ def test_only_content_named_files_are_served_immutable(tmp_path):
         "index.html": "no-cache",
         "index.html?snapshot/": "no-cache",
     }
+
+
+def test_build_id_follows_every_file_and_reaches_the_page_module(tmp_path):
+    """tools/site_build.step_build_id: the id in src/build-id.js (rpc.js names the embeds'
+    SharedWorker with it) changes when any built file changes, and is stable otherwise."""
+    import re
+
+    from tools.distwriter import DistWriter
+    from tools.site_build import BUILD_ID_MODULE, step_build_id
+
+    def build(files: dict[str, bytes]) -> tuple[str, str]:
+        out = DistWriter(tmp_path)
+        for rel, data in files.items():
+            out.write(rel, data)
+        build_id = step_build_id(out)
+        return build_id, (tmp_path / BUILD_ID_MODULE).read_text(encoding="utf-8")
+
+    files = {"src/worker.js": b"// worker v1\n", "wheels/bytepair-1.whl": b"PK..."}
+    first, module = build(files)
+    assert re.fullmatch(r"[0-9a-f]{16}", first)
+    assert f'export const BUILD_ID = "{first}";' in module
+    assert build(files)[0] == first  # the module itself does not feed the id
+    assert build({**files, "src/worker.js": b"// worker v2\n"})[0] != first
+    assert build({**files, "src/rpc.js": b"//\n"})[0] != first

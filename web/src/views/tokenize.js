@@ -11,6 +11,7 @@ import { tokenizerGroups } from "../tokenizer-groups.js";
 import { mountModelProgress, mountTokenizerInfo, mountFileLoader, addedByTemplate } from "./model-ui.js";
 import { mountTeaching } from "./teach.js";
 import { mountLargeText } from "../largetext.js";
+import { STEPPED_COUNT_CHARS } from "../api.js";
 
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
 const SAMPLE =
@@ -26,6 +27,7 @@ export const initialTokenizeState = {
   text: null, // last text encoded
   result: null, // {n_tokens, ids, display, hex, start, end}
   pending: false,
+  counted: 0, // a large text counted in steps: the fraction counted so far
   active: -1, // index of the highlighted group
   sbs: null, // side by side (views/sidebyside.js): {on, result, text, names, clipped}
 };
@@ -174,10 +176,31 @@ export function mountTokenize(root, store, api) {
       await api.ready;
       if (mine === seq) working.start();
       const { addSpecial, specials } = store.state.tokenize;
-      const result = await api.encodeSpans(text, tokenizer, LIMIT, { addSpecial, specials });
+      // a large text: its first LIMIT tokens are drawn at once and it is counted in steps, so the
+      // other views' calls run meanwhile (issue 11: Chat waited for a 5 MB count)
+      const big = text.length >= STEPPED_COUNT_CHARS;
+      let result = await api.encodeSpans(text, tokenizer, LIMIT, { addSpecial, specials, total: !big });
       if (mine !== seq) return;
-      showError(root, "tokenize", "");
       const same = store.state.tokenize.text === text && store.state.tokenize.tokenizerShown === tokenizer;
+      if (result.n_tokens == null) {
+        showError(root, "tokenize", "");
+        set({
+          text,
+          result,
+          tokenizerShown: tokenizer,
+          addSpecialShown: addSpecial,
+          specialsShown: specials,
+          counted: 0,
+          ...(same ? {} : { active: -1 }),
+        });
+        const onProgress = (position, length) => {
+          if (mine === seq) set({ counted: length ? position / length : 0 });
+        };
+        const n = await api.count(text, tokenizer, { addSpecial, key: "tokenize", onProgress });
+        if (mine !== seq) return;
+        result = { ...result, n_tokens: n };
+      }
+      showError(root, "tokenize", "");
       set({
         text,
         result,
@@ -317,10 +340,17 @@ export function mountTokenize(root, store, api) {
     const bytes = byteCount(text);
     counts.bytes.textContent = int(bytes);
     const current = s.result && s.text === text && s.tokenizerShown === s.tokenizer;
-    counts.tokens.textContent = current ? int(s.result.n_tokens) : s.pending ? "…" : "–";
+    const counting = current && s.result.n_tokens == null; // a large text's first tokens shown, its count in steps
+    counts.tokens.textContent = counting
+      ? `… ${Math.floor((s.counted || 0) * 100)}%`
+      : current
+        ? int(s.result.n_tokens)
+        : s.pending
+          ? "…"
+          : "–";
     counts.bpt.textContent = current && s.result.n_tokens ? fixed(bytes / s.result.n_tokens) : "–";
     out.setAttribute("aria-busy", String(s.pending));
-    if (current) root.dataset.encoded = `${s.tokenizer}:${s.result.n_tokens}`;
+    if (current && !counting) root.dataset.encoded = `${s.tokenizer}:${s.result.n_tokens}`;
     else delete root.dataset.encoded;
     const desc = s.desc && s.desc.tokenizer === s.tokenizer ? s.desc : null;
     const adds = !!desc?.adds_special_tokens;
@@ -351,9 +381,11 @@ export function mountTokenize(root, store, api) {
       });
       out.classList.toggle("show-ids", s.showIds);
       note.textContent =
-        s.result.n_tokens > s.result.ids.length
-          ? `Showing the first ${int(s.result.ids.length)} of ${int(s.result.n_tokens)} tokens.`
-          : "";
+        s.result.n_tokens == null
+          ? `Showing the first ${int(s.result.ids.length)} tokens; counting them all…`
+          : s.result.n_tokens > s.result.ids.length
+            ? `Showing the first ${int(s.result.ids.length)} of ${int(s.result.n_tokens)} tokens.`
+            : "";
     } else if (!s.result && drawn.result) {
       drawn = { result: null, showIds: null, whitespace: null };
       list.clear();

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import bytepair
-from bytepair import charnames, decoding, models
+from bytepair import charnames, chunked, decoding, models
 from bytepair.surrogates import utf8
 
 from .convert import dumps, exposed
@@ -19,6 +19,22 @@ from .state import get_tokenizer
 def count(text: str, name: str, add_special: bool = True) -> int:
     """Number of tokens of ``text`` (``bytepair.models.count_tokens``)."""
     return models.count_tokens(get_tokenizer(name), text, add_special_tokens=add_special)
+
+
+class CountSession:
+    """:func:`count` in time-boxed steps (``bytepair.chunked.CountJob``): the worker steps it and
+    lets its other calls run in between. ``step(budget_ms)`` -> JSON ``{done, count, position,
+    length}`` (``position``/``length`` in characters: the progress)."""
+
+    @exposed
+    def __init__(self, text: str, name: str, add_special: bool = True) -> None:
+        self.job = chunked.CountJob(get_tokenizer(name), text, add_special_tokens=add_special)
+
+    @exposed
+    def step(self, budget_ms: float = 50.0) -> str:
+        job = self.job
+        job.step(budget_ms)
+        return dumps({"done": job.done, "count": job.count, "position": job.position, "length": job.length})
 
 
 @exposed
@@ -35,6 +51,7 @@ def encode_spans(
     limit: int | None = None,
     add_special: bool = True,
     specials: bool = False,
+    total: bool = True,
 ) -> str:
     """JSON columns ``{n_tokens, ids, display, vocab, special, hex, note, start, end}`` over the first
     ``limit`` tokens (all when ``None``), plus ``marks`` (``bytepair.charnames.invisible_marks`` of
@@ -43,13 +60,24 @@ def encode_spans(
     (``Ġhello``, ``▁hello``, ``<0xE0>``); ``display``: ``bytepair.token_to_label`` (invisible
     characters named); ``note``: ``bytepair.token_note``; ``dropped``: ``[start, end]`` of characters
     that became no token (``bytepair.models.dropped_characters``). ``specials``: special-token strings
-    (``<|endoftext|>``) become their special token (``allowed_special="all"``), else plain text."""
+    (``<|endoftext|>``) become their special token (``allowed_special="all"``), else plain text.
+    ``total=False`` with a ``limit``: only the first ``limit`` tokens are encoded where
+    ``bytepair.chunked.first_spans`` applies; ``n_tokens`` is then ``null`` (the page counts with
+    :class:`CountSession`), and ``marks`` / ``dropped`` cover the text the shown tokens cover."""
     tok = get_tokenizer(name)
-    spans = models.view_spans(tok, text, add_special_tokens=add_special, units=units, specials=specials)
+    first = (
+        chunked.first_spans(tok, text, limit, units=units) if not total and limit is not None and not specials else None
+    )
+    if first is None:
+        spans = models.view_spans(tok, text, add_special_tokens=add_special, units=units, specials=specials)
+        n_tokens = len(spans)
+    else:
+        (spans, covered), n_tokens = first, None
+        text = text[:covered]  # (marks and dropped characters: of the part shown)
     shown = spans if limit is None else spans[:limit]
     return dumps(
         {
-            "n_tokens": len(spans),
+            "n_tokens": n_tokens,
             "n_added": sum(1 for s in spans if s.special and s.start == s.end),
             "ids": [s.id for s in shown],
             "display": [bytepair.token_to_label(s.token) for s in shown],

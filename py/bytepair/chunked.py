@@ -1,0 +1,141 @@
+"""Long texts in pieces, exactly: a count in time-boxed steps, and the first tokens' spans.
+
+A :class:`bytepair.Tokenizer` with a split pattern encodes each pre-tokenizer piece on its own:
+the ids of a text are the ids of its pieces, concatenated. So a count can walk the pieces of the
+whole text (one lazy ``finditer`` over it: the same pieces as :meth:`Tokenizer.encode_ordinary`,
+whatever the pattern's look-arounds) a range at a time, and the sum equals
+``len(tok.encode_ordinary(text))``. The playground's worker steps a :class:`CountJob` for ~50 ms,
+yields to its other calls, and steps it again (``web/src/worker.js`` ``countStepped``).
+
+Counted in one step, as :func:`bytepair.models.count_tokens` counts (exact, not divided):
+
+* a Tokenizer without a split pattern (``pattern="none"``: the whole text is one piece, and BPE
+  merges across any cut);
+* open models and loaded ``tokenizer.json`` files (:class:`bytepair.hf_tokenizer.HFTokenizer`):
+  normalizers, added tokens found across the whole text and the post-processor's BOS/EOS would
+  each need their own proof of independence; they are not divided (yet).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from typing import Any
+
+from . import models, offsets
+from .pretokenize import compile_pattern
+from .surrogates import fix_surrogates
+from .tokenizer import Tokenizer, TokenSpan
+
+#: Pieces encoded between two looks at the clock.
+_BATCH = 2048
+
+
+class CountJob:
+    """The number of tokens of ``text`` under ``tok``, counted in steps.
+
+    Counts as :func:`bytepair.models.count_tokens` (``add_special_tokens`` for open models).
+
+    Attributes:
+        count: tokens counted so far (the total once :attr:`done`).
+        done: whether the whole text has been counted.
+        position: characters of the (normalized) text counted so far; ``length``: all of them
+            (``position / length`` is the progress).
+        stepped: whether the job is divided (False: the first step counts everything).
+    """
+
+    def __init__(self, tok: Any, text: str, *, add_special_tokens: bool = True) -> None:
+        """Raises TypeError if ``text`` is not a ``str`` (as the tokenizer's encode does)."""
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}")
+        self.count = 0
+        self.done = False
+        self.position = 0
+        self._tok = tok
+        self._text = text
+        self._add_special_tokens = add_special_tokens
+        self._matches = None
+        self.stepped = isinstance(tok, Tokenizer) and tok.pattern is not None
+        if self.stepped:
+            work = tok._prepare(text)  # normalization (NFC/NFKC) applies to the whole text first
+            try:
+                work.encode("utf-8")
+            except UnicodeEncodeError:  # lone surrogates: as encode_ordinary's retry
+                work = fix_surrogates(work)
+            self._text = work
+            self._matches = compile_pattern(tok.pattern).finditer(work)
+        self.length = len(self._text)
+
+    def step(self, budget_ms: float = 50.0) -> bool:
+        """Count for about ``budget_ms`` milliseconds (at least one batch of pieces); returns
+        :attr:`done`. A job that is not divided counts everything in its first step."""
+        if self.done:
+            return True
+        if not self.stepped:
+            self.count = models.count_tokens(self._tok, self._text, add_special_tokens=self._add_special_tokens)
+            self.position = self.length
+            self.done = True
+            return True
+        deadline = time.perf_counter() + budget_ms / 1000
+        count_pieces = self._tok._count_pieces
+        while True:
+            batch = list(itertools.islice(self._matches, _BATCH))
+            if not batch:
+                self.position = self.length
+                self.done = True
+                return True
+            self.count += count_pieces(m.group() for m in batch)
+            self.position = batch[-1].end()
+            if time.perf_counter() >= deadline:
+                return False
+
+    def run(self) -> int:
+        """Count the rest at once; returns :attr:`count`."""
+        while not self.step(1000.0):
+            pass
+        return self.count
+
+
+def first_spans(tok: Any, text: str, limit: int, *, units: str = "utf16") -> tuple[list, int] | None:
+    """The first ``limit`` tokens of ``text`` with their spans, without encoding the rest.
+
+    The spans equal ``bytepair.models.view_spans(tok, text, units=units)[:limit]`` (special-token strings
+    as plain text), exactly: the pieces come from one lazy ``finditer`` over the whole text, so
+    they are the whole text's pieces, and the walk stops once ``limit`` tokens are out. Its cost
+    follows ``limit``, not the text's length (a 5 MB text's first 5,000 tokens: milliseconds).
+
+    Returns:
+        ``(spans, covered)``: ``list[bytepair.TokenSpan]`` (spans in ``units``: ``"chars"`` or
+        ``"utf16"``) and ``covered``, the characters of ``text`` they cover (``text[:covered]``:
+        for what else the caller shows of that part); or ``None``
+        where the shortcut does not apply and the caller encodes the whole text: not a
+        :class:`bytepair.Tokenizer` with a split pattern (see the module docstring), a
+        normalization that changes the text, or lone surrogates (spans then map back over the
+        whole text).
+
+    Raises:
+        ValueError: ``limit`` is negative, or ``units`` is not ``"chars"`` / ``"utf16"``.
+    """
+    if limit < 0:
+        raise ValueError(f"limit must be >= 0, got {limit}")
+    if units not in ("chars", "utf16"):
+        raise ValueError(f'units must be "chars" or "utf16", got {units!r}')
+    if not (isinstance(tok, Tokenizer) and tok.pattern is not None) or tok._prepare(text) != text:
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    raw: list[tuple[int, int, int, bool]] = []
+    if limit:
+        for m in compile_pattern(tok.pattern).finditer(text):
+            base = m.start()
+            raw += [(t, base + a, base + b, False) for t, a, b in tok._piece_spans(m.group())]
+            if len(raw) >= limit:
+                break
+    raw = raw[:limit]
+    covered = max((b for _t, _a, b, _s in raw), default=0)
+    if units == "utf16":
+        raw = offsets.chars_to_utf16(text[:covered], raw)
+    vocab = tok.vocab
+    return [TokenSpan(t, vocab[t], a, b, sp) for t, a, b, sp in raw], covered

@@ -1,0 +1,225 @@
+"""Issue 11, long calls in the one Python worker, in Chromium.
+
+The worker runs one Python call at a time. These tests check that:
+
+* a call's watchdog (``bytepair.callLimitMs``) measures the time the worker
+  spends on that call, not the time it waited behind others (a small call
+  queued behind a 5 MB encode used up its 15 s waiting, and its restart killed
+  the encode too: a reload with a 5 MB Tokenize text never showed a count);
+* a reload with a 5 MB saved Tokenize text shows the right count.
+
+Expected counts come from tiktoken (built offline from the rank files).
+"""
+
+from __future__ import annotations
+
+import pytest
+import regex
+
+from tests.e2e import helpers as h
+from tests.reference import tiktoken_pattern
+from tests.reference.openai_chat_refs import gpt_tokenizer_encode_chat
+from tests.reference.slow_bpe import slow_encode_merges, slow_train
+
+pytestmark = pytest.mark.e2e
+
+#: A short call limit (the default is 15 s): the long call takes longer than this.
+LIMIT_MS = 1000
+
+
+def _udhr_mix(n: int) -> str:
+    """The first ``n`` characters of every UDHR text, newline-joined (5.5 M characters, mostly
+    distinct words: a cold encode, no cache hits)."""
+    d = h.load_udhr()
+    base = "\n".join(d[c].text for c in sorted(d))
+    return (base * (n // len(base) + 1))[:n]
+
+
+TRAIN_TEXT = "low lower lowest newer newest wider widest " * 20
+SHORT = "lowest newest widest, queued behind a long count"
+N_MERGES = 8
+
+
+def _trained_count(text: str) -> int:
+    """Tokens of ``text`` under minbpe trained on TRAIN_TEXT (N_MERGES merges, cl100k split)."""
+    split = regex.compile(tiktoken_pattern("cl100k_base")).findall
+    merges = {pair: new_id for pair, new_id, _count in slow_train(TRAIN_TEXT, N_MERGES, split=split)}
+    return len(slow_encode_merges((p.encode() for p in split(text)), merges))
+
+
+def _train_small(page) -> None:
+    res = page.evaluate(
+        "([t, v]) => window.bytepair.train(t, { vocabSize: v, pattern: 'cl100k_base', name: 'small' })",
+        [TRAIN_TEXT, 256 + N_MERGES],
+    )
+    assert res["name"] == "small" and res["n_merges"] == N_MERGES, res
+
+
+def test_a_short_call_queued_behind_a_long_one_is_not_timed_out(page, site_url):
+    """A short limited call (a trained tokenizer: its split pattern could backtrack) sent just
+    after a long count gets its answer: its limit counts from when the long call has settled,
+    and nothing is restarted. (Before: its timer ran while it waited, and it was "took longer
+    than 1 s", the worker restarted under the long count too.)"""
+    h.open_ready(page, site_url)
+    enc = h.tiktoken_for("cl100k_base")
+    text = _udhr_mix(1_500_000)
+    _train_small(page)
+    assert page.evaluate("() => window.bytepair.count('warm up', 'cl100k_base')") == 2  # vocabulary fetched
+    res = page.evaluate(
+        """async ([text, short, limit]) => {
+        const b = window.bytepair;
+        b.callLimitMs = limit;
+        const t0 = performance.now();
+        const timed = (p) => p.then((n) => ({ n, ms: performance.now() - t0 }), (e) => ({ error: String(e.message) }));
+        const big = timed(b.count(text, "cl100k_base"));
+        await new Promise((r) => setTimeout(r, 50)); // the long call is on its way first
+        const small = timed(b.count(short, "small"));
+        return { big: await big, small: await small };
+    }""",
+        [text, SHORT, LIMIT_MS],
+    )
+    assert "error" not in res["big"], res
+    assert "error" not in res["small"], res
+    # (the test means something only if the long call held the worker longer than the short limit)
+    assert res["big"]["ms"] > LIMIT_MS, res
+    assert res["big"]["n"] == len(enc.encode_ordinary(text))
+    assert res["small"]["n"] == _trained_count(SHORT)
+    assert "restarted" not in page.text_content('[data-testid="status-text"]')
+
+
+def test_the_sites_own_encodings_have_no_time_limit(page, site_url):
+    """The site's own encodings have fixed patterns that cannot backtrack: a call with them is
+    never ended by the watchdog (a 5-10 MB text, or a first use that downloads the vocabulary,
+    may take longer than any fixed limit). A 1 ms limit: the first p50k_base count (its
+    vocabulary is fetched and read) still answers, tiktoken's count. (Trained tokenizers keep
+    the limit: test_robustness.py's backtracking-pattern test.)"""
+    h.open_ready(page, site_url)
+    enc = h.tiktoken_for("p50k_base")
+    text = "Hello world, counted with an encoding not used before."
+    res = page.evaluate(
+        """async (text) => {
+        const b = window.bytepair;
+        b.callLimitMs = 1; // no call answers that fast
+        return b.count(text, "p50k_base").catch((e) => ({ error: e.name + ": " + e.message }));
+    }""",
+        text,
+    )
+    assert res == len(enc.encode_ordinary(text)), res
+    assert "restarted" not in page.text_content('[data-testid="status-text"]')
+
+
+def test_a_5mb_saved_text_is_counted_after_a_reload(page, site_url):
+    """The reload of issue 11: a 5 M-character Tokenize text saved, then a reload: the count
+    shown is tiktoken's, with no restart and no error (it was "–" and "took longer than 15 s":
+    the Step-through's first call, queued behind the big encode, used up its limit waiting).
+    Meanwhile a Chat count answers (it waited ~8 s, for the whole count)."""
+    h.open_ready(page, site_url, "tokenize")
+    enc = h.tiktoken_for("cl100k_base")
+    text = _udhr_mix(5_000_000)
+    n = len(enc.encode_ordinary(text))
+    page.evaluate(
+        """(text) => {
+        const el = document.querySelector('[data-testid="tokenize-text"]');
+        el.focus();
+        el.select();
+        const data = new DataTransfer();
+        data.setData('text/plain', text);
+        el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }""",
+        text,
+    )
+    page.wait_for_selector('[data-testid="tokenize-big-text"]:not([hidden])')
+    page.wait_for_timeout(3000)  # saves are debounced
+    page.reload()  # (while the first count may still run: the new page has a worker of its own)
+    h.wait_ready(page)
+    t0 = page.evaluate("() => performance.now()")
+    # the first tokens are drawn at once, and the count runs in steps: a Chat count sent now
+    # answers while Tokenize is still counting (it waited for the whole count before)
+    page.wait_for_selector('[data-testid="token"]', timeout=120_000)
+    chips_ms = page.evaluate("() => performance.now()") - t0
+    messages = [{"role": "user", "content": "Hello while Tokenize counts 5 MB"}]
+    (want_ids,) = gpt_tokenizer_encode_chat([{"model": "gpt-4o", "messages": messages}])
+    chat = page.evaluate(
+        """async (messages) => {
+        const t = performance.now();
+        const r = await window.bytepair.chat(messages, "chatml-o200k");
+        return { ids: r.ids, ms: performance.now() - t,
+                 counting: !document.querySelector('#view-tokenize').dataset.encoded,
+                 shown: document.querySelector('[data-testid="count-tokens"]').textContent };
+    }""",
+        messages,
+    )
+    assert chat["ids"] == want_ids
+    assert chat["counting"], chat  # answered before the big count ended
+    assert chat["shown"].startswith("…"), chat
+    page.wait_for_function(
+        """(want) => document.querySelector('#view-tokenize').dataset.encoded === want
+          || document.querySelector('[data-testid="tokenize-error"]').textContent.trim() !== ''""",
+        arg=f"cl100k_base:{n}",
+        timeout=600_000,
+    )
+    ms = page.evaluate("() => performance.now()") - t0
+    error = page.text_content('[data-testid="tokenize-error"]').strip()
+    assert not error, error
+    assert page.text_content('[data-testid="count-tokens"]') == f"{n:,}"
+    assert "restarted" not in page.text_content('[data-testid="status-text"]')
+    print(
+        f"5 MB reload: first tokens {chips_ms / 1000:.1f} s, count {ms / 1000:.1f} s after Ready; "
+        f"a Chat count during it answered in {chat['ms']:.0f} ms (progress then: {chat['shown']})"
+    )
+
+
+def test_a_chat_count_answers_while_a_big_count_runs(page, site_url):
+    """Issue 11: during a 5 MB count, Chat kept its old total until the count finished (one
+    Python call at a time). A big count now runs in ~50 ms steps (bytepair.chunked, exact), and
+    calls of other views run in between: a Chat breakdown sent during a 2 M-character count
+    answers before that count ends, with gpt-tokenizer's ids; the count is tiktoken's; progress
+    is reported; a newer count with the same key supersedes the older one."""
+    h.open_ready(page, site_url)
+    enc = h.tiktoken_for("cl100k_base")
+    text = _udhr_mix(2_000_000)
+    messages = [{"role": "user", "content": "How many tokens is this? 你好 👋🏽"}]
+    (want_ids,) = gpt_tokenizer_encode_chat([{"model": "gpt-4o", "messages": messages}])
+    res = page.evaluate(
+        """async ([text, messages]) => {
+        const b = window.bytepair;
+        await b.count("warm up", "cl100k_base");
+        await b.chat([{ role: "user", content: "warm up" }], "chatml-o200k");
+        const t0 = performance.now();
+        const progress = [];
+        let firstStep;
+        const stepped = new Promise((r) => (firstStep = r));
+        const big = b
+          .count(text, "cl100k_base", {
+            key: "tokenize",
+            onProgress: (p, n) => {
+              progress.push([p, n]);
+              firstStep();
+            },
+          })
+          .then((n) => ({ n, ms: performance.now() - t0 }));
+        await stepped; // the big count is under way
+        const sent = performance.now() - t0;
+        const chat = await b.chat(messages, "chatml-o200k");
+        const chatMs = performance.now() - t0;
+        const out = await big;
+        // a newer count with the same key ends the older one
+        const older = b.count(text, "cl100k_base", { key: "tokenize" }).catch((e) => e.name);
+        await new Promise((r) => setTimeout(r, 200));
+        const newer = await b.count(text.slice(0, 300000), "cl100k_base", { key: "tokenize" });
+        return { big: out, sent, chatMs, chatIds: chat.ids, progress, older: await older, newer };
+    }""",
+        [text, messages],
+    )
+    assert res["big"]["n"] == len(enc.encode_ordinary(text))
+    assert res["chatIds"] == want_ids
+    assert res["chatMs"] < res["big"]["ms"], res  # Chat answered while the big count ran
+    assert len(res["progress"]) > 2 and all(n == len(text) for _p, n in res["progress"])
+    positions = [p for p, _n in res["progress"]]
+    assert positions == sorted(positions) and 0 < positions[0] < len(text)
+    assert res["older"] == "Superseded"
+    assert res["newer"] == len(enc.encode_ordinary(text[:300000]))
+    print(
+        f"2 M chars: count {res['big']['ms'] / 1000:.1f} s; Chat sent at {res['sent'] / 1000:.2f} s, "
+        f"answered at {res['chatMs'] / 1000:.2f} s ({(res['chatMs'] - res['sent']):.0f} ms)"
+    )
