@@ -5,7 +5,7 @@
     python tools/bench_browser.py figures                          # encode / train 1 MB in the page
     python tools/bench_browser.py peers [DIST_DIR]                 # vs js-tiktoken / gpt-tokenizer, same page
     python tools/bench_browser.py models [--runs 1] [--dirs D ...] [NAME ...]  # choosing a model -> first count
-    python tools/bench_browser.py stop [--mb 3] [--at 20,200,2000]  # Stop latency, isolated vs not
+    python tools/bench_browser.py stop [--mb 3] [--at 20,200,2000] [--runs 5]  # Stop latency, isolated vs not
 
 ``boot``: for each site directory (default ``web/dist``; several to compare
 builds side by side, e.g. a copy of ``web/dist`` from another branch), the
@@ -50,8 +50,15 @@ data-training="stopped">``, the tokenizer saved) is measured in the page. Run
 on the site served cross-origin isolated (COOP/COEP, the default: Stop
 interrupts Python mid-merge through Pyodide's interrupt buffer) and not
 (``isolate=False`` and ``?isolate=0``: Stop waits for the merge in progress),
-side by side, with the ratio. The saved tokenizer must hold exactly the merges
-shown when Stop was clicked (else the bench exits with an error).
+side by side, with the ratio (``--runs N``: N Stops at each point, medians and
+every run; ``--dir``: another built site, e.g. a copy of ``web/dist`` from
+before a change). The stages come from the page's ``performance.mark`` s, in ms
+after the click: ``worker-stopped`` (the worker left the merge loop),
+``worker-built`` (the tokenizer built), ``reply`` (the page has the answer),
+``shown`` ("Stopped after N merges" rendered) and ``saved`` (written to
+IndexedDB). The page must say "Stopped after N merges" and the saved tokenizer
+hold exactly the N merges shown when Stop was clicked (else the bench exits
+with an error).
 
 Needs Chromium at /usr/bin/chromium and the ``playwright`` package; run
 ``python build.py`` first (``python build.py bench`` does).
@@ -571,11 +578,13 @@ def _stop_once(page, text: str, at: int, name: str) -> dict:
     )
     shown = page.evaluate(
         """() => new Promise((resolve) => {
+            performance.clearMarks();
             const t = document.querySelector('[data-testid="train-progress-text"]').textContent;
             const out = { shown: Number(t.split(' / ')[0].replace(/,/g, '')) };
             new MutationObserver((_, obs) => {
                 if (document.body.dataset.training !== 'stopped') return;
                 out.stopped_ms = performance.now() - out.t0;
+                out.text = document.querySelector('[data-testid="train-progress-text"]').textContent;
                 obs.disconnect();
                 resolve(out);
             }).observe(document.body, { attributes: true, attributeFilter: ['data-training'] });
@@ -583,21 +592,39 @@ def _stop_once(page, text: str, at: int, name: str) -> dict:
             document.querySelector('[data-testid="stop-button"]').click();
         })"""
     )
+    if not shown["text"].startswith(f"Stopped after {shown['shown']:,} merge"):
+        raise SystemExit(f"bench: Stop at {shown['shown']} merges shown, the page says {shown['text']!r}")
+    # the page's own marks (api.js, views/train.js): ms after the click, once the save is done too
+    page.wait_for_function("() => performance.getEntriesByName('bytepair:stop-saved').length > 0", timeout=60_000)
+    stages = page.evaluate(
+        """() => {
+            const at = (n) => performance.getEntriesByName('bytepair:' + n)[0]?.startTime;
+            const t0 = at('stop-click');
+            const out = {};
+            for (const n of ['stop-worker-stopped', 'stop-worker-built', 'stop-reply', 'stop-shown', 'stop-saved']) {
+                const t = at(n);
+                out[n.slice(5)] = t == null ? null : Math.round(t - t0);
+            }
+            return out;
+        }"""
+    )
     meta = page.evaluate("(n) => window.bytepair.trainedTokenizers().find((t) => t.name === n)?.meta ?? null", name)
     if not meta or meta["n_merges"] != shown["shown"]:
         raise SystemExit(f"bench: Stop at {shown['shown']} merges shown saved {meta and meta['n_merges']}")
-    return {"shown": shown["shown"], "ms": round(shown["stopped_ms"])}
+    return {"shown": shown["shown"], "ms": round(shown["stopped_ms"]), "stages": stages}
 
 
-def bench_stop(mb: float, points: list[int]) -> list[dict]:
-    """Click -> stopped (ms) at each point, cross-origin isolated and not, side by side."""
+def bench_stop(mb: float, points: list[int], runs: int = 1, directory: pathlib.Path = DIST) -> list[dict]:
+    """Click -> stopped (ms) at each point, ``runs`` times, cross-origin isolated and not, side by
+    side (medians, and every run); with the page's stages (click -> worker reply -> "Stopped after"
+    on screen -> tokenizer written to browser storage)."""
     from tools.corpora import load_kjv
 
     text = load_kjv().encode("utf-8")[: int(mb * MB)].decode("utf-8", errors="ignore")
-    figures: dict[bool, list[dict]] = {}
+    figures: dict[bool, dict[int, list[dict]]] = {}
     with chromium() as browser:
         for isolate in (True, False):
-            with served(DIST, isolate=isolate) as url:
+            with served(directory, isolate=isolate) as url:
                 context = browser.new_context()
                 context.set_default_timeout(600_000)
                 page = context.new_page()
@@ -605,20 +632,33 @@ def bench_stop(mb: float, points: list[int]) -> list[dict]:
                 info = page.evaluate("async () => window.bytepair.ready")
                 if info["isolated"] != isolate:
                     raise SystemExit(f"bench: the page says isolated={info['isolated']}, expected {isolate}")
-                figures[isolate] = []
-                for k, at in enumerate(points):
-                    figures[isolate].append(_stop_once(page, text, at, f"stop-{int(isolate)}-{k}"))
-                    print(json.dumps({"isolated": isolate, "at": at, **figures[isolate][-1]}), file=sys.stderr)
+                figures[isolate] = {at: [] for at in points}
+                for r in range(runs):
+                    for k, at in enumerate(points):
+                        one = _stop_once(page, text, at, f"stop-{int(isolate)}-{r}-{k}")
+                        figures[isolate][at].append(one)
+                        print(json.dumps({"isolated": isolate, "at": at, **one}), file=sys.stderr, flush=True)
                 context.close()
+
+    def med(xs):
+        xs = sorted(x for x in xs if x is not None)
+        return xs[len(xs) // 2] if xs else None
+
     rows = []
-    for at, on, off in zip(points, figures[True], figures[False]):
+    for at in points:
+        on, off = figures[True][at], figures[False][at]
+        m_on, m_off = med([f["ms"] for f in on]), med([f["ms"] for f in off])
         rows.append(
             {
-                "what": f"Stop -> stopped, {mb:g} MB KJV, vocab 100000, at ~{at} merges",
-                "isolated_ms": on["ms"],
-                "not_isolated_ms": off["ms"],
-                "ratio_not_over_isolated": round(off["ms"] / max(on["ms"], 1), 1),
-                "shown": [on["shown"], off["shown"]],
+                "what": f"Stop -> 'Stopped after', {mb:g} MB KJV, vocab 100000, at ~{at} merges (median of {runs})",
+                "isolated_ms": m_on,
+                "not_isolated_ms": m_off,
+                "ratio_not_over_isolated": round(m_off / max(m_on, 1), 1),
+                "isolated_vs_100ms_target": round(m_on / 100, 2),
+                "isolated_stages_ms": {k: med([f["stages"][k] for f in on]) for k in on[0]["stages"]},
+                "not_isolated_stages_ms": {k: med([f["stages"][k] for f in off]) for k in off[0]["stages"]},
+                "isolated_runs_ms": [f["ms"] for f in on],
+                "not_isolated_runs_ms": [f["ms"] for f in off],
             }
         )
     return rows
@@ -645,6 +685,8 @@ def main(argv: list[str] | None = None) -> int:
     p_stop = sub.add_parser("stop", help="Stop latency on a large run, cross-origin isolated vs not")
     p_stop.add_argument("--mb", type=float, default=3.0, help="MB of KJV to train on (default 3)")
     p_stop.add_argument("--at", default="20,200,2000", help="merges shown when Stop is clicked (comma-separated)")
+    p_stop.add_argument("--runs", type=int, default=1, help="Stops at each point (medians are printed)")
+    p_stop.add_argument("--dir", type=pathlib.Path, default=DIST, help="built site (default web/dist)")
     args = ap.parse_args(argv)
     if not CHROMIUM.exists():
         print(f"bench_browser: {CHROMIUM} is missing (sudo apt-get install chromium)", file=sys.stderr)
@@ -655,7 +697,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.what == "models":
         rows = bench_models(args.names, args.runs, args.dirs)
     elif args.what == "stop":
-        rows = bench_stop(args.mb, [int(x) for x in args.at.split(",")])
+        rows = bench_stop(args.mb, [int(x) for x in args.at.split(",")], args.runs, args.dir)
     elif args.what == "peers":
         rows = bench_peers(args.dist)
     else:

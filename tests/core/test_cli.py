@@ -222,6 +222,9 @@ def test_sigint_during_merges_writes_loadable_file(tmp_path):
         ],
         env=env,
         stderr=subprocess.PIPE,
+        # a shell's background job starts with SIGINT ignored, and Python keeps it ignored:
+        # give the child the default disposition so it sees Ctrl+C however pytest was started
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     # Ctrl+C once the bar shows merges learned (a fixed sleep raced the start-up on a loaded
     # machine, and the end of the run on a fast one)

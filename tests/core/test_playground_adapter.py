@@ -180,13 +180,28 @@ def test_chat_breakdown_is_bytepairs_with_utf16_spans(pg):
     msgs = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi 👋🏽 there"}]
     got = json.loads(pg.chat_breakdown("chatml-o200k", json.dumps(msgs), True))
     want = chat_formats.breakdown("chatml-o200k", msgs, add_generation_prompt=True, units="utf16").to_dict()
+    marks = got.pop("marks")  # (the adapter adds the invisible characters to name, below)
     assert got == json.loads(json.dumps(want))
+    assert marks == {"start": [], "end": [], "label": [], "title": []}
     # UTF-16 units: the emoji (2 code points, 4 UTF-16 units) ends the user's content 2 units later than in chars
     chars = chat_formats.breakdown("chatml-o200k", msgs, units="chars").to_dict()
     assert got["messages"][1]["content_spans"][0][1] == chars["messages"][1]["content_spans"][0][1] + 2
     off = json.loads(pg.chat_breakdown("chatml-o200k", json.dumps(msgs), False))
     assert off["ids"] == chat_formats.breakdown("chatml-o200k", msgs, add_generation_prompt=False).ids
     assert json.loads(pg.chat_requirements("harmony")) == {"tokenizer": "o200k_base", "jinja": False}
+
+
+def test_chat_breakdown_names_invisible_characters_in_utf16(pg):
+    # issue 11: Chat's detail line showed a ZWJ as raw text; the marks come from Python, as Tokenize's do
+    import unicodedata
+
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # 👨‍👩‍👧
+    got = json.loads(pg.chat_breakdown("chatml-o200k", json.dumps([{"role": "user", "content": family}]), True))
+    at = got["text"].encode("utf-16-le").index("\u200d".encode("utf-16-le")) // 2  # first ZWJ, in UTF-16 units
+    m = got["marks"]
+    assert m["start"] == [at, at + 3] and m["end"] == [at + 1, at + 4]
+    assert m["label"] == ["ZWJ", "ZWJ"]
+    assert all(unicodedata.name("\u200d") in t and "U+200D" in t for t in m["title"])
 
 
 def test_chat_errors_cross_as_data(pg):

@@ -104,8 +104,13 @@ def train(page, text: str, vocab: int, *, name: str = "my-bpe", pattern: str = "
 
 
 def wait_training_over(page, timeout=120_000) -> None:
-    """Wait until the training run is done or stopped."""
-    page.wait_for_function("() => ['done', 'stopped'].includes(document.body.dataset.training)", timeout=timeout)
+    """Wait until the training run is done or stopped, and its tokenizer stored (a stopped run
+    is on screen before it is written to browser storage)."""
+    page.wait_for_function(
+        """() => ['done', 'stopped'].includes(document.body.dataset.training)
+                 && document.body.dataset.trainSaving !== 'true'""",
+        timeout=timeout,
+    )
 
 
 def settle(page) -> None:

@@ -306,3 +306,44 @@ def test_a_loaded_tokenizer_json_with_a_template_is_offered(page, site_url):
         page.eval_on_selector('[data-testid="chat-format"] option:checked', "o => o.parentElement.label")
         == "Loaded here"
     )
+
+
+def test_invisible_characters_are_named_in_chat_as_in_tokenize(page, site_url):
+    """Issue 11 item 5 in Chat: the ZWJ inside 👨‍👩‍👧 showed as raw text in the boxes and the
+    detail line; now named from Python's marks (bytepair.charnames), as Tokenize does."""
+    import unicodedata
+
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    messages = [{"role": "user", "content": f"Who is {family}?"}]
+    ref = encode_chat([{"model": "gpt-4o", "messages": messages}])[0]
+    open_ready(page, site_url, "chat")
+    page.select_option('[data-testid="chat-format"]', "chatml-o200k")
+    build_conversation(page, messages)
+    wait_total(page, "chatml-o200k", len(ref))
+    settle(page)
+    ids = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-tokens"] [data-testid="chat-token"]')]
+        .flatMap((el) => el.dataset.ids.split(',').map(Number))""")
+    assert ids == ref
+    marks = page.locator('[data-testid="chat-tokens"] [data-testid="invisible-char"]').evaluate_all(
+        """(els) => els.map((e) => ({ text: e.textContent, title: e.title,
+            drawn: getComputedStyle(e, '::before').content }))"""
+    )
+    assert [m["text"] for m in marks] == ["\u200d", "\u200d"]
+    assert [m["drawn"] for m in marks] == ['"ZWJ"', '"ZWJ"']
+    assert all(m["title"] == "U+200D " + unicodedata.name("\u200d") for m in marks)
+    page.locator('[data-testid="chat-token"]:has([data-testid="invisible-char"])').first.hover()
+    detail = page.locator('[data-testid="chat-token-detail"]')
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"chat-token-detail\"]').textContent.includes('Invisible')"
+    )
+    assert "Invisible: ZWJ = U+200D ZERO WIDTH JOINER." in detail.text_content()
+    # the piece itself: the ZWJ drawn by name in the detail line too, never a bare invisible character
+    drawn = detail.locator('[data-testid="invisible-char"]').evaluate_all(
+        "(els) => els.map((e) => getComputedStyle(e, '::before').content)"
+    )
+    assert drawn and all(d == '"ZWJ"' for d in drawn)
+    bare = detail.evaluate(
+        """(el) => [...el.childNodes].filter((n) => n.nodeType === 3).some((n) => n.textContent.includes('\\u200d'))"""
+    )
+    assert not bare
+    assert not page.console_errors

@@ -122,7 +122,10 @@ def test_merges_show_before_training_ends_and_stop_works(page, site_url):
     assert m, progress
     n = int(m.group(1).replace(",", ""))
     assert 0 < n < 30_000 - 256
-    # the partial tokenizer is kept, with exactly the merges shown
+    # the partial tokenizer is kept, with exactly the merges shown ("Stopped after" is on screen
+    # first, then the tokenizer is written to browser storage and listed)
+    page.wait_for_function("() => document.body.dataset.trainSaving === 'false'", timeout=30_000)
+    assert page.text_content('[data-testid="train-progress-text"]').endswith("Saved as “big”.")
     assert page.locator('[data-testid="saved-item"][data-tokenizer="big"]').count() == 1
     info = page.evaluate("() => window.bytepair.trainedTokenizers().find((t) => t.name === 'big').meta")
     assert info["n_merges"] == n

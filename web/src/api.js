@@ -235,7 +235,7 @@ export function createApi({ onStatus, shared = false }) {
     return name;
   }
 
-  async function keep(result, meta) {
+  async function keep(result, meta, onBuilt = null) {
     const record = {
       name: result.name,
       json: result.json,
@@ -243,7 +243,9 @@ export function createApi({ onStatus, shared = false }) {
     };
     trained.set(record.name, record);
     registered.add(record.name);
+    onBuilt?.({ ...result, saved: null }); // usable now (trainedTokenizers, tokenizerJson); stored next
     const saved = await storage.saveTokenizer(record);
+    if (result.stopped) performance.mark("bytepair:stop-saved");
     changed();
     return { ...result, saved: saved.ok, saveError: saved.error };
   }
@@ -582,6 +584,8 @@ export function createApi({ onStatus, shared = false }) {
      * onMerge(merge) is called for every merge, in order:
      *   {id, left, right, leftText, rightText, tokenText, count, nTokens, totalBytes, target}
      * Resolves {name, n_merges, n_vocab, stopped, saved} once the tokenizer is built and saved.
+     * options.onBuilt(result) (optional) is called once a stopped run's tokenizer is built and
+     * usable, before it is written to browser storage (result.saved is null then).
      */
     async train(text, options = {}, onMerge = () => {}) {
       const fn = "train(text, {vocabSize, pattern, name}, onMerge)";
@@ -617,6 +621,7 @@ export function createApi({ onStatus, shared = false }) {
       await loaded;
       if (training) throw new Error("A training run is already going; stop it first.");
       const replace = options.replace === true;
+      const onBuilt = typeof options.onBuilt === "function" ? options.onBuilt : null;
       options = { vocabSize, pattern, name: wanted };
       // replace: a tokenizer of that name is overwritten; else the new one gets a free name ("my-bpe (2)")
       const name = replace && wanted.trim() ? wanted.trim() : uniqueName(options.name || "my-bpe");
@@ -681,6 +686,12 @@ export function createApi({ onStatus, shared = false }) {
         run.over = true;
         clearTimeout(run.watchdog); // the worker answered: nothing to restart
         if (run.keep != null) {
+          performance.mark("bytepair:stop-reply");
+          // the worker's side of it (bench_browser.py stop prints these stages)
+          for (const [k, t] of Object.entries(result.timing ?? {}))
+            performance.mark(`bytepair:stop-worker-${k}`, { startTime: t - performance.timeOrigin });
+        }
+        if (run.keep != null) {
           // Stop was taken: the tokenizer keeps exactly the merges shown, and says it stopped
           if (result.n_merges > run.keep)
             result = run.keep
@@ -690,7 +701,7 @@ export function createApi({ onStatus, shared = false }) {
         }
         if (!result.n_merges) return { ...result, n_merges: 0, saved: false }; // nothing learned: nothing to keep
         trainingEvents.set(result.name, run.keep != null ? shownMerges(run) : seen);
-        return await keep(result, meta);
+        return await keep(result, meta, run.keep != null ? onBuilt : null);
       } catch (err) {
         if (err.field === "vocab_size")
           throw new BytepairError({ ...err.detail, message: `bytepair.${fn}: vocabSize: ${err.message}` });
@@ -707,7 +718,7 @@ export function createApi({ onStatus, shared = false }) {
         if (!kept.id.length) return { name, n_merges: 0, stopped: true, saved: false, restarted: true };
         const result = await call("fromMerges", name, kept, options.pattern);
         trainingEvents.set(result.name, kept);
-        return await keep({ ...result, stopped: true, restarted: true }, meta);
+        return await keep({ ...result, stopped: true, restarted: true }, meta, onBuilt);
       } finally {
         clearTimeout(run.watchdog);
         clearTimeout(countTimer);
@@ -731,6 +742,7 @@ export function createApi({ onStatus, shared = false }) {
         );
       }
       run.stopRequested = true;
+      performance.mark("bytepair:stop-click");
       run.keep = Math.min(shown ?? run.merges.id.length, run.merges.id.length);
       rpc.interrupt(run.keep);
       run.watchdog = setTimeout(() => {

@@ -628,7 +628,8 @@ const api = {
   /**
    * Train in slices of SLICE_MS: each slice's merges go to onMerges(batch) as
    * soon as it ends; between slices the worker yields so stop() is handled.
-   * Resolves {name, json, n_merges, n_vocab, pattern, stopped}.
+   * Resolves {name, json, n_merges, n_vocab, pattern, stopped, timing}; timing (after Stop):
+   * {stopped, built}, ms since the epoch (the page marks them: bench_browser.py stop).
    */
   train(text, options, onMerges) {
     return guarded(async () => {
@@ -649,6 +650,8 @@ const api = {
         Session.destroy();
       }
       let stopped = false;
+      const clock = () => performance.timeOrigin + performance.now(); // (ms since the epoch: the page's marks)
+      const timing = {}; // after Stop: when the worker stopped and when the tokenizer was built
       try {
         for (;;) {
           let batch;
@@ -659,12 +662,14 @@ const api = {
             // Stop landed inside a merge: the trainer's generator ended there, and the merges it had
             // yielded (all complete) are in the session; the page's limit keeps those it showed
             stopped = true;
+            timing.stopped = clock();
             await awaitStopMessage(client);
             break;
           }
           if (batch.interrupted) {
             // (the same, caught in Python: the trainer's state is freed after the reply, in close())
             stopped = true;
+            timing.stopped = clock();
             await awaitStopMessage(client);
             break;
           }
@@ -673,6 +678,7 @@ const api = {
           await nextTask();
           if (client.stopRequested) {
             stopped = true;
+            timing.stopped = clock();
             break;
           }
         }
@@ -688,7 +694,8 @@ const api = {
             if (!isInterrupt(err) || attempt > 0) throw err; // a Stop that came too late
           }
         }
-        return { ...result, stopped };
+        if (stopped) timing.built = clock();
+        return { ...result, stopped, timing };
       } finally {
         // the trainer's state of a large text takes a while to free: after the reply has gone
         setTimeout(() => {

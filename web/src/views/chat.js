@@ -12,6 +12,7 @@ import { int, plural } from "../format.js";
 import * as storage from "../storage.js";
 import { packText, unpackText, MAX_LINK_TEXT, choiceParam } from "../links.js";
 import { groupTokens, mountTokenList, tokenNode } from "../tokenlist.js";
+import { chipContent, markNames } from "../tokenchips.js";
 import { mountModelProgress } from "./model-ui.js";
 
 const DEFAULT_FORMAT = "chatml-o200k";
@@ -347,8 +348,15 @@ export function mountChat(root, store, api) {
       const kind = t.special ? "special token" : t.part === "content" ? "content" : "template overhead";
       return `id ${t.id} · ${kind} · ${messageName(r, t.message)}`;
     });
-    const piece = text.slice(g.start, g.end);
-    return `“${piece}”: ${parts.join("; ")}`;
+    // the piece with its invisible characters named (marks from Python, as in Tokenize), in <bdi>
+    const { body } = chipContent(text, g.start, g.end, r.marks, false);
+    const nodes = ["“", h("bdi", {}, body), `”: ${parts.join("; ")}`];
+    const names = markNames(r.marks, g.start, g.end);
+    if (names.length)
+      nodes.push(
+        h("span", { class: "token-note", text: ` Invisible: ${names.join(", ")}.`, dataset: { testid: "token-note" } }),
+      );
+    return nodes;
   }
 
   function sourceLine(r) {
@@ -432,6 +440,7 @@ export function mountChat(root, store, api) {
         ids: r.tokens.map((t) => t.id),
         start: r.tokens.map((t) => t.start),
         end: r.tokens.map((t) => t.end),
+        marks: r.marks, // invisible characters by name in the boxes
       };
       tokenList.draw(groupTokens(columns), (g, gi) => {
         const toks = g.tokens.map((i) => r.tokens[i]);

@@ -21,6 +21,7 @@ const REPLAY_SPEEDS = [1, 5, 20, 100, 500]; // merges per second
 export const initialTrainState = {
   running: false,
   stopping: false,
+  saving: false, // a stopped run's tokenizer is shown, and being written to browser storage
   startedAt: 0,
   endedAt: 0,
   target: 0,
@@ -282,15 +283,29 @@ export function mountTrain(root, store, api) {
       s.totalBytes = m.totalBytes;
       schedule();
     };
-    try {
-      const result = await api.train(text, { vocabSize, pattern, name: wanted, replace }, onMerge);
+    // the run's end goes on screen as soon as the tokenizer is usable; a stopped run's is shown
+    // before it is written to browser storage ("Saving as …" until it is: issue 11, Stop ≤ 100 ms)
+    const end = (result) => {
       const s = store.state.train;
       if (result.stopped && s.merges.length > result.n_merges) s.merges.length = result.n_merges;
-      store.update("train", { running: false, stopping: false, endedAt: performance.now(), result });
+      const endedAt = s.running ? performance.now() : s.endedAt;
+      clearInterval(ticker);
+      store.update("train", { running: false, stopping: false, saving: result.saved === null, endedAt, result });
+    };
+    const onBuilt = end;
+    try {
+      const result = await api.train(text, { vocabSize, pattern, name: wanted, replace, onBuilt }, onMerge);
+      end(result);
       if (result.saveError) showError(root, "train", result.saveError);
       setTimeout(saveLastRun, 0); // after the end of the run is on screen
     } catch (err) {
-      store.update("train", { running: false, stopping: false, endedAt: performance.now(), result: null });
+      store.update("train", {
+        running: false,
+        stopping: false,
+        saving: false,
+        endedAt: performance.now(),
+        result: null,
+      });
       const target =
         {
           pattern: patternSelect.value === "custom" ? "regex" : "train",
@@ -702,16 +717,13 @@ export function mountTrain(root, store, api) {
   function render(state) {
     const s = state.train;
     const ready = state.status.phase === "ready";
-    trainButton.disabled = s.running || !ready;
+    trainButton.disabled = s.running || s.saving || !ready;
     stopButton.disabled = !s.running || s.stopping;
     trainButton.setAttribute("aria-busy", String(s.running));
-    document.body.dataset.training = s.running
-      ? "running"
-      : s.result
-        ? s.result.stopped
-          ? "stopped"
-          : "done"
-        : "idle";
+    const phase = s.running ? "running" : s.result ? (s.result.stopped ? "stopped" : "done") : "idle";
+    if (phase === "stopped" && document.body.dataset.training !== phase) performance.mark("bytepair:stop-shown");
+    document.body.dataset.training = phase;
+    document.body.dataset.trainSaving = String(!!s.saving); // (a stopped run shown before it is stored)
 
     // merges table (newest first, incremental; a replay shows the first s.replay.at)
     const upTo = s.replay ? s.replay.at : s.merges.length;
@@ -790,7 +802,7 @@ export function mountTrain(root, store, api) {
     } else if (s.result) {
       const r = s.result;
       const how = r.stopped ? "Stopped after" : "Done:";
-      const saved = r.n_merges ? ` Saved as “${r.name}”.` : " Nothing to save.";
+      const saved = !r.n_merges ? " Nothing to save." : s.saving ? ` Saving as “${r.name}”…` : ` Saved as “${r.name}”.`;
       const last = s.merges[s.merges.length - 1];
       const ratio = last ? ` ${fixed(last.totalBytes / last.nTokens)} bytes per token.` : "";
       const why =

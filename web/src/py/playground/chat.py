@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from bytepair import chat_formats
+from bytepair import charnames, chat_formats
 
 from .convert import dumps, exposed
 from .state import get_tokenizer
@@ -21,7 +21,9 @@ def chat_requirements(format_id: str) -> str:
 def chat_breakdown(format_id: str, messages_json: str, add_generation_prompt: bool = True) -> str:
     """JSON of ``bytepair.chat_formats.breakdown(...).to_dict()`` with UTF-16 spans
     (``{text, ids, total, tokens, messages, trailing_tokens, overhead_tokens, format,
-    template_name, tokenizer_name, ...}``); token display strings as ``display``."""
+    template_name, tokenizer_name, ...}``); token display strings as ``display``; plus
+    ``marks``: ``bytepair.charnames.invisible_marks`` of the rendered ``text`` (UTF-16), the
+    invisible characters the token list and detail line name (as ``encode_spans`` gives Tokenize)."""
     b = chat_formats.breakdown(
         format_id,
         json.loads(messages_json),
@@ -29,4 +31,6 @@ def chat_breakdown(format_id: str, messages_json: str, add_generation_prompt: bo
         units="utf16",
         get_tokenizer=get_tokenizer,
     )
-    return dumps(b.to_dict())
+    out = b.to_dict()
+    out["marks"] = charnames.invisible_marks(out["text"], units="utf16")
+    return dumps(out)
