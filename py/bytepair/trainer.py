@@ -302,12 +302,15 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
     # CPython); pairs made by merges get ids from BYTE_PAIRS + 1 on. Ids never
     # decide a tie (first positions do), so the numbering leaves merges as
     # they are.
-    hi = [1 + 256 * x for x in range(256)]
-    pid = list(map(operator.add, map(hi.__getitem__, sym), itertools.islice(sym, 1, None)))
+    # (through ``ids``, so that positions share one int object per pair: a
+    # million fresh ints would cost tens of MB and cache misses in the loop)
+    hi = [256 * x for x in range(256)]
+    ids = list(range(1, BYTE_PAIRS + 1))
+    pid = list(map(ids.__getitem__, map(operator.add, map(hi.__getitem__, sym), itertools.islice(sym, 1, None))))
     pid.append(0)
     for i in last:
         pid[i] = 0  # a piece's last position: no pair
-    del sym, last, hi
+    del sym, last, hi, ids
     left = [0, *(x for x in range(256) for _ in range(256))]
     right = [0, *range(256)] + list(range(256)) * 255
     wh: list[list[int] | None] = [[] for _ in left]
