@@ -245,7 +245,7 @@ def train_iter(
     return _train(counts, n_merges, min_frequency)
 
 
-#: Slots of the pairs of two bytes, ``1 + 256 * x + y`` (the trainer's pair index).
+#: Ids of the pairs of two bytes, ``1 + 256 * x + y``; pairs made by merges come after.
 BYTE_PAIRS = 256 * 256
 
 
@@ -295,52 +295,46 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
     # it only goes stale: dead entries are skipped when used, and a dead prefix
     # is cut off when the pair reaches the top of the heap (then wh[p][0] is
     # its exact first position).
-    # Ids without hashing pair keys (32-bit Pyodide hashes ints modulo
-    # 2**31 - 1, and a dict over a million pair keys cost more there than on
-    # CPython): the pair of bytes (x, y) has the slot 1 + 256 * x + y of a
-    # table of BYTE_PAIRS slots, found by list indexing alone; the slots that
-    # occur are then numbered 1, 2, ... in slot order (dense lists stay small
-    # and in cache in the merge loop, and positions share one int object per
-    # pair), and pairs made by merges get the ids after them. Ids never decide
-    # a tie (first positions do), so the numbering leaves merges as they are.
-    hi = [1 + 256 * x for x in range(256)]
-    pid = list(map(operator.add, map(hi.__getitem__, sym), itertools.islice(sym, 1, None)))
+    # Ids: the pair of bytes (x, y) is 1 + 256 * x + y (a dense table of
+    # 65,536 slots, most of them unused), so the index is built by list
+    # indexing alone (no hashing of pair keys: 32-bit Pyodide hashes ints
+    # modulo 2**31 - 1, and a dict over a million keys cost more there than on
+    # CPython); pairs made by merges get ids from BYTE_PAIRS + 1 on. Ids never
+    # decide a tie (first positions do), so the numbering leaves merges as
+    # they are.
+    # (through ``ids``, so that positions share one int object per pair: a
+    # million fresh ints would cost tens of MB and cache misses in the loop)
+    hi = [256 * x for x in range(256)]
+    ids = list(range(1, BYTE_PAIRS + 1))
+    pid = list(map(ids.__getitem__, map(operator.add, map(hi.__getitem__, sym), itertools.islice(sym, 1, None))))
     pid.append(0)
     for i in last:
         pid[i] = 0  # a piece's last position: no pair
-    del sym, last, hi
-    used = sorted(set(pid))  # slots that occur; 0 ("no pair") first, always there
-    slot_id = [0] * (BYTE_PAIRS + 1)
-    for p, s in enumerate(used):
-        slot_id[s] = p
-    pid = list(map(slot_id.__getitem__, pid))
-    del slot_id
-    left = [(s - 1) >> 8 for s in used]
-    right = [(s - 1) & 255 for s in used]
-    left[0] = right[0] = 0
-    del used
+    del sym, last, hi, ids
+    left = [0, *(x for x in range(256) for _ in range(256))]
+    right = [0, *range(256)] + list(range(256)) * 255
     wh: list[list[int] | None] = [[] for _ in left]
     for i, p in enumerate(pid):
         wh[p].append(i)
     wh[0] = None
+    wh = [lst or None for lst in wh]  # unused byte pairs: no list object
     one = [lst[0] if lst else 0 for lst in wh]
     if all(w == 1 for w in wt):
-        cnt = [len(lst) for lst in wh[1:]]
+        cnt = [len(lst) if lst else 0 for lst in wh]
     else:
-        cnt = [sum(map(wt.__getitem__, lst)) for lst in wh[1:]]
-    cnt.insert(0, 0)
+        cnt = [sum(map(wt.__getitem__, lst)) if lst else 0 for lst in wh]
     # heap entries (-count, first position, id), packed into one int so the
     # heap holds no tuples (the garbage collector tracks tuples, and traversing
     # hundreds of thousands of them cost ~10% of a multilingual run):
     # ``(top - count) << cshift | first << pbits | id``. Ordering by the int is
     # ordering by (-count, first). count may be too high and first too low
     # (both only move that way between pushes); fixed when popped.
-    pbits = (3 * n + 2).bit_length()  # ids: < 1 + n initial + 2 per merged occurrence
+    pbits = (BYTE_PAIRS + 2 * n + 2).bit_length()  # ids: <= 65,536 byte pairs + 2 per merged occurrence
     pmask = (1 << pbits) - 1
     cshift = pbits + max(1, n).bit_length()
     fmask = (1 << (cshift - pbits)) - 1
     top = n_bytes + 1  # above every count
-    heap = [((top - cnt[p]) << cshift) | (one[p] << pbits) | p for p in range(1, len(cnt))]
+    heap = [((top - c) << cshift) | (one[p] << pbits) | p for p, c in enumerate(cnt) if c]
     heapq.heapify(heap)
     # lz[x] / rz[y]: id of the pair (x, z) / (z, y) made by the current merge z,
     # valid when >= base (the first id that merge hands out)

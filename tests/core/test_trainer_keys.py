@@ -4,9 +4,8 @@ The trainer used to number pairs through a dict of packed keys
 ``left << shift | right``; on 32-bit Pyodide an int hashes to itself modulo
 ``2**31 - 1``, so a fixed ``shift = 32`` made thousands of keys share a hash
 (this file then checked the key layout against that). Now no pair key is hashed:
-the initial pairs index a table of ``BYTE_PAIRS`` (65,536) slots, the slots that
-occur are numbered in slot order, and pairs made by merges get the ids after
-them. A wrong slot (a
+the initial pairs index a table of ``BYTE_PAIRS`` (65,536) slots, and pairs
+made by merges get ids after it in the order they appear. A wrong slot (a
 swapped or shifted byte, the table's first or last slot) would pair the wrong
 tokens or merge the wrong counts, so these tests train on texts whose pairs
 cover the table's corners and spread over its slots, and compare every merge
