@@ -94,15 +94,14 @@ class Tokenizer:
                     f"a byte-level vocabulary needs a token for each of the 256 bytes; {len(missing)} are missing "
                     f"(first: {bytes((missing[0],))!r})"
                 )
-            ranks_get = self._ranks
-            self._encode_piece = lambda b: bpe.encode_piece_ranks(b, ranks_get)
+            self._encode_piece = bpe.rank_encoder(self._ranks)
         else:
             self._merges = dict(merges)  # type: ignore[arg-type]
             self._vocab = _vocab_from_merges(self._merges)
             merges_get = self._merges
             self._encode_piece = lambda b: bpe.encode_piece_merges(b, merges_get)
         self._special_tokens: dict[str, int] = {}
-        self._cache: dict[str, list[int]] = {}
+        self._cache: dict[str, Sequence[int]] = {}  # tuples from bpe.rank_encoder, lists from encode_piece_merges
         self._span_cache: dict[str, list[tuple[int, int, int]]] = {}
         self._derived_merges: dict[tuple[int, int], int] | None = None
         self._shared = False  # set for get_encoding()'s cached objects: no in-place changes
@@ -341,7 +340,7 @@ class Tokenizer:
     def _encode_segment(self, text: str) -> list[int]:
         """Ordinary text (no special tokens) -> ids. May raise UnicodeEncodeError."""
         if self._split is None:
-            return self._encode_piece(text.encode("utf-8")) if text else []
+            return list(self._encode_piece(text.encode("utf-8"))) if text else []
         get = self._cache.get
         miss = self._piece_miss
         out: list[int] = []
@@ -371,7 +370,7 @@ class Tokenizer:
             n += len(ids)
         return n
 
-    def _piece_miss(self, piece: str) -> list[int]:
+    def _piece_miss(self, piece: str) -> Sequence[int]:
         """The ids of a piece not in the cache: merged, and cached when short. May raise UnicodeEncodeError."""
         ids = self._encode_piece(piece.encode("utf-8"))
         if len(piece) <= _CACHE_MAX_PIECE_CHARS:
