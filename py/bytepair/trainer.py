@@ -245,17 +245,8 @@ def train_iter(
     return _train(counts, n_merges, min_frequency)
 
 
-def _key_shift(n_merges: int) -> int:
-    """Bits of the right id in a pair key ``left_id << shift | right_id``.
-
-    As few as the largest id needs (14 for vocab 16384), not a fixed 32: keys
-    then stay below 2**30, one digit in CPython's int (fast paths), and on
-    32-bit builds (Pyodide, WebAssembly: ``sys.hash_info.width == 32``) an int
-    hashes to itself modulo 2**31 - 1, where ``x << 32 | y`` hashed to
-    ``2 * x + y``: pairs collided by the thousand and dict lookups went linear
-    (training took 2.3x CPython's time in Pyodide).
-    """
-    return max(8, (255 + n_merges).bit_length())
+#: Ids of the pairs of two bytes, ``1 + 256 * x + y``; pairs made by merges come after.
+BYTE_PAIRS = 256 * 256
 
 
 def _layout(counts: dict[str, int]) -> tuple[list[int], list[int], list[int], list[int], list[int], int]:
@@ -290,8 +281,8 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
     n_tokens = n_bytes
     n = len(sym)
 
-    # ---- pair index. Every pair that ever occurs gets a dense id p (0 is "no
-    # pair"): left[p], right[p] its token ids, cnt[p] its weighted count, wh[p]
+    # ---- pair index. Every pair that ever occurs gets a small int id p (0 is
+    # "no pair"): left[p], right[p] its token ids, cnt[p] its weighted count, wh[p]
     # the sorted list of positions where it occurred, one[p] the first of them
     # (wh[p] is None while a pair made by a merge has only that one: no list
     # object for more than half of the pairs, fewer for the garbage collector
@@ -304,42 +295,46 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
     # it only goes stale: dead entries are skipped when used, and a dead prefix
     # is cut off when the pair reaches the top of the heap (then wh[p][0] is
     # its exact first position).
-    # Lists indexed by small ints and no dict in the merge loop: no hashing
-    # (32-bit Pyodide hashed packed keys badly, see _key_shift) and CPython's
-    # list fast paths.
-    shift = _key_shift(n_merges)
-    keys = [(x << shift) | y for x, y in zip(sym, sym[1:])]
-    keys.append(-1)
+    # Ids: the pair of bytes (x, y) is 1 + 256 * x + y (a dense table of
+    # 65,536 slots, most of them unused), so the index is built by list
+    # indexing alone (no hashing of pair keys: 32-bit Pyodide hashes ints
+    # modulo 2**31 - 1, and a dict over a million keys cost more there than on
+    # CPython); pairs made by merges get ids from BYTE_PAIRS + 1 on. Ids never
+    # decide a tie (first positions do), so the numbering leaves merges as
+    # they are.
+    # (through ``ids``, so that positions share one int object per pair: a
+    # million fresh ints would cost tens of MB and cache misses in the loop)
+    hi = [256 * x for x in range(256)]
+    ids = list(range(1, BYTE_PAIRS + 1))
+    pid = list(map(ids.__getitem__, map(operator.add, map(hi.__getitem__, sym), itertools.islice(sym, 1, None))))
+    pid.append(0)
     for i in last:
-        keys[i] = -1  # a piece's last position: no pair
-    del sym, last
-    ids = dict.fromkeys(itertools.chain((-1,), keys))  # first appearance order, -1 first
-    left = [k >> shift for k in ids]
-    right = [k & ((1 << shift) - 1) for k in ids]
-    pid = list(map(dict(zip(ids, itertools.count())).__getitem__, keys))
-    del keys, ids
+        pid[i] = 0  # a piece's last position: no pair
+    del sym, last, hi, ids
+    left = [0, *(x for x in range(256) for _ in range(256))]
+    right = [0, *range(256)] + list(range(256)) * 255
     wh: list[list[int] | None] = [[] for _ in left]
     for i, p in enumerate(pid):
         wh[p].append(i)
     wh[0] = None
+    wh = [lst or None for lst in wh]  # unused byte pairs: no list object
     one = [lst[0] if lst else 0 for lst in wh]
     if all(w == 1 for w in wt):
-        cnt = [len(lst) for lst in wh[1:]]
+        cnt = [len(lst) if lst else 0 for lst in wh]
     else:
-        cnt = [sum(map(wt.__getitem__, lst)) for lst in wh[1:]]
-    cnt.insert(0, 0)
+        cnt = [sum(map(wt.__getitem__, lst)) if lst else 0 for lst in wh]
     # heap entries (-count, first position, id), packed into one int so the
     # heap holds no tuples (the garbage collector tracks tuples, and traversing
     # hundreds of thousands of them cost ~10% of a multilingual run):
     # ``(top - count) << cshift | first << pbits | id``. Ordering by the int is
     # ordering by (-count, first). count may be too high and first too low
     # (both only move that way between pushes); fixed when popped.
-    pbits = (3 * n + 2).bit_length()  # ids: < 1 + n initial + 2 per merged occurrence
+    pbits = (BYTE_PAIRS + 2 * n + 2).bit_length()  # ids: <= 65,536 byte pairs + 2 per merged occurrence
     pmask = (1 << pbits) - 1
     cshift = pbits + max(1, n).bit_length()
     fmask = (1 << (cshift - pbits)) - 1
     top = n_bytes + 1  # above every count
-    heap = [((top - cnt[p]) << cshift) | (wh[p][0] << pbits) | p for p in range(1, len(cnt))]
+    heap = [((top - c) << cshift) | (one[p] << pbits) | p for p, c in enumerate(cnt) if c]
     heapq.heapify(heap)
     # lz[x] / rz[y]: id of the pair (x, z) / (z, y) made by the current merge z,
     # valid when >= base (the first id that merge hands out)
