@@ -633,17 +633,18 @@ export function createApi({ onStatus, shared = false }) {
       // first merge): the same watchdog as every other call, until the first batch arrives.
       const custom = !facts.pretokenizers.some((p) => p.value === pattern);
       const countLimit = callLimitMs > 0 ? callLimitMs + Math.round((text.length / 1e6) * CALL_LIMIT_PER_MCHAR_MS) : 0;
-      // (armed once the calls sent before this run have settled: time queued behind them does not count)
+      // (armed when the worker starts this run: time queued behind other calls does not count. Not
+      // "once the calls sent before it have settled": an async call such as a chat count waiting for
+      // its wheels lets this run start first, then never settles while the regex holds the worker)
       let countTimer = 0;
-      if (custom && countLimit)
-        rpc.idle().then(() => {
-          if (training !== run || run.counted) return;
-          countTimer = setTimeout(() => {
-            if (training !== run) return;
-            run.countTimeout = countLimit;
-            rpc.restart(`Stopped a custom split regex that ran for over ${seconds(countLimit)}.`);
-          }, countLimit);
-        });
+      const onStarted = () => {
+        if (!custom || !countLimit || training !== run || run.counted || countTimer) return;
+        countTimer = setTimeout(() => {
+          if (training !== run) return;
+          run.countTimeout = countLimit;
+          rpc.restart(`Stopped a custom split regex that ran for over ${seconds(countLimit)}.`);
+        }, countLimit);
+      };
       const onBatch = (batch) => {
         run.counted = true;
         clearTimeout(countTimer);
@@ -680,6 +681,7 @@ export function createApi({ onStatus, shared = false }) {
           text,
           { vocabSize: options.vocabSize, pattern: options.pattern, name },
           rpc.proxy(onBatch),
+          rpc.proxy(onStarted),
         );
         // The run is over here: a Stop from now on is too late (stop() says so and changes nothing);
         // one taken before is honoured even if the worker had finished (issue 11: it ended "Done").

@@ -242,18 +242,12 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
     }
   }
 
-  /** A promise that settles once every call sent so far has settled (for a watchdog of the caller's own). */
-  function idle() {
-    return sentBefore;
-  }
-
   return {
     start,
     restart,
     call,
     callLimited,
     callYielding,
-    idle,
     get ready() {
       return ready;
     },

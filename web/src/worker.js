@@ -630,9 +630,13 @@ const api = {
    * soon as it ends; between slices the worker yields so stop() is handled.
    * Resolves {name, json, n_merges, n_vocab, pattern, stopped, timing}; timing (after Stop):
    * {stopped, built}, ms since the epoch (the page marks them: bench_browser.py stop).
+   * onStarted() is called as this run takes the worker, before the text is split and counted
+   * (the page arms its custom-regex watchdog then: time queued behind other calls, including
+   * async ones still waiting for a download, is not the regex's).
    */
-  train(text, options, onMerges) {
+  train(text, options, onMerges, onStarted) {
     return guarded(async () => {
+      onStarted?.().catch(() => {});
       const client = this.client;
       client.stopRequested = false;
       client.stopLimit = null;
