@@ -23,6 +23,7 @@ from tests.e2e.helpers import DIST, READY_TIMEOUT, udhr_text, wait_ready
 from tests.reference import tiktoken_pattern
 from tests.reference.slow_bpe import slow_train
 from tools.serve import ISOLATION_HEADERS, make_server, server_url
+from tools.udhr import load_udhr
 
 PROGRESS = '[data-testid="train-progress-text"]'
 HOST = """<!doctype html>
@@ -101,8 +102,14 @@ def test_two_embeds_share_one_runtime_and_stop_only_their_own_run(page, site_url
     assert len(build_id) == 16 and ra["name"] == rb["name"] == f"bytepair-python-shared-{build_id}", ra
 
     # both train at once in the one runtime; a long run in A, a long run in B
-    text_a = udhr_text(["eng", "deu_1996", "fra", "spa", "ita", "por_PT", "nld", "pol", "ces", "swe"] * 6)
-    text_b = udhr_text(["rus", "ukr", "bul", "srp_cyrl", "ell_monotonic", "arb", "heb", "hin"] * 6)
+    # 40 distinct texts each, so neither run can end before its Stop: ~35,000 and ~43,000 merges are
+    # possible at most (repeating a text adds no pairs: 8 texts x 6 ran out of pairs at ~11,000, and
+    # a run that ended "Done" before the click made this test time out under load)
+    codes_a = ["eng", "deu_1996", "fra", "spa", "ita", "por_PT", "nld", "pol", "ces", "swe"]
+    codes_b = ["rus", "ukr", "bul", "srp_cyrl", "ell_monotonic", "arb", "heb", "hin"]
+    others = [c for c in sorted(load_udhr()) if c not in codes_a + codes_b]
+    text_a = udhr_text(codes_a + others[:30])
+    text_b = udhr_text(codes_b + others[30:62])
     _fill_train(a, text_a, 20_000, "embed-a")
     _fill_train(b, text_b, 20_000, "embed-b")
     a.get_by_role("button", name="Train", exact=True).click()
