@@ -213,3 +213,35 @@ def test_a_chat_count_answers_while_a_big_count_runs(page, site_url):
         f"2 M chars: count {res['big']['ms'] / 1000:.1f} s; Chat sent at {res['sent'] / 1000:.2f} s, "
         f"answered at {res['chatMs'] / 1000:.2f} s ({(res['chatMs'] - res['sent']):.0f} ms)"
     )
+
+
+def test_a_limited_call_behind_an_async_call_still_has_its_watchdog(page, site_url):
+    """The worker's async calls overlap: a chat count that is still fetching its vocabulary lets a
+    later call start. A trained tokenizer's split pattern that backtracks (`(a+)+$` on `aaa…a!`)
+    then holds the worker, so the chat count cannot settle. The later call's watchdog starts when
+    the worker takes the call in, so it still ends the worker with its message. (Before: the
+    timer waited for the calls sent before it to settle, and the page hung until Cancel.)"""
+    h.open_ready(page, site_url, "tokenize")
+    res = page.evaluate(
+        """([text]) => window.bytepair.train(text, { vocabSize: 260, pattern: '(a+)+$|[^a]+', name: 'bt' })""",
+        ["bbb ccc bbb ccc dd ee dd ee bbb"],
+    )
+    assert res["name"] == "bt", res
+    res = page.evaluate(
+        """async ([limit]) => {
+        const b = window.bytepair;
+        b.callLimitMs = limit;
+        const settle = (p) => p.then((r) => ({ ok: true }), (e) => ({ error: String(e.message) }));
+        // o200k_base is not loaded yet: the chat count awaits its fetch inside the worker
+        const chat = settle(b.chat([{ role: "user", content: "Hi" }], "chatml-o200k"));
+        const stuck = settle(b.count("a".repeat(28) + "!", "bt"));
+        const never = new Promise((r) => setTimeout(() => r({ error: "no answer in 60 s" }), 60_000));
+        return { stuck: await Promise.race([stuck, never]), chat: await Promise.race([chat, never]) };
+    }""",
+        [2000],
+    )
+    assert "took longer than 2 s" in res["stuck"].get("error", ""), res
+    h.wait_ready(page)
+    assert page.evaluate("() => window.bytepair.count('still working', 'gpt2')") == len(
+        h.tiktoken_for("gpt2").encode_ordinary("still working")
+    )

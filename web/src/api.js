@@ -96,9 +96,7 @@ export function createApi({ onStatus, shared = false }) {
    */
   function textCall(names, method, ...args) {
     const custom = names.some((n) => trained.has(n) || files.has(n));
-    // a stepped count gives the worker back every ~50 ms: calls sent after it are not queued behind it
-    const send = method === "countStepped" ? rpc.callYielding : rpc.callLimited;
-    return send(custom ? limitFor(args) : 0, timeoutMessage, method, ...args);
+    return rpc.callLimited(custom ? limitFor(args) : 0, timeoutMessage, method, ...args);
   }
 
   const rpc = createRpc({
@@ -633,9 +631,8 @@ export function createApi({ onStatus, shared = false }) {
       // first merge): the same watchdog as every other call, until the first batch arrives.
       const custom = !facts.pretokenizers.some((p) => p.value === pattern);
       const countLimit = callLimitMs > 0 ? callLimitMs + Math.round((text.length / 1e6) * CALL_LIMIT_PER_MCHAR_MS) : 0;
-      // (armed when the worker starts this run: time queued behind other calls does not count. Not
-      // "once the calls sent before it have settled": an async call such as a chat count waiting for
-      // its wheels lets this run start first, then never settles while the regex holds the worker)
+      // (armed when the worker takes this run in, rpc.js callStarting: time queued behind other calls
+      // does not count)
       let countTimer = 0;
       const onStarted = () => {
         if (!custom || !countLimit || training !== run || run.counted || countTimer) return;
@@ -676,12 +673,12 @@ export function createApi({ onStatus, shared = false }) {
         bytes: new TextEncoder().encode(text).length,
       };
       try {
-        let result = await rpc.call(
+        let result = await rpc.callStarting(
+          onStarted,
           "train",
           text,
           { vocabSize: options.vocabSize, pattern: options.pattern, name },
           rpc.proxy(onBatch),
-          rpc.proxy(onStarted),
         );
         // The run is over here: a Stop from now on is too late (stop() says so and changes nothing);
         // one taken before is honoured even if the worker had finished (issue 11: it ended "Done").

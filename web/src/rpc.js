@@ -125,7 +125,14 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
     const progress = (fraction, message) => {
       if (!settled && gen === generation) onProgress(fraction, message);
     };
-    ready = race(remote.init(Comlink.proxy(progress), interrupt ? interrupt.buffer : undefined));
+    // a new worker counts the calls it takes in from 0; calls are numbered across workers (the old
+    // one's pending calls reject through `dead` and settle their own numbers)
+    const base = sent;
+    received = base;
+    const gotten = (n) => {
+      if (gen === generation) onReceived(base + n);
+    };
+    ready = race(remote.init(Comlink.proxy(progress), interrupt ? interrupt.buffer : undefined, Comlink.proxy(gotten)));
     ready.then(
       () => (settled = true),
       () => (settled = true),
@@ -150,29 +157,39 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
   }
 
   let unlimited = 0; // calls without a time limit in flight (training runs)
-  // Settles once every call sent so far has settled (a chain over the calls in flight). The worker
-  // runs one Python call at a time, so a call sent behind others waits for them: its watchdog is
-  // armed only once they have settled, so time spent queued is not counted against it (issue 11:
-  // a small call queued behind a 5 MB encode used up its 15 s waiting, and its restart killed the
-  // encode too). Calls of other pages sharing a runtime (embeds) are not in this chain.
-  let sentBefore = Promise.resolve();
+  // Which calls the worker has started. The worker runs one Python call at a time, so a call sent
+  // behind others waits for them; its watchdog is armed only once the worker has taken it in (the
+  // worker counts the calls it receives and reports the count: worker.js clientApi), so time spent
+  // queued is not counted against it (issue 11: a small call queued behind a 5 MB encode used up
+  // its 15 s waiting, and its restart killed the encode). Taken in, not "the calls before it have
+  // settled": an async call (a chat count waiting for its wheels) lets later calls start before it
+  // settles, and would never settle while a later one holds the worker.
+  let sent = 0; // calls sent through send(), numbered 1, 2, … across restarts
+  let received = 0; // the number of the last call the current worker has taken in
+  const waiting = new Map(); // call number -> resolve its `started`
 
-  /**
-   * Send a call now; returns {reply, queued}: queued settles once every call sent before it has.
-   * yields: the call gives the worker back between short steps (a stepped count), so calls sent
-   * after it do not wait for its end and are not chained behind it.
-   */
-  function send(method, args, yields = false) {
-    const queued = sentBefore;
+  /** The worker has taken in its first n calls (in order: one port, one queue). */
+  function onReceived(n) {
+    received = Math.max(received, n);
+    for (const [k, resolve] of waiting)
+      if (k <= received) {
+        resolve();
+        waiting.delete(k);
+      }
+  }
+
+  /** Send a call now; returns {reply, started}: started settles once the worker has taken it in. */
+  function send(method, args) {
+    sent += 1;
+    const n = sent;
+    const started = new Promise((resolve) => waiting.set(n, resolve));
     const reply = invoke(method, args);
-    if (!yields) {
-      const done = reply.then(
-        () => {},
-        () => {},
-      );
-      sentBefore = Promise.all([queued, done]).then(() => {});
-    }
-    return { reply, queued };
+    const settle = () => {
+      waiting.get(n)?.(); // (a reply, or the worker's end, means it was taken in or never will be)
+      waiting.delete(n);
+    };
+    reply.then(settle, settle);
+    return { reply, started };
   }
 
   async function invoke(method, args) {
@@ -189,10 +206,17 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
 
   /** Call a worker method, with no time limit (training: Stop covers it); WorkerCrashed errors restart the worker. */
   async function call(method, ...args) {
+    return callStarting(null, method, ...args);
+  }
+
+  /** call(), and onStarted() once the worker has taken the call in (Train's regex watchdog starts then). */
+  async function callStarting(onStarted, method, ...args) {
     await race(ready);
     unlimited += 1;
     try {
-      return await send(method, args).reply;
+      const { reply, started } = send(method, args);
+      if (onStarted) started.then(onStarted);
+      return await reply;
     } finally {
       unlimited -= 1;
     }
@@ -200,25 +224,16 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
 
   /**
    * Call a worker method with a watchdog: if it has not answered `limitMs` after
-   * the calls sent before it (by this page) have settled, the worker is ended and
-   * a new one started, and the call rejects with CallTimeout(timeoutMessage(limitMs));
-   * other pending calls reject with WorkerCrashed. So the limit measures the time
-   * the worker spends on this call, not the time it waited behind others. While a
-   * call without a limit (a training run) is in flight the watchdog waits: that run
+   * the worker took it in (rpc's `send`), the worker is ended and a new one started,
+   * and the call rejects with CallTimeout(timeoutMessage(limitMs)); other pending
+   * calls reject with WorkerCrashed. So the limit measures the time the worker
+   * spends on this call, not the time it waited behind others. While a call
+   * without a limit (a training run) is in flight the watchdog waits: that run
    * may hold the worker, and Stop ends it. limitMs <= 0: no limit.
    */
   async function callLimited(limitMs, timeoutMessage, method, ...args) {
-    return limited(limitMs, timeoutMessage, method, args, false);
-  }
-
-  /** callLimited for a call that yields between short steps (worker countStepped): see send. */
-  async function callYielding(limitMs, timeoutMessage, method, ...args) {
-    return limited(limitMs, timeoutMessage, method, args, true);
-  }
-
-  async function limited(limitMs, timeoutMessage, method, args, yields) {
     await race(ready);
-    const { reply, queued } = send(method, args, yields);
+    const { reply, started } = send(method, args);
     if (!(limitMs > 0)) return reply;
     let timer = 0;
     let over = false;
@@ -232,7 +247,7 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
           restart(err.message);
         }, ms);
       };
-      queued.then(() => arm(limitMs));
+      started.then(() => arm(limitMs));
     });
     try {
       return await Promise.race([reply, timeout]);
@@ -246,8 +261,8 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
     start,
     restart,
     call,
+    callStarting,
     callLimited,
-    callYielding,
     get ready() {
       return ready;
     },

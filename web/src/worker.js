@@ -377,7 +377,8 @@ function nextTask() {
 }
 
 const api = {
-  init(onProgress, interruptBuffer) {
+  init(onProgress, interruptBuffer, onReceived) {
+    this.client.onReceived = onReceived ?? null; // clientApi: the page's watchdogs start when a call is taken in
     // the facts the page builds its lists and limits from (py/bytepair/facts.py) travel with the ready reply
     if (!ready) {
       ready = boot(onProgress, interruptBuffer)
@@ -630,13 +631,9 @@ const api = {
    * soon as it ends; between slices the worker yields so stop() is handled.
    * Resolves {name, json, n_merges, n_vocab, pattern, stopped, timing}; timing (after Stop):
    * {stopped, built}, ms since the epoch (the page marks them: bench_browser.py stop).
-   * onStarted() is called as this run takes the worker, before the text is split and counted
-   * (the page arms its custom-regex watchdog then: time queued behind other calls, including
-   * async ones still waiting for a download, is not the regex's).
    */
-  train(text, options, onMerges, onStarted) {
+  train(text, options, onMerges) {
     return guarded(async () => {
-      onStarted?.().catch(() => {});
       const client = this.client;
       client.stopRequested = false;
       client.stopLimit = null;
@@ -721,12 +718,30 @@ const api = {
 const SHARED =
   typeof globalThis.SharedWorkerGlobalScope === "function" && globalThis instanceof globalThis.SharedWorkerGlobalScope;
 
-/** `api` for one client: comlink calls its methods with `this` = this object, so `this.client` is its own. */
+/** Methods not counted as calls taken in: the page sends them outside its numbered calls (rpc.js send). */
+const UNCOUNTED = new Set(["init", "stop"]);
+
+/**
+ * `api` for one client: comlink calls its methods with `this` = this object, so `this.client` is its
+ * own. Each call is counted as comlink hands it over (when the worker takes it in, not when it
+ * settles: async calls overlap), and the count goes to the page (init's onReceived), which starts the
+ * call's watchdog then (rpc.js callLimited): time queued behind other calls is not counted.
+ */
 function clientApi() {
   nClients += 1;
-  return Object.assign(Object.create(api), {
-    client: { id: `c${nClients}`, stopRequested: false, stopLimit: null, countJobs: new Map() },
-  });
+  const client = { id: `c${nClients}`, stopRequested: false, stopLimit: null, countJobs: new Map() };
+  client.received = 0;
+  client.onReceived = null;
+  const methods = {};
+  for (const [name, fn] of Object.entries(api)) {
+    if (typeof fn !== "function" || UNCOUNTED.has(name)) continue;
+    methods[name] = function (...args) {
+      client.received += 1;
+      client.onReceived?.(client.received).catch(() => {});
+      return fn.apply(this, args);
+    };
+  }
+  return Object.assign(Object.create(api), methods, { client });
 }
 
 function connectClients() {
