@@ -144,8 +144,9 @@ def test_stop_while_python_is_busy_counting_restarts_the_worker(page, site_url):
         "[data-testid=train-error]"
     )
     page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=h.READY_TIMEOUT)
-    # the page keeps working, and the text is still there
-    assert page.input_value('[data-testid="train-text"]') == text
+    # the page keeps working, and the text is still there (held out of the box: several MB)
+    size = len(text.encode("utf-8"))
+    assert page.text_content('[data-testid="train-text-size"]') == f"{size / 1024 / 1024:.2f} MB"
     assert page.evaluate("() => window.bytepair.count('still working', 'gpt2')") == len(
         h.tiktoken_for("gpt2").encode_ordinary("still working")
     )
