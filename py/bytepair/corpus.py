@@ -59,6 +59,7 @@ from typing import IO, Any
 
 from . import specials as _specials
 from .errors import ArgumentError, BytepairError, TokenizerFileError
+from .jsonguard import check_nesting
 from .normalize import normalize
 from .patterns import resolve_pattern
 from .pretokenize import compile_pattern
@@ -589,6 +590,7 @@ def read_counts(path: str) -> dict[str, int]:
         raise TokenizerFileError(f"{path}: not UTF-8 at line {line} (byte {e.start})", where=f"line {line}") from e
     counts: dict[str, int] = {}
     if path.endswith(".json"):
+        check_nesting(text, what=path)
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as e:

@@ -37,6 +37,7 @@ from typing import Any, Literal
 
 from . import hf_components as hc
 from .errors import ArgumentError, TokenizerFileError
+from .jsonguard import check_nesting
 from .offsets import chars_to_utf16
 from .pretokenize import compile_pattern
 from .surrogates import fix_surrogates
@@ -93,6 +94,7 @@ def _read_json(source: Any, what: str) -> dict:
         raise TokenizerFileError(f"{what} is not UTF-8 text (byte {e.start})", where=f"byte {e.start}") from e
     except ValueError as e:  # open() refuses a name with a NUL character
         raise TokenizerFileError(f"cannot read {what}: {e}", where=None) from e
+    check_nesting(text, what=what)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:

@@ -19,15 +19,14 @@ on its own line so a file stays diff-able and error messages can name lines.
 
 from __future__ import annotations
 
-import itertools
 import json
-import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .tokenizer import Tokenizer
 
 from .errors import TokenizerFileError
+from .jsonguard import check_nesting
 
 __all__ = ["FORMAT", "VERSION", "to_json", "from_json"]
 
@@ -70,24 +69,6 @@ def _line_of(text: str, needle: str) -> int | None:
     return None
 
 
-#: The deepest nesting of arrays and objects a tokenizer file may have (ours has 3).
-MAX_NESTING = 32
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
-
-
-def _check_nesting(text: str) -> None:
-    """Refuse JSON nested deeper than :data:`MAX_NESTING` before parsing it: a deeply nested
-    file would exhaust the parser's stack (in Pyodide, the JavaScript stack: the worker crashes)."""
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    if brackets and max(itertools.accumulate(map(_DEPTH_STEP.__getitem__, brackets))) > MAX_NESTING:
-        raise TokenizerFileError(
-            f"not a bytepair tokenizer file: its arrays and objects are nested more than "
-            f"{MAX_NESTING} deep (a bytepair file nests 3 deep)"
-        )
-
-
 def from_json(text: str | bytes) -> Tokenizer:
     """Load a tokenizer saved by :func:`to_json`.
 
@@ -114,7 +95,7 @@ def from_json(text: str | bytes) -> Tokenizer:
             text = text.decode("utf-8")
         except UnicodeDecodeError as e:
             raise TokenizerFileError(f"tokenizer file is not UTF-8 text (byte {e.start}); is it a JSON file?") from e
-    _check_nesting(text)
+    check_nesting(text, what="tokenizer file")
     try:
         data: Any = json.loads(text)
     except json.JSONDecodeError as e:

