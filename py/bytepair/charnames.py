@@ -19,6 +19,12 @@ Which characters are named (:func:`char_label` is not ``None``):
 
 Spaces (``Zs``, e.g. U+00A0) are *not* named: they show as space.
 
+A token that *begins* with a combining mark (general category ``Mn``/``Mc``/``Me``,
+e.g. U+0301 COMBINING ACUTE ACCENT after GPT-2 split "e" from its accent) has
+nothing to draw the mark on: it shows on a dotted circle U+25CC (:data:`DOTTED_CIRCLE`),
+as the Unicode code charts show marks (:func:`needs_base`; :func:`text_label` and
+:func:`invisible_marks` with ``token_starts``). The text itself is not changed.
+
 Sources: the abbreviation aliases are those of Unicode's NameAliases.txt
 (type ``abbreviation``); Python's ``unicodedata.lookup`` resolves every label
 given here back to its character. Names come from ``unicodedata.name``.
@@ -28,8 +34,21 @@ Units: *characters* (code points) unless ``units="utf16"``.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
-__all__ = ["char_label", "char_title", "invisible_marks", "text_label", "INVISIBLE_OPEN", "INVISIBLE_CLOSE"]
+__all__ = [
+    "char_label",
+    "char_title",
+    "invisible_marks",
+    "needs_base",
+    "text_label",
+    "DOTTED_CIRCLE",
+    "INVISIBLE_OPEN",
+    "INVISIBLE_CLOSE",
+]
+
+#: The base a combining mark at the start of a token is shown on (U+25CC DOTTED CIRCLE).
+DOTTED_CIRCLE = "\u25cc"
 
 #: Brackets around a label inside a plain string (:func:`text_label`): "⟨ZWJ⟩".
 INVISIBLE_OPEN, INVISIBLE_CLOSE = "\u27e8", "\u27e9"
@@ -147,6 +166,20 @@ def char_label(ch: str) -> str | None:
     return None
 
 
+def needs_base(ch: str) -> bool:
+    """Whether ``ch``, at the start of a token, needs :data:`DOTTED_CIRCLE` drawn before it:
+    a combining mark (``Mn``, ``Mc``, ``Me``) that is not named by :func:`char_label`
+    (variation selectors and CGJ are marks too, but are shown by name). ``"\u0301"`` -> True,
+    ``"\u093f"`` (DEVANAGARI VOWEL SIGN I) -> True, ``"e"`` / ``"\ufe0f"`` -> False.
+
+    Raises:
+        TypeError: ``ch`` is not a one-character ``str``.
+    """
+    if not isinstance(ch, str) or len(ch) != 1:
+        raise TypeError(f"needs_base expects one character, got {ch!r}")
+    return unicodedata.category(ch)[0] == "M" and char_label(ch) is None
+
+
 def char_title(ch: str) -> str:
     """Code point and Unicode name of one character: ``"U+200D ZERO WIDTH JOINER"``;
     controls, which have no name, get their alias or ``"<control>"``
@@ -165,14 +198,17 @@ def char_title(ch: str) -> str:
     return f"U+{cp:04X} {name}".rstrip()
 
 
-def invisible_marks(text: str, *, units: str = "chars") -> dict[str, list]:
+def invisible_marks(text: str, *, units: str = "chars", token_starts: Iterable[int] = ()) -> dict[str, list]:
     """Where ``text`` has characters to name, as columns
-    ``{"start": [...], "end": [...], "label": [...], "title": [...]}``.
+    ``{"start": [...], "end": [...], "label": [...], "title": [...], "base": [...]}``.
 
     ``[start, end)`` is in *characters* (``units="chars"``) or UTF-16 code units
     (``units="utf16"``, JavaScript string indices: a character above U+FFFF
-    counts 2). ``label``/``title`` are :func:`char_label` / :func:`char_title`.
-    Time: one pass over ``text``.
+    counts 2). ``label``/``title`` are :func:`char_label` / :func:`char_title`,
+    ``base`` is ``False`` for those. A combining mark at one of ``token_starts``
+    (same units; :func:`needs_base`) gets an entry with ``base`` ``True`` and label
+    :data:`DOTTED_CIRCLE`: the page draws the circle before the mark (the text keeps the
+    mark alone). Time: one pass over ``text``.
 
     Raises:
         TypeError: ``text`` is not a ``str``.
@@ -182,29 +218,34 @@ def invisible_marks(text: str, *, units: str = "chars") -> dict[str, list]:
         raise TypeError(f"invisible_marks expects str, got {type(text).__name__}")
     if units not in ("chars", "utf16"):
         raise ValueError(f"units must be 'chars' or 'utf16', got {units!r}")
-    cols: dict[str, list] = {"start": [], "end": [], "label": [], "title": []}
+    cols: dict[str, list] = {"start": [], "end": [], "label": [], "title": [], "base": []}
+    starts = set(token_starts)
     wide = units == "utf16"
     pos = 0
     for ch in text:
         width = 2 if wide and ord(ch) > 0xFFFF else 1
+        label = None
         if not ch.isprintable() or ord(ch) in _EXTRA or _vs_number(ord(ch)) is not None:
             label = char_label(ch)
-            if label is not None:
-                cols["start"].append(pos)
-                cols["end"].append(pos + width)
-                cols["label"].append(label)
-                cols["title"].append(char_title(ch))
+        base = label is None and pos in starts and needs_base(ch)
+        if label is not None or base:
+            cols["start"].append(pos)
+            cols["end"].append(pos + width)
+            cols["label"].append(DOTTED_CIRCLE if base else label)
+            cols["title"].append(char_title(ch) + (", a combining mark shown on a dotted circle" if base else ""))
+            cols["base"].append(base)
         pos += width
     return cols
 
 
 def text_label(text: str) -> str:
     """``text`` with each named character replaced by ``⟨label⟩``: ``"a\\u200db"`` -> ``"a⟨ZWJ⟩b"``
-    (for places that show plain strings: table cells, a detail line). Other characters
+    (for places that show plain strings: table cells, a detail line), and a leading combining
+    mark put on :data:`DOTTED_CIRCLE`: ``"\\u0301"`` -> ``"◌\\u0301"``. Other characters
     are unchanged. Raises TypeError when ``text`` is not a ``str``."""
     if not isinstance(text, str):
         raise TypeError(f"text_label expects str, got {type(text).__name__}")
-    out = []
+    out = [DOTTED_CIRCLE] if text and needs_base(text[0]) else []
     for ch in text:
         label = None
         if not ch.isprintable() or ord(ch) in _EXTRA or _vs_number(ord(ch)) is not None:

@@ -282,8 +282,10 @@ def parse_token_ids(s: str) -> list[int]:
     list ``"[15339, 1917]"`` -> ``[15339, 1917]``; blank text -> ``[]``.
 
     Raises:
-        ArgumentError (``field="ids"``): something that is not a whole number >= 0;
-            the message quotes it and says what to paste.
+        ArgumentError (``field="ids"``): something that is not a whole number >= 0
+            (the message quotes it and says what to paste), or an empty item between
+            commas (``"1,2,,3"``: the message names its position, 3; a comma at the
+            start or the end is an empty item too, as in JSON).
         TypeError: ``s`` is not a ``str``.
     """
     if not isinstance(s, str):
@@ -291,6 +293,15 @@ def parse_token_ids(s: str) -> list[int]:
     body = s.strip()
     if body.startswith("[") and body.endswith("]"):
         body = body[1:-1]
+    if "," in body:
+        items = body.split(",")
+        for k, item in enumerate(items, 1):
+            if not item.strip():
+                raise ArgumentError(
+                    f"Item {k} of the {len(items)} comma-separated items is empty: "
+                    "remove the extra comma, or write the missing id there.",
+                    field="ids",
+                )
     out = []
     for word in _ID_SPLIT.split(body):
         if not word:

@@ -45,6 +45,24 @@ export function unknownViewNote(view, shown) {
 }
 
 /**
+ * A note for tokenizer names a link asked for that this page does not have (`missing`,
+ * non-empty), saying which tokenizers are shown instead (`shown`: their labels). Tokenize and
+ * Compare say it next to their tokenizer pickers.
+ */
+export function missingTokenizersNote(missing, shown) {
+  const names = missing.map((n) => `“${n}”`).join(", ");
+  const asked =
+    missing.length === 1
+      ? `tokenizer ${names}, which this page does not have`
+      : `tokenizers ${names}, which this page does not have`;
+  const where = missing.length === 1 ? `train or load ${names} here to see it` : "train or load them here to see them";
+  return (
+    `This link asked for ${asked}; showing ${shown.join(", ")}.` +
+    ` A tokenizer trained or loaded in another browser stays there: ${where}.`
+  );
+}
+
+/**
  * A known parameter's value: `params[key]` when it is one of `allowed` (or absent: null);
  * any other value adds a note naming the parameter and its values, and gives null.
  */

@@ -11,7 +11,7 @@ import { visibleWhitespace } from "./format.js";
  * Nodes for text[start, end) (UTF-16 indices) and the trailing line breaks,
  * kept apart so a chip can put its id label before them (an id must not wrap
  * onto the next line, issue 11 item 4).
- * marks: {start, end, label, title} columns in UTF-16 indices, sorted by start.
+ * marks: {start, end, label, title, base} columns in UTF-16 indices, sorted by start.
  * Returns {body: [Node|string], tail: string}.
  */
 export function chipContent(text, start, end, marks, whitespace) {
@@ -34,10 +34,11 @@ export function chipContent(text, start, end, marks, whitespace) {
   for (let i = lo; i < m.start.length && m.start[i] < cut; i += 1) {
     if (m.start[i] > pos) body.push(show(text.slice(pos, m.start[i])));
     // the character itself stays in the text (copying a chip copies the real text);
-    // CSS draws its label (.invis::before, from data-label)
+    // CSS draws its label (.invis::before, from data-label); a combining mark that begins a
+    // token (base: true) stays visible, drawn on the dotted circle its label is (.mark-base::before)
     body.push(
       h("span", {
-        class: "invis",
+        class: m.base?.[i] ? "mark-base" : "invis",
         text: text.slice(m.start[i], m.end[i]),
         title: m.title[i],
         dataset: { label: m.label[i], testid: "invisible-char" },

@@ -400,7 +400,9 @@ const api = {
         try {
           return JSON.parse(pg.register_trained(name, json));
         } catch (err) {
-          return { name, error: readable(err).detail ?? { type: "internal", field: null, message: String(err) } };
+          const e = readable(err);
+          if (e.name === "WorkerCrashed") throw e; // a crash, not a bad file: the page says so and restarts the worker
+          return { name, error: e.detail ?? { type: "internal", field: null, message: String(err) } };
         }
       }),
     );
@@ -516,7 +518,9 @@ const api = {
         try {
           return JSON.parse(pg.register_file(name, json, config || ""));
         } catch (err) {
-          return { name, error: readable(err).detail ?? { type: "internal", field: null, message: String(err) } };
+          const e = readable(err);
+          if (e.name === "WorkerCrashed") throw e; // a crash, not a bad file: the page says so and restarts the worker
+          return { name, error: e.detail ?? { type: "internal", field: null, message: String(err) } };
         }
       }),
     );

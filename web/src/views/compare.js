@@ -5,7 +5,7 @@ import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
 import { int, fixed, percent } from "../format.js";
 import { barChart } from "../charts.js";
 import * as storage from "../storage.js";
-import { addText, restoreText, choiceParam } from "../links.js";
+import { addText, restoreText, choiceParam, missingTokenizersNote } from "../links.js";
 import { scrollHint } from "../scrollhint.js";
 import { tokenizerGroups, defaultCompareTokenizers } from "../tokenizer-groups.js";
 import { mountModelProgress } from "./model-ui.js";
@@ -118,10 +118,24 @@ export function mountCompare(root, store, api) {
     return samples;
   }
 
+  /** The ticked tokenizers; the defaults when none is chosen or none of the chosen is known (a link's names). */
   function selected() {
     const all = api.tokenizers();
     const sel = store.state.compare.selected;
-    return sel ? all.filter((t) => sel.includes(t)) : defaultCompareTokenizers(api);
+    const known = sel ? all.filter((t) => sel.includes(t)) : [];
+    return sel && (known.length || !sel.length) ? known : defaultCompareTokenizers(api);
+  }
+  // a link's tokenizers that this page does not have: said under the tick boxes
+  const linkNote = h("p", {
+    class: "link-note",
+    role: "status",
+    dataset: { testid: "compare-link-note" },
+    hidden: true,
+  });
+  checks.after(linkNote);
+  function sayMissing(message) {
+    linkNote.textContent = message;
+    linkNote.hidden = !message;
   }
 
   function fillChecks() {
@@ -152,6 +166,7 @@ export function mountCompare(root, store, api) {
   }
   mountModelProgress($(root, '[data-testid="compare-model-progress"]'), api, () => selected());
   checks.addEventListener("change", () => {
+    sayMissing("");
     set({ selected: [...checks.querySelectorAll("input:checked")].map((c) => c.value) });
     rerun();
   });
@@ -202,13 +217,20 @@ export function mountCompare(root, store, api) {
     const source = store.state.compare.source;
     const tokenizers = selected();
     drawnTokenizers = api.tokenizers();
-    if (!tokenizers.length) return showError(root, "compare", "Tick at least one tokenizer.");
+    // an earlier run's answer is dropped (mine !== seq): its "Counting…" and notice go with it
+    const refuse = (message) => {
+      set({ running: false });
+      status.textContent = "";
+      working.stop();
+      showError(root, "compare", message);
+    };
+    if (!tokenizers.length) return refuse("Tick at least one tokenizer.");
     let texts;
     let baseline;
     try {
       if (source === "custom") {
         const parsed = parseParallel(customText.value);
-        if (parsed.error) return showError(root, "compare", parsed.error);
+        if (parsed.error) return refuse(parsed.error);
         texts = parsed.texts;
         baseline = texts[0].key;
       } else {
@@ -431,23 +453,26 @@ export function mountCompare(root, store, api) {
     });
     if (params.tok) {
       const names = params.tok.split(",").filter(Boolean);
-      const known = new Set(api.tokenizers());
-      const missing = names.filter((n) => !known.has(n) && !api.realTokenizers().some((r) => r.name === n));
-      set({ selected: names });
-      if (missing.length) {
-        api.ready.then(
-          () => {
-            const still = missing.filter((n) => !api.tokenizers().includes(n));
-            if (still.length)
-              showError(
-                root,
-                "compare",
-                `This link uses tokenizers that are not in this browser: ${still.join(", ")} (trained tokenizers stay where they were trained).`,
-              );
-          },
-          () => {},
-        );
-      }
+      set({ selected: names }); // (trained tokenizers load from storage a moment later: selected() skips names not known yet)
+      sayMissing("");
+      api.ready.then(
+        () => {
+          if (store.state.compare.selected !== names) return; // ticked or linked again since
+          const all = api.tokenizers();
+          const missing = names.filter((n) => !all.includes(n));
+          if (!missing.length) return;
+          const kept = names.filter((n) => all.includes(n));
+          set({ selected: kept.length ? kept : null });
+          fillChecks();
+          sayMissing(
+            missingTokenizersNote(
+              missing,
+              selected().map((t) => api.label(t)),
+            ),
+          );
+        },
+        () => {},
+      );
       fillChecks();
     }
     const metric = choiceParam(params, "metric", ["premium", "tokens", "bpt"], notes);

@@ -5,7 +5,7 @@ import { int, fixed, charCount, byteCount } from "../format.js";
 import { chipContent, markNames } from "../tokenchips.js";
 import { mountTokenizeTools } from "./tokenize_tools.js";
 import * as storage from "../storage.js";
-import { addText, restoreText, choiceParam } from "../links.js";
+import { addText, restoreText, choiceParam, missingTokenizersNote } from "../links.js";
 import { groupTokens, mountTokenList, tokenNode } from "../tokenlist.js";
 import { tokenizerGroups } from "../tokenizer-groups.js";
 import {
@@ -478,10 +478,7 @@ export function mountTokenize(root, store, api) {
             if (wanted !== params.tok) return;
             wanted = null;
             const shown = store.state.tokenize.tokenizer;
-            sayMissing(
-              `This link asked for tokenizer “${params.tok}”, which this page does not have; showing ${api.label(shown)}.` +
-                ` A tokenizer trained or loaded in another browser stays there: train or load “${params.tok}” here to see it.`,
-            );
+            sayMissing(missingTokenizersNote([params.tok], [api.label(shown)]));
           },
           () => {},
         );

@@ -32,5 +32,7 @@ def chat_breakdown(format_id: str, messages_json: str, add_generation_prompt: bo
         get_tokenizer=get_tokenizer,
     )
     out = b.to_dict()
-    out["marks"] = charnames.invisible_marks(out["text"], units="utf16")
+    out["marks"] = charnames.invisible_marks(
+        out["text"], units="utf16", token_starts=[t["start"] for t in out["tokens"]]
+    )
     return dumps(out)

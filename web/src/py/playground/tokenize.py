@@ -55,7 +55,7 @@ def encode_spans(
 ) -> str:
     """JSON columns ``{n_tokens, ids, display, vocab, special, hex, note, start, end}`` over the first
     ``limit`` tokens (all when ``None``), plus ``marks`` (``bytepair.charnames.invisible_marks`` of
-    ``text``); spans in ``units``; ``n_tokens`` counts every token; ``n_added``: tokens the
+    ``text``, with the shown tokens' starts: a leading combining mark gets its dotted circle); spans in ``units``; ``n_tokens`` counts every token; ``n_added``: tokens the
     post-processor added (BOS ...: special, empty span); ``vocab``: the vocabulary's spelling
     (``Ġhello``, ``▁hello``, ``<0xE0>``); ``display``: ``bytepair.token_to_label`` (invisible
     characters named); ``note``: ``bytepair.token_note``; ``dropped``: ``[start, end]`` of characters
@@ -87,7 +87,9 @@ def encode_spans(
             "note": [bytepair.token_note(s.token) for s in shown],
             "start": [s.start for s in shown],
             "end": [s.end for s in shown],
-            "marks": charnames.invisible_marks(text, units="chars" if units == "chars" else "utf16"),
+            "marks": charnames.invisible_marks(
+                text, units="chars" if units == "chars" else "utf16", token_starts=[s.start for s in shown]
+            ),
             "dropped": models.dropped_characters(tok, text, units=units),
         }
     )
