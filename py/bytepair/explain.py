@@ -300,10 +300,24 @@ class TokenStory:
         """GPT-2's byte-to-unicode form (:func:`bytepair.gpt2_view`): ``" hi"`` -> ``"Ġhi"``."""
         return gpt2_view(self.token)
 
+    @property
+    def vocab_form(self) -> dict[str, str] | None:
+        """How the tokenizer's own vocabulary spells the token, for a "display forms" line:
+        ``{"label", "text"}`` or ``None``. An open model's spelling (:attr:`token_string`:
+        ``"▁"`` for Gemma's space, ``"Ġ"`` for Llama 3's) is ``"in the vocabulary"``, and
+        ``None`` when it is the display text itself (Tekken's ``token_str``); a rank-file
+        tokenizer (OpenAI's, trained ones), which has no spelling of its own, gets GPT-2's
+        byte-to-unicode form, as its ``tokenizer.json`` export spells it."""
+        if self.token_string is None:
+            return {"label": "GPT-2 form", "text": self.gpt2}
+        if self.token_string == self.text:
+            return None
+        return {"label": "in the vocabulary", "text": self.token_string}
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly: ``{"index", "id", "hex", "text", "gpt2", "start", "end", "special",
         "piece", "byte_start", "byte_end", "how", "steps", "stop", "created_by", "piece_story", "rule",
-        "token_string"}``."""
+        "token_string", "vocab_form"}``."""
         return {
             "index": self.index,
             "id": self.id,
@@ -323,6 +337,7 @@ class TokenStory:
             "piece_story": None if self.piece_story is None else self.piece_story.to_dict(),
             "rule": self.rule,
             "token_string": self.token_string,
+            "vocab_form": self.vocab_form,
         }
 
 

@@ -76,3 +76,22 @@ def test_empty_id_item_is_refused_by_position(text, item, n):
 @pytest.mark.parametrize("text,want", [("1,2, 3", [1, 2, 3]), ("[1, 2]", [1, 2]), ("1 2", [1, 2]), ("", [])])
 def test_ids_that_parse(text, want):
     assert parse_token_ids(text) == want
+
+
+def test_story_display_form_is_the_vocabularys_own_spelling():
+    # problem 7: Gemma 3's space token was shown with "GPT-2 form 'Ġ'"; its vocabulary spells it '▁'
+    from tests import hf_models
+
+    tok = hf_models.ours("gemma3")
+    ref = hf_models.reference("gemma3")
+    text = "hello world"
+    ids = ref.encode(text, add_special_tokens=False).ids
+    story = bytepair.token_story(tok, text, 1).to_dict()
+    assert story["id"] == ids[1]
+    assert story["vocab_form"] == {"label": "in the vocabulary", "text": ref.id_to_token(ids[1])}
+    assert "\u0120" not in story["vocab_form"]["text"] and story["vocab_form"]["text"].startswith("\u2581")
+
+
+def test_story_display_form_of_a_rank_file_is_gpt2s():
+    story = bytepair.token_story(bytepair.get_encoding("cl100k_base"), "hello world", 1).to_dict()
+    assert story["vocab_form"] == {"label": "GPT-2 form", "text": "\u0120world"}  # GPT-2's byte-to-unicode: ' ' -> 'Ġ'

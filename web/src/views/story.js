@@ -136,7 +136,16 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
       ` in ${api.label(tokenizer)}`,
     );
     add("Bytes (hex)", h("code", { text: s.hex.replace(/(..)(?=.)/g, "$1 "), dataset: { testid: "story-hex" } }));
-    add("Display forms", "text ", ...quoted(s), " · GPT-2 form “", iso(s.gpt2), "”");
+    // the tokenizer's own spelling (bytepair.explain.TokenStory.vocab_form): '▁' for Gemma, GPT-2's 'Ġ' for rank files
+    const form = s.vocab_form;
+    add(
+      "Display forms",
+      "text ",
+      ...quoted(s),
+      ...(form
+        ? [` · ${form.label} “`, h("span", { dataset: { testid: "story-vocab-form" } }, iso(form.text)), "”"]
+        : []),
+    );
     const p = s.piece_story;
     if (s.special) add("Piece", "a special token: matched whole before the text is split, never merged");
     else if (p) {
