@@ -7,8 +7,22 @@ function css(name) {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }
 
-export function palette() {
-  return [1, 2, 3, 4, 5, 6, 7, 8].map((i) => css(`--series-${i}`));
+/**
+ * `n` distinct chart colours: the CSS series colours (--series-1, --series-2, … as many as
+ * styles.css defines, per theme: enough for every built-in tokenizer Compare can tick), then,
+ * for more (loaded and trained tokenizers), hues a golden angle apart at the lightness of the
+ * theme (--series-extra-lightness), so no two series share a colour.
+ */
+export function palette(n = 0) {
+  const colors = [];
+  for (let i = 1; ; i += 1) {
+    const c = css(`--series-${i}`);
+    if (!c) break;
+    colors.push(c);
+  }
+  const light = css("--series-extra-lightness") || "45%";
+  for (let k = 0; colors.length < n; k += 1) colors.push(`hsl(${Math.round((k * 137.508 + 20) % 360)}, 65%, ${light})`);
+  return colors;
 }
 
 function baseOptions() {
@@ -76,7 +90,7 @@ export function compressionChart(canvas, points) {
  * read); the chart's box then grows with the number of rows.
  */
 export function barChart(canvas, labels, series, yTitle, { horizontal = false } = {}) {
-  const colors = palette();
+  const colors = palette(series.length);
   const options = baseOptions();
   options.scales.y.title.text = yTitle;
   options.scales.x.title.display = false;
@@ -98,7 +112,7 @@ export function barChart(canvas, labels, series, yTitle, { horizontal = false } 
       datasets: series.map((s, i) => ({
         label: s.label,
         data: s.values,
-        backgroundColor: colors[i % colors.length],
+        backgroundColor: colors[i],
         borderWidth: 0,
       })),
     },
