@@ -234,7 +234,8 @@ class TekkenTokenizer:
         return s if s is not None else token_to_display(b)
 
     def describe(self) -> dict[str, Any]:
-        """JSON-friendly facts for an info panel (keys as :meth:`bytepair.HFTokenizer.describe` where they apply)."""
+        """JSON-friendly facts for an info panel (keys as :meth:`bytepair.HFTokenizer.describe` where they apply),
+        plus ``special_tokens_switch``: the words of the page's "Add special tokens" switch for this file."""
         return {
             "name": self.name,
             "model": "Tekken (tiktoken-style BPE)",
@@ -253,6 +254,13 @@ class TekkenTokenizer:
             "bos_token": self.bos_token,
             "eos_token": self.eos_token,
             "has_chat_template": False,
+            # the page's "Add special tokens" switch: a Tekken file has no post-processor; mistral-common
+            # (Tekkenizer.encode(text, bos=True, eos=False)) adds the BOS
+            "special_tokens_switch": (
+                f"Add special tokens ({self.bos_token}), as mistral-common does for a Tekken file"
+                if self._bos is not None
+                else "Add special tokens (none: this Tekken file has no <s>)"
+            ),
         }
 
 

@@ -95,3 +95,17 @@ def test_story_display_form_is_the_vocabularys_own_spelling():
 def test_story_display_form_of_a_rank_file_is_gpt2s():
     story = bytepair.token_story(bytepair.get_encoding("cl100k_base"), "hello world", 1).to_dict()
     assert story["vocab_form"] == {"label": "GPT-2 form", "text": "\u0120world"}  # GPT-2's byte-to-unicode: ' ' -> 'Ġ'
+
+
+def test_tekken_special_switch_says_what_the_file_is():
+    # problem 9: Mistral NeMo's switch said "as this tokenizer.json's post-processor does" for a Tekken file
+    tekken = pytest.importorskip("mistral_common.tokens.tokenizers.tekken")
+    from tests.hf_models import tekken_path
+
+    p = tekken_path("240718")
+    ref = tekken.Tekkenizer.from_file(p)
+    words = bytepair.from_tekken(p).describe()["special_tokens_switch"]
+    bos = ref.id_to_piece(ref.bos_id)
+    assert ref.encode("hi", bos=True, eos=False)[0] == ref.bos_id  # what the switch says mistral-common adds
+    assert words == f"Add special tokens ({bos}), as mistral-common does for a Tekken file"
+    assert "tokenizer.json" not in words and "post-processor" not in words

@@ -64,6 +64,7 @@ export function addedByTemplate(desc) {
  * model library may add on top (transformers reads add_bos_token from tokenizer_config.json).
  */
 export function addSpecialText(desc) {
+  if (desc.special_tokens_switch) return desc.special_tokens_switch; // a file without a post-processor (Tekken) words its own
   const added = addedByTemplate(desc);
   return added.length
     ? `Add special tokens (${added.join(" … ")}), as this tokenizer.json's post-processor does`
