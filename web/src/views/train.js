@@ -51,7 +51,11 @@ function fromColumns(cols, extra = {}) {
 /** A token in the merges table; long ones are cut short (CSS) with the whole text in the tooltip. */
 function tokenCell(text) {
   const shown = visibleWhitespace(text);
-  return h("td", { class: "tok-cell" }, h("code", { class: "tok", text: shown, title: shown }));
+  // a leading combining mark comes on bytepair's dotted circle (token_to_label); circle and mark are
+  // drawn in one font (.mark-base) so the mark sits on the circle, not over the next cell
+  const base = shown.match(/^\u25cc\p{M}+/u)?.[0];
+  const body = base ? [h("span", { class: "mark-base", text: base }), shown.slice(base.length)] : [shown];
+  return h("td", { class: "tok-cell" }, h("code", { class: "tok", title: shown }, ...body));
 }
 
 export function mountTrain(root, store, api) {
