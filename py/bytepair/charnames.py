@@ -41,6 +41,7 @@ __all__ = [
     "char_title",
     "invisible_marks",
     "needs_base",
+    "on_base",
     "text_label",
     "DOTTED_CIRCLE",
     "INVISIBLE_OPEN",
@@ -180,6 +181,15 @@ def needs_base(ch: str) -> bool:
     return unicodedata.category(ch)[0] == "M" and char_label(ch) is None
 
 
+def on_base(text: str) -> str:
+    """``text`` with :data:`DOTTED_CIRCLE` before it when it begins with a combining mark
+    (:func:`needs_base`): ``"\\u0301"`` -> ``"◌\\u0301"``, ``"e\\u0301"`` unchanged. For a token's
+    display text (the token story); the token itself is not changed. Raises TypeError for a non-``str``."""
+    if not isinstance(text, str):
+        raise TypeError(f"on_base expects str, got {type(text).__name__}")
+    return DOTTED_CIRCLE + text if text and needs_base(text[0]) else text
+
+
 def char_title(ch: str) -> str:
     """Code point and Unicode name of one character: ``"U+200D ZERO WIDTH JOINER"``;
     controls, which have no name, get their alias or ``"<control>"``
@@ -245,7 +255,7 @@ def text_label(text: str) -> str:
     are unchanged. Raises TypeError when ``text`` is not a ``str``."""
     if not isinstance(text, str):
         raise TypeError(f"text_label expects str, got {type(text).__name__}")
-    out = [DOTTED_CIRCLE] if text and needs_base(text[0]) else []
+    out = [DOTTED_CIRCLE] if text and needs_base(text[0]) else []  # (as on_base)
     for ch in text:
         label = None
         if not ch.isprintable() or ord(ch) in _EXTRA or _vs_number(ord(ch)) is not None:

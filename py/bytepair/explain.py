@@ -60,6 +60,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Literal
 
 from . import bpe, specials
+from .charnames import on_base
 from .decoding import gpt2_view, token_to_display
 from .errors import ArgumentError
 from .normalize import normalize
@@ -96,7 +97,7 @@ PIECE_PARTS_MAX_BYTES = 256
 
 def _b(b: bytes) -> dict[str, str]:
     """JSON form of token bytes: ``{"hex", "text", "gpt2"}``."""
-    return {"hex": b.hex(), "text": token_to_display(b), "gpt2": gpt2_view(b)}
+    return {"hex": b.hex(), "text": on_base(token_to_display(b)), "gpt2": gpt2_view(b)}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -147,7 +148,7 @@ class MergeStep:
             "byte_start": self.byte_start,
             "byte_end": self.byte_end,
             "parts": list(self.parts),
-            "parts_text": [token_to_display(b) for b in self.parts_bytes],
+            "parts_text": [on_base(token_to_display(b)) for b in self.parts_bytes],
         }
 
 
@@ -287,8 +288,9 @@ class TokenStory:
 
     @property
     def text(self) -> str:
-        """The display text (:func:`bytepair.token_to_display`: ``<e0a6>`` for bytes of a split character)."""
-        return token_to_display(self.token)
+        """The display text (:func:`bytepair.token_to_display`: ``<e0a6>`` for bytes of a split character;
+        a leading combining mark on a dotted circle, :func:`bytepair.charnames.on_base`)."""
+        return on_base(token_to_display(self.token))
 
     @property
     def hex(self) -> str:

@@ -109,3 +109,14 @@ def test_tekken_special_switch_says_what_the_file_is():
     assert ref.encode("hi", bos=True, eos=False)[0] == ref.bos_id  # what the switch says mistral-common adds
     assert words == f"Add special tokens ({bos}), as mistral-common does for a Tekken file"
     assert "tokenizer.json" not in words and "post-processor" not in words
+
+
+def test_story_shows_a_lone_mark_on_a_dotted_circle():
+    pytest.importorskip("tiktoken")
+    enc = reference.tiktoken_encoding("cl100k_base", bytepair.registry.load_ranks("cl100k_base"))
+    text = "cafe\u0301 naive"
+    ids = enc.encode(text)
+    k = [enc.decode_single_token_bytes(i) for i in ids].index(b"\xcc\x81")  # tiktoken's lone-accent token
+    story = bytepair.token_story(bytepair.get_encoding("cl100k_base"), text, k)
+    assert story.id == ids[k] and story.text == "\u25cc\u0301"
+    assert story.to_dict()["hex"] == "cc81"  # the token itself is unchanged
