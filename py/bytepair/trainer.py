@@ -43,6 +43,8 @@ import dataclasses
 import heapq
 import itertools
 import operator
+from array import array
+from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -249,6 +251,12 @@ def train_iter(
 BYTE_PAIRS = 256 * 256
 
 
+def _fill(lst: list[int], indices: list[int], value: int) -> None:
+    """``lst[i] = value`` for each i in ``indices``, looped in C (``map`` drained by a
+    zero-length deque): a Python ``for`` loop cost 3-6x more, most in Pyodide."""
+    deque(map(lst.__setitem__, indices, itertools.repeat(value)), maxlen=0)
+
+
 def _layout(counts: dict[str, int]) -> tuple[list[int], list[int], list[int], list[int], list[int], int]:
     """Lay out every distinct piece once: ``(sym, wt, nxt, prv, last, n_bytes)``.
 
@@ -269,10 +277,8 @@ def _layout(counts: dict[str, int]) -> tuple[list[int], list[int], list[int], li
     last = [e - 1 for e in ends]
     nxt = list(range(1, n + 1))
     prv = list(range(-1, n - 1))
-    for i in last:
-        nxt[i] = -1
-    for i in ends[:-1]:
-        prv[i] = -1
+    _fill(nxt, last, -1)
+    _fill(prv, ends[:-1], -1)
     return sym, wt, nxt, prv, last, sum(map(operator.mul, lens, weights))
 
 
@@ -308,21 +314,27 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
     ids = list(range(1, BYTE_PAIRS + 1))
     pid = list(map(ids.__getitem__, map(operator.add, map(hi.__getitem__, sym), itertools.islice(sym, 1, None))))
     pid.append(0)
-    for i in last:
-        pid[i] = 0  # a piece's last position: no pair
+    _fill(pid, last, 0)  # a piece's last position: no pair
     del sym, last, hi, ids
+    tc = "i" if n < 2**31 else "q"  # array type of positions
     left = [0, *(x for x in range(256) for _ in range(256))]
     right = [0, *range(256)] + list(range(256)) * 255
-    wh: list[list[int] | None] = [[] for _ in left]
+    # position lists are arrays: the garbage collector does not traverse them
+    # (traversing lists of positions was most of its work: ~10% of a run); one
+    # only for the pairs that occur (a few thousand of the 65,536)
+    empty = array(tc)
+    wh: list[array[int] | None] = [empty] * len(left)
+    for p in set(pid):
+        wh[p] = array(tc)
     for i, p in enumerate(pid):
         wh[p].append(i)
-    wh[0] = None
-    wh = [lst or None for lst in wh]  # unused byte pairs: no list object
+    wh[0] = empty
     one = [lst[0] if lst else 0 for lst in wh]
     if all(w == 1 for w in wt):
-        cnt = [len(lst) if lst else 0 for lst in wh]
+        cnt = list(map(len, wh))
     else:
         cnt = [sum(map(wt.__getitem__, lst)) if lst else 0 for lst in wh]
+    wh = [lst if len(lst) > 1 else None for lst in wh]
     # heap entries (-count, first position, id), packed into one int so the
     # heap holds no tuples (the garbage collector tracks tuples, and traversing
     # hundreds of thousands of them cost ~10% of a multilingual run):
@@ -410,7 +422,7 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
                     cnt[q] += c
                     lst = wh[q]
                     if lst is None:
-                        wh[q] = [one[q], h]
+                        wh[q] = array(tc, (one[q], h))
                     else:
                         lst.append(h)
                 pid[h] = q
@@ -431,7 +443,7 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
                     cnt[q] += c
                     lst = wh[q]
                     if lst is None:
-                        wh[q] = [one[q], i]
+                        wh[q] = array(tc, (one[q], i))
                     else:
                         lst.append(i)
                 pid[i] = q
