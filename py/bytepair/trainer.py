@@ -29,8 +29,9 @@ How it stays fast (nothing is recounted per merge):
   when the pair reaches the top of the heap, so its first live entry is its
   first position); a heap ordered by ``(-count, first position)`` with lazy
   invalidation picks the next merge;
-* few objects the garbage collector tracks: a pair made with one occurrence
-  (more than half of them) keeps its position as an int, not a list.
+* little for the garbage collector to do: position lists are
+  ``array.array`` objects (it does not traverse their items), and a pair with one occurrence (more
+  than half of them) keeps its position as an int, with no array at all.
 
 Each merge costs time proportional to the occurrences it touches (times a
 log for the heap), so training is near-linear in the text size for every
@@ -280,8 +281,10 @@ def _layout(counts: dict[str, int]) -> tuple[bytes, list[int], list[int], list[i
     wt = list(itertools.chain.from_iterable(map(itertools.repeat, weights, lens)))
     ends = list(itertools.accumulate(lens))
     last = [e - 1 for e in ends]
-    nxt = list(range(1, n + 1))
-    prv = list(range(-1, n - 1))
+    pos = list(range(-1, n + 1))  # prv and nxt share these int objects (one allocation each, not two)
+    prv = pos[:n]
+    nxt = pos[2:]
+    del pos
     _fill(nxt, last, -1)
     _fill(prv, ends[:-1], -1)
     return data, wt, nxt, prv, last, sum(map(operator.mul, lens, weights))
@@ -316,10 +319,9 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
 
     # ---- pair index. Every pair that ever occurs gets a small int id p (0 is
     # "no pair"): left[p], right[p] its token ids, cnt[p] its weighted count, wh[p]
-    # the sorted list of positions where it occurred, one[p] the first of them
-    # (wh[p] is None while a pair made by a merge has only that one: no list
-    # object for more than half of the pairs, fewer for the garbage collector
-    # to track and traverse). pid[i] is the id of the
+    # the sorted positions where it occurred (an ``array``), one[p] the first of
+    # them (wh[p] is None while a pair has only that one: no array object for
+    # more than half of the pairs). pid[i] is the id of the
     # pair starting at live position i (0 at a piece's last position and at
     # dead positions), kept exact: "p still occurs at i" is ``pid[i] == p``,
     # and the token at a position is the left id of its pair (the merge loop
