@@ -252,18 +252,19 @@ def train_iter(
 BYTE_PAIRS = 256 * 256
 
 
-def _fill(lst: list[int], indices: list[int], value: int) -> None:
+def _fill(lst: list[int] | array[int], indices: list[int], value: int) -> None:
     """``lst[i] = value`` for each i in ``indices``, looped in C (``map`` drained by a
     zero-length deque): a Python ``for`` loop cost 3-6x more, most in Pyodide."""
     deque(map(lst.__setitem__, indices, itertools.repeat(value)), maxlen=0)
 
 
-def _layout(counts: dict[str, int]) -> tuple[bytes, list[int], list[int], list[int], list[int], int]:
+def _layout(counts: dict[str, int]) -> tuple[bytes, list[int], array[int], array[int], list[int], int]:
     """Lay out every distinct piece once: ``(data, wt, nxt, prv, last, n_bytes)``.
 
-    ``data[i]``: the byte at position i (the pieces' UTF-8 joined); ``wt[i]``: occurrences of the piece holding position i;
-    ``nxt``/``prv``: the next/previous live position in the same piece, -1 at
-    the piece's ends; ``last``: each piece's last position; ``n_bytes``: UTF-8
+    ``data[i]``: the byte at position i (the pieces' UTF-8 joined);
+    ``wt[i]``: occurrences of the piece holding position i; ``nxt``/``prv``
+    (arrays): the next/previous live position in the same piece, -1 at the
+    piece's ends; ``last``: each piece's last position; ``n_bytes``: UTF-8
     bytes of the text the pieces came from. Lone surrogates become U+FFFD
     first, as in encoding. Built with whole-list operations (no loop per byte).
     """
@@ -281,7 +282,9 @@ def _layout(counts: dict[str, int]) -> tuple[bytes, list[int], list[int], list[i
     wt = list(itertools.chain.from_iterable(map(itertools.repeat, weights, lens)))
     ends = list(itertools.accumulate(lens))
     last = [e - 1 for e in ends]
-    pos = list(range(-1, n + 1))  # prv and nxt share these int objects (one allocation each, not two)
+    # arrays, not lists: compact (4 bytes a position, no int objects), nothing
+    # for the garbage collector to traverse; the merge loop ran ~10% faster
+    pos = array("i" if n < 2**31 - 2 else "q", range(-1, n + 1))
     prv = pos[:n]
     nxt = pos[2:]
     del pos
