@@ -72,6 +72,32 @@ def train_stages(text: str, vocab_size: int, repeat: int) -> dict[str, float]:
     return best
 
 
+def interpreter_baseline(repeat: int) -> float:
+    """CPU seconds (fastest of ``repeat``) of a fixed pure-Python loop with no bytepair in it:
+    list indexing, dict get/set and int arithmetic, the operations a merge loop is made of.
+    Its Pyodide ÷ CPython ratio is how much slower the interpreter itself runs there: the
+    yardstick for the bytepair ratios next to it (issue 12: Pyodide training within 1.5x)."""
+    clock = cpu_clock()
+
+    def work() -> int:
+        table = list(range(100_000))
+        counts: dict[int, int] = {}
+        total = 0
+        for i in range(1_000_000):
+            j = table[(i * 7919) % 100_000]
+            k = j & 4095
+            counts[k] = counts.get(k, 0) + 1
+            total += j ^ i
+        return total + len(counts)
+
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = clock()
+        work()
+        best = min(best, clock() - t0)
+    return best
+
+
 def best_of(repeat: int, fn) -> tuple[float, object]:
     """``(fastest wall time in seconds over repeat calls, the last call's result)``."""
     best, result = float("inf"), None
@@ -132,6 +158,7 @@ def run(n_bytes: int, vocab_size: int, repeat: int) -> list[dict]:
     kjv150 = texts(150_000)["KJV"]
     t_none, _ = best_of(repeat, lambda: sum(1 for _ in bytepair.train_iter(kjv150, 456, pattern="none")))
     out.append({"corpus": "KJV 150 KB", "train_none_200_merges_s": round(t_none, 3)})
+    out.append({"corpus": "plain Python (no bytepair)", "interpreter_cpu_s": round(interpreter_baseline(repeat), 3)})
     return out
 
 
