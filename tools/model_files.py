@@ -77,7 +77,7 @@ def mistral_wheel() -> pathlib.Path:
 
 def _fingerprint(model: _models.OpenModel, inputs: list[tuple[str, bytes | int]]) -> str:
     h = hashlib.sha256(json.dumps(model.to_dict(), sort_keys=True).encode())
-    for mod in ("hf_tokenizer.py", "hf_components.py", "models.py", "vocab_file.py"):
+    for mod in ("hf_tokenizer.py", "hf_components.py", "hf_lazy.py", "hf_added.py", "models.py", "vocab_file.py"):
         h.update((PY_SRC / "bytepair" / mod).read_bytes())
     for name, v in inputs:
         h.update(name.encode() + b"\0" + (v if isinstance(v, bytes) else str(v).encode()) + b"\0")

@@ -22,9 +22,11 @@ recognised by the gzip magic ``1f 8b`` whatever its name: the playground's
 worker unzips natively before Python reads it)::
 
     magic     7 bytes   b"BPVOCAB"
-    version   1 byte    2 (VERSION); version 1 files (b"BPVOCAB1", before the
-                        open models shared the format) are refused with a
-                        message saying to rebuild them
+    version   1 byte    3 (VERSION); files of other versions are refused with a
+                        message saying to rebuild them (1: b"BPVOCAB1", before
+                        the open models shared the format; 2: before
+                        ``kind="hf"`` files stored added tokens as columns,
+                        :mod:`bytepair.hf_added`)
     hlen      u32       length of the header
     header    hlen bytes of UTF-8 JSON:
                 {"kind": "ranks" | "hf",
@@ -83,7 +85,7 @@ __all__ = [
 #: First 7 bytes of every (uncompressed) ``.bpv`` file; the 8th is :data:`VERSION`.
 MAGIC = b"BPVOCAB"
 #: The format version this module writes and reads.
-VERSION = 2
+VERSION = 3
 _HLEN = struct.Struct("<I")
 _GZIP_MAGIC = b"\x1f\x8b"
 #: Separators tried for "bytes" sections, in order: byte pairs that cannot occur in UTF-8 text.

@@ -63,7 +63,7 @@ def _tokens(count: int, size: int, **how) -> dict:
 
 def test_layout_is_the_documented_one():
     data = dump_vocab({b"hi": 0, b"!": 1})
-    assert data[:7] == b"BPVOCAB" and data[7] == 2 == VERSION
+    assert data[:7] == b"BPVOCAB" and data[7] == 3 == VERSION
     (hlen,) = struct.unpack_from("<I", data, 8)
     assert json.loads(data[12 : 12 + hlen]) == {
         "kind": "ranks",
@@ -113,6 +113,7 @@ def test_text_sections_round_trip():
         (b"IQ== 0\n", "not a .bpv"),
         (dump_vocab({b"a": 0, b"b": 1})[:-1], "truncated"),
         (b"BPVOCAB1" + struct.pack("<IIII", 1, 0, 0, 1) + b"\x01a", "version"),  # the format before version 2
+        (b"BPVOCAB\x02" + dump_vocab({b"a": 0})[8:], "rebuild the file"),  # before added-token columns (3)
         (_file({"kind": "ranks", "sections": [_tokens(2, 3, sep="2c")], "meta": {}}, b"a,a"), "repeated tokens"),
         (_file({"kind": "ranks", "sections": [_tokens(2, 3, sep="2c")], "meta": {}}, b"a,b" + b"x"), "promises"),
         (_file({"kind": "ranks", "sections": [_tokens(3, 3, sep="2c")], "meta": {}}, b"a,b"), "promises 3"),
