@@ -1151,7 +1151,12 @@ def to_compact(tok: HFTokenizer) -> bytes:
         else:
             sections, meta["lazy"] = _bucketed(tok, vocab, ranks, hf_lazy, text_separator)
         sections.update(added or {})
-        return write_vocab_file(sections, kind="hf", meta=meta)
+        deflate: dict[str, Any] = dict.fromkeys(sections, ())  # one block each; the bucketed tables in many
+        if "lazy" in meta:
+            for t in ("vocab", "merge"):
+                deflate[f"{t}_text"] = hf_lazy.block_cuts(sections[f"{t}_offsets"])
+                deflate[f"{t}_values"] = hf_lazy.block_cuts(sections[f"{t}_starts"], scale=4)
+        return write_vocab_file(sections, kind="hf", meta=meta, deflate=deflate)
     except ValueError as e:
         raise TokenizerFileError(f"cannot write the compact form: {e}", where="model.vocab", component="BPE") from e
 
@@ -1223,12 +1228,12 @@ def from_compact(data: bytes) -> HFTokenizer:
 
     lazy = None
     try:
-        f = read_vocab_file(data, kind="hf", raw=("vocab_text", "merge_text"))
+        f = read_vocab_file(data, kind="hf", raw=("vocab_text", "merge_text", "vocab_values", "merge_values"))
         sec, meta = f.sections, f.meta
         if "lazy" in meta:
             lazy = LazyTables(sec, meta["lazy"])
             tokens = None
-            vocab, ranks, n_merges = lazy.vocab, lazy.ranks, len(sec["merge_values"])
+            vocab, ranks, n_merges = lazy.vocab, lazy.ranks, lazy.n_merges
         else:
             tokens = sec["vocab"]
             keys = sec["merge_keys"]

@@ -299,7 +299,8 @@ async function ensureModel(name, onProgress) {
       }
       report("load", entry.bytes, entry.bytes);
       const t1 = performance.now();
-      // the cache keeps the file unzipped (entries from before: gzip, recognised by its magic)
+      // .bpv files come as they are (their tables deflated in blocks, inflated in Python as a text
+      // needs them); a gzip file (Tekken JSON, cache entries from before) is unzipped here
       const data = gz[0] === 0x1f && gz[1] === 0x8b ? await gunzip(gz) : gz;
       const t2 = performance.now();
       if (cache && !hit) {
