@@ -92,8 +92,17 @@ def test_the_sites_own_encodings_have_no_time_limit(page, site_url):
     never ended by the watchdog (a 5-10 MB text, or a first use that downloads the vocabulary,
     may take longer than any fixed limit). A 1 ms limit: the first p50k_base count (its
     vocabulary is fetched and read) still answers, tiktoken's count. (Trained tokenizers keep
-    the limit: test_robustness.py's backtracking-pattern test.)"""
+    the limit: test_robustness.py's backtracking-pattern test.)
+
+    The 1 ms limit holds for every call of the page, so the test first waits for the calls the
+    page sends by itself after Ready (Step-through learns its sample and encodes its word): those
+    are limited, and one ended after 1 ms restarts the worker under the count."""
     h.open_ready(page, site_url)
+    page.wait_for_selector(
+        '[data-testid="steps-encode-result"][data-symbols]:not([data-symbols=""])',
+        state="attached",
+        timeout=h.READY_TIMEOUT,
+    )
     enc = h.tiktoken_for("p50k_base")
     text = "Hello world, counted with an encoding not used before."
     res = page.evaluate(

@@ -188,7 +188,8 @@ export function mountTokenize(root, store, api) {
       let result = await api.encodeSpans(text, tokenizer, LIMIT, { addSpecial, specials, total: !big });
       if (mine !== seq) return;
       const same = store.state.tokenize.text === text && store.state.tokenize.tokenizerShown === tokenizer;
-      if (result.n_tokens == null) {
+      // the result on screen, with the settings it was made with (the selection kept for the same text)
+      const show = (extra) => {
         showError(root, "tokenize", "");
         set({
           text,
@@ -196,9 +197,12 @@ export function mountTokenize(root, store, api) {
           tokenizerShown: tokenizer,
           addSpecialShown: addSpecial,
           specialsShown: specials,
-          counted: 0,
           ...(same ? {} : { active: -1 }),
+          ...extra,
         });
+      };
+      if (result.n_tokens == null) {
+        show({ counted: 0 });
         const onProgress = (position, length) => {
           if (mine === seq) set({ counted: length ? position / length : 0 });
         };
@@ -206,16 +210,7 @@ export function mountTokenize(root, store, api) {
         if (mine !== seq) return;
         result = { ...result, n_tokens: n };
       }
-      showError(root, "tokenize", "");
-      set({
-        text,
-        result,
-        tokenizerShown: tokenizer,
-        addSpecialShown: addSpecial,
-        specialsShown: specials,
-        pending: false,
-        ...(same ? {} : { active: -1 }),
-      });
+      show({ pending: false });
       if (!same) story.close(); // the story told is of another text
       sbs.refresh(text, tokenizer);
       if (store.state.tokenize.desc?.tokenizer !== tokenizer) describeNow(tokenizer);
