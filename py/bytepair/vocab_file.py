@@ -250,8 +250,9 @@ def write_vocab_file(
 
 class Blocks:
     """A deflated section (module docstring) read lazily: ``blocks[a:b]`` gives the section's
-    bytes ``a..b`` (``bytes``), inflating (once) only the blocks they lie in; ``len`` is the
-    section's size before compression.
+    bytes ``a..b`` (``bytes``), inflating only the blocks they lie in; ``len`` is the section's
+    size before compression. A block read alone is kept (read again, it is not inflated again);
+    a slice over several blocks (a bulk read) keeps nothing.
 
     Raises (on reading):
         ValueError: a block that does not inflate to its recorded size.
@@ -283,7 +284,7 @@ class Blocks:
     def __len__(self) -> int:
         return self._size
 
-    def _block(self, k: int) -> bytes:
+    def _block(self, k: int, keep: bool = False) -> bytes:
         got = self._cache.get(k)
         if got is None:
             a = self._stored[k - 1] if k else 0
@@ -293,7 +294,8 @@ class Blocks:
                 raise ValueError(f"block {k} of a deflated section is corrupt ({e})") from e
             if len(got) != self._ends[k] - (self._ends[k - 1] if k else 0):
                 raise ValueError(f"block {k} of a deflated section inflates to {len(got)} bytes, not its size")
-            self._cache[k] = got
+            if keep:
+                self._cache[k] = got
         return got
 
     def __getitem__(self, s: slice) -> bytes:
@@ -307,7 +309,7 @@ class Blocks:
         k0, k1 = bisect.bisect_right(self._ends, a), bisect.bisect_left(self._ends, b)
         base = self._ends[k0 - 1] if k0 else 0
         if k0 == k1:
-            return self._block(k0)[a - base : b - base]
+            return self._block(k0, keep=True)[a - base : b - base]
         return b"".join(map(self._block, range(k0, k1 + 1)))[a - base : b - base]
 
     def tobytes(self) -> bytes:
