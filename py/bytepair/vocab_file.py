@@ -47,8 +47,10 @@ Section types (``count`` items each):
 
 Any section may be stored *deflated* (``"deflate": true`` in its header entry,
 ``"raw_size"``: its bytes before): cut into blocks at offsets the writer
-chooses, each block compressed on its own (raw deflate, ``zlib`` ``wbits=-15``),
-so that a reader can inflate only the blocks it reads (:class:`Blocks`).
+chooses, each block compressed on its own (raw deflate with a window of
+``2**min(15, max(9, n.bit_length()))`` bytes for a block of ``n`` bytes: ``zlib``
+``wbits`` of minus that exponent; small windows inflate quicker), so that a
+reader can inflate only the blocks it reads (:class:`Blocks`).
 Stored as ``u32 n``, then ``n`` u32 end offsets of the blocks in the section's
 bytes, then ``n`` u32 end offsets of the compressed blocks (counted from the
 first block), then the blocks. A file whose big sections are deflated needs no
@@ -172,13 +174,18 @@ def _text_section(items: list[str]) -> tuple[dict[str, Any], bytes]:
     return {"type": "text", "sep": sep}, sep.join(items).encode("utf-8", "surrogatepass")
 
 
+def _wbits(n: int) -> int:
+    """``zlib`` wbits of a deflated block of ``n`` bytes: raw deflate, a window no larger than it
+    needs (setting up a 32 KB window is most of inflating a 2 KB block)."""
+    return -min(15, max(9, n.bit_length()))
+
+
 def _deflated(blob: bytes, cuts: Sequence[int]) -> bytes:
     """``blob`` as a deflated section (module docstring), cut after each offset of ``cuts``."""
     ends = sorted({c for c in cuts if 0 < c < len(blob)} | {len(blob)})
     blocks, stored, at, start = [], [], 0, 0
     for end in ends:
-        # a window no larger than the block (its set-up dominates for the many small blocks)
-        z = zlib.compressobj(9, zlib.DEFLATED, -min(15, max(9, (end - start).bit_length())), 9)
+        z = zlib.compressobj(9, zlib.DEFLATED, _wbits(end - start), 9)
         block = z.compress(blob[start:end]) + z.flush()
         blocks.append(block)
         at += len(block)
@@ -288,11 +295,12 @@ class Blocks:
         got = self._cache.get(k)
         if got is None:
             a = self._stored[k - 1] if k else 0
+            n = self._ends[k] - (self._ends[k - 1] if k else 0)
             try:
-                got = zlib.decompress(self._data[a : self._stored[k]], -15)
+                got = zlib.decompress(self._data[a : self._stored[k]], _wbits(n), max(n, 1))
             except zlib.error as e:
                 raise ValueError(f"block {k} of a deflated section is corrupt ({e})") from e
-            if len(got) != self._ends[k] - (self._ends[k - 1] if k else 0):
+            if len(got) != n:
                 raise ValueError(f"block {k} of a deflated section inflates to {len(got)} bytes, not its size")
             if keep:
                 self._cache[k] = got
