@@ -1091,9 +1091,10 @@ def _replaces_space(spec: Any) -> bool:
 
 def to_compact(tok: HFTokenizer) -> bytes:
     """``tok`` in bytepair's compact vocabulary format (:mod:`bytepair.vocab_file`,
-    ``kind="hf"``; *bytes*, not compressed): what the site ships as
-    ``models/<name>.bpv.gz``, quick to load: :func:`from_compact` builds only
-    the table entries a text needs (:mod:`bytepair.hf_lazy`).
+    ``kind="hf"``; *bytes*, every section deflated, so no gzip is needed around
+    it): what the site ships as ``models/<name>.bpv``, quick to load:
+    :func:`from_compact` builds only the table entries a text needs, inflating
+    only the blocks they are in (:mod:`bytepair.hf_lazy`).
 
     Sections: the vocabulary and the merges in buckets (``vocab_*``,
     ``merge_*``, ``id_bucket``: see :mod:`bytepair.hf_lazy`). Models with a
