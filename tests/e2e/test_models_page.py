@@ -84,7 +84,8 @@ def test_switch_and_info_say_what_was_counted(page, site_url):
     choose(page, "llama3")
     ref = hf_models.reference("llama3_1")
     toggle = page.locator('[data-testid="toggle-special"]')
-    assert toggle.is_visible() and toggle.is_checked()
+    toggle.wait_for(state="visible")  # shown from describe(), which the view asks for after the count
+    assert toggle.is_checked()
     assert "<|begin_of_text|>" in page.text_content('[data-testid="special-toggle"]')
     assert "1 special token added (<|begin_of_text|>)" in page.text_content('[data-testid="count-what"]')
     first = page.locator('[data-testid="token"]').first
