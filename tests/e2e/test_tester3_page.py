@@ -79,12 +79,18 @@ def test_compare_link_keeps_the_known_tokenizers_and_names_the_unknown(page, sit
 def test_compare_never_shows_a_counting_that_is_not_running(page, site_url):
     h.open_ready(page, site_url, "compare")
     _compared(page, len(page.evaluate(CHECKED)))
-    for box in page.query_selector_all('[data-testid="compare-tokenizers"] input:checked'):
+    boxes = page.query_selector_all('[data-testid="compare-tokenizers"] input:checked')
+    for box in boxes[:-1]:
         box.uncheck()
+    # a count is under way; unticking the last box drops its answer: its "Counting…" must go too
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"compare-status\"]').textContent.startsWith('Counting')"
+    )
+    boxes[-1].uncheck()
     page.wait_for_function(
         "() => (document.querySelector('[data-error-for=\"compare\"]')?.textContent || '').includes('Tick at least one')"
     )
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(1000)
     assert not page.text_content('[data-testid="compare-status"]').startswith("Counting")
 
 
