@@ -129,7 +129,9 @@ class CountJob:
         return self.count
 
 
-def first_spans(tok: Any, text: str, limit: int, *, units: str = "utf16") -> tuple[list, int] | None:
+def first_spans(
+    tok: Any, text: str, limit: int, *, units: str = "utf16", add_special_tokens: bool = True
+) -> tuple[list, int] | None:
     """The first ``limit`` tokens of ``text`` with their spans, without encoding the rest.
 
     The spans equal ``bytepair.models.view_spans(tok, text, units=units)[:limit]`` (special-token strings
@@ -153,6 +155,8 @@ def first_spans(tok: Any, text: str, limit: int, *, units: str = "utf16") -> tup
         raise ValueError(f"limit must be >= 0, got {limit}")
     if units not in ("chars", "utf16"):
         raise ValueError(f'units must be "chars" or "utf16", got {units!r}')
+    if isinstance(tok, HFTokenizer):  # open models: bytepair.hf_chunked.hf_first_spans
+        return hf_chunked.hf_first_spans(tok, text, limit, units=units, add_special_tokens=add_special_tokens)
     if not (isinstance(tok, Tokenizer) and tok.pattern is not None) or tok._prepare(text) != text:
         return None
     try:

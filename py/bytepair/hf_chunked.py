@@ -34,6 +34,8 @@ from collections.abc import Iterator
 
 from . import hf_components as hc
 from . import hf_tokenizer as hft
+from .offsets import chars_to_utf16
+from .tokenizer import TokenSpan
 
 #: Distinct pieces kept in a count's cache (raw piece -> tokens) before it is cleared.
 _COUNT_CACHE_MAX = 200_000
@@ -181,3 +183,68 @@ def hf_count_steps(
     if add_special_tokens and tok._template is not None:
         count += sum(len(item) for item in tok._template if item != "A")
     return count
+
+
+def hf_first_spans(
+    tok: hft.HFTokenizer, text: str, limit: int, *, units: str = "utf16", add_special_tokens: bool = True
+) -> tuple[list, int] | None:
+    """The first ``limit`` tokens of ``text`` with their spans, from a prefix of ``text``, exactly:
+    ``tok.encode_with_spans(text, add_special_tokens=..., units=units)[:limit]``.
+
+    Applies when ``tok`` has no normalizer, its pre-tokenizer starts with Isolated splits
+    (:func:`_lazy_first_split`) and ``text`` is valid UTF-8 (no lone surrogates). The text's
+    first segment (up to the first added token, as :meth:`HFTokenizer._find_added` cuts the whole
+    text) is split lazily until ``limit + 2`` pieces are out; the prefix ending with them holds
+    no added token (none starts before the segment's end), and its own split gives the same first
+    ``limit + 1`` pieces (checked: else None); the spans of tokens in those pieces are the whole
+    text's (each piece is encoded on its own), and ``limit`` of them are taken when there are that
+    many.
+
+    Returns:
+        ``(spans, covered)`` as :func:`bytepair.chunked.first_spans`, or ``None`` (the caller
+        encodes the whole text).
+    """
+    if tok._normalizer is not None or tok._pre is None or limit < 1:
+        return None
+    lazy = _lazy_first_split(tok)
+    if lazy is None:
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    finders, _rest = lazy
+    a, b, tid = next(iter(tok._find_added(text, tok._raw_matcher, tok._raw_added)), (0, 0, 0))
+    if tid is not None or a != 0:
+        return None  # the text starts with an added token (or is empty): not worth a shortcut
+    seg = text[:b]
+    ends = []
+    for _s, e in _split_all(seg, finders):
+        ends.append(e)
+        if len(ends) >= limit + 2:
+            break
+    else:
+        return None  # a short first segment: the whole text is encoded
+    k = ends[-1]
+    bound = ends[-2]  # tokens ending here or before come from the first limit + 1 pieces
+    mine = [e for _s, e in _split_all(seg[:k], finders)]
+    if mine[: len(ends) - 1] != ends[:-1]:
+        return None
+    kept = []  # the post-processor's tokens before the text (BOS), as encode_with_spans gives them
+    if add_special_tokens and tok._template is not None:
+        for item in tok._template:
+            if item == "A":
+                break
+            kept += [TokenSpan(t, tok.token_bytes(t), 0, 0, True) for t in item]
+    for sp in tok.encode_with_spans(text[:k], add_special_tokens=False, units="chars"):
+        if sp.end > bound:
+            break
+        kept.append(sp)
+    if len(kept) < limit:
+        return None
+    kept = kept[:limit]
+    covered = max((sp.end for sp in kept), default=0)
+    if units == "utf16":
+        raw = chars_to_utf16(text[:covered], [(sp.id, sp.start, sp.end, sp.special) for sp in kept])
+        kept = [TokenSpan(t, sp.token, s, e, spc) for sp, (t, s, e, spc) in zip(kept, raw, strict=True)]
+    return kept, covered

@@ -124,3 +124,33 @@ def test_a_stepped_tekken_count_equals_mistral_common(version, text):
 def test_bad_batch_is_refused():
     with pytest.raises(ValueError, match="batch"):
         chunked.CountJob(bytepair.get_encoding("gpt2"), "x", batch=0)
+
+
+@pytest.mark.parametrize("key", ["llama3_1", "deepseek_v3", "gptoss"])
+@pytest.mark.parametrize("limit", [1, 5, 300])
+def test_first_spans_of_open_models_equal_the_whole_texts(key, limit, text):
+    """The first ``limit`` tokens from a prefix: ids as ``tokenizers``' first ``limit`` ids of
+    the whole text, spans as ``encode_with_spans`` of the whole text (its spans are checked
+    against ``tokenizers``' offsets in test_hf_parity.py)."""
+    ref = hf_models.reference(key)
+    tok = hf_models.ours(key)
+    body = text.split("<|begin_of_text|>")[0].replace("\ud800", "")  # the added tokens: at the end
+    # whitespace runs and line ends around the cut points: the split's look-aheads at work
+    for t in (body, body.replace(" ", "   \n "), "x" + "\n\n  \t" * 400 + body):
+        for add in (True, False):
+            got = chunked.first_spans(tok, t, limit, units="utf16", add_special_tokens=add)
+            assert got is not None
+            spans, _covered = got
+            assert [s.id for s in spans] == ref.encode(t, add_special_tokens=add).ids[:limit]
+            assert spans == tok.encode_with_spans(t, add_special_tokens=add, units="utf16")[:limit]
+
+
+def test_first_spans_fall_back_where_not_shown_exact(text):
+    llama, gemma = hf_models.ours("llama3_1"), hf_models.ours("gemma3")
+    assert chunked.first_spans(gemma, text, 10) is None  # a normalizer (Replace)
+    assert chunked.first_spans(hf_models.ours("qwen3"), text, 10) is None  # a normalizer (NFC)
+    assert chunked.first_spans(llama, "<|begin_of_text|>" + text, 10) is None  # starts with an added token
+    assert chunked.first_spans(llama, "short text", 10) is None  # fewer pieces than asked
+    clean = text.replace("\ud800", "")
+    assert chunked.first_spans(llama, clean, 10) is not None
+    assert chunked.first_spans(llama, clean + "\ud800", 10) is None  # lone surrogates: spans map back over all
