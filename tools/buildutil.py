@@ -34,6 +34,28 @@ CHROMIUM_ARGS = [
 IS_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
+def npm_version(package: str) -> str:
+    """The version of the installed npm package ``package`` (its package.json).
+
+    Raises:
+        BuildError: the package is not installed (run ``npm ci``).
+    """
+    import json
+
+    meta = NODE_MODULES / package / "package.json"
+    if not meta.is_file():
+        raise BuildError(f"{meta} is missing: run `npm ci` at the repository root")
+    return json.loads(meta.read_text(encoding="utf-8"))["version"]
+
+
+def pyodide_site_dir() -> str:
+    """Where the Pyodide runtime sits in the built site: ``pyodide/<version>`` (no slashes
+    at the ends), the version of npm ``pyodide``. A folder named by its version is never
+    changed in place, so servers may send it as immutable (``tools/serve.py``): a second
+    visit then reads the 9.6 MB runtime from the cache without asking the server again."""
+    return f"pyodide/{npm_version('pyodide')}"
+
+
 class BuildError(Exception):
     """A build, setup or test step failed; the message says what failed and what to do."""
 

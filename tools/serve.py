@@ -50,9 +50,10 @@ ISOLATION_HEADERS = {
 
 
 #: Files whose name holds a hash of their content (``snapshot/python-<key>.snap.gz``,
-#: tools/snapshot.py): a changed file gets a new name, so browsers may keep these
+#: tools/snapshot.py) or that sit in a folder named by their version (``pyodide/<version>/``,
+#: buildutil.pyodide_site_dir): a changed file gets a new URL, so browsers may keep these
 #: without asking again. Everything else is revalidated (``no-cache``).
-IMMUTABLE_PREFIXES = ("/snapshot/",)
+IMMUTABLE_PREFIXES = ("/snapshot/", "/pyodide/")
 IMMUTABLE = "public, max-age=31536000, immutable"
 
 

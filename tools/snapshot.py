@@ -26,7 +26,7 @@ import subprocess
 import tempfile
 from typing import TYPE_CHECKING
 
-from tools.buildutil import CACHE, DIST, ROOT, BuildError, log
+from tools.buildutil import CACHE, DIST, ROOT, BuildError, log, pyodide_site_dir
 
 if TYPE_CHECKING:
     from tools.distwriter import DistWriter
@@ -43,12 +43,12 @@ DATA_DIR_ENV = "BYTEPAIR_DATA_DIR"
 #: (``tools/adapter_wheel.py``, one of the manifest's ``install`` wheels).
 ADAPTER_IMPORT = "playground"
 
-#: Files of ``web/dist/pyodide/`` the snapshot depends on.
+#: Files of ``web/dist/pyodide/<version>/`` the snapshot depends on.
 PYODIDE_INPUTS = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 
 
 def _inputs(wheels: list[pathlib.Path]) -> list[pathlib.Path]:
-    return [*(DIST / "pyodide" / n for n in PYODIDE_INPUTS), *wheels, SCRIPT]
+    return [*(DIST / pyodide_site_dir() / n for n in PYODIDE_INPUTS), *wheels, SCRIPT]
 
 
 def snapshot_key(wheels: list[pathlib.Path]) -> str:
@@ -87,7 +87,7 @@ def step_snapshot(out: DistWriter, *, pyodide_version: str, install: list[str]) 
         with tempfile.TemporaryDirectory(prefix="bytepair-snapshot-") as tmpdir:
             tmp = pathlib.Path(tmpdir)
             spec = {
-                "pyodide_dir": str(DIST / "pyodide"),
+                "pyodide_dir": str(DIST / pyodide_site_dir()),
                 "wheels": [str(w) for w in wheels],
                 "adapter_import": ADAPTER_IMPORT,
                 "packages": ["bytepair", ADAPTER_IMPORT],

@@ -18,7 +18,7 @@ import zipfile
 
 import pytest
 
-from tools.buildutil import BuildError
+from tools.buildutil import BuildError, pyodide_site_dir
 from tools.testrun import junit_counts
 from tools.udhr import DEFAULT_DIR, parse_declaration
 from tools.wheels import slim_wheel
@@ -189,6 +189,28 @@ def test_compact_vocab_is_rebuilt_when_the_format_code_is_newer(tmp_path, monkey
     assert read_vocab(stale.read_bytes()).ranks == {b"!": 0, b'"': 1}
 
 
+def test_the_pyodide_runtime_is_built_into_a_folder_named_by_its_version(tmp_path):
+    """The site's Pyodide runtime sits in ``pyodide/<npm pyodide version>/``, with nothing else
+    under ``pyodide/`` (tools/serve.py and ``_headers`` send that folder as immutable), and the
+    worker's module ``src/pyodide-runtime.js`` re-exports that folder's pyodide.mjs and names it
+    as the indexURL."""
+    import json
+
+    from tools import site_build
+
+    if not (site_build.NODE_MODULES / "pyodide" / "package.json").is_file():
+        pytest.skip("npm pyodide is not installed")
+    version = json.loads((site_build.NODE_MODULES / "pyodide" / "package.json").read_text())["version"]
+    dist = tmp_path / "dist"
+    site_build.step_pyodide(site_build.DistWriter(dist))
+    assert [p.name for p in (dist / "pyodide").iterdir()] == [version]
+    assert (dist / "pyodide" / version / "pyodide.asm.wasm").read_bytes()[:4] == b"\0asm"
+    module = (dist / "src" / "pyodide-runtime.js").read_text(encoding="utf-8")
+    assert f'export * from "../pyodide/{version}/pyodide.mjs";' in module
+    assert f'export const PYODIDE_DIR = "pyodide/{version}/";' in module
+    assert "/pyodide/*\n  Cache-Control: public, max-age=31536000, immutable" in site_build.headers_file().decode()
+
+
 def test_adapter_wheel_holds_the_package_with_a_true_record(tmp_path):
     # issue 7: the worker installs the adapter package from this wheel (PEP 427 layout)
     import sys
@@ -272,8 +294,10 @@ def _header_blocks(text: str) -> dict[str, dict[str, str]]:
 @NEEDS_THREADS
 def test_only_content_named_files_are_served_immutable(tmp_path):
     """tools/serve.py: ``snapshot/python-<key>.snap.gz`` (its name changes with its content)
-    is ``immutable``; every other file is revalidated (``no-cache``), so a rebuild is never
-    served stale."""
+    and the Pyodide runtime in its folder named by version (``pyodide/<version>/``) are
+    ``immutable``; every other file is revalidated (``no-cache``), so a rebuild is never
+    served stale. The site build puts the runtime there (a versioned folder, never changed in
+    place) and nothing else under ``pyodide/``."""
     import threading
     import urllib.request
 
@@ -282,11 +306,19 @@ def test_only_content_named_files_are_served_immutable(tmp_path):
     (tmp_path / "snapshot").mkdir()
     (tmp_path / "snapshot" / "python-0123abcd.snap.gz").write_bytes(b"x")
     (tmp_path / "index.html").write_text("<!doctype html>", encoding="utf-8")
+    runtime = tmp_path / pyodide_site_dir()
+    runtime.mkdir(parents=True)
+    (runtime / "pyodide.asm.wasm").write_bytes(b"\0asm")
     server = make_server("127.0.0.1", 0, directory=tmp_path, quiet=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         got = {}
-        for path in ("snapshot/python-0123abcd.snap.gz", "index.html", "index.html?snapshot/"):
+        for path in (
+            "snapshot/python-0123abcd.snap.gz",
+            f"{pyodide_site_dir()}/pyodide.asm.wasm",
+            "index.html",
+            "index.html?snapshot/",
+        ):
             with urllib.request.urlopen(server_url(server) + path) as res:
                 got[path] = res.headers["Cache-Control"]
     finally:
@@ -294,6 +326,7 @@ def test_only_content_named_files_are_served_immutable(tmp_path):
         server.server_close()
     assert got == {
         "snapshot/python-0123abcd.snap.gz": "public, max-age=31536000, immutable",
+        f"{pyodide_site_dir()}/pyodide.asm.wasm": "public, max-age=31536000, immutable",
         "index.html": "no-cache",
         "index.html?snapshot/": "no-cache",
     }

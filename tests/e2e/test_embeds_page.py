@@ -22,6 +22,7 @@ import regex
 from tests.e2e.helpers import DIST, READY_TIMEOUT, udhr_text, wait_ready
 from tests.reference import tiktoken_pattern
 from tests.reference.slow_bpe import slow_train
+from tools.buildutil import pyodide_site_dir
 from tools.serve import ISOLATION_HEADERS, make_server, server_url
 from tools.udhr import load_udhr
 
@@ -95,7 +96,7 @@ def test_two_embeds_share_one_runtime_and_stop_only_their_own_run(page, site_url
     assert ra["shared"] and rb["shared"], (ra, rb)
     assert ra["id"] == rb["id"] and ra["client"] != rb["client"], (ra, rb)
     assert a.evaluate("() => window.crossOriginIsolated") is True  # COOP/COEP by default
-    assert server.hits["/pyodide/pyodide.asm.wasm"] == 1  # one runtime: downloaded once (was 2)
+    assert server.hits[f"/{pyodide_site_dir()}/pyodide.asm.wasm"] == 1  # one runtime: downloaded once (was 2)
     # the SharedWorker's name carries the build id (build-info.json, tools/site_build.py): after a
     # deploy, new embeds start a runtime of the new build instead of joining an old tab's runtime
     build_id = json.loads((DIST / "build-info.json").read_text(encoding="utf-8"))["build_id"]

@@ -4,7 +4,7 @@
 //   node tests/pyodide/check_site_wheels.mjs BASE_URL DIST_PYODIDE_DIR
 //
 // BASE_URL serves web/dist (python build.py serve); DIST_PYODIDE_DIR is
-// web/dist/pyodide (Node cannot import Pyodide's modules over HTTP, so the
+// web/dist/pyodide/<version> (Node cannot import Pyodide's modules over HTTP, so the
 // runtime comes from the same files on disk).  Checks: MIME types of the
 // served files; loadPyodide from the copied runtime; pyodide.loadPackage(url)
 // installs the manifest's wheels over HTTP as the worker's boot() does (no
@@ -23,6 +23,8 @@ if (!base || !pyodideDir) {
   process.stderr.write("usage: node tests/pyodide/check_site_wheels.mjs BASE_URL DIST_PYODIDE_DIR\n");
   process.exit(2);
 }
+// the runtime's folder in the site: pyodide/<version> (tools/buildutil.py pyodide_site_dir)
+const runtime = `pyodide/${path.basename(path.resolve(pyodideDir))}`;
 const say = (msg) => fs.writeSync(1, `[site] ${msg}\n`);
 const failures = [];
 const check = (ok, msg) => {
@@ -41,15 +43,15 @@ try {
   const manifest = await (await get("wheels/manifest.json")).json();
   const expectTypes = {
     "index.html": "text/html",
-    "pyodide/pyodide.mjs": "text/javascript",
-    "pyodide/pyodide.asm.mjs": "text/javascript",
-    "pyodide/pyodide.asm.wasm": "application/wasm",
+    [`${runtime}/pyodide.mjs`]: "text/javascript",
+    [`${runtime}/pyodide.asm.mjs`]: "text/javascript",
+    [`${runtime}/pyodide.asm.wasm`]: "application/wasm",
     "wheels/manifest.json": "application/json",
     [`wheels/${manifest.bytepair}`]: "application/zip",
   };
   for (const f of Object.keys(manifest.vocab_files || {})) expectTypes[manifest.vocab_url + f] = "application/gzip";
   for (const [rel, type] of Object.entries(expectTypes)) {
-    if (rel === "index.html" && !fs.existsSync(path.join(pyodideDir, "..", "index.html"))) continue;
+    if (rel === "index.html" && !fs.existsSync(path.join(pyodideDir, "..", "..", "index.html"))) continue;
     const res = await fetch(url(rel), { method: "HEAD" });
     const got = res.headers.get("content-type") || "";
     const enc = res.headers.get("content-encoding");

@@ -29,6 +29,7 @@ import pytest
 
 from tests.pyodide.runner import RUNNER, ensure_pyodide_wheels
 from tests.site_server import served_site
+from tools.buildutil import pyodide_site_dir
 
 pytestmark = pytest.mark.pyodide
 
@@ -95,7 +96,7 @@ def test_core_tests_pass_in_pyodide(node: str) -> None:
 
 def test_site_wheels_install_in_pyodide(node: str) -> None:
     with served_site() as (url, dist):
-        cmd = [node, str(SITE_CHECK), url, str(dist / "pyodide")]
+        cmd = [node, str(SITE_CHECK), url, str(dist / pyodide_site_dir())]
         proc = _run_node(cmd)
     assert proc.returncode == 0, f"command: {shlex.join(cmd)}\n{_tail(proc)}"
 
@@ -111,7 +112,13 @@ def test_site_snapshot_restores_and_encodes_like_tiktoken(node: str, tmp_path) -
     texts = ["hello world", "naïve café 東京 🙂 1234567", "  def f(x):\n\treturn x**2  # ok\r\n"]
     (tmp_path / "texts.json").write_text(json.dumps(texts), encoding="utf-8")
     with served_site() as (url, dist):
-        cmd = [node, str(HERE / "check_site_snapshot.mjs"), url, str(dist / "pyodide"), str(tmp_path / "texts.json")]
+        cmd = [
+            node,
+            str(HERE / "check_site_snapshot.mjs"),
+            url,
+            str(dist / pyodide_site_dir()),
+            str(tmp_path / "texts.json"),
+        ]
         proc = _run_node(cmd)
     assert proc.returncode == 0, f"command: {shlex.join(cmd)}\n{_tail(proc)}"
     got = json.loads(proc.stdout.strip().splitlines()[-1])
