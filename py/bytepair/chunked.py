@@ -157,6 +157,12 @@ def first_spans(
         raise ValueError(f'units must be "chars" or "utf16", got {units!r}')
     if isinstance(tok, HFTokenizer):  # open models: bytepair.hf_chunked.hf_first_spans
         return hf_chunked.hf_first_spans(tok, text, limit, units=units, add_special_tokens=add_special_tokens)
+    base = getattr(tok, "_base", None)  # Tekken: its base Tokenizer's spans after BOS (as its encode_with_spans)
+    if isinstance(base, Tokenizer) and models.adds_special_tokens(tok):
+        bos = tok._bos if add_special_tokens else None
+        head = [] if bos is None else [TokenSpan(bos, tok._specials[bos].encode("utf-8"), 0, 0, True)]
+        rest = first_spans(base, text, max(limit - len(head), 0), units=units)
+        return None if rest is None else ((head + rest[0])[:limit], rest[1])
     if not (isinstance(tok, Tokenizer) and tok.pattern is not None) or tok._prepare(text) != text:
         return None
     try:

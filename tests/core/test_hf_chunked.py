@@ -119,6 +119,10 @@ def test_a_stepped_tekken_count_equals_mistral_common(version, text):
         count, steps = _stepped(job)
         assert steps > 20
         assert count == len(ref.encode(clean, bos=add, eos=False))
+        for limit in (0, 1, 50):
+            spans, _ = chunked.first_spans(tok, clean, limit, add_special_tokens=add)
+            assert [s.id for s in spans] == ref.encode(clean, bos=add, eos=False)[:limit]
+            assert spans == tok.encode_with_spans(clean, add_special_tokens=add, units="utf16")[:limit]
 
 
 def test_bad_batch_is_refused():
