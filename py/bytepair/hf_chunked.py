@@ -185,50 +185,119 @@ def hf_count_steps(
     return count
 
 
+def _one_to_one(spec) -> bool:
+    """Whether a normalizer spec maps each character to one character on its own (``Replace`` of
+    one plain character by one, or a Sequence of those: Gemma 3's space -> "▁")."""
+    if not isinstance(spec, dict):
+        return False
+    if spec.get("type") == "Sequence":
+        parts = spec.get("normalizers")
+        return isinstance(parts, list) and all(_one_to_one(x) for x in parts)
+    pat = spec.get("pattern")
+    return (
+        spec.get("type") == "Replace"
+        and isinstance(pat, dict)
+        and isinstance(pat.get("String"), str)
+        and len(pat["String"]) == 1
+        and isinstance(spec.get("content"), str)
+        and len(spec["content"]) == 1
+    )
+
+
+def _piece_unit_ends(tok: hft.HFTokenizer, seg: str, lazy, n: int) -> list[int] | None:
+    """End offsets (in ``seg``, a normalized text segment between added tokens) of its first ``n``
+    units the model encodes on their own, or None when they cannot be told: with leading Isolated
+    splits, their pieces (:func:`_split_all`); else the pre-tokenizer's pieces, which must be
+    consecutive parts of ``seg`` (no mapping), each long one cut as ``HFTokenizer._word_spans``
+    cuts it (``_cutter``)."""
+    out: list[int] = []
+    if n <= 0:
+        return out
+    if lazy is not None:
+        for _s, e in _split_all(seg, lazy[0]):
+            out.append(e)
+            if len(out) >= n:
+                break
+        return out
+    pieces = tok._pre([(seg, None, True)]) if tok._pre is not None else [(seg, None, True)]
+    pos = 0
+    for w, _al, _f in pieces:
+        if seg[pos : pos + len(w)] != w:
+            return None  # the pre-tokenizer changed the text: offsets unknown here
+        cut = tok._cutter() if len(w) > hft._CUT_MIN else None
+        if cut is not None:
+            for m in cut.__self__.finditer(w):  # (_cutter is a compiled pattern's split: its cut points)
+                if m.start() > 0:
+                    out.append(pos + m.start())
+                    if len(out) >= n:
+                        return out
+        pos += len(w)
+        out.append(pos)
+        if len(out) >= n:
+            return out
+    return out
+
+
+def _unit_ends(tok: hft.HFTokenizer, text: str, lazy, n: int) -> list[tuple[int, bool]] | None:
+    """The first ``n`` units of ``text`` as :meth:`HFTokenizer.encode` divides it, as
+    ``(end offset in text, is an added token)``: added tokens (raw, then in the normalized
+    segments) and the units of :func:`_piece_unit_ends`. Offsets of normalized text are those of
+    ``text``: only for normalizers that map each character to one (:func:`_one_to_one`)."""
+    norm = tok._normalizer
+    out: list[tuple[int, bool]] = []
+    for a, b, tid in tok._find_added(text, tok._raw_matcher, tok._raw_added):
+        if tid is not None:
+            out.append((b, True))
+        else:
+            seg = norm(text[a:b], None)[0] if norm is not None else text[a:b]
+            for a2, b2, tid2 in tok._find_added(seg, tok._norm_matcher, tok._norm_added):
+                if tid2 is not None:
+                    out.append((a + b2, True))
+                else:
+                    ends = _piece_unit_ends(tok, seg[a2:b2], lazy, n - len(out))
+                    if ends is None:
+                        return None
+                    out += [(a + a2 + e, False) for e in ends]
+                if len(out) >= n:
+                    return out[:n]
+        if len(out) >= n:
+            return out[:n]
+    return out
+
+
 def hf_first_spans(
     tok: hft.HFTokenizer, text: str, limit: int, *, units: str = "utf16", add_special_tokens: bool = True
 ) -> tuple[list, int] | None:
     """The first ``limit`` tokens of ``text`` with their spans, from a prefix of ``text``, exactly:
     ``tok.encode_with_spans(text, add_special_tokens=..., units=units)[:limit]``.
 
-    Applies when ``tok`` has no normalizer, its pre-tokenizer starts with Isolated splits
-    (:func:`_lazy_first_split`) and ``text`` is valid UTF-8 (no lone surrogates). The text's
-    first segment (up to the first added token, as :meth:`HFTokenizer._find_added` cuts the whole
-    text) is split lazily until ``limit + 2`` pieces are out; the prefix ending with them holds
-    no added token (none starts before the segment's end), and its own split gives the same first
-    ``limit + 1`` pieces (checked: else None); the spans of tokens in those pieces are the whole
-    text's (each piece is encoded on its own), and ``limit`` of them are taken when there are that
-    many.
+    Applies when ``tok`` has no normalizer or one that maps each character to one character
+    (:func:`_one_to_one`: offsets stay the same) and ``text`` is valid UTF-8 (no lone
+    surrogates). The text's first segment (up to the first added token, raw then normalized, as
+    :meth:`HFTokenizer._find_added` cuts the whole text) is divided into the units the model
+    encodes on their own (:func:`_unit_ends`) until ``limit + 2`` are out; the prefix ending with
+    them holds no added token (none starts before the segment's end), normalizes to the same
+    characters and gives the same first ``limit + 1`` units (checked: else None); the spans of
+    tokens in those units are the whole text's, and ``limit`` of them are taken when there are
+    that many.
 
     Returns:
         ``(spans, covered)`` as :func:`bytepair.chunked.first_spans`, or ``None`` (the caller
         encodes the whole text).
     """
-    if tok._normalizer is not None or tok._pre is None or limit < 1:
+    norm = tok._normalizer
+    if limit < 1 or tok._needs_align or (norm is not None and not _one_to_one(tok._normalizer_spec)):
         return None
-    lazy = _lazy_first_split(tok)
-    if lazy is None:
-        return None
+    lazy = _lazy_first_split(tok) if tok._pre is not None else None
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
         return None
-    finders, _rest = lazy
-    a, b, tid = next(iter(tok._find_added(text, tok._raw_matcher, tok._raw_added)), (0, 0, 0))
-    if tid is not None or a != 0:
-        return None  # the text starts with an added token (or is empty): not worth a shortcut
-    seg = text[:b]
-    ends = []
-    for _s, e in _split_all(seg, finders):
-        ends.append(e)
-        if len(ends) >= limit + 2:
-            break
-    else:
-        return None  # a short first segment: the whole text is encoded
-    k = ends[-1]
-    bound = ends[-2]  # tokens ending here or before come from the first limit + 1 pieces
-    mine = [e for _s, e in _split_all(seg[:k], finders)]
-    if mine[: len(ends) - 1] != ends[:-1]:
+    ends = _unit_ends(tok, text, lazy, limit + 2)
+    if ends is None or len(ends) < limit + 2:
+        return None  # a short text: the whole text is encoded
+    k, bound = ends[-1][0], ends[-2][0]  # tokens ending at bound or before come from the first limit + 1 units
+    if _unit_ends(tok, text[:k], lazy, limit + 1) != ends[:-1]:
         return None
     kept = []  # the post-processor's tokens before the text (BOS), as encode_with_spans gives them
     if add_special_tokens and tok._template is not None:

@@ -130,10 +130,10 @@ def test_bad_batch_is_refused():
         chunked.CountJob(bytepair.get_encoding("gpt2"), "x", batch=0)
 
 
-@pytest.mark.parametrize("key", ["llama3_1", "deepseek_v3", "gptoss"])
+@pytest.mark.parametrize("key", ["llama3_1", "deepseek_v3", "gptoss", "gemma3"])
 @pytest.mark.parametrize("limit", [1, 5, 300])
 def test_first_spans_of_open_models_equal_the_whole_texts(key, limit, text):
-    """The first ``limit`` tokens from a prefix: ids as ``tokenizers``' first ``limit`` ids of
+    """The first ``limit`` tokens from a checked prefix (Gemma 3: its normalizer maps a character to one): ids as ``tokenizers``' first ``limit`` ids of
     the whole text, spans as ``encode_with_spans`` of the whole text (its spans are checked
     against ``tokenizers``' offsets in test_hf_parity.py)."""
     ref = hf_models.reference(key)
@@ -150,10 +150,8 @@ def test_first_spans_of_open_models_equal_the_whole_texts(key, limit, text):
 
 
 def test_first_spans_fall_back_where_not_shown_exact(text):
-    llama, gemma = hf_models.ours("llama3_1"), hf_models.ours("gemma3")
-    assert chunked.first_spans(gemma, text, 10) is None  # a normalizer (Replace)
+    llama = hf_models.ours("llama3_1")
     assert chunked.first_spans(hf_models.ours("qwen3"), text, 10) is None  # a normalizer (NFC)
-    assert chunked.first_spans(llama, "<|begin_of_text|>" + text, 10) is None  # starts with an added token
     assert chunked.first_spans(llama, "short text", 10) is None  # fewer pieces than asked
     clean = text.replace("\ud800", "")
     assert chunked.first_spans(llama, clean, 10) is not None
