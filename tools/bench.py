@@ -105,8 +105,15 @@ def bench_train(corpus: str, text: str, vocab_size: int, repeat: int) -> dict:
     def ours():
         return sum(1 for _ in bytepair.train_iter(text, vocab_size, pattern="cl100k_base")) + 256
 
+    def cpu(fn):
+        t0 = time.process_time()  # every thread's CPU time (HF trains on several)
+        fn()
+        return time.process_time() - t0
+
     t_hf, v_hf = best_of(repeat, hf)
     t_ours, v_ours = best_of(repeat, ours)
+    cpu_hf = min(cpu(hf) for _ in range(repeat))
+    cpu_ours = min(cpu(ours) for _ in range(repeat))
     return {
         "what": f"train cl100k pattern, vocab {vocab_size}, {corpus}",
         "MB": round(len(text.encode("utf-8")) / 1e6, 2),
@@ -114,6 +121,10 @@ def bench_train(corpus: str, text: str, vocab_size: int, repeat: int) -> dict:
         "bytepair_s": round(t_ours, 2),
         "vocab": [v_hf, v_ours],
         "ratio_time": round(t_ours / t_hf, 2),
+        "hf_tokenizers_cpu_s": round(cpu_hf, 2),
+        "bytepair_cpu_s": round(cpu_ours, 2),
+        "ratio_cpu": round(cpu_ours / cpu_hf, 2),
+        "stages_cpu_s": {k: round(v, 2) for k, v in bench_core.train_stages(text, vocab_size, repeat).items()},
         "target": "<= 1.0 (bytepair time / HF time)",
     }
 

@@ -475,7 +475,7 @@ def _tokenize_ready(page, url: str | None) -> None:
 
 
 def _load_stages(page, name: str, total_ms: float) -> dict:
-    """The worker's breakdown of the last load of open model ``name`` (fetch / gunzip / parse, ms), plus
+    """The worker's breakdown of the last load of open model ``name`` (fetch / gunzip (Tekken only) / parse, ms), plus
     ``count_render_ms``: the rest of ``total_ms`` (first encode, messaging, render). ``{}`` for an
     OpenAI encoding (its vocabulary loads through another path)."""
     loads = [x for x in page.evaluate("() => window.bytepair.modelLoads") if x["name"] == name]
@@ -541,7 +541,7 @@ def bench_models(names: list[str], runs: int, dirs: list[pathlib.Path] | None = 
                         "cached_ms": round(w),
                         "cold_vs_target": round(c / MODEL_TARGET_MS, 2),
                         "cached_vs_target": round(w / MODEL_TARGET_MS, 2),
-                        "gz_bytes": (g["cold_st"][0] or {}).get("bytes"),
+                        "file_bytes": (g["cold_st"][0] or {}).get("bytes"),  # as fetched
                         "cold_stages": med(g["cold_st"]),
                         "cached_stages": med(g["cached_st"]),
                     }

@@ -90,8 +90,18 @@ def measure(*, repeat: int = 3, models: tuple[str, ...] = ("gemma3",)) -> list[t
     return rows
 
 
+def _site_blob(key: str) -> bytes | None:
+    """The site's own file of model ``key`` (``web/dist/models/<name>.bpv`` after ``python build.py``;
+    the Pyodide fixture's ``site.bpv``), or None."""
+    for path in (ROOT / "web" / "dist" / "models" / f"{key}.bpv", MODEL_DIRS[1] / key / "site.bpv"):
+        if path.is_file():
+            return path.read_bytes()
+    return None
+
+
 def compact_stages(*, repeat: int = 3, models: tuple[str, ...] = ("gemma3",)) -> list[tuple[str, dict[str, float]]]:
-    """Loading a model's compact file as the page does, stage by stage (ms, best of ``repeat``):
+    """Loading a model's compact file as the page does (the site's own file when built, else
+    ``to_compact`` of its ``tokenizer.json``), stage by stage (ms, best of ``repeat``):
     ``read`` (header and sections, :func:`bytepair.vocab_file.read_vocab_file`), ``tables``
     (bucket 0 of :class:`bytepair.hf_lazy.LazyTables`), ``tokenizer`` (the rest of
     :func:`bytepair.hf_tokenizer.from_compact`), ``first view`` (``encode_with_spans`` of
@@ -106,17 +116,19 @@ def compact_stages(*, repeat: int = 3, models: tuple[str, ...] = ("gemma3",)) ->
 
     out = []
     for key in models:
+        blob = _site_blob(key)
         files = _model_files(key)
-        if files is None:
+        if blob is None and files is None:
             continue
-        blob = to_compact(
-            bytepair.from_tokenizer_json(files[0].read_bytes(), config=files[1].read_bytes() if files[1] else None)
-        )
+        if blob is None:
+            blob = to_compact(
+                bytepair.from_tokenizer_json(files[0].read_bytes(), config=files[1].read_bytes() if files[1] else None)
+            )
         best: dict[str, float] = {}
         for _ in range(repeat):
             gc.collect()
             t0 = time.perf_counter()
-            f = read_vocab_file(blob, kind="hf", raw=("vocab_text", "merge_text"))
+            f = read_vocab_file(blob, kind="hf", raw=("vocab_text", "merge_text", "vocab_values", "merge_values"))
             t1 = time.perf_counter()
             LazyTables(f.sections, f.meta["lazy"])
             t2 = time.perf_counter()

@@ -2,13 +2,14 @@
 
 The table is :data:`bytepair.models.OPEN_MODELS` (one row per model: name,
 files, source package). For each row the build writes
-``models/<bytepair.models.site_file(model)>``, gzip-compressed (served as
-``application/gzip``, no Content-Encoding; the worker decompresses it with
-``DecompressionStream("gzip")``):
+``models/<bytepair.models.site_file(model)>`` (Tekken files gzip-compressed, served as
+``application/gzip``, no Content-Encoding, the worker decompresses them with
+``DecompressionStream("gzip")``; ``.bpv`` files deflate their big sections block by block
+and are read as they are, the blocks a text needs inflated in Python):
 
 * ``hf`` models: ``tokenizer.json`` + ``tokenizer_config.json`` from the npm
   package (pinned in ``package-lock.json``), loaded with this repository's
-  bytepair and written in its compact form, ``<name>.bpv.gz``
+  bytepair and written in its compact form, ``<name>.bpv``
   (:func:`bytepair.hf_tokenizer.to_compact`, :mod:`bytepair.vocab_file`'s
   format, as the OpenAI ``vocab/*.bpv.gz``: 3-5x quicker to load in Pyodide
   than the JSON; ``tests/core/test_model_files.py`` checks it encodes as the
@@ -77,7 +78,7 @@ def mistral_wheel() -> pathlib.Path:
 
 def _fingerprint(model: _models.OpenModel, inputs: list[tuple[str, bytes | int]]) -> str:
     h = hashlib.sha256(json.dumps(model.to_dict(), sort_keys=True).encode())
-    for mod in ("hf_tokenizer.py", "hf_components.py", "models.py", "vocab_file.py"):
+    for mod in ("hf_tokenizer.py", "hf_components.py", "hf_lazy.py", "hf_added.py", "models.py", "vocab_file.py"):
         h.update((PY_SRC / "bytepair" / mod).read_bytes())
     for name, v in inputs:
         h.update(name.encode() + b"\0" + (v if isinstance(v, bytes) else str(v).encode()) + b"\0")
@@ -128,16 +129,17 @@ def build_model_file(model: _models.OpenModel) -> pathlib.Path:
     for old in out_dir.glob(f"*-{_models.site_file(model)}"):
         old.unlink()
     tmp = target.with_name(f".{target.name}.tmp")
-    tmp.write_bytes(gzip.compress(data, 6, mtime=0))
+    # .bpv: its big sections are deflated block by block (bytepair.hf_lazy), read as they are
+    tmp.write_bytes(data if model.format == "hf" else gzip.compress(data, 6, mtime=0))
     tmp.replace(target)
-    log(f"models/{_models.site_file(model)}: {len(data) / 1e6:.1f} MB -> {target.stat().st_size / 1e6:.1f} MB gzip")
+    log(f"models/{_models.site_file(model)}: {len(data) / 1e6:.1f} MB -> {target.stat().st_size / 1e6:.1f} MB")
     return target
 
 
 def step_models(out: DistWriter) -> dict[str, dict]:
     """Write ``models/*`` and ``models/index.json`` into dist.
 
-    ``models/index.json``: ``{name: {"file": <under models/>, "bytes": <gzip size>, "version":
+    ``models/index.json``: ``{name: {"file": <under models/>, "bytes": <file size>, "version":
     <fingerprint of the inputs>}}``; the worker shows download progress against ``bytes`` and
     keys its browser cache by ``version``, so a rebuilt file replaces the cached one.
     Returns ``{name: {file, bytes, version, source}}`` for build-info.json.

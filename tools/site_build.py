@@ -29,8 +29,8 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
     vocab/<name>.bpv.gz                 the same ranks in the compact format of
                                         ``bytepair.vocab_file`` (generated from the rank
                                         files); the worker fetches these lazily
-    models/<name>.bpv.gz,               the open-model tokenizers of bytepair.models.OPEN_MODELS
-    models/<name>.tekken.json.gz        (tools/model_files.py; .bpv.gz: bytepair.vocab_file's
+    models/<name>.bpv,                  the open-model tokenizers of bytepair.models.OPEN_MODELS
+    models/<name>.tekken.json.gz        (tools/model_files.py; .bpv: bytepair.vocab_file's
                                         format, kind "hf"), fetched on first use and kept
                                         in the browser's Cache API by the worker
     samples/udhr.json                   parallel texts: {"source", "unit", "languages": [

@@ -35,6 +35,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Literal
 
+from . import hf_added
 from . import hf_components as hc
 from .errors import ArgumentError, TokenizerFileError
 from .offsets import chars_to_utf16
@@ -179,6 +180,19 @@ class _AddedToken:
         self.single_word = bool(d.get("single_word", False))
         self.normalized = bool(d.get("normalized", not self.special))
 
+    @classmethod
+    def from_columns(cls, content: Iterable[str], ids: Iterable[int], flags: Iterable[int]) -> list[_AddedToken]:
+        """Added tokens from compact columns (:mod:`bytepair.hf_added`), without building dicts."""
+        out = []
+        new = cls.__new__
+        for c, i, f in zip(content, ids, flags):
+            t = new(cls)
+            t.id, t.content = i, c
+            t.special, t.lstrip, t.rstrip = f & 1 != 0, f & 2 != 0, f & 4 != 0
+            t.single_word, t.normalized = f & 8 != 0, f & 16 != 0
+            out.append(t)
+        return out
+
     def info(self) -> dict:
         return {k: getattr(self, k) for k in self.__slots__}
 
@@ -196,17 +210,30 @@ class HFTokenizer:
     are those of ``tokenizers.Tokenizer.from_file(path)`` for the same file.
     """
 
-    def __init__(self, data: dict, *, config: dict | None = None, name: str | None = None, _lazy: Any = None) -> None:
+    def __init__(
+        self,
+        data: dict,
+        *,
+        config: dict | None = None,
+        name: str | None = None,
+        _lazy: Any = None,
+        _added_columns: tuple | None = None,
+    ) -> None:
         """Prefer :func:`from_tokenizer_json`. ``data``: the parsed ``tokenizer.json``.
         (``_lazy``: :func:`from_compact`'s :class:`bytepair.hf_lazy.LazyTables`, whose
-        ``vocab`` is ``model.vocab``.)
+        ``vocab`` is ``model.vocab``; ``_added_columns``: its added tokens as
+        ``(content, ids, flags)`` columns (:mod:`bytepair.hf_added`) in place of
+        ``data["added_tokens"]``.)
 
         Raises:
             TokenizerFileError: an unsupported model, component or option, or a
                 malformed file (``where`` names the JSON path).
         """
-        self.config: dict = dict(config or {})
-        self.name = name or str(self.config.get("name_or_path") or "tokenizer.json")
+        self._config: dict = dict(config or {})
+        # from_compact: the config's added_tokens_decoder, rebuilt from these columns when read
+        self._config_decoder: tuple | None = None
+        self._added_columns = _added_columns  # kept for to_compact()
+        self.name = name or str(self._config.get("name_or_path") or "tokenizer.json")
         model = data.get("model")
         if not isinstance(model, dict):
             raise TokenizerFileError('tokenizer.json has no "model" object', where="model")
@@ -274,10 +301,13 @@ class HFTokenizer:
                     component=key,
                 )
 
-        added = data.get("added_tokens") or []
-        if not isinstance(added, list):
-            raise TokenizerFileError("added_tokens must be a list", where="added_tokens")
-        parsed = [_AddedToken(d, f"added_tokens[{i}]") for i, d in enumerate(added)]
+        if _added_columns is not None:
+            parsed = _AddedToken.from_columns(*_added_columns)
+        else:
+            added = data.get("added_tokens") or []
+            if not isinstance(added, list):
+                raise TokenizerFileError("added_tokens must be a list", where="added_tokens")
+            parsed = [_AddedToken(d, f"added_tokens[{i}]") for i, d in enumerate(added)]
         # Ids as tokenizers gives them when it reads the file (AddedVocabulary::add_tokens):
         # the id of the same content added before, else of the model's token with that
         # content, else the next id after the model's vocabulary; the "id" in the file
@@ -335,6 +365,14 @@ class HFTokenizer:
             self._check_merges()
 
     # ------------------------------------------------------------ properties
+    @property
+    def config(self) -> dict:
+        """The ``tokenizer_config.json`` dict (``{}`` without one)."""
+        if self._config_decoder is not None:  # from_compact: the copy of the added tokens it did not store
+            cols, self._config_decoder = self._config_decoder, None
+            self._config["added_tokens_decoder"] = hf_added.decoder(*cols)
+        return self._config
+
     @property
     def n_vocab(self) -> int:
         """Largest token id + 1 (added tokens included)."""
@@ -1053,9 +1091,10 @@ def _replaces_space(spec: Any) -> bool:
 
 def to_compact(tok: HFTokenizer) -> bytes:
     """``tok`` in bytepair's compact vocabulary format (:mod:`bytepair.vocab_file`,
-    ``kind="hf"``; *bytes*, not compressed): what the site ships as
-    ``models/<name>.bpv.gz``, quick to load: :func:`from_compact` builds only
-    the table entries a text needs (:mod:`bytepair.hf_lazy`).
+    ``kind="hf"``; *bytes*, every section deflated, so no gzip is needed around
+    it): what the site ships as ``models/<name>.bpv``, quick to load:
+    :func:`from_compact` builds only the table entries a text needs, inflating
+    only the blocks they are in (:mod:`bytepair.hf_lazy`).
 
     Sections: the vocabulary and the merges in buckets (``vocab_*``,
     ``merge_*``, ``id_bucket``: see :mod:`bytepair.hf_lazy`). Models with a
@@ -1064,8 +1103,12 @@ def to_compact(tok: HFTokenizer) -> bytes:
     the vocabulary's strings in file order), ``ids`` (u32; only when they are
     not ``0..n-1``), ``merge_keys`` (text: each merge as ``left + merge_sep +
     right``, in rank order), ``ranks`` (u32; only when the ranks are not
-    ``0..m-1``). ``meta``: ``data`` (the rest of the ``tokenizer.json``),
-    ``config``, ``name``, ``merge_sep``, ``lazy`` (bucketed files), and for
+    ``0..m-1``). The added tokens, when columns give them back exactly: ``added_content``,
+    ``added_ids``, ``added_flags`` (:mod:`bytepair.hf_added`; else they stay in ``data``).
+    ``meta``: ``data`` (the rest of the ``tokenizer.json``),
+    ``config`` (without its ``added_tokens_decoder`` when that is the added tokens'
+    columns again: then ``config_added_tokens_decoder: true``, and the tokenizer's
+    ``config`` rebuilds it when read), ``name``, ``merge_sep``, ``lazy`` (bucketed files), and for
     SentencePiece-style vocabularies ``cut_glued`` (the characters found before
     ``▁`` inside tokens: where long pieces may be cut; derived, stored so the
     first count need not scan the vocabulary).
@@ -1083,7 +1126,16 @@ def to_compact(tok: HFTokenizer) -> bytes:
     vocab = tok._vocab
     rest = dict(tok._data)
     rest["model"] = {k: v for k, v in tok._data["model"].items() if k not in ("vocab", "merges")}
-    meta: dict[str, Any] = {"data": rest, "config": tok.config, "name": tok.name, "merge_sep": tok._sep}
+    config = tok.config
+    added = hf_added.to_columns(rest.get("added_tokens"))
+    if tok._added_columns is not None:
+        added = dict(zip(("added_content", "added_ids", "added_flags"), map(list, tok._added_columns)))
+    meta: dict[str, Any] = {"data": rest, "config": config, "name": tok.name, "merge_sep": tok._sep}
+    if added is not None:
+        rest.pop("added_tokens", None)
+        if config.get("added_tokens_decoder") == hf_added.decoder(*added.values()):
+            meta["config"] = {k: v for k, v in config.items() if k != "added_tokens_decoder"}
+            meta["config_added_tokens_decoder"] = True
     glued = tok._glued_before_space()
     if glued is not None:
         meta["cut_glued"] = glued
@@ -1099,7 +1151,13 @@ def to_compact(tok: HFTokenizer) -> bytes:
                 sections["ranks"] = rank_values
         else:
             sections, meta["lazy"] = _bucketed(tok, vocab, ranks, hf_lazy, text_separator)
-        return write_vocab_file(sections, kind="hf", meta=meta)
+        sections.update(added or {})
+        deflate: dict[str, Any] = dict.fromkeys(sections, ())  # one block each; the bucketed tables in many
+        if "lazy" in meta:
+            for t in ("vocab", "merge"):
+                deflate[f"{t}_text"] = hf_lazy.block_cuts(sections[f"{t}_offsets"])
+                deflate[f"{t}_values"] = hf_lazy.block_cuts(sections[f"{t}_starts"], scale=4)
+        return write_vocab_file(sections, kind="hf", meta=meta, deflate=deflate)
     except ValueError as e:
         raise TokenizerFileError(f"cannot write the compact form: {e}", where="model.vocab", component="BPE") from e
 
@@ -1171,12 +1229,12 @@ def from_compact(data: bytes) -> HFTokenizer:
 
     lazy = None
     try:
-        f = read_vocab_file(data, kind="hf", raw=("vocab_text", "merge_text"))
+        f = read_vocab_file(data, kind="hf", raw=("vocab_text", "merge_text", "vocab_values", "merge_values"))
         sec, meta = f.sections, f.meta
         if "lazy" in meta:
             lazy = LazyTables(sec, meta["lazy"])
             tokens = None
-            vocab, ranks, n_merges = lazy.vocab, lazy.ranks, len(sec["merge_values"])
+            vocab, ranks, n_merges = lazy.vocab, lazy.ranks, lazy.n_merges
         else:
             tokens = sec["vocab"]
             keys = sec["merge_keys"]
@@ -1192,7 +1250,16 @@ def from_compact(data: bytes) -> HFTokenizer:
         model = dict(data_["model"])
         model["vocab"] = vocab
         model["merges"] = []
-        tok = HFTokenizer({**data_, "model": model}, config=meta["config"], name=meta["name"], _lazy=lazy)
+        cols = None
+        if "added_content" in sec:
+            cols = (sec["added_content"], sec["added_ids"], sec["added_flags"])
+            if not len(cols[0]) == len(cols[1]) == len(cols[2]):
+                raise ValueError("the added-token columns differ in length")
+        tok = HFTokenizer(
+            {**data_, "model": model}, config=meta["config"], name=meta["name"], _lazy=lazy, _added_columns=cols
+        )
+        if cols is not None and meta.get("config_added_tokens_decoder") is True:
+            tok._config_decoder = cols
         merge_sep = meta["merge_sep"]
     except (KeyError, ValueError, TypeError) as e:
         if isinstance(e, TokenizerFileError):

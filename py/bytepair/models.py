@@ -223,8 +223,9 @@ def tekken_site_form(data: Any) -> bytes:
 
 
 def site_file(model: OpenModel) -> str:
-    """The file name under the site's ``models/`` (gzip-compressed): ``<name>.bpv.gz`` (:mod:`bytepair.vocab_file`) or ``<name>.tekken.json.gz``."""
-    return f"{model.name}.tekken.json.gz" if model.format == "tekken" else f"{model.name}.bpv.gz"
+    """The file name under the site's ``models/``: ``<name>.bpv`` (:mod:`bytepair.vocab_file`; its big
+    sections deflated in blocks, no gzip around it) or ``<name>.tekken.json.gz`` (gzip-compressed)."""
+    return f"{model.name}.tekken.json.gz" if model.format == "tekken" else f"{model.name}.bpv"
 
 
 # --------------------------------------------------------------------------- every kind alike

@@ -22,9 +22,11 @@ recognised by the gzip magic ``1f 8b`` whatever its name: the playground's
 worker unzips natively before Python reads it)::
 
     magic     7 bytes   b"BPVOCAB"
-    version   1 byte    2 (VERSION); version 1 files (b"BPVOCAB1", before the
-                        open models shared the format) are refused with a
-                        message saying to rebuild them
+    version   1 byte    3 (VERSION); files of other versions are refused with a
+                        message saying to rebuild them (1: b"BPVOCAB1", before
+                        the open models shared the format; 2: before
+                        ``kind="hf"`` files stored added tokens as columns,
+                        :mod:`bytepair.hf_added`)
     hlen      u32       length of the header
     header    hlen bytes of UTF-8 JSON:
                 {"kind": "ranks" | "hf",
@@ -43,6 +45,17 @@ Section types (``count`` items each):
   character no item contains), encoded UTF-8 (``surrogatepass``).
 * ``"u32"``: unsigned 32-bit integers.
 
+Any section may be stored *deflated* (``"deflate": true`` in its header entry,
+``"raw_size"``: its bytes before): cut into blocks at offsets the writer
+chooses, each block compressed on its own (raw deflate with a window of
+``2**min(15, max(9, n.bit_length()))`` bytes for a block of ``n`` bytes: ``zlib``
+``wbits`` of minus that exponent; small windows inflate quicker), so that a
+reader can inflate only the blocks it reads (:class:`Blocks`).
+Stored as ``u32 n``, then ``n`` u32 end offsets of the blocks in the section's
+bytes, then ``n`` u32 end offsets of the compressed blocks (counted from the
+first block), then the blocks. A file whose big sections are deflated needs no
+gzip around it (the open models' site files, :mod:`bytepair.hf_lazy`).
+
 Sections of ``kind="ranks"``: ``tokens`` (bytes, in id order), ``ids`` (u32;
 only when the ids are not ``0..n-1``), ``merges`` (u32 ``left, right`` pairs
 in learned order; only for merge-list vocabularies). Of ``kind="hf"``: see
@@ -57,12 +70,14 @@ Example::
 
 from __future__ import annotations
 
+import bisect
 import gzip
 import itertools
 import json
 import os
 import struct
 import sys
+import zlib
 from array import array
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NamedTuple
@@ -70,6 +85,7 @@ from typing import Any, NamedTuple
 __all__ = [
     "MAGIC",
     "VERSION",
+    "Blocks",
     "VocabData",
     "VocabFile",
     "dump_vocab",
@@ -83,7 +99,7 @@ __all__ = [
 #: First 7 bytes of every (uncompressed) ``.bpv`` file; the 8th is :data:`VERSION`.
 MAGIC = b"BPVOCAB"
 #: The format version this module writes and reads.
-VERSION = 2
+VERSION = 3
 _HLEN = struct.Struct("<I")
 _GZIP_MAGIC = b"\x1f\x8b"
 #: Separators tried for "bytes" sections, in order: byte pairs that cannot occur in UTF-8 text.
@@ -158,13 +174,34 @@ def _text_section(items: list[str]) -> tuple[dict[str, Any], bytes]:
     return {"type": "text", "sep": sep}, sep.join(items).encode("utf-8", "surrogatepass")
 
 
+def _wbits(n: int) -> int:
+    """``zlib`` wbits of a deflated block of ``n`` bytes: raw deflate, a window no larger than it
+    needs (setting up a 32 KB window is most of inflating a 2 KB block)."""
+    return -min(15, max(9, n.bit_length()))
+
+
+def _deflated(blob: bytes, cuts: Sequence[int]) -> bytes:
+    """``blob`` as a deflated section (module docstring), cut after each offset of ``cuts``."""
+    ends = sorted({c for c in cuts if 0 < c < len(blob)} | {len(blob)})
+    blocks, stored, at, start = [], [], 0, 0
+    for end in ends:
+        z = zlib.compressobj(9, zlib.DEFLATED, _wbits(end - start), 9)
+        block = z.compress(blob[start:end]) + z.flush()
+        blocks.append(block)
+        at += len(block)
+        stored.append(at)
+        start = end
+    return _u32([len(ends)]) + _u32(ends) + _u32(stored) + b"".join(blocks)
+
+
 def write_vocab_file(
     sections: Mapping[str, Sequence[bytes] | Sequence[str] | Sequence[int]],
     *,
     kind: str,
     meta: Mapping[str, Any] | None = None,
+    deflate: Mapping[str, Sequence[int]] | None = None,
 ) -> bytes:
-    """The one ``.bpv`` writer: ``sections`` (name -> items) and ``meta`` as file bytes (not compressed).
+    """The one ``.bpv`` writer: ``sections`` (name -> items) and ``meta`` as file bytes.
 
     Args:
         sections: each a list of ``bytes`` (a "bytes" section), of ``str``
@@ -172,14 +209,22 @@ def write_vocab_file(
             (an empty list is written as "u32").
         kind: what the file holds (``"ranks"``, ``"hf"``); readers check it.
         meta: JSON-serializable facts stored in the header.
+        deflate: sections to store deflated (module docstring): name -> the
+            offsets in the section's bytes where a block ends (``()``: one
+            block); the other sections are stored as they are.
 
     Returns:
-        The file's bytes; ``gzip.compress(..., mtime=0)`` them for a smaller file.
+        The file's bytes; ``gzip.compress(..., mtime=0)`` them for a smaller
+        file (of little use when the big sections are deflated).
 
     Raises:
         TypeError: a section mixes item types, or an item type is not bytes/str/int.
-        ValueError: an int outside 0..2**32-1; no separator fits a section.
+        ValueError: an int outside 0..2**32-1; no separator fits a section; a
+            ``deflate`` name that is not a section.
     """
+    deflate = dict(deflate or {})
+    if not deflate.keys() <= sections.keys():
+        raise ValueError(f"deflate names sections the file does not have: {sorted(deflate.keys() - sections.keys())}")
     infos, blobs = [], []
     for name, items in sections.items():
         items = list(items)
@@ -196,6 +241,9 @@ def write_vocab_file(
             info, blob = {"type": "u32"}, _u32(items)
         else:
             raise TypeError(f"section {name!r} holds {type(first).__name__}; expected bytes, str or int items")
+        if name in deflate:
+            info["deflate"], info["raw_size"] = True, len(blob)
+            blob = _deflated(blob, deflate[name])
         infos.append({"name": name, **info, "count": len(items), "size": len(blob)})
         blobs.append(blob)
     header = json.dumps(
@@ -205,6 +253,76 @@ def write_vocab_file(
 
 
 # --------------------------------------------------------------------------- reader
+
+
+class Blocks:
+    """A deflated section (module docstring) read lazily: ``blocks[a:b]`` gives the section's
+    bytes ``a..b`` (``bytes``), inflating only the blocks they lie in; ``len`` is the section's
+    size before compression. A block read alone is kept (read again, it is not inflated again);
+    a slice over several blocks (a bulk read) keeps nothing.
+
+    Raises (on reading):
+        ValueError: a block that does not inflate to its recorded size.
+    """
+
+    __slots__ = ("_cache", "_data", "_ends", "_size", "_stored")
+
+    def __init__(self, view: memoryview, raw_size: int) -> None:
+        """``view``: the stored section. Raises ValueError when its block table does not fit it."""
+        if len(view) < 4:
+            raise ValueError("a deflated section is shorter than its block count")
+        (n,) = struct.unpack_from("<I", view, 0)
+        head = 4 + 8 * n
+        if head > len(view):
+            raise ValueError("a deflated section is shorter than its block table")
+        ends, stored = array("I"), array("I")
+        ends.frombytes(view[4 : 4 + 4 * n])
+        stored.frombytes(view[4 + 4 * n : head])
+        if sys.byteorder != "little":  # pragma: no cover
+            ends.byteswap()
+            stored.byteswap()
+        if n and (ends[-1] != raw_size or stored[-1] != len(view) - head):
+            raise ValueError("a deflated section's block table does not match its sizes")
+        if not n and raw_size:
+            raise ValueError("a deflated section has no blocks")
+        self._ends, self._stored, self._data, self._size = ends, stored, view[head:], raw_size
+        self._cache: dict[int, bytes] = {}
+
+    def __len__(self) -> int:
+        return self._size
+
+    def _block(self, k: int, keep: bool = False) -> bytes:
+        got = self._cache.get(k)
+        if got is None:
+            a = self._stored[k - 1] if k else 0
+            n = self._ends[k] - (self._ends[k - 1] if k else 0)
+            try:
+                got = zlib.decompress(self._data[a : self._stored[k]], _wbits(n), max(n, 1))
+            except zlib.error as e:
+                raise ValueError(f"block {k} of a deflated section is corrupt ({e})") from e
+            if len(got) != n:
+                raise ValueError(f"block {k} of a deflated section inflates to {len(got)} bytes, not its size")
+            if keep:
+                self._cache[k] = got
+        return got
+
+    def __getitem__(self, s: slice) -> bytes:
+        if not isinstance(s, slice):
+            raise TypeError("Blocks are read in slices")
+        a, b, step = s.indices(self._size)
+        if step != 1:
+            raise ValueError("Blocks are read in slices with step 1")
+        if a >= b:
+            return b""
+        k0, k1 = bisect.bisect_right(self._ends, a), bisect.bisect_left(self._ends, b)
+        base = self._ends[k0 - 1] if k0 else 0
+        if k0 == k1:
+            return self._block(k0, keep=True)[a - base : b - base]
+        return b"".join(map(self._block, range(k0, k1 + 1)))[a - base : b - base]
+
+    def tobytes(self) -> bytes:
+        """The whole section, inflated."""
+        return self[0 : self._size]
 
 
 def _read_section(info: dict[str, Any], view: memoryview) -> Any:
@@ -251,7 +369,9 @@ def read_vocab_file(
         kind: when given, the file must be of this kind.
         raw: names of "text" / "bytes" sections to give as they are stored (a
             ``memoryview`` of the file, not split), for readers that split
-            parts of them later (:mod:`bytepair.hf_lazy`).
+            parts of them later (:mod:`bytepair.hf_lazy`); a deflated section
+            named here (of any type) is given as :class:`Blocks`, inflated as
+            it is read. Every other deflated section is inflated at once.
 
     Raises:
         TypeError: ``data`` is not bytes-like.
@@ -294,11 +414,19 @@ def read_vocab_file(
     sections = {}
     for info, size in zip(infos, sizes):
         try:
+            part = view[pos : pos + size]
+            if info.get("deflate"):
+                part = Blocks(part, int(info["raw_size"]))
+                if info["name"] in raw:
+                    sections[info["name"]] = part
+                    pos += size
+                    continue
+                part = memoryview(part.tobytes())
             if info["name"] in raw and info["type"] != "u32":
-                sections[info["name"]] = view[pos : pos + size]
+                sections[info["name"]] = part
             else:
-                sections[info["name"]] = _read_section(info, view[pos : pos + size])
-        except (KeyError, TypeError, UnicodeDecodeError) as e:
+                sections[info["name"]] = _read_section(info, part)
+        except (KeyError, TypeError, UnicodeDecodeError, struct.error) as e:
             raise ValueError(f".bpv file has a damaged section ({e!r})") from e
         pos += size
     return VocabFile(file_kind, sections, meta)

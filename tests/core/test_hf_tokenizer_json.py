@@ -539,7 +539,7 @@ def test_compact_form_round_trip_and_damage():
         b"{}",
         blob[:40],
         blob[:-1],
-        blob.replace(b"BPVOCAB\x02", b"BPVOCAB\x09"),  # another format version
+        blob.replace(b"BPVOCAB\x03", b"BPVOCAB\x09"),  # another format version
         dump_vocab({b"a": 0}),  # the same format, but a rank vocabulary
     ):
         with pytest.raises(TokenizerFileError):

@@ -46,7 +46,10 @@ def test_facts_list_the_table():
     f = facts.facts()
     assert [m["name"] for m in f["open_models"]] == models.open_model_names()
     assert {m["maker"] for m in f["open_models"]} >= {"Meta", "Google", "Mistral AI"}
-    assert all(m["file"].startswith(m["name"] + ".") and m["file"].endswith(".gz") for m in f["open_models"])
+    # .bpv files deflate their tables in blocks (read lazily), Tekken JSON is gzip-compressed
+    assert all(
+        m["file"] == m["name"] + (".bpv" if m["format"] == "hf" else ".tekken.json.gz") for m in f["open_models"]
+    )
     with pytest.raises(UnknownNameError):
         models.open_model("llama2")
 
@@ -63,7 +66,8 @@ def _site_bytes(model):
         hf_models.require(HF_KEYS[model.name])
     else:
         pytest.importorskip("mistral_common")
-    return gzip.decompress(model_files.build_model_file(model).read_bytes())
+    data = model_files.build_model_file(model).read_bytes()
+    return gzip.decompress(data) if model.format == "tekken" else data
 
 
 @pytest.mark.parametrize("name", list(HF_KEYS))
@@ -178,7 +182,7 @@ def test_adapter_forwards_open_models(tmp_path, adapter):
     """web/src/py/playground: the open model's site file -> encode_spans / count / describe."""
     pg = adapter
     ref = hf_models.reference("llama3_1")
-    assert pg.model_file_needed("llama3") == "llama3.bpv.gz"
+    assert pg.model_file_needed("llama3") == "llama3.bpv"
     assert pg.model_file_needed("cl100k_base") is None
     f = tmp_path / "llama3.bpv"
     f.write_bytes(_site_bytes(models.open_model("llama3")))
@@ -290,3 +294,29 @@ def test_a_tiktoken_rank_file_brought_as_tokenizer_json_is_named_as_such(name):
     # a file that is neither still gets the JSON message
     with pytest.raises(TokenizerFileError, match="not valid JSON"):
         models.load_tokenizer_file("hello world 12\n")
+
+
+@pytest.mark.parametrize("name", list(HF_KEYS))
+def test_site_file_stores_the_added_tokens_once_and_gives_them_back(name):
+    """The site file holds the added tokens as columns, not as JSON, and not a second time as the
+    config's ``added_tokens_decoder`` (bytepair.hf_added); the tokenizer loaded from it still gives
+    `tokenizers`' added tokens and the original ``tokenizer_config.json`` (read with ``json``)."""
+    from bytepair.vocab_file import read_vocab_file
+
+    key = HF_KEYS[name]
+    data = _site_bytes(models.open_model(name))
+    f = read_vocab_file(data, kind="hf", raw=("vocab_text", "merge_text"))
+    config = json.loads((hf_models.require(key) / "tokenizer_config.json").read_text(encoding="utf-8"))
+    assert "added_tokens" not in f.meta["data"] and "added_tokens_decoder" not in f.meta["config"]
+    assert f.meta.get("config_added_tokens_decoder", False) is ("added_tokens_decoder" in config)
+    ref = hf_models.reference(key)
+    tok = models.load_model_file(data, name=name)
+    got = {t["id"]: t for t in tok.added_tokens}
+    want = ref.get_added_tokens_decoder()
+    assert sorted(got) == sorted(want)
+    for i, t in want.items():
+        flags = (t.content, t.special, t.lstrip, t.rstrip, t.single_word, t.normalized)
+        assert (
+            tuple(got[i][k] for k in ("content", "special", "lstrip", "rstrip", "single_word", "normalized")) == flags
+        )
+    assert tok.config == config

@@ -71,11 +71,11 @@ def test_hf_ids_and_decode_equal_reference(model, key):
 
 @pytest.mark.parametrize("model", sorted(DATA["models"]))
 def test_site_file_ids_equal_reference(model):
-    """The file the site ships (``models/<name>.bpv.gz``), loaded as the page loads it: its tables
+    """The file the site ships (``models/<name>.bpv``), loaded as the page loads it: its tables
     fill as each text needs them (bytepair.hf_lazy), text after text in one tokenizer."""
     from bytepair import hf_tokenizer
 
-    tok = hf_tokenizer.from_compact((FIXTURE_DIR / "hf-models" / model / "site.bpv.gz").read_bytes())
+    tok = hf_tokenizer.from_compact((FIXTURE_DIR / "hf-models" / model / "site.bpv").read_bytes())
     want = _expected(model)
     for key, ids in want["ids"].items():
         assert tok.encode(DATA["texts"][key]) == ids, key

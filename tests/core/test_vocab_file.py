@@ -63,7 +63,7 @@ def _tokens(count: int, size: int, **how) -> dict:
 
 def test_layout_is_the_documented_one():
     data = dump_vocab({b"hi": 0, b"!": 1})
-    assert data[:7] == b"BPVOCAB" and data[7] == 2 == VERSION
+    assert data[:7] == b"BPVOCAB" and data[7] == 3 == VERSION
     (hlen,) = struct.unpack_from("<I", data, 8)
     assert json.loads(data[12 : 12 + hlen]) == {
         "kind": "ranks",
@@ -113,6 +113,7 @@ def test_text_sections_round_trip():
         (b"IQ== 0\n", "not a .bpv"),
         (dump_vocab({b"a": 0, b"b": 1})[:-1], "truncated"),
         (b"BPVOCAB1" + struct.pack("<IIII", 1, 0, 0, 1) + b"\x01a", "version"),  # the format before version 2
+        (b"BPVOCAB\x02" + dump_vocab({b"a": 0})[8:], "rebuild the file"),  # before added-token columns (3)
         (_file({"kind": "ranks", "sections": [_tokens(2, 3, sep="2c")], "meta": {}}, b"a,a"), "repeated tokens"),
         (_file({"kind": "ranks", "sections": [_tokens(2, 3, sep="2c")], "meta": {}}, b"a,b" + b"x"), "promises"),
         (_file({"kind": "ranks", "sections": [_tokens(3, 3, sep="2c")], "meta": {}}, b"a,b"), "promises 3"),
@@ -179,3 +180,62 @@ def test_tiktoken_parser_fast_and_careful_paths_agree(text):
 def test_tiktoken_parser_still_rejects(text):
     with pytest.raises(ValueError, match="line"):
         parse_tiktoken_bpe(text)
+
+
+# --------------------------------------------------------------------------- deflated sections
+
+_SECTIONS = {
+    "words": [f"w{i}-{'é' * (i % 5)}" for i in range(300)],
+    "blobs": [bytes([i % 256]) * (1 + i % 7) for i in range(200)],
+    "nums": list(range(0, 4000, 3)),
+    "empty": [],
+}
+
+
+def test_deflated_sections_read_as_the_plain_ones():
+    plain = read_vocab_file(write_vocab_file(_SECTIONS, kind="t"))
+    cuts = {"words": [10, 500, 501, 100_000], "blobs": (), "nums": [4 * 100, 4 * 1000], "empty": ()}
+    data = write_vocab_file(_SECTIONS, kind="t", deflate=cuts)
+    got = read_vocab_file(data)
+    assert got.sections == plain.sections and got.sections["words"] == _SECTIONS["words"]
+    header = json.loads(data[12 : 12 + struct.unpack_from("<I", data, 8)[0]])
+    assert all(s["deflate"] for s in header["sections"])
+
+
+def test_blocks_inflate_only_what_a_slice_reads():
+    """Raw deflate blocks as the module docstring lays them out, read lazily."""
+    import zlib
+
+    from bytepair.vocab_file import Blocks
+
+    raw = bytes(range(256)) * 40  # 10,240 bytes
+    data = write_vocab_file({"b": [raw]}, kind="t", deflate={"b": [1000, 5000]})
+    f = read_vocab_file(data, raw=("b",))
+    blocks = f.sections["b"]
+    assert isinstance(blocks, Blocks) and len(blocks) == len(raw)
+    assert blocks[1200:4000] == raw[1200:4000] and set(blocks._cache) == {1}
+    assert blocks[990:1010] == raw[990:1010] and set(blocks._cache) == {1}  # a bulk read keeps nothing
+    assert blocks[10:20] == raw[10:20] and set(blocks._cache) == {0, 1}
+    assert blocks[7000:] == raw[7000:] and blocks[5:5] == b"" and blocks.tobytes() == raw
+    # the layout, read by hand: block count, raw ends, stored ends, then zlib raw-deflate blocks
+    hlen = struct.unpack_from("<I", data, 8)[0]
+    sec = data[12 + hlen :]
+    n, *ends = struct.unpack_from("<7I", sec)
+    assert n == 3 and ends[:3] == [1000, 5000, len(raw)]
+    body = sec[4 + 8 * n :]
+    assert zlib.decompress(body[ends[3] : ends[4]], -12) == raw[1000:5000]  # 4,000 bytes: a 4 KB window
+
+
+def test_damaged_deflated_sections_raise_value_error():
+    data = bytearray(write_vocab_file({"n": list(range(500))}, kind="t", deflate={"n": [800]}))
+    hlen = struct.unpack_from("<I", data, 8)[0]
+    at = 12 + hlen
+    bad_block = bytearray(data)
+    bad_block[at + 4 + 16 + 3] ^= 0xFF  # inside the first compressed block
+    bad_table = bytearray(data)
+    bad_table[at + 4 + 4] ^= 0x01  # the last block's raw end
+    for bad in (bad_block, bad_table):
+        with pytest.raises(ValueError):
+            read_vocab_file(bytes(bad))
+    with pytest.raises(ValueError, match="the file does not have"):
+        write_vocab_file({"n": [1]}, kind="t", deflate={"m": ()})

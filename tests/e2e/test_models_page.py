@@ -84,7 +84,8 @@ def test_switch_and_info_say_what_was_counted(page, site_url):
     choose(page, "llama3")
     ref = hf_models.reference("llama3_1")
     toggle = page.locator('[data-testid="toggle-special"]')
-    assert toggle.is_visible() and toggle.is_checked()
+    toggle.wait_for(state="visible")  # shown from describe(), which the view asks for after the count
+    assert toggle.is_checked()
     assert "<|begin_of_text|>" in page.text_content('[data-testid="special-toggle"]')
     assert "1 special token added (<|begin_of_text|>)" in page.text_content('[data-testid="count-what"]')
     first = page.locator('[data-testid="token"]').first
@@ -128,13 +129,13 @@ def test_second_visit_loads_from_the_browser_cache(page, site_url):
     assert downloads and downloads[-1]["loaded"] == downloads[-1]["total"] > 1_000_000
     assert progress[-1]["phase"] == "done" and progress[-1]["source"] == "network"
     assert [x["source"] for x in page.evaluate("() => window.bytepair.modelLoads")] == ["network"]
-    n_fetched = sum(u.endswith("/models/qwen3.bpv.gz") for u in page.requested_urls)
+    n_fetched = sum(u.endswith("/models/qwen3.bpv") for u in page.requested_urls)
     assert n_fetched == 1
     page.reload()
     open_ready(page, site_url, "tokenize")
     choose(page, "qwen3")
     assert [x["source"] for x in page.evaluate("() => window.bytepair.modelLoads")] == ["cache"]
-    assert sum(u.endswith("/models/qwen3.bpv.gz") for u in page.requested_urls) == n_fetched
+    assert sum(u.endswith("/models/qwen3.bpv") for u in page.requested_urls) == n_fetched
 
 
 def test_compare_lists_models_by_maker_and_counts_them(page, site_url):

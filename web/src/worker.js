@@ -30,7 +30,7 @@ const vocabLoads = new Map(); // file -> promise
 let manifest = null; // wheels/manifest.json, kept for the wheels installed later (lazy)
 let chatWheels = null; // the promise of installing manifest.lazy.chat (jinja2, MarkupSafe)
 const modelLoads = new Map(); // open model name -> promise (this worker's Python has it once resolved)
-const MODEL_CACHE = "bytepair-models"; // Cache API: the gzip files of models/, keyed by URL + ?v=<version>
+const MODEL_CACHE = "bytepair-models"; // Cache API: the files of models/, keyed by URL + ?v=<version>
 let modelIndex = null; // models/index.json: {name: {file, bytes, version}}
 
 /**
@@ -300,18 +300,10 @@ async function ensureModel(name, onProgress) {
       }
       report("load", entry.bytes, entry.bytes);
       const t1 = performance.now();
-      // the cache keeps the file unzipped (entries from before: gzip, recognised by its magic)
+      // .bpv files come as they are (their tables deflated in blocks, inflated in Python as a text
+      // needs them); a gzip file (Tekken JSON, cache entries from before) is unzipped here
       const data = gz[0] === 0x1f && gz[1] === 0x8b ? await gunzip(gz) : gz;
       const t2 = performance.now();
-      if (cache && !hit) {
-        // not awaited: the first count does not wait for the cache write
-        (async () => {
-          for (const old of await cache.keys()) if (old.url.startsWith(url.href + "?")) await cache.delete(old);
-          await cache.put(key, new Response(data.slice(), { headers: { "content-type": "application/octet-stream" } }));
-        })().catch((err) => {
-          console.warn("[models] not cached:", err); // quota: it still works, it is fetched next time
-        });
-      }
       const path = `${DATA_DIR}/${file}`;
       pyodide.FS.writeFile(path, data);
       try {
@@ -320,6 +312,17 @@ async function ensureModel(name, onProgress) {
         pyodide.FS.unlink(path);
       }
       const t3 = performance.now();
+      if (cache && !hit) {
+        // a task later, not awaited: the count waiting for this load runs first (in microtasks)
+        setTimeout(() => {
+          (async () => {
+            for (const old of await cache.keys()) if (old.url.startsWith(url.href + "?")) await cache.delete(old);
+            await cache.put(key, new Response(data, { headers: { "content-type": "application/octet-stream" } }));
+          })().catch((err) => {
+            console.warn("[models] not cached:", err); // quota: it still works, it is fetched next time
+          });
+        }, 0);
+      }
       const ms = (a, b) => Math.round(b - a);
       return {
         name,
