@@ -7,13 +7,14 @@ whatever the pattern's look-arounds) a range at a time, and the sum equals
 ``len(tok.encode_ordinary(text))``. The playground's worker steps a :class:`CountJob` for ~50 ms,
 yields to its other calls, and steps it again (``web/src/worker.js`` ``countStepped``).
 
-Counted in one step, as :func:`bytepair.models.count_tokens` counts (exact, not divided):
+Open models and loaded ``tokenizer.json`` files (:class:`bytepair.hf_tokenizer.HFTokenizer`) are
+stepped by :func:`bytepair.hf_chunked.hf_count_steps` (their pipeline's stages, the model's
+pieces a batch at a time); Tekken files (:class:`bytepair.tekken.TekkenTokenizer`) count their
+base :class:`Tokenizer` in steps, plus BOS.
 
-* a Tokenizer without a split pattern (``pattern="none"``: the whole text is one piece, and BPE
-  merges across any cut);
-* open models and loaded ``tokenizer.json`` files (:class:`bytepair.hf_tokenizer.HFTokenizer`):
-  normalizers, added tokens found across the whole text and the post-processor's BOS/EOS would
-  each need their own proof of independence; they are not divided (yet).
+Counted in one step, as :func:`bytepair.models.count_tokens` counts (exact, not divided): a
+Tokenizer without a split pattern (``pattern="none"``: the whole text is one piece, and BPE
+merges across any cut).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ import itertools
 import time
 from typing import Any
 
-from . import models, offsets
+from . import hf_chunked, models, offsets
+from .hf_tokenizer import HFTokenizer
 from .pretokenize import compile_pattern
 from .surrogates import fix_surrogates
 from .tokenizer import Tokenizer, TokenSpan
@@ -44,10 +46,17 @@ class CountJob:
         stepped: whether the job is divided (False: the first step counts everything).
     """
 
-    def __init__(self, tok: Any, text: str, *, add_special_tokens: bool = True) -> None:
-        """Raises TypeError if ``text`` is not a ``str`` (as the tokenizer's encode does)."""
+    def __init__(self, tok: Any, text: str, *, add_special_tokens: bool = True, batch: int = _BATCH) -> None:
+        """``batch``: pieces counted between two looks at the clock (a step counts at least one batch).
+
+        Raises:
+            TypeError: ``text`` is not a ``str`` (as the tokenizer's encode does).
+            ValueError: ``batch`` < 1.
+        """
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}")
+        if batch < 1:
+            raise ValueError(f"batch must be >= 1, got {batch}")
         self.count = 0
         self.done = False
         self.position = 0
@@ -55,6 +64,18 @@ class CountJob:
         self._text = text
         self._add_special_tokens = add_special_tokens
         self._matches = None
+        self._batch = batch
+        self._steps = None  # open models: hf_chunked.hf_count_steps
+        self._extra = 0  # tokens added around the base count (Tekken's BOS)
+        if isinstance(tok, HFTokenizer):
+            self._steps = hf_chunked.hf_count_steps(tok, text, add_special_tokens=add_special_tokens, batch=batch)
+            self.stepped = True
+            self.length = len(text)
+            return
+        base = getattr(tok, "_base", None)  # bytepair.tekken.TekkenTokenizer: its base Tokenizer, plus BOS
+        if base is not None and isinstance(base, Tokenizer) and models.adds_special_tokens(tok):
+            self._extra = int(add_special_tokens and getattr(tok, "_bos", None) is not None)
+            self._tok = tok = base
         self.stepped = isinstance(tok, Tokenizer) and tok.pattern is not None
         if self.stepped:
             work = tok._prepare(text)  # normalization (NFC/NFKC) applies to the whole text first
@@ -72,15 +93,27 @@ class CountJob:
         if self.done:
             return True
         if not self.stepped:
-            self.count = models.count_tokens(self._tok, self._text, add_special_tokens=self._add_special_tokens)
+            self.count = self._extra + models.count_tokens(
+                self._tok, self._text, add_special_tokens=self._add_special_tokens
+            )
             self.position = self.length
             self.done = True
             return True
         deadline = time.perf_counter() + budget_ms / 1000
+        if self._steps is not None:
+            try:
+                while True:
+                    self.count, self.position = next(self._steps)
+                    if time.perf_counter() >= deadline:
+                        return False
+            except StopIteration as stop:
+                self.count, self.position, self.done = stop.value, self.length, True
+                return True
         count_pieces = self._tok._count_pieces
         while True:
-            batch = list(itertools.islice(self._matches, _BATCH))
+            batch = list(itertools.islice(self._matches, self._batch))
             if not batch:
+                self.count += self._extra
                 self.position = self.length
                 self.done = True
                 return True
@@ -96,7 +129,9 @@ class CountJob:
         return self.count
 
 
-def first_spans(tok: Any, text: str, limit: int, *, units: str = "utf16") -> tuple[list, int] | None:
+def first_spans(
+    tok: Any, text: str, limit: int, *, units: str = "utf16", add_special_tokens: bool = True
+) -> tuple[list, int] | None:
     """The first ``limit`` tokens of ``text`` with their spans, without encoding the rest.
 
     The spans equal ``bytepair.models.view_spans(tok, text, units=units)[:limit]`` (special-token strings
@@ -120,6 +155,14 @@ def first_spans(tok: Any, text: str, limit: int, *, units: str = "utf16") -> tup
         raise ValueError(f"limit must be >= 0, got {limit}")
     if units not in ("chars", "utf16"):
         raise ValueError(f'units must be "chars" or "utf16", got {units!r}')
+    if isinstance(tok, HFTokenizer):  # open models: bytepair.hf_chunked.hf_first_spans
+        return hf_chunked.hf_first_spans(tok, text, limit, units=units, add_special_tokens=add_special_tokens)
+    base = getattr(tok, "_base", None)  # Tekken: its base Tokenizer's spans after BOS (as its encode_with_spans)
+    if isinstance(base, Tokenizer) and models.adds_special_tokens(tok):
+        bos = tok._bos if add_special_tokens else None
+        head = [] if bos is None else [TokenSpan(bos, tok._specials[bos].encode("utf-8"), 0, 0, True)]
+        rest = first_spans(base, text, max(limit - len(head), 0), units=units)
+        return None if rest is None else ((head + rest[0])[:limit], rest[1])
     if not (isinstance(tok, Tokenizer) and tok.pattern is not None) or tok._prepare(text) != text:
         return None
     try:

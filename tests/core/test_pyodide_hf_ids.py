@@ -80,3 +80,21 @@ def test_site_file_ids_equal_reference(model):
     for key, ids in want["ids"].items():
         assert tok.encode(DATA["texts"][key]) == ids, key
     assert tok.decode(want["ids"][key]) == want["decoded"][key]
+
+
+@pytest.mark.parametrize("model", sorted(DATA["models"]) + [f"tekken_{v}" for v in sorted(DATA["tekken"])])
+def test_stepped_counts_and_first_spans_equal_reference(model):
+    """bytepair.chunked.CountJob in steps of 3 pieces (bytepair.hf_chunked for open models), and
+    first_spans where it applies, against the reference's ids of each text."""
+    from bytepair import chunked
+
+    tok = _tok(model)
+    for key, ids in _expected(model)["ids"].items():
+        text = DATA["texts"][key]
+        job = chunked.CountJob(tok, text, batch=3)
+        while not job.step(0):
+            pass
+        assert job.count == len(ids), key
+        got = chunked.first_spans(tok, text, 4)
+        if got is not None:
+            assert [s.id for s in got[0]] == ids[:4], key

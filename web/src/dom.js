@@ -64,16 +64,37 @@ export function download(filename, data, type = "application/octet-stream") {
  * A "Working…" line (with its Cancel button) shown only when a call takes
  * longer than delayMs: start() when a call begins (again for a newer call),
  * stop() when the newest call has ended. The line's button calls onCancel.
+ * progress(fraction): the call is a count in steps that is moving (0..1 done): the line then
+ * reads as progress ("Counting… 49%" and "Cancel"), not as a stall; start() puts the stall
+ * wording back for the next call.
  */
 export function slowCallNotice(el, { onCancel = null, delayMs = 3000 } = {}) {
   let timer = 0;
-  if (onCancel) el.querySelector("button").addEventListener("click", onCancel);
+  const span = el.querySelector("span");
+  const button = el.querySelector("button");
+  const stalled = { text: span?.textContent ?? "", button: button?.textContent.trim() ?? "" };
+  const word = (text, label, title) => {
+    if (span) span.textContent = text;
+    if (button) {
+      button.textContent = label;
+      if (title) button.title = title;
+      else button.removeAttribute("title");
+    }
+  };
+  if (onCancel && button) button.addEventListener("click", onCancel);
   return {
     start() {
       clearTimeout(timer);
+      word(stalled.text, stalled.button, "");
+      el.dataset.state = "stalled";
       timer = setTimeout(() => {
         el.hidden = false;
       }, delayMs);
+    },
+    progress(fraction) {
+      const pct = Math.max(0, Math.min(99, Math.floor(fraction * 100)));
+      word(`Counting… ${pct}%`, "Cancel", "Stops the count (restarts Python)");
+      el.dataset.state = "progress";
     },
     stop() {
       clearTimeout(timer);

@@ -96,7 +96,11 @@ export function mountCompare(root, store, api) {
   const metricSelect = $(root, '[data-testid="compare-metric"]');
   const table = $(root, '[data-testid="compare-table"]');
   const canvas = $(root, '[data-testid="compare-chart"]');
-  const working = slowCallNotice($(root, '[data-testid="compare-working"]'), { onCancel: () => api.cancel() });
+  // a 10-tokenizer run (open models downloaded) takes ~8 s normally: the notice means a stall after 12 s
+  const working = slowCallNotice($(root, '[data-testid="compare-working"]'), {
+    onCancel: () => api.cancel(),
+    delayMs: 12000,
+  });
   const set = (patch) => store.update("compare", patch);
   const updateHint = scrollHint(table.closest(".table-wrap"), $(root, '[data-testid="compare-scroll-hint"]'));
   let samples = null;

