@@ -27,6 +27,7 @@ from . import hf_chunked, models, offsets
 from .hf_tokenizer import HFTokenizer
 from .pretokenize import compile_pattern
 from .surrogates import fix_surrogates
+from .tekken import TekkenTokenizer
 from .tokenizer import Tokenizer, TokenSpan
 
 #: Pieces encoded between two looks at the clock.
@@ -72,10 +73,9 @@ class CountJob:
             self.stepped = True
             self.length = len(text)
             return
-        base = getattr(tok, "_base", None)  # bytepair.tekken.TekkenTokenizer: its base Tokenizer, plus BOS
-        if base is not None and isinstance(base, Tokenizer) and models.adds_special_tokens(tok):
-            self._extra = int(add_special_tokens and getattr(tok, "_bos", None) is not None)
-            self._tok = tok = base
+        if isinstance(tok, TekkenTokenizer):  # its base Tokenizer, plus BOS
+            self._extra = int(add_special_tokens and tok._bos is not None)
+            self._tok = tok = tok._base
         self.stepped = isinstance(tok, Tokenizer) and tok.pattern is not None
         if self.stepped:
             work = tok._prepare(text)  # normalization (NFC/NFKC) applies to the whole text first
@@ -157,11 +157,10 @@ def first_spans(
         raise ValueError(f'units must be "chars" or "utf16", got {units!r}')
     if isinstance(tok, HFTokenizer):  # open models: bytepair.hf_chunked.hf_first_spans
         return hf_chunked.hf_first_spans(tok, text, limit, units=units, add_special_tokens=add_special_tokens)
-    base = getattr(tok, "_base", None)  # Tekken: its base Tokenizer's spans after BOS (as its encode_with_spans)
-    if isinstance(base, Tokenizer) and models.adds_special_tokens(tok):
+    if isinstance(tok, TekkenTokenizer):  # its base Tokenizer's spans after BOS (as its encode_with_spans)
         bos = tok._bos if add_special_tokens else None
         head = [] if bos is None else [TokenSpan(bos, tok._specials[bos].encode("utf-8"), 0, 0, True)]
-        rest = first_spans(base, text, max(limit - len(head), 0), units=units)
+        rest = first_spans(tok._base, text, max(limit - len(head), 0), units=units)
         return None if rest is None else ((head + rest[0])[:limit], rest[1])
     if not (isinstance(tok, Tokenizer) and tok.pattern is not None) or tok._prepare(text) != text:
         return None

@@ -67,6 +67,17 @@ function readable(err) {
   return err instanceof Error ? err : new Error(String(err));
 }
 
+/**
+ * One item's failure in registerTrained / registerFiles, as data: {name, error: {type, field,
+ * message}}. A worker crash is not a bad file: it is thrown, so the page says so and restarts the
+ * worker.
+ */
+function registerError(name, err) {
+  const e = readable(err);
+  if (e.name === "WorkerCrashed") throw e;
+  return { name, error: e.detail ?? { type: "internal", field: null, message: String(err) } };
+}
+
 async function fetchOk(url, what) {
   const res = await fetch(url);
   if (!res.ok) throw new Error(`Could not load ${what} (${url.pathname}): HTTP ${res.status}.`);
@@ -404,9 +415,7 @@ const api = {
         try {
           return JSON.parse(pg.register_trained(name, json));
         } catch (err) {
-          const e = readable(err);
-          if (e.name === "WorkerCrashed") throw e; // a crash, not a bad file: the page says so and restarts the worker
-          return { name, error: e.detail ?? { type: "internal", field: null, message: String(err) } };
+          return registerError(name, err);
         }
       }),
     );
@@ -522,9 +531,7 @@ const api = {
         try {
           return JSON.parse(pg.register_file(name, json, config || ""));
         } catch (err) {
-          const e = readable(err);
-          if (e.name === "WorkerCrashed") throw e; // a crash, not a bad file: the page says so and restarts the worker
-          return { name, error: e.detail ?? { type: "internal", field: null, message: String(err) } };
+          return registerError(name, err);
         }
       }),
     );

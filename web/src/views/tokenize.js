@@ -205,8 +205,9 @@ export function mountTokenize(root, store, api) {
         show({ counted: 0 });
         const onProgress = (position, length) => {
           if (mine !== seq) return;
-          set({ counted: length ? position / length : 0 });
-          working.progress(length ? position / length : 0); // a moving count, not a stall (tester's problem 6)
+          const counted = length ? position / length : 0;
+          set({ counted });
+          working.progress(counted); // a moving count, not a stall (tester's problem 6)
         };
         const n = await api.count(text, tokenizer, { addSpecial, key: "tokenize", onProgress });
         if (mine !== seq) return;
