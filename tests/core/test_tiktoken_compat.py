@@ -272,6 +272,39 @@ def test_encode_equals_tiktoken(pair, options):
             assert outcome(ours.encode_with_unstable, text, **options) == want
 
 
+def test_bare_string_options_as_tiktoken(pair):
+    ours, ref = pair
+    text = "hello <|endoftext|> world"
+    for enc in pair:
+        with pytest.raises(TypeError):
+            enc.encode(text, allowed_special="<|endoftext|>")
+    # a bare str for disallowed_special is a set of characters, to tiktoken and here
+    assert outcome(ours.encode, text, disallowed_special="w") == outcome(ref.encode, text, disallowed_special="w")
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_harmony"])
+def test_hypothesis_encode_equals_tiktoken(name):
+    pytest.importorskip("tiktoken")
+    hypothesis = pytest.importorskip("hypothesis")
+    st = hypothesis.strategies
+    needs_data(name)
+    ours, ref = bt.get_encoding(name), reference(name)
+    specials = sorted(ref._special_tokens)[:40]
+    piece = st.one_of(st.text(max_size=12), st.sampled_from([*specials, " ", "\n", "'s", "12345", "  \t"]))
+    options = st.sampled_from(OPTION_SETS[:5])
+
+    @hypothesis.settings(max_examples=40, deadline=None, derandomize=True)
+    @hypothesis.given(parts=st.lists(piece, max_size=8), opts=options)
+    def check(parts, opts):
+        text = "".join(parts)
+        assert outcome(ours.encode, text, **opts) == outcome(ref.encode, text, **opts)
+        assert ours.encode_ordinary(text) == ref.encode_ordinary(text)
+        data = text.encode("utf-8", "surrogatepass")[: len(text) // 2 + 1]
+        assert ours._encode_bytes(data) == ref._encode_bytes(data)
+
+    check()
+
+
 def test_encode_ordinary_and_numpy_equal_tiktoken(pair):
     ours, ref = pair
     for text in TEXTS:

@@ -159,6 +159,11 @@ class Encoding:
         disallowed token (raise), return the allowed special tokens."""
         if allowed_special == "all":
             allowed_special = self.special_tokens_set
+        elif isinstance(allowed_special, str):  # tiktoken fails on it too (a TypeError)
+            raise ArgumentTypeError(
+                f'allowed_special must be "all" or a set of token texts, e.g. {{{allowed_special!r}}}, not a str',
+                field="allowed_special",
+            )
         if disallowed_special == "all":
             disallowed_special = self.special_tokens_set - set(allowed_special)
         if disallowed_special:
@@ -211,6 +216,7 @@ class Encoding:
 
         Raises:
             ValueError: the text holds a disallowed special token; tiktoken's message.
+            TypeError: ``text`` is not a ``str``; ``allowed_special`` a ``str`` other than ``"all"``.
         """
         allowed = self._sets(allowed_special, disallowed_special, text)
         if not allowed:
