@@ -12,6 +12,7 @@ examples and the ids in tiktoken's own tests (``tests/test_encoding.py``,
 from __future__ import annotations
 
 import functools
+import hashlib
 import pickle
 
 import pytest
@@ -415,3 +416,22 @@ def test_extended_encoding_as_in_tiktoken_readme():
     again = pickle.loads(pickle.dumps(ours))
     assert again.encode(text, allowed_special="all") == tokens
     assert again.__getstate__().keys() == ref.__getstate__().keys()
+
+
+def test_load_tiktoken_bpe_equals_tiktoken(tmp_path, monkeypatch):
+    needs_data("r50k_base")
+    from bytepair.tiktoken_file import dump_tiktoken_bpe
+
+    ranks = dict(sorted(registry.load_ranks("r50k_base").items(), key=lambda kv: kv[1])[:400])
+    path = tmp_path / "small.tiktoken"
+    path.write_bytes(dump_tiktoken_bpe(ranks))
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    assert bt.load.load_tiktoken_bpe(str(path)) == ranks
+    assert bt.load.load_tiktoken_bpe(path, expected_hash=digest) == ranks
+    with pytest.raises(ValueError, match="Hash mismatch"):
+        bt.load.load_tiktoken_bpe(path, expected_hash="0" * 64)
+    with pytest.raises(ValueError, match="does not download"):
+        bt.load.load_tiktoken_bpe("https://example.invalid/r50k_base.tiktoken")
+    tiktoken_load = pytest.importorskip("tiktoken.load")
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")  # tiktoken: no cache, read the local file
+    assert tiktoken_load.load_tiktoken_bpe(str(path), expected_hash=digest) == ranks
