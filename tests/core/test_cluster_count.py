@@ -107,9 +107,10 @@ def test_local_cluster_two_processes_trains_as_in_memory(tmp_path):
     paths = _files(tmp_path, texts)
     step = 1026
     assert _awkward_edges("".join(texts).encode(), step) == (True, True)
-    with distributed.LocalCluster(
-        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
-    ) as cluster, distributed.Client(cluster):
+    with (
+        distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as cluster,
+        distributed.Client(cluster),
+    ):
         counts = cluster_count.count_files_dask(paths, special_tokens=SPECIALS, partition_bytes=step)
     got = corpus.train_from_counts(counts, 600, special_tokens=SPECIALS, min_frequency=2)
     want = bytepair.train("".join(texts), 600, special_tokens=SPECIALS, min_frequency=2)
