@@ -302,17 +302,20 @@ def plan_text_partitions(summaries: Sequence[tuple[int, str, str]], options: Cou
     return jobs
 
 
-def scan_text_job(options: CountOptions, partitions: Sequence[Any], jobs: Sequence[TextJob], start: int = 0) -> tuple:
+def scan_text_job(
+    options: CountOptions, partitions: Sequence[Any], jobs: Sequence[TextJob], start: int | None = None
+) -> tuple:
     """Scan the shares of ``jobs`` (consecutive; ``partitions`` their partitions' texts) joined.
 
-    Returns what :func:`bytepair.corpus.stitch_counts` takes: with ``start=0``
-    the scan from the share's start with its first events reported one by one;
-    with ``start > 0`` (a re-scan from the true position) only counts.
+    Returns what :func:`bytepair.corpus.stitch_counts` takes: with ``start=None``
+    (one job) the scan from the share's start with its first events reported
+    one by one; with ``start`` an int (a re-scan from the true position,
+    characters into the first share after normalization) only counts.
     """
     parts = []
     for part, job in zip(partitions, jobs):
         parts.append(_join(part)[job.skip :] + job.extra)
-    head_n = _HEAD if start == 0 and len(jobs) == 1 else 0
+    head_n = _HEAD if start is None else 0
     o = options
     return _scan(
         o.pattern,
@@ -321,7 +324,7 @@ def scan_text_job(options: CountOptions, partitions: Sequence[Any], jobs: Sequen
         jobs[0].ctx,
         "".join(parts),
         jobs[-1].ext,
-        start,
+        start or 0,
         jobs[-1].at_eof,
         head_n,
     )
@@ -459,7 +462,7 @@ def plan_file_partitions(
     return jobs
 
 
-def scan_file_job(options: CountOptions, jobs: Sequence[FileJob], start: int = 0) -> tuple:
+def scan_file_job(options: CountOptions, jobs: Sequence[FileJob], start: int | None = None) -> tuple:
     """Read and scan the byte ranges of ``jobs`` (consecutive) joined; see :func:`scan_text_job`.
 
     Raises:
@@ -467,9 +470,11 @@ def scan_file_job(options: CountOptions, jobs: Sequence[FileJob], start: int = 0
     """
     first, last = jobs[0], jobs[-1]
     text = _decode_range(first.files, first.lo, last.hi, first.errors)
-    head_n = _HEAD if start == 0 and len(jobs) == 1 else 0
+    head_n = _HEAD if start is None else 0
     o = options
-    return _scan(o.pattern, o.special_tokens, o.normalization, first.ctx, text, last.ext, start, last.at_eof, head_n)
+    return _scan(
+        o.pattern, o.special_tokens, o.normalization, first.ctx, text, last.ext, start or 0, last.at_eof, head_n
+    )
 
 
 # ------------------------------------------------------------------ Dask
