@@ -72,6 +72,48 @@ def test_bag_equal_whole_text(form, nparts):
     assert list(got.items()) == list(want.items())
 
 
+@pytest.mark.parametrize("sizes", [[1, 1, 1], [0, 5, 0, 2, 40], [3, 200]])
+def test_engine_neutral_steps_as_documented_for_spark(sizes):
+    # docs/DISTRIBUTED.md's Spark recipe, with plain lists as the partitions
+    items = [UNIT[k : k + 5] for k in range(0, len(UNIT), 5)] * 5
+    parts, k = [], 0
+    for n in sizes:
+        parts.append(items[k : k + n])
+        k += n
+    parts[-1] += items[k:]
+    opts = cluster_count.CountOptions.make(pattern="cl100k_base", special_tokens=SPECIALS, normalization="NFC")
+    summaries = [cluster_count.text_summary(p, ctx_chars=opts.ctx_chars) for p in parts]
+    jobs = cluster_count.plan_text_partitions(summaries, opts)
+    scans = [cluster_count.scan_text_job(opts, [parts[j.index]], [j]) for j in jobs]
+
+    def rescan(keys, p):
+        return cluster_count.scan_text_job(opts, [parts[j.index] for j in keys], keys, p)
+
+    got = corpus.stitch_counts(zip(jobs, scans), rescan)
+    assert list(got.items()) == list(oracle_counts("".join(items), "cl100k_base", SPECIALS, "NFC").items())
+
+
+@pytest.mark.parametrize("form", [None, "NFC"])
+def test_partitions_longer_than_what_the_driver_sees(form):
+    # partitions past HEAD_CHARS: the driver knows only their heads and tails;
+    # the second starts with a combining mark (NFC joins it to the "e" before)
+    big = AWKWARD * 600
+    assert len(big) > cluster_count.HEAD_CHARS + 300
+    parts = [[big + "Cafe"], ["\u0301 " + big], ["\r", "\n" + big[:999]]]
+    opts = cluster_count.CountOptions.make(pattern="cl100k_base", normalization=form)
+    jobs = cluster_count.plan_text_partitions(
+        [cluster_count.text_summary(p, ctx_chars=opts.ctx_chars) for p in parts], opts
+    )
+    scans = [cluster_count.scan_text_job(opts, [parts[j.index]], [j]) for j in jobs]
+
+    def rescan(keys, p):
+        return cluster_count.scan_text_job(opts, [parts[j.index] for j in keys], keys, p)
+
+    got = corpus.stitch_counts(zip(jobs, scans), rescan)
+    text = "".join("".join(p) for p in parts)
+    assert list(got.items()) == list(oracle_counts(text, "cl100k_base", (), form).items())
+
+
 def test_dataframe_column_equal_whole_text():
     pd = pytest.importorskip("pandas")
     dd = pytest.importorskip("dask.dataframe")
