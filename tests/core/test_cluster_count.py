@@ -52,6 +52,18 @@ def test_files_equal_whole_text(tmp_path, form, step):
     assert list(got.items()) == list(want.items())
 
 
+@pytest.mark.parametrize("chunk", [5, 50, 4000])
+@pytest.mark.parametrize("form", [None, "NFC"])
+def test_partitions_scanned_in_chunks(tmp_path, monkeypatch, chunk, form):
+    # a worker scans its partition in chunks of CHUNK_CHARS, each from where the last one's search stopped
+    monkeypatch.setattr(cluster_count, "CHUNK_CHARS", chunk)
+    text = UNIT * 20 + "a " + " " * 5000 + "b" + "x" * 4500 + " end\r\n" + AWKWARD * 3
+    paths = _files(tmp_path, [text[:3001], text[3001:]])
+    with dask.config.set(scheduler="synchronous"):
+        got = cluster_count.count_files_dask(paths, special_tokens=SPECIALS, normalization=form, partition_bytes=6007)
+    assert list(got.items()) == list(oracle_counts(text, "cl100k_base", SPECIALS, form).items())
+
+
 @pytest.mark.parametrize("pattern", ["gpt2", "o200k_base", r"\w+|\s"])
 def test_files_long_pieces_past_the_lookahead(tmp_path, pattern):
     text = "a " + " " * 10000 + "b" + "x" * 9000 + " end\r\n" + UNIT
