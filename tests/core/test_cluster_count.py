@@ -9,6 +9,8 @@ on the whole text in memory (itself checked against minbpe-style oracles in
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 dask = pytest.importorskip("dask")
 pytest.importorskip("regex")
@@ -113,6 +115,12 @@ def test_partitions_longer_than_what_the_driver_sees(form):
     assert len(big) > cluster_count.HEAD_CHARS + 300
     parts = [[big + "Cafe"], ["\u0301 " + big], ["\r", "\n" + big[:999]]]
     opts = cluster_count.CountOptions.make(pattern="cl100k_base", normalization=form)
+    got = _count_lists(parts, opts)
+    text = "".join("".join(p) for p in parts)
+    assert list(got.items()) == list(oracle_counts(text, "cl100k_base", (), form).items())
+
+
+def _count_lists(parts, opts):
     jobs = cluster_count.plan_text_partitions(
         [cluster_count.text_summary(p, ctx_chars=opts.ctx_chars) for p in parts], opts
     )
@@ -121,9 +129,28 @@ def test_partitions_longer_than_what_the_driver_sees(form):
     def rescan(keys, p):
         return cluster_count.scan_text_job(opts, [parts[j.index] for j in keys], keys, p)
 
-    got = corpus.stitch_counts(zip(jobs, scans), rescan)
+    return corpus.stitch_counts(zip(jobs, scans), rescan)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    parts=st.lists(
+        st.lists(
+            st.sampled_from(
+                ["ab", " ", "  ", "\r", "\n", "é", "e", "\u0301", "中", "😀", "<|e|>", "<|", "e|>", "'s", "1"]
+            )
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    form=st.sampled_from([None, "NFC", "NFKC"]),
+    pattern=st.sampled_from(["cl100k_base", "gpt2", "o200k_base"]),
+)
+def test_hypothesis_partitions(parts, form, pattern):
+    opts = cluster_count.CountOptions.make(pattern=pattern, special_tokens=["<|e|>"], normalization=form)
+    got = _count_lists(parts, opts)
     text = "".join("".join(p) for p in parts)
-    assert list(got.items()) == list(oracle_counts(text, "cl100k_base", (), form).items())
+    assert list(got.items()) == list(oracle_counts(text, pattern, ["<|e|>"], form).items())
 
 
 def test_dataframe_column_equal_whole_text():
