@@ -10,7 +10,10 @@ Prints ratios (higher = bytepair better), never asserts on speed:
 * training wall time vs Hugging Face ``tokenizers`` ``BpeTrainer`` with the same
   split pattern, byte-level alphabet, vocab 16384, on ~4 MB;
 * ``pattern="none"`` training vs the naive recount-every-merge loop (the slow
-  oracle in ``tests/reference/slow_bpe.py``), 150 KB, 200 merges.
+  oracle in ``tests/reference/slow_bpe.py``), 150 KB, 200 merges;
+* piece counting on Dask with 1 and 2 local worker processes vs the
+  single-process path, and ``bytepair train``'s peak memory vs ``BpeTrainer``
+  at vocab 32,768 (``tools/bench_dask.py``, 15 MB; ``--no-dask`` skips them).
 
 The same encode/train figures inside Pyodide come from ``tools/bench_core.py``
 run in Pyodide under Node.js by ``tools/bench_pyodide.mjs``, printed next to
@@ -190,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", help="also write the results to this file")
     ap.add_argument("--no-browser", action="store_true", help="skip the Chromium figures (tools/bench_browser.py)")
+    ap.add_argument("--no-dask", action="store_true", help="skip the Dask counting and training-memory figures")
     args = ap.parse_args(argv)
 
     kjv = load_kjv()  # also writes .cache/kjv.txt, which the Pyodide run reads
@@ -204,6 +208,10 @@ def main(argv: list[str] | None = None) -> int:
         bench_none(kjv[:150_000], 200, args.repeat),
     ]
     results += bench_pyodide(size, vocab, args.repeat)
+    if not args.no_dask:
+        from tools import bench_dask
+
+        results += bench_dask.bench_all(4 if args.quick else 15, 32768)
     if not args.no_browser:
         from tools import bench_browser
 

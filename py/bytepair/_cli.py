@@ -3,13 +3,14 @@
 Commands::
 
     bytepair train FILE... --vocab-size N [--pattern NAME|REGEX] [--special TOKEN]...
-                   [--min-frequency N] [--normalization NFC|NFKC] [--counts FILE] -o OUT
+                   [--min-frequency N] [--normalization NFC|NFKC] [--counts FILE]
+                   [--dask ADDRESS|local:N] -o OUT
     bytepair encode [TEXT...] [-f FILE]... (--encoding NAME | --tokenizer FILE) [--format json|space]
     bytepair decode [IDS...] (--encoding NAME | --tokenizer FILE)
     bytepair count  [FILE...] [--text TEXT] (--encoding NAME | --tokenizer FILE)
     bytepair compare FILE... --tokenizer A --tokenizer B ... [--format table|csv|json]
     bytepair convert IN OUT
-    bytepair pieces FILE... [--pattern ...] -o counts.tsv
+    bytepair pieces FILE... [--pattern ...] [--dask ADDRESS|local:N] -o counts.tsv
 
 ``OUT``'s name picks the format: ``*.tiktoken`` (rank file), ``tokenizer.json``
 or ``*.tokenizer.json`` (Hugging Face; ``tokenizer_config.json`` is written
@@ -235,6 +236,20 @@ ERRORS = click.Choice(["strict", "replace"])
 @click.option(
     "--errors", type=ERRORS, default="strict", show_default=True, help="Invalid UTF-8: stop, or read as U+FFFD."
 )
+@click.option(
+    "--dask",
+    "dask_spec",
+    metavar="ADDRESS|local:N",
+    default=None,
+    help="Count on a Dask cluster: a scheduler address, or local:N worker processes (extra [dask]).",
+)
+@click.option(
+    "--partition-bytes",
+    type=click.IntRange(1),
+    default=32 << 20,
+    show_default=True,
+    help="With --dask: bytes of the files per partition.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 def train(
     files,
@@ -249,6 +264,8 @@ def train(
     workers,
     chunk_chars,
     errors,
+    dask_spec,
+    partition_bytes,
     quiet,
 ):
     """Train a tokenizer on FILES (paths, globs, - for stdin) and write it to OUT."""
@@ -302,14 +319,26 @@ def train(
         ) as prog:
             task = prog.add_task("count", total=total)
             try:
-                counts = corpus.count_pieces(
-                    corpus.read_text(sources, errors=errors, on_bytes=lambda n: prog.advance(task, n)),
-                    pattern=pattern,
-                    special_tokens=special,
-                    normalization=normalization,
-                    workers=workers,
-                    chunk_chars=chunk_chars,
-                )
+                if dask_spec:
+                    counts = _count_on_dask(
+                        dask_spec,
+                        sources,
+                        pattern=pattern,
+                        special=special,
+                        normalization=normalization,
+                        errors=errors,
+                        partition_bytes=partition_bytes,
+                        on_bytes=lambda n: prog.advance(task, n),
+                    )
+                else:
+                    counts = corpus.count_pieces(
+                        corpus.read_text(sources, errors=errors, on_bytes=lambda n: prog.advance(task, n)),
+                        pattern=pattern,
+                        special_tokens=special,
+                        normalization=normalization,
+                        workers=workers,
+                        chunk_chars=chunk_chars,
+                    )
             except BytepairError as e:
                 _fail(str(e))
             except KeyboardInterrupt:
@@ -373,17 +402,42 @@ def train(
 @click.option("--output", "-o", default="-", show_default=True, help="counts.tsv or counts.json (- = stdout, TSV).")
 @click.option("--workers", "-j", type=click.IntRange(0), default=None)
 @click.option("--errors", type=ERRORS, default="strict", show_default=True)
-def pieces(files, pattern, special, normalization, output, workers, errors):
+@click.option(
+    "--dask",
+    "dask_spec",
+    metavar="ADDRESS|local:N",
+    default=None,
+    help="Count on a Dask cluster: a scheduler address, or local:N worker processes (extra [dask]).",
+)
+@click.option(
+    "--partition-bytes",
+    type=click.IntRange(1),
+    default=32 << 20,
+    show_default=True,
+    help="With --dask: bytes of the files per partition.",
+)
+def pieces(files, pattern, special, normalization, output, workers, errors, dask_spec, partition_bytes):
     """Count the pieces of FILES (the input of `train --counts`)."""
     try:
         sources = corpus.expand_sources(files)
-        counts = corpus.count_pieces(
-            corpus.read_text(sources, errors=errors),
-            pattern=pattern,
-            special_tokens=special,
-            normalization=normalization,
-            workers=workers,
-        )
+        if dask_spec:
+            counts = _count_on_dask(
+                dask_spec,
+                sources,
+                pattern=pattern,
+                special=special,
+                normalization=normalization,
+                errors=errors,
+                partition_bytes=partition_bytes,
+            )
+        else:
+            counts = corpus.count_pieces(
+                corpus.read_text(sources, errors=errors),
+                pattern=pattern,
+                special_tokens=special,
+                normalization=normalization,
+                workers=workers,
+            )
     except BytepairError as e:
         _fail(str(e))
     fmt = "json" if output.endswith(".json") else "tsv"
@@ -395,6 +449,40 @@ def pieces(files, pattern, special, normalization, output, workers, errors):
     else:
         with open(output, "w", encoding="utf-8", newline="") as f:
             corpus.write_counts(counts, f, fmt=fmt)
+
+
+def _count_on_dask(
+    spec: str,
+    sources: Sequence[str],
+    *,
+    pattern: str,
+    special: Sequence[str],
+    normalization: str | None,
+    errors: str,
+    partition_bytes: int,
+    on_bytes=None,
+) -> dict[str, int]:
+    """Piece counts of ``sources`` on the Dask cluster ``spec`` (``local:N`` or a scheduler address)."""
+    from . import cluster_count
+
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        _fail('--dask needs Dask: pip install "bytepair[dask]"')
+    try:
+        with cluster_count.dask_client(spec):
+            return cluster_count.count_files_dask(
+                sources,
+                pattern=pattern,
+                special_tokens=special,
+                normalization=normalization,
+                errors=errors,
+                partition_bytes=partition_bytes,
+                on_partition=on_bytes,
+            )
+    except (OSError, TimeoutError) as e:
+        _fail(f"--dask {spec}: {e}")
+    return {}  # not reached: _fail raises
 
 
 def _input_text(texts, files, errors) -> str:

@@ -73,6 +73,7 @@ __all__ = [
     "expand_sources",
     "read_chunks",
     "read_counts",
+    "stitch_counts",
     "train_from_counts",
     "train_iter_from_counts",
     "write_counts",
@@ -413,13 +414,49 @@ def count_pieces(
             for jb, fut in inflight:
                 yield jb, fut.result()
 
+    def rescan(keys: list[tuple[str, str, str, bool]], p: int):
+        # the worker's search did not meet the true one: scan here from the true position
+        ctx, chunk = keys[0][0], "".join(k[1] for k in keys)
+        return _scan(pat, names, normalization, ctx, chunk, keys[-1][2], p, keys[-1][3], 0)
+
+    def done(keys: list[tuple[str, str, str, bool]]) -> None:
+        if on_chunk is not None:
+            on_chunk(sum(len(k[1]) for k in keys))
+
+    return stitch_counts(results(), rescan, on_done=done)
+
+
+def stitch_counts(
+    results: Iterable[tuple[Any, tuple | None]],
+    rescan: Callable[[list[Any], int], tuple],
+    *,
+    on_done: Callable[[list[Any]], None] | None = None,
+) -> dict[str, int]:
+    """Join the scans of consecutive chunks into the counts of the whole text.
+
+    Args:
+        results: ``(key, scan)`` per chunk, in text order; ``scan`` is what
+            ``_scan`` returned for the chunk searched from its start (``head``
+            events, counts, resume, complete, normalized length), or ``None``.
+            ``key`` is anything that names the chunk for ``rescan``.
+        rescan: ``rescan(keys, p)`` -> the scan (no head) of the chunks named by
+            ``keys`` joined, searched from ``p`` (characters into the first one,
+            after normalization); called when a chunk's own search did not meet
+            the true one, or with several keys when a piece ran past the look-ahead.
+        on_done: called with the keys of each chunk (or run of chunks) once counted.
+
+    Returns:
+        ``{piece: count}``, insertion order = first appearance in the whole text.
+    """
     total: dict[str, int] = {}
     p = 0  # the search position, relative to the start of the next chunk (<= 0: its start)
-    carry: tuple[str, str] | None = None  # (context, text) of chunks the parent scans together
-    for (ctx, chunk, ext, at_eof), res in results():
-        if carry is not None:
-            ctx, chunk = carry[0], carry[1] + chunk
-            res, carry = None, None
+    carry: list[Any] = []  # keys of chunks scanned together (a piece ran past the look-ahead)
+    for key, res in results:
+        if carry:
+            carry.append(key)
+            res = None
+        else:
+            carry = [key]
         p = max(p, 0)
         if res is not None:
             head, counts, resume, complete, nlen = res
@@ -430,18 +467,18 @@ def count_pieces(
                         total[piece] = total.get(piece, 0) + 1
                 _add(total, counts)
                 p = resume - nlen
-                if on_chunk is not None:
-                    on_chunk(len(chunk))
+                if on_done is not None:
+                    on_done(carry)
+                carry = []
                 continue
-        # the worker's search did not meet the true one: scan here from the true position
-        _, counts, resume, complete, nlen = _scan(pat, names, normalization, ctx, chunk, ext, p, at_eof, 0)
+        _, counts, resume, complete, nlen = rescan(carry, p)
         if not complete:  # a piece runs past the look-ahead: scan it together with the next chunk
-            carry = (ctx, chunk)
             continue
         _add(total, counts)
         p = resume - nlen
-        if on_chunk is not None:
-            on_chunk(len(chunk))
+        if on_done is not None:
+            on_done(carry)
+        carry = []
     total.pop("", None)
     return total
 

@@ -37,9 +37,22 @@ class BytepairError(Exception):
         """Extra JSON-friendly fields of this error type (subclasses add theirs)."""
         return {}
 
+    def __reduce__(self):
+        # Pickle by state, not by ``cls(*args)`` (the keyword-only fields would be
+        # lost): errors raised in Dask or multiprocessing workers reach the caller whole.
+        return (_rebuild, (type(self), self.message, dict(self.__dict__)))
+
     def to_dict(self) -> dict[str, Any]:
         """``{"type", "field", "message", **details}``: JSON-friendly."""
         return {"type": self.type_name, "field": self.field, "message": self.message, **self.details()}
+
+
+def _rebuild(cls: type[BytepairError], message: str, state: dict[str, Any]) -> BytepairError:
+    """Unpickle a :class:`BytepairError` (see ``__reduce__``)."""
+    err = cls.__new__(cls)
+    Exception.__init__(err, message)
+    err.__dict__.update(state)
+    return err
 
 
 class ArgumentError(BytepairError, ValueError):

@@ -317,6 +317,7 @@ def _byte_pair_ids(data: bytes) -> list[int]:
 
 def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterator[MergeEvent]:
     data, wt, nxt, prv, last, n_bytes = _layout(counts)
+    del counts  # a copy (train_iter_from_counts) or the in-memory pieces: not needed past the layout
     n_tokens = n_bytes
     n = len(data)
 

@@ -123,3 +123,21 @@ def test_from_json_refuses_deep_nesting_before_parsing(text):
 def test_from_json_nesting_check_ignores_brackets_in_strings():
     tok = bytepair.train(TEXT, 270, pattern="none", special_tokens=["[[[[" * 20 + '"\\'])
     assert bytepair.from_json(tok.to_json()).special_tokens == tok.special_tokens
+
+
+def test_errors_pickle_with_their_fields():
+    # errors raised in worker processes (corpus counting, Dask) reach the caller whole
+    import pickle
+
+    from bytepair.corpus import InputDecodeError
+    from bytepair.errors import PatternError, TokenizerFileError, UnknownNameError
+
+    for e in (
+        InputDecodeError("bad byte", path="a.txt", line=3, byte_offset=17),
+        PatternError("bad", pos=4, construct="(?<=", reason="look-behind"),
+        TokenizerFileError("bad file", where="line 2", component="WordPiece"),
+        UnknownNameError("no such", field="encoding", known=["gpt2"]),
+    ):
+        back = pickle.loads(pickle.dumps(e))
+        assert type(back) is type(e) and str(back) == str(e)
+        assert back.to_dict() == e.to_dict()

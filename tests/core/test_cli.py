@@ -156,6 +156,18 @@ def test_pieces_then_train_from_counts(corpus_file, tmp_path):
     assert bytepair.from_json(out.read_text(encoding="utf-8")).merges == bytepair.train(TEXT, 320).merges
 
 
+def test_train_on_a_local_dask_cluster(corpus_file, tmp_path):
+    pytest.importorskip("distributed")
+    out = tmp_path / "dask.json"
+    args = ["train", str(corpus_file), str(corpus_file), "-v", "320", "--min-frequency", "3", "-o", str(out), "-q"]
+    r = run(*args, "--dask", "local:2", "--partition-bytes", "997")
+    assert r.returncode == 0, r.stderr.decode()
+    want = bytepair.train(TEXT + TEXT, 320, min_frequency=3).merges
+    assert bytepair.from_json(out.read_text(encoding="utf-8")).merges == want
+    r = run(*args, "--dask", "local:0")
+    assert r.returncode == 2 and "positive N" in r.stderr.decode()
+
+
 @pytest.mark.parametrize(
     "args, needle",
     [
