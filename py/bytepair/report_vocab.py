@@ -33,6 +33,7 @@ import itertools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from .decoding import token_to_display
 from .report import char_script
 
 __all__ = ["CATEGORIES", "VocabReport", "ordinary_ids", "vocab_report"]
@@ -76,12 +77,13 @@ def ordinary_ids(tok: Any) -> dict[int, bytes]:
     for added in getattr(tok, "added_tokens", None) or ():
         if isinstance(added, Mapping) and "id" in added:
             skip.add(added["id"])
+    get = getattr(tok, "decode_single_token_bytes", None) or tok.token_bytes
     out = {}
     for i in range(tok.n_vocab):
         if i in skip:
             continue
         try:
-            out[i] = tok.decode_single_token_bytes(i)
+            out[i] = get(i)
         except KeyError:
             continue
     return out
@@ -113,12 +115,16 @@ class VocabReport:
     token_bytes: dict[int, bytes] = dataclasses.field(repr=False, compare=False, default_factory=dict)
 
     def to_dict(self, *, examples: int = 20) -> dict[str, Any]:
-        """JSON-friendly: counts, up to ``examples`` example tokens per category (``{id, text}``,
-        text with U+FFFD for partial bytes), and ``categories``: ``{name: {definition, source}}``."""
+        """JSON-friendly: counts, up to ``examples`` example tokens per category (``{id, text, display}``,
+        text with U+FFFD for partial bytes, display as :func:`bytepair.token_to_display`: ``<e0a6>``), and ``categories``: ``{name: {definition, source}}``."""
 
         def ex(ids: Iterable[int]) -> list[dict[str, Any]]:
             return [
-                {"id": i, "text": self.token_bytes[i].decode("utf-8", "replace")}
+                {
+                    "id": i,
+                    "text": self.token_bytes[i].decode("utf-8", "replace"),
+                    "display": token_to_display(self.token_bytes[i]),
+                }
                 for i in itertools.islice(ids, examples)
             ]
 
