@@ -14,7 +14,7 @@ Strouse 2024):
 * **by script**: a text token's script (:func:`bytepair.report.char_script` of its
   characters; ``"Common"`` when no character has a script, e.g. punctuation,
   digits, spaces; ``"Mixed"`` when several);
-* **whitespace**: tokens that are only whitespace (``str.isspace``);
+* **whitespace**: tokens made only of Unicode ``White_Space`` characters;
 * **digits**: tokens made only of ASCII digits (by length), and which of the
   1-, 2- and 3-digit strings encode to a single token;
 * **longest**: the longest tokens in bytes;
@@ -29,10 +29,12 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import functools
 import itertools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from . import _unicode_tables as _tables
 from .decoding import token_to_display
 from .report import char_script
 
@@ -59,7 +61,10 @@ CATEGORIES: dict[str, tuple[str, str]] = {
         "text tokens by the Unicode script of their characters (Common: none has a script; Mixed: several)",
         "Unicode Standard Annex #24 script property, via bytepair's tables generated from `regex`",
     ),
-    "whitespace": ("tokens that are whitespace only (str.isspace)", "this module"),
+    "whitespace": (
+        "tokens made only of White_Space characters (not str.isspace, which adds U+001C-U+001F)",
+        "Unicode Character Database, PropList.txt White_Space",
+    ),
     "digit_tokens": ("tokens of ASCII digits only, counted by length in digits", _DIGITS),
     "single_token_numbers": (
         "how many of the n-digit strings (n = 1, 2, 3; with leading zeros: 10, 100, 1000 strings) "
@@ -87,6 +92,19 @@ def ordinary_ids(tok: Any) -> dict[int, bytes]:
         except KeyError:
             continue
     return out
+
+
+@functools.cache
+def _white_space() -> frozenset[int]:
+    out = set()
+    for item in _tables.RANGES["White_Space"].split():
+        lo, _, hi = item.partition("-")
+        out.update(range(int(lo, 16), int(hi or lo, 16) + 1))
+    return frozenset(out)
+
+
+def _is_white_space(ch: str) -> bool:
+    return ord(ch) in _white_space()
 
 
 def _text_script(text: str) -> str:
@@ -173,7 +191,7 @@ def vocab_report(tok: Any, *, corpus: Iterable[str] | None = None, longest: int 
         if tok.encode_ordinary(text) != [i]:
             unreachable.append(i)
         scripts[_text_script(text)] += 1
-        if text and text.isspace():
+        if text and all(_is_white_space(c) for c in text):
             whitespace.append(i)
         if text and text.isascii() and text.isdigit():
             digits[len(text)] += 1
