@@ -267,3 +267,69 @@ def test_parallel_dir_and_udhr_file_readers(tmp_path, udhr):
         report_corpora.read_udhr_samples(tmp_path / "missing.json")
     with pytest.raises(ArgumentError):
         report_corpora.load_corpus("no-such-corpus")
+
+
+# ---------------------------------------------------------------- command line
+def _run(*args: str):
+    import os
+    import pathlib
+    import subprocess
+    import sys
+
+    pytest.importorskip("click")
+    pytest.importorskip("rich")
+    py = str(pathlib.Path(__file__).resolve().parents[2] / "py")
+    env = dict(os.environ, PYTHONPATH=py, PYTHONIOENCODING="utf-8", COLUMNS="120")
+    return subprocess.run([sys.executable, "-m", "bytepair", *args], capture_output=True, env=env, timeout=120)
+
+
+def test_cli_report_flores_layout_json_equals_tiktoken(tmp_path, udhr, tiktoken_get):
+    langs = {"eng_Latn": "eng", "rus_Cyrl": "rus", "tha_Thai": "tha"}
+    for split in ("dev", "devtest"):
+        (tmp_path / split).mkdir()
+    for code, u in langs.items():
+        lines = udhr[u].split("\n")
+        (tmp_path / "dev" / f"{code}.dev").write_text("\n".join(lines[:3]) + "\n", encoding="utf-8")
+        (tmp_path / "devtest" / f"{code}.devtest").write_text("\n".join(lines[3:]) + "\n", encoding="utf-8")
+    r = _run("report", "cl100k_base", "--corpus", f"flores200:{tmp_path}", "--json")
+    assert r.returncode == 0, r.stderr.decode()
+    out = json.loads(r.stdout)
+    ref = tiktoken_get("cl100k_base")
+    rows = {row["lang"]: row for row in out["corpus"]["languages"]}
+    counts = {}
+    for code, u in langs.items():
+        lines = udhr[u].split("\n")
+        text = " ".join(lines[:3] + [""] + lines[3:] + [""])  # Petrov et al.'s join, written out
+        counts[code] = len(ref.encode_ordinary(text))
+        assert rows[code]["tokens"] == counts[code]
+    assert out["corpus"]["baseline"] == "eng_Latn"
+    assert rows["rus_Cyrl"]["premium"] == counts["rus_Cyrl"] / counts["eng_Latn"]
+    assert rows["tha_Thai"]["fertility"] is None and rows["tha_Thai"]["space_delimited"] is False
+    assert out["vocab"]["single_token_numbers"]["3"] == {"single": 1000, "of": 1000}
+    assert "Petrov" in out["corpus"]["metrics"]["premium"]["source"]
+
+
+def test_cli_report_tokenizer_json_table_and_errors(tmp_path, udhr):
+    tokenizers = pytest.importorskip("tokenizers")
+    tok = bytepair.train(udhr["eng"] + udhr["fra"], 400, pattern="gpt2")
+    path = tmp_path / "t.tokenizer.json"
+    path.write_text(tok.to_tokenizer_json(), encoding="utf-8")
+    corpus = tmp_path / "texts"
+    corpus.mkdir()
+    for code in ("eng", "fra", "deu_1996"):
+        (corpus / f"{code}.txt").write_text(udhr[code], encoding="utf-8")
+    r = _run("report", str(path), "--corpus", str(corpus), "--json")
+    assert r.returncode == 0, r.stderr.decode()
+    out = json.loads(r.stdout)
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    for row in out["corpus"]["languages"]:
+        assert row["tokens"] == len(hf.encode(udhr[row["lang"]], add_special_tokens=False).ids)
+    produced = set().union(*(hf.encode(udhr[c], add_special_tokens=False).ids for c in ("eng", "fra", "deu_1996")))
+    assert out["vocab"]["never_produced"]["count"] == 400 - len(produced)
+    r = _run("report", "gpt2", "--corpus", str(corpus), "--no-vocab")
+    assert r.returncode == 0, r.stderr.decode()
+    assert "deu_1996" in r.stdout.decode() and "premium" in r.stdout.decode()
+    r = _run("report", "gpt2", "--corpus", str(corpus), "--baseline", "eng_Latn")
+    assert r.returncode == 2 and "baseline" in r.stderr.decode() and "Traceback" not in r.stderr.decode()
+    r = _run("report", "gpt2", "--corpus", "flores200:" + str(tmp_path / "none"))
+    assert r.returncode == 2 and "dev" in r.stderr.decode()
