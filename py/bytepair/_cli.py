@@ -608,7 +608,9 @@ def _fmt(v, spec: str) -> str:
 @click.option("--baseline", default=None, help="The premiums' baseline language (default: eng_Latn or eng).")
 @click.option("--pattern", help="Split pattern for a .tiktoken file.")
 @click.option("--vocab/--no-vocab", "with_vocab", default=True, show_default=True, help="Add the vocabulary anatomy.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (with each metric's definition and source).")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the report as JSON (with each metric's definition and source)."
+)
 def report(tokenizer_spec, corpus_spec, baseline, pattern, with_vocab, as_json):
     """A report card for TOKENIZER (encoding name or file): per-language premium, byte premium,
     fertility, continued words, Rényi efficiency, bytes per token; and the vocabulary's anatomy."""

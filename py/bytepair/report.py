@@ -72,7 +72,9 @@ _RUST = (
 METRICS: dict[str, Metric] = {
     m.name: m
     for m in (
-        Metric("tokens", "number of tokens the language's text encodes to (encode_ordinary, whole text)", "tokens", _PETROV),
+        Metric(
+            "tokens", "number of tokens the language's text encodes to (encode_ordinary, whole text)", "tokens", _PETROV
+        ),
         Metric("bytes", "UTF-8 length of the language's text", "bytes", "UTF-8, RFC 3629"),
         Metric("chars", "length of the language's text", "characters (code points)", "Python str length"),
         Metric(

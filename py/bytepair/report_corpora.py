@@ -67,7 +67,9 @@ def read_flores200(directory: str | pathlib.Path) -> ParallelCorpus:
     d = pathlib.Path(directory)
     devs = sorted((d / "dev").glob("*.dev"))
     if not devs:
-        raise ArgumentError(f"{d}: no FLORES-200 dev/<code>.dev files (expected DIR/dev and DIR/devtest)", field="corpus")
+        raise ArgumentError(
+            f"{d}: no FLORES-200 dev/<code>.dev files (expected DIR/dev and DIR/devtest)", field="corpus"
+        )
     texts = {}
     for dev in devs:
         code = dev.name.removesuffix(".dev")

@@ -195,9 +195,7 @@ def vocab_report(tok: Any, *, corpus: Iterable[str] | None = None, longest: int 
             whitespace.append(i)
         if text and text.isascii() and text.isdigit():
             digits[len(text)] += 1
-    single = {
-        n: sum(1 for k in range(10**n) if len(tok.encode_ordinary(str(k).zfill(n))) == 1) for n in (1, 2, 3)
-    }
+    single = {n: sum(1 for k in range(10**n) if len(tok.encode_ordinary(str(k).zfill(n))) == 1) for n in (1, 2, 3)}
     never = None
     if corpus is not None:
         produced: set[int] = set()
