@@ -333,3 +333,36 @@ def test_cli_report_tokenizer_json_table_and_errors(tmp_path, udhr):
     assert r.returncode == 2 and "baseline" in r.stderr.decode() and "Traceback" not in r.stderr.decode()
     r = _run("report", "gpt2", "--corpus", "flores200:" + str(tmp_path / "none"))
     assert r.returncode == 2 and "dev" in r.stderr.decode()
+
+
+# ---------------------------------------------------------------- an open model
+def test_open_model_report_equals_tokenizers(udhr):
+    """Qwen3's byte-level vocabulary: token bytes from GPT-2's published byte-to-unicode table
+    (transformers), counts and unreachable tokens from Hugging Face ``tokenizers``."""
+    pytest.importorskip("tokenizers")
+    b2u = pytest.importorskip("transformers.convert_slow_tokenizer").bytes_to_unicode()
+    from tests import hf_models
+
+    hf_models.require("qwen3")
+    ref, tok = hf_models.reference("qwen3"), hf_models.ours("qwen3")
+    texts = {c: udhr[c] for c in ("eng", "hin", "cmn_hans")}
+    rep = report.corpus_report(tok, texts, baseline="eng", word_metrics=False)
+    counts = {c: len(ref.encode(t, add_special_tokens=False).ids) for c, t in texts.items()}
+    assert {r.lang: r.tokens for r in rep.languages} == counts
+    assert rep.language("hin").premium == counts["hin"] / counts["eng"]
+
+    u2b = {u: b for b, u in b2u.items()}
+    vocab = ref.get_vocab(with_added_tokens=False)
+    ids, strs, partial = [], [], set()
+    for s, i in vocab.items():
+        try:
+            strs.append(bytes(u2b[c] for c in s).decode("utf-8"))
+            ids.append(i)
+        except UnicodeDecodeError:
+            partial.add(i)
+    encoded = ref.encode_batch(strs, add_special_tokens=False)
+    unreachable = {i for i, e in zip(ids, encoded) if e.ids != [i]}
+    vr = report_vocab.vocab_report(tok)
+    assert vr.ordinary == len(vocab)
+    assert set(vr.partial_utf8) == partial
+    assert set(vr.unreachable) == unreachable
