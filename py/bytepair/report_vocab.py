@@ -38,7 +38,7 @@ from . import _unicode_tables as _tables
 from .decoding import token_to_display
 from .report import char_script
 
-__all__ = ["CATEGORIES", "VocabReport", "ordinary_ids", "vocab_report"]
+__all__ = ["CATEGORIES", "VocabReport", "ordinary_ids", "single_token_numbers", "vocab_report"]
 
 _MAGIKARP = (
     "Land, Bartolo (2024), Fishing for Magikarp: Automatically Detecting Under-trained Tokens in Large "
@@ -105,6 +105,15 @@ def _white_space() -> frozenset[int]:
 
 def _is_white_space(ch: str) -> bool:
     return ord(ch) in _white_space()
+
+
+def single_token_numbers(tok: Any, *, max_digits: int = 3) -> dict[int, int]:
+    """For n = 1..``max_digits``: how many of the 10**n n-digit strings (``"007"`` included)
+    ``tok.encode_ordinary`` gives as one token. ``{1: 10, 2: 100, 3: 1000}`` means every one."""
+    return {
+        n: sum(1 for k in range(10**n) if len(tok.encode_ordinary(str(k).zfill(n))) == 1)
+        for n in range(1, max_digits + 1)
+    }
 
 
 def _text_script(text: str) -> str:
@@ -195,7 +204,7 @@ def vocab_report(tok: Any, *, corpus: Iterable[str] | None = None, longest: int 
             whitespace.append(i)
         if text and text.isascii() and text.isdigit():
             digits[len(text)] += 1
-    single = {n: sum(1 for k in range(10**n) if len(tok.encode_ordinary(str(k).zfill(n))) == 1) for n in (1, 2, 3)}
+    single = single_token_numbers(tok)
     never = None
     if corpus is not None:
         produced: set[int] = set()

