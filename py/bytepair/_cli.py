@@ -627,7 +627,7 @@ def report(tokenizer_spec, corpus_spec, baseline, pattern, with_vocab, as_json):
         rep = corpus_report(tok, corp.texts, baseline=base, corpus=corp.name)
     except BytepairError as e:
         _fail(str(e))
-    vrep = vocab_report(tok, corpus=corp.texts.values()) if with_vocab else None
+    vrep = vocab_report(tok, produced=rep.produced) if with_vocab else None
     if as_json:
         out = {"corpus": rep.to_dict(), "vocab": vrep.to_dict() if vrep else None}
         click.echo(json.dumps(out, ensure_ascii=False, indent=1))

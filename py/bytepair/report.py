@@ -267,6 +267,8 @@ class CorpusReport:
     baseline: str
     alpha: float
     languages: tuple[LanguageReport, ...]
+    #: every token id the corpus encoded to (for :func:`bytepair.report_vocab.vocab_report`'s ``produced``)
+    produced: frozenset[int] = dataclasses.field(default=frozenset(), repr=False, compare=False)
 
     def language(self, lang: str) -> LanguageReport:
         """The row of ``lang``. Raises KeyError if the corpus has no such language."""
@@ -363,4 +365,5 @@ def corpus_report(
                 renyi_efficiency=renyi_efficiency(ids, alpha=alpha),
             )
         )
-    return CorpusReport(getattr(tok, "name", type(tok).__name__), corpus, baseline, alpha, tuple(rows))
+    produced = frozenset().union(*ids_by_lang.values())
+    return CorpusReport(getattr(tok, "name", type(tok).__name__), corpus, baseline, alpha, tuple(rows), produced)

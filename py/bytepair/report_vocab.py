@@ -175,12 +175,16 @@ class VocabReport:
         }
 
 
-def vocab_report(tok: Any, *, corpus: Iterable[str] | None = None, longest: int = 20) -> VocabReport:
+def vocab_report(
+    tok: Any, *, corpus: Iterable[str] | None = None, produced: Iterable[int] | None = None, longest: int = 20
+) -> VocabReport:
     """Sort ``tok``'s ordinary tokens into the categories of :data:`CATEGORIES`.
 
     Args:
         tok: a :class:`bytepair.Tokenizer`, :class:`bytepair.HFTokenizer` or Tekken tokenizer.
-        corpus: texts (characters) whose tokens count as produced; ``None``: skip ``never_produced``.
+        corpus: texts (characters) whose tokens count as produced.
+        produced: token ids already known to be produced (e.g. ``CorpusReport.produced``), instead of
+            or besides ``corpus``. Neither given: ``never_produced`` is ``None``.
         longest: how many of the longest tokens to keep.
 
     Returns:
@@ -206,11 +210,11 @@ def vocab_report(tok: Any, *, corpus: Iterable[str] | None = None, longest: int 
             digits[len(text)] += 1
     single = single_token_numbers(tok)
     never = None
-    if corpus is not None:
-        produced: set[int] = set()
-        for text in corpus:
-            produced.update(tok.encode_ordinary(text))
-        never = tuple(i for i in vocab if i not in produced)
+    if corpus is not None or produced is not None:
+        seen: set[int] = set(produced or ())
+        for text in corpus or ():
+            seen.update(tok.encode_ordinary(text))
+        never = tuple(i for i in vocab if i not in seen)
     top = sorted(vocab, key=lambda i: (-len(vocab[i]), i))[:longest]
     return VocabReport(
         tokenizer=getattr(tok, "name", type(tok).__name__),

@@ -192,6 +192,11 @@ def test_never_produced_and_longest_equal_tiktoken(udhr, tiktoken_get):
     rep = report_vocab.vocab_report(bytepair.get_encoding("gpt2"), corpus=texts, longest=5)
     produced = set().union(*(ref.encode_ordinary(t) for t in texts))
     assert set(rep.never_produced) == set(range(50257)) - {50256} - produced
+    crep = report.corpus_report(bytepair.get_encoding("gpt2"), dict(zip("abc", texts)), baseline="a")
+    assert crep.produced == produced
+    assert report_vocab.vocab_report(bytepair.get_encoding("gpt2"), produced=crep.produced).never_produced == (
+        rep.never_produced
+    )
     by_len = sorted(range(50256), key=lambda i: (-len(ref.decode_single_token_bytes(i)), i))
     assert list(rep.longest) == by_len[:5]
     regex = pytest.importorskip("regex")
