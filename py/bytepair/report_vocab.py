@@ -188,8 +188,9 @@ def vocab_report(
         longest: how many of the longest tokens to keep.
 
     Returns:
-        a :class:`VocabReport`. Cost: one ``encode_ordinary`` per text token (cl100k_base: about
-        100,000 short encodes) plus 1,110 for the numbers.
+        a :class:`VocabReport`. Cost: one ``encode_ordinary`` per text token plus 1,110 for the
+        numbers (measured on CPython, CPU: gpt2 0.2 s, cl100k_base 0.5 s, o200k_base 1 s, Qwen3 HF 2.8 s,
+        Gemma 3 HF 4.7 s, Tekken 2409 0.6 s).
     """
     vocab = ordinary_ids(tok)
     partial, unreachable, whitespace = [], [], []
