@@ -10,6 +10,7 @@ Commands::
     bytepair count  [FILE...] [--text TEXT] (--encoding NAME | --tokenizer FILE)
     bytepair compare FILE... --tokenizer A --tokenizer B ... [--format table|csv|json]
     bytepair convert IN OUT
+    bytepair report TOKENIZER [--corpus flores200:DIR | udhr | udhr:FILE | DIR] [--baseline LANG] [--json]
     bytepair pieces FILE... [--pattern ...] [--dask ADDRESS|local:N] -o counts.tsv
 
 ``OUT``'s name picks the format: ``*.tiktoken`` (rank file), ``tokenizer.json``
@@ -93,12 +94,11 @@ def load_tokenizer(spec: str, *, pattern: str | None = None):
         if '"format": "bytepair"' in head or '"format":"bytepair"' in head:
             return bytepair.from_json(data)
         obj = json.loads(data)
-        if isinstance(obj, dict) and "model" in obj:
-            reader = getattr(bytepair, "from_tokenizer_json", None)
-            if reader is None:
-                _fail(f"{spec} is a Hugging Face tokenizer.json; this bytepair cannot read those yet")
-            return reader(data.decode("utf-8"))
-        _fail(f"{spec}: not a tokenizer file bytepair reads (bytepair JSON, .tiktoken, tokenizer.json)")
+        if isinstance(obj, dict) and ("model" in obj or ("vocab" in obj and "config" in obj)):
+            from .models import load_tokenizer_file
+
+            return load_tokenizer_file(obj, name=name)  # tokenizer.json or Mistral Tekken
+        _fail(f"{spec}: not a tokenizer file bytepair reads (bytepair JSON, .tiktoken, tokenizer.json, Tekken)")
     except (ValueError, KeyError, TypeError) as e:
         _fail(f"{spec}: {e}")
 
@@ -677,6 +677,85 @@ def convert(src, dst, pattern):
         _fail(f"cannot write {dst}: {e}")
     except ValueError as e:
         _fail(f"cannot write {dst}: {e}")
+
+
+def _fmt(v, spec: str) -> str:
+    return "" if v is None else format(v, spec)
+
+
+@main.command()
+@click.argument("tokenizer_spec", metavar="TOKENIZER")
+@click.option(
+    "--corpus",
+    "corpus_spec",
+    default="udhr",
+    show_default=True,
+    help="flores200:DIR (FLORES-200 dev+devtest, Petrov et al.'s layout), udhr, udhr:FILE, "
+    "or a directory of <language>.txt files.",
+)
+@click.option("--baseline", default=None, help="The premiums' baseline language (default: eng_Latn or eng).")
+@click.option("--pattern", help="Split pattern for a .tiktoken file.")
+@click.option("--vocab/--no-vocab", "with_vocab", default=True, show_default=True, help="Add the vocabulary anatomy.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the report as JSON (with each metric's definition and source)."
+)
+def report(tokenizer_spec, corpus_spec, baseline, pattern, with_vocab, as_json):
+    """A report card for TOKENIZER (encoding name or file): per-language premium, byte premium,
+    fertility, continued words, Rényi efficiency, bytes per token; and the vocabulary's anatomy."""
+    from .report import corpus_report
+    from .report_corpora import load_corpus
+    from .report_vocab import vocab_report
+
+    tok = load_tokenizer(tokenizer_spec, pattern=pattern)
+    try:
+        corp = load_corpus(corpus_spec)
+        base = baseline or corp.baseline
+        if base is None:
+            _fail(f"{corp.name} has no eng_Latn or eng text: give --baseline LANG")
+        rep = corpus_report(tok, corp.texts, baseline=base, corpus=corp.name)
+    except BytepairError as e:
+        _fail(str(e))
+    vrep = vocab_report(tok, produced=rep.produced) if with_vocab else None
+    if as_json:
+        out = {"corpus": rep.to_dict(), "vocab": vrep.to_dict() if vrep else None}
+        click.echo(json.dumps(out, ensure_ascii=False, indent=1))
+        return
+    console = Console(width=max(110, Console().width))
+    table = Table(title=f"{rep.tokenizer} on {rep.corpus}: premiums over {rep.baseline}")
+    cols = ["lang", "script", "tokens", "bytes", "premium", "byte premium", "bytes/token", "fertility",
+            "continued", f"Rényi α={rep.alpha:g}"]  # fmt: skip
+    for c in cols:
+        table.add_column(c, justify="left" if c in ("lang", "script") else "right")
+    for r in rep.languages:
+        table.add_row(
+            r.lang,
+            r.script or "",
+            str(r.tokens),
+            str(r.bytes),
+            _fmt(r.premium, ".2f"),
+            _fmt(r.byte_premium, ".2f"),
+            _fmt(r.bytes_per_token, ".2f"),
+            _fmt(r.fertility, ".2f") if r.space_delimited else "n/a*",
+            _fmt(r.continued_words, ".1%") if r.space_delimited else "",
+            _fmt(r.renyi_efficiency, ".3f"),
+        )
+    console.print(table)
+    if any(not r.space_delimited for r in rep.languages):
+        console.print("* n/a: a script written without spaces between words (bytepair.report.NOT_SPACE_DELIMITED)")
+    if vrep is not None:
+        d = vrep.to_dict(examples=5)
+        vt = Table(title=f"vocabulary of {vrep.tokenizer}: {d['ordinary']} ordinary tokens")
+        vt.add_column("category")
+        vt.add_column("count", justify="right")
+        vt.add_column("examples")
+        for key in ("partial_utf8", "unreachable", "whitespace", "never_produced"):
+            if d[key] is not None:
+                vt.add_row(key, str(d[key]["count"]), " ".join(e["display"] for e in d[key]["examples"]))
+        for n, v in d["single_token_numbers"].items():
+            vt.add_row(f"{n}-digit strings as one token", f"{v['single']}/{v['of']}", "")
+        vt.add_row("by script", "", ", ".join(f"{k} {v}" for k, v in list(d["by_script"].items())[:8]))
+        vt.add_row("longest", "", " ".join(repr(e["text"])[:40] for e in d["longest"][:3]))
+        console.print(vt)
 
 
 if __name__ == "__main__":  # pragma: no cover
