@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import chat_formats, models, registry, steps, textbook
+from . import chat_formats, limits, models, registry, steps, textbook
 from .errors import ArgumentError
 
 __all__ = ["MAX_VOCAB_SIZE", "MIN_VOCAB_SIZE", "PRETOKENIZERS", "check_vocab_size", "facts"]
@@ -76,6 +76,11 @@ def facts() -> dict[str, Any]:
               "roles": ["system", "user", "assistant", "tool"]}}
                                       # the Chat view's picker (OpenAI formats, then the open
                                       # models with a chat template) and roles (bytepair.chat_formats)
+     "context_windows": [{"model": "gpt-4o", "label": "GPT-4o", "tokenizer": "o200k_base",
+                          "tokens": 128000, "stated", "source", "date"}, ...],
+                                      # bytepair.limits.CONTEXT_WINDOWS (the first row of a
+                                      # tokenizer: the model the page names)
+     "chunk_boundaries": ["token", "sentence", "paragraph"]}   # bytepair.limits.BOUNDARIES
     """
     tokenizers = []
     for name in registry.list_encoding_names():
@@ -103,4 +108,6 @@ def facts() -> dict[str, Any]:
             "formats": chat_formats.chat_formats(chat_formats.open_model_rows()),
             "roles": list(chat_formats.CHAT_ROLES),
         },
+        "context_windows": [w.to_dict() for w in limits.CONTEXT_WINDOWS],
+        "chunk_boundaries": list(limits.BOUNDARIES),
     }

@@ -49,6 +49,7 @@ export function mountTokenize(root, store, api) {
   const specialLabel = $(root, '[data-testid="special-toggle"]');
   const specialWhat = $(root, '[data-testid="special-what"]');
   const countWhat = $(root, '[data-testid="count-what"]');
+  const contextLine = $(root, '[data-testid="context-line"]');
   const forget = $(root, '[data-testid="forget-file"]');
   forget.addEventListener("click", async () => {
     const name = store.state.tokenize.tokenizer;
@@ -373,6 +374,7 @@ export function mountTokenize(root, store, api) {
     droppedNote.hidden = !dropped.length;
     droppedNote.textContent = dropped.length ? droppedText(s.text, dropped) : "";
     countWhat.textContent = current ? countedText(s, desc) : "";
+    drawContextLine(current && !counting ? s : null);
 
     if (s.result && (drawn.result !== s.result || drawn.showIds !== s.showIds || drawn.whitespace !== s.whitespace)) {
       drawn = { result: s.result, showIds: s.showIds, whitespace: s.whitespace };
@@ -417,6 +419,25 @@ export function mountTokenize(root, store, api) {
         .join(", ") + (chars.length > 8 ? ", …" : "");
     const what = n === 1 ? "1 character is" : `${int(n)} characters are`;
     return `${what} not in this tokenizer's vocabulary and ${n === 1 ? "was" : "were"} dropped: ${shown}. It has no unknown token and no byte fallback, so they get no token (as in the model's own tokenizer).`;
+  }
+
+  /** "12,345 of 128,000 tokens (GPT-4o)": the count against the context window of the first model
+   * bytepair.limits.CONTEXT_WINDOWS names for this tokenizer (none: hidden); the rest in its title. */
+  function drawContextLine(s) {
+    const windows = s ? api.contextWindows(s.tokenizer) : [];
+    contextLine.hidden = !windows.length;
+    if (!windows.length) return;
+    const [w, ...others] = windows;
+    const n = s.result.n_tokens;
+    const over = n > w.tokens;
+    contextLine.classList.toggle("over", over);
+    contextLine.dataset.over = String(over);
+    contextLine.textContent =
+      `${int(n)} of ${int(w.tokens)} tokens (${w.label})` +
+      (over ? `: ${int(n - w.tokens)} over its context window` : "");
+    contextLine.title = [w, ...others]
+      .map((x) => `${x.label}: ${int(x.tokens)} tokens (“${x.stated}”, ${x.source}, ${x.date})`)
+      .join("\n");
   }
 
   /** What the count counted: the tokenizer, and whether special tokens (BOS ...) were added. */
