@@ -23,7 +23,17 @@ from typing import Any, Literal
 from . import chunked, models
 from .errors import ArgumentError, ArgumentTypeError
 
-__all__ = ["BOUNDARIES", "CONTEXT_WINDOWS", "Chunk", "ContextWindow", "chunk", "context_windows", "is_within_limit"]
+__all__ = [
+    "BOUNDARIES",
+    "CHAT_FORMAT_MODELS",
+    "CONTEXT_WINDOWS",
+    "Chunk",
+    "ContextWindow",
+    "chat_context_models",
+    "chunk",
+    "context_windows",
+    "is_within_limit",
+]
 
 #: Pieces counted between two looks at the limit (small: the walk stops soon after the limit).
 _LIMIT_BATCH = 64
@@ -290,6 +300,31 @@ CONTEXT_WINDOWS: tuple[ContextWindow, ...] = (
     ContextWindow("gpt-oss", "gpt-oss", "gpt-oss", 131_072, "128k context length", "https://huggingface.co/openai/gpt-oss-120b", "2025-08-05"),
     ContextWindow("mistral-nemo", "Mistral NeMo", "mistral-nemo", 131_072, "up to 128k tokens", "https://mistral.ai/news/mistral-nemo", "2024-07-18"),
 )  # fmt: skip
+
+
+#: The Chat view's OpenAI formats (``bytepair.chat_formats.OPENAI_CHAT_FORMATS`` ids) -> the model of
+#: :data:`CONTEXT_WINDOWS` whose window their count is shown against; the open models' chat
+#: templates use the first row of their tokenizer.
+CHAT_FORMAT_MODELS: dict[str, str] = {
+    "chatml-o200k": "gpt-4o",
+    "chatml-cl100k": "gpt-4-turbo",
+    "chatml-gpt-3.5": "gpt-3.5-turbo",
+    "harmony": "gpt-oss",
+}
+
+
+def chat_context_models(formats: list[dict[str, Any]]) -> dict[str, str]:
+    """``{chat format id: model of CONTEXT_WINDOWS}`` for the Chat view's ``formats``
+    (``bytepair.chat_formats.chat_formats`` rows: ``id``, ``tokenizer``); formats without one are left out."""
+    out = {}
+    for f in formats:
+        model = CHAT_FORMAT_MODELS.get(f["id"])
+        if model is None and f.get("format") == "chat_template":
+            rows = context_windows(f.get("tokenizer"))
+            model = rows[0].model if rows else None
+        if model is not None:
+            out[f["id"]] = model
+    return out
 
 
 def context_windows(tokenizer: str | None = None) -> list[ContextWindow]:

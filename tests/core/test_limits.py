@@ -210,3 +210,18 @@ def test_count_steps_equal_tiktoken_in_small_batches(enc, ref):
         total = stop.value
     assert total == len(ref.encode(text, allowed_special={"<|endoftext|>"}, disallowed_special=()))
     assert seen == sorted(seen) and len(seen) > 10 and seen[-1] <= total
+
+
+def test_context_windows_name_real_tokenizers_and_chat_formats():
+    from bytepair import chat_formats, facts, models, registry
+
+    names = set(registry.list_encoding_names()) | set(models.open_model_names())
+    assert {w.tokenizer for w in limits.CONTEXT_WINDOWS} <= names
+    assert len({w.model for w in limits.CONTEXT_WINDOWS}) == len(limits.CONTEXT_WINDOWS)
+    formats = chat_formats.chat_formats(chat_formats.open_model_rows())
+    chat = limits.chat_context_models(formats)
+    assert set(chat) == {f["id"] for f in formats}  # every Chat format has a window
+    by_model = {w.model: w for w in limits.CONTEXT_WINDOWS}
+    for f in formats:  # counted by the tokenizer of the model it is shown against
+        assert by_model[chat[f["id"]]].tokenizer in (f["tokenizer"], "gpt-oss"), f
+    assert facts.facts()["chat_context_windows"] == chat

@@ -75,3 +75,26 @@ def test_chunks_download_as_jsonl_within_the_limit(page, site_url, tmp_path):
     page.click('[data-testid="chunk-download"]')
     assert "max_tokens must be at least 1" in h.visible_error(page, "chunk-error")
     assert page.get_attribute('[data-testid="chunk-max"]', "aria-invalid") == "true"
+
+
+def test_chat_context_line_within_and_over_the_window(page, site_url):
+    from tests.e2e.test_chat_page import build_conversation, encode_chat, wait_total
+
+    short = [{"role": "user", "content": "How long may a prompt be?"}]
+    long = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Count these words. " * 5000}]
+    ref = encode_chat([{"model": "gpt-4o", "messages": short}, {"model": "gpt-3.5-turbo", "messages": long}])
+    h.open_ready(page, site_url, "chat")
+    line = page.locator('[data-testid="chat-context-line"]')
+    page.select_option('[data-testid="chat-format"]', "chatml-o200k")
+    build_conversation(page, short)
+    wait_total(page, "chatml-o200k", len(ref[0]))
+    h.settle(page)
+    assert line.text_content() == f"{len(ref[0]):,} of 128,000 tokens (GPT-4o)"
+    page.select_option('[data-testid="chat-format"]', "chatml-gpt-3.5")
+    build_conversation(page, long)
+    n = len(ref[1])
+    assert n > 16_385
+    wait_total(page, "chatml-gpt-3.5", n, timeout=120_000)
+    h.settle(page)
+    assert line.text_content() == f"{n:,} of 16,385 tokens (GPT-3.5 Turbo): {n - 16_385:,} over its context window"
+    assert line.get_attribute("data-over") == "true"

@@ -384,6 +384,11 @@ export function createApi({ onStatus, shared = false }) {
     contextWindows(tokenizer) {
       return (facts?.context_windows || []).filter((w) => w.tokenizer === tokenizer);
     },
+    /** The context window a Chat format's count is shown against (facts.chat_context_windows), or null. */
+    chatContextWindow(format) {
+      const model = facts?.chat_context_windows?.[format];
+      return (facts?.context_windows || []).find((w) => w.model === model) || null;
+    },
     /** Pasted token ids ("15339 1917" or "[15339, 1917]") -> {ids, text, display, note}. */
     async decodeIds(idsText, tokenizer = "cl100k_base") {
       needText("decodeIds(idsText, tokenizer)", idsText);

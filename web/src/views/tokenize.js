@@ -18,6 +18,7 @@ import {
 import { mountTeaching } from "./teach.js";
 import { mountLargeText } from "../largetext.js";
 import { STEPPED_COUNT_CHARS } from "../api.js";
+import { drawContextLine } from "../contextline.js";
 
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
 const SAMPLE =
@@ -374,7 +375,7 @@ export function mountTokenize(root, store, api) {
     droppedNote.hidden = !dropped.length;
     droppedNote.textContent = dropped.length ? droppedText(s.text, dropped) : "";
     countWhat.textContent = current ? countedText(s, desc) : "";
-    drawContextLine(current && !counting ? s : null);
+    contextLineOf(current && !counting ? s : null);
 
     if (s.result && (drawn.result !== s.result || drawn.showIds !== s.showIds || drawn.whitespace !== s.whitespace)) {
       drawn = { result: s.result, showIds: s.showIds, whitespace: s.whitespace };
@@ -423,21 +424,9 @@ export function mountTokenize(root, store, api) {
 
   /** "12,345 of 128,000 tokens (GPT-4o)": the count against the context window of the first model
    * bytepair.limits.CONTEXT_WINDOWS names for this tokenizer (none: hidden); the rest in its title. */
-  function drawContextLine(s) {
-    const windows = s ? api.contextWindows(s.tokenizer) : [];
-    contextLine.hidden = !windows.length;
-    if (!windows.length) return;
-    const [w, ...others] = windows;
-    const n = s.result.n_tokens;
-    const over = n > w.tokens;
-    contextLine.classList.toggle("over", over);
-    contextLine.dataset.over = String(over);
-    contextLine.textContent =
-      `${int(n)} of ${int(w.tokens)} tokens (${w.label})` +
-      (over ? `: ${int(n - w.tokens)} over its context window` : "");
-    contextLine.title = [w, ...others]
-      .map((x) => `${x.label}: ${int(x.tokens)} tokens (“${x.stated}”, ${x.source}, ${x.date})`)
-      .join("\n");
+  function contextLineOf(s) {
+    const [w, ...others] = s ? api.contextWindows(s.tokenizer) : [];
+    drawContextLine(contextLine, s ? s.result.n_tokens : null, w || null, others);
   }
 
   /** What the count counted: the tokenizer, and whether special tokens (BOS ...) were added. */
