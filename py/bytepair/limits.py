@@ -217,7 +217,7 @@ def chunk(
         for ends in preferred:  # the last preferred cuts that fit, a few tries
             i = bisect.bisect_right(ends, reach)
             for end in reversed(ends[max(i - _PREFERRED_TRIES, 0) : i]):
-                if end <= after or end == len(text):
+                if end <= after:
                     break
                 n = count(start, end)
                 if n <= max_tokens:
