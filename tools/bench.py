@@ -14,6 +14,11 @@ Prints ratios (higher = bytepair better), never asserts on speed:
 * piece counting on Dask with 1 and 2 local worker processes vs the
   single-process path, and ``bytepair train``'s peak memory vs ``BpeTrainer``
   at vocab 32,768 (``tools/bench_dask.py``, 15 MB; ``--no-dask`` skips them).
+* ``bytepair.is_within_limit`` (limit 128,000 tokens) vs a full count of the same 10 MB
+  text (``count_ordinary``), each on a fresh tokenizer, and tiktoken's full count for scale;
+* an open model in Tokenize (its first 5,000 tokens' spans, then the count in steps): Qwen 3
+  next to Llama 3 on the same 1 MB UDHR mix (issue 22: Qwen 3 was 12x slower, its NFC
+  normalizer kept it off the first-tokens shortcut; target <= 2x).
 
 The same encode/train figures inside Pyodide come from ``tools/bench_core.py``
 run in Pyodide under Node.js by ``tools/bench_pyodide.mjs``, printed next to
@@ -152,6 +157,72 @@ def bench_none(text: str, n_merges: int, repeat: int) -> dict:
     }
 
 
+def bench_within_limit(text: str, limit: int, repeat: int) -> dict:
+    import tiktoken
+
+    from bytepair import limits
+
+    info = encoding_info("cl100k_base")
+
+    def fresh():
+        return bytepair.Tokenizer.from_ranks(load_ranks("cl100k_base"), pattern=info["pattern"])
+
+    def timed(fn):
+        best, result = float("inf"), None
+        for _ in range(repeat):
+            tok = fresh()  # (outside the clock: an empty piece cache for each run)
+            t0 = time.perf_counter()
+            result = fn(tok)
+            best = min(best, time.perf_counter() - t0)
+        return best, result
+
+    t_within, within = timed(lambda tok: limits.is_within_limit(tok, text, limit, disallowed_special=()))
+    t_full, n = timed(lambda tok: tok.count_ordinary(text))
+    tk = tiktoken.Encoding("bench-cl100k", pat_str=info["pattern"], mergeable_ranks=load_ranks("cl100k_base"),
+                           special_tokens={})  # fmt: skip
+    t_tk, n_tk = best_of(repeat, lambda: len(tk.encode_ordinary(text)))
+    if n != n_tk or within is not (False if n > limit else n):
+        raise SystemExit("bench: is_within_limit / count_ordinary disagree with tiktoken; run the tests")
+    return {
+        "what": f"is_within_limit cl100k_base, limit {limit:,}, {len(text.encode()) / 1e6:.0f} MB UDHR mix",
+        "tokens": n,
+        "within_limit_s": round(t_within, 3),
+        "full_count_s": round(t_full, 2),
+        "tiktoken_full_count_s": round(t_tk, 2),
+        "ratio_full_vs_within": round(t_full / t_within, 1),
+        "target": ">> 1",
+    }
+
+
+def bench_open_count(text: str, repeat: int) -> dict:
+    from bytepair import chunked, models
+    from bytepair.hf_tokenizer import from_compact
+    from tests import hf_models
+
+    def page_like(tok) -> int:
+        """As the playground's Tokenize: the first tokens drawn (playground.tokenize.encode_spans with
+        total=False: first_spans, else the whole text's spans), then the count (CountSession)."""
+        if chunked.first_spans(tok, text, 5000, units="utf16") is None:
+            models.view_spans(tok, text, units="utf16")
+        return chunked.CountJob(tok, text).run()
+
+    times = {}
+    for key in ("llama3_1", "qwen3"):
+        try:
+            data = hf_models.compact(key)
+        except BaseException as e:  # (a missing file skips in tests/hf_models.py)
+            return {"what": "open-model count", "skipped": f"{key}: {e}"}
+        times[key], _ = best_of(repeat, lambda d=data: page_like(from_compact(d)))
+    return {
+        "what": f"open model, Tokenize's work (first 5,000 tokens' spans, then the count in steps; fresh "
+        f"tokenizer), {len(text.encode()) / 1e6:.1f} MB UDHR mix",
+        "llama3_s": round(times["llama3_1"], 2),
+        "qwen3_s": round(times["qwen3"], 2),
+        "ratio_qwen3_vs_llama3": round(times["qwen3"] / times["llama3_1"], 2),
+        "target": "<= 2",
+    }
+
+
 def bench_pyodide(n_bytes: int, vocab_size: int, repeat: int) -> list[dict]:
     """bench_core's figures from CPython and from Pyodide (Node.js), side by side."""
     import shutil
@@ -206,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
         bench_train("KJV", kjv[:size], vocab, args.repeat),
         bench_train("UDHR mix", mix, vocab, args.repeat),
         bench_none(kjv[:150_000], 200, args.repeat),
+        bench_within_limit(udhr_round_robin(10_000_000), 128_000, args.repeat),
+        bench_open_count(udhr_round_robin(1_000_000), args.repeat),
     ]
     results += bench_pyodide(size, vocab, args.repeat)
     if not args.no_dask:

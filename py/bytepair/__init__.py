@@ -35,6 +35,7 @@ from .decoding import (
 )
 from .explain import explain_tokens, token_story
 from .hf_tokenizer import HFTokenizer, from_tokenizer_json
+from .limits import Chunk, chunk, is_within_limit
 from .patterns import PATTERNS, resolve_pattern
 from .registry import encoding_info, get_encoding, list_encoding_names
 from .serialize import from_json, to_json
@@ -84,4 +85,7 @@ __all__ = [
     "compare_segmentations",
     "explain_tokens",
     "token_story",
+    "Chunk",
+    "chunk",
+    "is_within_limit",
 ]

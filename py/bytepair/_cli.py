@@ -8,6 +8,8 @@ Commands::
     bytepair encode [TEXT...] [-f FILE]... (--encoding NAME | --tokenizer FILE) [--format json|space]
     bytepair decode [IDS...] (--encoding NAME | --tokenizer FILE)
     bytepair count  [FILE...] [--text TEXT] (--encoding NAME | --tokenizer FILE)
+    bytepair chunk  FILE (--encoding NAME | --tokenizer FILE) --max-tokens N [--overlap K]
+                    [--boundary token|sentence|paragraph] [-o OUT.jsonl]
     bytepair compare FILE... --tokenizer A --tokenizer B ... [--format table|csv|json]
     bytepair convert IN OUT
     bytepair report TOKENIZER [--corpus flores200:DIR | udhr | udhr:FILE | DIR] [--baseline LANG] [--json]
@@ -583,6 +585,38 @@ def count(files, texts, encoding, tokenizer_file, pattern, fmt, errors):
         click.echo(rows[0]["tokens"])
         return
     _emit(rows, fmt, ["file", "bytes", "chars", "tokens", "bytes_per_token"], title=f"tokens ({tok.name})")
+
+
+@main.command()
+@click.argument("file", default="-")
+@_tokenizer_options
+@click.option("--max-tokens", "-n", type=int, required=True, help="Tokens per chunk, each chunk counted on its own.")
+@click.option("--overlap", type=int, default=0, show_default=True, help="Tokens repeated from the previous chunk.")
+@click.option(
+    "--boundary",
+    type=click.Choice(["token", "sentence", "paragraph"]),
+    default="token",
+    show_default=True,
+    help="Preferred cut: the last paragraph or sentence end that fits, else a token boundary.",
+)
+@click.option("--output", "-o", default="-", show_default=True, help="JSONL file (- = stdout).")
+@click.option("--errors", type=ERRORS, default="strict", show_default=True)
+def chunk(file, encoding, tokenizer_file, pattern, max_tokens, overlap, boundary, output, errors):
+    """Cut FILE (or stdin) into chunks of at most --max-tokens tokens (bytepair.chunk), written as
+    JSON lines {"index", "text", "tokens", "start", "end"} (start/end: character offsets)."""
+    from .limits import chunk as chunk_text
+
+    tok = _pick_tokenizer(encoding, tokenizer_file, pattern)
+    text = _read_all([file], errors)
+    try:
+        chunks = chunk_text(tok, text, max_tokens, overlap=overlap, boundary=boundary)
+    except BytepairError as e:
+        _fail(f"--{(e.field or 'max-tokens').replace('_', '-')}: {e}")
+    lines = "".join(json.dumps(c.to_dict(), ensure_ascii=False) + "\n" for c in chunks)
+    if output == "-":
+        sys.stdout.write(lines)
+    else:
+        _atomic_write(output, lines.encode("utf-8"))
 
 
 def _emit(rows: list[dict], fmt: str, columns: list[str], *, title: str) -> None:

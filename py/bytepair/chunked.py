@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import itertools
 import time
-from typing import Any
+from collections.abc import Collection, Generator, Iterator
+from typing import Any, Literal
 
-from . import hf_chunked, models, offsets
+from . import hf_chunked, models, offsets, specials
 from .hf_tokenizer import HFTokenizer
 from .pretokenize import compile_pattern
 from .surrogates import fix_surrogates
@@ -64,9 +65,7 @@ class CountJob:
         self._tok = tok
         self._text = text
         self._add_special_tokens = add_special_tokens
-        self._matches = None
-        self._batch = batch
-        self._steps = None  # open models: hf_chunked.hf_count_steps
+        self._steps = None  # a generator of (count, position): hf_chunked.hf_count_steps or _rank_steps
         self._extra = 0  # tokens added around the base count (Tekken's BOS)
         if isinstance(tok, HFTokenizer):
             self._steps = hf_chunked.hf_count_steps(tok, text, add_special_tokens=add_special_tokens, batch=batch)
@@ -78,13 +77,8 @@ class CountJob:
             self._tok = tok = tok._base
         self.stepped = isinstance(tok, Tokenizer) and tok.pattern is not None
         if self.stepped:
-            work = tok._prepare(text)  # normalization (NFC/NFKC) applies to the whole text first
-            try:
-                work.encode("utf-8")
-            except UnicodeEncodeError:  # lone surrogates: as encode_ordinary's retry
-                work = fix_surrogates(work)
-            self._text = work
-            self._matches = compile_pattern(tok.pattern).finditer(work)
+            self._text = _prepared(tok, text)
+            self._steps = _rank_steps(tok, self._text, frozenset(), batch)
         self.length = len(self._text)
 
     def step(self, budget_ms: float = 50.0) -> bool:
@@ -100,33 +94,105 @@ class CountJob:
             self.done = True
             return True
         deadline = time.perf_counter() + budget_ms / 1000
-        if self._steps is not None:
-            try:
-                while True:
-                    self.count, self.position = next(self._steps)
-                    if time.perf_counter() >= deadline:
-                        return False
-            except StopIteration as stop:
-                self.count, self.position, self.done = stop.value, self.length, True
-                return True
-        count_pieces = self._tok._count_pieces
-        while True:
-            batch = list(itertools.islice(self._matches, self._batch))
-            if not batch:
-                self.count += self._extra
-                self.position = self.length
-                self.done = True
-                return True
-            self.count += count_pieces(m.group() for m in batch)
-            self.position = batch[-1].end()
-            if time.perf_counter() >= deadline:
-                return False
+        try:
+            while True:
+                count, self.position = next(self._steps)
+                self.count = count + self._extra
+                if time.perf_counter() >= deadline:
+                    return False
+        except StopIteration as stop:
+            self.count, self.position, self.done = stop.value + self._extra, self.length, True
+            return True
 
     def run(self) -> int:
         """Count the rest at once; returns :attr:`count`."""
         while not self.step(1000.0):
             pass
         return self.count
+
+
+def _prepared(tok: Tokenizer, text: str) -> str:
+    """``text`` as ``tok`` encodes it: normalized (NFC/NFKC, over the whole text first), lone
+    surrogates replaced by U+FFFD (as :meth:`Tokenizer.encode_ordinary`'s retry)."""
+    work = tok._prepare(text)
+    try:
+        work.encode("utf-8")
+    except UnicodeEncodeError:
+        work = fix_surrogates(work)
+    return work
+
+
+def _rank_steps(tok: Tokenizer, work: str, allowed: frozenset[str], batch: int) -> Iterator[tuple[int, int]]:
+    """Count ``work`` (a :func:`_prepared` text) under ``tok`` (with a split pattern), ``allowed``
+    special tokens as their one id and every other string as plain text; yields ``(count so far,
+    position in work)`` every ``batch`` pieces and returns the total."""
+    finditer = compile_pattern(tok.pattern).finditer  # type: ignore[arg-type]
+    count_pieces = tok._count_pieces
+    count = offset = 0
+    for segment, is_special in specials.split_on_specials(work, allowed) if allowed else ((work, False),):
+        if is_special:
+            count += 1
+        else:
+            matches = finditer(segment)
+            while pieces := list(itertools.islice(matches, batch)):
+                count += count_pieces(m.group() for m in pieces)
+                yield count, offset + pieces[-1].end()
+        offset += len(segment)
+    return count
+
+
+def count_steps(
+    tok: Any,
+    text: str,
+    *,
+    add_special_tokens: bool = True,
+    allowed_special: Literal["all"] | Collection[str] = frozenset(),
+    disallowed_special: Literal["all"] | Collection[str] = "all",
+    batch: int = _BATCH,
+) -> Generator[tuple[int, int], None, int]:
+    """Count ``text`` as ``tok.encode`` would encode it, in order, a batch of pieces at a time.
+
+    Yields ``(tokens so far, position)`` every ``batch`` pre-tokenizer pieces (``position``:
+    characters of the prepared text counted; tokens so far never decrease and never exceed the
+    total, so a caller may stop as soon as they pass a limit) and returns the total
+    (``StopIteration.value``).
+
+    Special tokens follow each kind's ``encode``: a :class:`bytepair.Tokenizer` takes tiktoken's
+    ``allowed_special`` / ``disallowed_special`` (checked over the whole text first, as
+    :meth:`Tokenizer.encode`: a disallowed one raises before anything is counted); open models
+    (:class:`bytepair.HFTokenizer`, through :func:`bytepair.hf_chunked.hf_count_steps`) and Tekken
+    files recognise their added tokens and take ``add_special_tokens`` (BOS/EOS counted).
+    A Tokenizer without a split pattern (and any other kind) is counted in one go (no yield).
+
+    Raises:
+        TypeError: ``text`` is not a ``str``. ValueError: ``batch`` < 1; a disallowed special
+        token in the text; an ``allowed_special`` name that is not a special token.
+    """
+    if batch < 1:
+        raise ValueError(f"batch must be >= 1, got {batch}")
+    if isinstance(tok, HFTokenizer):
+        return (yield from hf_chunked.hf_count_steps(tok, text, add_special_tokens=add_special_tokens, batch=batch))
+    extra = 0
+    if isinstance(tok, TekkenTokenizer):  # its base Tokenizer (added-token strings as plain text), plus BOS
+        extra = int(add_special_tokens and tok._bos is not None)
+        tok, allowed_special, disallowed_special = tok._base, frozenset(), ()
+    if not isinstance(tok, Tokenizer):
+        return models.count_tokens(tok, text, add_special_tokens=add_special_tokens)
+    work = _prepared(tok, text)
+    allowed, disallowed = specials.resolve_special_sets(tok._special_tokens, allowed_special, disallowed_special)
+    if disallowed:
+        specials.check_disallowed(work, disallowed)
+    if tok.pattern is None:
+        return extra + len(tok._encode_with_specials(work, allowed))
+    if extra:
+        yield extra, 0
+    steps = _rank_steps(tok, work, allowed, batch)
+    try:
+        while True:
+            n, pos = next(steps)
+            yield extra + n, pos
+    except StopIteration as stop:
+        return extra + stop.value
 
 
 def first_spans(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import chat_formats, models, registry, steps, textbook
+from . import chat_formats, limits, models, registry, steps, textbook
 from .errors import ArgumentError
 
 __all__ = ["MAX_VOCAB_SIZE", "MIN_VOCAB_SIZE", "PRETOKENIZERS", "check_vocab_size", "facts"]
@@ -76,6 +76,12 @@ def facts() -> dict[str, Any]:
               "roles": ["system", "user", "assistant", "tool"]}}
                                       # the Chat view's picker (OpenAI formats, then the open
                                       # models with a chat template) and roles (bytepair.chat_formats)
+     "context_windows": [{"model": "gpt-4o", "label": "GPT-4o", "tokenizer": "o200k_base",
+                          "tokens": 128000, "stated", "source", "date"}, ...],
+                                      # bytepair.limits.CONTEXT_WINDOWS (the first row of a
+                                      # tokenizer: the model the page names)
+     "chat_context_windows": {"chatml-o200k": "gpt-4o", ...},  # Chat format -> model of that table
+     "chunk_boundaries": ["token", "sentence", "paragraph"]}   # bytepair.limits.BOUNDARIES
     """
     tokenizers = []
     for name in registry.list_encoding_names():
@@ -83,6 +89,7 @@ def facts() -> dict[str, Any]:
         tokenizers.append({"name": name, "label": info["label"] or name, "listed": info["listed"]})
     if steps.MAX_MERGES != textbook.MAX_MERGES:  # pragma: no cover - one number for the page's field
         raise RuntimeError("steps.MAX_MERGES and textbook.MAX_MERGES differ; the page has one limit")
+    chat_rows = chat_formats.chat_formats(chat_formats.open_model_rows())
     return {
         "tokenizers": tokenizers,
         "pretokenizers": [{"value": v, "label": label} for v, label in PRETOKENIZERS],
@@ -100,7 +107,10 @@ def facts() -> dict[str, Any]:
         "end_of_word": textbook.END_OF_WORD,
         "open_models": [{**m.to_dict(), "file": models.site_file(m)} for m in models.OPEN_MODELS],
         "chat": {
-            "formats": chat_formats.chat_formats(chat_formats.open_model_rows()),
+            "formats": chat_rows,
             "roles": list(chat_formats.CHAT_ROLES),
         },
+        "context_windows": [w.to_dict() for w in limits.CONTEXT_WINDOWS],
+        "chat_context_windows": limits.chat_context_models(chat_rows),
+        "chunk_boundaries": list(limits.BOUNDARIES),
     }

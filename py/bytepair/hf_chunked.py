@@ -30,6 +30,7 @@ pre-tokenizer (ByteLevel's byte mapping ...) and the cache lookups run once per 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from . import hf_components as hc
@@ -271,9 +272,10 @@ def hf_first_spans(
     """The first ``limit`` tokens of ``text`` with their spans, from a prefix of ``text``, exactly:
     ``tok.encode_with_spans(text, add_special_tokens=..., units=units)[:limit]``.
 
-    Applies when ``tok`` has no normalizer or one that maps each character to one character
-    (:func:`_one_to_one`: offsets stay the same) and ``text`` is valid UTF-8 (no lone
-    surrogates). The text's first segment (up to the first added token, raw then normalized, as
+    Applies when ``tok``'s normalizer leaves the offsets as they are: none, one that maps each
+    character to one character (:func:`_one_to_one`), or one that leaves this ``text`` unchanged
+    (Qwen 3's NFC on text already in NFC, checked by one C-speed pass over the text), and ``text``
+    is valid UTF-8 (no lone surrogates). The text's first segment (up to the first added token, raw then normalized, as
     :meth:`HFTokenizer._find_added` cuts the whole text) is divided into the units the model
     encodes on their own (:func:`_unit_ends`) until ``limit + 2`` are out; the prefix ending with
     them holds no added token (none starts before the segment's end), normalizes to the same
@@ -286,29 +288,88 @@ def hf_first_spans(
         encodes the whole text).
     """
     norm = tok._normalizer
-    if limit < 1 or tok._needs_align or (norm is not None and not _one_to_one(tok._normalizer_spec)):
+    if limit < 1 or tok._needs_align:
         return None
     lazy = _lazy_first_split(tok) if tok._pre is not None else None
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
         return None
+    if norm is not None and not _one_to_one(tok._normalizer_spec) and norm(text, None)[0] != text:
+        # the normalizer changes this text (Qwen 3's NFC of decomposed accents, of Hindi's nukta letters)
+        return _first_spans_normal_form(tok, text, limit, lazy, units=units, add_special_tokens=add_special_tokens)
     ends = _unit_ends(tok, text, lazy, limit + 2)
     if ends is None or len(ends) < limit + 2:
         return None  # a short text: the whole text is encoded
     k, bound = ends[-1][0], ends[-2][0]  # tokens ending at bound or before come from the first limit + 1 units
     if _unit_ends(tok, text[:k], lazy, limit + 1) != ends[:-1]:
         return None
-    kept = []  # the post-processor's tokens before the text (BOS), as encode_with_spans gives them
+    kept = _leading_specials(tok, add_special_tokens)
+    for sp in tok.encode_with_spans(text[:k], add_special_tokens=False, units="chars"):
+        if sp.end > bound:
+            break
+        kept.append(sp)
+    return _finish(kept, text, limit, units)
+
+
+def _leading_specials(tok: hft.HFTokenizer, add_special_tokens: bool) -> list[TokenSpan]:
+    """The post-processor's tokens before the text (BOS), as ``encode_with_spans`` gives them."""
+    kept: list[TokenSpan] = []
     if add_special_tokens and tok._template is not None:
         for item in tok._template:
             if item == "A":
                 break
             kept += [TokenSpan(t, tok.token_bytes(t), 0, 0, True) for t in item]
-    for sp in tok.encode_with_spans(text[:k], add_special_tokens=False, units="chars"):
-        if sp.end > bound:
+    return kept
+
+
+#: Unicode normal forms as ``tokenizers`` normalizer types: each leaves text before an ASCII
+#: character alone (ASCII characters are starters that never compose with what precedes them), so
+#: ``form(a + b) == form(a) + form(b)`` when ``b`` starts with one.
+_NORMAL_FORMS = ("NFC", "NFD", "NFKC", "NFKD")
+_ASCII = re.compile(r"[\x00-\x7f]")
+
+
+def _first_spans_normal_form(
+    tok: hft.HFTokenizer, text: str, limit: int, lazy, *, units: str, add_special_tokens: bool
+) -> tuple[list, int] | None:
+    """:func:`hf_first_spans` for a normalizer that is one Unicode normal form and changes ``text``.
+
+    The whole text's first ``limit + 2`` units (:func:`_unit_ends`; offsets in the normalized
+    first segment; none may be an added token) give ``k``, the end of unit ``limit + 2``. The raw
+    prefix ``P`` is cut before an ASCII character (so ``form(P)`` is a prefix of the whole text's
+    normalized form) where ``form(P)`` reaches ``k``; ``P`` must give the same first ``limit + 1``
+    units, and the normalized text up to the end of unit ``limit + 1`` exactly those units (their
+    token count ``m``). The first ``m`` tokens of ``P`` (spans mapped back by ``encode_with_spans``
+    itself) are then the whole text's."""
+    spec = tok._normalizer_spec
+    if not (isinstance(spec, dict) and spec.get("type") in _NORMAL_FORMS):
+        return None
+    norm = tok._normalizer
+    ends = _unit_ends(tok, text, lazy, limit + 2)
+    if ends is None or len(ends) < limit + 2 or any(added for _e, added in ends):
+        return None
+    k, bound = ends[-1][0], ends[-2][0]
+    cut = k
+    while True:  # the raw prefix: before an ASCII character, normalized at least k long
+        m_ascii = _ASCII.search(text, cut)
+        cut = m_ascii.start() if m_ascii is not None else len(text)
+        normal = norm(text[:cut], None)[0]
+        if len(normal) >= k or cut == len(text):
             break
-        kept.append(sp)
+        cut += k - len(normal) + 16
+    if len(normal) < k or _unit_ends(tok, text[:cut], lazy, limit + 1) != ends[:-1]:
+        return None
+    if _unit_ends(tok, normal[:bound], lazy, limit + 2) != ends[:-1]:
+        return None  # (the normalized text up to the bound: exactly the first limit + 1 units)
+    m = len(tok.encode(normal[:bound], add_special_tokens=False))
+    kept = _leading_specials(tok, add_special_tokens)
+    kept += tok.encode_with_spans(text[:cut], add_special_tokens=False, units="chars")[:m]
+    return _finish(kept, text, limit, units)
+
+
+def _finish(kept: list[TokenSpan], text: str, limit: int, units: str) -> tuple[list, int] | None:
+    """The first ``limit`` of ``kept`` (spans in characters) and the characters they cover, spans in ``units``."""
     if len(kept) < limit:
         return None
     kept = kept[:limit]

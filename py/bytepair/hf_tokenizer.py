@@ -840,6 +840,13 @@ class HFTokenizer:
         """Number of tokens :meth:`encode` gives."""
         return len(self.encode(text, add_special_tokens=add_special_tokens))
 
+    def is_within_limit(self, text: str, limit: int, *, add_special_tokens: bool = True) -> int | Literal[False]:
+        """The token count of ``text`` (as :meth:`encode`) if at most ``limit``, else ``False``,
+        stopping as soon as the count passes ``limit``: :func:`bytepair.limits.is_within_limit`."""
+        from .limits import is_within_limit  # (limits -> chunked -> hf_tokenizer)
+
+        return is_within_limit(self, text, limit, add_special_tokens=add_special_tokens)
+
     def encode_with_spans(
         self, text: str, *, add_special_tokens: bool = False, units: Literal["chars", "utf16"] = "chars"
     ) -> list[TokenSpan]:

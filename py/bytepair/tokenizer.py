@@ -396,6 +396,22 @@ class Tokenizer:
         """Number of tokens of ``text`` encoded with every special token allowed."""
         return len(self.encode(text, allowed_special="all"))
 
+    def is_within_limit(
+        self,
+        text: str,
+        limit: int,
+        *,
+        allowed_special: Literal["all"] | Collection[str] = frozenset(),
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+    ) -> int | Literal[False]:
+        """The token count of ``text`` (as :meth:`encode`) if at most ``limit``, else ``False``,
+        stopping as soon as the count passes ``limit``: :func:`bytepair.limits.is_within_limit`."""
+        from .limits import is_within_limit  # (limits -> chunked -> tokenizer)
+
+        return is_within_limit(
+            self, text, limit, allowed_special=allowed_special, disallowed_special=disallowed_special
+        )
+
     def encode_with_spans(
         self,
         text: str,

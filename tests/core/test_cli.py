@@ -134,6 +134,27 @@ def test_count_and_compare_against_tiktoken(corpus_file, tmp_path):
     assert r.stdout.decode().splitlines()[0] == "file,tokenizer,tokens,bytes,bytes_per_token,premium"
 
 
+def test_chunk_writes_jsonl_within_the_limit_by_tiktokens_count(corpus_file, tmp_path):
+    tiktoken = pytest.importorskip("tiktoken")
+    ref = tiktoken.Encoding(**hf_export.tiktoken_encoding_kwargs(bytepair.get_encoding("cl100k_base")))
+    out = tmp_path / "chunks.jsonl"
+    r = run(
+        "chunk", str(corpus_file), "-e", "cl100k_base", "--max-tokens", "40", "--boundary", "sentence", "-o", str(out)
+    )
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    text = corpus_file.read_bytes().decode("utf-8")  # (the file as written: \r\n kept)
+    assert [list(row) for row in rows[:1]] == [["index", "text", "tokens", "start", "end"]]
+    assert "".join(row["text"] for row in rows) == text and len(rows) > 10
+    for i, row in enumerate(rows):
+        assert row["index"] == i and text[row["start"] : row["end"]] == row["text"]
+        assert row["tokens"] == len(ref.encode(row["text"])) <= 40
+    r = run("chunk", "-e", "cl100k_base", "--max-tokens", "30", "--overlap", "5", stdin=TEXT.encode("utf-8"))
+    rows = [json.loads(line) for line in r.stdout.decode("utf-8").splitlines()]
+    assert all(a["start"] < b["start"] < a["end"] < b["end"] for a, b in zip(rows, rows[1:]))
+    assert all(len(ref.encode(row["text"])) <= 30 for row in rows)
+
+
 def test_convert(corpus_file, tmp_path):
     src = tmp_path / "c.json"
     assert run("train", str(corpus_file), "-v", "300", "-o", str(src), "-q").returncode == 0
@@ -184,6 +205,8 @@ def test_train_on_a_local_dask_cluster(corpus_file, tmp_path):
         (["decode", "-e", "gpt2", "1", "x"], "integers"),
         (["decode", "-e", "gpt2", "99999999"], "not in the vocabulary"),
         (["compare", "{corpus}", "-t", "gpt2", "--baseline", "o200k_base"], "baseline"),
+        (["chunk", "{corpus}", "-e", "cl100k_base", "--max-tokens", "0"], "--max-tokens"),
+        (["chunk", "{corpus}", "-e", "cl100k_base", "--max-tokens", "9", "--overlap", "9"], "--overlap"),
     ],
 )
 def test_bad_arguments_exit_2(args, needle, corpus_file, tmp_path):

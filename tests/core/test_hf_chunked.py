@@ -130,7 +130,7 @@ def test_bad_batch_is_refused():
         chunked.CountJob(bytepair.get_encoding("gpt2"), "x", batch=0)
 
 
-@pytest.mark.parametrize("key", ["llama3_1", "deepseek_v3", "gptoss", "gemma3"])
+@pytest.mark.parametrize("key", ["llama3_1", "deepseek_v3", "gptoss", "gemma3", "qwen3"])
 @pytest.mark.parametrize("limit", [1, 5, 300])
 def test_first_spans_of_open_models_equal_the_whole_texts(key, limit, text):
     """The first ``limit`` tokens from a checked prefix (Gemma 3: its normalizer maps a character to one): ids as ``tokenizers``' first ``limit`` ids of
@@ -151,7 +151,12 @@ def test_first_spans_of_open_models_equal_the_whole_texts(key, limit, text):
 
 def test_first_spans_fall_back_where_not_shown_exact(text):
     llama = hf_models.ours("llama3_1")
-    assert chunked.first_spans(hf_models.ours("qwen3"), text, 10) is None  # a normalizer (NFC)
+    qwen = hf_models.ours("qwen3")  # its normalizer is NFC: the first tokens of text it changes too
+    nfd = "e\u0301" * 3 + " Cafe\u0301 " + text.replace("\ud800", "")
+    spans, _ = chunked.first_spans(qwen, nfd, 10)
+    assert [s.id for s in spans] == hf_models.reference("qwen3").encode(nfd).ids[:10]
+    assert spans == qwen.encode_with_spans(nfd, add_special_tokens=True, units="utf16")[:10]
+    assert chunked.first_spans(qwen, "e\u0301" * 5, 3) is None  # a short text: encoded whole
     assert chunked.first_spans(llama, "short text", 10) is None  # fewer pieces than asked
     clean = text.replace("\ud800", "")
     assert chunked.first_spans(llama, clean, 10) is not None

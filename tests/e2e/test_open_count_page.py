@@ -65,3 +65,24 @@ def test_chat_answers_during_a_long_llama3_count(page, site_url):
         f"Llama 3, 3 M chars: count {ms / 1000:.1f} s after the paste; a Chat count during it "
         f"answered in {chat['ms']:.0f} ms (progress then: {chat['shown']}); progress line seen: {shown_progress}"
     )
+
+
+def test_qwen3_first_tokens_come_at_once_from_a_text_nfc_changes(page, site_url):
+    """Issue 22 part 5: Qwen 3 (an NFC normalizer) drew a long text's tokens only after encoding all
+    of it (12.8 s for 1 MB here, no progress); its first tokens now come from a checked prefix
+    (``n_tokens`` null: the count follows in steps) even where NFC changes the text (the UDHR's
+    Hindi and Vietnamese), ids and count as ``tokenizers``'."""
+    ref = hf_models.reference("qwen3")
+    h.open_ready(page, site_url, "tokenize?tok=qwen3")
+    text = h.udhr_mix(1_000_000)
+    got = page.evaluate(
+        """async (text) => {
+        const first = await window.bytepair.encodeSpans(text, "qwen3", 5000, { total: false });
+        const n = await window.bytepair.count(text, "qwen3");
+        return { ids: first.ids, n_tokens: first.n_tokens, n };
+    }""",
+        text,
+    )
+    want = ref.encode(text).ids
+    assert got["n_tokens"] is None  # the shortcut applied: the whole text was not encoded
+    assert got["ids"] == want[:5000] and got["n"] == len(want)

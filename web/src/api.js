@@ -368,6 +368,27 @@ export function createApi({ onStatus, shared = false }) {
       const name = await use(tokenizer, "encodeSpans(text, tokenizer, limit)");
       return textCall([name], "encodeSpans", text, name, limit, !!addSpecial, specials === true, total !== false);
     },
+    /**
+     * The text cut into chunks of at most maxTokens tokens each (bytepair.chunk: each chunk counted on
+     * its own, cuts between characters), as JSON lines {index, text, tokens, start, end} (a string;
+     * offsets in characters, as the `bytepair chunk` command writes them). options: overlap (tokens),
+     * boundary ("token" | "sentence" | "paragraph"), addSpecial (open models: BOS counted per chunk).
+     * Rejects with a BytepairError whose field names the bad option (max_tokens, overlap, boundary).
+     */
+    async chunkJsonl(text, tokenizer, maxTokens, { overlap = 0, boundary = "token", addSpecial = false } = {}) {
+      needText("chunkJsonl(text, tokenizer, maxTokens)", text);
+      const name = await use(tokenizer, "chunkJsonl(text, tokenizer, maxTokens)");
+      return textCall([name], "chunkJsonl", text, name, maxTokens, overlap, boundary, !!addSpecial);
+    },
+    /** The context windows of the models `tokenizer` counts for (bytepair.limits.CONTEXT_WINDOWS), the default first. */
+    contextWindows(tokenizer) {
+      return (facts?.context_windows || []).filter((w) => w.tokenizer === tokenizer);
+    },
+    /** The context window a Chat format's count is shown against (facts.chat_context_windows), or null. */
+    chatContextWindow(format) {
+      const model = facts?.chat_context_windows?.[format];
+      return (facts?.context_windows || []).find((w) => w.model === model) || null;
+    },
     /** Pasted token ids ("15339 1917" or "[15339, 1917]") -> {ids, text, display, note}. */
     async decodeIds(idsText, tokenizer = "cl100k_base") {
       needText("decodeIds(idsText, tokenizer)", idsText);

@@ -495,6 +495,14 @@ const api = {
     });
   },
 
+  /** bytepair.chunk of text as JSON lines {index, text, tokens, start, end} (offsets in characters). */
+  chunkJsonl(text, name, maxTokens, overlap = 0, boundary = "token", addSpecial = false) {
+    return guarded(async () => {
+      await ensureData(name);
+      return pg.chunk_jsonl(text, name, maxTokens, overlap, boundary, addSpecial);
+    });
+  },
+
   /** Pasted ids (text) -> {ids, text, display, note}. */
   decodeIds(idsText, name) {
     return guarded(async () => {

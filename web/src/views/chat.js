@@ -10,6 +10,7 @@
 import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
 import { int, plural } from "../format.js";
 import * as storage from "../storage.js";
+import { drawContextLine } from "../contextline.js";
 import { packText, unpackText, MAX_LINK_TEXT, choiceParam } from "../links.js";
 import { groupTokens, mountTokenList, tokenNode } from "../tokenlist.js";
 import { chipContent, markNames } from "../tokenchips.js";
@@ -78,6 +79,7 @@ export function mountChat(root, store, api) {
   const out = $(root, '[data-testid="chat-tokens"]');
   const detail = $(root, '[data-testid="chat-token-detail"]');
   const source = $(root, '[data-testid="chat-source"]');
+  const contextLine = $(root, '[data-testid="chat-context-line"]');
   const working = slowCallNotice($(root, '[data-testid="chat-working"]'), { onCancel: () => api.cancel() });
   const counts = {
     total: $(root, '[data-testid="chat-total"]'),
@@ -384,6 +386,7 @@ export function mountChat(root, store, api) {
     const sameFormat = r && JSON.parse(s.counted)[0] === s.format;
     const f = formats().find((x) => x.id === s.format);
     source.textContent = sameFormat ? sourceLine(r) : s.pending && f ? `Counting with ${f.label.split(" — ")[0]}…` : "";
+    drawContextLine(contextLine, current ? r.total : null, current ? api.chatContextWindow(s.format) : null);
     out.setAttribute("aria-busy", String(s.pending));
     if (current) root.dataset.counted = `${s.format}:${r.total}`;
     else delete root.dataset.counted;

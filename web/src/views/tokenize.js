@@ -18,6 +18,7 @@ import {
 import { mountTeaching } from "./teach.js";
 import { mountLargeText } from "../largetext.js";
 import { STEPPED_COUNT_CHARS } from "../api.js";
+import { drawContextLine } from "../contextline.js";
 
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
 const SAMPLE =
@@ -49,6 +50,7 @@ export function mountTokenize(root, store, api) {
   const specialLabel = $(root, '[data-testid="special-toggle"]');
   const specialWhat = $(root, '[data-testid="special-what"]');
   const countWhat = $(root, '[data-testid="count-what"]');
+  const contextLine = $(root, '[data-testid="context-line"]');
   const forget = $(root, '[data-testid="forget-file"]');
   forget.addEventListener("click", async () => {
     const name = store.state.tokenize.tokenizer;
@@ -373,6 +375,7 @@ export function mountTokenize(root, store, api) {
     droppedNote.hidden = !dropped.length;
     droppedNote.textContent = dropped.length ? droppedText(s.text, dropped) : "";
     countWhat.textContent = current ? countedText(s, desc) : "";
+    contextLineOf(current && !counting ? s : null);
 
     if (s.result && (drawn.result !== s.result || drawn.showIds !== s.showIds || drawn.whitespace !== s.whitespace)) {
       drawn = { result: s.result, showIds: s.showIds, whitespace: s.whitespace };
@@ -417,6 +420,13 @@ export function mountTokenize(root, store, api) {
         .join(", ") + (chars.length > 8 ? ", …" : "");
     const what = n === 1 ? "1 character is" : `${int(n)} characters are`;
     return `${what} not in this tokenizer's vocabulary and ${n === 1 ? "was" : "were"} dropped: ${shown}. It has no unknown token and no byte fallback, so they get no token (as in the model's own tokenizer).`;
+  }
+
+  /** "12,345 of 128,000 tokens (GPT-4o)": the count against the context window of the first model
+   * bytepair.limits.CONTEXT_WINDOWS names for this tokenizer (none: hidden); the rest in its title. */
+  function contextLineOf(s) {
+    const [w, ...others] = s ? api.contextWindows(s.tokenizer) : [];
+    drawContextLine(contextLine, s ? s.result.n_tokens : null, w || null, others);
   }
 
   /** What the count counted: the tokenizer, and whether special tokens (BOS ...) were added. */

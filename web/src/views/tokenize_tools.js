@@ -1,9 +1,10 @@
 // Tokenize extras (issue 11): the special-tokens switch, copying the ids (JSON or
-// space-separated), ids -> text decoding, and the special-token item of the legend
+// space-separated), ids -> text decoding, chunks of at most N tokens as a JSONL download
+// (issue 22: bytepair.chunk, through the worker), and the special-token item of the legend
 // (tokenlist.js explains <e0a6> fragments and named invisible characters). The explanations come from
 // Python (bytepair.token_note, bytepair.charnames) through api.encodeSpans/decodeIds.
 
-import { $, h, showError, deviceHint } from "../dom.js";
+import { $, h, showError, deviceHint, download } from "../dom.js";
 import { plural } from "../format.js";
 
 /**
@@ -54,6 +55,39 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
     }
   }
   for (const b of root.querySelectorAll("[data-copy-ids]")) b.addEventListener("click", () => copy(b.dataset.copyIds));
+
+  // --- chunks of at most N tokens, downloaded as JSON lines (bytepair.chunk) -----
+  const chunkForm = $(root, '[data-testid="chunk-form"]');
+  const chunkStatus = $(root, '[data-testid="chunk-status"]');
+  const chunkInputs = {
+    max_tokens: $(root, '[data-testid="chunk-max"]'),
+    overlap: $(root, '[data-testid="chunk-overlap"]'),
+    boundary: $(root, '[data-testid="chunk-boundary"]'),
+  };
+  const whole = (input) => (input.value.trim() === "" ? NaN : Number(input.value)); // checked in Python
+  chunkForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    showError(root, "chunks", "");
+    for (const input of Object.values(chunkInputs)) input.removeAttribute("aria-invalid");
+    const s = store.state.tokenize;
+    const maxTokens = whole(chunkInputs.max_tokens);
+    chunkStatus.textContent = "Cutting…";
+    try {
+      const jsonl = await api.chunkJsonl(text(), s.tokenizer, maxTokens, {
+        overlap: whole(chunkInputs.overlap),
+        boundary: chunkInputs.boundary.value,
+        addSpecial: s.addSpecial,
+      });
+      const n = jsonl ? jsonl.split("\n").length - 1 : 0;
+      const file = `chunks-${s.tokenizer.replace(/[^\w.-]+/g, "_")}.jsonl`;
+      download(file, jsonl, "application/x-ndjson");
+      chunkStatus.textContent = `${plural(n, "chunk")} of at most ${maxTokens} tokens each, saved as ${file}.`;
+    } catch (err) {
+      chunkStatus.textContent = "";
+      showError(root, "chunks", err.message);
+      chunkInputs[err.field]?.setAttribute("aria-invalid", "true");
+    }
+  });
 
   // --- ids -> text -------------------------------------------------------------
   decodeForm.addEventListener("submit", async (e) => {

@@ -43,7 +43,7 @@ from .loading import (  # noqa: E402
 from .state import get_tokenizer  # noqa: E402
 from .steps import steps_encode, steps_learn, steps_view  # noqa: E402
 from .teach import gallery, gallery_encodings, gallery_optional_encodings, side_by_side, token_story  # noqa: E402
-from .tokenize import CountSession, compare, count, decode_ids, describe, encode, encode_spans  # noqa: E402
+from .tokenize import CountSession, chunk_jsonl, compare, count, decode_ids, describe, encode, encode_spans  # noqa: E402
 from .train import TrainSession, check_pattern, from_merges_json  # noqa: E402
 
 __all__ = [
@@ -52,6 +52,7 @@ __all__ = [
     "chat_breakdown",
     "chat_requirements",
     "check_pattern",
+    "chunk_jsonl",
     "compare",
     "count",
     "decode_ids",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import bytepair
-from bytepair import charnames, chunked, decoding, models
+from bytepair import charnames, chunked, decoding, limits, models
 from bytepair.surrogates import utf8
 
 from .convert import dumps, exposed
@@ -95,6 +95,19 @@ def encode_spans(
             "dropped": models.dropped_characters(tok, text, units=units),
         }
     )
+
+
+@exposed
+def chunk_jsonl(
+    text: str, name: str, max_tokens: int, overlap: int = 0, boundary: str = "token", add_special: bool = False
+) -> str:
+    """``bytepair.chunk`` of ``text`` as JSON lines ``{"index", "text", "tokens", "start", "end"}``
+    (offsets in characters), as ``bytepair chunk`` writes them; errors: ``ArgumentError`` naming
+    ``max_tokens`` / ``overlap`` / ``boundary``."""
+    chunks = limits.chunk(
+        get_tokenizer(name), text, max_tokens, overlap=overlap, boundary=boundary, add_special_tokens=add_special
+    )
+    return "".join(json.dumps(c.to_dict(), ensure_ascii=False) + "\n" for c in chunks)
 
 
 @exposed
