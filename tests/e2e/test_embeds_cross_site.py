@@ -37,10 +37,11 @@ from tests.e2e.helpers import (
     DIST,
     READY_TIMEOUT,
     lz_compress,
+    set_text,
     tiktoken_for,
 )
 from tests.reference import tiktoken_pattern
-from tests.reference.slow_bpe import slow_train
+from tests.reference.slow_bpe import slow_train, slow_train_steps
 from tools.buildutil import pyodide_site_dir
 from tools.serve import make_server, server_url
 from tools.udhr import load_udhr
@@ -163,6 +164,40 @@ def _textbook_first_pair() -> tuple[tuple[str, str], int]:
     return best, pairs[best]
 
 
+def _visible(text: str) -> str:
+    """format.js visibleWhitespace, as the page draws a token's label: · space, ↵ before a newline."""
+    return text.replace(" ", "·").replace("\n", "↵\n")
+
+
+def _long_tokens_are_drawn_short(train) -> None:
+    """Train without a pre-tokenizer on a repeated verse: tokens of several lines appear, drawn as
+    their first 24 characters and "… (N bytes)" (N from the slow minbpe trainer), whole on a click."""
+    text = "In the beginning God created the heaven and the earth.\nAnd the earth was without form.\n" * 64
+    n = 60
+    steps = list(slow_train_steps(text, n))
+    long = [s for s in steps if len(_visible(s.token.decode())) > 40 or s.token.count(b"\n") >= 2]
+    assert long  # (the check below can fail)
+    set_text(train, "train-text", text)
+    train.fill('[data-testid="train-vocab"]', str(256 + n))
+    train.select_option('[data-testid="train-pattern"]', "none")
+    train.fill('[data-testid="train-name"]', "verse")
+    train.get_by_role("button", name="Train", exact=True).click()
+    train.wait_for_function(
+        "() => document.body.dataset.training === 'done' && document.body.dataset.trainSaving !== 'true'",
+        timeout=READY_TIMEOUT,
+    )
+    for s in long:
+        cell = train.locator(f'[data-testid="merges-body"] tr[data-id="{s.new_id}"] td.tok-cell').nth(2)
+        shown = _visible(s.token.decode())
+        want = "".join(list(shown)[:24]).replace("\n", "") + f"… ({len(s.token):,} bytes)"
+        assert cell.text_content() == want, s.new_id
+        assert cell.evaluate("(td) => td.closest('tr').getBoundingClientRect().height") < 80
+    cell = train.locator(f'[data-testid="merges-body"] tr[data-id="{long[-1].new_id}"] [data-testid="long-token"]').last
+    cell.click()
+    assert cell.get_attribute("aria-expanded") == "true"
+    assert cell.locator("code").text_content() == _visible(long[-1].token.decode())
+
+
 def test_cross_site_embeds_with_third_party_storage_blocked(browser, sites):
     pytest.importorskip("tiktoken")
     server, course = sites
@@ -219,6 +254,9 @@ def test_cross_site_embeds_with_third_party_storage_blocked(browser, sites):
         link = train.locator('[data-testid="train-steps-link"]')
         assert link.get_attribute("target") == "_blank" and link.get_attribute("rel") == "noopener"
         assert "embed=1" not in link.get_attribute("href") and link.get_attribute("href").endswith("#steps")
+
+        # long tokens (no pre-tokenizer: merges of whole lines): drawn shortened with their length
+        _long_tokens_are_drawn_short(train)
 
         # Compare: tokenizer boxes drawn, the counts equal tiktoken's (scrolled to, as a reader would:
         # Chromium does not render cross-site frames out of view, and the views draw on animation frames)

@@ -67,7 +67,7 @@ export const LONG_TOKEN_SHOWN = 24;
 
 /**
  * A token in the merges table. Short ones are cut short by CSS with the whole text in the tooltip.
- * A long one (over LONG_TOKEN_CHARS characters, or several lines: late in a run without a
+ * A long one (over LONG_TOKEN_CHARS characters, or over two lines: late in a run without a
  * pre-tokenizer every merge makes a chapter-long token, and drawing those whole put 88% of the
  * page's time into layout, issue 19) shows its first LONG_TOKEN_SHOWN characters and its length
  * on one line, "<first chars>… (1,234 bytes)"; a click (or Enter) on it shows it whole, and again
@@ -76,9 +76,9 @@ export const LONG_TOKEN_SHOWN = 24;
  */
 function tokenCell(text, nBytes = null) {
   const shown = visibleWhitespace(text);
-  const lines = shown.indexOf("\n") >= 0;
-  if (shown.length <= LONG_TOKEN_CHARS && !lines) return h("td", { class: "tok-cell" }, tokenCode(shown, shown));
-  const size = nBytes != null ? `${int(nBytes)} bytes` : `${int([...text].length)} characters`;
+  const lines = shown.split("\n").length;
+  if (shown.length <= LONG_TOKEN_CHARS && lines <= 2) return h("td", { class: "tok-cell" }, tokenCode(shown, shown));
+  const size = nBytes != null ? plural(nBytes, "byte") : plural([...text].length, "character");
   const short = `${[...shown.slice(0, LONG_TOKEN_SHOWN * 2)].slice(0, LONG_TOKEN_SHOWN).join("").replace(/\n/g, "")}…`;
   const code = tokenCode(short, `${size}; click to show it whole`);
   const note = h("span", { class: "tok-len", text: ` (${size})` });
