@@ -80,7 +80,8 @@ function tokenCell(text, nBytes = null) {
   if (shown.length <= LONG_TOKEN_CHARS && lines <= 2) return h("td", { class: "tok-cell" }, tokenCode(shown, shown));
   const size = nBytes != null ? plural(nBytes, "byte") : plural([...text].length, "character");
   const short = `${[...shown.slice(0, LONG_TOKEN_SHOWN * 2)].slice(0, LONG_TOKEN_SHOWN).join("").replace(/\n/g, "")}…`;
-  const code = tokenCode(short, `${size}; click to show it whole`);
+  const start = shown.length > 400 ? `${shown.slice(0, 400)}…` : shown;
+  const code = tokenCode(short, `${start} (${size}; click to show it whole)`);
   const note = h("span", { class: "tok-len", text: ` (${size})` });
   const button = h(
     "button",
