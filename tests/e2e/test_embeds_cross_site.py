@@ -247,7 +247,10 @@ def test_cross_site_embeds_with_third_party_storage_blocked(browser, sites):
         expected = slow_train(text, 20, split=regex.compile(tiktoken_pattern("gpt2")).findall)
         assert [tuple(m[:2]) for m in saved["merges"][:20]] == [p for p, _i, _c in expected]
         assert len(saved["merges"]) == TRAIN_VOCAB - 256
-        # no storage: no false "too large to keep" note; the text stays for this visit
+        # no storage: no false "too large to keep" note, no "Saved"; the text stays for this visit
+        assert "Kept as “bangla-lesson” until this page closes" in train.text_content(
+            '[data-testid="train-progress-text"]'
+        )
         assert train.locator('[data-error-for="text"]').text_content() == ""
         assert train.input_value('[data-testid="train-text"]') == text
         # a link that leaves the Train view opens the full playground in a new tab

@@ -245,7 +245,7 @@ export function createApi({ onStatus, shared = false }) {
     const saved = await storage.saveTokenizer(record);
     if (result.stopped) performance.mark("bytepair:stop-saved");
     changed();
-    return { ...result, saved: saved.ok, saveError: saved.error };
+    return { ...result, saved: saved.ok, saveError: saved.error, visitOnly: !!saved.visitOnly };
   }
 
   const api = {

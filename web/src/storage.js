@@ -94,11 +94,14 @@ export async function listTokenizers() {
   }
 }
 
-/** Save (or overwrite) one tokenizer record {name, json, meta}. Resolves {ok, error?}. */
+/**
+ * Save (or overwrite) one tokenizer record {name, json, meta}. Resolves {ok, error?, visitOnly}:
+ * visitOnly when the browser refuses storage and the record lasts until the page closes.
+ */
 export async function saveTokenizer(record) {
   try {
     await run("tokenizers", "readwrite", (s) => s.put(record));
-    return { ok: true };
+    return { ok: true, visitOnly: !(await persistent()) };
   } catch (err) {
     return { ok: false, error: `Could not save in browser storage: ${err && err.message}` };
   }

@@ -857,7 +857,13 @@ export function mountTrain(root, store, api) {
     } else if (s.result) {
       const r = s.result;
       const how = r.stopped ? "Stopped after" : "Done:";
-      const saved = !r.n_merges ? " Nothing to save." : s.saving ? ` Saving as “${r.name}”…` : ` Saved as “${r.name}”.`;
+      const saved = !r.n_merges
+        ? " Nothing to save."
+        : s.saving
+          ? ` Saving as “${r.name}”…`
+          : r.visitOnly
+            ? ` Kept as “${r.name}” until this page closes (this browser gives the embedded playground no storage).`
+            : ` Saved as “${r.name}”.`;
       const last = s.merges[s.merges.length - 1];
       const ratio = last ? ` ${fixed(last.totalBytes / last.nTokens)} bytes per token.` : "";
       const why =
