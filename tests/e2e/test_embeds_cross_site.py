@@ -288,6 +288,11 @@ def test_cross_site_embeds_with_third_party_storage_blocked(browser, sites):
         steps.wait_for_function("() => document.querySelector('[data-testid=\"steps-merge\"]').dataset.pair")
         assert tuple(json.loads(line.get_attribute("data-pair"))) == pair
         assert int(line.get_attribute("data-count")) == count
+        # its link (as the Embed snippet) leaves out the default word (w=lowest)
+        steps.click('[data-testid="share-button-embedded"]')
+        shared = steps.input_value('[data-testid="share-link"]')
+        assert "#steps?" in shared and "s=1" in shared and "w=" not in shared, shared
+        steps.click('[data-testid="share-dialog"] [data-close-dialog]')
 
         # heights follow the content after it grew (the touch did not freeze Compare's)
         for fid in ("compare", "train", "steps"):
