@@ -257,6 +257,12 @@ def test_cross_site_embeds_with_third_party_storage_blocked(browser, sites):
         link = train.locator('[data-testid="train-steps-link"]')
         assert link.get_attribute("target") == "_blank" and link.get_attribute("rel") == "noopener"
         assert "embed=1" not in link.get_attribute("href") and link.get_attribute("href").endswith("#steps")
+        with context.expect_page() as opened:
+            link.click()
+        assert opened.value.url.endswith("/#steps") and "embed=1" not in opened.value.url
+        opened.value.close()
+        assert "embed=1#train?" in train.url  # the embed stayed where the author put it
+        assert train.locator("#view-train").is_visible()
 
         # long tokens (no pre-tokenizer: merges of whole lines): drawn shortened with their length
         _long_tokens_are_drawn_short(train)
