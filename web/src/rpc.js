@@ -123,8 +123,16 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
     return settledReady();
   }
 
-  /** The current worker's ready reply, following a refused shared runtime to its dedicated Worker. */
-  async function settledReady() {
+  /**
+   * The current worker's ready reply (rejecting if it dies first), following a refused shared
+   * runtime to its dedicated Worker. (A dedicated Worker: race(ready) itself, so calls keep the
+   * order and timing they had before the shared fallback existed.)
+   */
+  function settledReady() {
+    return useShared ? followReady() : race(ready);
+  }
+
+  async function followReady() {
     for (;;) {
       const current = ready;
       try {
