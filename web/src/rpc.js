@@ -120,7 +120,7 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
    */
   function start() {
     launch();
-    return settledReady();
+    return useShared ? followReady() : ready;
   }
 
   /**
