@@ -60,7 +60,7 @@ def test_errors_are_forwarded_as_data(pg):
 def test_train_batches_are_named_columns_equal_to_train_iter(pg):
     text = "low lower newest widest " * 10
     session = pg.TrainSession(text, 270, "gpt2")
-    cols = {k: [] for k in ("id", "left", "right", "count", "n_tokens")}
+    cols = {k: [] for k in ("id", "left", "right", "count", "n_tokens", "token_bytes", "left_bytes")}
     while True:
         batch = json.loads(session.step(50))
         for k in cols:
@@ -70,6 +70,10 @@ def test_train_batches_are_named_columns_equal_to_train_iter(pg):
     events = list(bytepair.train_iter(text, 270, pattern="gpt2"))
     assert cols["id"] == [e.id for e in events] and cols["count"] == [e.count for e in events]
     assert list(zip(cols["left"], cols["right"])) == [e.pair for e in events]
+    # the tokens' lengths in bytes (the merges table shortens long tokens and says how long they are)
+    assert cols["token_bytes"] == [len(e.token) for e in events]
+    lengths = {i: 1 for i in range(256)} | {e.id: len(e.token) for e in events}
+    assert cols["left_bytes"] == [lengths[e.pair[0]] for e in events]
     done = json.loads(session.finish("mine"))
     again = json.loads(pg.from_merges_json("again", json.dumps(cols), "gpt2"))
     assert done["n_merges"] == again["n_merges"] == len(events)
@@ -151,6 +155,8 @@ def test_merges_table_and_export_files_forward_bytepair(pg):
     cols = json.loads(pg.merges_table("mine"))
     assert list(zip(cols["left"], cols["right"], cols["id"])) == [(a, b, i) for (a, b), i in tok.merges.items()]
     assert cols["token_text"] == [bytepair.token_to_display(tok.token_bytes(i)) for i in cols["id"]]
+    assert cols["token_bytes"] == [len(tok.token_bytes(i)) for i in cols["id"]]
+    assert cols["right_bytes"] == [len(tok.token_bytes(b)) for b in cols["right"]]
     files = json.loads(pg.export_files("mine"))
     assert files["tokenizer_json"] == tok.to_tokenizer_json()
     assert files["tiktoken"].encode("ascii") == tok.to_tiktoken()

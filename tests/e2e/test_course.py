@@ -299,12 +299,8 @@ def test_embedded_views_post_their_height_and_embed_js_resizes_them(course):
         content = frame.evaluate("() => Math.ceil(document.documentElement.getBoundingClientRect().height)")
         box = course.locator(f'iframe[data-testid="{testid}"]').evaluate("(el) => el.clientHeight")
         assert content > 300
-        locked = frame.evaluate("() => document.documentElement.dataset.heightLocked")
-        if locked:
-            # after the reader's first interaction the height stays (issue 11): taller content scrolls inside
-            assert abs(box - int(locked)) <= 2 and content >= box - 2, (testid, box, content, locked)
-        else:
-            assert abs(box - content) <= 2, (testid, box, content)
+        # the height follows the content also after the reader's interactions (issue 19)
+        assert abs(box - content) <= 2, (testid, box, content)
     assert all(m["height"] > 0 for m in course.evaluate("() => window.__heights"))
 
 

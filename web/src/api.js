@@ -245,7 +245,7 @@ export function createApi({ onStatus, shared = false }) {
     const saved = await storage.saveTokenizer(record);
     if (result.stopped) performance.mark("bytepair:stop-saved");
     changed();
-    return { ...result, saved: saved.ok, saveError: saved.error };
+    return { ...result, saved: saved.ok, saveError: saved.error, visitOnly: !!saved.visitOnly };
   }
 
   const api = {
@@ -681,6 +681,9 @@ export function createApi({ onStatus, shared = false }) {
             leftText: e.left_text[i],
             rightText: e.right_text[i],
             tokenText: e.token_text[i],
+            leftBytes: e.left_bytes[i],
+            rightBytes: e.right_bytes[i],
+            tokenBytes: e.token_bytes[i],
             count: e.count[i],
             nTokens: e.n_tokens[i],
             totalBytes: batch.total_bytes,

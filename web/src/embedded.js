@@ -11,25 +11,15 @@ export const HEIGHT_MESSAGE = "bytepair:height";
 /**
  * Start posting the content height to the parent window; returns a stop function.
  *
- * The height follows the content while the page loads; from the reader's first
- * interaction inside the frame (pointer, key, focus) it stays as it is, so the
- * host page does not jump while someone reads it (a step-through that grows on
- * Next, settings that open): taller content then scrolls inside the frame
- * (issue 11, course pages). `<html data-height-locked>` marks that state.
+ * The height always follows the content, also after the reader touches, scrolls or types in the
+ * frame (issue 19: an earlier version kept the height from the first interaction on, so a touch
+ * on a loading embed froze it at its loading height and the chart and table that came later
+ * scrolled inside the frame with no cue).
  */
 export function reportHeight(win = window) {
   if (win.parent === win) return () => {};
   let last = -1;
-  let locked = false;
-  const lock = () => {
-    if (locked || last <= 0) return;
-    locked = true;
-    win.document.documentElement.dataset.heightLocked = String(last);
-  };
-  for (const type of ["pointerdown", "keydown", "focusin"])
-    win.addEventListener(type, lock, { capture: true, passive: true });
   const send = () => {
-    if (locked) return;
     const doc = win.document.documentElement;
     const height = Math.ceil(
       Math.max(doc.getBoundingClientRect().height, win.document.body.getBoundingClientRect().height),

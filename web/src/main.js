@@ -11,7 +11,7 @@ import { mountCompare, initialCompareState } from "./views/compare.js";
 import { mountSteps, initialStepsState } from "./views/steps.js";
 import { mountChat, initialChatState } from "./views/chat.js";
 import { mountPictureBars } from "./views/pictures.js";
-import { parseHash, pageMode, linkTo, LINK_PARAMS, unknownParamsNote, unknownViewNote } from "./links.js";
+import { parseHash, pageMode, linkTo, siteBase, LINK_PARAMS, unknownParamsNote, unknownViewNote } from "./links.js";
 import { mountShare } from "./share.js";
 import { reportHeight } from "./embedded.js";
 
@@ -178,5 +178,24 @@ if (mode.embed) {
   openFull.addEventListener("pointerdown", refreshOpenLink);
   openFull.addEventListener("focus", refreshOpenLink);
   refreshOpenLink();
+  // A link that would take the embed away from its view (Train's "Step through it one merge at a
+  // time", "#steps") opens the full playground in a new tab: the course page keeps the author's
+  // embed as it was. In-page anchors that name no view (the skip link's "#main") stay as they are.
+  const leavesView = (a) => {
+    const hash = a.getAttribute("href") || "";
+    return hash.startsWith("#") && VIEWS.includes(parseHash(hash).view);
+  };
+  const toFullPage = (a) => {
+    if (!leavesView(a)) return;
+    a.href = siteBase() + a.getAttribute("href");
+    a.target = "_blank";
+    a.rel = "noopener";
+  };
+  for (const a of $$(document, "a[href]")) toFullPage(a);
+  // (links the views draw later: rewritten before the browser follows them)
+  for (const type of ["pointerdown", "focusin", "click"])
+    document.addEventListener(type, (e) => e.target.closest?.("a[href]") && toFullPage(e.target.closest("a[href]")), {
+      capture: true,
+    });
   reportHeight();
 }

@@ -15,6 +15,14 @@ export class WorkerCrashed extends Error {
   }
 }
 
+/** The browser refused this page a shared runtime before it answered (createRpc then starts a dedicated Worker). */
+class SharedRefused extends Error {
+  constructor(what) {
+    super(`The shared Python runtime could not start here (${what}).`);
+    this.name = "SharedRefused";
+  }
+}
+
 /** A call ran past its time limit; the worker was restarted under it. */
 export class CallTimeout extends Error {
   constructor(message) {
@@ -60,6 +68,7 @@ function spawnWorker(shared) {
   const early = adoptEarlyWorker();
   if (shared) {
     early?.terminate(); // boot.js starts none for a page that shares a runtime; just in case
+    // (a browser may also refuse by throwing here: createRpc then starts a dedicated Worker)
     const sw = new SharedWorker(url, { type: "module", name: SHARED_NAME });
     return {
       endpoint: sw.port,
@@ -102,17 +111,71 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
   let interrupt = null; // Uint8Array over a SharedArrayBuffer (cross-origin isolated only)
   let generation = 0;
 
+  /**
+   * Start the first worker; resolves with its ready reply ({version, isolated, facts, runtime}).
+   * A shared runtime the browser refuses (a cross-site iframe with third-party storage blocked:
+   * Incognito, Brave, Safari, Chrome with third-party cookies off; issue 19) is no restart: the
+   * page quietly starts a dedicated Worker instead, and this promise resolves with that worker's
+   * reply, so the views get its facts as from any first start.
+   */
   function start() {
+    launch();
+    return useShared ? followReady() : ready;
+  }
+
+  /**
+   * The current worker's ready reply (rejecting if it dies first), following a refused shared
+   * runtime to its dedicated Worker. (A dedicated Worker: race(ready) itself, so calls keep the
+   * order and timing they had before the shared fallback existed.)
+   */
+  function settledReady() {
+    return useShared ? followReady() : race(ready);
+  }
+
+  async function followReady() {
+    for (;;) {
+      const current = ready;
+      try {
+        return await current;
+      } catch (err) {
+        if (!(err instanceof SharedRefused) || ready === current) throw err;
+      }
+    }
+  }
+
+  /** The shared runtime could not start in this page: a dedicated Worker instead (no restart message). */
+  function fallBack(what) {
+    console.info(`[bytepair] no shared Python runtime in this frame (${what}); starting one of its own.`);
+    const old = worker;
+    if (kill) kill(new SharedRefused(what));
+    if (remote) remote[Comlink.releaseProxy]?.();
+    if (old) old.terminate();
+    useShared = false;
+    launch();
+  }
+
+  function launch() {
     generation += 1;
     const gen = generation;
-    worker = spawnWorker(useShared);
+    try {
+      worker = spawnWorker(useShared);
+    } catch (err) {
+      if (!useShared) throw err;
+      useShared = false; // the SharedWorker constructor itself refused
+      console.info(`[bytepair] no shared Python runtime in this frame (${err.message}); starting one of its own.`);
+      worker = spawnWorker(false);
+    }
     remote = Comlink.wrap(worker.endpoint);
     dead = new Promise((_, reject) => {
       kill = reject;
     });
     dead.catch(() => {});
+    const sharedAtStart = useShared;
+    let answered = false; // the worker sent its ready reply
     worker.onError((what) => {
-      if (gen === generation) restart(`The Python worker failed (${what}).`);
+      if (gen !== generation) return;
+      if (sharedAtStart && !answered) fallBack(what);
+      else restart(`The Python worker failed (${what}).`);
     });
     interrupt =
       !useShared && globalThis.crossOriginIsolated && typeof SharedArrayBuffer === "function"
@@ -134,7 +197,10 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
     };
     ready = race(remote.init(Comlink.proxy(progress), interrupt ? interrupt.buffer : undefined, Comlink.proxy(gotten)));
     ready.then(
-      () => (settled = true),
+      () => {
+        settled = true;
+        answered = true;
+      },
       () => (settled = true),
     );
     return ready;
@@ -151,7 +217,7 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
     if (remote) remote[Comlink.releaseProxy]?.();
     if (old) old.terminate();
     useShared = false; // from now on this page has a runtime of its own
-    start();
+    launch();
     onRestart(reason);
     return ready;
   }
@@ -211,7 +277,7 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
 
   /** call(), and onStarted() once the worker has taken the call in (Train's regex watchdog starts then). */
   async function callStarting(onStarted, method, ...args) {
-    await race(ready);
+    await settledReady();
     unlimited += 1;
     try {
       const { reply, started } = send(method, args);
@@ -232,7 +298,7 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
    * may hold the worker, and Stop ends it. limitMs <= 0: no limit.
    */
   async function callLimited(limitMs, timeoutMessage, method, ...args) {
-    await race(ready);
+    await settledReady();
     const { reply, started } = send(method, args);
     if (!(limitMs > 0)) return reply;
     let timer = 0;

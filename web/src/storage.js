@@ -2,6 +2,12 @@
 // little metadata) and the texts the user typed, so a reload loses nothing.
 // Every function resolves even when storage is unavailable (private mode,
 // quota): callers get `ok: false` or defaults instead of exceptions.
+//
+// Where the browser gives the page no IndexedDB at all (a cross-site embed with
+// third-party storage blocked, issue 19: opening the database fails with "The user
+// denied permission"), the same functions keep their records in memory for this
+// visit instead: what the reader trains and types stays usable until the page
+// closes, and nothing claims it was kept. `persistent()` tells which it is.
 
 const DB_NAME = "bytepair-playground";
 const DB_VERSION = 1;
@@ -24,8 +30,46 @@ function open() {
   return dbPromise;
 }
 
+/** The visit's records when IndexedDB is refused: store name -> Map(key -> value). */
+const memory = { tokenizers: new Map(), texts: new Map() };
+
+/** A stand-in for an IDBObjectStore over a Map (get, getAll, put, delete: what this module uses). */
+function memoryStore(map, keyPath) {
+  return {
+    get: (key) => ({ result: structuredClone(map.get(key)) }),
+    getAll: () => ({ result: [...map.values()].map((v) => structuredClone(v)) }),
+    put(value, key) {
+      map.set(keyPath ? value[keyPath] : key, structuredClone(value));
+      return { result: undefined };
+    },
+    delete(key) {
+      map.delete(key);
+      return { result: undefined };
+    },
+  };
+}
+
+/**
+ * Whether records outlive the page (IndexedDB), as opposed to this visit only (storage refused).
+ * @returns {Promise<boolean>}
+ */
+export async function persistent() {
+  try {
+    await open();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function run(storeName, mode, fn) {
-  const db = await open();
+  let db;
+  try {
+    db = await open();
+  } catch (err) {
+    if (!refused(err)) throw err;
+    return fn(memoryStore(memory[storeName], storeName === "tokenizers" ? "name" : null)).result;
+  }
   return new Promise((resolve, reject) => {
     const tx = db.transaction(storeName, mode);
     const result = fn(tx.objectStore(storeName));
@@ -36,6 +80,11 @@ async function run(storeName, mode, fn) {
 }
 
 /** All saved tokenizers: [{name, json, meta}], oldest first. */
+/** Opening the database failed for good (no IndexedDB, or the browser denies it to this page). */
+function refused(err) {
+  return !!err && (err.name === "UnknownError" || err.name === "SecurityError" || /IndexedDB/.test(err.message));
+}
+
 export async function listTokenizers() {
   try {
     const all = await run("tokenizers", "readonly", (s) => s.getAll());
@@ -45,11 +94,14 @@ export async function listTokenizers() {
   }
 }
 
-/** Save (or overwrite) one tokenizer record {name, json, meta}. Resolves {ok, error?}. */
+/**
+ * Save (or overwrite) one tokenizer record {name, json, meta}. Resolves {ok, error?, visitOnly}:
+ * visitOnly when the browser refuses storage and the record lasts until the page closes.
+ */
 export async function saveTokenizer(record) {
   try {
     await run("tokenizers", "readwrite", (s) => s.put(record));
-    return { ok: true };
+    return { ok: true, visitOnly: !(await persistent()) };
   } catch (err) {
     return { ok: false, error: `Could not save in browser storage: ${err && err.message}` };
   }
@@ -67,6 +119,14 @@ export async function deleteTokenizer(name) {
 /** Rename atomically (one transaction). */
 export async function renameTokenizer(oldName, newName) {
   try {
+    if (!(await persistent())) {
+      const map = memory.tokenizers;
+      if (!map.has(oldName)) throw new Error(`no tokenizer named ${oldName}`);
+      const record = map.get(oldName);
+      map.delete(oldName);
+      map.set(newName, { ...record, name: newName });
+      return { ok: true };
+    }
     const db = await open();
     await new Promise((resolve, reject) => {
       const tx = db.transaction("tokenizers", "readwrite");

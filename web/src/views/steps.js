@@ -439,7 +439,8 @@ export function mountSteps(root, store, api) {
     params.n = s.nMerges[s.mode];
     const omitted = addText(params, s.texts[textKey(s)]);
     params.s = s.step;
-    if (s.words[s.mode]) params.w = s.words[s.mode];
+    // (the default word is left out: an embed snippet then shows the view's own example)
+    if (s.words[s.mode] && s.words[s.mode] !== initialStepsState.words[s.mode]) params.w = s.words[s.mode];
     return { params, notes: [], omitted };
   }
 

@@ -37,7 +37,19 @@ export const initialTrainState = {
 };
 
 /** Merge events as compact columns for storage, and back. */
-const COLS = ["id", "left", "right", "leftText", "rightText", "tokenText", "count", "nTokens"];
+const COLS = [
+  "id",
+  "left",
+  "right",
+  "leftText",
+  "rightText",
+  "tokenText",
+  "count",
+  "nTokens",
+  "leftBytes",
+  "rightBytes",
+  "tokenBytes",
+];
 function toColumns(merges) {
   return Object.fromEntries(COLS.map((k) => [k, merges.map((m) => m[k])]));
 }
@@ -48,14 +60,50 @@ function fromColumns(cols, extra = {}) {
   }));
 }
 
-/** A token in the merges table; long ones are cut short (CSS) with the whole text in the tooltip. */
-function tokenCell(text) {
+/** Tokens whose label is longer than this (characters) are drawn shortened in the merges table. */
+export const LONG_TOKEN_CHARS = 40;
+/** How many characters of a long token the merges table shows. */
+export const LONG_TOKEN_SHOWN = 24;
+
+/**
+ * A token in the merges table. Short ones are cut short by CSS with the whole text in the tooltip.
+ * A long one (over LONG_TOKEN_CHARS characters, or over two lines: late in a run without a
+ * pre-tokenizer every merge makes a chapter-long token, and drawing those whole put 88% of the
+ * page's time into layout, issue 19) shows its first LONG_TOKEN_SHOWN characters and its length
+ * on one line, "<first chars>… (1,234 bytes)"; a click (or Enter) on it shows it whole, and again
+ * shortens it. nBytes: the token's length in bytes (Python's `*_bytes` columns; null for a run
+ * saved before those existed: then its length in characters).
+ */
+function tokenCell(text, nBytes = null) {
   const shown = visibleWhitespace(text);
+  const lines = shown.split("\n").length;
+  if (shown.length <= LONG_TOKEN_CHARS && lines <= 2) return h("td", { class: "tok-cell" }, tokenCode(shown, shown));
+  const size = nBytes != null ? plural(nBytes, "byte") : plural([...text].length, "character");
+  const short = `${[...shown.slice(0, LONG_TOKEN_SHOWN * 2)].slice(0, LONG_TOKEN_SHOWN).join("").replace(/\n/g, "")}…`;
+  const start = shown.length > 400 ? `${shown.slice(0, 400)}…` : shown;
+  const code = tokenCode(short, `${start} (${size}; click to show it whole)`);
+  const note = h("span", { class: "tok-len", text: ` (${size})` });
+  const button = h(
+    "button",
+    { type: "button", class: "tok-long", dataset: { testid: "long-token" }, attrs: { "aria-expanded": "false" } },
+    code,
+    note,
+  );
+  button.addEventListener("click", () => {
+    const open = button.getAttribute("aria-expanded") !== "true";
+    button.setAttribute("aria-expanded", String(open));
+    button.replaceChildren(open ? tokenCode(shown, size) : code, note);
+  });
+  return h("td", { class: "tok-cell" }, button);
+}
+
+/** The <code> of a token's label (a leading combining mark drawn on its dotted circle). */
+function tokenCode(shown, title) {
   // a leading combining mark comes on bytepair's dotted circle (token_to_label); circle and mark are
   // drawn in one font (.mark-base) so the mark sits on the circle, not over the next cell
   const base = shown.match(/^\u25cc\p{M}+/u)?.[0];
   const body = base ? [h("span", { class: "mark-base", text: base }), shown.slice(base.length)] : [shown];
-  return h("td", { class: "tok-cell" }, h("code", { class: "tok", title: shown }, ...body));
+  return h("code", { class: "tok", title }, ...body);
 }
 
 export function mountTrain(root, store, api) {
@@ -493,6 +541,9 @@ export function mountTrain(root, store, api) {
         leftText: cols.left_text,
         rightText: cols.right_text,
         tokenText: cols.token_text,
+        leftBytes: cols.left_bytes,
+        rightBytes: cols.right_bytes,
+        tokenBytes: cols.token_bytes,
       });
       const now = performance.now();
       const meta = api.trainedTokenizers().find((t) => t.name === name)?.meta ?? {};
@@ -751,9 +802,9 @@ export function mountTrain(root, store, api) {
             "tr",
             { dataset: { id: m.id, left: m.left, right: m.right, count: m.count } },
             h("td", { class: "num", text: String(m.id) }),
-            tokenCell(m.leftText),
-            tokenCell(m.rightText),
-            tokenCell(m.tokenText),
+            tokenCell(m.leftText, m.leftBytes),
+            tokenCell(m.rightText, m.rightBytes),
+            tokenCell(m.tokenText, m.tokenBytes),
             h("td", { class: "num", text: m.count == null ? "–" : int(m.count) }),
           ),
         );
@@ -806,7 +857,13 @@ export function mountTrain(root, store, api) {
     } else if (s.result) {
       const r = s.result;
       const how = r.stopped ? "Stopped after" : "Done:";
-      const saved = !r.n_merges ? " Nothing to save." : s.saving ? ` Saving as “${r.name}”…` : ` Saved as “${r.name}”.`;
+      const saved = !r.n_merges
+        ? " Nothing to save."
+        : s.saving
+          ? ` Saving as “${r.name}”…`
+          : r.visitOnly
+            ? ` Kept as “${r.name}” until this page closes (this browser gives the embedded playground no storage).`
+            : ` Saved as “${r.name}”.`;
       const last = s.merges[s.merges.length - 1];
       const ratio = last ? ` ${fixed(last.totalBytes / last.nTokens)} bytes per token.` : "";
       const why =

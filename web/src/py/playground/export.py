@@ -27,14 +27,16 @@ def tokenizer_json(name: str) -> str:
 @exposed
 def merges_table(name: str) -> str:
     """The merges of a tokenizer in learned order, as JSON columns ``{id, left, right, left_text,
-    right_text, token_text}`` (the Train view's table; no pair counts: a saved file has none)."""
+    right_text, token_text, left_bytes, right_bytes, token_bytes}`` (the Train view's table;
+    ``*_bytes``: the tokens' lengths in bytes; no pair counts: a saved file has none)."""
     tok = get_tokenizer(name)
-    disp = bytepair.token_to_display
+    disp, raw = bytepair.token_to_display, tok.token_bytes
     rows = [
-        (i, a, b, disp(tok.token_bytes(a)), disp(tok.token_bytes(b)), disp(tok.token_bytes(i)))
+        (i, a, b, disp(raw(a)), disp(raw(b)), disp(raw(i)), len(raw(a)), len(raw(b)), len(raw(i)))
         for i, a, b in sorted((i, a, b) for (a, b), i in tok.merges.items())
     ]
-    return dumps(columns(rows, ("id", "left", "right", "left_text", "right_text", "token_text")))
+    names = ("id", "left", "right", "left_text", "right_text", "token_text", "left_bytes", "right_bytes", "token_bytes")
+    return dumps(columns(rows, names))
 
 
 @exposed

@@ -17,7 +17,19 @@ from . import state
 from .convert import columns, dumps, exposed, trained_info
 
 #: The columns of a merge batch (``TrainSession.step``), one entry per merge.
-MERGE_COLUMNS = ("id", "left", "right", "left_text", "right_text", "token_text", "count", "n_tokens")
+MERGE_COLUMNS = (
+    "id",
+    "left",
+    "right",
+    "left_text",
+    "right_text",
+    "token_text",
+    "count",
+    "n_tokens",
+    "left_bytes",
+    "right_bytes",
+    "token_bytes",
+)
 
 
 @exposed
@@ -59,7 +71,8 @@ class TrainSession:
     @exposed
     def step(self, budget_ms: float = 50.0) -> str:
         """JSON ``{"events": {"id", "left", "right", "left_text", "right_text", "token_text",
-        "count", "n_tokens"}`` (named columns, one entry per merge), ``"done", "interrupted",
+        "count", "n_tokens", "left_bytes", "right_bytes", "token_bytes"}`` (named columns, one
+        entry per merge; ``*_bytes``: the tokens' lengths in bytes), ``"done", "interrupted",
         "total_bytes", "target"}``; ``interrupted``: Stop's KeyboardInterrupt (Pyodide's interrupt
         buffer) ended the run inside this slice (``self.merges`` holds the complete merges only)."""
         deadline = time.perf_counter() + budget_ms / 1000.0
@@ -71,8 +84,10 @@ class TrainSession:
                     self.done = True
                     break
                 (left, right), vocab[ev.id], self.merges[ev.pair] = ev.pair, ev.token, ev.id
+                a, b = vocab[left], vocab[right]
                 rows.append(
-                    (ev.id, left, right, disp(vocab[left]), disp(vocab[right]), disp(ev.token), ev.count, ev.n_tokens)
+                    (ev.id, left, right, disp(a), disp(b), disp(ev.token), ev.count, ev.n_tokens)
+                    + (len(a), len(b), len(ev.token))
                 )
                 if time.perf_counter() >= deadline:
                     break
