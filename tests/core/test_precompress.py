@@ -6,7 +6,6 @@ answer must be the file's bytes exactly, whatever the request's ``Accept-Encodin
 from __future__ import annotations
 
 import gzip
-import os
 import random
 import shutil
 import sys
@@ -52,11 +51,11 @@ def test_accept_encoding_is_read_as_rfc_9110_says():
     assert accepted_encodings("gzip, deflate, br, zstd") == {"gzip", "deflate", "br", "zstd"}  # Chromium's
 
 
-def test_copies_only_where_they_gain_and_only_for_changed_files(tmp_path):
-    dist, state = tmp_path / "dist", tmp_path / "state.json"
+def test_copies_only_where_they_gain_and_only_for_changed_files(tmp_path, monkeypatch):
+    dist, state = tmp_path / "dist", tmp_path / "store"
     files = _site(dist)
     out = DistWriter(dist)
-    got = precompress.step_precompress(out, sorted(files), state_file=state)
+    got = precompress.step_precompress(out, sorted(files), store=state)
     assert set(got) == {"index.html", "src/app.js", "data.bin"}  # tiny.txt too small, .gz compressed already
     assert got["data.bin"] == {"size": 5000, "br": None, "gzip": None}
     assert not (dist / "data.bin.br").exists() and not (dist / "data.bin.gz").exists()
@@ -68,19 +67,31 @@ def test_copies_only_where_they_gain_and_only_for_changed_files(tmp_path):
 
     # a second build compresses nothing; after an edit, only the edited file
     out2 = DistWriter(dist)
-    assert precompress.step_precompress(out2, sorted(files), state_file=state) == got
+    assert precompress.step_precompress(out2, sorted(files), store=state) == got
     assert out2.updated == [] and "index.html.br" in out2.produced
     (dist / "src/app.js").write_bytes(b"export const changed = 1;\n" * 100)
     out3 = DistWriter(dist)
-    again = precompress.step_precompress(out3, sorted(files), state_file=state)
+    again = precompress.step_precompress(out3, sorted(files), store=state)
     assert sorted(out3.updated) == ["src/app.js.br", "src/app.js.gz"]
     assert gzip.decompress((dist / "src/app.js.gz").read_bytes()) == b"export const changed = 1;\n" * 100
     assert again["index.html"] == got["index.html"]
 
+    # a clean build (dist deleted) takes the copies from the store: no compression, no Node.js
+    shutil.rmtree(dist)
+    files = _site(dist)
+    files["src/app.js"] = b"export const changed = 1;\n" * 100
+    (dist / "src/app.js").write_bytes(files["src/app.js"])
+    monkeypatch.setattr(precompress.shutil, "which", lambda name: None)
+    out4 = DistWriter(dist)
+    assert precompress.step_precompress(out4, sorted(files), store=state) == again
+    assert sorted(out4.updated) == ["index.html.br", "index.html.gz", "src/app.js.br", "src/app.js.gz"]
+    assert gzip.decompress((dist / "src/app.js.gz").read_bytes()) == files["src/app.js"]
+    monkeypatch.undo()
+
     # a built file named like a copy is refused
     (dist / "index.html.gz").write_bytes(b"x")
     with pytest.raises(precompress.BuildError, match="precompressed copy"):
-        precompress.step_precompress(DistWriter(dist), [*sorted(files), "index.html.gz"], state_file=state)
+        precompress.step_precompress(DistWriter(dist), [*sorted(files), "index.html.gz"], store=state)
 
 
 def _get(url, accept):
@@ -91,8 +102,7 @@ def _get(url, accept):
 
 def test_the_server_sends_copies_per_accept_encoding_and_the_same_bytes_decoded(tmp_path):
     files = _site(tmp_path)
-    precompress.step_precompress(DistWriter(tmp_path), sorted(files), state_file=tmp_path / "state.json")
-    os.remove(tmp_path / "state.json")
+    precompress.step_precompress(DistWriter(tmp_path), sorted(files), store=tmp_path.parent / "store")
     decode = {None: lambda b: b, "gzip": gzip.decompress, "br": brotli.decompress}
     server = make_server("127.0.0.1", 0, directory=tmp_path, quiet=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
