@@ -135,6 +135,11 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         self.status = code
         super().send_response(code, message)
 
+    def send_header(self, keyword: str, value: str) -> None:
+        if keyword.lower() == "content-length" and getattr(self, "status", None) == 200:
+            self.server.body_bytes[self.path.split("?", 1)[0]] += int(value)
+        super().send_header(keyword, value)
+
     def end_headers(self) -> None:
         if getattr(self, "has_copies", False):
             self.send_header("Vary", "Accept-Encoding")
@@ -163,13 +168,16 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
 
 class SiteServer(http.server.ThreadingHTTPServer):
-    """``hits``: how many times each path (query left out) was requested, for tests and benchmarks."""
+    """``hits``: how many times each path (query left out) was requested, for tests and benchmarks;
+    ``body_bytes``: the bytes of the bodies sent for it with status 200 (compressed when a copy
+    was sent: what crossed the wire, headers left out)."""
 
     daemon_threads = True
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.hits: collections.Counter[str] = collections.Counter()
+        self.body_bytes: collections.Counter[str] = collections.Counter()
 
     def handle_error(self, request, client_address):
         if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
