@@ -28,9 +28,7 @@ import time
 
 from tools.buildutil import CACHE, ROOT, BuildError, log
 from tools.distwriter import DistWriter
-
-#: Content encodings, in the server's order of preference, and the suffix of their copies.
-ENCODINGS = {"br": ".br", "gzip": ".gz"}
+from tools.serve import ENCODINGS  # the codings the server sends, and the suffix of their copies
 
 #: Keep a copy only when it is at most this fraction of the file (a gain of at least 5 %).
 MAX_RATIO = 0.95

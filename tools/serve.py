@@ -62,7 +62,7 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 
 
 #: Content encodings the server can send, best first, and the suffix of their precompressed copies
-#: (the same table as tools/precompress.ENCODINGS, which writes them).
+#: (tools/precompress.py writes those copies).
 ENCODINGS = {"br": ".br", "gzip": ".gz"}
 
 
@@ -136,7 +136,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         super().send_response(code, message)
 
     def send_header(self, keyword: str, value: str) -> None:
-        if keyword.lower() == "content-length" and getattr(self, "status", None) == 200:
+        if keyword.lower() == "content-length" and getattr(self, "status", None) == 200 and self.command != "HEAD":
             self.server.body_bytes[self.path.split("?", 1)[0]] += int(value)
         super().send_header(keyword, value)
 
