@@ -13,7 +13,8 @@ This file only dispatches; the work is in importable modules under ``tools/``:
 
 * ``tools/site_build.py``  the site build (layout of ``web/dist/`` in its docstring)
 * ``tools/wheels.py``      the bytepair web wheel (slimmed) and the PyPI wheels
-* ``tools/serve.py``       the static server (``serve``, and the tests' server)
+* ``tools/serve.py``       the static server (``serve``, and the tests' server); sends the
+                           precompressed copies of ``tools/precompress.py`` with Content-Encoding
 * ``tools/setup_env.py``   prerequisites; npm, pip and (as root on Debian) apt-get installs
 * ``tools/testrun.py``     the lint stage and the pytest run with its junit check
 * ``tools/buildutil.py``   paths, ``BuildError``, logging, running commands

@@ -28,7 +28,9 @@ The playground in headless Chromium (``tools/bench_browser.py``; skip with
 ``--no-browser``): navigation to Ready with a cold and a warm cache (median of
 several runs, with the boot stages), encode / train throughput of 1 MB of KJV
 in the page, and the page next to js-tiktoken and gpt-tokenizer loaded into the
-same page (first count per encoding; English and UDHR mix MB/s, ids checked).
+same page (first count per encoding; English and UDHR mix MB/s, ids checked), and
+a first and second visit to Tokenize on a slow-4G phone and a desktop (MB sent, Ready,
+first count; ``network``).
 
 Each figure is the best of ``--repeat`` runs (default 3) to damp noise from
 other processes on the machine.
@@ -292,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
             results += bench_browser.bench_boot_vs_fresh(bench_browser.DIST, 5)
             results += bench_browser.bench_figures()
             results += bench_browser.bench_peers()
+            # issue 20: bytes on the wire, Ready and first count on a slow-4G + 4x CPU phone and a desktop
+            results += bench_browser.bench_network([bench_browser.DIST], 1, ["phone", "desktop"])
         else:
             results.append({"what": "browser", "skipped": f"{bench_browser.CHROMIUM} is missing"})
     for r in results:

@@ -6,6 +6,11 @@
     python tools/bench_browser.py peers [DIST_DIR]                 # vs js-tiktoken / gpt-tokenizer, same page
     python tools/bench_browser.py models [--runs 1] [--dirs D ...] [NAME ...]  # choosing a model -> first count
     python tools/bench_browser.py stop [--mb 3] [--at 20,200,2000] [--runs 5]  # Stop latency, isolated vs not
+    python tools/bench_browser.py network [--runs 3] [--profiles phone,desktop] [--no-isolate] [DIST_DIR ...]
+
+``network`` (issue 20): a first and a second visit to ``#tokenize`` on a slow phone (slow 4G, CPU 4x)
+and a desktop: MB sent before the first exact count and in all, Ready and first count (ms); see
+:func:`bench_network`.
 
 ``boot``: for each site directory (default ``web/dist``; several to compare
 builds side by side, e.g. a copy of ``web/dist`` from another branch), the
@@ -664,6 +669,114 @@ def bench_stop(mb: float, points: list[int], runs: int = 1, directory: pathlib.P
     return rows
 
 
+#: Network and CPU profiles of ``network`` (Chrome DevTools Protocol: Network.emulateNetworkConditions,
+#: Emulation.setCPUThrottlingRate). ``phone``: issue 20's "slow 4G" (1.6 Mbit/s down, 750 kbit/s up,
+#: 150 ms round trip) and the CPU slowed 4x, on a 390x844 touch screen; ``desktop``: no throttling.
+NETWORK_PROFILES = {
+    "phone": {
+        "network": {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8, "uploadThroughput": 750e3 / 8},
+        "cpu": 4,
+        "context": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+    },
+    "desktop": {"network": None, "cpu": 1, "context": {"viewport": {"width": 1280, "height": 800}}},
+}
+
+#: Page-side clocks (an init script): ms from navigation start to the first time
+#: ``<body data-pyodide="ready">`` and ``#view-tokenize[data-encoded]`` (Tokenize's first exact count) were seen.
+_CLOCKS = """
+window.__bench = {};
+new MutationObserver(() => {
+  const b = window.__bench;
+  if (!b.ready && document.body?.dataset.pyodide === "ready") b.ready = performance.now();
+  if (!b.count && document.querySelector("#view-tokenize")?.dataset.encoded) b.count = performance.now();
+}).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-pyodide", "data-encoded"] });
+"""
+
+
+def _visit(page, server, navigate) -> dict:
+    """Navigate (``navigate()``), wait for Tokenize's first count; the page's clocks and the bytes sent."""
+    before = sum(server.body_bytes.values())
+    requests = sum(server.hits.values())
+    navigate()
+    page.wait_for_function("() => window.__bench && window.__bench.count", timeout=READY_TIMEOUT_MS, polling=250)
+    got = page.evaluate(
+        """() => {
+        const nav = performance.getEntriesByType("navigation")[0];
+        return { dom_content_loaded: nav ? nav.domContentLoadedEventEnd : null, ...window.__bench };
+    }"""
+    )
+    at_count = sum(server.body_bytes.values()) - before
+    page.wait_for_timeout(2000)  # what else the page fetches once counted
+    return {
+        "dcl_ms": round(got["dom_content_loaded"] or 0),
+        "ready_ms": round(got["ready"]),
+        "count_ms": round(got["count"]),
+        "mb_at_count": round(at_count / MB, 2),
+        "mb_total": round((sum(server.body_bytes.values()) - before) / MB, 2),
+        "requests": sum(server.hits.values()) - requests,
+    }
+
+
+def _network_once(browser, server, url: str, profile: str) -> dict:
+    """One first visit and one second visit (reload, same browser profile) to ``url#tokenize``."""
+    import tempfile
+
+    spec = NETWORK_PROFILES[profile]
+    with tempfile.TemporaryDirectory(prefix="bytepair-bench-profile-") as tmp:
+        context = browser.browser_type.launch_persistent_context(
+            tmp, executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True, **spec["context"]
+        )
+        try:
+            context.add_init_script(_CLOCKS)
+            page = context.pages[0] if context.pages else context.new_page()
+            cdp = context.new_cdp_session(page)
+            if spec["network"]:
+                cdp.send("Network.enable")
+                cdp.send("Network.emulateNetworkConditions", spec["network"])
+            if spec["cpu"] > 1:
+                cdp.send("Emulation.setCPUThrottlingRate", {"rate": spec["cpu"]})
+            first = _visit(page, server, lambda: page.goto(url + "#tokenize", wait_until="commit"))
+            second = _visit(page, server, lambda: page.reload(wait_until="commit"))
+        finally:
+            context.close()
+    return {"first": first, "second": second}
+
+
+def bench_network(dirs: list[pathlib.Path], runs: int, profiles: list[str], isolate: bool = True) -> list[dict]:
+    """Issue 20's figures as users meet them: per profile (:data:`NETWORK_PROFILES`) and built site,
+    a first visit to ``#tokenize`` (a new browser profile) and a second (reload): MB of response
+    bodies sent by the server (``tools/serve.py`` counts them: compressed copies where the browser
+    accepts them) before Tokenize's first exact count and in all, requests, and ms from navigation to
+    DOMContentLoaded, Ready and the first count. Medians of ``runs``, runs interleaved between sites.
+    The network throttling applies to the page and its workers; the CPU throttling to the page's
+    renderer. Figures on a shared machine vary: compare sites measured side by side."""
+    results: dict[tuple[str, pathlib.Path], list[dict]] = {(p, d): [] for p in profiles for d in dirs}
+    with contextlib.ExitStack() as stack:
+        servers = {}
+        for d in dirs:
+            server = make_server("127.0.0.1", 0, directory=d, quiet=True, isolate=isolate)
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+            stack.callback(server.server_close)
+            stack.callback(server.shutdown)
+            servers[d] = server
+        browser = stack.enter_context(chromium())
+        for _ in range(runs):
+            for profile in profiles:
+                for d in dirs:
+                    results[(profile, d)].append(_network_once(browser, servers[d], server_url(servers[d]), profile))
+    rows = []
+    for (profile, d), runs_ in results.items():
+        row = {"what": f"first and second visit to #tokenize, {profile} profile", "site": str(d)}
+        row.update({"isolate": isolate, "runs": len(runs_)})
+        for visit in ("first", "second"):
+            for key in runs_[0][visit]:
+                values = [r[visit][key] for r in runs_]
+                row[f"{visit}_{key}"] = statistics.median(values)
+            row[f"{visit}_count_ms_runs"] = [r[visit]["count_ms"] for r in runs_]
+        rows.append(row)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -687,6 +800,11 @@ def main(argv: list[str] | None = None) -> int:
     p_stop.add_argument("--at", default="20,200,2000", help="merges shown when Stop is clicked (comma-separated)")
     p_stop.add_argument("--runs", type=int, default=1, help="Stops at each point (medians are printed)")
     p_stop.add_argument("--dir", type=pathlib.Path, default=DIST, help="built site (default web/dist)")
+    p_net = sub.add_parser("network", help="bytes on the wire, Ready and first count: slow phone and desktop")
+    p_net.add_argument("--runs", type=int, default=3)
+    p_net.add_argument("--profiles", default="phone,desktop", help="comma-separated: phone, desktop")
+    p_net.add_argument("--no-isolate", action="store_true", help="serve without COOP/COEP (as GitHub Pages)")
+    p_net.add_argument("dirs", nargs="*", type=pathlib.Path, help="built site directories (default web/dist)")
     args = ap.parse_args(argv)
     if not CHROMIUM.exists():
         print(f"bench_browser: {CHROMIUM} is missing (sudo apt-get install chromium)", file=sys.stderr)
@@ -694,6 +812,8 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     if args.what == "boot":
         rows = bench_boot_vs_fresh(DIST, args.runs) if args.vs_fresh else bench_boot(args.dirs or [DIST], args.runs)
+    elif args.what == "network":
+        rows = bench_network(args.dirs or [DIST], args.runs, args.profiles.split(","), isolate=not args.no_isolate)
     elif args.what == "models":
         rows = bench_models(args.names, args.runs, args.dirs)
     elif args.what == "stop":

@@ -63,6 +63,11 @@ class DistWriter:
         dst = self._claim(rel)
         return dst.is_file() and dst.stat().st_mtime_ns >= src.stat().st_mtime_ns
 
+    def claim(self, rel: str) -> bool:
+        """Keep ``dist/rel``, written by a step outside this writer (so prune leaves it);
+        return whether it exists."""
+        return self._claim(rel).is_file()
+
     def prune(self) -> list[str]:
         """Delete files under dist/ that this build did not produce; return their paths."""
         removed = []

@@ -1,7 +1,10 @@
 """Serve ``web/dist/`` over HTTP: the ``python build.py serve`` server, also used by the tests.
 
 Static files with the right MIME types (``.gz`` as application/gzip bytes, no
-Content-Encoding; ``.wasm`` as application/wasm), ``Cache-Control: no-cache``
+Content-Encoding; ``.wasm`` as application/wasm); a file's precompressed copy
+(``FILE.br`` / ``FILE.gz``, tools/precompress.py) with ``Content-Encoding: br`` /
+``gzip`` when the request's ``Accept-Encoding`` allows it, as static hosts send
+them (``Vary: Accept-Encoding`` on every file that has copies); ``Cache-Control: no-cache``
 so a rebuilt file is never served stale (``immutable`` for the content-named
 files of :data:`IMMUTABLE_PREFIXES`), no directory listings, and by default
 the COOP/COEP headers of cross-origin isolation (:data:`ISOLATION_HEADERS`,
@@ -14,6 +17,7 @@ from __future__ import annotations
 import collections
 import functools
 import http.server
+import os
 import pathlib
 import sys
 
@@ -57,6 +61,34 @@ IMMUTABLE_PREFIXES = ("/snapshot/", "/pyodide/")
 IMMUTABLE = "public, max-age=31536000, immutable"
 
 
+#: Content encodings the server can send, best first, and the suffix of their precompressed copies
+#: (tools/precompress.py writes those copies).
+ENCODINGS = {"br": ".br", "gzip": ".gz"}
+
+
+def accepted_encodings(header: str) -> set[str]:
+    """The content codings an ``Accept-Encoding`` value allows (RFC 9110 section 12.5.3): names
+    lower-cased, ``q=0`` ones left out, ``*`` standing for every coding of :data:`ENCODINGS`."""
+    accepted: set[str] = set()
+    refused: set[str] = set()
+    for item in header.split(","):
+        name, *params = (part.strip() for part in item.split(";"))
+        if not name:
+            continue
+        q = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        (accepted if q > 0 else refused).add(name.lower())
+    if "*" in accepted:
+        accepted |= set(ENCODINGS) - refused
+    return accepted - {"*"}
+
+
 def cache_control(path: str) -> str:
     """The ``Cache-Control`` value for the URL path ``path`` (query ignored)."""
     path = path.split("?", 1)[0]
@@ -73,7 +105,46 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     quiet = False
     isolate = True
 
+    def send_head(self):
+        self.encoding: str | None = None  # the coding of the copy being sent (translate_path)
+        self.has_copies = False  # the file has precompressed copies: the answer varies
+        return super().send_head()
+
+    def translate_path(self, path: str) -> str:
+        """The file for the URL ``path``; its precompressed copy when the request accepts one."""
+        local = super().translate_path(path)
+        if os.path.isdir(local) and path.split("?", 1)[0].endswith("/"):
+            local = os.path.join(local, "index.html")  # a copy of index.html for "/" too
+        if not os.path.isfile(local):
+            return local
+        accepted = accepted_encodings(self.headers.get("Accept-Encoding", ""))
+        chosen = local
+        for encoding, suffix in ENCODINGS.items():
+            if os.path.isfile(local + suffix):
+                self.has_copies = True
+                if self.encoding is None and encoding in accepted:
+                    self.encoding, chosen = encoding, local + suffix
+        return chosen
+
+    def guess_type(self, path) -> str:
+        if getattr(self, "encoding", None):  # the type of the file, not of its copy
+            path = str(path).removesuffix(ENCODINGS[self.encoding])
+        return super().guess_type(path)
+
+    def send_response(self, code, message=None) -> None:
+        self.status = code
+        super().send_response(code, message)
+
+    def send_header(self, keyword: str, value: str) -> None:
+        if keyword.lower() == "content-length" and getattr(self, "status", None) == 200 and self.command != "HEAD":
+            self.server.body_bytes[self.path.split("?", 1)[0]] += int(value)
+        super().send_header(keyword, value)
+
     def end_headers(self) -> None:
+        if getattr(self, "has_copies", False):
+            self.send_header("Vary", "Accept-Encoding")
+            if self.encoding and self.status == 200:
+                self.send_header("Content-Encoding", self.encoding)
         # Revalidate (Last-Modified / If-Modified-Since answer 304 when unchanged),
         # so a rebuilt file is never served stale; content-named files are immutable.
         self.send_header("Cache-Control", cache_control(self.path))
@@ -97,13 +168,16 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
 
 class SiteServer(http.server.ThreadingHTTPServer):
-    """``hits``: how many times each path (query left out) was requested, for tests and benchmarks."""
+    """``hits``: how many times each path (query left out) was requested, for tests and benchmarks;
+    ``body_bytes``: the bytes of the bodies sent for it with status 200 (compressed when a copy
+    was sent: what crossed the wire, headers left out)."""
 
     daemon_threads = True
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.hits: collections.Counter[str] = collections.Counter()
+        self.body_bytes: collections.Counter[str] = collections.Counter()
 
     def handle_error(self, request, client_address):
         if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):

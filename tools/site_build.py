@@ -52,6 +52,10 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
                                         build produced (:func:`step_build_id`; also ``build_id`` in
                                         build-info.json); rpc.js puts it in the SharedWorker's name
     build-info.json                     versions, the build id and the file list with sizes
+                                        (and the sizes of each file's ``br`` / ``gzip`` copies)
+    **/FILE.br, **/FILE.gz              precompressed copies of every compressible file (brotli 11,
+                                        gzip 9; only where they gain >= 5 %: tools/precompress.py),
+                                        sent with Content-Encoding by tools/serve.py and static hosts
 
 Every step rebuilds only what is stale, so a second build is a fast no-op.
 Standard library only; ``npm`` and ``pip`` run as subprocesses. Errors are
@@ -65,7 +69,7 @@ import json
 import pathlib
 import time
 
-from tools import adapter_wheel, model_files
+from tools import adapter_wheel, model_files, precompress
 from tools import snapshot as snapshot_step
 from tools import udhr as udhr_reader
 from tools import wheels as wheel_steps
@@ -397,12 +401,19 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
     out.write("_headers", headers_file())
     n_sources = step_site_sources(out)
     info["build_id"] = step_build_id(out)
+    site_files = sorted(out.produced)
+    # FILE.br / FILE.gz next to every compressible file (served with Content-Encoding: tools/serve.py)
+    packed = precompress.step_precompress(out, site_files)
     out.produced.add("build-info.json")
     files = []
-    for rel in sorted(out.produced - {"build-info.json"}):
+    for rel in site_files:
         files.append({"path": rel, "size": (DIST / rel).stat().st_size})
+        if rel in packed:
+            files[-1].update({enc: packed[rel][enc] for enc in precompress.ENCODINGS if packed[rel][enc] is not None})
     info["files"] = files
     info["total_size"] = sum(f["size"] for f in files)
+    # what a browser that accepts brotli receives for the whole site (copies where they exist)
+    info["total_br_size"] = sum(f.get("br", f["size"]) for f in files)
     out.write("build-info.json", (json.dumps(info, indent=1) + "\n").encode())
     removed = out.prune()
     if not quiet or out.updated or removed:

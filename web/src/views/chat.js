@@ -238,7 +238,15 @@ export function mountChat(root, store, api) {
 
   // --- counting ----------------------------------------------------------------
   let seq = 0;
+  // Counted when Chat is shown: a hidden Chat fetches no vocabulary at boot (issue 20: o200k's
+  // 0.97 MB for a first visit to Tokenize). A count asked for meanwhile is owed until then.
+  let owed = false;
+  store.subscribe((state) => {
+    if (owed && state.view === "chat") countNow();
+  });
   async function countNow() {
+    owed = store.state.view !== "chat";
+    if (owed) return;
     const s = store.state.chat;
     const request = requestOf(s);
     const mine = ++seq;

@@ -1,0 +1,40 @@
+"""A first visit fetches only what the view on screen needs (issue 20, "nothing fetched before it
+is needed"): Tokenize shows cl100k_base, so neither o200k_base's vocabulary (the hidden Chat's
+default format, chatml-o200k) nor chart.js (no chart on Tokenize) crosses the wire; both come
+when the view that needs them is shown. Also: the site is served with Content-Encoding, as
+tools/serve.py sends the build's precompressed copies."""
+
+from __future__ import annotations
+
+from tests.e2e import helpers as h
+
+
+def _fetched(page, part: str) -> list[str]:
+    return [u for u in page.requested_urls if part in u]
+
+
+def test_a_first_visit_to_tokenize_fetches_no_other_vocabulary_and_no_chart_library(page, site_url):
+    encodings = {}
+    page.on("response", lambda r: encodings.setdefault(r.url.removeprefix(site_url), r.headers.get("content-encoding")))
+    h.open_ready(page, site_url, "tokenize")
+    page.wait_for_selector("#view-tokenize[data-encoded]")
+    assert page.get_attribute("#view-tokenize", "data-encoded").startswith("cl100k_base:")
+    # the ready handlers of every view ran before this count (the worker answers in order): a
+    # hidden view that counted at boot would have asked for its vocabulary by now
+    h.settle(page)
+    assert _fetched(page, "cl100k_base.bpv") != []
+    assert _fetched(page, "o200k_base") == []
+    assert _fetched(page, "chart.umd") == []
+    # the runtime came compressed (Chromium accepts br): what `build.py serve` sends is what hosts send
+    wasm = [u for u in encodings if u.endswith("pyodide.asm.wasm")]
+    assert wasm and encodings[wasm[0]] == "br"
+
+    # shown, Chat counts its conversation (o200k_base), and Train draws its chart once trained
+    page.click("#tab-chat")
+    page.wait_for_function("() => /\\d/.test(document.querySelector('[data-testid=\"chat-total\"]').textContent)")
+    assert _fetched(page, "o200k_base.bpv") != []
+    page.click("#tab-train")
+    h.train(page, "low lower lowest newer newest " * 40, 270, name="first-visit")
+    page.wait_for_selector('[data-testid="compression-chart"][data-drawn="true"]')
+    assert len(_fetched(page, "chart.umd.min.js")) == 1
+    assert page.console_errors == []
