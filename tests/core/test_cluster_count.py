@@ -19,7 +19,7 @@ db = pytest.importorskip("dask.bag")
 import bytepair
 from bytepair import cluster_count, corpus
 from bytepair.errors import ArgumentError
-from tests.core.test_corpus import AWKWARD, oracle_counts
+from tests.reference.corpus_oracle import AWKWARD, oracle_counts
 
 SPECIALS = ["<|endoftext|>", "<|e|>"]
 # pieces, "\r\n", multi-byte characters, specials, combining marks (NFC joins them)

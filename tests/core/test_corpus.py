@@ -19,27 +19,9 @@ import bytepair
 from bytepair import corpus
 from bytepair.errors import BytepairError, TokenizerFileError
 
-regex = pytest.importorskip("regex")  # the oracle below; not in Pyodide
+regex = pytest.importorskip("regex")  # the oracle (tests/reference/corpus_oracle.py); not in Pyodide
 
-
-def oracle_counts(text: str, pattern: str | None, specials=(), form=None) -> dict[str, int]:
-    """Whole-text counting, written out independently: normalize, cut at specials, findall."""
-    import unicodedata
-
-    if form:
-        text = unicodedata.normalize(form, text)
-    segs = [text]
-    if specials:
-        rx = "|".join(regex.escape(s) for s in sorted(specials, key=len, reverse=True))
-        segs = [s for s in regex.split(f"(?:{rx})", text) if s]
-    counts: dict[str, int] = {}
-    for seg in segs:
-        for piece in [seg] if pattern is None else regex.findall(bytepair.resolve_pattern(pattern), seg):
-            if isinstance(piece, tuple):
-                raise AssertionError("use patterns without groups here")
-            if piece:
-                counts[piece] = counts.get(piece, 0) + 1
-    return counts
+from tests.reference.corpus_oracle import AWKWARD, oracle_counts  # noqa: E402
 
 
 class Trickle(io.RawIOBase):
@@ -57,9 +39,6 @@ class Trickle(io.RawIOBase):
         return out
 
 
-AWKWARD = (
-    "Hello world, it's\r\n\r\nthe   end.  \n\tTabs\t\there 1234567 x²ﬁ é\u0301 naïve 中文字符 😀👍🏽 Привет   \r\n" * 3
-)
 PATTERNS = ["cl100k_base", "gpt2", "o200k_base", r"\w+|\s", r"(?i:the)|\w+$|^\s+|\s|[^\w\s]"]
 
 
