@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from . import chat, openai_chat
+from . import chat, chat_tools, openai_chat
 from .errors import ArgumentError, MessageError, UnknownNameError
 
 __all__ = [
@@ -198,6 +198,7 @@ def breakdown(
     add_generation_prompt: bool = True,
     units: str = "chars",
     get_tokenizer: Callable[[str], Any] | None = None,
+    tools: Sequence[Mapping[str, Any]] | None = None,
 ) -> chat.ChatBreakdown:
     """Render and count ``messages`` in the chat format ``format_id``.
 
@@ -211,6 +212,12 @@ def breakdown(
         units: ``"chars"`` or ``"utf16"`` (JavaScript string indices) for the spans.
         get_tokenizer: ``name -> tokenizer`` for chat templates (the
             playground's lookup of loaded open models); required for them.
+        tools: tool (function) definitions (:mod:`bytepair.chat_tools`;
+            ``None`` or ``[]`` for none): a chat template's ``tools`` variable
+            (as transformers), harmony's developer-message ``# Tools`` section
+            (as openai-harmony), for ChatML an estimate (``estimate=True``,
+            :func:`bytepair.openai_chat.chatml_breakdown`). Their tokens are
+            counted in ``tools_tokens``.
 
     Returns:
         :class:`bytepair.chat.ChatBreakdown`: text, ids, every token's message
@@ -227,18 +234,22 @@ def breakdown(
         ChatTemplateError: the template rejects the conversation (its own
             message, ``message_index``).
         ImportError: a chat template without jinja2 installed.
+        ToolsError: tools of the wrong shape (``tool_index``, ``path``).
     """
     f = find_format(format_id)
     msgs = _messages(messages)
+    tools = chat_tools.validate_tools(tools) if tools else None
     prime = "assistant" if add_generation_prompt else ""
     if f["format"] == "chatml":
 
         def run(ms):
-            return openai_chat.chatml_breakdown(ms, encoding=f["tokenizer"], style=f["style"], prime=prime, units=units)
+            return openai_chat.chatml_breakdown(
+                ms, encoding=f["tokenizer"], style=f["style"], prime=prime, units=units, tools=tools
+            )
     elif f["format"] == "harmony":
 
         def run(ms):
-            return openai_chat.harmony_breakdown(ms, prime=prime, units=units)
+            return openai_chat.harmony_breakdown(ms, prime=prime, units=units, tools=tools)
     else:
         run = None
     if run is not None:
@@ -253,7 +264,7 @@ def breakdown(
     if get_tokenizer is None:
         raise ArgumentError("a chat template needs the tokenizer: pass get_tokenizer", field="get_tokenizer")
     return chat.chat_breakdown(
-        get_tokenizer(f["tokenizer"]), msgs, add_generation_prompt=add_generation_prompt, units=units
+        get_tokenizer(f["tokenizer"]), msgs, add_generation_prompt=add_generation_prompt, units=units, tools=tools
     )
 
 
