@@ -124,7 +124,9 @@ def test_facts_carry_the_formats_and_roles():
     assert len(set(ids)) == len(ids)
     assert f["roles"] == ["system", "user", "assistant", "tool"]
     for x in f["formats"]:
-        assert set(x) == {"id", "label", "group", "format", "tokenizer", "style"}
+        keys = {"id", "label", "group", "format", "tokenizer", "style"}
+        # a published template (Llama 3.1+): which one, and where it comes from
+        assert set(x) == (keys | {"template", "note"} if "@" in x["id"] else keys)
         if x["format"] != "chat_template":
             assert x["tokenizer"] in bytepair.list_encoding_names()
             assert chat_formats.requirements(x["id"]) == {"tokenizer": x["tokenizer"], "jinja": False}
@@ -212,4 +214,6 @@ def test_chat_template_models_are_the_files_with_a_template():
             have.append(m.name)
     assert tuple(have) == chat_formats.CHAT_TEMPLATE_MODELS
     ids = [f["id"] for f in facts.facts()["chat"]["formats"]]
-    assert [i for i in ids if i.startswith("template:")] == [f"template:{n}" for n in have]
+    assert [i for i in ids if i.startswith("template:") and "@" not in i] == [f"template:{n}" for n in have]
+    published = [i for i in ids if "@" in i]
+    assert published == [f"template:{t['tokenizer']}@{n}" for n, t in chat_formats.PUBLISHED_TEMPLATES.items()]

@@ -529,11 +529,13 @@ export function createApi({ onStatus, shared = false }) {
         );
       const toolsJson = tools == null ? "" : typeof tools === "string" ? tools : JSON.stringify(tools);
       await ready;
-      // an open model (loaded once, with progress) or a file loaded here: "template:<tokenizer name>"
-      if (format.startsWith("template:")) await use(format.slice("template:".length), fn);
+      // an open model (loaded once, with progress) or a file loaded here: "template:<tokenizer name>",
+      // or "template:<tokenizer name>@<published template>" (bytepair.chat_formats.PUBLISHED_TEMPLATES)
+      const templateTokenizer = format.startsWith("template:") ? format.slice("template:".length).split("@")[0] : null;
+      if (templateTokenizer) await use(templateTokenizer, fn);
       // (a chat template's tokenizer: an open model, or a file loaded here, limited as textCall says)
       return textCall(
-        format.startsWith("template:") ? [format.slice("template:".length)] : [],
+        templateTokenizer ? [templateTokenizer] : [],
         "chatBreakdown",
         format,
         messages.map(({ role, content }) => ({ role, content })),

@@ -397,7 +397,9 @@ export function mountChat(root, store, api) {
         ? `ChatML, ${r.template_name} layout (as gpt-tokenizer's encodeChat)`
         : r.format === "harmony"
           ? "harmony format (as openai-harmony)"
-          : `chat template “${r.template_name ?? "custom"}” from tokenizer_config.json (rendered with jinja2 as transformers does)`;
+          : f?.note
+            ? `${f.note} (rendered with jinja2)`
+            : `chat template “${r.template_name ?? "custom"}” from tokenizer_config.json (rendered with jinja2 as transformers does)`;
     const models = f && r.format !== "chat_template" ? ` · ${f.label.split(" — ")[0]}` : ""; // the label says which models
     const tools = r.tools_tokens
       ? r.format === "chat_template"
