@@ -14,7 +14,8 @@ messages:
   ``tokenizer_config.json`` (:func:`bytepair.chat.chat_breakdown`, rendered
   with jinja2 as ``transformers`` does).
 
-:data:`OPENAI_CHAT_FORMATS` lists the OpenAI ones; :func:`chat_formats` adds
+:data:`OPENAI_CHAT_FORMATS` lists the OpenAI ones, :data:`LIBRARY_CHAT_FORMATS`
+Mistral NeMo's (``"mistral"``, as mistral-common); :func:`chat_formats` adds
 one ``chat_template`` entry for each open model that has a template, and
 reaches the page through :func:`bytepair.facts.facts` (``"chat"``).
 :func:`breakdown` counts a conversation in a format by its id.
@@ -37,6 +38,7 @@ __all__ = [
     "OPENAI_CHAT_FORMATS",
     "TEMPLATE_PREFIX",
     "FILE_TEMPLATE_LABELS",
+    "LIBRARY_CHAT_FORMATS",
     "PUBLISHED_TEMPLATES",
     "breakdown",
     "chat_formats",
@@ -147,6 +149,21 @@ OPENAI_CHAT_FORMATS: tuple[dict[str, str], ...] = (
 )
 
 
+#: Open models whose chat format is a maker's library, not a Jinja template:
+#: Mistral NeMo as PyPI ``mistral-common`` encodes a chat completion
+#: (:func:`bytepair.mistral_chat.nemo_breakdown`; ``tokenizer``: the Tekken model's name).
+LIBRARY_CHAT_FORMATS: tuple[dict[str, str], ...] = (
+    {
+        "id": "mistral-nemo",
+        "label": "Mistral NeMo 12B — chat format as mistral-common encodes it (Tekken)",
+        "group": "Mistral AI",
+        "format": "mistral",
+        "tokenizer": "mistral-nemo",
+        "style": "v3",
+    },
+)
+
+
 def chat_formats(models: Iterable[Mapping[str, Any]] = ()) -> list[dict[str, str]]:
     """Every chat format, for the page's picker: the OpenAI ones, then one per
     open model with a chat template.
@@ -166,6 +183,7 @@ def chat_formats(models: Iterable[Mapping[str, Any]] = ()) -> list[dict[str, str
         (where the template comes from)).
     """
     out = [dict(f) for f in OPENAI_CHAT_FORMATS]
+    out += [dict(f) for f in LIBRARY_CHAT_FORMATS]
     for m in models:
         if not m.get("chat_template"):
             continue
@@ -221,7 +239,7 @@ def find_format(format_id: str, formats: Sequence[Mapping[str, str]] | None = No
     Raises:
         UnknownNameError (``field="format"``): an unknown id; ``known`` lists the ids.
     """
-    pool = list(formats) if formats is not None else list(OPENAI_CHAT_FORMATS)
+    pool = list(formats) if formats is not None else [*OPENAI_CHAT_FORMATS, *LIBRARY_CHAT_FORMATS]
     for f in pool:
         if f["id"] == format_id:
             return dict(f)
@@ -288,10 +306,11 @@ def breakdown(
         messages: ``[{"role": str, "content": str, ...}]``, at least one.
         add_generation_prompt: end with the opening of the assistant's reply
             (ChatML and harmony: ``prime="assistant"``, else ``""``; templates:
-            ``add_generation_prompt``).
+            ``add_generation_prompt``; Mistral: no effect, its prompt always
+            ends with ``[/INST]``).
         units: ``"chars"`` or ``"utf16"`` (JavaScript string indices) for the spans.
-        get_tokenizer: ``name -> tokenizer`` for chat templates (the
-            playground's lookup of loaded open models); required for them.
+        get_tokenizer: ``name -> tokenizer`` for chat templates and Mistral
+            (the playground's lookup of loaded open models); required for them.
         tools: tool (function) definitions (:mod:`bytepair.chat_tools`;
             ``None`` or ``[]`` for none): a chat template's ``tools`` variable
             (as transformers), harmony's developer-message ``# Tools`` section
@@ -332,6 +351,12 @@ def breakdown(
 
         def run(ms):
             return openai_chat.harmony_breakdown(ms, prime=prime, units=units, tools=tools)
+    elif f["format"] == "mistral":
+        if get_tokenizer is None:
+            raise ArgumentError("Mistral's format needs the tokenizer: pass get_tokenizer", field="get_tokenizer")
+        from . import mistral_chat
+
+        return mistral_chat.nemo_breakdown(msgs, tokenizer=get_tokenizer(f["tokenizer"]), tools=tools, units=units)
     else:
         run = None
     if run is not None:

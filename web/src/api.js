@@ -531,7 +531,13 @@ export function createApi({ onStatus, shared = false }) {
       await ready;
       // an open model (loaded once, with progress) or a file loaded here: "template:<tokenizer name>",
       // or "template:<tokenizer name>@<published template>" (bytepair.chat_formats.PUBLISHED_TEMPLATES)
-      const templateTokenizer = format.startsWith("template:") ? format.slice("template:".length).split("@")[0] : null;
+      // an open model's own format (Mistral NeMo as mistral-common): its tokenizer is that model
+      const listed = facts?.chat?.formats?.find((x) => x.id === format);
+      const templateTokenizer = format.startsWith("template:")
+        ? format.slice("template:".length).split("@")[0]
+        : listed && isOpenModel(listed.tokenizer)
+          ? listed.tokenizer
+          : null;
       if (templateTokenizer) await use(templateTokenizer, fn);
       // (a chat template's tokenizer: an open model, or a file loaded here, limited as textCall says)
       return textCall(

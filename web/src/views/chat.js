@@ -113,7 +113,7 @@ export function mountChat(root, store, api) {
   const formatOf = (id) => formats().find((f) => f.id === id);
   mountModelProgress($(root, '[data-testid="chat-model-progress"]'), api, () => {
     const f = formatOf(store.state.chat.format);
-    return f?.format === "chat_template" ? [f.tokenizer] : [];
+    return f?.format === "chat_template" || f?.format === "mistral" ? [f.tokenizer] : [];
   });
 
   // --- the format picker, grouped by maker -----------------------------------
@@ -397,16 +397,20 @@ export function mountChat(root, store, api) {
         ? `ChatML, ${r.template_name} layout (as gpt-tokenizer's encodeChat)`
         : r.format === "harmony"
           ? "harmony format (as openai-harmony)"
-          : f?.note
-            ? `${f.note} (rendered with jinja2)`
-            : `chat template “${r.template_name ?? "custom"}” from tokenizer_config.json (rendered with jinja2 as transformers does)`;
+          : r.format === "mistral"
+            ? "Mistral's chat format as mistral-common encodes it (instruct v3; system text in the last user turn)"
+            : f?.note
+              ? `${f.note} (rendered with jinja2)`
+              : `chat template “${r.template_name ?? "custom"}” from tokenizer_config.json (rendered with jinja2 as transformers does)`;
     const models = f && r.format !== "chat_template" ? ` · ${f.label.split(" — ")[0]}` : ""; // the label says which models
     const tools = r.tools_tokens
       ? r.format === "chat_template"
         ? " · tools through the template's tools variable (as transformers)"
         : r.format === "harmony"
           ? " · tools in the developer message (as openai-harmony)"
-          : ""
+          : r.format === "mistral"
+            ? " · tools as [AVAILABLE_TOOLS] before the last user turn (as mistral-common)"
+            : ""
       : "";
     const estimate = r.estimate
       ? " Estimate: OpenAI does not publish how its API renders tools for these models; they are counted in the layout of openai-harmony's tools section inside the system message (the layout hmarr's openai-chat-tokens measured, within a token of the API's counts)."
