@@ -24,9 +24,7 @@ reaches the page through :func:`bytepair.facts.facts` (``"chat"``).
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from importlib import resources
 from typing import Any
 
 from . import chat, chat_tools, openai_chat
@@ -64,7 +62,7 @@ TEMPLATE_PREFIX = "template:"
 
 #: Chat templates the current models use that the shipped tokenizer files do not
 #: carry: ``name -> {"tokenizer", "label", "note"}``; the template text and its
-#: source are in ``bytepair/data/chat_templates.json`` (:func:`published_template`).
+#: source are in ``bytepair/_chat_templates.py`` (:func:`published_template`).
 #: Llama 3.1, 3.2 and 3.3 put a dated system preamble ("Cutting Knowledge Date:
 #: December 2023", "Today Date: <today>") before every conversation; the
 #: shipped Llama 3 tokenizer file has Llama 3.0's template, which has none.
@@ -86,8 +84,8 @@ FILE_TEMPLATE_LABELS: dict[str, str] = {
 def published_template(name: str) -> str:
     """The text of the chat template ``name`` of :data:`PUBLISHED_TEMPLATES`.
 
-    Source: ``bytepair/data/chat_templates.json`` (each entry names the file
-    it was taken from and that file's sha256).
+    Source: ``bytepair/_chat_templates.py`` (each entry names the file it
+    was taken from and that file's sha256).
 
     Raises:
         UnknownNameError (``field="template"``): an unknown name.
@@ -101,11 +99,10 @@ def published_template(name: str) -> str:
     return _templates_file()[name]["template"]
 
 
-@functools.cache
 def _templates_file() -> dict[str, Any]:
-    import json
+    from ._chat_templates import TEMPLATES
 
-    return json.loads(resources.files(__package__).joinpath("data/chat_templates.json").read_text(encoding="utf-8"))
+    return TEMPLATES
 
 
 #: The OpenAI chat formats: ``id``, ``label`` (models, layout, encoding),

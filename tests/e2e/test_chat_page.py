@@ -437,3 +437,44 @@ def test_tools_box_counts_tools_and_places_json_errors(page, site_url, tmp_path)
     assert "Estimate" in page.text_content('[data-testid="chat-source"]')
     assert page.text_content('[data-testid="chat-tools-tokens"]').startswith("≈")
     assert not page.console_errors
+
+
+def test_llama_3_1_plus_and_mistral_nemo_formats(page, site_url):
+    """The Llama 3.1+ format (Meta's 3.2 template: dated preamble, today's date) equals
+    transformers rendering that template; Mistral NeMo equals mistral-common."""
+    from bytepair import chat_formats
+
+    open_ready(page, site_url, "chat")
+    tok = _transformers_for(page, "llama3")
+    convo = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Wie spät ist es? 🕰"}]
+    ids = tok.apply_chat_template(
+        convo,
+        chat_template=chat_formats.published_template("llama3.2"),
+        add_generation_prompt=True,
+        tokenize=True,
+        return_dict=False,
+    )
+    labels = page.evaluate("() => Object.fromEntries(window.bytepair.facts.chat.formats.map((f) => [f.id, f.label]))")
+    assert labels["template:llama3"].startswith("Llama 3.0")
+    assert labels["template:llama3@llama3.2"].startswith("Llama 3.1 / 3.2 / 3.3")
+    page.select_option('[data-testid="chat-format"]', "template:llama3@llama3.2")
+    build_conversation(page, convo)
+    wait_total(page, "template:llama3@llama3.2", len(ids), timeout=180_000)
+    assert "Meta's Llama 3.2 chat template" in page.text_content('[data-testid="chat-source"]')
+
+    pytest.importorskip("mistral_common")
+    from mistral_common.protocol.instruct.request import ChatCompletionRequest
+    from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
+
+    from tests import hf_models
+
+    mt = MistralTokenizer.from_file(str(hf_models.tekken_path("240718")))
+    want = mt.encode_chat_completion(ChatCompletionRequest(messages=convo)).tokens
+    page.select_option('[data-testid="chat-format"]', "mistral-nemo")
+    wait_total(page, "mistral-nemo", len(want), timeout=180_000)
+    settle(page)
+    shown = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-tokens"] [data-testid="chat-token"]')]
+        .flatMap((el) => el.dataset.ids.split(',').map(Number))""")
+    assert shown == want
+    assert "mistral-common" in page.text_content('[data-testid="chat-source"]')
+    assert not page.console_errors
