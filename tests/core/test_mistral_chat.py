@@ -123,3 +123,21 @@ def test_mistral_format_is_listed():
     ids = [f["id"] for f in chat_formats.chat_formats(chat_formats.open_model_rows())]
     assert "mistral-nemo" in ids
     assert chat_formats.requirements("mistral-nemo") == {"tokenizer": "mistral-nemo", "jinja": False}
+
+
+def test_tekken_methods(tokenizers):
+    """``TekkenTokenizer.apply_chat_template`` (mistral-common's ids and text) and the batch/lookup calls."""
+    mt, tok = tokenizers
+    from mistral_common.protocol.instruct.request import ChatCompletionRequest
+
+    msgs = FIXED["system_multi"]
+    r = mt.encode_chat_completion(ChatCompletionRequest(messages=msgs, tools=TOOLS))
+    assert tok.apply_chat_template(msgs, tools=TOOLS) == r.tokens
+    assert tok.apply_chat_template(msgs, tools=TOOLS, tokenize=False) == mt.decode(
+        r.tokens, special_token_policy="keep"
+    )
+    raw = mt.instruct_tokenizer.tokenizer
+    seqs = [raw.encode("Hello wörld", bos=True, eos=False), r.tokens]
+    assert tok.decode_batch(seqs) == [raw.decode(s, special_token_policy="keep") for s in seqs]
+    assert tok.get_vocab_size() == raw.n_words
+    assert [tok.id_to_token(i) for i in (1, 3)] == ["<s>", "[INST]"] and tok.id_to_token(raw.n_words) is None
