@@ -318,8 +318,8 @@ def chatml_breakdown(
     litellm's counter) infers from the API, whose count formula (functions'
     TypeScript + 9, - 4 with a system message) matches the API's measured
     ``prompt_tokens`` for gpt-3.5-turbo in that project's tests; bytepair's
-    count is 1 token above those measurements on each of them
-    (``tests/core/test_chat_tools.py``)."""
+    count is 1 token above those measurements on each of them, 2 where the
+    parameters nest objects (``tests/core/test_chat_tools.py``)."""
     b, roles = _chatml(messages, encoding, style, prime, tools)
     return b.breakdown(
         roles, set(CHATML_SPECIAL_TOKENS[encoding].values()), units, "chatml", style, estimate=bool(tools)

@@ -413,7 +413,7 @@ export function mountChat(root, store, api) {
             : ""
       : "";
     const estimate = r.estimate
-      ? " Estimate: OpenAI does not publish how its API renders tools for these models; they are counted in the layout of openai-harmony's tools section inside the system message (the layout hmarr's openai-chat-tokens measured, within a token of the API's counts)."
+      ? " Estimate: OpenAI does not publish how its API renders tools for these models; they are counted in the layout of openai-harmony's tools section inside the system message (the layout hmarr's openai-chat-tokens measured: 1–2 tokens above the API's counts there)."
       : "";
     return `${r.estimate ? "About " : ""}${plural(r.total, "token")} with the ${r.tokenizer_name ?? f?.tokenizer ?? "?"} tokenizer · ${what}${models}${tools}.${estimate}`;
   }
