@@ -10,6 +10,8 @@ Commands::
     bytepair count  [FILE...] [--text TEXT] (--encoding NAME | --tokenizer FILE)
     bytepair chunk  FILE (--encoding NAME | --tokenizer FILE) --max-tokens N [--overlap K]
                     [--boundary token|sentence|paragraph] [-o OUT.jsonl]
+    bytepair chat   MESSAGES.json [--format ID | --tokenizer tokenizer.json] [--tools TOOLS.json]
+                    [--no-generation-prompt] [--json]
     bytepair compare FILE... --tokenizer A --tokenizer B ... [--format table|csv|json]
     bytepair convert IN OUT
     bytepair report TOKENIZER [--corpus flores200:DIR | udhr | udhr:FILE | DIR] [--baseline LANG] [--json]
@@ -619,6 +621,102 @@ def chunk(file, encoding, tokenizer_file, pattern, max_tokens, overlap, boundary
         _atomic_write(output, lines.encode("utf-8"))
 
 
+def _read_json_file(path: str, what: str) -> str:
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        _fail(f"cannot read {what} {path}: {e.strerror}")
+    except UnicodeDecodeError as e:
+        _fail(f"{what} {path} is not UTF-8 text: {e}")
+    return ""
+
+
+@main.command()
+@click.argument("messages_file", metavar="MESSAGES.json")
+@click.option(
+    "--format",
+    "format_id",
+    default="chatml-o200k",
+    show_default=True,
+    help="Chat format id: chatml-o200k, chatml-cl100k, chatml-gpt-3.5, harmony (ignored with --tokenizer).",
+)
+@click.option(
+    "--tokenizer",
+    "-t",
+    "tokenizer_file",
+    metavar="FILE",
+    help="An open model's tokenizer.json; its chat template is read from tokenizer_config.json beside it.",
+)
+@click.option("--tools", "tools_file", metavar="FILE", help="Tool (function) definitions: a JSON array.")
+@click.option("--no-generation-prompt", is_flag=True, help="Do not end with the opening of the assistant's reply.")
+@click.option("--json", "as_json", is_flag=True, help="The whole breakdown as JSON.")
+def chat(messages_file, format_id, tokenizer_file, tools_file, no_generation_prompt, as_json):
+    """Count a conversation (a JSON array of {"role", "content"}) as a chat format renders it,
+    per message, with tool definitions on a line of their own."""
+    from . import chat_formats, chat_tools
+
+    try:
+        messages = json.loads(_read_json_file(messages_file, "messages"))
+    except json.JSONDecodeError as e:
+        _fail(f"messages {messages_file}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}")
+    tools = None
+    try:
+        if tools_file:
+            tools = chat_tools.parse_tools_json(_read_json_file(tools_file, "tools"))
+        get = None
+        if tokenizer_file:
+            import bytepair
+
+            config = os.path.join(os.path.dirname(os.path.abspath(tokenizer_file)), "tokenizer_config.json")
+            if not os.path.isfile(config):
+                _fail(f"{tokenizer_file}: no tokenizer_config.json beside it (the chat template is there)")
+            tok = bytepair.from_tokenizer_json(tokenizer_file, config=config)
+            format_id = chat_formats.TEMPLATE_PREFIX + tok.name
+
+            def get(_name, tok=tok):
+                return tok
+
+        b = chat_formats.breakdown(
+            format_id, messages, add_generation_prompt=not no_generation_prompt, get_tokenizer=get, tools=tools
+        )
+    except BytepairError as e:
+        where = ""
+        if getattr(e, "line", None) is not None:
+            where = f" ({tools_file})"
+        _fail(f"{e}{where}")
+    except ImportError as e:
+        _fail(f"{e} (chat templates need jinja2: pip install jinja2)")
+    if as_json:
+        d = b.to_dict()
+        d.pop("tokens")
+        click.echo(json.dumps(d, ensure_ascii=False, indent=2))
+        return
+    rows = [
+        {
+            "part": f"message {m.index + 1} ({m.role})",
+            "content": m.content_tokens,
+            "overhead": m.overhead_tokens,
+            "tokens": m.tokens,
+        }
+        for m in b.messages
+    ]
+    if tools:
+        rows.append(
+            {
+                "part": "tools" + (" (estimate)" if b.estimate else ""),
+                "content": None,
+                "overhead": None,
+                "tokens": b.tools_tokens,
+            }
+        )
+    rows.append({"part": "after the last message", "content": None, "overhead": None, "tokens": b.trailing_tokens})
+    rows.append({"part": "total" + (" (estimate)" if b.estimate else ""), "tokens": b.total})
+    _emit(rows, "table", ["part", "content", "overhead", "tokens"], title=f"{format_id} ({b.tokenizer_name})")
+
+
 def _emit(rows: list[dict], fmt: str, columns: list[str], *, title: str) -> None:
     if fmt == "json":
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
@@ -631,7 +729,7 @@ def _emit(rows: list[dict], fmt: str, columns: list[str], *, title: str) -> None
     else:
         table = Table(title=title)
         for c in columns:
-            table.add_column(c, justify="left" if c in ("file", "tokenizer") else "right")
+            table.add_column(c, justify="left" if c in ("file", "tokenizer", "part") else "right")
         for r in rows:
             table.add_row(
                 *["" if r.get(c) is None else (f"{r[c]:+.1%}" if c == "premium" else str(r[c])) for c in columns]

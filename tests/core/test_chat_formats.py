@@ -124,8 +124,10 @@ def test_facts_carry_the_formats_and_roles():
     assert len(set(ids)) == len(ids)
     assert f["roles"] == ["system", "user", "assistant", "tool"]
     for x in f["formats"]:
-        assert set(x) == {"id", "label", "group", "format", "tokenizer", "style"}
-        if x["format"] != "chat_template":
+        keys = {"id", "label", "group", "format", "tokenizer", "style"}
+        # a published template (Llama 3.1+): which one, and where it comes from
+        assert set(x) == (keys | {"template", "note"} if "@" in x["id"] else keys)
+        if x["format"] in ("chatml", "harmony"):
             assert x["tokenizer"] in bytepair.list_encoding_names()
             assert chat_formats.requirements(x["id"]) == {"tokenizer": x["tokenizer"], "jinja": False}
 
@@ -136,7 +138,7 @@ def test_open_models_with_a_template_join_the_list():
         {"name": "gptoss", "label": "gpt-oss", "maker": "OpenAI", "chat_template": False},
     ]
     out = chat_formats.chat_formats(models)
-    added = out[len(chat_formats.OPENAI_CHAT_FORMATS) :]
+    added = out[len(chat_formats.OPENAI_CHAT_FORMATS) + len(chat_formats.LIBRARY_CHAT_FORMATS) :]
     assert [x["id"] for x in added] == ["template:gemma3"] and added[0]["group"] == "Google"
     assert chat_formats.requirements("template:gemma3") == {"tokenizer": "gemma3", "jinja": True}
 
@@ -212,4 +214,6 @@ def test_chat_template_models_are_the_files_with_a_template():
             have.append(m.name)
     assert tuple(have) == chat_formats.CHAT_TEMPLATE_MODELS
     ids = [f["id"] for f in facts.facts()["chat"]["formats"]]
-    assert [i for i in ids if i.startswith("template:")] == [f"template:{n}" for n in have]
+    assert [i for i in ids if i.startswith("template:") and "@" not in i] == [f"template:{n}" for n in have]
+    published = [i for i in ids if "@" in i]
+    assert published == [f"template:{t['tokenizer']}@{n}" for n, t in chat_formats.PUBLISHED_TEMPLATES.items()]

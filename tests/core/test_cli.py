@@ -289,3 +289,41 @@ def test_missing_extra_message():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env, timeout=60)
     assert r.returncode == 2
     assert 'pip install "bytepair[cli]"' in r.stderr.decode()
+
+
+def test_chat_with_tools_equals_openai_harmony(tmp_path):
+    """``bytepair chat --tools``: the harmony prompt's ids as openai-harmony renders them;
+    a broken tools file fails with its line and column."""
+    from tests.reference.openai_chat_refs import harmony_encoding
+
+    oh, enc = harmony_encoding(tmp_path)
+    tool = {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": "Weather",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+        },
+    }
+    msgs = [{"role": "user", "content": "Weather in Zürich?"}]
+    (tmp_path / "m.json").write_text(json.dumps(msgs), encoding="utf-8")
+    (tmp_path / "t.json").write_text(json.dumps([tool]), encoding="utf-8")
+    dev = oh.DeveloperContent.new().with_function_tools(
+        [oh.ToolDescription.new("get_weather", "Weather", parameters=tool["function"]["parameters"])]
+    )
+    conv = oh.Conversation.from_messages(
+        [
+            oh.Message.from_role_and_content(oh.Role.DEVELOPER, dev),
+            oh.Message.from_role_and_content(oh.Role.USER, msgs[0]["content"]),
+        ]
+    )
+    want = list(enc.render_conversation_for_completion(conv, oh.Role.ASSISTANT))
+    r = run("chat", str(tmp_path / "m.json"), "--format", "harmony", "--tools", str(tmp_path / "t.json"), "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["ids"] == want and out["tools_tokens"] > 0 and out["estimate"] is False
+    r = run("chat", str(tmp_path / "m.json"), "--tools", str(tmp_path / "t.json"))
+    assert r.returncode == 0 and "tools (estimate)" in r.stdout.decode()
+    (tmp_path / "bad.json").write_text('[\n  {"name": "x",}\n]', encoding="utf-8")
+    r = run("chat", str(tmp_path / "m.json"), "--tools", str(tmp_path / "bad.json"))
+    assert r.returncode == 2 and re.search(r"line 2, column 1[56]\b", r.stderr.decode())  # 15: Python 3.13+

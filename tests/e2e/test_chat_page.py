@@ -347,3 +347,134 @@ def test_invisible_characters_are_named_in_chat_as_in_tokenize(page, site_url):
     )
     assert not bare
     assert not page.console_errors
+
+
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": "Weather at a place, in °C",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "city": {"type": "string", "description": "City name"},
+                    "unit": {"type": "string", "enum": ["c", "f"], "default": "c"},
+                },
+                "required": ["city"],
+            },
+        },
+    }
+]
+
+
+def test_tools_box_counts_tools_and_places_json_errors(page, site_url, tmp_path):
+    """Tools in harmony (reference: openai-harmony, run offline) as their own line; a wrong
+    JSON shows its line and column under the box, and fixing it brings the count back."""
+    from tests.reference.openai_chat_refs import harmony_encoding
+
+    oh, enc = harmony_encoding(tmp_path)
+    msgs = [{"role": "user", "content": "Weather in Zürich?"}]
+    f = TOOLS[0]["function"]
+    dev = oh.DeveloperContent.new().with_function_tools(
+        [oh.ToolDescription.new(f["name"], f["description"], parameters=f["parameters"])]
+    )
+    conv = oh.Conversation.from_messages(
+        [
+            oh.Message.from_role_and_content(oh.Role.DEVELOPER, dev),
+            oh.Message.from_role_and_content(oh.Role.USER, msgs[0]["content"]),
+        ]
+    )
+    want = list(enc.render_conversation_for_completion(conv, oh.Role.ASSISTANT))
+    open_ready(page, site_url, "chat")
+    page.select_option('[data-testid="chat-format"]', "harmony")
+    build_conversation(page, msgs)
+    page.fill('[data-testid="chat-tools"]', json.dumps(TOOLS, indent=2))
+    wait_total(page, "harmony", len(want))
+    settle(page)
+    ids = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-tokens"] [data-testid="chat-token"]')]
+        .flatMap((el) => el.dataset.ids.split(',').map(Number))""")
+    assert ids == want
+    assert page.locator('[data-testid="chat-tools-row"]').is_visible()
+    tools_tokens = int(page.text_content('[data-testid="chat-tools-tokens"]'))
+    marked = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-tokens"] [data-part="tools"]')]
+        .flatMap((el) => el.dataset.ids.split(',')).length""")
+    assert tools_tokens > 0 and marked == tools_tokens
+    per_message = int(page.locator('[data-testid="chat-message"]').first.get_attribute("data-tokens"))
+    trailing = int(page.text_content('[data-testid="chat-trailing"]'))
+    assert per_message + trailing + tools_tokens == len(want)
+    assert "openai-harmony" in page.text_content('[data-testid="chat-source"]')
+
+    # a wrong JSON: a trailing comma on line 3
+    page.fill('[data-testid="chat-tools"]', '[\n  {"type": "function",\n   "function": {"name": "x",}}\n]')
+    err = page.locator('[data-testid="chat-tools-error"]')
+    err.wait_for(state="visible", timeout=60_000)
+    # the comma (column 28: Python 3.13+'s json, as in Pyodide) or the brace after it (29: 3.11/3.12)
+    where = page.locator('[data-testid="chat-tools-where"]')
+    column = int(where.get_attribute("data-column"))
+    assert where.get_attribute("data-line") == "3" and column in (28, 29)
+    assert f"line 3, column {column}" in err.text_content()
+    caret = where.text_content().splitlines()
+    assert caret[0] == '3 |    "function": {"name": "x",}}' and caret[1].index("^") == len("3 | ") + column - 1
+    assert page.get_attribute('[data-testid="chat-tools"]', "aria-invalid") == "true"
+    assert page.text_content('[data-testid="chat-total"]') == "–"
+    # a tool without a name: refused by its path
+    page.fill('[data-testid="chat-tools"]', '[{"type": "function", "function": {"description": "no name"}}]')
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"chat-tools-error\"]').textContent.includes('needs a name')",
+        timeout=60_000,
+    )
+    assert page.locator('[data-testid="chat-tools-where"]').is_hidden()
+    # fixed: counted again, the error gone; in ChatML the count says it is an estimate
+    page.fill('[data-testid="chat-tools"]', json.dumps(TOOLS))
+    wait_total(page, "harmony", len(want))
+    assert err.is_hidden()
+    page.select_option('[data-testid="chat-format"]', "chatml-o200k")
+    page.wait_for_function(
+        "() => (document.querySelector('#view-chat').dataset.counted || '').startsWith('chatml-o200k:')",
+        timeout=60_000,
+    )
+    assert "Estimate" in page.text_content('[data-testid="chat-source"]')
+    assert page.text_content('[data-testid="chat-tools-tokens"]').startswith("≈")
+    assert not page.console_errors
+
+
+def test_llama_3_1_plus_and_mistral_nemo_formats(page, site_url):
+    """The Llama 3.1+ format (Meta's 3.2 template: dated preamble, today's date) equals
+    transformers rendering that template; Mistral NeMo equals mistral-common."""
+    from bytepair import chat_formats
+
+    open_ready(page, site_url, "chat")
+    tok = _transformers_for(page, "llama3")
+    convo = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Wie spät ist es? 🕰"}]
+    ids = tok.apply_chat_template(
+        convo,
+        chat_template=chat_formats.published_template("llama3.2"),
+        add_generation_prompt=True,
+        tokenize=True,
+        return_dict=False,
+    )
+    labels = page.evaluate("() => Object.fromEntries(window.bytepair.facts.chat.formats.map((f) => [f.id, f.label]))")
+    assert labels["template:llama3"].startswith("Llama 3.0")
+    assert labels["template:llama3@llama3.2"].startswith("Llama 3.1 / 3.2 / 3.3")
+    page.select_option('[data-testid="chat-format"]', "template:llama3@llama3.2")
+    build_conversation(page, convo)
+    wait_total(page, "template:llama3@llama3.2", len(ids), timeout=180_000)
+    assert "Meta's Llama 3.2 chat template" in page.text_content('[data-testid="chat-source"]')
+
+    pytest.importorskip("mistral_common")
+    from mistral_common.protocol.instruct.request import ChatCompletionRequest
+    from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
+
+    from tests import hf_models
+
+    mt = MistralTokenizer.from_file(str(hf_models.tekken_path("240718")))
+    want = mt.encode_chat_completion(ChatCompletionRequest(messages=convo)).tokens
+    page.select_option('[data-testid="chat-format"]', "mistral-nemo")
+    wait_total(page, "mistral-nemo", len(want), timeout=180_000)
+    settle(page)
+    shown = page.evaluate("""() => [...document.querySelectorAll('[data-testid="chat-tokens"] [data-testid="chat-token"]')]
+        .flatMap((el) => el.dataset.ids.split(',').map(Number))""")
+    assert shown == want
+    assert "mistral-common" in page.text_content('[data-testid="chat-source"]')
+    assert not page.console_errors

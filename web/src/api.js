@@ -522,11 +522,16 @@ export function createApi({ onStatus, shared = false }) {
      * ("chatml-o200k", "harmony", "template:<model>"); messages: [{role, content}].
      * -> bytepair.chat.ChatBreakdown as JSON {text, ids, total, tokens: [{id, start, end, message,
      * part, special}], messages: [{index, role, content_tokens, overhead_tokens, tokens}],
-     * trailing_tokens, overhead_tokens, format, template_name, tokenizer_name} (UTF-16 spans).
+     * trailing_tokens, overhead_tokens, tools_tokens, tools_spans, estimate, format, template_name,
+     * tokenizer_name} (UTF-16 spans).
+     * tools: tool (function) definitions, an array of {type: "function", function: {name, description,
+     * parameters}} or its JSON text; their tokens are `tools_tokens` (tokens with part "tools"); for
+     * OpenAI's ChatML formats the count is an estimate (`estimate: true`). A bad tools JSON rejects
+     * with a BytepairError {type: "tools", field: "tools", line, column, pos, tool_index, path}.
      * A template's rejection rejects with a BytepairError {type: "chat_template", field: "messages", message_index}.
      */
-    async chat(messages, format = "chatml-o200k", { addGenerationPrompt = true } = {}) {
-      const fn = "chat(messages, format, {addGenerationPrompt})";
+    async chat(messages, format = "chatml-o200k", { addGenerationPrompt = true, tools = null } = {}) {
+      const fn = "chat(messages, format, {addGenerationPrompt, tools})";
       if (
         !Array.isArray(messages) ||
         !messages.every((m) => m && typeof m.role === "string" && typeof m.content === "string")
@@ -539,16 +544,30 @@ export function createApi({ onStatus, shared = false }) {
         throw new TypeError(
           `bytepair.${fn}: format must be a chat format id such as "chatml-o200k" (bytepair.facts.chat.formats), got ${describe(format)}.`,
         );
+      if (tools != null && typeof tools !== "string" && !Array.isArray(tools))
+        throw new TypeError(
+          `bytepair.${fn}: tools must be an array of tool definitions or their JSON text, got ${describe(tools)}.`,
+        );
+      const toolsJson = tools == null ? "" : typeof tools === "string" ? tools : JSON.stringify(tools);
       await ready;
-      // an open model (loaded once, with progress) or a file loaded here: "template:<tokenizer name>"
-      if (format.startsWith("template:")) await use(format.slice("template:".length), fn);
+      // an open model (loaded once, with progress) or a file loaded here: "template:<tokenizer name>",
+      // or "template:<tokenizer name>@<published template>" (bytepair.chat_formats.PUBLISHED_TEMPLATES)
+      // an open model's own format (Mistral NeMo as mistral-common): its tokenizer is that model
+      const listed = facts?.chat?.formats?.find((x) => x.id === format);
+      const templateTokenizer = format.startsWith("template:")
+        ? format.slice("template:".length).split("@")[0]
+        : listed && isOpenModel(listed.tokenizer)
+          ? listed.tokenizer
+          : null;
+      if (templateTokenizer) await use(templateTokenizer, fn);
       // (a chat template's tokenizer: an open model, or a file loaded here, limited as textCall says)
       return textCall(
-        format.startsWith("template:") ? [format.slice("template:".length)] : [],
+        templateTokenizer ? [templateTokenizer] : [],
         "chatBreakdown",
         format,
         messages.map(({ role, content }) => ({ role, content })),
         !!addGenerationPrompt,
+        toolsJson,
       );
     },
     /**

@@ -590,8 +590,10 @@ const api = {
   /**
    * A conversation counted in a chat format (playground chat_breakdown):
    * fetches the format's tokenizer file and, for a chat template, installs jinja2 first.
+   * toolsJson: the tool definitions as JSON text ("" for none); a bad one rejects with
+   * bytepair's ToolsError {type: "tools", line, column, pos, tool_index, path}.
    */
-  chatBreakdown(formatId, messages, addGenerationPrompt) {
+  chatBreakdown(formatId, messages, addGenerationPrompt, toolsJson = "") {
     return guarded(async () => {
       const need = JSON.parse(pg.chat_requirements(formatId));
       await ensureData(need.tokenizer);
@@ -600,7 +602,7 @@ const api = {
       // (and reset it) while this rejection travels through the awaits above
       let out;
       try {
-        out = pg.chat_breakdown(formatId, JSON.stringify(messages), !!addGenerationPrompt);
+        out = pg.chat_breakdown(formatId, JSON.stringify(messages), !!addGenerationPrompt, toolsJson || "");
       } catch (err) {
         throw readable(err);
       }

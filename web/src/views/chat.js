@@ -1,8 +1,10 @@
 // Chat view: a conversation counted the way the model sees it. A message list
 // (role + text; add, remove, reorder, edit), a chat format picker (facts.chat.formats:
 // OpenAI ChatML, gpt-oss harmony, open models' chat templates), the "add
-// generation prompt" switch; the rendered prompt as coloured tokens (special
-// tokens marked), per-message content / overhead counts and the total.
+// generation prompt" switch, a tools box (function definitions as JSON; a syntax
+// error shown at its line and column, from bytepair's structured ToolsError); the
+// rendered prompt as coloured tokens (special tokens and tool definitions marked),
+// per-message content / overhead counts, the tools' own line and the total.
 //
 // The message editors are built when the list's shape changes (add, remove,
 // move, a link); typing only updates the state, so focus and caret stay put.
@@ -33,6 +35,7 @@ export const initialChatState = {
   generation: true,
   whitespace: false,
   messages: withKeys(SAMPLE),
+  tools: "", // the tools box's JSON text ("" for none)
   shape: 0, // bumped when the editors must be rebuilt (add, remove, move, link)
   result: null, // ChatBreakdown JSON of `counted`
   counted: null, // the request the result belongs to (JSON)
@@ -43,7 +46,7 @@ export const initialChatState = {
 
 /** The request for a state: what decides the result (JSON text, compared for staleness). */
 const requestOf = (s) =>
-  JSON.stringify([s.format, s.generation, s.messages.map(({ role, content }) => ({ role, content }))]);
+  JSON.stringify([s.format, s.generation, s.messages.map(({ role, content }) => ({ role, content })), s.tools]);
 
 /** Link form of a conversation: [[role, content], ...] as JSON, lz-packed (links.js). */
 export function packConversation(messages) {
@@ -76,6 +79,10 @@ export function mountChat(root, store, api) {
   const wsToggle = $(root, '[data-testid="chat-whitespace"]');
   const list = $(root, '[data-testid="chat-messages"]');
   const addButton = $(root, '[data-testid="chat-add"]');
+  const toolsBox = $(root, '[data-testid="chat-tools"]');
+  const toolsError = $(root, '[data-testid="chat-tools-error"]');
+  const toolsWhere = $(root, '[data-testid="chat-tools-where"]');
+  const toolsRow = $(root, '[data-testid="chat-tools-row"]');
   const out = $(root, '[data-testid="chat-tokens"]');
   const detail = $(root, '[data-testid="chat-token-detail"]');
   const source = $(root, '[data-testid="chat-source"]');
@@ -86,6 +93,7 @@ export function mountChat(root, store, api) {
     content: $(root, '[data-testid="chat-content-tokens"]'),
     overhead: $(root, '[data-testid="chat-overhead"]'),
     trailing: $(root, '[data-testid="chat-trailing"]'),
+    tools: $(root, '[data-testid="chat-tools-tokens"]'),
   };
   const set = (patch) => store.update("chat", patch);
   const roles = () => api.facts?.chat?.roles ?? FALLBACK_ROLES;
@@ -107,7 +115,7 @@ export function mountChat(root, store, api) {
   const formatOf = (id) => formats().find((f) => f.id === id);
   mountModelProgress($(root, '[data-testid="chat-model-progress"]'), api, () => {
     const f = formatOf(store.state.chat.format);
-    return f?.format === "chat_template" ? [f.tokenizer] : [];
+    return f?.format === "chat_template" || f?.format === "mistral" ? [f.tokenizer] : [];
   });
 
   // --- the format picker, grouped by maker -----------------------------------
@@ -256,17 +264,25 @@ export function mountChat(root, store, api) {
       if (mine !== seq) return;
       working.start();
       const messages = s.messages.map(({ role, content }) => ({ role, content }));
-      const result = await api.chat(messages, s.format, { addGenerationPrompt: s.generation });
+      const result = await api.chat(messages, s.format, {
+        addGenerationPrompt: s.generation,
+        tools: s.tools.trim() ? s.tools : null,
+      });
       if (mine !== seq) return;
       set({ result, counted: request, error: null, pending: false, active: -1 });
     } catch (err) {
       if (mine !== seq) return;
       // the conversation stays as typed; no tokens of another conversation stay next to the message
       const index = Number.isInteger(err.detail?.message_index) ? err.detail.message_index : null;
+      // a tools error keeps its place in the JSON (line, column, pos: characters) as data
+      const where =
+        err.type === "tools" && Number.isInteger(err.detail?.line)
+          ? { line: err.detail.line, column: err.detail.column, pos: err.detail.pos }
+          : null;
       set({
         result: null,
         counted: request,
-        error: { message: err.message, index, field: err.field ?? null },
+        error: { message: err.message, index, field: err.field ?? null, type: err.type ?? null, where },
         pending: false,
         active: -1,
       });
@@ -283,6 +299,7 @@ export function mountChat(root, store, api) {
         format: s.format,
         generation: s.generation,
         messages: s.messages.map(({ role, content }) => ({ role, content })),
+        tools: s.tools,
       }),
     );
   }, 400);
@@ -300,6 +317,11 @@ export function mountChat(root, store, api) {
   });
   wsToggle.addEventListener("change", () => set({ whitespace: wsToggle.checked }));
   addButton.addEventListener("click", addMessage);
+  toolsBox.addEventListener("input", () => {
+    set({ tools: toolsBox.value });
+    countSoon();
+    persist();
+  });
 
   let restored = false; // a link was applied: the saved conversation must not replace it
   storage
@@ -316,9 +338,11 @@ export function mountChat(root, store, api) {
             messages: withKeys(data.messages),
             generation: data.generation !== false,
             format: typeof data.format === "string" ? data.format : DEFAULT_FORMAT,
+            tools: typeof data.tools === "string" ? data.tools : "",
             shape: store.state.chat.shape + 1,
           });
           genToggle.checked = store.state.chat.generation;
+          toolsBox.value = store.state.chat.tools;
           if (api.facts) fillSelect();
           buildEditors();
         }
@@ -347,7 +371,8 @@ export function mountChat(root, store, api) {
   let drawn = { result: null, whitespace: null };
   let drawnCounts = null;
 
-  function messageName(r, index) {
+  function messageName(r, index, part) {
+    if (part === "tools") return "tool definitions";
     if (index == null) return "after the last message (generation prompt)";
     const m = r.messages.find((x) => x.index === index);
     return `message ${index + 1}${m ? ` (${m.role})` : ""}`;
@@ -355,8 +380,14 @@ export function mountChat(root, store, api) {
   function describe(r, text, g) {
     const parts = g.tokens.map((i) => {
       const t = r.tokens[i];
-      const kind = t.special ? "special token" : t.part === "content" ? "content" : "template overhead";
-      return `id ${t.id} · ${kind} · ${messageName(r, t.message)}`;
+      const kind = t.special
+        ? "special token"
+        : t.part === "content"
+          ? "content"
+          : t.part === "tools"
+            ? "tools"
+            : "template overhead";
+      return `id ${t.id} · ${kind} · ${messageName(r, t.message, t.part)}`;
     });
     // the piece with its invisible characters named (marks from Python, as in Tokenize), in <bdi>
     const { body } = chipContent(text, g.start, g.end, r.marks, false);
@@ -376,9 +407,25 @@ export function mountChat(root, store, api) {
         ? `ChatML, ${r.template_name} layout (as gpt-tokenizer's encodeChat)`
         : r.format === "harmony"
           ? "harmony format (as openai-harmony)"
-          : `chat template “${r.template_name ?? "custom"}” from tokenizer_config.json (rendered with jinja2 as transformers does)`;
+          : r.format === "mistral"
+            ? "Mistral's chat format as mistral-common encodes it (instruct v3; system text in the last user turn)"
+            : f?.note
+              ? `${f.note} (rendered with jinja2)`
+              : `chat template “${r.template_name ?? "custom"}” from tokenizer_config.json (rendered with jinja2 as transformers does)`;
     const models = f && r.format !== "chat_template" ? ` · ${f.label.split(" — ")[0]}` : ""; // the label says which models
-    return `${plural(r.total, "token")} with the ${r.tokenizer_name ?? f?.tokenizer ?? "?"} tokenizer · ${what}${models}.`;
+    const tools = r.tools_tokens
+      ? r.format === "chat_template"
+        ? " · tools through the template's tools variable (as transformers)"
+        : r.format === "harmony"
+          ? " · tools in the developer message (as openai-harmony)"
+          : r.format === "mistral"
+            ? " · tools as [AVAILABLE_TOOLS] before the last user turn (as mistral-common)"
+            : ""
+      : "";
+    const estimate = r.estimate
+      ? " Estimate: OpenAI does not publish how its API renders tools for these models; they are counted in the layout of openai-harmony's tools section inside the system message (the layout hmarr's openai-chat-tokens measured: 1–2 tokens above the API's counts there)."
+      : "";
+    return `${r.estimate ? "About " : ""}${plural(r.total, "token")} with the ${r.tokenizer_name ?? f?.tokenizer ?? "?"} tokenizer · ${what}${models}${tools}.${estimate}`;
   }
 
   function render(state) {
@@ -387,8 +434,10 @@ export function mountChat(root, store, api) {
     const r = s.result;
     counts.total.textContent = current ? int(r.total) : s.pending ? "…" : "–";
     counts.content.textContent = current ? int(r.total - r.overhead_tokens) : "–";
-    counts.overhead.textContent = current ? int(r.overhead_tokens) : "–";
+    counts.overhead.textContent = current ? int(r.overhead_tokens - (r.tools_tokens ?? 0)) : "–";
     counts.trailing.textContent = current ? int(r.trailing_tokens) : "–";
+    counts.tools.textContent = current ? `${r.estimate ? "≈ " : ""}${int(r.tools_tokens ?? 0)}` : "–";
+    toolsRow.hidden = !s.tools.trim();
     // the result's own format only: while another format's model loads, the old count is not
     // described with the new model's name
     const sameFormat = r && JSON.parse(s.counted)[0] === s.format;
@@ -412,6 +461,20 @@ export function mountChat(root, store, api) {
     // the error: next to the message it names, else above the list
     const err = s.error;
     const errorNow = err && s.counted === requestOf(s) ? err : err && !s.result ? err : null;
+    const toolsErr = errorNow && errorNow.type === "tools" ? errorNow : null;
+    toolsError.textContent = toolsErr ? toolsErr.message : "";
+    toolsError.hidden = !toolsErr;
+    if (toolsErr) toolsBox.setAttribute("aria-invalid", "true");
+    else toolsBox.removeAttribute("aria-invalid");
+    // the line of the JSON error with a caret under its column (text only)
+    const where = toolsErr?.where;
+    const lineText = where ? (s.tools.split("\n")[where.line - 1] ?? "") : "";
+    toolsWhere.textContent = where
+      ? `${where.line} | ${lineText}\n${" ".repeat(String(where.line).length + 3 + Math.max(0, where.column - 1))}^`
+      : "";
+    toolsWhere.hidden = !where;
+    toolsWhere.dataset.line = where ? String(where.line) : "";
+    toolsWhere.dataset.column = where ? String(where.column) : "";
     const items = [...list.children];
     items.forEach((li, i) => {
       const slot = $(li, '[data-testid="chat-message-error"]');
@@ -426,7 +489,7 @@ export function mountChat(root, store, api) {
     showError(
       root,
       "chat",
-      errorNow && (errorNow.index == null || errorNow.index >= items.length) ? errorNow.message : "",
+      errorNow && !toolsErr && (errorNow.index == null || errorNow.index >= items.length) ? errorNow.message : "",
     );
 
     // per-message counts
@@ -457,15 +520,18 @@ export function mountChat(root, store, api) {
         const toks = g.tokens.map((i) => r.tokens[i]);
         const special = toks.some((t) => t.special);
         const overhead = toks.every((t) => t.part === "overhead");
+        const tools = toks.every((t) => t.part === "tools");
         const msg = toks[0].message;
         return tokenNode(r.text, columns, g, gi, {
           whitespace: s.whitespace,
           idPrefix: "chat-tok",
-          cls: [special ? "tok-special" : "", overhead && !special ? "tok-overhead" : ""].filter(Boolean).join(" "),
+          cls: [special ? "tok-special" : "", overhead && !special ? "tok-overhead" : "", tools ? "tok-tools" : ""]
+            .filter(Boolean)
+            .join(" "),
           dataset: {
             testid: "chat-token",
             special: special ? "1" : "0",
-            part: overhead ? "overhead" : "content",
+            part: overhead ? "overhead" : tools ? "tools" : "content",
             message: msg == null ? "" : String(msg),
           },
         });
@@ -482,12 +548,13 @@ export function mountChat(root, store, api) {
   function link() {
     const s = store.state.chat;
     const params = { fmt: s.format, gen: s.generation ? null : 0, ws: s.whitespace ? 1 : null };
-    const size = s.messages.reduce((n, m) => n + m.content.length, 0);
+    const size = s.messages.reduce((n, m) => n + m.content.length, s.tools.length);
     if (size > MAX_LINK_TEXT) {
       const omitted = `The conversation is too large for a link (${(size / 1e6).toFixed(1)} million characters), so the link has the settings only.`;
       return { params, notes: [], omitted };
     }
     params.t = packConversation(s.messages);
+    if (s.tools.trim()) params.tl = packText(s.tools);
     return { params, notes: [], omitted: "" };
   }
   function applyLink(params) {
@@ -501,6 +568,18 @@ export function mountChat(root, store, api) {
         notes.push(err.message);
       }
     }
+    let tools = "";
+    if (params.tl != null) {
+      try {
+        tools = unpackText(params.tl);
+      } catch {
+        notes.push(
+          "The tool definitions in this link are damaged (the link may have been cut off); they are left out.",
+        );
+      }
+    }
+    set({ tools });
+    toolsBox.value = tools;
     if (params.fmt) {
       wanted = params.fmt;
       set({ format: params.fmt });

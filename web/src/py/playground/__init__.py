@@ -27,7 +27,7 @@ import os
 os.environ.setdefault("BYTEPAIR_DATA_DIR", "/home/pyodide/bytepair-data")
 
 # (imported after the data directory is set)
-from .chat import chat_breakdown, chat_requirements  # noqa: E402
+from .chat import chat_breakdown, chat_requirements, chat_tools_check  # noqa: E402
 from .convert import last_error  # noqa: E402
 from .export import export_files, merges_table, tiktoken_file, tokenizer_json  # noqa: E402
 from .loading import (  # noqa: E402
@@ -51,6 +51,7 @@ __all__ = [
     "TrainSession",
     "chat_breakdown",
     "chat_requirements",
+    "chat_tools_check",
     "check_pattern",
     "chunk_jsonl",
     "compare",
