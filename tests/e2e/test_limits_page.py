@@ -78,7 +78,7 @@ def test_chunks_download_as_jsonl_within_the_limit(page, site_url, tmp_path):
 
 
 def test_chat_context_line_within_and_over_the_window(page, site_url):
-    from tests.e2e.test_chat_page import build_conversation, encode_chat, wait_total
+    from tests.e2e.chat_helpers import build_conversation, encode_chat, wait_total
 
     short = [{"role": "user", "content": "How long may a prompt be?"}]
     long = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Count these words. " * 5000}]
