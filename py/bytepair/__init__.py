@@ -35,6 +35,7 @@ from .decoding import (
 )
 from .explain import explain_tokens, token_story
 from .hf_tokenizer import HFTokenizer, from_tokenizer_json
+from .notebook import TokenView, show
 from .patterns import PATTERNS, resolve_pattern
 from .registry import encoding_info, get_encoding, list_encoding_names
 from .serialize import from_json, to_json
@@ -50,6 +51,7 @@ __all__ = [
     "PATTERNS",
     "StreamDecoder",
     "TokenSpan",
+    "TokenView",
     "Tokenizer",
     "bytes_to_unicode",
     "dump_tiktoken_bpe",
@@ -62,6 +64,7 @@ __all__ = [
     "load_tiktoken_bpe",
     "parse_tiktoken_bpe",
     "resolve_pattern",
+    "show",
     "steps",
     "textbook",
     "to_json",
