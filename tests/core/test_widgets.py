@@ -1,0 +1,82 @@
+"""bytepair.widgets.Train in the kernel (no browser): training in a thread, Stop, batching, errors.
+
+The worked example (README, minbpe's rules): "aaabdaaabac", 3 merges, encodes as
+[258, 100, 258, 97, 99]: 11 bytes in 5 tokens, 2.2 bytes per token.
+tests/e2e/test_notebook.py runs the widget in a real kernel and draws it in Chromium.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("anywidget")
+
+import bytepair
+from bytepair import widgets
+from bytepair.errors import ArgumentError, PatternError
+
+
+def test_module_imports_without_building_the_widget():
+    assert "Train" not in widgets._CLASSES or widgets._CLASSES["Train"].__name__ == "Train"
+    with pytest.raises(AttributeError):
+        widgets.Nothing  # noqa: B018
+
+
+def test_worked_example():
+    w = widgets.Train("aaabdaaabac", vocab_size=259, pattern="none")
+    assert w.status == "idle" and w.n_bytes == 11
+    w.start()
+    assert w.wait(30)
+    assert w.status == "done"
+    assert [row[:3] for row in w.merges] == [[256, 97, 97], [257, 256, 97], [258, 257, 98]]
+    assert [row[3] for row in w.merges] == ["aa", "aaa", "aaab"]
+    assert w.tokenizer.encode("aaabdaaabac") == [258, 100, 258, 97, 99]
+    assert w.ratio == pytest.approx(11 / 5)
+    assert w.curve[-1] == [3, 2.2]
+
+
+def test_train_message_starts_and_stop_message_stops():
+    text = "".join(chr(0x980 + (i * 7) % 80) for i in range(40_000))
+    w = widgets.Train(text, vocab_size=20_000, pattern="none")
+    w._on_message(w, {"type": "train"}, [])
+    assert w.status == "training"
+    w._on_message(w, {"type": "stop"}, [])
+    assert w.wait(30)
+    assert w.status == "stopped"
+    assert 0 < len(w.merges) < 20_000 - 256
+    # what was learned is a tokenizer: its merges are the rows, in order
+    assert w.tokenizer.merges == {(a, b): i for i, a, b, *_ in w.merges}
+
+
+def test_long_tokens_are_cut_with_their_length():
+    w = widgets.Train("abcdefghijklmnopqrstuvwxyz" * 4 * 30, vocab_size=400, pattern="none", autostart=True)
+    assert w.wait(60) and w.status == "done"
+    longest = max(w.merges, key=lambda r: r[4])
+    assert longest[4] > widgets.LABEL_CHARS
+    assert len(longest[3]) == widgets.LABEL_CHARS and longest[3].endswith("…")
+    token = w.tokenizer.decode_single_token_bytes(longest[0])
+    assert len(token) == longest[4] and token.decode().startswith(longest[3][:-1])
+
+
+def test_bad_options_raise_or_report_structured_errors():
+    with pytest.raises(ArgumentError) as e:
+        widgets.Train("x", vocab_size=10)
+    assert e.value.field == "vocab_size"
+    with pytest.raises(PatternError) as e:
+        widgets.Train("x", pattern="((")
+    assert e.value.field == "pattern"
+    with pytest.raises(ArgumentError) as e:
+        widgets.Train(b"x")
+    assert e.value.field == "text"
+    w = widgets.Train("abc abc", vocab_size=300)
+    w.pattern = "(("  # changed from the page: reported, not raised in the thread
+    w.start()
+    assert w.wait(30)
+    assert w.status == "error" and w.error["field"] == "pattern" and w.error["type"] == "pattern"
+
+
+def test_matches_bytepair_train():
+    text = "the cat sat on the mat. " * 40 + "আমি বাংলায় গান গাই " * 10
+    w = widgets.Train(text, vocab_size=320, pattern="gpt2", autostart=True)
+    assert w.wait(60)
+    assert w.tokenizer.merges == bytepair.train(text, 320, pattern="gpt2").merges
