@@ -80,3 +80,21 @@ def test_matches_bytepair_train():
     w = widgets.Train(text, vocab_size=320, pattern="gpt2", autostart=True)
     assert w.wait(60)
     assert w.tokenizer.merges == bytepair.train(text, 320, pattern="gpt2").merges
+
+
+@pytest.mark.parametrize("interval, syncs", [(0.0, "each merge"), (1e9, "once")])
+def test_merges_reach_the_page_while_training_in_batches(monkeypatch, interval, syncs):
+    monkeypatch.setattr(widgets, "BATCH_SECONDS", interval)
+    text = "the cat sat on the mat. " * 40
+    w = widgets.Train(text, vocab_size=300, pattern="none")
+    seen: list[tuple[int, str]] = []
+    w.observe(lambda change: seen.append((len(change["new"]), w.status)), names="merges")
+    w.start()
+    assert w.wait(60) and w.status == "done"
+    n = len(w.merges)
+    assert n > 5
+    if syncs == "each merge":  # the table grows while the thread trains
+        during = [k for k, status in seen if status == "training"]
+        assert during[: n - 1] == list(range(1, n))
+    else:  # one sync at the end, not one message per merge
+        assert [k for k, _ in seen] == [n]
