@@ -27,7 +27,7 @@ from .decoding import token_note, token_to_display_parts, token_to_label
 from .errors import ArgumentError, ArgumentTypeError
 from .tokenizer import TokenSpan
 
-__all__ = ["TOKEN_COLORS", "TokenView", "show"]
+__all__ = ["TOKEN_COLORS", "TokenView", "show", "token_parts", "token_title"]
 
 #: The playground's light token colours, cycled by token index (``web/styles.css``
 #: ``--tok-0`` .. ``--tok-5``; ``web/src/tokenlist.js`` ``COLORS``). Text on them is
@@ -138,54 +138,77 @@ class TokenView:
         return {"text/html": self._repr_html_(), "text/plain": repr(self)}
 
 
-def _chip(span: TokenSpan, index: int, *, show_id: bool) -> str:
-    """One token's ``<span>``: its display parts, named characters boxed, fragments as hex."""
+def token_title(span: TokenSpan) -> str:
+    """A token's hover title: ``"id 15339 · 5 bytes: 68 65 6c 6c 6f"``, then ``" · special token"``
+    and :func:`bytepair.token_note` when there is one (fragments, named characters)."""
     b = span.token
     title = f"id {span.id} · {len(b)} byte{'s' if len(b) != 1 else ''}: {b.hex(' ')}"
-    note = token_note(b)
     if span.special:
         title += " · special token"
+    note = token_note(b)
     if note:
         title += " · " + note
+    return title
+
+
+def token_parts(b: bytes) -> list[tuple[str, str, str]]:
+    """What a token chip holds, in order, as ``(kind, text, title)`` triples (*characters*).
+
+    ``kind``: ``"text"`` (plain text, ``title`` empty); ``"hex"`` (a run of fragment bytes,
+    ``"<e0a6>"``, from :func:`bytepair.token_to_display_parts`); ``"name"`` (an invisible or
+    control character as ``"⟨ZWJ⟩"``, ``title`` its code point and name, from
+    :func:`bytepair.charnames.invisible_marks`); ``"base"`` (a combining mark that begins the
+    token, on a dotted circle: ``"◌\u0301"``). The texts joined are
+    :func:`bytepair.token_to_label` of ``b``.
+
+    Raises:
+        TypeError: ``b`` is not bytes-like.
+    """
+    out: list[tuple[str, str, str]] = []
+    for i, (is_text, s) in enumerate(token_to_display_parts(b)):
+        if not is_text:
+            out.append(("hex", "<" + s + ">", ""))
+            continue
+        marks = invisible_marks(s, token_starts=(0,) if i == 0 else ())
+        pos = 0
+        for start, end, label, title, base in zip(
+            marks["start"], marks["end"], marks["label"], marks["title"], marks["base"]
+        ):
+            if start > pos:
+                out.append(("text", s[pos:start], ""))
+            if base:  # the mark itself, drawn on the circle
+                out.append(("base", label + s[start:end], title))
+            else:
+                out.append(("name", INVISIBLE_OPEN + label + INVISIBLE_CLOSE, title))
+            pos = end
+        if pos < len(s):
+            out.append(("text", s[pos:], ""))
+    return out
+
+
+_PART_HTML = {
+    "text": "{text}",
+    "hex": '<span class="bytepair-hex" style="' + _HEX + '">{text}</span>',
+    "name": '<span class="bytepair-invisible" title="{title}" style="' + _INVIS + '">{text}</span>',
+    "base": '<span title="{title}">{text}</span>',
+}
+
+
+def _chip(span: TokenSpan, index: int, *, show_id: bool) -> str:
+    """One token's ``<span>`` (:func:`token_parts`, :func:`token_title`), every text escaped."""
     style = f"background: {TOKEN_COLORS[index % len(TOKEN_COLORS)]}; {_CHIP}"
     if span.special:
         style += _SPECIAL
-    if note:
+    if token_note(span.token):
         style += _NOTE
-    body: list[str] = []
-    first = True
-    for is_text, s in token_to_display_parts(b):
-        if not is_text:
-            body.append(f'<span class="bytepair-hex" style="{_HEX}">{_esc("<" + s + ">")}</span>')
-        else:
-            body.append(_text_part(s, at_start=first))
-        first = False
+    body = "".join(
+        _PART_HTML[kind].format(text=_esc(text), title=_esc(title)) for kind, text, title in token_parts(span.token)
+    )
     ident = f'<span class="bytepair-id" style="{_ID}">{span.id}</span>' if show_id else ""
     return (
-        f'<span class="bytepair-token" data-id="{span.id}" title="{_esc(title)}" style="{style}">'
-        f"{''.join(body)}{ident}</span>"
+        f'<span class="bytepair-token" data-id="{span.id}" title="{_esc(token_title(span))}" style="{style}">'
+        f"{body}{ident}</span>"
     )
-
-
-def _text_part(s: str, *, at_start: bool) -> str:
-    """Text of a token with its named characters (:func:`bytepair.charnames.invisible_marks`)
-    boxed as ``⟨label⟩`` and a leading combining mark on a dotted circle, as
-    :func:`bytepair.charnames.text_label` writes them."""
-    marks = invisible_marks(s, token_starts=(0,) if at_start else ())
-    out: list[str] = []
-    pos = 0
-    for start, end, label, title, base in zip(
-        marks["start"], marks["end"], marks["label"], marks["title"], marks["base"]
-    ):
-        out.append(_esc(s[pos:start]))
-        if base:  # the mark itself, drawn on the circle
-            out.append(f'<span title="{_esc(title)}">{_esc(label + s[start:end])}</span>')
-        else:
-            shown = INVISIBLE_OPEN + label + INVISIBLE_CLOSE
-            out.append(f'<span class="bytepair-invisible" title="{_esc(title)}" style="{_INVIS}">{_esc(shown)}</span>')
-        pos = end
-    out.append(_esc(s[pos:]))
-    return "".join(out)
 
 
 def show(

@@ -103,6 +103,8 @@ def test_ids_and_bytes_equal_tiktoken(name, text):
         # id and bytes on hover
         assert c["attrs"]["title"].startswith(f"id {t} · {len(b)} byte")
         assert " ".join(f"{x:02x}" for x in b) in c["attrs"]["title"]
+        # the page's plain-text naming of the same token (invisible characters, hex, dotted circle)
+        assert c["text"] == bytepair.token_to_label(b)
 
 
 def test_html_escapes_a_script_token():
