@@ -28,9 +28,12 @@ from typing import Any
 from .decoding import token_to_label
 from .errors import ArgumentError, BytepairError
 from .facts import PRETOKENIZERS, check_vocab_size
+from .notebook import TOKEN_COLORS, token_parts, token_title
+from .registry import encoding_info, get_encoding, list_encoding_names
+from .tokenizer import Tokenizer
 from .trainer import check_train_args, tokenizer_from_merges, train_iter
 
-__all__ = ["BATCH_SECONDS", "LABEL_CHARS", "STATIC", "Train", "merge_row"]  # noqa: F822 (Train: module __getattr__, built on first use)
+__all__ = ["BATCH_SECONDS", "LABEL_CHARS", "STATIC", "Tokenize", "Train", "merge_row", "token_rows"]  # noqa: F822 (Train, Tokenize: module __getattr__, built on first use)
 
 #: Where the widgets' ES modules are (package data).
 STATIC = pathlib.Path(__file__).parent / "static"
@@ -62,11 +65,7 @@ def _train_class() -> type:
     """Build :class:`Train` on first use (imports ``anywidget`` and ``traitlets``)."""
     if "Train" in _CLASSES:
         return _CLASSES["Train"]
-    try:
-        import anywidget
-        import traitlets
-    except ImportError as e:
-        raise ImportError('bytepair.widgets needs anywidget: pip install "bytepair[notebook]"') from e
+    anywidget, traitlets = _anywidget()
 
     class Train(anywidget.AnyWidget):
         """Train a byte-level BPE tokenizer live in a notebook (see :mod:`bytepair.widgets`).
@@ -96,6 +95,7 @@ def _train_class() -> type:
         merges = traitlets.List().tag(sync=True)  # merge_row(...) rows, in order
         curve = traitlets.List().tag(sync=True)  # [merges so far, bytes per token]
         ratio = traitlets.Float(1.0).tag(sync=True)  # bytes per token now
+        colors = traitlets.List(list(TOKEN_COLORS)).tag(sync=True)
 
         def __init__(
             self, text: str = "", *, vocab_size: int = 512, pattern: str = "cl100k_base", autostart: bool = False
@@ -197,7 +197,97 @@ def _train_class() -> type:
     return Train
 
 
+def token_rows(tokenizer: Any, text: str, *, limit: int) -> tuple[list[list], int]:
+    """The first ``limit`` tokens of ``text`` as the Tokenize widget draws them, and the total count.
+
+    Rows: ``[id, title, special, parts]`` with :func:`bytepair.notebook.token_title` and
+    :func:`bytepair.notebook.token_parts` (``[[kind, text, title], ...]``). Special-token text is
+    encoded as ordinary text (a ``Tokenizer``'s ``disallowed_special=()``).
+    """
+    options = {"disallowed_special": ()} if isinstance(tokenizer, Tokenizer) else {}
+    spans = tokenizer.encode_with_spans(text, **options)
+    rows = [[s.id, token_title(s), bool(s.special), [list(p) for p in token_parts(s.token)]] for s in spans[:limit]]
+    return rows, len(spans)
+
+
+def _tokenize_class() -> type:
+    """Build :class:`Tokenize` on first use (imports ``anywidget`` and ``traitlets``)."""
+    if "Tokenize" in _CLASSES:
+        return _CLASSES["Tokenize"]
+    anywidget, traitlets = _anywidget()
+
+    class Tokenize(anywidget.AnyWidget):
+        """Type a text, see its tokens (the coloured tokens of :func:`bytepair.show`), live.
+
+        Args:
+            text: the text (*characters*).
+            tokenizer: an encoding name (``"cl100k_base"``: the page's list) or any bytepair
+                tokenizer (trained, open model); then the list is replaced by its name.
+            limit: tokens drawn (*tokens*; the count covers all).
+
+        Raises:
+            ArgumentError: a text that is no ``str``; UnknownNameError: an unknown encoding name.
+        """
+
+        _esm = STATIC / "tokenize.js"
+
+        text = traitlets.Unicode("").tag(sync=True)
+        encoding = traitlets.Unicode("cl100k_base").tag(sync=True)
+        encodings = traitlets.List().tag(sync=True)  # [[name, label]]; empty: a tokenizer object
+        tokens = traitlets.List().tag(sync=True)  # token_rows(...)
+        count = traitlets.Int(0).tag(sync=True)
+        n_chars = traitlets.Int(0).tag(sync=True)
+        error = traitlets.Dict().tag(sync=True)
+        colors = traitlets.List(list(TOKEN_COLORS)).tag(sync=True)
+
+        def __init__(self, text: str = "", *, tokenizer: Any = "cl100k_base", limit: int = 2000) -> None:
+            if not isinstance(text, str):
+                raise ArgumentError(f"text must be a str, got {type(text).__name__}", field="text")
+            self._limit = limit
+            if isinstance(tokenizer, str):
+                get_encoding(tokenizer)  # an unknown name raises here
+                self._tokenizer = None
+                choices = [[n, encoding_info(n)["label"]] for n in list_encoding_names() if encoding_info(n)["listed"]]
+                name = tokenizer
+            else:
+                self._tokenizer = tokenizer
+                choices = []
+                name = getattr(tokenizer, "name", None) or type(tokenizer).__name__
+            super().__init__(text=text, encoding=name, encodings=choices)
+            self.observe(self._update, names=["text", "encoding"])
+            self._update()
+
+        @property
+        def tokenizer(self) -> Any:
+            """The tokenizer in use."""
+            return self._tokenizer if self._tokenizer is not None else get_encoding(self.encoding)
+
+        def _update(self, _change: Any = None) -> None:
+            try:
+                rows, count = token_rows(self.tokenizer, self.text, limit=self._limit)
+            except BytepairError as e:
+                self.error = e.to_dict()
+                return
+            self.tokens, self.count, self.n_chars, self.error = rows, count, len(self.text), {}
+
+    Tokenize.__module__ = __name__
+    Tokenize.__qualname__ = "Tokenize"
+    _CLASSES["Tokenize"] = Tokenize
+    return Tokenize
+
+
+def _anywidget() -> tuple[Any, Any]:
+    try:
+        import anywidget
+        import traitlets
+    except ImportError as e:
+        raise ImportError('bytepair.widgets needs anywidget: pip install "bytepair[notebook]"') from e
+    return anywidget, traitlets
+
+
 def __getattr__(name: str) -> Any:
     if name == "Train":
         return _train_class()
+    if name == "Tokenize":
+        return _tokenize_class()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -98,3 +98,34 @@ def test_merges_reach_the_page_while_training_in_batches(monkeypatch, interval, 
         assert during[: n - 1] == list(range(1, n))
     else:  # one sync at the end, not one message per merge
         assert [k for k, _ in seen] == [n]
+
+
+def test_tokenize_rows_equal_tiktoken_and_follow_the_text():
+    from tests.reference import tiktoken_encoding
+
+    pytest.importorskip("tiktoken")
+    w = widgets.Tokenize("hello <|endoftext|> আমি", tokenizer="cl100k_base")
+    enc = tiktoken_encoding("cl100k_base", bytepair.registry.load_ranks("cl100k_base"))
+    # special-token text is encoded as ordinary text (tiktoken: disallowed_special=())
+    assert [r[0] for r in w.tokens] == enc.encode("hello <|endoftext|> আমি", disallowed_special=())
+    assert w.count == len(w.tokens) and "cl100k_base" in [c[0] for c in w.encodings]
+    w.encoding = "o200k_base"
+    enc2 = tiktoken_encoding("o200k_base", bytepair.registry.load_ranks("o200k_base"))
+    assert [r[0] for r in w.tokens] == enc2.encode("hello <|endoftext|> আমি", disallowed_special=())
+    w.text = "a\u200db"
+    assert [r[0] for r in w.tokens] == enc2.encode("a\u200db")
+    # each row: [id, title, special, parts]; the parts read as bytepair names the token
+    for tid, title, special, parts in w.tokens:
+        b = enc2.decode_single_token_bytes(tid)
+        assert title.startswith(f"id {tid} · {len(b)} byte") and special is False
+        assert "".join(p[1] for p in parts) == bytepair.token_to_label(b)
+    assert ["name", "\u27e8ZWJ\u27e9", "U+200D ZERO WIDTH JOINER"] in [p for r in w.tokens for p in r[3]]
+
+
+def test_tokenize_with_a_trained_tokenizer_and_a_limit():
+    tok = bytepair.train("aaabdaaabac", 259, pattern="none")
+    w = widgets.Tokenize("aaabdaaabac" * 3, tokenizer=tok, limit=4)
+    assert w.encodings == [] and w.encoding == "trained"
+    assert w.count == 15 and [r[0] for r in w.tokens] == [258, 100, 258, 97]
+    with pytest.raises(KeyError):
+        widgets.Tokenize("x", tokenizer="no-such-encoding")

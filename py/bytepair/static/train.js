@@ -5,7 +5,6 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 const ROWS = 200; // merges drawn (the newest)
-const COLORS = ["#ffe3e3", "#d3f9d8", "#d0ebff", "#fff3bf", "#e5dbff", "#c5f6fa"]; // bytepair.notebook.TOKEN_COLORS
 
 function h(tag, props = {}, ...children) {
   const el = document.createElement(tag);
@@ -130,6 +129,7 @@ function render({ model, el }) {
 
   function drawMerges() {
     const rows = model.get("merges");
+    const colors = model.get("colors"); // bytepair.notebook.TOKEN_COLORS
     const shown = rows.slice(-ROWS).reverse();
     body.replaceChildren(
       ...shown.map(([id, a, b, label, nBytes, count]) =>
@@ -143,7 +143,7 @@ function render({ model, el }) {
             {},
             h("span", {
               text: label,
-              style: `${mono} background: ${COLORS[id % COLORS.length]}; color: #000; border-radius: 3px; white-space: pre;`,
+              style: `${mono} background: ${colors[id % colors.length]}; color: #000; border-radius: 3px; white-space: pre;`,
             }),
           ),
           h("td", { text: String(nBytes) }),
