@@ -4,14 +4,14 @@ The notebook runs in a real Jupyter kernel (``python3`` of this environment, byt
 this checkout through PYTHONPATH); nbclient saves the outputs and the widgets' state as
 Jupyter does. Then, in Chromium with every request but about:/data:/blob: refused: the
 saved ``text/html`` output of ``bytepair.show`` shows the coloured tokens (ids equal to
-tiktoken's, a ``<script>`` token as text, ``<e0a6>`` fragments), and the Train widget's
-own ES module, taken from the saved widget state, draws the saved merges. No request
-leaves the page. Skips without nbclient/ipykernel/anywidget (fails under CI=true).
+tiktoken's, a ``<script>`` token as text, ``<e0a6>`` fragments), and the Train and
+Tokenize widgets' own ES modules, taken from the saved widget state, draw the saved
+merges and tokens on a minimal anywidget model (and send what a click or typing asks).
+No request leaves the page. (The widgets inside a running JupyterLab are not tested here.) Skips without nbclient/ipykernel/anywidget (fails under CI=true).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import pathlib
 
@@ -23,11 +23,12 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 TEXT = "hello <script>alert(1)</script> আমি \x1b[0m 😀"
 
 CELLS = [
-    "import bytepair\nbytepair.show('cl100k_base', " + json.dumps(TEXT) + ")",
+    "import bytepair\nbytepair.show('cl100k_base', " + repr(TEXT) + ")",
     "from bytepair.widgets import Train\n"
     "w = Train('the cat sat on the mat. ' * 50 + 'আমি বাংলায় গান গাই ' * 20, vocab_size=300, pattern='gpt2')\n"
     "w.start()\nw.wait(60)\nw",
     "print(w.status, len(w.merges), w.tokenizer.encode('the cat'))",
+    "from bytepair.widgets import Tokenize\nTokenize(" + repr(TEXT) + ", tokenizer='cl100k_base')",
 ]
 
 
@@ -112,35 +113,88 @@ def test_saved_notebook_shows_coloured_tokens_offline(executed, page):
     assert refused == [] and page.requested_urls == []
 
 
-def test_saved_notebook_keeps_the_train_widget_and_its_merges(executed, page):
-    out = executed.cells[2].outputs[0]
-    status, n, ids = out.text.split(" ", 2)
-    assert status == "done" and int(n) > 0
-    view = executed.cells[1].outputs[0].data
+#: A minimal anywidget model over a saved state: get/on/off, and what the view sets and sends.
+FAKE_MODEL = """(state) => {
+  const handlers = {};
+  const model = {
+    sets: [], sent: [],
+    get: (k) => state[k],
+    set(k, v) { this.sets.push([k, v]); },
+    save_changes() {},
+    on(ev, fn) { (handlers[ev] ??= []).push(fn); },
+    off() {},
+    send(msg) { this.sent.push(msg); },
+  };
+  return model;
+}"""
+
+
+def widget_state(executed, cell: int) -> dict:
+    view = executed.cells[cell].outputs[-1].data
     model_id = view["application/vnd.jupyter.widget-view+json"]["model_id"]
     states = executed.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
-    state = states[model_id]["state"]
-    assert state["status"] == "done" and len(state["merges"]) == int(n)
-    refused = offline(page)
+    return states[model_id]["state"]
+
+
+def mount(page, state: dict) -> None:
+    """Run the widget's own ES module (from the saved state) on a fake model; window.model keeps it."""
     page.set_content("<!doctype html><meta charset='utf-8'><body><div id=host></div></body>")
-    # the widget's own ES module from the saved state, with a minimal anywidget model over that state
-    drawn = page.evaluate(
-        """async ([esm, state]) => {
+    page.evaluate(
+        """async ([esm, state, fake]) => {
             const url = URL.createObjectURL(new Blob([esm], { type: "text/javascript" }));
             const mod = (await import(url)).default;
-            const model = { get: (k) => state[k], set() {}, save_changes() {}, on() {}, off() {}, send() {} };
-            mod.render({ model, el: document.getElementById("host") });
-            return {
-              rows: document.querySelectorAll("[data-testid=merge-row]").length,
-              status: document.querySelector("[data-testid=train-status]").textContent,
-              first: document.querySelector("[data-testid=merge-row] td:nth-child(3)").textContent,
-              curve: document.querySelector("svg path").getAttribute("d").length,
-            };
+            window.model = eval(fake)(state);
+            mod.render({ model: window.model, el: document.getElementById("host") });
         }""",
-        [state["_esm"], state],
+        [state["_esm"], state, FAKE_MODEL],
+    )
+
+
+def test_saved_tokenize_widget_draws_its_tokens_offline(executed, page):
+    state = widget_state(executed, 3)
+    enc = tiktoken_for("cl100k_base")
+    assert [r[0] for r in state["tokens"]] == enc.encode(TEXT)
+    refused = offline(page)
+    mount(page, state)
+    info = page.evaluate(
+        """() => [...document.querySelectorAll('.bytepair-token')].map((el) => ({
+            id: Number(el.dataset.id), text: el.textContent, bg: getComputedStyle(el).backgroundColor }))"""
+    )
+    assert [t["id"] for t in info] == enc.encode(TEXT)
+    assert "".join(t["text"] for t in info).startswith("hello <script>alert(1)</script>")
+    assert page.locator("#host script").count() == 0
+    assert "<e0a6>" in [t["text"] for t in info] and info[0]["bg"] == "rgb(255, 227, 227)"
+    assert page.get_by_test_id("token-count").text_content().startswith(f"{len(info)} tokens")
+    # typing reaches the model (debounced), the tokenizer list is the listed encodings
+    page.get_by_label("Text to tokenize").fill("hi")
+    page.wait_for_function("() => window.model.sets.some(([k, v]) => k === 'text' && v === 'hi')")
+    page.get_by_label("Tokenizer").select_option("o200k_base")
+    assert ["encoding", "o200k_base"] in page.evaluate("() => window.model.sets")
+    assert refused == []
+
+
+def test_saved_notebook_keeps_the_train_widget_and_its_merges(executed, page):
+    out = executed.cells[2].outputs[0]
+    status, n, _ids = out.text.split(" ", 2)
+    assert status == "done" and int(n) > 0
+    state = widget_state(executed, 1)
+    assert state["status"] == "done" and len(state["merges"]) == int(n)
+    refused = offline(page)
+    mount(page, state)
+    drawn = page.evaluate(
+        """() => ({
+            rows: document.querySelectorAll("[data-testid=merge-row]").length,
+            status: document.querySelector("[data-testid=train-status]").textContent,
+            first: document.querySelector("[data-testid=merge-row] td:nth-child(3)").textContent,
+            curve: document.querySelector("svg path").getAttribute("d").length,
+        })"""
     )
     assert drawn["rows"] == min(200, int(n))
     assert drawn["status"].startswith(f"Done: {int(n)} merges")
     assert drawn["first"] == state["merges"][-1][3]  # newest first
     assert drawn["curve"] > 0
+    # Train asks the kernel to train; Stop is off while nothing runs
+    assert page.get_by_role("button", name="Stop").is_disabled()
+    page.get_by_role("button", name="Train").click()
+    assert page.evaluate("() => window.model.sent") == [{"type": "train"}]
     assert refused == [] and [u for u in page.requested_urls if not u.startswith("blob:")] == []
