@@ -30,6 +30,7 @@ from .errors import ArgumentError, BytepairError
 from .facts import PRETOKENIZERS, check_vocab_size
 from .notebook import TOKEN_COLORS, token_parts, token_title
 from .registry import encoding_info, get_encoding, list_encoding_names
+from .surrogates import fix_surrogates
 from .tokenizer import Tokenizer
 from .trainer import check_train_args, tokenizer_from_merges, train_iter
 
@@ -109,8 +110,8 @@ def _train_class() -> type:
                 vocab_size=vocab_size,
                 pattern=pattern,
                 pretokenizers=[[v, label] for v, label in PRETOKENIZERS if v != "custom"],
-                n_bytes=len(text.encode("utf-8", "surrogatepass")),
             )
+            self.n_bytes = len(self.text.encode("utf-8"))
             self.tokenizer = None
             self._stop = threading.Event()
             self._thread: threading.Thread | None = None
@@ -119,8 +120,13 @@ def _train_class() -> type:
             if autostart:
                 self.start()
 
+        @traitlets.validate("text")
+        def _valid_text(self, proposal: dict) -> str:
+            # lone surrogates cannot travel to the page (UTF-8 JSON): U+FFFD, as encoding and training treat them
+            return fix_surrogates(proposal["value"])
+
         def _on_text(self, change: dict) -> None:
-            self.n_bytes = len(change["new"].encode("utf-8", "surrogatepass"))
+            self.n_bytes = len(change["new"].encode("utf-8"))
 
         def _on_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
             kind = content.get("type") if isinstance(content, dict) else None
@@ -256,6 +262,11 @@ def _tokenize_class() -> type:
             super().__init__(text=text, encoding=name, encodings=choices)
             self.observe(self._update, names=["text", "encoding"])
             self._update()
+
+        @traitlets.validate("text")
+        def _valid_text(self, proposal: dict) -> str:
+            # lone surrogates cannot travel to the page (UTF-8 JSON): U+FFFD, as encoding and training treat them
+            return fix_surrogates(proposal["value"])
 
         @property
         def tokenizer(self) -> Any:

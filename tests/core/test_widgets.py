@@ -129,3 +129,13 @@ def test_tokenize_with_a_trained_tokenizer_and_a_limit():
     assert w.count == 15 and [r[0] for r in w.tokens] == [258, 100, 258, 97]
     with pytest.raises(KeyError):
         widgets.Tokenize("x", tokenizer="no-such-encoding")
+
+
+def test_lone_surrogates_become_u_fffd_before_they_reach_the_page():
+    import json
+
+    t = widgets.Tokenize("a\ud800b \ud83d\ude00")
+    assert t.text == "a\ufffdb 😀"
+    json.dumps(t.text, ensure_ascii=False).encode("utf-8")  # what the comm sends
+    w = widgets.Train("x\udc80y", vocab_size=257, pattern="none")
+    assert w.text == "x\ufffdy" and w.n_bytes == 5
