@@ -1,4 +1,5 @@
-"""Live notebook widgets (anywidget): :class:`Train` learns merges in the kernel and shows them as they come.
+"""Live notebook widgets (anywidget): :class:`Train` learns merges in the kernel and shows them as they come;
+:class:`Tokenize` shows a text's coloured tokens as it is typed.
 
 ``pip install "bytepair[notebook]"`` installs `anywidget <https://anywidget.dev>`_, which runs
 the same widget in Jupyter(Lab), Colab, VS Code and marimo. ``anywidget`` is imported when a
@@ -13,9 +14,13 @@ page in batches (traitlet ``merges``, synced at most every :data:`BATCH_SECONDS`
 run sends a few messages a second, not one per merge. From Python: ``w.start()``,
 ``w.stop()``, ``w.wait()``, then ``w.tokenizer`` (a :class:`bytepair.Tokenizer`).
 
-The front end is ``bytepair/static/train.js`` (plain DOM, text only through
-``textContent``; no request to any host). It is its own small view, not the playground's
-Train view: that one is built on the page's store and worker (``web/src/views/train.js``).
+``Tokenize(text, tokenizer="cl100k_base")``: a text box, the tokenizer list (the listed
+encodings; any bytepair tokenizer object instead), the count and the tokens, drawn from
+:func:`token_rows` (the chips of :func:`bytepair.show`, as data).
+
+The front ends are ``bytepair/static/train.js`` and ``tokenize.js`` (plain DOM, text only
+through ``textContent``; no request to any host). They are their own small views, not the
+playground's: those are built on the page's store and worker (``web/src/views/``).
 """
 
 from __future__ import annotations
