@@ -10,8 +10,9 @@ a Train and a Stop button, the compression so far (UTF-8 bytes per token, from
 :class:`bytepair.MergeEvent` ``n_bytes / n_tokens``) as a number and a curve, and the
 latest merges. Training runs in a thread of the kernel (:func:`bytepair.train_iter`, so
 the kernel keeps answering, and Stop is heard between two merges); the merges reach the
-page in batches (traitlet ``merges``, synced at most every :data:`BATCH_SECONDS`), so a fast
-run sends a few messages a second, not one per merge. From Python: ``w.start()``,
+page in batches (traitlets ``n_merges`` and ``merges``, the newest :data:`SHOWN_MERGES`,
+synced at most every :data:`BATCH_SECONDS`), so a fast run sends a few messages a second
+of bounded size, not one per merge nor the whole table each time (all rows: ``w.all_merges``). From Python: ``w.start()``,
 ``w.stop()``, ``w.wait()``, then ``w.tokenizer`` (a :class:`bytepair.Tokenizer`).
 
 ``Tokenize(text, tokenizer="cl100k_base")``: a text box, the tokenizer list (the listed
@@ -39,7 +40,7 @@ from .surrogates import fix_surrogates
 from .tokenizer import Tokenizer
 from .trainer import check_train_args, tokenizer_from_merges, train_iter
 
-__all__ = ["BATCH_SECONDS", "LABEL_CHARS", "STATIC", "Tokenize", "Train", "merge_row", "token_rows"]  # noqa: F822 (Train, Tokenize: module __getattr__, built on first use)
+__all__ = ["BATCH_SECONDS", "LABEL_CHARS", "SHOWN_MERGES", "STATIC", "Tokenize", "Train", "merge_row", "token_rows"]  # noqa: F822 (Train, Tokenize: module __getattr__, built on first use)
 
 #: Where the widgets' ES modules are (package data).
 STATIC = pathlib.Path(__file__).parent / "static"
@@ -47,6 +48,8 @@ STATIC = pathlib.Path(__file__).parent / "static"
 LABEL_CHARS = 40
 #: Seconds between two syncs of the merges while training runs.
 BATCH_SECONDS = 0.2
+#: Merges sent to the page (the newest; all stay in the kernel: ``Train.all_merges``), so a sync's size stays bounded.
+SHOWN_MERGES = 200
 #: Points of the compression curve kept (the curve is thinned to about this many).
 CURVE_POINTS = 400
 
@@ -98,7 +101,8 @@ def _train_class() -> type:
         n_bytes = traitlets.Int(0).tag(sync=True)
         status = traitlets.Unicode("idle").tag(sync=True)  # idle, training, stopped, done, error
         error = traitlets.Dict().tag(sync=True)  # BytepairError.to_dict() when status == "error"
-        merges = traitlets.List().tag(sync=True)  # merge_row(...) rows, in order
+        merges = traitlets.List().tag(sync=True)  # the newest SHOWN_MERGES merge_row(...) rows, in order
+        n_merges = traitlets.Int(0).tag(sync=True)  # merges learned so far
         curve = traitlets.List().tag(sync=True)  # [merges so far, bytes per token]
         ratio = traitlets.Float(1.0).tag(sync=True)  # bytes per token now
         colors = traitlets.List(list(TOKEN_COLORS)).tag(sync=True)
@@ -118,6 +122,7 @@ def _train_class() -> type:
             )
             self.n_bytes = len(self.text.encode("utf-8"))
             self.tokenizer = None
+            self.all_merges: list[list] = []  # every merge_row(...) of the last run, in order
             self._stop = threading.Event()
             self._thread: threading.Thread | None = None
             self.on_msg(self._on_message)
@@ -152,6 +157,7 @@ def _train_class() -> type:
                 return
             self._stop.clear()
             self.merges, self.curve, self.ratio, self.error, self.tokenizer = [], [], 1.0, {}, None
+            self.n_merges, self.all_merges = 0, []
             self.status = "training"
             self._thread = threading.Thread(target=self._run, name="bytepair-train", daemon=True)
             self._thread.start()
@@ -166,9 +172,13 @@ def _train_class() -> type:
                 self._thread.join(timeout)
             return not self.running
 
+        def _sync(self, rows: list[list], curve: list[list]) -> None:
+            with self.hold_sync():  # one message for the three
+                self.merges, self.curve, self.n_merges = rows[-SHOWN_MERGES:], list(curve), len(rows)
+
         def _run(self) -> None:
             text, vocab_size, pattern = self.text, self.vocab_size, self.pattern
-            rows: list[list] = []
+            rows: list[list] = self.all_merges
             curve: list[list] = []
             merges: dict[tuple[int, int], int] = {}
             last_sync = time.monotonic()
@@ -185,7 +195,8 @@ def _train_class() -> type:
                             curve = curve[1::2]
                             step *= 2
                     if time.monotonic() - last_sync >= BATCH_SECONDS:
-                        self.merges, self.curve, self.ratio = list(rows), list(curve), ratio
+                        self._sync(rows, curve)
+                        self.ratio = ratio
                         last_sync = time.monotonic()
                     if self._stop.is_set():
                         break
@@ -194,7 +205,7 @@ def _train_class() -> type:
                 self.tokenizer = tokenizer_from_merges(
                     merges, pattern=pattern, special_tokens=(), normalization=None, name="trained"
                 )
-                self.merges, self.curve = list(rows), list(curve)
+                self._sync(rows, curve)
                 if rows:
                     self.ratio = ratio
                 self.status = "stopped" if self._stop.is_set() else "done"

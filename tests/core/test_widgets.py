@@ -43,15 +43,16 @@ def test_train_message_starts_and_stop_message_stops():
     w._on_message(w, {"type": "stop"}, [])
     assert w.wait(30)
     assert w.status == "stopped"
-    assert 0 < len(w.merges) < 20_000 - 256
+    assert 0 < w.n_merges == len(w.all_merges) < 20_000 - 256
+    assert w.merges == w.all_merges[-widgets.SHOWN_MERGES :]  # the page gets the newest only
     # what was learned is a tokenizer: its merges are the rows, in order
-    assert w.tokenizer.merges == {(a, b): i for i, a, b, *_ in w.merges}
+    assert w.tokenizer.merges == {(a, b): i for i, a, b, *_ in w.all_merges}
 
 
 def test_long_tokens_are_cut_with_their_length():
     w = widgets.Train("abcdefghijklmnopqrstuvwxyz" * 4 * 30, vocab_size=400, pattern="none", autostart=True)
     assert w.wait(60) and w.status == "done"
-    longest = max(w.merges, key=lambda r: r[4])
+    longest = max(w.all_merges, key=lambda r: r[4])
     assert longest[4] > widgets.LABEL_CHARS
     assert len(longest[3]) == widgets.LABEL_CHARS and longest[3].endswith("…")
     token = w.tokenizer.decode_single_token_bytes(longest[0])
@@ -88,11 +89,11 @@ def test_merges_reach_the_page_while_training_in_batches(monkeypatch, interval, 
     text = "the cat sat on the mat. " * 40
     w = widgets.Train(text, vocab_size=300, pattern="none")
     seen: list[tuple[int, str]] = []
-    w.observe(lambda change: seen.append((len(change["new"]), w.status)), names="merges")
+    w.observe(lambda change: seen.append((change["new"], w.status)), names="n_merges")
     w.start()
     assert w.wait(60) and w.status == "done"
-    n = len(w.merges)
-    assert n > 5
+    n = w.n_merges
+    assert n == len(w.all_merges) > 5
     if syncs == "each merge":  # the table grows while the thread trains
         during = [k for k, status in seen if status == "training"]
         assert during[: n - 1] == list(range(1, n))

@@ -4,7 +4,6 @@
 // DOM only through textContent and attributes; no request to any host.
 
 const SVG = "http://www.w3.org/2000/svg";
-const ROWS = 200; // merges drawn (the newest)
 
 function h(tag, props = {}, ...children) {
   const el = document.createElement(tag);
@@ -113,7 +112,7 @@ function render({ model, el }) {
 
   function drawState() {
     const st = model.get("status");
-    const n = model.get("merges").length;
+    const n = model.get("n_merges");
     const ratio = model.get("ratio").toFixed(3);
     const running = st === "training";
     train.disabled = running;
@@ -130,7 +129,7 @@ function render({ model, el }) {
   function drawMerges() {
     const rows = model.get("merges");
     const colors = model.get("colors"); // bytepair.notebook.TOKEN_COLORS
-    const shown = rows.slice(-ROWS).reverse();
+    const shown = [...rows].reverse(); // the newest (bytepair.widgets.SHOWN_MERGES)
     body.replaceChildren(
       ...shown.map(([id, a, b, label, nBytes, count]) =>
         h(
@@ -163,11 +162,11 @@ function render({ model, el }) {
     drawState();
   };
   for (const name of ["pattern", "vocab_size", "n_bytes", "pretokenizers"]) model.on(`change:${name}`, onOptions);
-  for (const name of ["status", "ratio", "curve", "error"]) model.on(`change:${name}`, onState);
+  for (const name of ["status", "ratio", "curve", "error", "n_merges"]) model.on(`change:${name}`, onState);
   model.on("change:merges", onMerges);
   return () => {
     for (const name of ["pattern", "vocab_size", "n_bytes", "pretokenizers"]) model.off(`change:${name}`, onOptions);
-    for (const name of ["status", "ratio", "curve", "error"]) model.off(`change:${name}`, onState);
+    for (const name of ["status", "ratio", "curve", "error", "n_merges"]) model.off(`change:${name}`, onState);
     model.off("change:merges", onMerges);
   };
 }
