@@ -295,7 +295,8 @@ def _tokenize_class() -> type:
             except BytepairError as e:
                 self.error = e.to_dict()
                 return
-            self.tokens, self.count, self.n_chars, self.error = rows, count, len(self.text), {}
+            with self.hold_sync():  # one message: the page draws tokens, count and length together
+                self.tokens, self.count, self.n_chars, self.error = rows, count, len(self.text), {}
 
     Tokenize.__module__ = __name__
     Tokenize.__qualname__ = "Tokenize"

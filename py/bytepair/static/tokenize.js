@@ -107,7 +107,7 @@ function render({ model, el }) {
 
   drawOptions();
   drawTokens();
-  const names = ["tokens", "count", "error", "colors"];
+  const names = ["tokens", "count", "n_chars", "error", "colors"];
   model.on("change:encoding", drawOptions);
   model.on("change:encodings", drawOptions);
   model.on("change:text", drawOptions);
