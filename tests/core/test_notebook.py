@@ -5,7 +5,7 @@ data, as tests/core/test_encode_parity.py) and from Hugging Face ``tokenizers``;
 character names from Python's ``unicodedata`` and Unicode's NameAliases.txt
 abbreviations (ZWJ, ESC); the hex form of fragments written out from the bytes
 here. The HTML is parsed with the standard library's parser, as a browser would
-build its DOM (tests/e2e/test_notebook.py opens it in Chromium).
+build its DOM (tests/e2e/test_notebook_output.py opens it in Chromium).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The worked example (README, minbpe's rules): "aaabdaaabac", 3 merges, encodes as
 [258, 100, 258, 97, 99]: 11 bytes in 5 tokens, 2.2 bytes per token.
-tests/e2e/test_notebook.py runs the widget in a real kernel and draws it in Chromium.
+tests/e2e/test_notebook_output.py runs the widget in a real kernel and draws it in Chromium.
 """
 
 from __future__ import annotations
