@@ -16,6 +16,11 @@ export default [
     },
   },
   {
+    // the notebook widgets' ES modules (anywidget), shipped in the Python package
+    files: ["py/bytepair/static/*.js"],
+    languageOptions: { ecmaVersion: 2024, sourceType: "module", globals: { ...globals.browser } },
+  },
+  {
     // classic scripts: boot.js (blocking, in <head>) and embed.js (on host pages)
     files: ["web/src/boot.js", "web/embed.js"],
     languageOptions: { ecmaVersion: 2024, sourceType: "script", globals: { ...globals.browser } },

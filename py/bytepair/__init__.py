@@ -36,6 +36,7 @@ from .decoding import (
 from .explain import explain_tokens, token_story
 from .hf_tokenizer import HFTokenizer, from_tokenizer_json
 from .limits import Chunk, chunk, is_within_limit
+from .notebook import TokenView, show
 from .patterns import PATTERNS, resolve_pattern
 from .registry import encoding_info, get_encoding, list_encoding_names
 from .serialize import from_json, to_json
@@ -51,6 +52,7 @@ __all__ = [
     "PATTERNS",
     "StreamDecoder",
     "TokenSpan",
+    "TokenView",
     "Tokenizer",
     "bytes_to_unicode",
     "dump_tiktoken_bpe",
@@ -63,6 +65,7 @@ __all__ = [
     "load_tiktoken_bpe",
     "parse_tiktoken_bpe",
     "resolve_pattern",
+    "show",
     "steps",
     "textbook",
     "to_json",
