@@ -7,6 +7,9 @@
   Before that, ``tiktoken_fixture.write_fixture`` stores tiktoken's ids for a
   sample of the corpora, which ``tests/core/test_pyodide_tiktoken_ids.py``
   compares against inside Pyodide.
+* ``test_adapter_errors_travel_with_their_call`` runs ``check_adapter_errors.mjs``:
+  interleaved adapter calls, through the worker's own call path, each reject with
+  their own structured error.
 * ``test_site_wheels_install_in_pyodide`` serves the built site (``build.py``)
   and installs its wheels the way the web worker does (``pyodide.loadPackage``
   of the manifest's wheel URLs, no micropip), over HTTP, with the Pyodide
@@ -92,6 +95,14 @@ def test_core_tests_pass_in_pyodide(node: str) -> None:
         f"{'no tests collected' if proc.returncode == 5 else 'see the output'}).\n"
         f"command: {shlex.join(cmd)}\n{_tail(proc)}"
     )
+
+
+def test_adapter_errors_travel_with_their_call(node: str) -> None:
+    """Interleaved adapter calls through the worker's call path (web/src/pycall.js) each
+    reject with their own structured error (check_adapter_errors.mjs)."""
+    cmd = [node, str(HERE / "check_adapter_errors.mjs")]
+    proc = _run_node(cmd)
+    assert proc.returncode == 0, f"command: {shlex.join(cmd)}\n{_tail(proc)}"
 
 
 def test_site_wheels_install_in_pyodide(node: str) -> None:
