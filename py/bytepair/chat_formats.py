@@ -240,7 +240,7 @@ def breakdown(
         def run(ms):
             return openai_chat.harmony_breakdown(ms, prime=prime, units=units)
     else:
-        run = None
+        run = None  # type: ignore[assignment]  # a chat template: no fixed layout (chat.chat_breakdown below)
     if run is not None:
         try:
             return run(msgs)

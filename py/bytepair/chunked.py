@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from . import hf_chunked, models, offsets
 from .hf_tokenizer import HFTokenizer
-from .pretokenize import compile_pattern
+from .pretokenize import PieceMatch, compile_pattern
 from .surrogates import fix_surrogates
 from .tekken import TekkenTokenizer
 from .tokenizer import Tokenizer, TokenSpan
@@ -64,7 +65,7 @@ class CountJob:
         self._tok = tok
         self._text = text
         self._add_special_tokens = add_special_tokens
-        self._matches = None
+        self._matches: Iterator[PieceMatch] = iter(())  # the split pattern's pieces (stepped jobs)
         self._batch = batch
         self._steps = None  # open models: hf_chunked.hf_count_steps
         self._extra = 0  # tokens added around the base count (Tekken's BOS)
