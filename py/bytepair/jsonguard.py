@@ -111,5 +111,5 @@ def load_json(text: str, *, what: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise TokenizerFileError(
-            f"{what} is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}", where=f"line {e.lineno}"
+            f"{what} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}", where=f"line {e.lineno}"
         ) from e
