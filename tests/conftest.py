@@ -13,6 +13,10 @@ for p in (ROOT / "py", ROOT):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
+from tests import hypothesis_profiles  # noqa: E402 - (after the path set-up)
+
+hypothesis_profiles.load()  # ci / dev / pyodide (tests/hypothesis_profiles.py)
+
 
 @pytest.fixture(scope="session")
 def adapter():

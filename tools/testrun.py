@@ -3,7 +3,8 @@
 ``python build.py test`` (no pytest arguments: the whole suite, as CI runs it)
 first runs :func:`lint`, the checks of :data:`LINT_COMMANDS`; ``python build.py
 test <pytest args>`` (a targeted run) skips it, and ``python build.py lint``
-runs it alone. The configuration is ``pyproject.toml`` (``[tool.ruff]``),
+runs it alone. The configuration is ``pyproject.toml`` (``[tool.ruff]``,
+``[tool.mypy]``: the types of ``py/bytepair``),
 ``.prettierrc.json`` / ``.prettierignore`` and ``eslint.config.mjs``.
 
 pytest's own exit code decides, plus two rules of ours: collecting no test
@@ -24,12 +25,14 @@ from tools.buildutil import CACHE, NODE_MODULES, ROOT, log
 
 #: The lint checks: (name, command). None of them changes a file; the fixing
 #: commands are ``ruff check --fix .``, ``ruff format .``,
-#: ``node_modules/.bin/prettier --write .`` and ``node_modules/.bin/eslint --fix .``.
+#: ``node_modules/.bin/prettier --write .`` and ``node_modules/.bin/eslint --fix .``; mypy's
+#: errors are fixed by hand (its files and options: ``[tool.mypy]`` in pyproject.toml).
 LINT_COMMANDS = (
     ("ruff check", [sys.executable, "-m", "ruff", "check", "--no-fix", "--output-format", "concise", "."]),
     ("ruff format", [sys.executable, "-m", "ruff", "format", "--check", "--output-format", "concise", "."]),
     ("prettier", [str(NODE_MODULES / ".bin" / "prettier"), "--check", "--log-level", "warn", "."]),
     ("eslint", [str(NODE_MODULES / ".bin" / "eslint"), "--max-warnings", "0", "."]),
+    ("mypy", [sys.executable, "-m", "mypy"]),
 )
 
 

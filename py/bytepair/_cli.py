@@ -38,6 +38,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from typing import NoReturn
 
 import click
 from rich.console import Console
@@ -60,7 +61,7 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     raise click.UsageError(message)
 
 

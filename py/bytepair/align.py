@@ -158,7 +158,7 @@ def cuts(spans: Sequence[Any], *, length: int, row: int = 0) -> tuple[list[int],
             raise ArgumentError(
                 f"row {row}, token {k}: span ({start}, {end}) runs past the text's length {length}", field="rows"
             )
-        if prev_end is not None:
+        if prev_start is not None and prev_end is not None:
             if start < prev_start or end < prev_end:
                 raise ArgumentError(f"row {row}, token {k}: spans must be in text order", field="rows")
             if start >= prev_end:

@@ -141,7 +141,7 @@ def rank_encoder(ranks: dict[bytes, int]) -> Callable[[bytes], tuple[int, ...]]:
     no_rank = _NO_RANK
     long_piece = _LONG_PIECE
 
-    def encode(piece: bytes) -> list[int]:
+    def encode(piece: bytes) -> tuple[int, ...]:
         token = get(piece)
         if token is not None:
             return (token,)

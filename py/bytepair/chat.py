@@ -130,7 +130,7 @@ def _compile(template: str):
         """``{% generation %}...{% endgeneration %}``: transformers marks assistant
         text with it (for its assistant-token mask); it renders as its body."""
 
-        tags = frozenset({"generation"})
+        tags = {"generation"}  # (a set: jinja2.ext.Extension.tags)
 
         def parse(self, parser):
             lineno = next(parser.stream).lineno

@@ -355,7 +355,7 @@ def breakdown(
 
         return mistral_chat.nemo_breakdown(msgs, tokenizer=get_tokenizer(f["tokenizer"]), tools=tools, units=units)
     else:
-        run = None
+        run = None  # type: ignore[assignment]  # a chat template: no fixed layout (chat.chat_breakdown below)
     if run is not None:
         try:
             return run(msgs)

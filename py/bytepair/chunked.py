@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Collection, Generator, Iterator
+from collections.abc import Collection, Generator
 from typing import Any, Literal
 
 from . import hf_chunked, models, offsets, specials
@@ -65,7 +65,8 @@ class CountJob:
         self._tok = tok
         self._text = text
         self._add_special_tokens = add_special_tokens
-        self._steps = None  # a generator of (count, position): hf_chunked.hf_count_steps or _rank_steps
+        # a generator of (count, position): hf_chunked.hf_count_steps or _rank_steps
+        self._steps: Generator[tuple[int, int], None, int] | None = None
         self._extra = 0  # tokens added around the base count (Tekken's BOS)
         if isinstance(tok, HFTokenizer):
             self._steps = hf_chunked.hf_count_steps(tok, text, add_special_tokens=add_special_tokens, batch=batch)
@@ -93,10 +94,13 @@ class CountJob:
             self.position = self.length
             self.done = True
             return True
+        steps = self._steps
+        if steps is None:  # pragma: no cover - every stepped job has its steps
+            raise RuntimeError("a stepped CountJob without steps")
         deadline = time.perf_counter() + budget_ms / 1000
         try:
             while True:
-                count, self.position = next(self._steps)
+                count, self.position = next(steps)
                 self.count = count + self._extra
                 if time.perf_counter() >= deadline:
                     return False
@@ -122,7 +126,9 @@ def _prepared(tok: Tokenizer, text: str) -> str:
     return work
 
 
-def _rank_steps(tok: Tokenizer, work: str, allowed: frozenset[str], batch: int) -> Iterator[tuple[int, int]]:
+def _rank_steps(
+    tok: Tokenizer, work: str, allowed: frozenset[str], batch: int
+) -> Generator[tuple[int, int], None, int]:
     """Count ``work`` (a :func:`_prepared` text) under ``tok`` (with a split pattern), ``allowed``
     special tokens as their one id and every other string as plain text; yields ``(count so far,
     position in work)`` every ``batch`` pieces and returns the total."""

@@ -180,8 +180,8 @@ def _scan_chunked(options: CountOptions, ctx: str, text: str, ext: str, start: i
     if len(chunks) <= 1:
         return _scan(o.pattern, o.special_tokens, o.normalization, ctx, text, ext, pos, at_eof, head_n)
     ends = [0]
-    for c in chunks:
-        ends.append(ends[-1] + len(c))
+    for chunk in chunks:
+        ends.append(ends[-1] + len(chunk))
     ctxn = o.ctx_chars
     head: list = []
     counts: dict[str, int] = {}
@@ -336,7 +336,7 @@ def plan_text_partitions(summaries: Sequence[tuple[int, str, str]], options: Cou
 
         else:
 
-            def ok(q: int) -> bool:
+            def ok(q: int, s: str = s) -> bool:
                 return True
 
         q = _first_safe(s, b - r0, rx, ok, _CUT_SEARCH, longest)

@@ -59,7 +59,7 @@ from typing import IO, Any
 
 from . import specials as _specials
 from .errors import ArgumentError, BytepairError, TokenizerFileError
-from .jsonguard import check_nesting
+from .jsonguard import load_json
 from .normalize import normalize
 from .patterns import resolve_pattern
 from .pretokenize import compile_pattern
@@ -623,17 +623,11 @@ def read_counts(path: str) -> dict[str, int]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        raise TokenizerFileError(f"{path}: not UTF-8 at line {line} (byte {e.start})", where=f"line {line}") from e
+        at = data[: e.start].count(b"\n") + 1
+        raise TokenizerFileError(f"{path}: not UTF-8 at line {at} (byte {e.start})", where=f"line {at}") from e
     counts: dict[str, int] = {}
     if path.endswith(".json"):
-        check_nesting(text, what=path)
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise TokenizerFileError(
-                f"{path}: not valid JSON: {e.msg} at line {e.lineno}", where=f"line {e.lineno}"
-            ) from e
+        obj = load_json(text, what=path)
         items = obj.items() if isinstance(obj, dict) else obj
         if not isinstance(items, (list, type({}.items()))):
             raise TokenizerFileError(f'{path}: expected [["piece", count], ...] or {{"piece": count}}')

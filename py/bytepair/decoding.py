@@ -87,8 +87,8 @@ class StreamDecoder:
             return self._decoder.decode(bytes(data))
         if isinstance(data, int) and not isinstance(data, bool):
             return self.feed_ids([data])
-        if isinstance(data, str):
-            raise TypeError("StreamDecoder.feed takes bytes or token ids, not str")
+        if isinstance(data, (str, bool)):
+            raise TypeError(f"StreamDecoder.feed takes bytes or token ids, not {type(data).__name__}")
         return self.feed_ids(data)
 
     def feed_ids(self, ids: Iterable[int]) -> str:

@@ -633,8 +633,8 @@ class _Tables:
         specials_ids = set(tok.special_tokens.values())
         if tok.is_trained:
             self.ranks = None
-            self.merges = tok.merges
-            self.pair_of = {v: k for k, v in self.merges.items()}
+            self.merges: dict[tuple[int, int], int] | None = tok.merges
+            self.pair_of: dict[int, tuple[int, int]] | None = {v: k for k, v in tok.merges.items()}
         else:
             self.ranks = {b: i for i, b in tok.vocab.items() if i not in specials_ids}
             self.merges = None
@@ -696,8 +696,8 @@ class _Replay:
         if ranks is not None:
             try:
                 sym = [ranks[piece[i : i + 1]] for i in range(n)]
-            except KeyError as e:  # pragma: no cover - Tokenizer refuses such vocabularies
-                raise ArgumentError(f"byte {e.args[0]!r} has no token in this vocabulary", field="tokenizer") from e
+            except KeyError as err:  # pragma: no cover - Tokenizer refuses such vocabularies
+                raise ArgumentError(f"byte {err.args[0]!r} has no token in this vocabulary", field="tokenizer") from err
             get_r = ranks.get
 
             def rank_at(s: int, m: int, e: int):
@@ -1201,7 +1201,7 @@ class _SymbolReplay:
         offs = [0]
         for w in widths:
             offs.append(offs[-1] + w)
-        sym: list[str | None] = list(syms)
+        sym: list[Any] = list(syms)  # str; None once merged into its left neighbour (then never read)
         self.initial = tuple(vocab[x] for x in syms)
         self.starts = tuple(offs[:-1])
         nxt = list(range(1, n + 1))
@@ -1239,7 +1239,7 @@ class _SymbolReplay:
                         "outranked" if re_ != r else "leftmost_tie",
                     )
                 )
-            new = sym[s] + sym[m]  # type: ignore[operator]
+            new = sym[s] + sym[m]
             if new not in vocab:
                 raise ArgumentError(
                     f"a merge of this tokenizer makes {new!r}, which is not in its vocabulary", field="tokenizer"
@@ -1463,7 +1463,7 @@ def describe(story: TokenStory, *, piece: PieceStory | None = None) -> list[str]
     if piece is not None:
         where = (
             f"alternative {piece.alternative + 1} of the split pattern: {piece.alternative_source}"
-            if piece.kind == "custom"
+            if piece.kind == "custom" and piece.alternative is not None
             else piece.label
         )
         lines.append(f"Piece {piece.text!r} (characters {piece.start}-{piece.end}): {where}.")

@@ -31,7 +31,7 @@ pre-tokenizer (ByteLevel's byte mapping ...) and the cache lookups run once per 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 from . import hf_components as hc
 from . import hf_tokenizer as hft
@@ -107,7 +107,7 @@ def _split_all(seg: str, finders: list, base: int = 0) -> Iterator[tuple[int, in
 
 def hf_count_steps(
     tok: hft.HFTokenizer, text: str, *, add_special_tokens: bool = True, batch: int = 2048
-) -> Iterator[tuple[int, int]]:
+) -> Generator[tuple[int, int], None, int]:
     """Count ``text`` under ``tok``, yielding ``(count so far, position)`` every ``batch`` pieces.
 
     ``position``: characters of ``text`` counted (approximate inside a normalized segment,
@@ -150,7 +150,7 @@ def hf_count_steps(
                     p = sub[s:e]
                     n = cache.get(p) if not (first and s == 0) else None
                     if n is None:
-                        parts = [(p, None, first and s == 0)]
+                        parts: list[tuple[str, list[tuple[int, int]] | None, bool]] = [(p, None, first and s == 0)]
                         if rest is not None:
                             parts = rest(parts)
                         n = 0
@@ -166,6 +166,7 @@ def hf_count_steps(
                         left = batch
                         yield count, a + min(int((a2 + e) * scale), b - a)
                 continue
+            pieces: list[tuple[str, list[tuple[int, int]] | None, bool]]
             pieces = [(sub, align[a2:b2] if align is not None else None, first)]
             if pre is not None:
                 pieces = pre(pieces)

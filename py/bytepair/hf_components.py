@@ -20,10 +20,11 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from .decoding import bytes_to_unicode
 from .errors import TokenizerFileError
+from .normalize import UnicodeForm
 from .pretokenize import compile_pattern
 
 __all__ = [
@@ -162,7 +163,7 @@ def _map_chars(text: str, align, fn: Callable[[str], str]):
     return "".join(out), al
 
 
-def _unicode_norm(form: str):
+def _unicode_norm(form: UnicodeForm):
     def run(text: str, align):
         if align is None or text.isascii():
             return unicodedata.normalize(form, text), align
@@ -211,7 +212,8 @@ def _replace_fn(find: Callable[[str], list[tuple[int, int]]], content: str):
         spans = find(text)
         if not spans:
             return text, align
-        out, al = [], ([] if align is not None else None)
+        out: list[str] = []
+        al: list[tuple[int, int]] | None = [] if align is not None else None
         pos = 0
         for a, b in spans:
             out.append(text[pos:a])
@@ -271,7 +273,7 @@ def build_normalizer(spec: Any, where: str = "normalizer"):
         return None
     t = _type_of(spec, where, "normalizer")
     if t in ("NFC", "NFD", "NFKC", "NFKD"):
-        return _unicode_norm(t)
+        return _unicode_norm(cast(UnicodeForm, t))  # (one of the four, just checked)
     if t == "Lowercase":
         return _lowercase
     if t == "StripAccents":

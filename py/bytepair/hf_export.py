@@ -68,10 +68,11 @@ import functools
 import hashlib
 import json
 import re
-from typing import Any
+from typing import Any, cast
 
 from .decoding import gpt2_view
 from .errors import ArgumentError, TokenizerFileError
+from .normalize import UnicodeForm
 from .patterns import PATTERNS
 
 __all__ = [
@@ -323,7 +324,7 @@ _HF_NFKC_LAGGING = (
 
 
 @functools.lru_cache(maxsize=4)
-def _lagging_chars(form: str) -> list[str]:
+def _lagging_chars(form: UnicodeForm) -> list[str]:
     """Characters whose ``form`` normalization ``tokenizers`` does differently from
     Python: the table above, plus (when ``tokenizers`` is installed here) every
     character with a decomposition that the installed ``tokenizers`` maps differently."""
@@ -353,10 +354,10 @@ def _normalizer(form: str | None) -> dict[str, Any] | None:
 
     if form is None:
         return None
-    decomposed = "NFKD" if form == "NFKC" else "NFD"
+    decomposed: UnicodeForm = "NFKD" if form == "NFKC" else "NFD"
     fixes = [
         {"type": "Replace", "pattern": {"String": c}, "content": unicodedata.normalize(decomposed, c)}
-        for c in _lagging_chars(form)
+        for c in _lagging_chars(cast(UnicodeForm, form))  # (a Tokenizer's normalization: NFC or NFKC)
     ]
     if not fixes:
         return {"type": form}

@@ -28,7 +28,6 @@ from __future__ import annotations
 import functools
 import heapq
 import itertools
-import json
 import operator
 import os
 import re
@@ -38,7 +37,7 @@ from typing import Any, Literal, overload
 from . import hf_added
 from . import hf_components as hc
 from .errors import ArgumentError, TokenizerFileError
-from .jsonguard import check_nesting
+from .jsonguard import load_json
 from .offsets import chars_to_utf16
 from .pretokenize import compile_pattern
 from .surrogates import fix_surrogates
@@ -95,13 +94,7 @@ def _read_json(source: Any, what: str) -> dict:
         raise TokenizerFileError(f"{what} is not UTF-8 text (byte {e.start})", where=f"byte {e.start}") from e
     except ValueError as e:  # open() refuses a name with a NUL character
         raise TokenizerFileError(f"cannot read {what}: {e}", where=None) from e
-    check_nesting(text, what=what)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise TokenizerFileError(
-            f"{what} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}", where=f"line {e.lineno}"
-        ) from e
+    data = load_json(text, what=what)
     if not isinstance(data, dict):
         raise TokenizerFileError(f"{what} must hold a JSON object, got {type(data).__name__}", where="$")
     return data
@@ -458,7 +451,7 @@ class HFTokenizer:
         """The config's chat template: a str, or ``{name: template}`` for a list of named templates, or None."""
         ct = self.config.get("chat_template")
         if isinstance(ct, list):
-            return {d.get("name"): d.get("template") for d in ct if isinstance(d, dict)}
+            return {d.get("name"): d.get("template") for d in ct if isinstance(d, dict)}  # type: ignore[misc]  # the config's own values, as given
         return ct if isinstance(ct, str) else None
 
     @property
@@ -509,9 +502,9 @@ class HFTokenizer:
                         for i, m in enumerate(merges)
                         if not (isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m))
                     ),
-                    None,
+                    -1,
                 )
-                if bad is not None:
+                if bad >= 0:
                     raise TokenizerFileError(
                         f'merge {bad} must be two tokens ("a b" or ["a", "b"]), got {merges[bad]!r}',
                         where=f"model.merges[{bad}]",
@@ -564,11 +557,12 @@ class HFTokenizer:
         """tokenizers' ``BPE::merge_word`` before merging: the initial symbols (vocab strings) and their char ranges."""
         vocab = self._vocab
         if not self._prefix and not self._suffix and all(map(vocab.__contains__, w)):
-            syms = list(w)
+            syms: list[str] = list(w)
             return syms, ([(i, i + 1) for i in range(len(w))] if want_ranges else None)
-        syms: list[str] = []
+        syms = []
         rng: list[tuple[int, int]] = []
         unk: tuple[int, int] | None = None  # pending unk: (start, end) in chars
+        unk_sym = self._unk or ""  # (unk is only ever set when the model has an unknown token)
         last = len(w) - 1
         for i, ch in enumerate(w):
             s = ch
@@ -578,7 +572,7 @@ class HFTokenizer:
                 s = s + self._suffix
             if s in vocab:
                 if unk is not None:
-                    syms.append(self._unk)
+                    syms.append(unk_sym)
                     rng.append(unk)
                     unk = None
                 syms.append(s)
@@ -595,11 +589,11 @@ class HFTokenizer:
                     unk = (unk[0], i + 1)
                 else:
                     if unk is not None:
-                        syms.append(self._unk)
+                        syms.append(unk_sym)
                         rng.append(unk)
                     unk = (i, i + 1)
         if unk is not None:
-            syms.append(self._unk)
+            syms.append(unk_sym)
             rng.append(unk)
         return syms, (rng if want_ranges else None)
 
@@ -634,7 +628,7 @@ class HFTokenizer:
     def _merge_long(syms: list[str], rng, get, plen: int, sep: str) -> None:
         """Heap + linked list version of :meth:`_merge` for long words, O(n log n)."""
         n = len(syms)
-        sym: list[str | None] = list(syms)
+        sym: list[Any] = list(syms)  # str; None once merged into its left neighbour
         ends = [r[1] for r in rng] if rng is not None else None
         nxt = list(range(1, n + 1))
         prv = list(range(-1, n - 1))
@@ -648,7 +642,7 @@ class HFTokenizer:
             if a is None or m >= n or get(a + sep + sym[m]) != r:
                 continue
             b = sym[m]
-            new = a + (b[plen:] if plen else b)  # type: ignore[index,operator]
+            new = a + (b[plen:] if plen else b)
             sym[s] = new
             sym[m] = None
             if ends is not None:
@@ -666,7 +660,7 @@ class HFTokenizer:
                 if r2 is not None:
                     push(heap, (r2, p))
         keep = [i for i in range(n) if sym[i] is not None]
-        syms[:] = [sym[i] for i in keep]  # type: ignore[misc]
+        syms[:] = [sym[i] for i in keep]
         if rng is not None:
             rng[:] = [(rng[i][0], ends[i]) for i in keep]  # type: ignore[index]
 
@@ -759,7 +753,7 @@ class HFTokenizer:
         else:
             syms, rng = self._symbols(w, True)
             self._merge(syms, rng)
-            out = [(t, a, b) for t, (a, b) in zip(self._ids_of(syms), rng)]  # type: ignore[arg-type]
+            out = [(t, a, b) for t, (a, b) in zip(self._ids_of(syms), rng)]
         if len(w) <= _CACHE_MAX_CHARS:
             if len(self._span_cache) >= _CACHE_MAX_ENTRIES:
                 self._span_cache.clear()
@@ -824,7 +818,9 @@ class HFTokenizer:
                         yield ("tok", tid2, 0, 0)
                     continue
                 if align is None:
-                    pieces = [(seg[a2:b2], None, a == 0 and a2 == 0)]
+                    pieces: list[tuple[str, list[tuple[int, int]] | None, bool]] = [
+                        (seg[a2:b2], None, a == 0 and a2 == 0)
+                    ]
                 else:
                     pieces = [(seg[a2:b2], align[a2:b2], align[a2][0] == 0)]
                 if pre is not None:

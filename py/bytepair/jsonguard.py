@@ -18,11 +18,13 @@ below the depth where Pyodide crashes.
 from __future__ import annotations
 
 import itertools
+import json
 import re
+from typing import Any
 
 from .errors import TokenizerFileError
 
-__all__ = ["MAX_NESTING", "check_nesting", "nesting_depth"]
+__all__ = ["MAX_NESTING", "check_nesting", "load_json", "nesting_depth"]
 
 #: The deepest nesting of JSON arrays and objects a tokenizer file may have
 #: (real files: 3-6; Pyodide's json crashes between 5,000 and 6,000).
@@ -88,3 +90,26 @@ def check_nesting(text: str, *, what: str, limit: int = MAX_NESTING) -> None:
             f"Tekken file or a bytepair file.",
             where="$",
         )
+
+
+def load_json(text: str, *, what: str) -> Any:
+    """``json.loads(text)`` of a file a user hands in, after :func:`check_nesting`.
+
+    Args:
+        text: the file's text.
+        what: the file named in the messages (``"tokenizer.json"``, a path).
+
+    Returns:
+        The parsed value (any JSON type: the caller checks its shape).
+
+    Raises:
+        TokenizerFileError: nested too deeply (``where="$"``); not valid JSON
+            (``where="line N"``; the message names the line and column).
+    """
+    check_nesting(text, what=what)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise TokenizerFileError(
+            f"{what} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}", where=f"line {e.lineno}"
+        ) from e

@@ -198,10 +198,10 @@ def nemo_breakdown(
         start = pos
         plain(whole)
         at = start
-        for i, p in pieces:  # content spans within the encoded text (assistant: before the stripped spaces)
+        for owner, p in pieces:  # content spans within the encoded text (assistant: before the stripped spaces)
             end = min(at + len(p), start + len(whole))
-            if i is not None:
-                content[i].append((at, max(at, end)))
+            if owner is not None:
+                content[owner].append((at, max(at, end)))
             at += len(p)
         if role == "user":
             special("[/INST]")

@@ -13,10 +13,14 @@ by :func:`unicodedata.normalize` (the Unicode version of the running Python).
 from __future__ import annotations
 
 import unicodedata
+from typing import Literal
 
 from .errors import ArgumentError
 
 __all__ = ["NORMALIZATION_FORMS", "normalize"]
+
+#: The forms ``unicodedata.normalize`` knows (a type: tokenizer.json normalizers name all four).
+UnicodeForm = Literal["NFC", "NFD", "NFKC", "NFKD"]
 
 #: Accepted values of ``normalization=`` / ``form``.
 NORMALIZATION_FORMS: tuple[str | None, ...] = (None, "NFC", "NFKC")
@@ -46,4 +50,4 @@ def normalize(text: str, form: str | None) -> str:
         raise TypeError(f"normalize expects str, got {type(text).__name__}")
     if form is None:
         return text
-    return unicodedata.normalize(form, text)
+    return unicodedata.normalize(form, text)  # type: ignore[arg-type]  # form: one of NORMALIZATION_FORMS (checked above)

@@ -44,6 +44,11 @@ class PieceMatch(Protocol):
 
     def group(self) -> str: ...
 
+    def span(self) -> tuple[int, int]: ...
+
+    @property
+    def lastgroup(self) -> str | None: ...
+
 
 class SplitPattern(Protocol):
     """What :func:`compile_pattern` returns, on either back-end: ``pattern`` is
@@ -432,7 +437,7 @@ def check_pattern(pattern: str | None) -> str | None:
         if resolved is not None:
             compile_pattern(resolved)
     except PatternError as e:
-        raise PatternError(_short_message(pattern, e), pos=e.pos, construct=e.construct, reason=e.reason) from e
+        raise PatternError(_short_message(pattern or "", e), pos=e.pos, construct=e.construct, reason=e.reason) from e
     return resolved
 
 

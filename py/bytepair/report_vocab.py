@@ -96,7 +96,7 @@ def ordinary_ids(tok: Any) -> dict[int, bytes]:
 
 @functools.cache
 def _white_space() -> frozenset[int]:
-    out = set()
+    out: set[int] = set()
     for item in _tables.RANGES["White_Space"].split():
         lo, _, hi = item.partition("-")
         out.update(range(int(lo, 16), int(hi or lo, 16) + 1))

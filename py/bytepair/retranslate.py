@@ -158,9 +158,9 @@ def _case_inverse(ascii_only: bool = False) -> dict[int, frozenset[int]]:
         for c in chars.split():
             variants[int(c, 16)] = vs
     inverse: dict[int, set[int]] = {}
-    for c, vs in variants.items():
+    for cp, vs in variants.items():
         for v in vs:
-            inverse.setdefault(v, set()).add(c)
+            inverse.setdefault(v, set()).add(cp)
     return {v: frozenset(cs) for v, cs in inverse.items()}
 
 
@@ -168,7 +168,7 @@ def _case_close(ranges, ascii_only: bool = False) -> list[tuple[int, int]]:
     """What ``regex`` matches for a set of literal characters/ranges under IGNORECASE."""
     ranges = list(ranges)
     starts = [lo for lo, _ in ranges]
-    extra = []
+    extra: list[tuple[int, int]] = []
     for v, cs in _case_inverse(ascii_only).items():
         k = bisect.bisect_right(starts, v) - 1
         if k >= 0 and ranges[k][1] >= v:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .tokenizer import Tokenizer
 
 from .errors import TokenizerFileError
-from .jsonguard import check_nesting
+from .jsonguard import load_json
 
 __all__ = ["FORMAT", "VERSION", "to_json", "from_json"]
 
@@ -95,13 +95,7 @@ def from_json(text: str | bytes) -> Tokenizer:
             text = text.decode("utf-8")
         except UnicodeDecodeError as e:
             raise TokenizerFileError(f"tokenizer file is not UTF-8 text (byte {e.start}); is it a JSON file?") from e
-    check_nesting(text, what="tokenizer file")
-    try:
-        data: Any = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise TokenizerFileError(
-            f"tokenizer file is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}"
-        ) from e
+    data: Any = load_json(text, what="tokenizer file")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise TokenizerFileError(f'not a bytepair tokenizer file: expected a JSON object with "format": "{FORMAT}"')
     version = data.get("version")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 import codecs
 import dataclasses
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Literal
 
@@ -94,7 +94,7 @@ class Tokenizer:
                     f"a byte-level vocabulary needs a token for each of the 256 bytes; {len(missing)} are missing "
                     f"(first: {bytes((missing[0],))!r})"
                 )
-            self._encode_piece = bpe.rank_encoder(self._ranks)
+            self._encode_piece: Callable[[bytes], Sequence[int]] = bpe.rank_encoder(self._ranks)
         else:
             self._merges = dict(merges)  # type: ignore[arg-type]
             self._vocab = _vocab_from_merges(self._merges)

@@ -354,21 +354,23 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
     # (traversing lists of positions was most of its work: ~10% of a run); one
     # only for the pairs that occur (a few thousand of the 65,536)
     empty = array(tc)
-    wh: list[array[int] | None] = [empty] * len(left)
+    occ: list[array[int]] = [empty] * len(left)
     for p in set(pid):
-        wh[p] = array(tc)
+        occ[p] = array(tc)
     for i, p in enumerate(pid):
-        wh[p].append(i)
-    wh[0] = empty
-    one = [lst[0] if lst else 0 for lst in wh]
+        occ[p].append(i)
+    occ[0] = empty
+    one = [lst[0] if lst else 0 for lst in occ]
     if max(wt, default=1) == 1:
-        cnt = list(map(len, wh))
+        cnt = list(map(len, occ))
     else:  # a loop of its own: less than mapping wt.__getitem__ over the positions, most in Pyodide
-        cnt = [0] * len(wh)
+        cnt = [0] * len(occ)
         for p, w in zip(pid, wt):
             cnt[p] += w
         cnt[0] = 0
-    wh = [lst if len(lst) > 1 else None for lst in wh]
+    # wh: the positions of pairs that occur more than once (one: the first of each pair)
+    wh: list[array[int] | None] = [lst if len(lst) > 1 else None for lst in occ]
+    del occ
     # heap entries (-count, first position, id), packed into one int so the
     # heap holds no tuples (the garbage collector tracks tuples, and traversing
     # hundreds of thousands of them cost ~10% of a multilingual run):
@@ -424,7 +426,7 @@ def _train(counts: dict[str, int], n_merges: int, min_frequency: int) -> Iterato
         pair_count = c
 
         # ---- merge every occurrence, left to right
-        positions = wh[p]
+        positions: Sequence[int] | None = wh[p]
         if positions is None:
             positions = (one[p],)
         wh[p] = None

@@ -226,8 +226,8 @@ def write_vocab_file(
     if not deflate.keys() <= sections.keys():
         raise ValueError(f"deflate names sections the file does not have: {sorted(deflate.keys() - sections.keys())}")
     infos, blobs = [], []
-    for name, items in sections.items():
-        items = list(items)
+    for name, given in sections.items():
+        items: list[Any] = list(given)
         first = items[0] if items else 0
         if isinstance(first, (bytes, bytearray)):
             if not all(isinstance(x, (bytes, bytearray)) for x in items):
@@ -337,6 +337,7 @@ def _read_section(info: dict[str, Any], view: memoryview) -> Any:
         return a
     if count == 0:
         return []
+    items: list[str] | list[bytes]
     if kind == "text":
         items = str(view, "utf-8", "surrogatepass").split(info["sep"])
     elif kind == "bytes" and "sep" in info:
@@ -411,17 +412,17 @@ def read_vocab_file(
         raise ValueError(f".bpv file has {len(data)} bytes; its header promises {expected} (truncated or corrupt)")
     view = memoryview(data)
     pos = 12 + hlen
-    sections = {}
+    sections: dict[str, Any] = {}
     for info, size in zip(infos, sizes):
         try:
             part = view[pos : pos + size]
             if info.get("deflate"):
-                part = Blocks(part, int(info["raw_size"]))
+                blocks = Blocks(part, int(info["raw_size"]))
                 if info["name"] in raw:
-                    sections[info["name"]] = part
+                    sections[info["name"]] = blocks
                     pos += size
                     continue
-                part = memoryview(part.tobytes())
+                part = memoryview(blocks.tobytes())
             if info["name"] in raw and info["type"] != "u32":
                 sections[info["name"]] = part
             else:

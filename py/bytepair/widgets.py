@@ -74,9 +74,9 @@ def _train_class() -> type:
     """Build :class:`Train` on first use (imports ``anywidget`` and ``traitlets``)."""
     if "Train" in _CLASSES:
         return _CLASSES["Train"]
-    anywidget, traitlets = _anywidget()
+    aw, traitlets = _anywidget()
 
-    class Train(anywidget.AnyWidget):
+    class Train(aw.AnyWidget):  # type: ignore[name-defined]  # a base known at run time only (anywidget is optional)
         """Train a byte-level BPE tokenizer live in a notebook (see :mod:`bytepair.widgets`).
 
         Args (keyword-only after ``text``):
@@ -121,7 +121,7 @@ def _train_class() -> type:
                 pretokenizers=[[v, label] for v, label in PRETOKENIZERS if v != "custom"],
             )
             self.n_bytes = len(self.text.encode("utf-8"))
-            self.tokenizer = None
+            self.tokenizer: Tokenizer | None = None
             self.all_merges: list[list] = []  # every merge_row(...) of the last run, in order
             self._stop = threading.Event()
             self._thread: threading.Thread | None = None
@@ -236,9 +236,9 @@ def _tokenize_class() -> type:
     """Build :class:`Tokenize` on first use (imports ``anywidget`` and ``traitlets``)."""
     if "Tokenize" in _CLASSES:
         return _CLASSES["Tokenize"]
-    anywidget, traitlets = _anywidget()
+    aw, traitlets = _anywidget()
 
-    class Tokenize(anywidget.AnyWidget):
+    class Tokenize(aw.AnyWidget):  # type: ignore[name-defined]  # a base known at run time only (anywidget is optional)
         """Type a text, see its tokens (the coloured tokens of :func:`bytepair.show`), live.
 
         Args:

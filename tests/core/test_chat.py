@@ -33,6 +33,7 @@ jinja2 = pytest.importorskip("jinja2")  # only missing inside Pyodide without th
 import bytepair
 from bytepair import chat
 from bytepair.errors import ArgumentError, BytepairError, ChatTemplateError
+from tests.hypothesis_profiles import examples
 
 HERE = pathlib.Path(__file__).resolve().parent
 FIXTURE = json.loads((HERE / "chat_reference.json").read_text(encoding="utf-8"))
@@ -411,7 +412,7 @@ def test_random_conversations_equal_transformers():
     )
     text = st.lists(pieces, min_size=0, max_size=8).map("".join)
 
-    @hypothesis.settings(max_examples=25, deadline=None, derandomize=True)
+    @hypothesis.settings(max_examples=examples(25), deadline=None, derandomize=True)
     @hypothesis.given(
         model=st.sampled_from(MODELS),
         system=st.one_of(st.none(), text),

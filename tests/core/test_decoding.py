@@ -22,11 +22,12 @@ from bytepair.decoding import (
     token_to_display,
     token_to_display_parts,
 )
+from tests.hypothesis_profiles import examples
 
 # ---------------------------------------------------------------- StreamDecoder
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text())
 def test_stream_split_at_every_byte_never_shows_replacement(text):
     data = text.encode("utf-8")
@@ -38,7 +39,7 @@ def test_stream_split_at_every_byte_never_shows_replacement(text):
         assert not any("\ufffd" in p for p in pieces)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(), st.data())
 def test_stream_any_chunking_equals_whole_decode(text, data):
     raw = text.encode("utf-8")
@@ -49,7 +50,7 @@ def test_stream_any_chunking_equals_whole_decode(text, data):
     assert out == text
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.binary(max_size=6), max_size=12))
 def test_stream_arbitrary_bytes_equals_replace_decode(chunks):
     d = StreamDecoder()
@@ -122,7 +123,7 @@ def test_token_to_display(b, expected):
     assert token_to_display(b) == expected
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.binary(max_size=24))
 def test_display_parts_rebuild_the_bytes(b):
     parts = token_to_display_parts(b)
@@ -178,7 +179,7 @@ def test_gpt2_table_matches_tiktoken(monkeypatch):
     assert ranks == {bytes([b]): b for b in range(256)}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.binary(max_size=64))
 def test_gpt2_round_trip(b):
     view = gpt2_view(b)

@@ -17,6 +17,7 @@ import pytest
 import bytepair
 from tests import corpora
 from tests.corpora import has_lone_surrogates
+from tests.hypothesis_profiles import examples
 from tests.reference import TIKTOKEN_NAMES, tiktoken_constructor, tiktoken_encoding, tiktoken_file_sha256
 from tests.reference.slow_bpe import slow_encode_ranks
 
@@ -282,7 +283,7 @@ if given is not None:
     )
 
     @pytest.mark.parametrize("name", ENCODINGS)
-    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(text=TEXTS)
     def test_hypothesis_encode_matches_tiktoken(name, text):
         ref = reference(name)
@@ -292,7 +293,7 @@ if given is not None:
         assert enc.decode(enc.encode_ordinary(text)) == fix_surrogates(text)
 
     @pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
-    @settings(max_examples=200, deadline=None)
+    @settings(max_examples=examples(200), deadline=None)
     @given(data=st.data())
     def test_hypothesis_encode_piece_ranks_matches_oracle(name, data):
         """bytepair.bpe.encode_piece_ranks == the slow tiktoken-rule oracle, on

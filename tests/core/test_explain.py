@@ -29,6 +29,7 @@ from bytepair.explain import (
     token_story,
 )
 from tests import corpora
+from tests.hypothesis_profiles import examples
 
 ENCODINGS = ["gpt2", "cl100k_base", "o200k_base"]
 UDHR = corpora.params(corpora.udhr(corpora.UDHR_SAMPLE))
@@ -358,7 +359,7 @@ _PIECES = [
 ]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     text=st.one_of(st.lists(st.sampled_from(_PIECES), max_size=25).map("".join), st.text(max_size=30)),
     name=st.sampled_from(ENCODINGS),
@@ -376,7 +377,7 @@ def test_random_text_replays(text, name, data):
         )
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(text=st.lists(st.sampled_from(_PIECES[:16]), max_size=30).map("".join))
 def test_random_text_replays_trained_no_pattern(text):
     tok = bytepair.train("the cat sat on the mat; 123 123 1234!! " * 5, 300, pattern="none")

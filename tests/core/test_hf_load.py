@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import bytepair
 from bytepair.hf_tokenizer import _AddedMatcher, from_compact, to_compact
+from tests.hypothesis_profiles import examples
 
 
 def leftmost_longest(words: set[str], s: str) -> list[tuple[int, int]]:
@@ -36,7 +37,7 @@ def leftmost_longest(words: set[str], s: str) -> list[tuple[int, int]]:
 _CHARS = st.sampled_from("ab<>\n▁|]-^\\")
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(
     words=st.sets(st.text(_CHARS, min_size=1, max_size=5), max_size=8),
     s=st.text(st.one_of(_CHARS, st.sampled_from("xy é")), max_size=40),

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from tests import corpora
 from tests.hf_models import KEYS, compact, ours, reference
+from tests.hypothesis_profiles import examples
 
 QUICK = corpora.udhr(corpora.UDHR_SAMPLE) + corpora.python_source() + corpora.small_cases() + corpora.surrogate_cases()
 
@@ -84,7 +85,7 @@ _ALPHABET = st.sampled_from(
 
 
 @pytest.mark.parametrize("key", KEYS)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.one_of(st.text(max_size=60), st.lists(_ALPHABET, max_size=40).map("".join)))
 def test_hypothesis_text(key, text):
     _check(key, text)
@@ -163,7 +164,7 @@ def test_compact_form_fills_its_tables_as_texts_need_them(key):
 
 
 @pytest.mark.parametrize("key", KEYS)
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.lists(_ALPHABET, max_size=30).map("".join))
 def test_compact_form_hypothesis(key, text):
     from bytepair.hf_tokenizer import from_compact

@@ -33,6 +33,7 @@ from tokenizers import (
 
 import bytepair
 from bytepair.errors import TokenizerFileError
+from tests.hypothesis_profiles import examples
 
 CORPUS = [
     "The quick brown fox jumps over the lazy dog. 1234567 don't won't I'M",
@@ -403,7 +404,7 @@ def test_added_tokens(special, flags):
     )
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(
     text=st.lists(
         st.sampled_from(list("ab o1.!<>/ms\n\tÀé日😀ﬁ") + ["<mask>", "mask", "<s>", "</s>", "  "]), max_size=30

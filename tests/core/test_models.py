@@ -195,13 +195,14 @@ def test_adapter_forwards_open_models(tmp_path, adapter):
     d = json.loads(pg.describe("llama3"))
     assert d["adds_special_tokens"] and d["bos_token"] == "<|begin_of_text|>"
     assert not json.loads(pg.describe("cl100k_base"))["adds_special_tokens"]
-    with pytest.raises(TokenizerFileError):
+    with pytest.raises(pg.CallError) as info:
         pg.register_file("mine", '{"model": {"type": "Unigram"}}')
-    err = json.loads(pg.last_error())
+    err = info.value.detail
+    assert isinstance(info.value.__cause__, TokenizerFileError)
     assert err["type"] == "tokenizer_file" and err["where"]
-    with pytest.raises(ValueError):
+    with pytest.raises(pg.CallError) as info:
         pg.register_file("gemma3", "{}")
-    assert json.loads(pg.last_error())["field"] == "name"
+    assert isinstance(info.value.__cause__, ValueError) and info.value.detail["field"] == "name"
 
 
 #: the end-of-text token each tokenizer's makers name (model cards / tokenizer_config.json)

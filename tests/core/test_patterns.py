@@ -28,6 +28,7 @@ from bytepair.patterns import ALIASES, CL100K_PATTERN, GPT2_PATTERN, O200K_PATTE
 from bytepair.pretokenize import compile_pattern
 from bytepair.retranslate import to_stdlib_re
 from tests import corpora
+from tests.hypothesis_profiles import examples
 
 try:  # hypothesis is installed in Pyodide too, regex is not
     from hypothesis import HealthCheck, given, settings
@@ -460,7 +461,7 @@ EDGE_ALPHABET = (
 if given is not None:
 
     @pytest.mark.parametrize("pattern_id", list(ALL_PATTERNS))
-    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(text=st.text(st.one_of(st.characters(exclude_categories=()), st.sampled_from(EDGE_ALPHABET)), max_size=40))
     def test_same_split_hypothesis(pattern_id, text):
         pytest.importorskip("regex")

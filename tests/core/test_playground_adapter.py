@@ -24,9 +24,11 @@ def pg(adapter):
 
 
 def error_of(pg, fn, *args):
-    with pytest.raises(BaseException):  # noqa: B017 - any error: the test reads the adapter's record of it
+    """The record an exposed call's own exception carries, checked equal to what ``call`` returns."""
+    with pytest.raises(pg.CallError) as info:
         fn(*args)
-    return json.loads(pg.last_error())
+    assert pg.call(pg, fn.__name__, *args) == (False, pg.convert.dumps(info.value.detail))
+    return info.value.detail
 
 
 def test_facts_come_from_bytepair(pg):
@@ -53,8 +55,7 @@ def test_errors_are_forwarded_as_data(pg):
     e = error_of(pg, pg.register_trained, "bad", "{not json")
     assert e["type"] == "tokenizer_file"
     assert pg.vocab_file_needed("gpt2") is None and pg.vocab_file_needed("nope") is None  # packaged here
-    pg.count("hi", "gpt2")
-    assert json.loads(pg.last_error()) is None
+    assert pg.call(pg, "count", "hi", "gpt2") == (True, 1)  # tiktoken gpt2: "hi" -> [5303]
 
 
 def test_train_batches_are_named_columns_equal_to_train_iter(pg):
@@ -251,11 +252,19 @@ def test_step_sessions_of_two_clients_are_kept_apart(pg):
 
 
 def test_every_call_the_worker_makes_is_in_the_adapter(pg):
-    # worker.js calls `pg.<name>`; the package's __all__ is the adapter's whole surface
-    worker = pathlib.Path(pg.__file__).parents[2] / "worker.js"
-    called = set(re.findall(r"\bpg\.([A-Za-z_]\w*)", worker.read_text(encoding="utf-8")))
-    assert {"facts", "encode_spans", "TrainSession", "last_error"} <= called
+    # worker.js calls `py("<name>", ...)` / `callPython(pg, pg, "<name>", ...)` (through
+    # playground.call: each call's error travels with it), never `pg.<name>(...)` directly;
+    # the package's __all__ is the adapter's whole surface
+    source = (pathlib.Path(pg.__file__).parents[2] / "worker.js").read_text(encoding="utf-8")
+    called = set(re.findall(r'\bpy\("(\w+)"|callPython\(pg, pg, "(\w+)"', source))
+    called = {a or b for a, b in called}
+    assert {"facts", "encode_spans", "TrainSession", "CountSession", "chat_breakdown"} <= called
     assert called <= set(pg.__all__), sorted(called - set(pg.__all__))
+    assert re.findall(r"\bpg\.\w+\(", source) == []
+    methods = set(re.findall(r'callPython\(pg, session, "(\w+)"', source))
+    assert methods == {"step", "finish"}
+    assert all(callable(getattr(cls, m)) for cls in (pg.CountSession, pg.TrainSession) for m in methods - {"finish"})
+    assert callable(pg.TrainSession.finish)
     assert all(callable(getattr(pg, name)) for name in pg.__all__)
 
 

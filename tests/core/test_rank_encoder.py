@@ -10,11 +10,14 @@ long encode.
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 import bytepair
 from bytepair import bpe
 from tests import corpora
+from tests.hypothesis_profiles import examples
 from tests.reference import tiktoken_encoding
 from tests.reference.slow_bpe import slow_encode_ranks
 
@@ -32,6 +35,14 @@ def encoder(name: str):
     if name not in _ENCODERS:
         _ENCODERS[name] = bpe.rank_encoder(dict(bytepair.registry.load_ranks(name)))
     return _ENCODERS[name]
+
+
+@functools.cache
+def ranks_and_sample(name: str) -> tuple[dict[bytes, int], list[bytes]]:
+    """``name``'s ranks (read only) and every 97th token in rank order: copied and sorted once
+    per encoding, not in every Hypothesis example."""
+    ranks = bytepair.registry.load_ranks(name)
+    return ranks, sorted(ranks, key=ranks.__getitem__)[::97]
 
 
 def test_toy_vocabulary_ties_and_pairs():
@@ -78,12 +89,11 @@ def test_udhr_pieces_match_tiktoken(name):
 if given is not None:
 
     @pytest.mark.parametrize("name", ["gpt2", "cl100k_base", "o200k_base"])
-    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(data=st.data())
     def test_hypothesis_rank_encoder_matches_oracle(name, data):
         """Random bytes, real text and joined real tokens, short and long (heap) pieces."""
-        ranks = bytepair.registry.load_ranks(name)
-        vocab = sorted(ranks, key=ranks.__getitem__)[::97]
+        ranks, vocab = ranks_and_sample(name)
         piece = data.draw(
             st.one_of(
                 st.binary(min_size=0, max_size=47),

@@ -20,6 +20,7 @@ from bytepair.pretokenize import compile_pattern
 from bytepair.re_forms import O200K_RE_FORM, re_form
 from bytepair.retranslate import to_stdlib_re
 from tests import corpora
+from tests.hypothesis_profiles import examples
 
 try:
     from hypothesis import HealthCheck, given, settings
@@ -126,7 +127,7 @@ def test_corpora(corpus):
 
 if given is not None:
 
-    @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(text=st.text(st.sampled_from(ALPHABET), max_size=30))
     def test_hypothesis(text):
         _check(text)

@@ -29,6 +29,7 @@ from bytepair import steps as steps_mod
 from bytepair.patterns import resolve_pattern
 from bytepair.pretokenize import compile_pattern
 from bytepair.steps import byte_initial_state, byte_steps
+from tests.hypothesis_profiles import examples
 
 try:
     from hypothesis import given, settings
@@ -248,7 +249,7 @@ def test_lone_surrogate_is_replaced_as_in_training():
 
 if given is not None:
 
-    @settings(max_examples=120, deadline=None)
+    @settings(max_examples=examples(120), deadline=None)
     @given(
         st.text(alphabet="ab é🙂\n.'", max_size=40),
         st.integers(0, 25),

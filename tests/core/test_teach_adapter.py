@@ -81,9 +81,9 @@ def test_story_of_a_trained_token_has_its_training_count(pg):
     assert seen
     # events of another run are refused with a field
     bad = dict(events, left=[events["left"][0] + 1] + events["left"][1:])
-    with pytest.raises(ValueError):
+    with pytest.raises(pg.CallError) as info:
         pg.token_story(text, "teach-test", 0, json.dumps(bad))
-    assert json.loads(pg.last_error())["field"] == "events"
+    assert isinstance(info.value.__cause__, ValueError) and info.value.detail["field"] == "events"
     pg.forget_trained("teach-test")
 
 
@@ -139,9 +139,9 @@ def test_open_models_side_by_side_and_their_token_stories(pg):
             story = json.loads(pg.token_story(text, "qwen3-test", i))
             assert (story["id"], story["token_string"]) == (tid, hf.id_to_token(tid)) and story["lines"]
         # an index past the end is an error carried as data, not a crash
-        with pytest.raises(ValueError):
+        with pytest.raises(pg.CallError) as info:
             pg.token_story(text, "qwen3-test", len(want.ids))
-        e = json.loads(pg.last_error())
+        e = info.value.detail
         assert e["type"] == "argument" and e["field"] == "token_index"
     finally:
         pg.state.trained.pop("qwen3-test", None)

@@ -19,6 +19,7 @@ import bytepair
 from bytepair.errors import TokenizerFileError
 from tests import corpora
 from tests.hf_models import tekken_path
+from tests.hypothesis_profiles import examples
 
 VERSIONS = ("240718", "240911")
 _CACHE: dict = {}
@@ -65,7 +66,7 @@ def test_vocabulary_and_specials_equal_mistral_common(version):
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(text=st.text(max_size=80))
 def test_hypothesis_text(version, text):
     _check(version, text)

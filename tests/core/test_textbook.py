@@ -24,6 +24,7 @@ import pytest
 
 from bytepair import textbook
 from bytepair.textbook import END_OF_WORD, apply, count_words, initial_state, learn, parse_word_counts
+from tests.hypothesis_profiles import examples
 
 try:
     from hypothesis import given, settings
@@ -295,13 +296,13 @@ if given is not None:
     _word = st.text(alphabet="abcdew<>/\\.é🙂", min_size=1, max_size=7).filter(lambda w: END_OF_WORD not in w)
     _vocab = st.dictionaries(_word, st.integers(1, 12), max_size=7)
 
-    @settings(max_examples=150, deadline=None)
+    @settings(max_examples=examples(150), deadline=None)
     @given(_vocab, st.integers(0, 40), st.sampled_from(["first", "lexicographic"]))
     def test_learn_matches_oracle_random(words, n_merges, tie_break):
         steps = learn(words, n_merges, tie_break=tie_break)
         assert [as_plain(s) for s in steps] == oracle_learn(words, n_merges, tie_break)
 
-    @settings(max_examples=150, deadline=None)
+    @settings(max_examples=examples(150), deadline=None)
     @given(_vocab, st.integers(0, 40), _word)
     def test_apply_matches_oracle_random(words, n_merges, word):
         merges = [s.pair for s in learn(words, n_merges)]

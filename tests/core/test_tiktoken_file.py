@@ -20,6 +20,7 @@ from bytepair.tiktoken_file import (
     parse_tiktoken_bpe,
     read_tiktoken_bytes,
 )
+from tests.hypothesis_profiles import examples
 
 # The first lines of OpenAI's cl100k_base.tiktoken: b"!" rank 0, b'"' rank 1, b"#" rank 2.
 GOOD = b"IQ== 0\nIg== 1\nIw== 2\n"
@@ -101,7 +102,7 @@ rank_tables = st.dictionaries(
 ).filter(lambda d: len(set(d.values())) == len(d))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(rank_tables)
 def test_round_trip(ranks):
     text = dump_tiktoken_bpe(ranks)
@@ -109,7 +110,7 @@ def test_round_trip(ranks):
     assert dump_tiktoken_bpe(parse_tiktoken_bpe(text)) == text
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(rank_tables)
 def test_tiktoken_reads_our_output(tmp_path_factory, ranks):
     tiktoken_load = pytest.importorskip("tiktoken.load")

@@ -22,6 +22,7 @@ import pytest
 
 import bytepair
 from tests import corpora
+from tests.hypothesis_profiles import examples
 from tests.reference import tiktoken_pattern
 from tests.reference.slow_bpe import SlowStep, slow_encode_merges, slow_train, slow_train_steps, split_chunks
 
@@ -404,7 +405,7 @@ if given is not None:
     )
 
     @pytest.mark.parametrize("pattern_id", ["none", "gpt2", "o200k_base", "custom-ascii"])
-    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(text=SMALL_TEXTS)
     def test_hypothesis_train_matches_oracle(pattern_id, text):
         split = reference_split(pattern_id)

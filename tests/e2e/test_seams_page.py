@@ -51,3 +51,27 @@ def test_errors_carry_their_field_across_the_worker(page, site_url):
     page.get_by_role("button", name="Train", exact=True).click()
     assert "character 1" in h.visible_error(page, "train-regex-error")
     assert page.console_errors == []
+
+
+def test_calls_in_flight_together_keep_their_own_errors(page, site_url):
+    """Issue 18: each call's error travels with its own rejection (web/src/pycall.js), so calls
+    sent together, failing differently or not at all, each get their own answer."""
+    h.open_ready(page, site_url)
+    out = page.evaluate(r"""async () => {
+        const bp = window.bytepair;
+        const settle = (p) => p.then(
+          (value) => ({value}),
+          (e) => ({name: e.name, type: e.type, field: e.field, construct: e.detail?.construct ?? null}),
+        );
+        return Promise.all([
+          settle(bp.checkPattern('a\\p{Foo}')),
+          settle(bp.train('abc', {vocabSize: 12, pattern: 'none'})),
+          settle(bp.encode('hello world', 'gpt2')),
+          settle(bp.checkPattern('a\\p{Bar}')),
+        ]);
+    }""")
+    assert out[0] == {"name": "BytepairError", "type": "pattern", "field": "pattern", "construct": r"\p{Foo}"}
+    assert out[1]["type"] == "argument" and out[1]["field"] == "vocab_size"
+    assert out[2] == {"value": [31373, 995]}  # tiktoken gpt2: "hello world"
+    assert out[3]["type"] == "pattern" and out[3]["construct"] == r"\p{Bar}"
+    assert page.console_errors == []

@@ -113,25 +113,11 @@ def _main(args):
             print("[pyodide] ERROR: expected the stdlib 're' back-end inside Pyodide")
             return 3
 
-    class _PyodidePlugin:
-        @staticmethod
-        def pytest_configure(config):
-            # Imported here, not earlier, so pytest can still rewrite its asserts.
-            try:
-                import hypothesis
-            except ImportError:
-                print("[pyodide] hypothesis is not installed: property tests will fail to import")
-                return
-            # WebAssembly is slower than CPython: no per-example deadline, no too_slow check.
-            hypothesis.settings.register_profile(
-                "pyodide", deadline=None,
-                suppress_health_check=[hypothesis.HealthCheck.too_slow],
-            )
-            hypothesis.settings.load_profile("pyodide")
-
+    # (the Hypothesis profile "pyodide", HYPOTHESIS_PROFILE below, is loaded by tests/conftest.py:
+    # tests/hypothesis_profiles.py)
     import pytest
     print(f"[pyodide] pytest {' '.join(args)}", flush=True)
-    code = int(pytest.main([*args, "-p", "no:cacheprovider"], plugins=[_PyodidePlugin()]))
+    code = int(pytest.main([*args, "-p", "no:cacheprovider"]))
     if code == 0 and import_failed:
         print("[pyodide] ERROR: the tests passed but bytepair.pretokenize does not import")
         return 3
@@ -145,6 +131,7 @@ try {
   const env = {
     HOME: "/home/pyodide",
     HYPOTHESIS_STORAGE_DIRECTORY: "/tmp/hypothesis",
+    HYPOTHESIS_PROFILE: "pyodide", // fewer examples, no deadline (tests/hypothesis_profiles.py)
     PYTHONDONTWRITEBYTECODE: "1",
   };
   if (process.env.CI) env.CI = process.env.CI;

@@ -2,11 +2,16 @@
 
 * ``test_core_tests_pass_in_pyodide`` runs ``tests/core`` inside Pyodide with
   ``run_core_tests.mjs`` (stdlib ``re`` back-end, no tiktoken/tokenizers/regex:
-  the tests that need them skip themselves). Extra arguments for that inner
+  the tests that need them skip themselves), in ``PYODIDE_SHARDS`` Node.js
+  processes side by side (default 2, a CI machine's cores; :func:`core_shards`
+  splits the files). Extra arguments for that inner
   pytest run: environment variable ``PYODIDE_PYTEST_ARGS`` (e.g. ``"-x -k encode"``).
   Before that, ``tiktoken_fixture.write_fixture`` stores tiktoken's ids for a
   sample of the corpora, which ``tests/core/test_pyodide_tiktoken_ids.py``
   compares against inside Pyodide.
+* ``test_adapter_errors_travel_with_their_call`` runs ``check_adapter_errors.mjs``:
+  interleaved adapter calls, through the worker's own call path, each reject with
+  their own structured error.
 * ``test_site_wheels_install_in_pyodide`` serves the built site (``build.py``)
   and installs its wheels the way the web worker does (``pyodide.loadPackage``
   of the manifest's wheel URLs, no micropip), over HTTP, with the Pyodide
@@ -57,15 +62,37 @@ def node() -> str:
 
 
 def _run_node(cmd: list[str]) -> subprocess.CompletedProcess:
+    return _run_node_all([cmd])[0]
+
+
+def _run_node_all(cmds: list[list[str]]) -> list[subprocess.CompletedProcess]:
+    """Run the commands side by side (each its own process); their results in order."""
+    procs = [subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for cmd in cmds]
+    done = []
     try:
-        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT_S)
-    except subprocess.TimeoutExpired as e:
-        out = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-        pytest.fail(f"{shlex.join(cmd)} did not finish in {TIMEOUT_S} s; output so far:\n{out[-20000:]}")
-    # Shown by pytest with -s, or under "Captured stdout" when the test fails.
-    sys.stdout.write(proc.stdout)
-    sys.stderr.write(proc.stderr)
-    return proc
+        for cmd, p in zip(cmds, procs):
+            try:
+                out, err = p.communicate(timeout=TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                out, err = p.communicate()
+                pytest.fail(
+                    f"{shlex.join(cmd)} did not finish in {TIMEOUT_S} s; output so far:\n"
+                    f"{out.decode(errors='replace')[-20000:]}"
+                )
+            proc = subprocess.CompletedProcess(
+                cmd, p.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+            )
+            # Shown by pytest with -s, or under "Captured stdout" when the test fails.
+            sys.stdout.write(proc.stdout)
+            sys.stderr.write(proc.stderr)
+            done.append(proc)
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    return done
 
 
 def _tail(proc: subprocess.CompletedProcess, lines: int = 150) -> str:
@@ -73,7 +100,29 @@ def _tail(proc: subprocess.CompletedProcess, lines: int = 150) -> str:
     return "\n".join(text.splitlines()[-lines:])
 
 
+def core_shards(n: int) -> list[list[str]]:
+    """``tests/core``'s test files in ``n`` groups of about equal size (the largest file first,
+    each to the group with the fewest bytes so far), each group in name order."""
+    files = sorted((ROOT / "tests" / "core").glob("test_*.py"), key=lambda f: (-f.stat().st_size, f.name))
+    groups: list[list[pathlib.Path]] = [[] for _ in range(max(1, n))]
+    sizes = [0] * len(groups)
+    for f in files:
+        k = sizes.index(min(sizes))
+        groups[k].append(f)
+        sizes[k] += f.stat().st_size
+    return [sorted(str(f.relative_to(ROOT)) for f in g) for g in groups if g]
+
+
+def test_core_shards_cover_every_file_once() -> None:
+    every = sorted(str(f.relative_to(ROOT)) for f in (ROOT / "tests" / "core").glob("test_*.py"))
+    for n in (1, 2, 3):
+        shards = core_shards(n)
+        assert len(shards) == min(n, len(every)) and sorted(sum(shards, [])) == every
+
+
 def test_core_tests_pass_in_pyodide(node: str) -> None:
+    """``tests/core`` inside Pyodide, in ``PYODIDE_SHARDS`` Node.js processes side by side
+    (default: 2, or 1 on a one-core machine), each running a share of the test files."""
     wheels = ensure_pyodide_wheels()
     from tests.pyodide.hf_fixture import write_fixture as write_hf_fixture
     from tests.pyodide.tiktoken_fixture import write_fixture
@@ -81,17 +130,32 @@ def test_core_tests_pass_in_pyodide(node: str) -> None:
     write_fixture()  # tiktoken's ids, checked inside by tests/core/test_pyodide_tiktoken_ids.py
     write_hf_fixture()  # tokenizers' / mistral-common's ids and the model files, for test_pyodide_hf_ids.py
     extra = shlex.split(os.environ.get("PYODIDE_PYTEST_ARGS", ""))
+    n = int(os.environ.get("PYODIDE_SHARDS") or min(2, os.cpu_count() or 1))
     # The slow full-corpus sweeps (e.g. every UDHR language) run on CPython; inside
     # Pyodide, 2-3x slower, their quick versions keep CI well inside its time limit.
     # PYODIDE_PYTEST_ARGS='-m ""' (a later -m wins) runs them here too.
-    cmd = [node, str(RUNNER), "--wheels", str(wheels), "--", "tests/core", "-q", "-m", "not slow", *extra]
+    cmds = [
+        [node, str(RUNNER), "--wheels", str(wheels), "--", *files, "-q", "-m", "not slow", *extra]
+        for files in core_shards(n)
+    ]
+    procs = _run_node_all(cmds)
+    for cmd, proc in zip(cmds, procs):
+        assert "import regex: ImportError" in proc.stdout, _tail(proc)
+        # a shard whose files a -k/-m of PYODIDE_PYTEST_ARGS leaves empty collects nothing (5)
+        assert proc.returncode == 0 or (proc.returncode == 5 and extra), (
+            f"the core tests failed inside Pyodide (exit code {proc.returncode}: "
+            f"{'no tests collected' if proc.returncode == 5 else 'see the output'}).\n"
+            f"command: {shlex.join(cmd)}\n{_tail(proc)}"
+        )
+    assert any(proc.returncode == 0 for proc in procs), "no test ran inside Pyodide"
+
+
+def test_adapter_errors_travel_with_their_call(node: str) -> None:
+    """Interleaved adapter calls through the worker's call path (web/src/pycall.js) each
+    reject with their own structured error (check_adapter_errors.mjs)."""
+    cmd = [node, str(HERE / "check_adapter_errors.mjs")]
     proc = _run_node(cmd)
-    assert "import regex: ImportError" in proc.stdout, _tail(proc)
-    assert proc.returncode == 0, (
-        f"the core tests failed inside Pyodide (exit code {proc.returncode}: "
-        f"{'no tests collected' if proc.returncode == 5 else 'see the output'}).\n"
-        f"command: {shlex.join(cmd)}\n{_tail(proc)}"
-    )
+    assert proc.returncode == 0, f"command: {shlex.join(cmd)}\n{_tail(proc)}"
 
 
 def test_site_wheels_install_in_pyodide(node: str) -> None:

@@ -1,12 +1,12 @@
 // Errors as data across the worker boundary. bytepair raises structured errors
-// (py/bytepair/errors.py: {type, field, message, ...}); the adapter records them
-// (playground.last_error()), the worker throws a BytepairError carrying that
-// record, and this module teaches comlink to carry `detail` across, so the page
-// reads err.field / err.type instead of parsing message text.
+// (py/bytepair/errors.py: {type, field, message, ...}); each adapter call returns its
+// own record of what it raised (playground.call, read by pycall.js), the worker throws a
+// BytepairError carrying that record, and this module teaches comlink to carry `detail`
+// across, so the page reads err.field / err.type instead of parsing message text.
 //
-// Both sides (worker.js and rpc.js) call installErrorTransfer() once.
-
-import * as Comlink from "../vendor/comlink.mjs";
+// Both sides (worker.js and rpc.js) call installErrorTransfer(Comlink) once. (Comlink is
+// passed in, so this module imports nothing: tests/pyodide/check_adapter_errors.mjs runs it
+// under Node.js from web/src.)
 
 /** An error whose `detail` is bytepair's {type, field, message, ...} (field: the input it belongs to, or null). */
 export class BytepairError extends Error {
@@ -22,7 +22,7 @@ export class BytepairError extends Error {
 let installed = false;
 
 /** Replace comlink's "throw" handler with one that keeps `name` and `detail` of thrown errors. */
-export function installErrorTransfer() {
+export function installErrorTransfer(Comlink) {
   if (installed) return;
   installed = true;
   const base = Comlink.transferHandlers.get("throw");

@@ -126,7 +126,7 @@ class Encoding:
 
     @functools.cached_property
     def _split(self):
-        return compile_pattern(self._core.pattern).findall  # type: ignore[arg-type]
+        return compile_pattern(self._core.pattern).findall
 
     @functools.cached_property
     def _sorted_token_bytes(self) -> list[bytes]:
@@ -476,7 +476,7 @@ class Encoding:
         if isinstance(value, str):
             self.__dict__ = get_encoding(value).__dict__
             return
-        self.__init__(**value)
+        Encoding.__init__(self, **value)
 
 
 def raise_disallowed_special_token(token: str) -> NoReturn:

@@ -15,9 +15,11 @@ fetches, tokenizers brought or saved), :mod:`.tokenize` (Tokenize, Compare),
 :mod:`.convert` holds the shared conversions (JSON, errors as data) and
 :mod:`.state` everything kept between calls.
 
-Errors: an exposed function records what it raises; the worker then reads
-:func:`last_error` (``BytepairError.to_dict()``: ``{type, field, message, ...}``)
-and forwards it as data: no layer reads another layer's message text.
+Errors: the worker calls every name through :func:`call`, which returns that call's
+own outcome: its result, or the structured form of what it raised
+(``BytepairError.to_dict()``: ``{type, field, message, ...}``), forwarded as data with
+that call's rejection; no layer reads another layer's message text. Called directly
+(the tests), an exposed function raises :class:`CallError` with that ``detail``.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ os.environ.setdefault("BYTEPAIR_DATA_DIR", "/home/pyodide/bytepair-data")
 
 # (imported after the data directory is set)
 from .chat import chat_breakdown, chat_requirements, chat_tools_check  # noqa: E402
-from .convert import last_error  # noqa: E402
+from .convert import CallError, call  # noqa: E402
 from .export import export_files, merges_table, tiktoken_file, tokenizer_json  # noqa: E402
 from .loading import (  # noqa: E402
     facts,
@@ -47,8 +49,10 @@ from .tokenize import CountSession, chunk_jsonl, compare, count, decode_ids, des
 from .train import TrainSession, check_pattern, from_merges_json  # noqa: E402
 
 __all__ = [
+    "CallError",
     "CountSession",
     "TrainSession",
+    "call",
     "chat_breakdown",
     "chat_requirements",
     "chat_tools_check",
@@ -68,7 +72,6 @@ __all__ = [
     "gallery_encodings",
     "gallery_optional_encodings",
     "get_tokenizer",
-    "last_error",
     "load_model",
     "merges_table",
     "model_file_needed",

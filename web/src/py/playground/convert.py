@@ -1,19 +1,21 @@
 """Conversions every adapter module shares: JSON text out, exceptions as data in.
 
-``exposed`` wraps each function the worker calls: it records the structured form
-of whatever the call raises (``BytepairError.to_dict()``: ``{type, field, message,
-...}``) in :data:`playground.state.last_error` and re-raises; the worker then reads
-:func:`last_error`. No layer reads another layer's message text.
+``exposed`` wraps each function the worker calls: whatever the call raises comes out
+as a :class:`CallError` whose ``detail`` is its structured form
+(``BytepairError.to_dict()``: ``{type, field, message, ...}``), chained to the original
+(``raise ... from e``). The worker calls through :func:`call`, which returns each call's
+own outcome, so an error travels with the call that raised it: nothing is kept between
+calls (no "last error" another call could replace). No layer reads another layer's
+message text.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import traceback
 
 from bytepair.errors import BytepairError
-
-from . import state
 
 
 def dumps(obj) -> str:
@@ -35,24 +37,54 @@ def error_dict(e: BaseException) -> dict:
     return {"type": "internal", "field": None, "message": f"{type(e).__name__}: {e}"}
 
 
+def _detail(e: BaseException) -> dict:
+    """:func:`error_dict` of ``e``; an ``internal`` one's traceback goes to stderr (the worker's console)."""
+    detail = error_dict(e)
+    if detail["type"] == "internal":
+        traceback.print_exception(e)
+    return detail
+
+
+class CallError(Exception):
+    """What an exposed call raised, as data: ``detail`` is ``{type, field, message, ...}``
+    (:func:`error_dict` of the original exception, which is this one's ``__cause__``)."""
+
+    def __init__(self, detail: dict) -> None:
+        super().__init__(detail.get("message"))
+        self.detail = detail
+
+
 def exposed(fn):
-    """Record the structured form of any exception ``fn`` raises (see :func:`last_error`)."""
+    """Wrap ``fn`` (a function the worker calls) so that any exception it raises, Stop's
+    ``KeyboardInterrupt`` included, comes out as a :class:`CallError` carrying its
+    structured form (``raise CallError(...) from e``)."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        state.last_error = None
         try:
             return fn(*args, **kwargs)
-        except BaseException as e:
-            state.last_error = error_dict(e)
+        except CallError:
             raise
+        except BaseException as e:
+            raise CallError(_detail(e)) from e
 
     return wrapper
 
 
-def last_error() -> str:
-    """JSON ``{type, field, message, ...}`` of the last exception an exposed call raised, or ``null``."""
-    return dumps(state.last_error)
+def call(target, name: str, /, *args, **kwargs) -> tuple[bool, object]:
+    """The worker's one way in: ``getattr(target, name)(*args, **kwargs)`` (``target``: this
+    package or an object one of its calls returned, such as a ``CountSession``).
+
+    Returns ``(True, result)``, or ``(False, error)`` where ``error`` is the JSON text of the
+    exception's ``{type, field, message, ...}`` (a :class:`CallError`'s ``detail``, else
+    :func:`error_dict`). Nothing is raised and nothing is kept: the error belongs to this call
+    and reaches the page with this call's own rejection (``web/src/pycall.js``)."""
+    try:
+        return True, getattr(target, name)(*args, **kwargs)
+    except CallError as e:
+        return False, dumps(e.detail)
+    except BaseException as e:  # noqa: BLE001 - every failure becomes this call's data (KeyboardInterrupt: Stop)
+        return False, dumps(_detail(e))
 
 
 def columns(rows: list[tuple], keys: tuple[str, ...]) -> dict[str, list]:

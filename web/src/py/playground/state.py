@@ -8,8 +8,6 @@
   client, each with its number; a client's newer session replaces its older one. Clients
   are the pages using this runtime: embeds of one origin share one (a SharedWorker), and
   the worker names each page (``c1``, ``c2``, ...).
-* :data:`last_error` - the structured form of the last exception an exposed call
-  raised (``{type, field, message, ...}``), read by :func:`playground.last_error`.
 
 Training runs (``playground.train.TrainSession``) are objects the worker holds.
 """
@@ -20,7 +18,6 @@ import bytepair
 
 trained: dict[str, bytepair.Tokenizer] = {}
 loaded: dict[str, object] = {}
-last_error: dict | None = None
 
 
 class _Steps:
