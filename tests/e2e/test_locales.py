@@ -170,3 +170,21 @@ def test_axe_on_tokenize(csp_free_page, site_url, code):
     if code == "ur":  # for a person to look at: build/screenshots/ (git-ignored)
         page.screenshot(path=str(h.ROOT / "build" / "screenshots" / "tokenize-ur.png"), full_page=True)
     assert bad == [], bad
+
+
+SCRIPT = {"ben": "BENGALI", "urd": "ARABIC", "pes_1": "ARABIC"}
+
+
+@pytest.mark.parametrize(("code", "lang"), [("ben", "bn"), ("urd", "ur"), ("pes_1", "fa")])
+def test_train_offers_the_course_languages_as_samples(page, site_url, code, lang):
+    h.open_ready(page, site_url, "train")
+    button = page.locator(f'[data-sample="{code}"]')
+    assert button.get_attribute("lang") == lang
+    button.click()
+    page.wait_for_function("() => document.querySelector('[data-testid=\"train-text\"]').value.length > 200")
+    text = page.input_value('[data-testid="train-text"]')
+    # the built sample of that language (UDHR preamble and Article 1), in that language's script
+    samples = json.loads((h.DIST / "samples" / "udhr.json").read_text(encoding="utf-8"))["languages"]
+    assert text == next(s["text"] for s in samples if s["code"] == code)
+    letters = [c for c in text if c.isalpha()]
+    assert sum(SCRIPT[code] in unicodedata.name(c, "") for c in letters) > 0.95 * len(letters)
