@@ -188,3 +188,19 @@ def test_train_offers_the_course_languages_as_samples(page, site_url, code, lang
     assert text == next(s["text"] for s in samples if s["code"] == code)
     letters = [c for c in text if c.isalpha()]
     assert sum(SCRIPT[code] in unicodedata.name(c, "") for c in letters) > 0.95 * len(letters)
+
+
+@pytest.mark.parametrize("code", ["ur", "fa"])
+def test_rtl_tokenize_fits_a_phone(page, site_url, code):
+    page.set_viewport_size({"width": 390, "height": 844})
+    _open(page, site_url, code)
+    # nothing sticks out sideways: the page scrolls only down
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    wide = page.evaluate(
+        """() => [...document.querySelectorAll('#view-tokenize *, header *')]
+              .filter((el) => el.offsetParent && !el.closest('.tabs, .table-wrap'))
+              .filter((el) => { const r = el.getBoundingClientRect(); return r.width && (r.left < -1 || r.right > 391); })
+              .map((el) => el.tagName + '.' + el.className + '[' + (el.dataset.testid || '') + ']')"""
+    )
+    assert wide == []
+    page.screenshot(path=str(h.ROOT / "build" / "screenshots" / f"tokenize-{code}-phone.png"), full_page=True)

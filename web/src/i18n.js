@@ -141,7 +141,8 @@ export function num(n, options) {
 
 /**
  * The message `key` in the current locale, placeholders {name} filled from params (numbers
- * through `num`, so in the locale's digits; pass a string to keep ASCII). A plural message
+ * through `num`, so in the locale's digits; pass a string to keep ASCII; in a right-to-left
+ * locale a string is bidi-isolated). A plural message
  * picks its form by params.n (Intl.PluralRules). A key missing from the catalog shows as the key.
  * @param {string} key
  * @param {Record<string, string|number>} [params]
@@ -152,10 +153,14 @@ export function t(key, params = {}) {
   if (!entry) return key;
   let text = entry.text;
   if (typeof text === "object") text = text[plurals.select(params.n ?? 0)] ?? text.other;
+  const rtl = localeInfo().dir === "rtl";
   return text.replace(/\{(\w+)\}/g, (m, name) => {
     const v = params[name];
     if (v == null) return m;
-    return typeof v === "number" ? num(v) : v;
+    if (typeof v === "number") return num(v);
+    // in a right-to-left sentence a name such as "GPT-4 (cl100k_base)" keeps its own order:
+    // first-strong isolate (U+2068) ... pop directional isolate (U+2069)
+    return rtl && v ? `\u2068${v}\u2069` : v;
   });
 }
 
