@@ -64,7 +64,8 @@ export function tokenNode(
       id: `${idPrefix}-${gi}`,
       title: note || null,
       dataset: { group: gi, c: gi % COLORS, ids: ids.join(","), testid: "token", ...dataset },
-      attrs: { role: "option", "aria-selected": "false" },
+      // a token's own text sets its direction ("Hello," stays so inside a right-to-left page)
+      attrs: { role: "option", "aria-selected": "false", dir: "auto" },
     },
     body,
   );
