@@ -204,3 +204,22 @@ def test_rtl_tokenize_fits_a_phone(page, site_url, code):
     )
     assert wide == []
     page.screenshot(path=str(h.ROOT / "build" / "screenshots" / f"tokenize-{code}-phone.png"), full_page=True)
+
+
+def test_errors_are_worded_from_their_type_in_the_locale(page, site_url):
+    page.goto(f"{site_url}?lang=bn#tokenize")
+    h.wait_ready(page)
+    # a real error from Python (an id gpt2 does not have), shown under Tokenize's Ids → text
+    page.click('[data-testid="decode-card"] summary')
+    page.fill('[data-testid="decode-ids"]', "99999999")
+    page.click('[data-testid="decode-button"]')
+    shown = page.locator('[data-testid="decode-error"]')
+    shown.wait_for(state="visible")
+    err = page.evaluate(
+        """async () => { try { await window.bytepair.decodeIds('99999999', 'gpt2'); return null; }
+                         catch (e) { return [e.type, e.field, e.message]; } }"""
+    )
+    assert err is not None and err[0] == "argument" and err[1] == "ids"
+    lead = catalog("bn")["messages"]["error.argument"]["text"].split("{field}")[0]
+    assert shown.text_content().startswith(lead + "ids")
+    assert page.console_errors == []

@@ -165,6 +165,24 @@ export function t(key, params = {}) {
 }
 
 /**
+ * An error as the reader's language says it, worded from its structure: a bytepair error's
+ * `type` and `field` (errors.js BytepairError), a crash or time-out of the worker (rpc.js,
+ * by class name); the English `message` is shown as is only in "en" or as the detail of a
+ * type without its own sentence. Never parsed from the message text.
+ * @param {Error & {type?: string, field?: string|null}} err
+ * @returns {string}
+ */
+export function errorText(err) {
+  const message = err?.message ?? String(err);
+  if (current === "en") return message;
+  if (err?.name === "WorkerCrashed") return t("error.crashed");
+  if (err?.name === "CallTimeout") return t("error.timeout");
+  const key = `error.${err?.type}`;
+  if (err?.type && messages[key]) return t(key, { field: err.field ?? "", message });
+  return t("error.other", { message });
+}
+
+/**
  * Word the marked elements under root: data-i18n="key" sets the text (the element holds
  * text only); data-i18n-attr="attr:key;attr:key" sets attributes (aria-label, title, placeholder).
  * @param {ParentNode} root

@@ -18,7 +18,7 @@ import {
 import { mountTeaching } from "./teach.js";
 import { mountLargeText } from "../largetext.js";
 import { STEPPED_COUNT_CHARS } from "../api.js";
-import { t, num, onLocaleChange } from "../i18n.js";
+import { t, num, onLocaleChange, errorText } from "../i18n.js";
 
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
 const SAMPLE =
@@ -220,7 +220,7 @@ export function mountTokenize(root, store, api) {
       if (store.state.tokenize.desc?.tokenizer !== tokenizer) describeNow(tokenizer);
     } catch (err) {
       if (mine !== seq) return;
-      showError(root, "tokenize", err.message);
+      showError(root, "tokenize", errorText(err));
       // no tokens from an older text stay on screen next to the message
       set({ pending: false, result: null, text: null, active: -1 });
     } finally {
