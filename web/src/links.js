@@ -1,6 +1,6 @@
 // Links: every state worth showing is a URL.
 //
-//   <site>/[?embed=1[&theme=light|dark]]#<view>[?<key>=<value>&...]
+//   <site>/[?embed=1[&theme=light|dark]][&lang=ur|fa|bn|hi|hi-Latn]#<view>[?<key>=<value>&...]
 //
 // The query string says how the page is shown (embedded in an <iframe>, a
 // forced colour theme); the fragment says what it shows: the view, then that
@@ -8,6 +8,8 @@
 // Values are percent-encoded; texts travel compressed with lz-string's
 // compressToEncodedURIComponent (vendor/lz-string.min.js, a classic script
 // that defines window.LZString). The fragment never reaches a server.
+
+import { locale } from "./i18n.js";
 
 /** Links longer than this (characters) get a warning: some chat and mail programs cut them. */
 export const LONG_LINK = 8 * 1024;
@@ -176,13 +178,14 @@ export function siteBase(href = location.href) {
   return u.href;
 }
 
-/** The full link to a view state; embed: {theme} for the <iframe> form, null for a plain link. */
+/** The full link to a view state (with ?lang= unless English); embed: {theme} for the <iframe> form, null for a plain link. */
 export function linkTo(view, params, { embed = null } = {}) {
   const u = new URL(siteBase());
   if (embed) {
     u.searchParams.set("embed", "1");
     if (embed.theme) u.searchParams.set("theme", embed.theme);
   }
+  if (locale() !== "en") u.searchParams.set("lang", locale()); // the reader sees the language it was shared in
   return u.href.replace(/#.*$/, "") + buildHash(view, params);
 }
 

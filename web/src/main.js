@@ -14,6 +14,12 @@ import { mountPictureBars } from "./views/pictures.js";
 import { parseHash, pageMode, linkTo, siteBase, LINK_PARAMS, unknownParamsNote, unknownViewNote } from "./links.js";
 import { mountShare } from "./share.js";
 import { reportHeight } from "./embedded.js";
+import { chooseLocale, setLocale, mountLanguagePicker, onLocaleChange, locale, t, num } from "./i18n.js";
+
+// the language (i18n.js): its catalog is loaded before the views mount (one small fetch;
+// the Python worker started already in boot.js); the English catalog if that one fails
+await setLocale(chooseLocale()).catch(() => setLocale("en").catch(() => {}));
+mountLanguagePicker($(document, '[data-testid="lang-picker"]'));
 
 const VIEWS = Object.keys(LINK_PARAMS); // train, tokenize, compare, steps, chat
 const viewFromHash = () => {
@@ -55,12 +61,22 @@ const statusText = $(document, '[data-testid="status-text"]');
 const statusBar = $(document, '[data-testid="status-progress"]');
 const version = $(document, '[data-testid="version"]');
 function renderStatus({ status }) {
-  statusText.textContent = status.phase === "error" ? `Error: ${status.message}` : status.message;
+  statusText.textContent = statusLine(status);
   statusBar.value = status.fraction ?? 0;
   statusBar.hidden = status.phase === "ready" || status.phase === "error";
   document.body.dataset.pyodide = status.phase;
   if (status.info?.version) version.textContent = `bytepair ${status.info.version}.`;
 }
+
+/** The status line's words: from the phase and fraction (the worker's English step names in "en" only). */
+function statusLine(status) {
+  if (locale() === "en") return status.phase === "error" ? `Error: ${status.message}` : status.message;
+  if (status.phase === "error") return t("status.error", { message: status.message });
+  if (status.phase === "ready") return t("status.ready");
+  if (status.phase === "restarting") return t("status.restarting");
+  return t("status.loading", { percent: num(status.fraction ?? 0, { style: "percent" }) });
+}
+onLocaleChange(() => renderStatus(store.state));
 
 // --- tabs (arrow keys move between them, as in the ARIA tabs pattern) --------
 const tabs = $$(document, '[role="tab"]');

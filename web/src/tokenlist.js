@@ -5,6 +5,7 @@
 
 import { h, deviceHint } from "./dom.js";
 import { chipContent } from "./tokenchips.js";
+import { t } from "./i18n.js";
 
 /** Colours cycled through (styles.css: .tok-group[data-c]). */
 export const COLORS = 6;
@@ -63,7 +64,8 @@ export function tokenNode(
       id: `${idPrefix}-${gi}`,
       title: note || null,
       dataset: { group: gi, c: gi % COLORS, ids: ids.join(","), testid: "token", ...dataset },
-      attrs: { role: "option", "aria-selected": "false" },
+      // a token's own text sets its direction ("Hello," stays so inside a right-to-left page)
+      attrs: { role: "option", "aria-selected": "false", dir: "auto" },
     },
     body,
   );
@@ -85,8 +87,8 @@ export function legendItems(result, extra = []) {
         "li",
         { dataset: { testid: "legend-fragment" } },
         h("code", { class: "tok", text: "<e0a6>" }),
-        " hex: bytes of a character that the tokenizer split across tokens (UTF-8 writes most characters in 2–4 bytes). ",
-        ...deviceHint("Hover a token for which bytes it holds.", "Tap a token for which bytes it holds."),
+        t("legend.fragment"),
+        ...deviceHint(t("legend.fragment.pointer"), t("legend.fragment.touch")),
       ),
     );
   }
@@ -96,8 +98,8 @@ export function legendItems(result, extra = []) {
         "li",
         { dataset: { testid: "legend-invisible" } },
         h("span", { class: "invis", text: "\u200d", dataset: { label: "ZWJ" } }),
-        " an invisible or control character, shown by its Unicode abbreviation or code point ",
-        ...deviceHint("(hover over it for its name).", "(tap its token for its name)."),
+        t("legend.invisible"),
+        ...deviceHint(t("legend.invisible.pointer"), t("legend.invisible.touch")),
       ),
     );
   }
@@ -105,7 +107,7 @@ export function legendItems(result, extra = []) {
 }
 
 /** The detail line while no box is highlighted. */
-const idleDetail = () => deviceHint("Hover or focus a token.", "Tap a token.");
+const idleDetail = () => deviceHint(t("detail.idle.pointer"), t("detail.idle.touch"));
 
 /**
  * A view's token list: the role="listbox" element `out` holding one box per group, the

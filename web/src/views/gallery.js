@@ -4,6 +4,7 @@
 
 import { h } from "../dom.js";
 import { galleryLink, iframeSnippet } from "../links.js";
+import { t } from "../i18n.js";
 
 /**
  * Mount the gallery into `el` (an empty element). `choose(example, textIndex)`
@@ -16,10 +17,11 @@ export function mountGallery(el, api, { choose }) {
   const details = h(
     "details",
     { class: "gallery", dataset: { testid: "gallery" } },
-    h("summary", { text: "Gallery: tokenizer oddities, one click each" }),
+    h("summary", { text: t("gallery.summary"), dataset: { i18n: "gallery.summary" } }),
     h("p", {
       class: "hint",
-      text: "Each example puts a text into Tokenize, shows it under several tokenizers side by side, and explains what happens; every number is computed here by the tokenizers themselves.",
+      text: t("gallery.hint"),
+      dataset: { i18n: "gallery.hint" },
     }),
     list,
     panel,

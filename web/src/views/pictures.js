@@ -10,6 +10,7 @@
 
 import { h, download } from "../dom.js";
 import { layout } from "./sidebyside.js";
+import { t } from "../i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 /** PNG pixels per SVG unit (the PNG of a W×H picture is W·PNG_SCALE × H·PNG_SCALE pixels). */
@@ -560,14 +561,14 @@ export function pictureButtons(testid, make, name, what = "picture") {
       type: "button",
       class: "button small secondary",
       text: label,
-      dataset: { testid: `${testid}-${key}` },
+      dataset: { testid: `${testid}-${key}`, ...(key === "copy" ? { i18n: "picture.copy" } : {}) },
       attrs: { title },
       on: { click: () => act(fn) },
     });
   return h(
     "div",
     { class: "picture-bar", dataset: { testid } },
-    h("span", { class: "picture-label", text: "Picture:" }),
+    h("span", { class: "picture-label", text: t("picture.label"), dataset: { i18n: "picture.label" } }),
     button(
       "SVG",
       "svg",
@@ -581,7 +582,7 @@ export function pictureButtons(testid, make, name, what = "picture") {
       `Download the ${what} as PNG (${PNG_SCALE}× for sharp projection)`,
     ),
     button(
-      "Copy image",
+      t("picture.copy"),
       "copy",
       async (svg) => {
         const ok = await copyImage(svg);

@@ -5,6 +5,7 @@
 
 import { h, showError } from "../dom.js";
 import { int, fixed, visibleWhitespace } from "../format.js";
+import { t } from "../i18n.js";
 
 /** Side by side covers the first this many UTF-16 code units of the text (a grid per word is drawn). */
 export const SBS_MAX_CHARS = 4000;
@@ -120,7 +121,13 @@ export function mountSideBySide(el, store, api) {
     note,
   );
   el.replaceChildren(
-    h("label", { class: "sbs-switch" }, toggle, " Side by side: the same text under several tokenizers"),
+    h(
+      "label",
+      { class: "sbs-switch" },
+      toggle,
+      " ",
+      h("span", { text: t("sbs.switch"), dataset: { i18n: "sbs.switch" } }),
+    ),
     body,
   );
 

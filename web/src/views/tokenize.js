@@ -1,7 +1,7 @@
 // Tokenize view: text in, coloured token spans out, counts, token details.
 
 import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
-import { int, fixed, charCount, byteCount } from "../format.js";
+import { charCount, byteCount } from "../format.js";
 import { chipContent, markNames } from "../tokenchips.js";
 import { mountTokenizeTools } from "./tokenize_tools.js";
 import * as storage from "../storage.js";
@@ -19,6 +19,7 @@ import { mountTeaching } from "./teach.js";
 import { mountLargeText } from "../largetext.js";
 import { STEPPED_COUNT_CHARS } from "../api.js";
 import { drawContextLine } from "../contextline.js";
+import { t, num, onLocaleChange, errorText } from "../i18n.js";
 
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
 const SAMPLE =
@@ -221,7 +222,7 @@ export function mountTokenize(root, store, api) {
       if (store.state.tokenize.desc?.tokenizer !== tokenizer) describeNow(tokenizer);
     } catch (err) {
       if (mine !== seq) return;
-      showError(root, "tokenize", err.message);
+      showError(root, "tokenize", errorText(err));
       // no tokens from an older text stay on screen next to the message
       set({ pending: false, result: null, text: null, active: -1 });
     } finally {
@@ -318,13 +319,13 @@ export function mountTokenize(root, store, api) {
     const nodes = [];
     if (g.tokens.length > 1) {
       const { body } = chipContent(state.text, g.start, g.end, r.marks, false);
-      nodes.push(`${g.tokens.length} tokens for “`, h("bdi", {}, body), "”: ");
+      nodes.push(`${t("detail.group", { n: g.tokens.length })} “`, h("bdi", {}, body), "”: ");
     }
     g.tokens.forEach((i, k) => {
       if (k) nodes.push("; ");
-      const vocab = r.vocab && r.vocab[i] !== r.display[i] ? ` · in the vocabulary “${r.vocab[i]}”` : "";
+      const vocab = r.vocab && r.vocab[i] !== r.display[i] ? ` · ${t("detail.vocab")} “${r.vocab[i]}”` : "";
       nodes.push(
-        `id ${r.ids[i]}${r.special?.[i] ? " (special)" : ""} · UTF-8 bytes (hex) ${r.hex[i]} · “`,
+        `id ${r.ids[i]}${r.special?.[i] ? ` ${t("detail.special")}` : ""} · ${t("detail.hex")} ${r.hex[i]} · “`,
         h("bdi", { text: r.display[i] }),
         `”${vocab}`,
       );
@@ -333,7 +334,7 @@ export function mountTokenize(root, store, api) {
     // invisible characters the notes do not name yet (a ZWJ split into byte fragments)
     const said = notes.join(" ");
     const names = markNames(r.marks, g.start, g.end).filter((n) => !said.includes(n.split(" = ")[1]));
-    if (names.length) notes.unshift(`Invisible: ${names.join(", ")}.`);
+    if (names.length) notes.unshift(t("detail.invisible", { names: names.join(", ") }));
     if (notes.length)
       nodes.push(h("span", { class: "token-note", text: ` ${notes.join(" ")}`, dataset: { testid: "token-note" } }));
     return nodes;
@@ -344,19 +345,22 @@ export function mountTokenize(root, store, api) {
     const s = state.tokenize;
     const text = getText();
     if (sized.text !== text) sized = { text, chars: charCount(text), bytes: byteCount(text) };
-    counts.chars.textContent = int(sized.chars);
+    counts.chars.textContent = num(sized.chars);
     const bytes = sized.bytes;
-    counts.bytes.textContent = int(bytes);
+    counts.bytes.textContent = num(bytes);
     const current = s.result && s.text === text && s.tokenizerShown === s.tokenizer;
     const counting = current && s.result.n_tokens == null; // a large text's first tokens shown, its count in steps
     counts.tokens.textContent = counting
-      ? `… ${Math.floor((s.counted || 0) * 100)}%`
+      ? `… ${num(Math.floor((s.counted || 0) * 100) / 100, { style: "percent" })}`
       : current
-        ? int(s.result.n_tokens)
+        ? num(s.result.n_tokens)
         : s.pending
           ? "…"
           : "–";
-    counts.bpt.textContent = current && s.result.n_tokens ? fixed(bytes / s.result.n_tokens) : "–";
+    counts.bpt.textContent =
+      current && s.result.n_tokens
+        ? num(bytes / s.result.n_tokens, { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+        : "–";
     out.setAttribute("aria-busy", String(s.pending));
     if (current && !counting) root.dataset.encoded = `${s.tokenizer}:${s.result.n_tokens}`;
     else delete root.dataset.encoded;
@@ -391,9 +395,9 @@ export function mountTokenize(root, store, api) {
       out.classList.toggle("show-ids", s.showIds);
       note.textContent =
         s.result.n_tokens == null
-          ? `Showing the first ${int(s.result.ids.length)} tokens; counting them all…`
+          ? t("note.counting", { n: s.result.ids.length, shown: s.result.ids.length })
           : s.result.n_tokens > s.result.ids.length
-            ? `Showing the first ${int(s.result.ids.length)} of ${int(s.result.n_tokens)} tokens.`
+            ? t("note.first", { shown: s.result.ids.length, total: s.result.n_tokens })
             : "";
     } else if (!s.result && drawn.result) {
       drawn = { result: null, showIds: null, whitespace: null };
@@ -418,8 +422,7 @@ export function mountTokenize(root, store, api) {
         .slice(0, 8)
         .map((c) => `“${c}”`)
         .join(", ") + (chars.length > 8 ? ", …" : "");
-    const what = n === 1 ? "1 character is" : `${int(n)} characters are`;
-    return `${what} not in this tokenizer's vocabulary and ${n === 1 ? "was" : "were"} dropped: ${shown}. It has no unknown token and no byte fallback, so they get no token (as in the model's own tokenizer).`;
+    return t("dropped", { n, chars: shown });
   }
 
   /** "12,345 of 128,000 tokens (GPT-4o)": the count against the context window of the first model
@@ -432,26 +435,22 @@ export function mountTokenize(root, store, api) {
   /** What the count counted: the tokenizer, and whether special tokens (BOS ...) were added. */
   function countedText(s, desc) {
     const label = api.label(s.tokenizer);
-    if (!desc) return `Counted with ${label}.`;
+    if (!desc) return t("counted.with", { label });
     const example = desc.special?.example;
     if (!desc.adds_special_tokens) {
-      if (!example) return `Counted with ${label} (it has no special tokens).`;
-      return s.specials
-        ? `Counted with ${label}; special-token strings in the text (such as ${example}) count as one token each.`
-        : `Counted with ${label}; special-token strings in the text (such as ${example}) count as plain text.`;
+      if (!example) return t("counted.nospecial", { label });
+      return t(s.specials ? "counted.asone" : "counted.astext", { label, example });
     }
     const n = s.result.n_added;
     const what = addedByTemplate(desc).join(" … ");
     const added = s.addSpecialShown
       ? n
-        ? `${int(n)} special token${n > 1 ? "s" : ""} added (${what})`
-        : "its tokenizer.json's post-processor adds no special tokens"
-      : "special tokens not added";
-    const typed =
-      desc.special?.typed === "never"
-        ? `special-token strings typed in the text${example ? ` (such as ${example})` : ""} count as plain text`
-        : `special-token strings typed in the text${example ? ` (such as ${example})` : ""} count as one token each`;
-    return `Counted with ${label}: ${added}; ${typed}.`;
+        ? t("counted.added", { n, what })
+        : t("counted.addsnone")
+      : t("counted.notadded");
+    const such = example ? t("counted.such", { example }) : "";
+    const typed = t(desc.special?.typed === "never" ? "counted.typedtext" : "counted.typedone", { such });
+    return t("counted.full", { label, added, typed });
   }
 
   // --- links: text, tokenizer, toggles ---------------------------------------
@@ -529,5 +528,9 @@ export function mountTokenize(root, store, api) {
       });
   });
   render(store.state);
+  onLocaleChange(() => {
+    drawn = { result: null, showIds: null, whitespace: null }; // the note is worded again
+    render(store.state);
+  });
   return { render, refresh: encodeNow, link, applyLink };
 }

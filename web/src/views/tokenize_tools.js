@@ -5,6 +5,7 @@
 // Python (bytepair.token_note, bytepair.charnames) through api.encodeSpans/decodeIds.
 
 import { $, h, showError, deviceHint, download } from "../dom.js";
+import { errorText } from "../i18n.js";
 import { plural } from "../format.js";
 
 /**
@@ -111,7 +112,7 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
       decodeOut.textContent = "";
       decodeTokens.replaceChildren();
       delete decodeOut.dataset.decoded;
-      showError(root, "decode", err.message);
+      showError(root, "decode", errorText(err));
     }
   });
 

@@ -4,13 +4,20 @@
 
 import { h } from "../dom.js";
 
-/** {key, label}: key is a UDHR file code (see tools/site_build.py UDHR samples) or "code". */
+/**
+ * {key, label, lang?}: key is a UDHR file code (see tools/site_build.py UDHR samples) or "code";
+ * a language's label is its own name, marked with its lang (issue 21: the courses' languages
+ * Bangla, Urdu and Persian among them).
+ */
 export const SAMPLES = [
   { key: "udhr-mix", label: "UDHR in 44 languages" },
-  { key: "eng", label: "English" },
-  { key: "cmn_hans", label: "中文" },
-  { key: "arb", label: "العربية" },
-  { key: "hin", label: "हिन्दी" },
+  { key: "eng", label: "English", lang: "en" },
+  { key: "cmn_hans", label: "中文", lang: "zh-Hans" },
+  { key: "arb", label: "العربية", lang: "ar" },
+  { key: "hin", label: "हिन्दी", lang: "hi" },
+  { key: "ben", label: "বাংলা", lang: "bn" },
+  { key: "urd", label: "اردو", lang: "ur" },
+  { key: "pes_1", label: "فارسی", lang: "fa" },
   { key: "code", label: "Python code" },
 ];
 
@@ -54,6 +61,7 @@ export function mountSamples(box, { onPick, onError }) {
         type: "button",
         class: "button small secondary",
         text: s.label,
+        ...(s.lang ? { lang: s.lang } : {}),
         dataset: { sample: s.key },
         on: {
           click: async () => {

@@ -1,0 +1,225 @@
+"""The playground in its six locales (issue 21): catalogs complete and consistent,
+the shell and Tokenize worded from the locale's catalog (no English left on the
+marked elements), right to left for Urdu and Persian, counts in the locale's
+digits while token ids stay ASCII, and axe-core finding no serious or critical
+violation on Tokenize in en, ur and bn.
+
+The reference numbers are tiktoken's (the count) written in each script's
+Unicode decimal digits (``unicodedata``); the catalog files are read from
+``web/src/locales`` and the list of locales from ``web/src/i18n.js``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+
+import pytest
+
+from tests.e2e import helpers as h
+
+LOCALES_DIR = h.ROOT / "web" / "src" / "locales"
+AXE = h.ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def _locales() -> dict[str, str]:
+    """{code: dir} as web/src/i18n.js's LOCALES lists them."""
+    src = (h.ROOT / "web" / "src" / "i18n.js").read_text(encoding="utf-8")
+    return dict(re.findall(r'\{ code: "([\w-]+)", name: "[^"]+", dir: "(ltr|rtl)" \}', src))
+
+
+LOCALES = _locales()
+#: Zero of each locale's count digits (Intl.NumberFormat defaults as Chromium's CLDR gives them).
+DIGIT_ZERO = {"en": "0", "ur": "0", "hi": "0", "hi-Latn": "0", "bn": "\u09e6", "fa": "\u06f0"}
+TEXT = "Hello, world! سلام دنیا। হ্যালো"  # under 1000 tokens, characters, bytes: no grouping
+
+
+def catalog(code: str) -> dict:
+    return json.loads((LOCALES_DIR / f"{code}.json").read_text(encoding="utf-8"))
+
+
+def in_digits(n: int, code: str) -> str:
+    zero = DIGIT_ZERO[code]
+    out = "".join(chr(ord(zero) + int(d)) for d in str(n))
+    assert all(unicodedata.decimal(c) == int(d) for c, d in zip(out, str(n)))
+    return out
+
+
+def test_catalogs_cover_every_key_with_the_same_english_source():
+    assert set(LOCALES) == {"en", "ur", "fa", "bn", "hi", "hi-Latn"}
+    assert {p.stem for p in LOCALES_DIR.glob("*.json")} == set(LOCALES)
+    en = catalog("en")
+    for code in LOCALES:
+        c = catalog(code)
+        assert c["locale"] == code
+        assert c["messages"].keys() == en["messages"].keys(), code
+        assert c["glossary"].keys() == en["glossary"].keys(), code
+        for key, entry in c["messages"].items():
+            assert entry["en"] == en["messages"][key]["text"], (code, key)
+            text, source = entry["text"], entry["en"]
+            # plural forms (an object of Intl.PluralRules categories) need "other"; a language
+            # whose sentence does not change with the count may give one string
+            forms = list(text.values()) if isinstance(text, dict) else [text]
+            if isinstance(text, dict):
+                assert "other" in text, (code, key)
+            # a translation that is the English source says so ("keep": the brand, a term kept)
+            if code != "en" and text == source:
+                assert entry.get("keep") is True, (code, key)
+            placeholders = set(re.findall(r"\{(\w+)\}", json.dumps(source)))
+            for form in forms:
+                assert set(re.findall(r"\{(\w+)\}", form)) <= placeholders | {"n"}, (code, key)
+
+
+def _open(page, site_url, code):
+    page.goto(f"{site_url}?lang={code}#tokenize")
+    h.wait_ready(page)
+    h.set_text(page, "tokenize-text", TEXT)
+    enc = h.tiktoken_for("cl100k_base")
+    ids = enc.encode_ordinary(TEXT)
+    page.wait_for_function(
+        "(n) => document.querySelector('#view-tokenize').dataset.encoded === `cl100k_base:${n}`",
+        arg=len(ids),
+        timeout=60_000,
+    )
+    return ids
+
+
+@pytest.mark.parametrize("code", sorted(LOCALES))
+def test_tokenize_in_each_locale(page, site_url, code):
+    ids = _open(page, site_url, code)
+    html = page.evaluate("() => [document.documentElement.lang, document.documentElement.dir]")
+    assert html == [code, LOCALES[code]]
+    assert page.input_value('[data-testid="lang-picker"]') == code
+    messages = catalog(code)["messages"]
+    # every marked element of the shell and Tokenize says the locale's text, not the English source
+    shown = page.evaluate(
+        """() => [...document.querySelectorAll('header [data-i18n], .tabbar [data-i18n], footer [data-i18n], #view-tokenize [data-i18n]')].map((el) => [el.dataset.i18n, el.textContent.trim()])"""
+    )
+    assert len(shown) >= 30
+    for key, text in shown:
+        assert text == messages[key]["text"], (key, text)
+        if code != "en" and not messages[key].get("keep"):
+            assert text != messages[key]["en"], key
+    labels = page.evaluate(
+        """() => [...document.querySelectorAll('[data-i18n-attr]')].flatMap((el) =>
+              el.dataset.i18nAttr.split(';').map((p) => p.split(':')).map(([a, k]) => [k, el.getAttribute(a)]))"""
+    )
+    for key, value in labels:
+        assert value == messages[key]["text"], key
+    # counts in the locale's digits, from tiktoken's count; ids stay ASCII
+    assert page.text_content('[data-testid="count-tokens"]') == in_digits(len(ids), code)
+    assert page.text_content('[data-testid="count-chars"]') == in_digits(len(TEXT), code)
+    page.check('[data-testid="toggle-ids"]')
+    page.wait_for_selector(".tok-id")
+    # (a box of tokens sharing one character lists their ids space-separated)
+    shown_ids = " ".join(page.locator(".tok-id").all_text_contents()).split()
+    assert shown_ids == [str(i) for i in ids]
+    # the status line and the count note come from the catalog too
+    if code != "en":
+        assert page.text_content('[data-testid="status-text"]') == messages["status.ready"]["text"]
+    assert page.console_errors == []
+
+
+def test_language_menu_switches_without_reload_and_is_remembered(page, site_url):
+    _open(page, site_url, "en")
+    page.evaluate("() => { window.sameDocument = true; }")
+    page.select_option('[data-testid="lang-picker"]', "fa")
+    page.wait_for_function("() => document.documentElement.lang === 'fa'")
+    assert page.evaluate("() => window.sameDocument") is True  # no reload
+    assert page.evaluate("() => document.documentElement.dir") == "rtl"
+    assert page.text_content("#tab-tokenize").strip() == catalog("fa")["messages"]["tab.tokenize"]["text"]
+    assert (
+        page.text_content('[data-testid="count-tokens"]')[0]
+        in "\u06f0\u06f1\u06f2\u06f3\u06f4\u06f5\u06f6\u06f7\u06f8\u06f9"
+    )
+    # a share link carries the language
+    page.click('[data-testid="share-button"]')
+    assert "lang=fa" in page.input_value('[data-testid="share-link"]')
+    page.goto(site_url + "#tokenize")
+    h.wait_ready(page)
+    assert page.evaluate("() => document.documentElement.lang") == "fa"
+
+
+@pytest.fixture
+def csp_free_page(browser):
+    """A page whose context bypasses the CSP, so axe-core can be injected as a script tag."""
+    context = browser.new_context(bypass_csp=True)
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+@pytest.mark.parametrize("code", ["en", "ur", "bn"])
+def test_axe_on_tokenize(csp_free_page, site_url, code):
+    page = csp_free_page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    _open(page, site_url, code)
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate(
+        """async () => {
+          const r = await axe.run(document.querySelector('#view-tokenize'), {
+            runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+          });
+          return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+        }"""
+    )
+    bad = [v for v in result if v["impact"] in ("serious", "critical")]
+    # in right to left nothing sticks out sideways (the page scrolls only down)
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    if code == "ur":  # for a person to look at: build/screenshots/ (git-ignored)
+        page.screenshot(path=str(h.ROOT / "build" / "screenshots" / "tokenize-ur.png"), full_page=True)
+    assert bad == [], bad
+
+
+SCRIPT = {"ben": "BENGALI", "urd": "ARABIC", "pes_1": "ARABIC"}
+
+
+@pytest.mark.parametrize(("code", "lang"), [("ben", "bn"), ("urd", "ur"), ("pes_1", "fa")])
+def test_train_offers_the_course_languages_as_samples(page, site_url, code, lang):
+    h.open_ready(page, site_url, "train")
+    button = page.locator(f'[data-sample="{code}"]')
+    assert button.get_attribute("lang") == lang
+    button.click()
+    page.wait_for_function("() => document.querySelector('[data-testid=\"train-text\"]').value.length > 200")
+    text = page.input_value('[data-testid="train-text"]')
+    # the built sample of that language (UDHR preamble and Article 1), in that language's script
+    samples = json.loads((h.DIST / "samples" / "udhr.json").read_text(encoding="utf-8"))["languages"]
+    assert text == next(s["text"] for s in samples if s["code"] == code)
+    letters = [c for c in text if c.isalpha()]
+    assert sum(SCRIPT[code] in unicodedata.name(c, "") for c in letters) > 0.95 * len(letters)
+
+
+@pytest.mark.parametrize("code", ["ur", "fa"])
+def test_rtl_tokenize_fits_a_phone(page, site_url, code):
+    page.set_viewport_size({"width": 390, "height": 844})
+    _open(page, site_url, code)
+    # nothing sticks out sideways: the page scrolls only down
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    wide = page.evaluate(
+        """() => [...document.querySelectorAll('#view-tokenize *, header *')]
+              .filter((el) => el.offsetParent && !el.closest('.tabs, .table-wrap'))
+              .filter((el) => { const r = el.getBoundingClientRect(); return r.width && (r.left < -1 || r.right > 391); })
+              .map((el) => el.tagName + '.' + el.className + '[' + (el.dataset.testid || '') + ']')"""
+    )
+    assert wide == []
+    page.screenshot(path=str(h.ROOT / "build" / "screenshots" / f"tokenize-{code}-phone.png"), full_page=True)
+
+
+def test_errors_are_worded_from_their_type_in_the_locale(page, site_url):
+    page.goto(f"{site_url}?lang=bn#tokenize")
+    h.wait_ready(page)
+    # a real error from Python (an id gpt2 does not have), shown under Tokenize's Ids → text
+    page.click('[data-testid="decode-card"] summary')
+    page.fill('[data-testid="decode-ids"]', "99999999")
+    page.click('[data-testid="decode-button"]')
+    shown = page.locator('[data-testid="decode-error"]')
+    shown.wait_for(state="visible")
+    err = page.evaluate(
+        """async () => { try { await window.bytepair.decodeIds('99999999', 'gpt2'); return null; }
+                         catch (e) { return [e.type, e.field, e.message]; } }"""
+    )
+    assert err is not None and err[0] == "argument" and err[1] == "ids"
+    lead = catalog("bn")["messages"]["error.argument"]["text"].split("{field}")[0]
+    assert shown.text_content().startswith(lead + "ids")
+    assert page.console_errors == []

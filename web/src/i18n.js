@@ -1,0 +1,219 @@
+// The page's language (issue 21): which locale, its message catalog, t(key, params),
+// numbers in the locale's digits, <html lang dir>, and the elements marked in
+// index.html (data-i18n, data-i18n-attr) worded from the catalog.
+//
+// Catalogs: one JSON file per locale in src/locales/<code>.json (layout in web/README.md):
+//   {"locale": code, "glossary": {term: {"en", "text"}}, "messages": {key: {"en": source, "text": translation}}}
+// A message's text is a string with {name} placeholders, or for counts an object of
+// Intl.PluralRules categories ({"one": ..., "other": ...}) chosen by params.n.
+// Counts and percentages use the locale's default digits (Intl.NumberFormat: bn ০–৯,
+// fa ۰–۹; ur, hi and hi-Latn ASCII, as CLDR and Chromium give them); token ids, byte
+// values and code stay ASCII (format.js `int`, never `num` here).
+
+/** The supported locales, once: code, the language named in itself, direction. */
+export const LOCALES = Object.freeze([
+  { code: "en", name: "English", dir: "ltr" },
+  { code: "ur", name: "اردو", dir: "rtl" },
+  { code: "fa", name: "فارسی", dir: "rtl" },
+  { code: "bn", name: "বাংলা", dir: "ltr" },
+  { code: "hi", name: "हिन्दी", dir: "ltr" },
+  { code: "hi-Latn", name: "Hinglish", dir: "ltr" },
+]);
+const CODES = LOCALES.map((l) => l.code);
+const SAVED_KEY = "bytepair-lang";
+
+/**
+ * The supported locale for a language tag ("ur-PK" -> "ur", "hi-Latn-IN" -> "hi-Latn"), or null.
+ * @param {string} tag a BCP 47 tag
+ * @returns {string|null}
+ */
+export function matchLocale(tag) {
+  if (!tag) return null;
+  let loc;
+  try {
+    loc = new Intl.Locale(tag);
+  } catch {
+    return null;
+  }
+  if (loc.language === "hi" && loc.script === "Latn") return "hi-Latn";
+  return CODES.includes(loc.language) ? loc.language : null;
+}
+
+/**
+ * The locale to show: the URL's `lang=` (share links and embed snippets carry it), else the
+ * choice remembered in this browser, else the first of the browser's languages supported, else "en".
+ * @param {{search?: string, saved?: string|null, languages?: readonly string[]}} [from]
+ * @returns {string} a code of LOCALES
+ */
+export function chooseLocale({
+  search = location.search,
+  saved = readSaved(),
+  languages = navigator.languages || [navigator.language],
+} = {}) {
+  const asked = matchLocale(new URLSearchParams(search).get("lang"));
+  if (asked) return asked;
+  if (CODES.includes(saved)) return saved;
+  for (const tag of languages) {
+    const m = matchLocale(tag);
+    if (m) return m;
+  }
+  return "en";
+}
+
+function readSaved() {
+  try {
+    return localStorage.getItem(SAVED_KEY);
+  } catch {
+    return null; // storage blocked (an embed in a strict browser): nothing remembered
+  }
+}
+
+let current = "en";
+let messages = {};
+const catalogs = new Map();
+const listeners = new Set();
+let numberFormat = new Intl.NumberFormat("en");
+let plurals = new Intl.PluralRules("en");
+
+/** The current locale's code. */
+export const locale = () => current;
+/** The current locale's entry of LOCALES. */
+export const localeInfo = () => LOCALES.find((l) => l.code === current);
+
+async function loadCatalog(code) {
+  if (!catalogs.has(code)) {
+    const p = fetch(new URL(`./locales/${code}.json`, import.meta.url)).then((res) => {
+      if (!res.ok) throw new Error(`The ${code} message catalog could not be loaded (HTTP ${res.status}).`);
+      return res.json();
+    });
+    catalogs.set(code, p);
+    p.catch(() => catalogs.delete(code));
+  }
+  return catalogs.get(code);
+}
+
+/**
+ * Switch to a locale: fetch its catalog (once), set <html lang dir>, word the marked
+ * elements, tell the listeners. The choice is remembered when `remember`.
+ * @param {string} code a code of LOCALES (anything else: "en")
+ * @param {{remember?: boolean}} [options]
+ * @returns {Promise<string>} the locale now shown
+ */
+export async function setLocale(code, { remember = false } = {}) {
+  if (!CODES.includes(code)) code = "en";
+  const catalog = await loadCatalog(code);
+  current = code;
+  messages = catalog.messages;
+  numberFormat = new Intl.NumberFormat(code);
+  plurals = new Intl.PluralRules(code);
+  const info = localeInfo();
+  document.documentElement.lang = code;
+  document.documentElement.dir = info.dir;
+  if (remember) {
+    try {
+      localStorage.setItem(SAVED_KEY, code);
+    } catch {
+      /* not remembered */
+    }
+  }
+  translateDom(document);
+  for (const fn of listeners) fn(code);
+  return code;
+}
+
+/** Call fn(code) after each change of locale. */
+export function onLocaleChange(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/**
+ * A count or measure in the locale's digits (Intl.NumberFormat of the locale). Not for ids,
+ * byte values or anything a user copies: those stay ASCII (format.js).
+ * @param {number|null} n
+ * @param {Intl.NumberFormatOptions} [options]
+ * @returns {string} "–" for a missing number
+ */
+export function num(n, options) {
+  if (n == null || !Number.isFinite(n)) return "–";
+  return options ? new Intl.NumberFormat(current, options).format(n) : numberFormat.format(n);
+}
+
+/**
+ * The message `key` in the current locale, placeholders {name} filled from params (numbers
+ * through `num`, so in the locale's digits; pass a string to keep ASCII; in a right-to-left
+ * locale a string is bidi-isolated). A plural message
+ * picks its form by params.n (Intl.PluralRules). A key missing from the catalog shows as the key.
+ * @param {string} key
+ * @param {Record<string, string|number>} [params]
+ * @returns {string}
+ */
+export function t(key, params = {}) {
+  const entry = messages[key];
+  if (!entry) return key;
+  let text = entry.text;
+  if (typeof text === "object") text = text[plurals.select(params.n ?? 0)] ?? text.other;
+  const rtl = localeInfo().dir === "rtl";
+  return text.replace(/\{(\w+)\}/g, (m, name) => {
+    const v = params[name];
+    if (v == null) return m;
+    if (typeof v === "number") return num(v);
+    // in a right-to-left sentence a name such as "GPT-4 (cl100k_base)" keeps its own order:
+    // first-strong isolate (U+2068) ... pop directional isolate (U+2069)
+    return rtl && v ? `\u2068${v}\u2069` : v;
+  });
+}
+
+/**
+ * An error as the reader's language says it, worded from its structure: a bytepair error's
+ * `type` and `field` (errors.js BytepairError), a crash or time-out of the worker (rpc.js,
+ * by class name); the English `message` is shown as is only in "en" or as the detail of a
+ * type without its own sentence. Never parsed from the message text.
+ * @param {Error & {type?: string, field?: string|null}} err
+ * @returns {string}
+ */
+export function errorText(err) {
+  const message = err?.message ?? String(err);
+  if (current === "en") return message;
+  if (err?.name === "WorkerCrashed") return t("error.crashed");
+  if (err?.name === "CallTimeout") return t("error.timeout");
+  const key = `error.${err?.type}`;
+  if (err?.type && messages[key]) return t(key, { field: err.field ?? "", message });
+  return t("error.other", { message });
+}
+
+/**
+ * Word the marked elements under root: data-i18n="key" sets the text (the element holds
+ * text only); data-i18n-attr="attr:key;attr:key" sets attributes (aria-label, title, placeholder).
+ * @param {ParentNode} root
+ */
+export function translateDom(root) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-attr]")) {
+    for (const pair of el.dataset.i18nAttr.split(";")) {
+      const [attr, key] = pair.split(":").map((s) => s.trim());
+      if (attr && key) el.setAttribute(attr, t(key));
+    }
+  }
+}
+
+/**
+ * The language menu of the header: a <select> of LOCALES, each named in itself.
+ * @param {HTMLSelectElement} select
+ */
+export function mountLanguagePicker(select) {
+  select.replaceChildren(
+    ...LOCALES.map((l) => {
+      const o = document.createElement("option");
+      o.value = l.code;
+      o.lang = l.code;
+      o.textContent = l.name;
+      return o;
+    }),
+  );
+  select.value = current;
+  select.addEventListener("change", () => setLocale(select.value, { remember: true }));
+  onLocaleChange((code) => {
+    select.value = code;
+  });
+}
