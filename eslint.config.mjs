@@ -16,6 +16,11 @@ export default [
     },
   },
   {
+    // widget.js: a module script on host pages (<bytepair-widget>)
+    files: ["web/widget.js"],
+    languageOptions: { ecmaVersion: 2024, sourceType: "module", globals: { ...globals.browser } },
+  },
+  {
     // classic scripts: boot.js (blocking, in <head>) and embed.js (on host pages)
     files: ["web/src/boot.js", "web/embed.js"],
     languageOptions: { ecmaVersion: 2024, sourceType: "script", globals: { ...globals.browser } },
