@@ -72,12 +72,14 @@ class BytepairWidget extends HTMLElement {
   constructor() {
     super();
     this.attachShadow({ mode: "open" });
-    const style = document.createElement("style");
-    style.textContent = STYLE;
+    // a constructed style sheet, not a <style> element: a course page's CSP (style-src 'self') allows it
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(STYLE);
+    this.shadowRoot.adoptedStyleSheets = [sheet];
     this.placeholder = document.createElement("div");
     this.placeholder.className = "placeholder";
     this.placeholder.part = "placeholder";
-    this.shadowRoot.append(style, this.placeholder);
+    this.shadowRoot.append(this.placeholder);
     this.iframe = null;
     this.observer = null;
     this.onMessage = this.onMessage.bind(this);
