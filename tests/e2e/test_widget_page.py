@@ -190,3 +190,24 @@ def test_three_widgets_on_a_cross_site_course_page(browser, sites, tmp_path):
     finally:
         context.close()
     assert errors == []
+
+
+def test_the_plain_html_example_page(page, site_url):
+    """web/examples/widget.html (a strict Content-Security-Policy: scripts, frames and styles of its
+    own origin only): the Tokenize widget shows its tokenizer and text, counted as tiktoken does;
+    the widgets further down wait as placeholders; nothing is refused or thrown."""
+    enc = tiktoken_for("o200k_base")
+    page.set_viewport_size({"width": 1000, "height": 700})
+    page.goto(site_url + "examples/widget.html")
+    page.locator("bytepair-widget[view=tokenize] iframe").wait_for(state="attached")
+    text = page.locator("bytepair-widget[view=tokenize]").get_attribute("text")
+    frame = page.locator("bytepair-widget[view=tokenize] iframe").element_handle().content_frame()
+    _ready(frame)
+    assert frame.input_value('[data-testid="tokenize-tokenizer"]') == "o200k_base"
+    assert frame.input_value('[data-testid="tokenize-text"]') == text
+    frame.wait_for_function("() => document.querySelector('#view-tokenize').dataset.encoded")
+    want = f"o200k_base:{len(enc.encode_ordinary(text))}"
+    assert frame.evaluate("() => document.querySelector('#view-tokenize').dataset.encoded") == want
+    assert page.locator("bytepair-widget[view=train] iframe").count() == 0
+    assert page.locator("bytepair-widget[view=train] .placeholder").is_visible()
+    assert page.console_errors == []
