@@ -30,6 +30,7 @@ from tests.e2e.helpers import (
     course_server,
     lz_compress,
     tiktoken_for,
+    wait_ready,
 )
 from tools.buildutil import pyodide_site_dir
 from tools.serve import make_server, server_url
@@ -211,3 +212,36 @@ def test_the_plain_html_example_page(page, site_url):
     assert page.locator("bytepair-widget[view=train] iframe").count() == 0
     assert page.locator("bytepair-widget[view=train] .placeholder").is_visible()
     assert page.console_errors == []
+
+
+def test_the_embed_dialogs_element_snippet_works_on_another_site(page, browser, site_url):
+    """The Embed dialog's element snippet, pasted as is into a course page on another site, shows
+    the view as it was set up: the tokenizer and text, counted as tiktoken does."""
+    text = "Byte-pair encoding, as in GPT-2: ünïcode and 🙂."
+    enc = tiktoken_for("gpt2")
+    page.goto(site_url + f"#tokenize?tok=gpt2&t={lz_compress(text)}")
+    wait_ready(page)
+    page.click('[data-testid="embed-button"]')
+    page.select_option('[data-testid="embed-theme"]', "dark")
+    snippet = page.input_value('[data-testid="embed-widget-snippet"]')
+    assert snippet.startswith(f'<script type="module" src="{site_url}widget.js"></script>\n<div><bytepair-widget ')
+    assert ' view="tokenize"' in snippet and ' tok="gpt2"' in snippet and ' theme="dark"' in snippet
+    assert snippet.endswith("></bytepair-widget></div>")
+    html = f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Lesson</title></head><body>{snippet}</body></html>'
+    context = browser.new_context(viewport={"width": 1000, "height": 800})
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    try:
+        with course_server(html) as course:
+            lesson = context.new_page()
+            lesson.goto(course)
+            lesson.locator("bytepair-widget iframe").wait_for(state="attached")
+            frame = lesson.locator("bytepair-widget iframe").element_handle().content_frame()
+            wait_ready(frame)
+            assert "theme=dark" in frame.url
+            assert frame.input_value('[data-testid="tokenize-tokenizer"]') == "gpt2"
+            assert frame.input_value('[data-testid="tokenize-text"]') == text
+            frame.wait_for_function("() => document.querySelector('#view-tokenize').dataset.encoded")
+            got = frame.evaluate("() => document.querySelector('#view-tokenize').dataset.encoded")
+            assert got == f"gpt2:{len(enc.encode_ordinary(text))}"
+    finally:
+        context.close()
