@@ -16,8 +16,9 @@ export default [
     },
   },
   {
-    // the notebook widgets' ES modules (anywidget), shipped in the Python package
-    files: ["py/bytepair/static/*.js"],
+    // ES modules on other pages: the notebook widgets (anywidget, shipped in the Python package)
+    // and widget.js (a module script on course pages: <bytepair-widget>)
+    files: ["py/bytepair/static/*.js", "web/widget.js"],
     languageOptions: { ecmaVersion: 2024, sourceType: "module", globals: { ...globals.browser } },
   },
   {

@@ -53,6 +53,12 @@ ISOLATION_HEADERS = {
 }
 
 
+#: Sent with every file: the site is public and static, and a course page on another site loads
+#: ``widget.js`` (a module script, so fetched in CORS mode) and the modules it imports
+#: (``src/links.js``, ``vendor/lz-string.min.js``) from here. GitHub Pages sends the same.
+CORS_HEADERS = {"Access-Control-Allow-Origin": "*"}
+
+
 #: Files whose name holds a hash of their content (``snapshot/python-<key>.snap.gz``,
 #: tools/snapshot.py) or that sit in a folder named by their version (``pyodide/<version>/``,
 #: buildutil.pyodide_site_dir): a changed file gets a new URL, so browsers may keep these
@@ -149,6 +155,8 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         # so a rebuilt file is never served stale; content-named files are immutable.
         self.send_header("Cache-Control", cache_control(self.path))
         self.send_header("X-Content-Type-Options", "nosniff")
+        for name, value in CORS_HEADERS.items():
+            self.send_header(name, value)
         if self.isolate:
             for name, value in ISOLATION_HEADERS.items():
                 self.send_header(name, value)

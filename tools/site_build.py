@@ -75,7 +75,7 @@ from tools import udhr as udhr_reader
 from tools import wheels as wheel_steps
 from tools.buildutil import DIST, NODE_MODULES, PY_SRC, ROOT, WEB, BuildError, log, npm_version, pyodide_site_dir
 from tools.distwriter import DistWriter
-from tools.serve import IMMUTABLE, IMMUTABLE_PREFIXES, ISOLATION_HEADERS
+from tools.serve import CORS_HEADERS, IMMUTABLE, IMMUTABLE_PREFIXES, ISOLATION_HEADERS
 from tools.setup_env import ensure_node_modules
 
 VOCAB_SRC = PY_SRC / "bytepair" / "data"
@@ -313,9 +313,10 @@ def step_vendor(out: DistWriter) -> dict[str, str]:
 
 def headers_file() -> bytes:
     """``_headers`` (Netlify / Cloudflare Pages syntax): every path gets
-    :data:`tools.serve.ISOLATION_HEADERS`, the headers ``build.py serve`` sends."""
+    :data:`tools.serve.ISOLATION_HEADERS` and :data:`tools.serve.CORS_HEADERS`, the headers
+    ``build.py serve`` sends."""
     lines = ["# Cross-origin isolation (COOP/COEP): Stop interrupts Python mid-merge. See web/README.md.", "/*"]
-    lines += [f"  {name}: {value}" for name, value in ISOLATION_HEADERS.items()]
+    lines += [f"  {name}: {value}" for name, value in {**ISOLATION_HEADERS, **CORS_HEADERS}.items()]
     for prefix in IMMUTABLE_PREFIXES:  # content-named files (tools/snapshot.py), versioned folders
         lines += [f"{prefix}*", f"  Cache-Control: {IMMUTABLE}"]
     return ("\n".join(lines) + "\n").encode()

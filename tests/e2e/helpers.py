@@ -12,7 +12,10 @@ predicate here is an arrow function, never an expression string.
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import subprocess
+import threading
 
 import pytest
 
@@ -27,6 +30,7 @@ __all__ = [
     "IS_CI",
     "READY_TIMEOUT",
     "ROOT",
+    "course_server",
     "lz_compress",
     "open_ready",
     "set_text",
@@ -182,3 +186,29 @@ def lz_compress(text: str) -> str:
     )
     out = subprocess.run(["node", "-e", script], input=text.encode(), capture_output=True, cwd=ROOT, check=True)
     return out.stdout.decode()
+
+
+@contextlib.contextmanager
+def course_server(html: str):
+    """Serve ``html`` as a course page at ``http://localhost:PORT/lesson.html``: another site than
+    the playground's ``127.0.0.1`` (cross-site embeds, issue 19). Yields that URL."""
+    body = html.encode()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (http.server's name)
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://localhost:{server.server_address[1]}/lesson.html"
+    finally:
+        server.shutdown()
+        server.server_close()

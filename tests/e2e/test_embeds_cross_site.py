@@ -20,8 +20,6 @@ counts, and a slow count of the textbook example's pairs written here.
 from __future__ import annotations
 
 import collections
-import contextlib
-import http.server
 import json
 import threading
 import time
@@ -36,6 +34,7 @@ from tests.e2e.helpers import (
     DEFAULT_TIMEOUT_MS,
     DIST,
     READY_TIMEOUT,
+    course_server,
     lz_compress,
     set_text,
     tiktoken_for,
@@ -79,38 +78,13 @@ def _course_html(site: str) -> str:
 </body></html>"""
 
 
-@contextlib.contextmanager
-def _course_server(html: str):
-    """The course page at http://localhost:PORT/lesson.html (another site than 127.0.0.1)."""
-    body = html.encode()
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 (http.server's name)
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://localhost:{server.server_address[1]}/lesson.html"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
 @pytest.fixture(scope="module")
 def sites(site_url):
     """(playground server with request counts, course page URL); site_url builds web/dist first."""
     server = make_server("127.0.0.1", 0, directory=DIST, quiet=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        with _course_server(_course_html(server_url(server))) as course:
+        with course_server(_course_html(server_url(server))) as course:
             yield server, course
     finally:
         server.shutdown()

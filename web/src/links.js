@@ -178,9 +178,13 @@ export function siteBase(href = location.href) {
   return u.href;
 }
 
-/** The full link to a view state (with ?lang= unless English); embed: {theme} for the <iframe> form, null for a plain link. */
-export function linkTo(view, params, { embed = null } = {}) {
-  const u = new URL(siteBase());
+/**
+ * The full link to a view state (with ?lang= unless English); embed: {theme} for the <iframe> form,
+ * null for a plain link; base: the site's address (default: this page's, siteBase(); widget.js
+ * passes its own folder).
+ */
+export function linkTo(view, params, { embed = null, base = null } = {}) {
+  const u = new URL(base || siteBase());
   if (embed) {
     u.searchParams.set("embed", "1");
     if (embed.theme) u.searchParams.set("theme", embed.theme);
@@ -233,6 +237,39 @@ function attr(s) {
 export function iframeSnippet(src, { title, height = 640 } = {}) {
   const script = new URL("embed.js", siteBase()).href;
   return `<iframe src="${attr(src)}" title="${attr(title || "bytepair")}" width="100%" height="${height}" loading="lazy" style="border:0;max-width:100%"></iframe>\n<script src="${attr(script)}" defer></script>`;
+}
+
+/** Each view's title in embeds (the <iframe>'s title, the widget's placeholder). */
+export const VIEW_TITLES = Object.freeze({
+  train: "bytepair: train a BPE tokenizer",
+  tokenize: "bytepair: tokenize text",
+  compare: "bytepair: compare languages",
+  steps: "bytepair: BPE step by step",
+  chat: "bytepair: count a chat conversation",
+});
+
+/** The starting height (CSS pixels) of an embed of `view`, before it reports its content's height. */
+export function embedHeight(view) {
+  return view === "steps" ? 900 : 640;
+}
+
+/** The element names of the <bytepair-widget> snippet besides the link's parameters (web/widget.js). */
+export const WIDGET_ATTRS = Object.freeze(["view", "theme", "text", "lang"]);
+
+/**
+ * The ready-to-paste <bytepair-widget> snippet (web/widget.js) for a view state: its attributes
+ * are the link's names (`view`, the view's LINK_PARAMS, `theme`), wrapped in a <div> so that
+ * Markdown (MkDocs, MyST) keeps it as a block of raw HTML.
+ */
+export function widgetSnippet(view, params, { theme = null } = {}) {
+  const script = new URL("widget.js", siteBase()).href;
+  const attrs = [`view="${attr(view)}"`];
+  for (const [key, value] of Object.entries(params)) {
+    if (value == null || value === "" || !(LINK_PARAMS[view] || []).includes(key)) continue;
+    attrs.push(`${key}="${attr(value)}"`);
+  }
+  if (theme) attrs.push(`theme="${attr(theme)}"`);
+  return `<script type="module" src="${attr(script)}"></script>\n<div><bytepair-widget ${attrs.join(" ")}></bytepair-widget></div>`;
 }
 
 /**

@@ -1,17 +1,9 @@
 // Share and Embed: dialogs that show the link to the current view (selected,
 // copied to the clipboard where the browser allows it) and the ready-to-paste
-// <iframe> snippet. The link itself comes from links.js and the view's link().
+// <iframe> and <bytepair-widget> snippets. The link itself comes from links.js and the view's link().
 
 import { $, deviceHint } from "./dom.js";
-import { linkTo, lengthNote, iframeSnippet, shareIntro } from "./links.js";
-
-const TITLES = {
-  train: "bytepair: train a BPE tokenizer",
-  tokenize: "bytepair: tokenize text",
-  compare: "bytepair: compare languages",
-  steps: "bytepair: BPE step by step",
-  chat: "bytepair: count a chat conversation",
-};
+import { linkTo, lengthNote, iframeSnippet, shareIntro, VIEW_TITLES, embedHeight, widgetSnippet } from "./links.js";
 
 /** Copy `text`; resolves true when the clipboard took it. */
 async function copy(text) {
@@ -36,6 +28,7 @@ export function mountShare(source) {
   const shareIntroEl = $(document, '[data-testid="share-intro"]');
   const embedDialog = $(document, '[data-testid="embed-dialog"]');
   const embedField = $(document, '[data-testid="embed-snippet"]');
+  const widgetField = $(document, '[data-testid="embed-widget-snippet"]');
   const embedStatus = $(document, '[data-testid="embed-status"]');
   const embedNote = $(document, '[data-testid="embed-note"]');
   const embedTheme = $(document, '[data-testid="embed-theme"]');
@@ -88,7 +81,8 @@ export function mountShare(source) {
     const { view, params, notes, omitted } = source.current();
     const theme = embedTheme.value || null;
     const src = linkTo(view, params, { embed: { theme } });
-    embedField.value = iframeSnippet(src, { title: TITLES[view] || "bytepair", height: view === "steps" ? 900 : 640 });
+    embedField.value = iframeSnippet(src, { title: VIEW_TITLES[view] || "bytepair", height: embedHeight(view) });
+    widgetField.value = widgetSnippet(view, params, { theme });
     embedPreview.href = src;
     const warn = [omitted, ...notes, lengthNote(src)].filter(Boolean);
     embedNote.textContent = warn.join(" ");
@@ -107,6 +101,9 @@ export function mountShare(source) {
   $(document, '[data-testid="share-copy"]').addEventListener("click", () => copyField(shareField, shareStatus, "Link"));
   $(document, '[data-testid="embed-copy"]').addEventListener("click", () =>
     copyField(embedField, embedStatus, "Snippet"),
+  );
+  $(document, '[data-testid="embed-widget-copy"]').addEventListener("click", () =>
+    copyField(widgetField, embedStatus, "Element snippet"),
   );
   for (const button of document.querySelectorAll("[data-close-dialog]")) {
     button.addEventListener("click", () => button.closest("dialog").close());
