@@ -168,6 +168,25 @@ def _tokenizer_options(f):
     return f
 
 
+def _dask_options(f):
+    """``--dask`` and ``--partition-bytes``: counting on a Dask cluster (``train``, ``pieces``)."""
+    f = click.option(
+        "--partition-bytes",
+        type=click.IntRange(1),
+        default=32 << 20,
+        show_default=True,
+        help="With --dask: bytes of the files per partition.",
+    )(f)
+    f = click.option(
+        "--dask",
+        "dask_spec",
+        metavar="ADDRESS|local:N",
+        default=None,
+        help="Count on a Dask cluster: a scheduler address, or local:N worker processes (extra [dask]).",
+    )(f)
+    return f
+
+
 def _pick_tokenizer(encoding, tokenizer_file, pattern):
     if encoding and tokenizer_file:
         _fail("give --encoding or --tokenizer, not both")
@@ -241,20 +260,7 @@ ERRORS = click.Choice(["strict", "replace"])
 @click.option(
     "--errors", type=ERRORS, default="strict", show_default=True, help="Invalid UTF-8: stop, or read as U+FFFD."
 )
-@click.option(
-    "--dask",
-    "dask_spec",
-    metavar="ADDRESS|local:N",
-    default=None,
-    help="Count on a Dask cluster: a scheduler address, or local:N worker processes (extra [dask]).",
-)
-@click.option(
-    "--partition-bytes",
-    type=click.IntRange(1),
-    default=32 << 20,
-    show_default=True,
-    help="With --dask: bytes of the files per partition.",
-)
+@_dask_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
 def train(
     files,
@@ -407,20 +413,7 @@ def train(
 @click.option("--output", "-o", default="-", show_default=True, help="counts.tsv or counts.json (- = stdout, TSV).")
 @click.option("--workers", "-j", type=click.IntRange(0), default=None)
 @click.option("--errors", type=ERRORS, default="strict", show_default=True)
-@click.option(
-    "--dask",
-    "dask_spec",
-    metavar="ADDRESS|local:N",
-    default=None,
-    help="Count on a Dask cluster: a scheduler address, or local:N worker processes (extra [dask]).",
-)
-@click.option(
-    "--partition-bytes",
-    type=click.IntRange(1),
-    default=32 << 20,
-    show_default=True,
-    help="With --dask: bytes of the files per partition.",
-)
+@_dask_options
 def pieces(files, pattern, special, normalization, output, workers, errors, dask_spec, partition_bytes):
     """Count the pieces of FILES (the input of `train --counts`)."""
     try:

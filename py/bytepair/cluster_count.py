@@ -58,12 +58,11 @@ from .corpus import (
     InputDecodeError,
     _add,
     _scan,
+    check_count_options,
     read_chunks,
     stitch_counts,
 )
 from .errors import ArgumentError, ArgumentTypeError
-from .normalize import normalize
-from .patterns import resolve_pattern
 
 __all__ = [
     "HEAD_CHARS",
@@ -111,18 +110,7 @@ class CountOptions:
         Raises:
             ArgumentError: bad pattern (or ``"none"``), normalization or special tokens.
         """
-        names = tuple(special_tokens)
-        for s in names:
-            if not isinstance(s, str) or not s:
-                raise ArgumentError(f"each special token must be a non-empty str, got {s!r}", field="special_tokens")
-        try:
-            normalize("", normalization)
-        except ValueError as e:
-            raise ArgumentError(str(e), field="normalization") from e
-        try:
-            pat = resolve_pattern(pattern)
-        except ValueError as e:
-            raise ArgumentError(str(e), field="pattern") from e
+        pat, names = check_count_options(pattern=pattern, special_tokens=special_tokens, normalization=normalization)
         if pat is None:
             raise ArgumentError(
                 "pattern 'none' keeps each text between special tokens whole and cannot be counted in "

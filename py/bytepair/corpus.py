@@ -335,6 +335,34 @@ def _add(total: dict[str, int], counts: Mapping[str, int]) -> None:
         total[p] = get(p, 0) + c
 
 
+def check_count_options(
+    *, pattern: str | None, special_tokens: Sequence[str], normalization: str | None
+) -> tuple[str | None, tuple[str, ...]]:
+    """Check the counting options of :func:`count_pieces` (and ``cluster_count``'s), once.
+
+    Returns:
+        ``(regex, special_tokens)``: the resolved split pattern (``None`` for ``"none"``: no
+        split) and the special tokens as a tuple.
+
+    Raises:
+        ArgumentError: a special token that is not a non-empty ``str`` (field ``special_tokens``),
+            an unknown normalization (``normalization``) or a bad pattern (``pattern``).
+    """
+    names = tuple(special_tokens)
+    for s in names:
+        if not isinstance(s, str) or not s:
+            raise ArgumentError(f"each special token must be a non-empty str, got {s!r}", field="special_tokens")
+    try:
+        normalize("", normalization)
+    except ValueError as e:
+        raise ArgumentError(str(e), field="normalization") from e
+    try:
+        pat = resolve_pattern(pattern)
+    except ValueError as e:
+        raise ArgumentError(str(e), field="pattern") from e
+    return pat, names
+
+
 def count_pieces(
     texts: Iterable[str],
     *,
@@ -367,18 +395,7 @@ def count_pieces(
     Raises:
         ArgumentError: bad pattern, normalization or special tokens.
     """
-    names = tuple(special_tokens)
-    for s in names:
-        if not isinstance(s, str) or not s:
-            raise ArgumentError(f"each special token must be a non-empty str, got {s!r}", field="special_tokens")
-    try:
-        normalize("", normalization)
-    except ValueError as e:
-        raise ArgumentError(str(e), field="normalization") from e
-    try:
-        pat = resolve_pattern(pattern)
-    except ValueError as e:
-        raise ArgumentError(str(e), field="pattern") from e
+    pat, names = check_count_options(pattern=pattern, special_tokens=special_tokens, normalization=normalization)
     if pat is None:
         return _count_whole(texts, names, normalization, on_chunk)
     chunk_chars = max(int(chunk_chars), 1)
