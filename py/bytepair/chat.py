@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -622,7 +622,10 @@ class ChatBreakdown:
     + tools_tokens == total``); ``tools_spans``: where the rendered tools are in
     ``text`` (``[start, end)`` pairs, same units as the tokens). ``estimate``:
     true where the layout is not the model maker's own (OpenAI ChatML with
-    tools, see :func:`bytepair.openai_chat.chatml_breakdown`)."""
+    tools, see :func:`bytepair.openai_chat.chatml_breakdown`). ``tools_ignored``: tools were
+    given but the format does not use them (a chat template that renders the same prompt
+    without them, as Llama 3.0's, Gemma 3's and DeepSeek V3's): ``tools_tokens`` is 0 because
+    they are not in the prompt, not because they are free."""
 
     text: str
     ids: list[int]
@@ -637,6 +640,7 @@ class ChatBreakdown:
     tools_tokens: int = 0
     tools_spans: list[tuple[int, int]] = field(default_factory=list)
     estimate: bool = False
+    tools_ignored: bool = False
 
     @property
     def overhead_tokens(self) -> int:
@@ -837,10 +841,13 @@ def build_breakdown(
     )
 
 
-def _tools_spans(template: str, messages, text: str, *, add_generation_prompt, continue_final_message, common) -> list:
+def _tools_spans(
+    template: str, messages, text: str, *, add_generation_prompt, continue_final_message, common
+) -> tuple[list, bool]:
     """Where the tools changed the rendered ``text``: the span between the common
     prefix and the common suffix of ``text`` and the same conversation rendered
-    without tools (``[]`` when that rendering fails or is equal)."""
+    without tools (``[]`` when that rendering fails or is equal), and whether the
+    template ignored the tools (the rendering without them is equal)."""
     try:
         bare = render_chat_template(
             template,
@@ -850,13 +857,15 @@ def _tools_spans(template: str, messages, text: str, *, add_generation_prompt, c
             **{**common, "tools": None},
         )
     except ChatTemplateError:
-        return []
+        return [], False
+    if bare == text:
+        return [], True
     p = _common_prefix(text, bare)
     limit = min(len(text), len(bare)) - p
     q = 0
     while q < limit and text[len(text) - 1 - q] == bare[len(bare) - 1 - q]:
         q += 1
-    return [(p, len(text) - q)] if p < len(text) - q else []
+    return ([(p, len(text) - q)] if p < len(text) - q else []), False
 
 
 def chat_breakdown(
@@ -907,7 +916,8 @@ def chat_breakdown(
     with and without tools is the tools' (``part="tools"``, counted in
     ``tools_tokens``), except message content found in it. For a template
     that writes tools into the first user turn (Llama 3.1) that span includes
-    the turn's header; templates that ignore ``tools`` give none.
+    the turn's header; templates that ignore ``tools`` give none and
+    ``tools_ignored=True``.
 
     Args: as :func:`apply_chat_template`, plus ``units``: ``"chars"``
     (characters) or ``"utf16"`` (UTF-16 code units, for JavaScript) for the spans.
@@ -967,7 +977,7 @@ def chat_breakdown(
                 content_spans[i].append((pos, pos + len(needle)))
                 taken.append((pos, pos + len(needle)))
                 break
-    tools_spans = (
+    tools_spans, tools_ignored = (
         _tools_spans(
             template,
             messages,
@@ -977,10 +987,10 @@ def chat_breakdown(
             common=common,
         )
         if tools
-        else []
+        else ([], False)
     )
     ids, spans = _encode_with_spans(tokenizer, text)
-    return build_breakdown(
+    b = build_breakdown(
         text=text,
         ids=ids,
         spans=spans,
@@ -994,6 +1004,7 @@ def chat_breakdown(
         tokenizer_name=getattr(tokenizer, "name", None),
         tools_spans=tools_spans,
     )
+    return replace(b, tools_ignored=True) if tools_ignored else b
 
 
 __all__ = [

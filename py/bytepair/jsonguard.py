@@ -55,7 +55,9 @@ def nesting_depth(text: str, *, limit: int = MAX_NESTING) -> int:
     ``limit + 1`` times: each pass removes one level of a well-formed file, so a
     real 30 MB ``tokenizer.json`` takes about 7 passes over its brackets. Text that
     stops shrinking (unbalanced brackets: not valid JSON) gets the peeled levels
-    plus the running depth of what is left, so ``"[" * 10**5`` counts as deep too.
+    plus the running depth of what is left, so ``"[" * 10**5`` counts as deep too; a
+    string left open (``'["abc'``) counts the brackets before its quote, and the
+    caller's ``json.loads`` then reports the syntax error with its line and column.
 
     Returns:
         The depth (``0`` for a scalar), or a number above ``limit`` as soon as it is
@@ -66,8 +68,10 @@ def nesting_depth(text: str, *, limit: int = MAX_NESTING) -> int:
         if not s:
             return peeled
         t = _PAIR.sub(b"", s)
-        if len(t) == len(s):  # unbalanced
-            return peeled + max(0, max(itertools.accumulate(map(_DEPTH_STEP.__getitem__, s))))
+        if len(t) == len(s):  # unbalanced, or a string left open
+            # An unmatched quote opens a string that never ends: what follows it is string text.
+            s = s.split(b'"', 1)[0]
+            return peeled + max(0, max(itertools.accumulate(map(_DEPTH_STEP.__getitem__, s)), default=0))
         s = t
     return limit + 1
 

@@ -294,6 +294,7 @@ CONTEXT_WINDOWS: tuple[ContextWindow, ...] = (
     ContextWindow("text-davinci-003", "text-davinci-003", "p50k_base", 4_097, "4,097 tokens", "https://platform.openai.com/docs/deprecations", "2022-11-28"),
     ContextWindow("gpt2", "GPT-2", "gpt2", 1_024, "n_ctx 1024", "https://huggingface.co/openai-community/gpt2/blob/main/config.json", "2019-02-14"),
     ContextWindow("llama-3.1", "Llama 3.1", "llama3", 131_072, "128K context length", "https://huggingface.co/meta-llama/Llama-3.1-8B", "2024-07-23"),
+    ContextWindow("llama-3", "Llama 3", "llama3", 8_192, "Context length 8k", "https://huggingface.co/meta-llama/Meta-Llama-3-8B (model card)", "2024-04-18"),
     ContextWindow("qwen3", "Qwen 3", "qwen3", 32_768, "32,768 natively (131,072 with YaRN)", "https://huggingface.co/Qwen/Qwen3-8B", "2025-04-29"),
     ContextWindow("gemma-3", "Gemma 3 (4B-27B)", "gemma3", 131_072, "128K context window (1B: 32K)", "https://ai.google.dev/gemma/docs/core", "2025-03-12"),
     ContextWindow("deepseek-v3", "DeepSeek V3", "deepseek_v3", 131_072, "Context Length 128K", "https://huggingface.co/deepseek-ai/DeepSeek-V3", "2024-12-26"),
@@ -302,14 +303,17 @@ CONTEXT_WINDOWS: tuple[ContextWindow, ...] = (
 )  # fmt: skip
 
 
-#: The Chat view's OpenAI formats (``bytepair.chat_formats.OPENAI_CHAT_FORMATS`` ids) -> the model of
-#: :data:`CONTEXT_WINDOWS` whose window their count is shown against; the open models' chat
-#: templates use the first row of their tokenizer.
+#: The Chat view's formats (``bytepair.chat_formats.chat_formats`` ids) -> the model of
+#: :data:`CONTEXT_WINDOWS` whose window their count is shown against: the OpenAI formats, and
+#: open-model formats whose model is not their tokenizer's default (the format, not the tokenizer,
+#: picks the model: the Llama 3 tokenizer file's own template is Llama 3.0's, 8,192 tokens). Other
+#: open-model formats (chat templates, Mistral's) use the first row of their tokenizer.
 CHAT_FORMAT_MODELS: dict[str, str] = {
     "chatml-o200k": "gpt-4o",
     "chatml-cl100k": "gpt-4-turbo",
     "chatml-gpt-3.5": "gpt-3.5-turbo",
     "harmony": "gpt-oss",
+    "template:llama3": "llama-3",
 }
 
 
@@ -319,7 +323,7 @@ def chat_context_models(formats: list[dict[str, Any]]) -> dict[str, str]:
     out = {}
     for f in formats:
         model = CHAT_FORMAT_MODELS.get(f["id"])
-        if model is None and f.get("format") == "chat_template":
+        if model is None:
             rows = context_windows(f.get("tokenizer"))
             model = rows[0].model if rows else None
         if model is not None:

@@ -362,3 +362,33 @@ def test_blank_tools_json_is_no_tools():
 def test_deep_tools_json_is_refused_before_parsing():
     with pytest.raises(ToolsError):
         chat_tools.parse_tools_json("[" * 100 + "]" * 100)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "model", "template"),
+    [
+        ("template:llama3", "llama3_1", None),  # the file's own template: Llama 3.0's
+        ("template:llama3@llama3.2", "llama3_1", "llama3.2"),
+        ("template:qwen3", "qwen3", None),
+        ("template:gemma3", "gemma3", None),
+        ("template:deepseek_v3", "deepseek_v3", None),
+    ],
+)
+def test_tools_ignored_when_transformers_leaves_them_out(fmt, model, template):
+    """Tester bug 4 (12:50): tools a template ignores were shown as "Tool definitions 0" with no
+    note. Reference: transformers renders the template with the tools; tools_ignored is true
+    exactly when the tool's name is not in its prompt."""
+    pytest.importorskip("transformers")
+    from tests.reference.chat_transformers import load_transformers
+
+    msgs = CONVERSATIONS["system_user"]
+    tools = [WEATHER]
+    ref = load_transformers(model)
+    kw = {"chat_template": chat_formats.published_template(template)} if template else {}
+    text = ref.apply_chat_template(msgs, tools=tools, add_generation_prompt=True, tokenize=False, **kw)
+    tok = hf_models.ours(model)
+    b = chat_formats.breakdown(fmt, msgs, tools=tools, get_tokenizer=lambda _name: tok)
+    ignored = "get_weather" not in text
+    assert b.tools_ignored is ignored and b.to_dict()["tools_ignored"] is ignored
+    assert (b.tools_tokens == 0) is ignored
+    assert chat_formats.breakdown(fmt, msgs, get_tokenizer=lambda _name: tok).tools_ignored is False

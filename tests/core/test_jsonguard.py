@@ -77,3 +77,50 @@ def test_word_count_json_refuses_deep_json(tmp_path):
 def test_real_files_are_far_below_the_limit(path):
     text = path.read_text(encoding="utf-8")
     assert jsonguard.nesting_depth(text) <= 8
+
+
+# Tester bug 1 (12:50): a string left open made nesting_depth raise KeyError(34) ('"' is 34) before
+# json.loads ran, so the page showed "34". The reference for the error is json.loads's own JSONDecodeError.
+UNTERMINATED = [
+    '["abc',
+    '"x',
+    '{"a": "b',
+    '"\\',
+    '"x\\"',
+    '["\\\\',
+    '[[["]]]',
+    '{"model": {"type": "BPE", "vocab": {"ab',
+]
+
+
+def _decode_error(text):
+    with pytest.raises(json.JSONDecodeError) as e:
+        json.loads(text)
+    return e.value
+
+
+@pytest.mark.parametrize("text", UNTERMINATED)
+def test_an_open_string_reaches_json_loads(text):
+    assert jsonguard.nesting_depth(text) <= jsonguard.MAX_NESTING
+    jsonguard.check_nesting(text, what="x")
+    ref = _decode_error(text)
+    with pytest.raises(TokenizerFileError) as e:
+        jsonguard.load_json(text, what="tokenizer.json")
+    assert e.value.where == f"line {ref.lineno}"
+    assert f"{ref.msg} at line {ref.lineno} column {ref.colno}" in str(e.value)
+
+
+@pytest.mark.parametrize("text", UNTERMINATED)
+def test_an_open_string_in_tools_gives_line_and_column(text):
+    from bytepair.chat_tools import parse_tools_json
+    from bytepair.errors import ToolsError
+
+    ref = _decode_error(text)
+    with pytest.raises(ToolsError) as e:
+        parse_tools_json(text)
+    d = e.value.to_dict()
+    assert (d["line"], d["column"], d["pos"]) == (ref.lineno, ref.colno, ref.pos)
+
+
+def test_an_open_string_after_deep_brackets_is_still_deep():
+    assert jsonguard.nesting_depth("[" * 10_000 + '"') > jsonguard.MAX_NESTING

@@ -225,3 +225,20 @@ def test_context_windows_name_real_tokenizers_and_chat_formats():
     for f in formats:  # counted by the tokenizer of the model it is shown against
         assert by_model[chat[f["id"]]].tokenizer in (f["tokenizer"], "gpt-oss"), f
     assert facts.facts()["chat_context_windows"] == chat
+
+
+def test_the_chat_format_picks_the_model_of_its_window():
+    """Tester bugs 2 and 5 (12:50): "Llama 3.0" was shown against Llama 3.1's 131,072 tokens and
+    Mistral NeMo had no window. Llama 3's window: Meta's Llama 3 model card
+    (huggingface.co/meta-llama/Meta-Llama-3-8B, published 2024-04-18), "Context length 8k", and its
+    config.json ``max_position_embeddings`` 8192."""
+    from bytepair import chat_formats
+
+    by_model = {w.model: w for w in limits.CONTEXT_WINDOWS}
+    assert (by_model["llama-3"].tokens, by_model["llama-3"].tokenizer) == (8_192, "llama3")
+    assert by_model["llama-3"].date == "2024-04-18" and "Meta-Llama-3-8B" in by_model["llama-3"].source
+    assert limits.context_windows("llama3")[0].model == "llama-3.1"  # the tokenizer's default stays 3.1
+    chat = limits.chat_context_models(chat_formats.chat_formats(chat_formats.open_model_rows()))
+    assert chat["template:llama3"] == "llama-3"  # the file's own template: Llama 3.0
+    assert chat["template:llama3@llama3.2"] == "llama-3.1"
+    assert chat["mistral-nemo"] == "mistral-nemo" and by_model["mistral-nemo"].tokens == 131_072

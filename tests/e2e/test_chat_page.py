@@ -370,6 +370,16 @@ def test_tools_box_counts_tools_and_places_json_errors(page, site_url, tmp_path)
     assert caret[0] == '3 |    "function": {"name": "x",}}' and caret[1].index("^") == len("3 | ") + column - 1
     assert page.get_attribute('[data-testid="chat-tools"]', "aria-invalid") == "true"
     assert page.text_content('[data-testid="chat-total"]') == "–"
+    # a string left open (tester bug 1: the page showed "34"): json.loads's own line and column
+    with pytest.raises(json.JSONDecodeError) as ref:
+        json.loads('["abc')
+    page.fill('[data-testid="chat-tools"]', '["abc')
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"chat-tools-where\"]')?.dataset.column === "
+        f"'{ref.value.colno}' && !document.querySelector('[data-testid=\"chat-tools-where\"]').hidden",
+        timeout=60_000,
+    )
+    assert f"line 1, column {ref.value.colno}: {ref.value.msg}" in err.text_content()
     # a tool without a name: refused by its path
     page.fill('[data-testid="chat-tools"]', '[{"type": "function", "function": {"description": "no name"}}]')
     page.wait_for_function(
@@ -429,4 +439,44 @@ def test_llama_3_1_plus_and_mistral_nemo_formats(page, site_url):
         .flatMap((el) => el.dataset.ids.split(',').map(Number))""")
     assert shown == want
     assert "mistral-common" in page.text_content('[data-testid="chat-source"]')
+    assert not page.console_errors
+
+
+def test_llama_3_0_window_and_tools_it_ignores(page, site_url):
+    """Tester bugs 2, 4, 5 (12:50): the Llama 3.0 format (the tokenizer file's own template, which
+    has no tools: transformers renders the same prompt with and without them) is measured against
+    Llama 3's 8,192 tokens (Meta's Llama 3 model card) and says the tools are not counted; Mistral
+    NeMo's format has its 131,072-token window."""
+    open_ready(page, site_url, "chat")
+    tok = _transformers_for(page, "llama3")
+    convo = [{"role": "user", "content": "Weather in Zürich?"}]
+    with_tools = tok.apply_chat_template(convo, tools=TOOLS, add_generation_prompt=True, tokenize=False)
+    ids = tok.apply_chat_template(convo, add_generation_prompt=True, tokenize=True, return_dict=False)
+    assert TOOLS[0]["function"]["name"] not in with_tools  # the reference: this template has no tools
+    page.select_option('[data-testid="chat-format"]', "template:llama3")
+    build_conversation(page, convo)
+    page.fill('[data-testid="chat-tools"]', json.dumps(TOOLS))
+    wait_total(page, "template:llama3", len(ids), timeout=180_000)
+    settle(page)
+    assert page.text_content('[data-testid="chat-tools-tokens"]') == "0"
+    note = page.locator('[data-testid="chat-tools-ignored"]')
+    assert note.is_visible() and "not counted" in note.text_content()
+    line = page.locator('[data-testid="chat-context-line"]')
+    assert line.text_content() == f"{len(ids):,} of 8,192 tokens (Llama 3)"
+    page.select_option('[data-testid="chat-format"]', "template:llama3@llama3.2")
+    page.wait_for_function(
+        "() => (document.querySelector('#view-chat').dataset.counted || '').startsWith('template:llama3@llama3.2:')",
+        timeout=180_000,
+    )
+    settle(page)
+    assert note.is_hidden() and int(page.text_content('[data-testid="chat-tools-tokens"]')) > 0
+    assert line.text_content().endswith(" of 131,072 tokens (Llama 3.1)")
+    page.fill('[data-testid="chat-tools"]', "")
+    page.select_option('[data-testid="chat-format"]', "mistral-nemo")
+    page.wait_for_function(
+        "() => (document.querySelector('#view-chat').dataset.counted || '').startsWith('mistral-nemo:')",
+        timeout=180_000,
+    )
+    settle(page)
+    assert line.text_content().endswith(" of 131,072 tokens (Mistral NeMo)")
     assert not page.console_errors

@@ -526,7 +526,8 @@ export function createApi({ onStatus, shared = false }) {
      * tokenizer_name} (UTF-16 spans).
      * tools: tool (function) definitions, an array of {type: "function", function: {name, description,
      * parameters}} or its JSON text; their tokens are `tools_tokens` (tokens with part "tools"); for
-     * OpenAI's ChatML formats the count is an estimate (`estimate: true`). A bad tools JSON rejects
+     * OpenAI's ChatML formats the count is an estimate (`estimate: true`); `tools_ignored: true` when
+     * the chat template has no tools (it renders the same prompt without them). A bad tools JSON rejects
      * with a BytepairError {type: "tools", field: "tools", line, column, pos, tool_index, path}.
      * A template's rejection rejects with a BytepairError {type: "chat_template", field: "messages", message_index}.
      */

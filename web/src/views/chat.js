@@ -83,6 +83,7 @@ export function mountChat(root, store, api) {
   const toolsError = $(root, '[data-testid="chat-tools-error"]');
   const toolsWhere = $(root, '[data-testid="chat-tools-where"]');
   const toolsRow = $(root, '[data-testid="chat-tools-row"]');
+  const toolsIgnored = $(root, '[data-testid="chat-tools-ignored"]');
   const out = $(root, '[data-testid="chat-tokens"]');
   const detail = $(root, '[data-testid="chat-token-detail"]');
   const source = $(root, '[data-testid="chat-source"]');
@@ -438,6 +439,8 @@ export function mountChat(root, store, api) {
     counts.trailing.textContent = current ? int(r.trailing_tokens) : "–";
     counts.tools.textContent = current ? `${r.estimate ? "≈ " : ""}${int(r.tools_tokens ?? 0)}` : "–";
     toolsRow.hidden = !s.tools.trim();
+    // bytepair.chat.ChatBreakdown.tools_ignored: the template renders the same prompt without them
+    toolsIgnored.hidden = !(current && r.tools_ignored);
     // the result's own format only: while another format's model loads, the old count is not
     // described with the new model's name
     const sameFormat = r && JSON.parse(s.counted)[0] === s.format;
