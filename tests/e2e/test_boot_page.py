@@ -64,7 +64,8 @@ def test_a_second_visit_takes_the_snapshot_from_the_http_cache(browser, site_url
         # Resource Timing in the worker: transferSize = body + headers; 0 = from the cache without asking the server
         again = page.evaluate("async () => (await window.bytepair.ready).transfer")
         assert first["snap.gz"] >= snapshot["bytes"] and again["snap.gz"] == 0, (first, again)
-        assert first["pyodide.asm.wasm"] > 9_000_000 and again["pyodide.asm.wasm"] < 1000, (first, again)  # 304
+        # first: over the network (9.6 MB, 2.8 MB as the brotli copy build.py serve sends); again: a 304
+        assert first["pyodide.asm.wasm"] > 2_000_000 and again["pyodide.asm.wasm"] < 1000, (first, again)
         assert page.evaluate("async () => (await window.bytepair.ready).boot") == "snapshot"
         assert _count(page) == len(tiktoken_for("cl100k_base").encode_ordinary(TEXT))
     finally:
