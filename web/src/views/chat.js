@@ -459,7 +459,8 @@ export function mountChat(root, store, api) {
             : "stale";
 
     // the error: next to the message it names, else above the list
-    const err = s.error;
+    // (none while a new count runs: "Counting…" is never shown next to the last count's error)
+    const err = s.pending ? null : s.error;
     const errorNow = err && s.counted === requestOf(s) ? err : err && !s.result ? err : null;
     const toolsErr = errorNow && errorNow.type === "tools" ? errorNow : null;
     toolsError.textContent = toolsErr ? toolsErr.message : "";
