@@ -388,6 +388,10 @@ def test_tools_box_counts_tools_and_places_json_errors(page, site_url, tmp_path)
     )
     assert "Estimate" in page.text_content('[data-testid="chat-source"]')
     assert page.text_content('[data-testid="chat-tools-tokens"]').startswith("≈")
+    # tester bug 6: the total and the context-window line say so too
+    total = int(page.evaluate("() => document.querySelector('#view-chat').dataset.counted").rsplit(":", 1)[1])
+    assert page.text_content('[data-testid="chat-total"]') == f"≈ {total:,}"
+    assert page.text_content('[data-testid="chat-context-line"]') == f"about {total:,} of 128,000 tokens (GPT-4o)"
     assert not page.console_errors
 
 

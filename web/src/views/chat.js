@@ -432,18 +432,22 @@ export function mountChat(root, store, api) {
     const s = state.chat;
     const current = s.result && s.counted === requestOf(s);
     const r = s.result;
-    counts.total.textContent = current ? int(r.total) : s.pending ? "…" : "–";
+    // an estimate (OpenAI formats with tools: result.estimate) is marked wherever its numbers show
+    const about = current && r.estimate ? "≈ " : "";
+    counts.total.textContent = current ? `${about}${int(r.total)}` : s.pending ? "…" : "–";
     counts.content.textContent = current ? int(r.total - r.overhead_tokens) : "–";
     counts.overhead.textContent = current ? int(r.overhead_tokens - (r.tools_tokens ?? 0)) : "–";
     counts.trailing.textContent = current ? int(r.trailing_tokens) : "–";
-    counts.tools.textContent = current ? `${r.estimate ? "≈ " : ""}${int(r.tools_tokens ?? 0)}` : "–";
+    counts.tools.textContent = current ? `${about}${int(r.tools_tokens ?? 0)}` : "–";
     toolsRow.hidden = !s.tools.trim();
     // the result's own format only: while another format's model loads, the old count is not
     // described with the new model's name
     const sameFormat = r && JSON.parse(s.counted)[0] === s.format;
     const f = formats().find((x) => x.id === s.format);
     source.textContent = sameFormat ? sourceLine(r) : s.pending && f ? `Counting with ${f.label.split(" — ")[0]}…` : "";
-    drawContextLine(contextLine, current ? r.total : null, current ? api.chatContextWindow(s.format) : null);
+    drawContextLine(contextLine, current ? r.total : null, current ? api.chatContextWindow(s.format) : null, [], {
+      estimate: !!about,
+    });
     out.setAttribute("aria-busy", String(s.pending));
     if (current) root.dataset.counted = `${s.format}:${r.total}`;
     else delete root.dataset.counted;
