@@ -398,6 +398,10 @@ def test_tools_box_counts_tools_and_places_json_errors(page, site_url, tmp_path)
     )
     assert "Estimate" in page.text_content('[data-testid="chat-source"]')
     assert page.text_content('[data-testid="chat-tools-tokens"]').startswith("≈")
+    # tester bug 6: the total and the context-window line say so too
+    total = int(page.evaluate("() => document.querySelector('#view-chat').dataset.counted").rsplit(":", 1)[1])
+    assert page.text_content('[data-testid="chat-total"]') == f"≈ {total:,}"
+    assert page.text_content('[data-testid="chat-context-line"]') == f"about {total:,} of 128,000 tokens (GPT-4o)"
     assert not page.console_errors
 
 
@@ -480,3 +484,31 @@ def test_llama_3_0_window_and_tools_it_ignores(page, site_url):
     settle(page)
     assert line.text_content().endswith(" of 131,072 tokens (Mistral NeMo)")
     assert not page.console_errors
+
+
+def test_an_old_error_is_not_shown_while_counting_again(page, site_url):
+    """Tester bug 10: "Counting…" with the last count's error still on screen."""
+    open_ready(page, site_url, "chat")
+    build_conversation(page, [{"role": "user", "content": "Hello"}])
+    page.select_option('[data-testid="chat-format"]', "harmony")
+    counted(page)
+    page.fill('[data-testid="chat-tools"]', '[{"type": "function", "function": {"description": "no name"}}]')
+    err = page.locator('[data-testid="chat-tools-error"]')
+    err.wait_for(state="visible", timeout=60_000)
+    # every render while a count runs: is any error still shown?
+    page.evaluate("""() => {
+        window.__stale = [];
+        const root = document.querySelector('#view-chat');
+        const look = () => {
+          if (root.dataset.chat !== 'pending') return;
+          const shown = [...root.querySelectorAll('[data-testid="chat-tools-error"], [data-error-for="chat"]')]
+            .filter((e) => !e.hidden && e.textContent);
+          window.__stale.push(shown.length);
+        };
+        new MutationObserver(look).observe(root, {attributes: true, subtree: true, childList: true, characterData: true});
+    }""")
+    page.select_option('[data-testid="chat-format"]', "chatml-o200k")
+    page.wait_for_function("() => window.__stale.length > 0", timeout=60_000)
+    err.wait_for(state="visible", timeout=60_000)  # the same tools are refused again once counted
+    stale = page.evaluate("() => window.__stale")
+    assert stale and not any(stale), stale

@@ -73,8 +73,56 @@ def test_chunks_download_as_jsonl_within_the_limit(page, site_url, tmp_path):
     # too small a limit: the error names the field, no download
     page.fill('[data-testid="chunk-max"]', "0")
     page.click('[data-testid="chunk-download"]')
-    assert "max_tokens must be at least 1" in h.visible_error(page, "chunk-error")
+    assert h.visible_error(page, "chunk-error") == MAX_WORDS
     assert page.get_attribute('[data-testid="chunk-max"]', "aria-invalid") == "true"
+
+
+MAX_WORDS = "Tokens per chunk: enter a whole number, 1 or more (for example 512)."
+
+
+@pytest.mark.parametrize(
+    ("max_tokens", "overlap", "field", "message"),
+    [
+        ("", "0", "chunk-max", MAX_WORDS),
+        ("0", "0", "chunk-max", MAX_WORDS),
+        ("-1", "0", "chunk-max", MAX_WORDS),
+        ("2.5", "0", "chunk-max", MAX_WORDS),
+        ("99999999999999999999", "0", "chunk-max", "Tokens per chunk: enter at most 9,007,199,254,740,991."),
+        ("10", "", "chunk-overlap", "Overlap: enter a whole number of tokens, 0 or more."),
+        ("10", "20", "chunk-overlap", "Overlap: enter fewer tokens than a chunk holds (20 is not less than 10)."),
+    ],
+)
+def test_chunk_form_speaks_in_its_own_words(page, site_url, max_tokens, overlap, field, message):
+    """Tester bug 7: no "max_tokens", nan or 1e+20 in the form's errors, and nothing is downloaded."""
+    downloads = []
+    page.on("download", lambda d: downloads.append(d))
+    h.open_ready(page, site_url, "tokenize")
+    encode_in_page(page, "Some text to cut.", "cl100k_base")
+    page.fill('[data-testid="chunk-max"]', max_tokens)
+    page.fill('[data-testid="chunk-overlap"]', overlap)
+    page.click('[data-testid="chunk-download"]')
+    assert h.visible_error(page, "chunk-error") == message
+    assert page.get_attribute(f'[data-testid="{field}"]', "aria-invalid") == "true"
+    page.fill('[data-testid="chunk-max"]', "512")
+    page.fill('[data-testid="chunk-overlap"]', "0")
+    with page.expect_download():
+        page.click('[data-testid="chunk-download"]')
+    assert page.locator('[data-testid="chunk-error"]').is_hidden()
+    assert len(downloads) == 1
+
+
+def test_empty_text_is_not_chunked(page, site_url):
+    """Tester bug 8: an empty text downloaded an empty file."""
+    downloads = []
+    page.on("download", lambda d: downloads.append(d))
+    h.open_ready(page, site_url, "tokenize")
+    h.set_text(page, "tokenize-text", "")
+    page.click('[data-testid="chunk-download"]')
+    status = page.locator('[data-testid="chunk-status"]')
+    status.filter(has_text="Nothing to chunk").wait_for()
+    assert status.text_content() == "Nothing to chunk: the text is empty."
+    page.wait_for_timeout(300)
+    assert downloads == []
 
 
 def test_chat_context_line_within_and_over_the_window(page, site_url):

@@ -444,3 +444,28 @@ def test_a_large_paste_in_tokenize_is_counted_kept_and_cleared(page, site_url):
     assert page.text_content('[data-testid="count-chars"]') == "0"
     page.locator('[data-testid="tokenize-text"]').press_sequentially("hello world")
     _wait_count(page, "cl100k_base", len(h.tiktoken_for("cl100k_base").encode_ordinary("hello world")))
+
+
+def test_persian_tokens_read_right_to_left_and_stay_isolated(page, site_url):
+    """Tester bug 3: the list read left to right, so a Persian word's tokens came out letter-reversed."""
+    h.open_ready(page, site_url, "tokenize")
+    text = "توکنسازهای ساده و آموزشی"
+    enc = h.tiktoken_for("cl100k_base")
+    encode_in_page(page, text, "cl100k_base")
+    ids = enc.encode(text)
+    assert chip_ids(page) == ids and len(ids) >= 2
+    boxes = page.locator('[data-testid="token"]').evaluate_all(
+        "(els) => els.slice(0, 2).map((e) => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.top]; })"
+    )
+    (l0, r0, t0), (l1, r1, t1) = boxes
+    assert t0 == t1, "the first two chips share a line"
+    assert l0 >= r1 - 1, f"the first token's chip is right of the second: {boxes}"
+    assert page.get_attribute('[data-testid="tokens"]', "dir") == "rtl"
+    iso = page.locator('[data-testid="token"]').evaluate_all("(els) => els.map((e) => getComputedStyle(e).unicodeBidi)")
+    assert set(iso) == {"isolate"}
+    # an English text in the same list reads left to right again
+    encode_in_page(page, "Hello world", "o200k_base")
+    boxes = page.locator('[data-testid="token"]').evaluate_all(
+        "(els) => els.map((e) => e.getBoundingClientRect().left)"
+    )
+    assert boxes[0] < boxes[1]

@@ -550,3 +550,13 @@ def test_a_reload_on_train_does_not_tokenize_before_training(page, site_url):
     calls = page.evaluate("() => window.__calls")
     assert calls[0] == "train" and set(calls[1:]) == {"encodeSpans"}
     assert page.text_content('[data-testid="count-tokens"]') != "–"
+
+
+def test_bytes_per_token_has_thousands_separators(page, site_url):
+    """Tester bug 9: "5000.00 bytes per token" while every other number has separators."""
+    h.open_ready(page, site_url)
+    text = "a" * 5000  # one piece (pattern none): once it runs out of pairs, the whole text is 1 token
+    h.train(page, text, 1000, name="aaaa", pattern="none")
+    progress = page.text_content(PROGRESS)
+    assert "ran out of pairs" in progress, progress
+    assert f" {len(text.encode()):,}.00 bytes per token." in progress, progress

@@ -3,6 +3,11 @@
 const nf = new Intl.NumberFormat("en");
 export const int = (n) => (n == null || Number.isNaN(n) ? "–" : nf.format(n));
 export const fixed = (n, d = 2) => (n == null || !Number.isFinite(n) ? "–" : n.toFixed(d));
+/** n with d decimals and thousands separators ("5,000.00"). */
+export const decimal = (n, d = 2) =>
+  n == null || !Number.isFinite(n)
+    ? "–"
+    : new Intl.NumberFormat("en", { minimumFractionDigits: d, maximumFractionDigits: d }).format(n);
 export const percent = (x) =>
   x == null || !Number.isFinite(x) ? "–" : `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(0)}%`;
 

@@ -106,6 +106,20 @@ export function legendItems(result, extra = []) {
   return [...items, ...extra];
 }
 
+/**
+ * The direction ("rtl" or "ltr") the browser gives `text` under dir="auto" (its first strong
+ * character, HTML's rule). A list of boxes cannot use dir="auto" itself: each box has its own
+ * dir attribute, and dir="auto" skips such children, so the list would always read left to right.
+ * Only the first 4,000 UTF-16 code units are looked at.
+ */
+export function textDirection(text, near = document.body) {
+  const probe = h("span", { text: text.slice(0, 4000), attrs: { dir: "auto", hidden: "" } });
+  near.append(probe);
+  const rtl = probe.matches(":dir(rtl)");
+  probe.remove();
+  return rtl ? "rtl" : "ltr";
+}
+
 /** The detail line while no box is highlighted. */
 const idleDetail = () => deviceHint(t("detail.idle.pointer"), t("detail.idle.touch"));
 
@@ -117,8 +131,9 @@ const idleDetail = () => deviceHint(t("detail.idle.pointer"), t("detail.idle.tou
  * focus (highlights the first box) and hover.
  *
  * mountTokenList(out, detail, {getActive, setActive, onKey, legendEl}) ->
- *   {groups, draw(groups, nodeOf), clear(), highlight(active, describe), legend(result, extra)}
- * draw: one box per group, nodeOf(group, gi) (tokenNode); highlight: marks box `active`
+ *   {groups, draw(groups, nodeOf, text), clear(), highlight(active, describe), legend(result, extra)}
+ * draw: one box per group, nodeOf(group, gi) (tokenNode); given the drawn `text`, the list takes its
+ * direction (textDirection: a Persian text's first token is the rightmost box); highlight: marks box `active`
  * (aria-selected, aria-activedescendant) and puts describe(group) (text or nodes) in `detail`.
  */
 export function mountTokenList(out, detail, { getActive, setActive, onKey = () => false, legendEl = null }) {
@@ -148,9 +163,10 @@ export function mountTokenList(out, detail, { getActive, setActive, onKey = () =
     get groups() {
       return groups;
     },
-    draw(next, nodeOf) {
+    draw(next, nodeOf, text = null) {
       groups = next;
       out.replaceChildren(...groups.map(nodeOf));
+      if (text != null) out.dir = textDirection(text, out);
     },
     clear() {
       groups = [];

@@ -433,11 +433,13 @@ export function mountChat(root, store, api) {
     const s = state.chat;
     const current = s.result && s.counted === requestOf(s);
     const r = s.result;
-    counts.total.textContent = current ? int(r.total) : s.pending ? "…" : "–";
+    // an estimate (OpenAI formats with tools: result.estimate) is marked wherever its numbers show
+    const about = current && r.estimate ? "≈ " : "";
+    counts.total.textContent = current ? `${about}${int(r.total)}` : s.pending ? "…" : "–";
     counts.content.textContent = current ? int(r.total - r.overhead_tokens) : "–";
     counts.overhead.textContent = current ? int(r.overhead_tokens - (r.tools_tokens ?? 0)) : "–";
     counts.trailing.textContent = current ? int(r.trailing_tokens) : "–";
-    counts.tools.textContent = current ? `${r.estimate ? "≈ " : ""}${int(r.tools_tokens ?? 0)}` : "–";
+    counts.tools.textContent = current ? `${about}${int(r.tools_tokens ?? 0)}` : "–";
     toolsRow.hidden = !s.tools.trim();
     // bytepair.chat.ChatBreakdown.tools_ignored: the template renders the same prompt without them
     toolsIgnored.hidden = !(current && r.tools_ignored);
@@ -446,7 +448,9 @@ export function mountChat(root, store, api) {
     const sameFormat = r && JSON.parse(s.counted)[0] === s.format;
     const f = formats().find((x) => x.id === s.format);
     source.textContent = sameFormat ? sourceLine(r) : s.pending && f ? `Counting with ${f.label.split(" — ")[0]}…` : "";
-    drawContextLine(contextLine, current ? r.total : null, current ? api.chatContextWindow(s.format) : null);
+    drawContextLine(contextLine, current ? r.total : null, current ? api.chatContextWindow(s.format) : null, [], {
+      estimate: !!about,
+    });
     out.setAttribute("aria-busy", String(s.pending));
     if (current) root.dataset.counted = `${s.format}:${r.total}`;
     else delete root.dataset.counted;
@@ -462,7 +466,8 @@ export function mountChat(root, store, api) {
             : "stale";
 
     // the error: next to the message it names, else above the list
-    const err = s.error;
+    // (none while a new count runs: "Counting…" is never shown next to the last count's error)
+    const err = s.pending ? null : s.error;
     const errorNow = err && s.counted === requestOf(s) ? err : err && !s.result ? err : null;
     const toolsErr = errorNow && errorNow.type === "tools" ? errorNow : null;
     toolsError.textContent = toolsErr ? toolsErr.message : "";

@@ -383,15 +383,19 @@ export function mountTokenize(root, store, api) {
 
     if (s.result && (drawn.result !== s.result || drawn.showIds !== s.showIds || drawn.whitespace !== s.whitespace)) {
       drawn = { result: s.result, showIds: s.showIds, whitespace: s.whitespace };
-      list.draw(groupTokens(s.result), (g, gi) => {
-        const added = g.start === g.end && g.tokens.every((i) => s.result.special?.[i]); // BOS etc.: no text of its own
-        return tokenNode(s.text, s.result, g, gi, {
-          whitespace: s.whitespace,
-          showIds: s.showIds,
-          cls: added ? "tok-added" : "",
-          label: added ? g.tokens.map((i) => s.result.display[i]).join("") : null,
-        });
-      });
+      list.draw(
+        groupTokens(s.result),
+        (g, gi) => {
+          const added = g.start === g.end && g.tokens.every((i) => s.result.special?.[i]); // BOS etc.: no text of its own
+          return tokenNode(s.text, s.result, g, gi, {
+            whitespace: s.whitespace,
+            showIds: s.showIds,
+            cls: added ? "tok-added" : "",
+            label: added ? g.tokens.map((i) => s.result.display[i]).join("") : null,
+          });
+        },
+        s.text,
+      );
       out.classList.toggle("show-ids", s.showIds);
       note.textContent =
         s.result.n_tokens == null

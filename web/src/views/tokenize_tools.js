@@ -6,7 +6,9 @@
 
 import { $, h, showError, deviceHint, download } from "../dom.js";
 import { errorText } from "../i18n.js";
-import { plural } from "../format.js";
+import { plural, int } from "../format.js";
+
+const EMPTY = "Nothing to chunk: the text is empty.";
 
 /**
  * mount(root, store, api, {refresh, text}) -> {specialLegend(result), applyLink(params)}
@@ -65,24 +67,56 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
     overlap: $(root, '[data-testid="chunk-overlap"]'),
     boundary: $(root, '[data-testid="chunk-boundary"]'),
   };
-  const whole = (input) => (input.value.trim() === "" ? NaN : Number(input.value)); // checked in Python
+  const whole = (input) => (input.value.trim() === "" ? NaN : Number(input.value));
+  /** The form's values checked in its own words: [field, message] of the first problem, or null. */
+  function chunkProblem(maxTokens, overlap) {
+    if (!Number.isInteger(maxTokens) || maxTokens < 1)
+      return ["max_tokens", "Tokens per chunk: enter a whole number, 1 or more (for example 512)."];
+    if (!Number.isSafeInteger(maxTokens))
+      return ["max_tokens", `Tokens per chunk: enter at most ${int(Number.MAX_SAFE_INTEGER)}.`];
+    if (!Number.isSafeInteger(overlap) || overlap < 0)
+      return ["overlap", "Overlap: enter a whole number of tokens, 0 or more."];
+    if (overlap >= maxTokens)
+      return [
+        "overlap",
+        `Overlap: enter fewer tokens than a chunk holds (${int(overlap)} is not less than ${int(maxTokens)}).`,
+      ];
+    return null;
+  }
   chunkForm.addEventListener("submit", async (e) => {
     e.preventDefault();
     showError(root, "chunks", "");
+    chunkStatus.textContent = "";
     for (const input of Object.values(chunkInputs)) input.removeAttribute("aria-invalid");
     const s = store.state.tokenize;
     const maxTokens = whole(chunkInputs.max_tokens);
+    const overlap = whole(chunkInputs.overlap);
+    const problem = chunkProblem(maxTokens, overlap);
+    if (problem) {
+      showError(root, "chunks", problem[1]);
+      chunkInputs[problem[0]].setAttribute("aria-invalid", "true");
+      return;
+    }
+    const source = text();
+    if (!source) {
+      chunkStatus.textContent = EMPTY;
+      return;
+    }
     chunkStatus.textContent = "Cutting…";
     try {
-      const jsonl = await api.chunkJsonl(text(), s.tokenizer, maxTokens, {
-        overlap: whole(chunkInputs.overlap),
+      const jsonl = await api.chunkJsonl(source, s.tokenizer, maxTokens, {
+        overlap,
         boundary: chunkInputs.boundary.value,
         addSpecial: s.addSpecial,
       });
       const n = jsonl ? jsonl.split("\n").length - 1 : 0;
+      if (!n) {
+        chunkStatus.textContent = EMPTY;
+        return;
+      }
       const file = `chunks-${s.tokenizer.replace(/[^\w.-]+/g, "_")}.jsonl`;
       download(file, jsonl, "application/x-ndjson");
-      chunkStatus.textContent = `${plural(n, "chunk")} of at most ${maxTokens} tokens each, saved as ${file}.`;
+      chunkStatus.textContent = `${plural(n, "chunk")} of at most ${int(maxTokens)} tokens each, saved as ${file}.`;
     } catch (err) {
       chunkStatus.textContent = "";
       showError(root, "chunks", err.message);

@@ -3,7 +3,7 @@
 // sample texts, replay of a run; the form, the last run and its table survive reloads.
 
 import { $, h, showError, debounce } from "../dom.js";
-import { int, fixed, duration, bytesLabel, visibleWhitespace, plural } from "../format.js";
+import { int, decimal, duration, bytesLabel, visibleWhitespace, plural } from "../format.js";
 import { compressionChart, clearChart } from "../charts.js";
 import { readTextFile } from "../files.js";
 import * as storage from "../storage.js";
@@ -865,7 +865,7 @@ export function mountTrain(root, store, api) {
             ? ` Kept as “${r.name}” until this page closes (this browser gives the embedded playground no storage).`
             : ` Saved as “${r.name}”.`;
       const last = s.merges[s.merges.length - 1];
-      const ratio = last ? ` ${fixed(last.totalBytes / last.nTokens)} bytes per token.` : "";
+      const ratio = last ? ` ${decimal(last.totalBytes / last.nTokens)} bytes per token.` : "";
       const why =
         !r.n_merges && !r.stopped
           ? " There was no adjacent pair to merge: the pre-tokenizer left no piece with 2 or more bytes (a custom regex may match nothing, or only single characters, in this text)."
