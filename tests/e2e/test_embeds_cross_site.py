@@ -100,9 +100,11 @@ def _frame(page, fid: str):
 
 
 def _wait_ready(frame) -> None:
+    # polling by interval: a cross-site frame out of view gets no animation frames, so the default
+    # requestAnimationFrame polling can wait forever on a frame that is ready (as in every wait here)
     try:
         frame.wait_for_function(
-            "() => ['ready', 'error'].includes(document.body?.dataset.pyodide)", timeout=READY_TIMEOUT
+            "() => ['ready', 'error'].includes(document.body?.dataset.pyodide)", timeout=READY_TIMEOUT, polling=200
         )
     except Exception as e:
         status = frame.evaluate(
@@ -159,6 +161,7 @@ def _long_tokens_are_drawn_short(train) -> None:
     train.wait_for_function(
         "() => document.body.dataset.training === 'done' && document.body.dataset.trainSaving !== 'true'",
         timeout=READY_TIMEOUT,
+        polling=200,
     )
     for s in long:
         cell = train.locator(f'[data-testid="merges-body"] tr[data-id="{s.new_id}"] td.tok-cell').nth(2)
@@ -185,7 +188,7 @@ def test_cross_site_embeds_with_third_party_storage_blocked(browser, sites):
 
         # a touch on the Compare embed while it is still loading (on a phone: any swipe that starts on it)
         compare = _frame(page, "compare")
-        compare.wait_for_function("() => document.body?.dataset.pyodide === 'loading'")
+        compare.wait_for_function("() => document.body?.dataset.pyodide === 'loading'", polling=200)
         box = page.locator("#compare").bounding_box()
         page.touchscreen.tap(box["x"] + box["width"] - 4, box["y"] + box["height"] - 4)
         assert compare.evaluate("() => document.body.dataset.pyodide") == "loading"
@@ -213,6 +216,7 @@ def test_cross_site_embeds_with_third_party_storage_blocked(browser, sites):
             "() => ['done', 'stopped', 'error'].includes(document.body.dataset.training)"
             " && document.body.dataset.trainSaving !== 'true'",
             timeout=READY_TIMEOUT,
+            polling=200,
         )
         assert train.evaluate("() => document.body.dataset.training") == "done", train.text_content(
             '[data-testid="train-progress-text"]'
@@ -244,7 +248,7 @@ def test_cross_site_embeds_with_third_party_storage_blocked(browser, sites):
         # Compare: tokenizer boxes drawn, the counts equal tiktoken's (scrolled to, as a reader would:
         # Chromium does not render cross-site frames out of view, and the views draw on animation frames)
         page.locator("#compare").scroll_into_view_if_needed()
-        compare.wait_for_function("() => document.querySelector('#view-compare').dataset.compared === '4'")
+        compare.wait_for_function("() => document.querySelector('#view-compare').dataset.compared === '4'", polling=200)
         for name in ("gpt2", "o200k_base"):
             shown = compare.evaluate(
                 """(t) => [...document.querySelectorAll(`td[data-metric="tokens"][data-tokenizer="${t}"]`)]
@@ -259,13 +263,17 @@ def test_cross_site_embeds_with_third_party_storage_blocked(browser, sites):
         # Step through: steps
         steps = frames["steps"]
         page.locator("#steps").scroll_into_view_if_needed()
-        steps.wait_for_function("() => document.querySelector('#view-steps').dataset.learned?.endsWith(':5')")
+        steps.wait_for_function(
+            "() => document.querySelector('#view-steps').dataset.learned?.endsWith(':5')", polling=200
+        )
         steps.click('[data-testid="steps-next"]')
-        steps.wait_for_function("() => document.querySelector('#view-steps').dataset.step === '1'")
+        steps.wait_for_function("() => document.querySelector('#view-steps').dataset.step === '1'", polling=200)
         line = steps.locator('[data-testid="steps-merge"]')
         line.wait_for()
         pair, count = _textbook_first_pair()
-        steps.wait_for_function("() => document.querySelector('[data-testid=\"steps-merge\"]').dataset.pair")
+        steps.wait_for_function(
+            "() => document.querySelector('[data-testid=\"steps-merge\"]').dataset.pair", polling=200
+        )
         assert tuple(json.loads(line.get_attribute("data-pair"))) == pair
         assert int(line.get_attribute("data-count")) == count
         # its link (as the Embed snippet) leaves out the default word (w=lowest)
@@ -306,7 +314,7 @@ def test_cross_site_embeds_with_storage_allowed_share_one_runtime(browser, sites
         assert len({r["id"] for r in runtimes}) == 1, runtimes
         compare = _frame(page, "compare")
         page.locator("#compare").scroll_into_view_if_needed()
-        compare.wait_for_function("() => document.querySelector('#view-compare').dataset.compared === '4'")
+        compare.wait_for_function("() => document.querySelector('#view-compare').dataset.compared === '4'", polling=200)
         assert _wasm_fetches(server) - before == 1  # one runtime: the wasm fetched once (was 3)
     finally:
         context.close()

@@ -88,7 +88,9 @@ def _frame(page, wid: str):
 
 
 def _ready(frame) -> dict:
-    frame.wait_for_function("() => ['ready', 'error'].includes(document.body?.dataset.pyodide)", timeout=READY_TIMEOUT)
+    frame.wait_for_function(
+        "() => ['ready', 'error'].includes(document.body?.dataset.pyodide)", timeout=READY_TIMEOUT, polling=200
+    )
     assert frame.text_content('[data-testid="status-text"]') == "Ready"
     return frame.evaluate("async () => (await window.bytepair.ready).runtime")
 
@@ -144,14 +146,14 @@ def test_three_widgets_on_a_cross_site_course_page(browser, sites, tmp_path):
         assert tok.input_value('[data-testid="tokenize-tokenizer"]') == "o200k_base"
         assert tok.input_value('[data-testid="tokenize-text"]') == TOKENIZE_TEXT
         want = len(enc["o200k_base"].encode_ordinary(TOKENIZE_TEXT))
-        tok.wait_for_function("() => document.querySelector('#view-tokenize').dataset.encoded")
+        tok.wait_for_function("() => document.querySelector('#view-tokenize').dataset.encoded", polling=200)
         assert tok.evaluate("() => document.querySelector('#view-tokenize').dataset.encoded") == f"o200k_base:{want}"
 
         # Compare: the packed text and two tokenizers; counts equal tiktoken's
         page.locator("#cmp").scroll_into_view_if_needed()
         cmp = _frame(page, "cmp")
         runtimes.append(_ready(cmp))
-        cmp.wait_for_function("() => document.querySelector('#view-compare').dataset.compared === '4'")
+        cmp.wait_for_function("() => document.querySelector('#view-compare').dataset.compared === '4'", polling=200)
         for name in ("gpt2", "o200k_base"):
             shown = cmp.evaluate(
                 """(t) => [...document.querySelectorAll(`td[data-metric="tokens"][data-tokenizer="${t}"]`)]
@@ -183,7 +185,8 @@ def test_three_widgets_on_a_cross_site_course_page(browser, sites, tmp_path):
             _heights_match(page, wid)
         page.wait_for_function(
             "() => window.lti.at(-1) === Math.ceil(Math.max(document.documentElement.scrollHeight,"
-            " document.documentElement.getBoundingClientRect().height))"
+            " document.documentElement.getBoundingClientRect().height))",
+            polling=200,
         )
         last = page.evaluate("() => [window.lti.at(-1), window.h5p.at(-1)]")
         assert last[1] == ["resize", last[0]]
@@ -206,7 +209,7 @@ def test_the_plain_html_example_page(page, site_url):
     _ready(frame)
     assert frame.input_value('[data-testid="tokenize-tokenizer"]') == "o200k_base"
     assert frame.input_value('[data-testid="tokenize-text"]') == text
-    frame.wait_for_function("() => document.querySelector('#view-tokenize').dataset.encoded")
+    frame.wait_for_function("() => document.querySelector('#view-tokenize').dataset.encoded", polling=200)
     want = f"o200k_base:{len(enc.encode_ordinary(text))}"
     assert frame.evaluate("() => document.querySelector('#view-tokenize').dataset.encoded") == want
     assert page.locator("bytepair-widget[view=train] iframe").count() == 0
@@ -240,7 +243,7 @@ def test_the_embed_dialogs_element_snippet_works_on_another_site(page, browser, 
             assert "theme=dark" in frame.url
             assert frame.input_value('[data-testid="tokenize-tokenizer"]') == "gpt2"
             assert frame.input_value('[data-testid="tokenize-text"]') == text
-            frame.wait_for_function("() => document.querySelector('#view-tokenize').dataset.encoded")
+            frame.wait_for_function("() => document.querySelector('#view-tokenize').dataset.encoded", polling=200)
             got = frame.evaluate("() => document.querySelector('#view-tokenize').dataset.encoded")
             assert got == f"gpt2:{len(enc.encode_ordinary(text))}"
     finally:
