@@ -1,0 +1,69 @@
+// Registers the site's service worker (src/sw-core.js, through the build's sw.js; a classic script
+// in <head>, before the page's modules). On a host that cannot send the COOP/COEP headers (GitHub
+// Pages) the worker adds them, so the top-level page reloads once, when the worker first controls
+// it, and is cross-origin isolated from then on (at most one reload per tab: sessionStorage). Where
+// the server sends the headers nothing reloads. Embeds register it too (they share its cache) but
+// never reload: an iframe cannot be isolated inside a page that is not.
+// ?isolate=0 turns it off and removes a worker registered before (with its caches).
+// The page learns when the site works offline: <html data-offline-ready="true"> (or "failed",
+// "unsupported", "off"); window.bytepairOffline is a promise of the worker's answer.
+(function () {
+  var root = document.documentElement;
+  var sw = navigator.serviceWorker;
+  var off = /^(0|false|no)$/i.test(new URLSearchParams(location.search).get("isolate") || "");
+  var state = function (value) {
+    root.dataset.offlineReady = value;
+  };
+  if (!sw || !window.isSecureContext) {
+    state("unsupported");
+    return;
+  }
+  if (off) {
+    state("off");
+    sw.getRegistrations().then(function (regs) {
+      regs.forEach(function (reg) {
+        if (reg.active) reg.active.postMessage({ type: "unregister" });
+        else reg.unregister();
+      });
+    });
+    return;
+  }
+  var RELOADED = "bytepair-isolation-reload";
+  var needsReload = window.top === window && window.crossOriginIsolated === false;
+  var reloadOnce = function () {
+    if (sessionStorage.getItem(RELOADED)) return;
+    sessionStorage.setItem(RELOADED, "1");
+    location.reload();
+  };
+  if (!needsReload) sessionStorage.removeItem(RELOADED);
+  window.bytepairOffline = new Promise(function (resolve) {
+    sw.addEventListener("message", function (event) {
+      var data = event.data || {};
+      if (data.type === "precached") {
+        state("true");
+        resolve(data);
+      } else if (data.type === "precache-failed") {
+        state("failed");
+        console.warn("[offline] not cached:", data.message);
+        resolve(data);
+      }
+    });
+    sw.startMessages();
+  });
+  sw.register("sw.js", { scope: "./" }).then(
+    function () {
+      if (needsReload) {
+        // controlled but not isolated (a hard reload bypasses the worker), or controlled soon
+        if (sw.controller) reloadOnce();
+        else sw.addEventListener("controllerchange", reloadOnce);
+      }
+      return sw.ready.then(function (reg) {
+        reg.active.postMessage({ type: "precache" });
+      });
+    },
+    function (err) {
+      state("failed");
+      console.warn("[offline] the service worker did not register:", err);
+    },
+  );
+})();
