@@ -374,15 +374,17 @@ PRECACHED_VOCABS = ("cl100k_base",)
 def precached(rel: str, manifest: dict) -> bool:
     """Whether the service worker caches site file ``rel`` on the first visit (the site shell, the
     runtime the worker loads at boot, the default vocabulary) rather than when the page first uses
-    it. Source maps, open models (the worker caches those), lazy wheels, the course example, the
-    gzip rank files and Pyodide's classic-script build are left to first use."""
+    it. Source maps, open models (the worker caches those), lazy wheels, the wheels a memory
+    snapshot replaces, the course example, the samples, the gzip rank files and Pyodide's
+    classic-script build are left to first use."""
     name = rel.rsplit("/", 1)[-1]
     if rel.endswith(".map") or rel in ("_headers", "build-info.json", SERVICE_WORKER):
         return False
     if rel.startswith("pyodide/"):
         return name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
     if rel.startswith("wheels/"):
-        return name == "manifest.json" or name in manifest["install"]
+        # the wheels load only when no memory snapshot can be restored (it has them imported)
+        return name == "manifest.json" or (not manifest.get("snapshot") and name in manifest["install"])
     if rel.startswith("vocab/"):
         return any(name == f"{stem}.bpv.gz" for stem in PRECACHED_VOCABS)
     if rel.startswith("models/"):

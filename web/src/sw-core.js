@@ -13,7 +13,6 @@
 //   of the old build is open, and on activate deletes the caches of other builds.
 // Open-model files (models/*.bpv) pass through: the worker (src/worker.js) keeps them in its own
 // cache, keyed by model version, which outlives builds.
-/* global clients */
 (function () {
   "use strict";
   const manifest = self.PRECACHE; // {build_id, files: {path: {sha256, precache}}}
@@ -135,7 +134,7 @@
     const request = event.request;
     if (request.method !== "GET" || request.headers.has("range")) return;
     const rel = sitePath(new URL(request.url));
-    if (rel === null || !Object.hasOwn(FILES, rel) || rel.startsWith("models/") && rel !== "models/index.json") {
+    if (rel === null || !Object.hasOwn(FILES, rel) || (rel.startsWith("models/") && rel !== "models/index.json")) {
       return;
     }
     event.respondWith(respond(request, rel));

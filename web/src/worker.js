@@ -89,14 +89,15 @@ async function fetchOk(url, what) {
     res = await fetch(url);
   } catch (err) {
     const offline = globalThis.navigator && navigator.onLine === false;
+    const What = what.charAt(0).toUpperCase() + what.slice(1);
     throw new BytepairError({
       type: offline ? "offline" : "network",
       field: null,
       message: offline
-        ? `This device is offline and ${what} has not been downloaded yet. Connect to the internet and ` +
+        ? `${What} has not been downloaded yet and this device is offline. Connect to the internet and ` +
           "choose it again: once downloaded it also works offline."
-        : `Could not download ${what}: the network request failed (${err.message}). Check the connection ` +
-          "and try again.",
+        : `${What} has not been downloaded yet: the request to the site failed (no connection?). ` +
+          "Check the connection and choose it again: once downloaded it also works offline.",
       url: url.pathname,
     });
   }

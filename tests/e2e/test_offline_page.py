@@ -1,0 +1,128 @@
+"""Issue 20 part 3: offline after one visit, and isolated on a host without COOP/COEP headers.
+
+One service worker (the build's sw.js, code in web/src/sw-core.js) precaches the runtime, the site
+and the default vocabulary in a cache per build id, and adds COOP/COEP where the host cannot. After
+a first visit, Playwright takes the browser offline and reloads: Tokenize's cl100k count must equal
+tiktoken's, Train must train (checked against the slow reference trainer), and an open model never
+downloaded must say in words that the device is offline (not the browser's "Failed to fetch").
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import regex
+
+from tests.e2e.helpers import DEFAULT_TIMEOUT_MS, READY_TIMEOUT, open_ready, set_text, tiktoken_for, train, wait_ready
+from tests.reference import tiktoken_pattern
+from tests.reference.slow_bpe import slow_train
+
+TEXT = "Offline after one visit: naïve café 東京 🙂 1234567, the count still exact."
+TRAIN_TEXT = "low lower lowest newer newest wider widest " * 20
+
+
+def _context(browser):
+    context = browser.new_context()
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    return context
+
+
+def _wait_offline_ready(page) -> None:
+    page.wait_for_function(
+        "() => ['true', 'failed'].includes(document.documentElement.dataset.offlineReady)", timeout=READY_TIMEOUT
+    )
+    assert page.evaluate("() => document.documentElement.dataset.offlineReady") == "true", page.evaluate(
+        "() => window.bytepairOffline"
+    )
+
+
+def _count_on_screen(page, name: str) -> int:
+    page.select_option('[data-testid="tokenize-tokenizer"]', name)
+    page.wait_for_function(
+        "(n) => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith(n + ':')",
+        arg=name,
+        timeout=READY_TIMEOUT,
+    )
+    return int(page.text_content('[data-testid="count-tokens"]').replace(",", ""))
+
+
+def test_after_one_visit_the_playground_works_offline(browser, site_url):
+    context = _context(browser)
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        open_ready(page, site_url, "tokenize")
+        _wait_offline_ready(page)
+
+        context.set_offline(True)
+        page.reload()
+        wait_ready(page)
+        assert page.evaluate("() => navigator.serviceWorker.controller !== null")
+        set_text(page, "tokenize-text", TEXT)
+        assert _count_on_screen(page, "cl100k_base") == len(tiktoken_for("cl100k_base").encode_ordinary(TEXT))
+
+        # an open model never downloaded: words that say what to do, not "Failed to fetch"
+        model = _an_open_model(page)
+        page.select_option('[data-testid="tokenize-tokenizer"]', model)
+        error = page.locator('[data-testid="tokenize-error"]')
+        error.wait_for(state="visible", timeout=60_000)
+        message = error.text_content()
+        assert "has not been downloaded yet" in message and "this device is offline" in message, message
+        assert "Failed to fetch" not in message
+        detail = page.evaluate(
+            "([t, n]) => window.bytepair.count(t, n).then(() => null, (e) => ({type: e.type, message: e.message}))",
+            [TEXT, model],
+        )
+        assert detail["type"] == "offline", detail
+
+        page.click('[data-view="train"]')
+        train(page, TRAIN_TEXT, 256 + 8, pattern="cl100k_base", name="offline-bpe")
+        assert page.evaluate("() => document.body.dataset.training") == "done"
+        saved = json.loads(page.evaluate("(n) => window.bytepair.tokenizerJson(n)", "offline-bpe"))
+        pytest.importorskip("tiktoken")
+        expected = slow_train(TRAIN_TEXT, 8, split=regex.compile(tiktoken_pattern("cl100k_base")).findall)
+        assert [tuple(m[:2]) for m in saved["merges"]] == [p for p, _i, _c in expected]
+        assert errors == []
+    finally:
+        context.close()
+
+
+def _an_open_model(page) -> str:
+    """The first open model in Tokenize's list (any model's file is not downloaded yet)."""
+    return page.eval_on_selector(
+        '[data-testid="tokenize-tokenizer"] optgroup:not([label="OpenAI"]) option', "o => o.value"
+    )
+
+
+def test_a_host_without_headers_reloads_at_most_once_on_the_first_visit(browser):
+    """GitHub Pages cannot send COOP/COEP: the service worker adds them. The first visit reloads
+    once (when the worker first controls the page), the second not at all."""
+    from tests.site_server import served_site
+
+    context = _context(browser)
+    try:
+        with served_site(isolate=False) as (url, _dist):
+            page = context.new_page()
+            loads = []
+            page.on("load", lambda: loads.append(page.url))
+            page.goto(url + "#tokenize")
+            page.wait_for_function("() => window.crossOriginIsolated === true", timeout=READY_TIMEOUT)
+            wait_ready(page)
+            _wait_offline_ready(page)
+            assert page.evaluate("async () => (await window.bytepair.ready).isolated") is True
+            assert len(loads) <= 2, loads  # the navigation and at most one reload
+            first = len(loads)
+
+            second = context.new_page()
+            loads2 = []
+            second.on("load", lambda: loads2.append(second.url))
+            second.goto(url + "#tokenize")
+            wait_ready(second)
+            assert second.evaluate("() => window.crossOriginIsolated") is True
+            assert second.evaluate("async () => (await window.bytepair.ready).isolated") is True
+            assert len(loads2) == 1, loads2
+            assert first >= 1
+    finally:
+        context.close()
