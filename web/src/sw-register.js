@@ -5,8 +5,9 @@
 // the server sends the headers nothing reloads. Embeds register it too (they share its cache) but
 // never reload: an iframe cannot be isolated inside a page that is not.
 // ?isolate=0 turns it off and removes a worker registered before (with its caches).
-// The page learns when the site works offline: <html data-offline-ready="true"> (or "failed",
-// "unsupported", "off"); window.bytepairOffline is a promise of the worker's answer.
+// Once the page is ready it asks the worker to precache the site, and learns when the site works
+// offline: <html data-offline-ready="true"> (or "failed", "unsupported", "off");
+// window.bytepairOffline is a promise of the worker's answer.
 (function () {
   var root = document.documentElement;
   var sw = navigator.serviceWorker;
@@ -50,6 +51,25 @@
     });
     sw.startMessages();
   });
+  // The precache waits until the page has booted (<body data-pyodide="ready">, main.js) so it never
+  // competes with the first visit's own downloads; most files then come from the HTTP cache.
+  var pythonReady = function () {
+    return new Promise(function (resolve) {
+      var check = function () {
+        if (document.body && document.body.dataset.pyodide === "ready") {
+          observer.disconnect();
+          resolve();
+        }
+      };
+      var observer = new MutationObserver(check);
+      var watch = function () {
+        observer.observe(document.body, { attributes: true, attributeFilter: ["data-pyodide"] });
+        check();
+      };
+      if (document.body) watch();
+      else document.addEventListener("DOMContentLoaded", watch);
+    });
+  };
   sw.register("sw.js", { scope: "./" }).then(
     function () {
       if (needsReload) {
@@ -57,8 +77,8 @@
         if (sw.controller) reloadOnce();
         else sw.addEventListener("controllerchange", reloadOnce);
       }
-      return sw.ready.then(function (reg) {
-        reg.active.postMessage({ type: "precache" });
+      return Promise.all([sw.ready, pythonReady()]).then(function (done) {
+        done[0].active.postMessage({ type: "precache" });
       });
     },
     function (err) {
