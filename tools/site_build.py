@@ -378,8 +378,8 @@ def precached(rel: str, manifest: dict) -> bool:
     snapshot replaces, the course example, the samples, the gzip rank files and Pyodide's
     classic-script build are left to first use."""
     name = rel.rsplit("/", 1)[-1]
-    if rel.endswith(".map") or rel in ("_headers", "build-info.json", SERVICE_WORKER):
-        return False
+    if rel.endswith((".map", ".md", ".txt", ".py")) or rel in ("_headers", "build-info.json", SERVICE_WORKER):
+        return False  # source maps, licences and READMEs, the adapter's sources (in its wheel)
     if rel.startswith("pyodide/"):
         return name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
     if rel.startswith("wheels/"):
