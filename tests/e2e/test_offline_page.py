@@ -96,6 +96,16 @@ def _an_open_model(page) -> str:
     )
 
 
+def _navigations(page) -> list[str]:
+    """The URLs of the page's top-level document requests (navigations and reloads), as they come."""
+    seen = []
+    page.on(
+        "request",
+        lambda req: req.is_navigation_request() and req.frame.parent_frame is None and seen.append(req.url),
+    )
+    return seen
+
+
 def test_a_host_without_headers_reloads_at_most_once_on_the_first_visit(browser):
     """GitHub Pages cannot send COOP/COEP: the service worker adds them. The first visit reloads
     once (when the worker first controls the page), the second not at all."""
@@ -105,8 +115,7 @@ def test_a_host_without_headers_reloads_at_most_once_on_the_first_visit(browser)
     try:
         with served_site(isolate=False) as (url, _dist):
             page = context.new_page()
-            loads = []
-            page.on("load", lambda: loads.append(page.url))
+            loads = _navigations(page)
             page.goto(url + "#tokenize")
             page.wait_for_function("() => window.crossOriginIsolated === true", timeout=READY_TIMEOUT)
             wait_ready(page)
@@ -116,8 +125,7 @@ def test_a_host_without_headers_reloads_at_most_once_on_the_first_visit(browser)
             assert len(loads) == 2, loads
 
             second = context.new_page()
-            loads2 = []
-            second.on("load", lambda: loads2.append(second.url))
+            loads2 = _navigations(second)
             second.goto(url + "#tokenize")
             wait_ready(second)
             assert second.evaluate("() => window.crossOriginIsolated") is True

@@ -9,6 +9,9 @@
 //   Files marked `precache` (the site shell, the runtime, the default vocabulary) are fetched when
 //   the page asks ({type: "precache"}); the others (other vocabularies, lazy wheels, samples) as
 //   the page first uses them. Cached files are served cache-first.
+// - first visit: it installs and activates at once but does not take over the page that
+//   registered it (no clients.claim: that page's requests stay as they were); the next load is
+//   served by it;
 // - updates: a new build's worker precaches everything before it installs, waits until no page
 //   of the old build is open, and on activate deletes the caches of other builds.
 // Open-model files (models/*.bpv) pass through: the worker (src/worker.js) keeps them in its own
@@ -90,7 +93,9 @@
         for (const name of await caches.keys()) {
           if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
         }
-        await clients.claim();
+        // no clients.claim(): a page (and its Python worker) that started without this worker
+        // finishes without it; the next navigation is served by it (src/sw-register.js reloads
+        // the page once where that makes it cross-origin isolated)
       })(),
     );
   });

@@ -1,7 +1,7 @@
 // Registers the site's service worker (src/sw-core.js, through the build's sw.js; a classic script
 // in <head>, before the page's modules). On a host that cannot send the COOP/COEP headers (GitHub
-// Pages) the worker adds them, so the top-level page reloads once, when the worker first controls
-// it, and is cross-origin isolated from then on (at most one reload per tab: sessionStorage). Where
+// Pages) the worker adds them, so the top-level page reloads once, as soon as the worker is active,
+// and is cross-origin isolated from then on (at most one reload per tab: sessionStorage). Where
 // the server sends the headers nothing reloads. Embeds register it too (they share its cache) but
 // never reload: an iframe cannot be isolated inside a page that is not.
 // ?isolate=0 turns it off and removes a worker registered before (with its caches).
@@ -72,11 +72,9 @@
   };
   sw.register("sw.js", { scope: "./" }).then(
     function () {
-      if (needsReload) {
-        // controlled but not isolated (a hard reload bypasses the worker), or controlled soon
-        if (sw.controller) reloadOnce();
-        else sw.addEventListener("controllerchange", reloadOnce);
-      }
+      // once a worker is active, a reload is served by it and isolated (also after a hard reload,
+      // which bypassed the worker)
+      if (needsReload) sw.ready.then(reloadOnce);
       return Promise.all([sw.ready, pythonReady()]).then(function (done) {
         done[0].active.postMessage({ type: "precache" });
       });
