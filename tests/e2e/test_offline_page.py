@@ -133,3 +133,45 @@ def test_a_host_without_headers_reloads_at_most_once_on_the_first_visit(browser)
             assert len(loads2) == 1, loads2
     finally:
         context.close()
+
+
+def _frame(page, testid: str):
+    return page.locator(f'iframe[data-testid="{testid}"]').element_handle().content_frame()
+
+
+def _compared(frame) -> None:
+    frame.wait_for_function("() => document.querySelector('#view-compare').dataset.compared > 0", timeout=READY_TIMEOUT)
+
+
+def test_a_course_page_with_embeds_works_offline_after_one_visit(browser, site_url):
+    """The embeds register the same worker: one cache for the origin. What the first visit fetched
+    before the worker served anything (the course page, Compare's vocabularies and samples) is
+    taken into it from the HTTP cache, so the course page reloads offline."""
+    context = _context(browser)
+    try:
+        page = context.new_page()
+        page.goto(site_url + "examples/course.html")
+        compare, steps = _frame(page, "compare-frame"), _frame(page, "steps-frame")
+        for frame in (compare, steps):
+            wait_ready(frame)
+        _compared(compare)
+        # ask once more now that Compare has fetched its files (a page asks when it is ready)
+        assert (
+            compare.evaluate(
+                "() => navigator.serviceWorker.ready.then((r) => new Promise((resolve) => {"
+                "  navigator.serviceWorker.addEventListener('message', (e) => resolve(e.data.type), {once: true});"
+                "  r.active.postMessage({type: 'precache'}); }))"
+            )
+            == "precached"
+        )
+
+        context.set_offline(True)
+        page.reload()
+        compare, steps = _frame(page, "compare-frame"), _frame(page, "steps-frame")
+        for frame in (compare, steps):
+            wait_ready(frame)
+            assert frame.evaluate("() => navigator.serviceWorker.controller !== null")
+        _compared(compare)
+        steps.wait_for_function("() => (document.querySelector('#view-steps').dataset.learned || '').endsWith(':10')")
+    finally:
+        context.close()

@@ -56,6 +56,34 @@
     return res;
   }
 
+  /** Whether the service worker serves (and caches) `rel` (open models and source maps pass through). */
+  function usedLater(rel) {
+    return !rel.endsWith(".map") && (!rel.startsWith("models/") || rel === "models/index.json");
+  }
+
+  /** `rel` from the HTTP cache only (never the network), put into this build's cache; rejects if absent. */
+  async function fromHttpCache(cache, rel) {
+    const res = await fetch(absolute(rel), {
+      cache: "only-if-cached",
+      mode: "same-origin",
+      integrity: FILES[rel].sha256,
+    });
+    if (!res.ok) throw new Error(`${rel}: not in the HTTP cache`);
+    await cache.put(absolute(rel), res.clone());
+    return res;
+  }
+
+  /** Cache what the page downloaded before this worker served it (a first visit's other
+   * vocabularies, samples, the Chat view's wheels, a course page), from the HTTP cache only;
+   * integrity keeps other builds' copies out. Runs on every request of the page. */
+  async function sweep() {
+    const cache = await caches.open(CACHE);
+    for (const rel of Object.keys(FILES)) {
+      if (FILES[rel].precache || !usedLater(rel) || (await cache.match(absolute(rel)))) continue;
+      await fromHttpCache(cache, rel).catch(() => null); // absent: cached when first fetched through here
+    }
+  }
+
   let precaching = null;
   /** Cache every `precache` file not cached yet (a few at a time). Resolves {files, bytes}. */
   function precache() {
@@ -105,10 +133,12 @@
     if (data.type === "precache") {
       const reply = (msg) => event.source && event.source.postMessage(msg);
       event.waitUntil(
-        precache().then(
-          (done) => reply({ type: "precached", ...done }),
-          (err) => reply({ type: "precache-failed", message: String(err && err.message) }),
-        ),
+        Promise.all([precache(), sweep()])
+          .then(([done]) => done)
+          .then(
+            (done) => reply({ type: "precached", ...done }),
+            (err) => reply({ type: "precache-failed", message: String(err && err.message) }),
+          ),
       );
     } else if (data.type === "unregister") {
       event.waitUntil(
@@ -128,9 +158,13 @@
     try {
       res = await fetchInto(cache, rel);
     } catch {
-      // offline (this rejects again, as the page expects), or the server has a newer build whose
-      // file fails this build's integrity: then the network's answer, uncached
-      res = await fetch(request);
+      try {
+        res = await fromHttpCache(cache, rel); // offline, but downloaded before this worker ran
+      } catch {
+        // offline and never downloaded (this rejects again, as the page expects), or the server
+        // has a newer build whose file fails this build's integrity: the network's answer, uncached
+        res = await fetch(request);
+      }
     }
     return withIsolation(res, rel);
   }
@@ -139,9 +173,7 @@
     const request = event.request;
     if (request.method !== "GET" || request.headers.has("range")) return;
     const rel = sitePath(new URL(request.url));
-    if (rel === null || !Object.hasOwn(FILES, rel) || (rel.startsWith("models/") && rel !== "models/index.json")) {
-      return;
-    }
+    if (rel === null || !Object.hasOwn(FILES, rel) || !usedLater(rel)) return;
     event.respondWith(respond(request, rel));
   });
 })();
