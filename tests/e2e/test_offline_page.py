@@ -5,6 +5,8 @@ and the default vocabulary in a cache per build id, and adds COOP/COEP where the
 a first visit, Playwright takes the browser offline and reloads: Tokenize's cl100k count must equal
 tiktoken's, Train must train (checked against the slow reference trainer), and an open model never
 downloaded must say in words that the device is offline (not the browser's "Failed to fetch").
+Also: a host without the headers reloads once on the first visit and never after; a course page
+with embeds works offline after one visit; a new build's worker switches caches whole.
 """
 
 from __future__ import annotations
@@ -175,3 +177,59 @@ def test_a_course_page_with_embeds_works_offline_after_one_visit(browser, site_u
         steps.wait_for_function("() => (document.querySelector('#view-steps').dataset.learned || '').endsWith(':10')")
     finally:
         context.close()
+
+
+def test_a_new_build_switches_caches_whole_and_deletes_the_old_one(browser, site_url, tmp_path):
+    """A new build's sw.js (here: the same files under another build id) installs beside the old
+    worker, waits while a page of the old build is open, and on activate leaves one cache: its own."""
+    import os
+    import re
+    import shutil
+    import threading
+
+    from tests.e2e.helpers import DIST
+    from tools.serve import make_server, server_url
+
+    site = tmp_path / "site"  # web/dist, built by the site_url fixture
+    shutil.copytree(DIST, site, copy_function=os.link)  # hard links: the sw.js is replaced, not edited
+    server = make_server("127.0.0.1", 0, directory=site, quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    context = _context(browser)
+    caches = "() => caches.keys().then((k) => k.filter((n) => n.startsWith('bytepair-site-')).sort())"
+    try:
+        url = server_url(server)
+        page = context.new_page()
+        open_ready(page, url, "tokenize")
+        _wait_offline_ready(page)
+        page.reload()  # a second visit: now the page of the old build is served by its worker
+        wait_ready(page)
+        assert page.evaluate("() => navigator.serviceWorker.controller !== null")
+        old_id = re.search(r'"build_id":"([0-9a-f]+)"', (site / "sw.js").read_text(encoding="utf-8")).group(1)
+        assert page.evaluate(caches) == [f"bytepair-site-{old_id}"]
+
+        new_id = "0123456789abcdef"
+        text = (site / "sw.js").read_text(encoding="utf-8").replace(old_id, new_id)
+        for name in ("sw.js", "sw.js.br", "sw.js.gz"):
+            (site / name).unlink(missing_ok=True)
+        (site / "sw.js").write_text(text, encoding="utf-8")
+        # the old build's page is open: the new worker precaches, then waits
+        page.evaluate("() => navigator.serviceWorker.getRegistration().then((r) => r.update())")
+        page.wait_for_function(
+            "() => navigator.serviceWorker.getRegistration().then((r) => r.waiting !== null)", timeout=READY_TIMEOUT
+        )
+        assert page.evaluate(caches) == sorted([f"bytepair-site-{old_id}", f"bytepair-site-{new_id}"])
+        page.close()  # no page of the old build left: the new worker activates, the old cache goes
+        page = context.new_page()
+        page.goto(url + "#tokenize")
+        page.wait_for_function(
+            "(c) => caches.keys().then((k) => k.filter((n) => n.startsWith('bytepair-site-')).join() === c)",
+            arg=f"bytepair-site-{new_id}",
+            timeout=READY_TIMEOUT,
+        )
+        wait_ready(page)
+        set_text(page, "tokenize-text", TEXT)
+        assert _count_on_screen(page, "cl100k_base") == len(tiktoken_for("cl100k_base").encode_ordinary(TEXT))
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
