@@ -2,8 +2,9 @@
 // in <head>, before the page's modules). On a host that cannot send the COOP/COEP headers (GitHub
 // Pages) the worker adds them, so the top-level page reloads once, as soon as the worker is active,
 // and is cross-origin isolated from then on (at most one reload per tab: sessionStorage). Where
-// the server sends the headers nothing reloads. Embeds register it too (they share its cache) but
-// never reload: an iframe cannot be isolated inside a page that is not.
+// the server sends the headers nothing reloads. Embeds in a page of the same origin register it
+// too (they share its cache) but never reload: an iframe cannot be isolated inside a page that is
+// not; embeds in a page of another origin leave it alone.
 // ?isolate=0 turns it off and removes a worker registered before (with its caches).
 // Once the page is ready it asks the worker to precache the site, and learns when the site works
 // offline: <html data-offline-ready="true"> (or "failed", "unsupported", "off");
@@ -15,7 +16,14 @@
   var state = function (value) {
     root.dataset.offlineReady = value;
   };
-  if (!sw || !window.isSecureContext) {
+  // an embed in a page of another origin (its storage may be partitioned or blocked) goes without
+  var foreignTop;
+  try {
+    foreignTop = window.top !== window && window.top.location.origin !== location.origin;
+  } catch {
+    foreignTop = true;
+  }
+  if (!sw || !window.isSecureContext || foreignTop) {
     state("unsupported");
     return;
   }
@@ -32,11 +40,19 @@
   var RELOADED = "bytepair-isolation-reload";
   var needsReload = window.top === window && window.crossOriginIsolated === false;
   var reloadOnce = function () {
-    if (sessionStorage.getItem(RELOADED)) return;
-    sessionStorage.setItem(RELOADED, "1");
+    try {
+      if (sessionStorage.getItem(RELOADED)) return;
+      sessionStorage.setItem(RELOADED, "1");
+    } catch {
+      return; // no sessionStorage: no way to promise a single reload, so none
+    }
     location.reload();
   };
-  if (!needsReload) sessionStorage.removeItem(RELOADED);
+  try {
+    if (!needsReload) sessionStorage.removeItem(RELOADED);
+  } catch {
+    // storage blocked: nothing to clear
+  }
   window.bytepairOffline = new Promise(function (resolve) {
     sw.addEventListener("message", function (event) {
       var data = event.data || {};
