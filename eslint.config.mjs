@@ -27,6 +27,15 @@ export default [
     languageOptions: { ecmaVersion: 2024, sourceType: "script", globals: { ...globals.browser } },
   },
   {
+    files: ["web/src/sw-register.js"],
+    languageOptions: { ecmaVersion: 2024, sourceType: "script", globals: { ...globals.browser } },
+  },
+  {
+    // the service worker's code (imported by the build's sw.js)
+    files: ["web/src/sw-core.js"],
+    languageOptions: { ecmaVersion: 2024, sourceType: "script", globals: { ...globals.serviceworker } },
+  },
+  {
     files: ["**/*.mjs"],
     languageOptions: { ecmaVersion: 2024, sourceType: "module", globals: { ...globals.node } },
   },

@@ -357,3 +357,64 @@ def test_build_id_follows_every_file_and_reaches_the_page_module(tmp_path):
     assert build(files)[0] == first  # the module itself does not feed the id
     assert build({**files, "src/worker.js": b"// worker v2\n"})[0] != first
     assert build({**files, "src/rpc.js": b"//\n"})[0] != first
+
+
+def test_the_service_worker_lists_every_file_with_its_sri_hash_and_precaches_the_shell(tmp_path):
+    """sw.js (tools/site_build.py step_service_worker): W3C Subresource Integrity values
+    ("sha256-" + base64 of the SHA-256 digest, as `openssl dgst -sha256 -binary | base64` prints),
+    the build id, and which files are precached; a new build id makes a new sw.js."""
+    import json
+
+    from tools import site_build
+    from tools.distwriter import DistWriter
+
+    out = DistWriter(tmp_path)
+    files = {
+        "index.html": b"<!doctype html>",
+        "src/main.js": b"export {};",
+        "src/main.js.map": b"{}",
+        "vocab/cl100k_base.bpv.gz": b"\x1f\x8bcl",
+        "vocab/o200k_base.bpv.gz": b"\x1f\x8bo2",
+        "models/index.json": b"{}",
+        "models/llama3.bpv": b"BPV",
+        "wheels/manifest.json": b"{}",
+        "wheels/bytepair-0.1.0-py3-none-any.whl": b"PK",
+        "snapshot/python-00.snap.gz": b"\x1f\x8bsnap",
+        "pyodide/1.0/pyodide.asm.wasm": b"\0asm",
+        "pyodide/1.0/pyodide.js": b"var x;",
+        "vendor/comlink.LICENSE.txt": b"MIT",
+        "build-info.json": b"{}",
+    }
+    for rel, data in files.items():
+        out.write(rel, data)
+    manifest = {"install": ["bytepair-0.1.0-py3-none-any.whl"], "snapshot": {"file": "snapshot/python-00.snap.gz"}}
+
+    def written(build_id):
+        site_build.step_service_worker(out, build_id, manifest)
+        text = (tmp_path / "sw.js").read_text(encoding="utf-8")
+        assert text.rstrip().endswith('importScripts("src/sw-core.js");')
+        body = text.split("self.PRECACHE = ", 1)[1].split(";\nimportScripts", 1)[0]
+        return text, json.loads(body)
+
+    text, sw = written("aaaa")
+    assert sw["build_id"] == "aaaa"
+    assert set(sw["files"]) == set(files) - {"build-info.json"}
+    for rel, data in files.items():
+        if rel in sw["files"]:
+            want = "sha256-" + base64.b64encode(hashlib.sha256(data).digest()).decode()
+            assert sw["files"][rel]["sha256"] == want, rel
+    precached = {rel for rel, f in sw["files"].items() if f["precache"]}
+    assert precached == {
+        "index.html",
+        "src/main.js",
+        "vocab/cl100k_base.bpv.gz",
+        "models/index.json",
+        "wheels/manifest.json",
+        "snapshot/python-00.snap.gz",
+        "pyodide/1.0/pyodide.asm.wasm",
+    }
+    # without a snapshot the worker installs the wheels at boot: then they are precached
+    manifest["snapshot"] = None
+    _text, sw = written("aaaa")
+    assert sw["files"]["wheels/bytepair-0.1.0-py3-none-any.whl"]["precache"] is True
+    assert written("bbbb")[0] != written("aaaa")[0]

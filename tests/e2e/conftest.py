@@ -67,7 +67,9 @@ def page(browser):
 
     pg.on("console", on_console)
     pg.on("pageerror", lambda exc: pg.console_errors.append(f"uncaught: {exc}"))
-    context.on("request", lambda req: pg.requested_urls.append(req.url))
+    # the page's and its workers' requests; not the service worker's own (its precache for
+    # offline use, once the page is ready: web/src/sw-core.js)
+    context.on("request", lambda req: req.service_worker is None and pg.requested_urls.append(req.url))
     try:
         yield pg
     finally:

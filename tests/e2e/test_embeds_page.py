@@ -167,7 +167,7 @@ def test_without_shared_worker_each_embed_has_its_own_runtime(page, site_url, ow
 
 @pytest.mark.parametrize("query", ["", "?isolate=0"])
 def test_a_host_without_coop_coep_headers_is_isolated_by_the_service_worker(browser, site_url, query):
-    """GitHub Pages cannot send COOP/COEP: coi-serviceworker adds them (one reload); ?isolate=0 opts out."""
+    """GitHub Pages cannot send COOP/COEP: the site's service worker adds them (one reload); ?isolate=0 opts out."""
     from tests.site_server import served_site
 
     context = browser.new_context()

@@ -85,8 +85,29 @@ function registerError(name, err) {
   return { name, error: e.detail ?? { type: "internal", field: null, message: String(err) } };
 }
 
+/**
+ * fetch(url), with a failed request as data: BytepairError {type: "offline"} when the browser is
+ * offline (the file was never downloaded, so no cache has it), {type: "network"} when the request
+ * failed otherwise; both say in words what to do (the browser's own text is "Failed to fetch").
+ */
 async function fetchOk(url, what) {
-  const res = await fetch(url);
+  let res;
+  try {
+    res = await fetch(url);
+  } catch (err) {
+    const offline = globalThis.navigator && navigator.onLine === false;
+    const What = what.charAt(0).toUpperCase() + what.slice(1);
+    throw new BytepairError({
+      type: offline ? "offline" : "network",
+      field: null,
+      message: offline
+        ? `${What} has not been downloaded yet and this device is offline. Connect to the internet and ` +
+          "choose it again: once downloaded it also works offline."
+        : `${What} has not been downloaded yet: the request to the site failed (no connection?). ` +
+          "Check the connection and choose it again: once downloaded it also works offline.",
+      url: url.pathname,
+    });
+  }
   if (!res.ok) throw new Error(`Could not load ${what} (${url.pathname}): HTTP ${res.status}.`);
   return res;
 }

@@ -1,0 +1,235 @@
+"""Issue 20 part 3: offline after one visit, and isolated on a host without COOP/COEP headers.
+
+One service worker (the build's sw.js, code in web/src/sw-core.js) precaches the runtime, the site
+and the default vocabulary in a cache per build id, and adds COOP/COEP where the host cannot. After
+a first visit, Playwright takes the browser offline and reloads: Tokenize's cl100k count must equal
+tiktoken's, Train must train (checked against the slow reference trainer), and an open model never
+downloaded must say in words that the device is offline (not the browser's "Failed to fetch").
+Also: a host without the headers reloads once on the first visit and never after; a course page
+with embeds works offline after one visit; a new build's worker switches caches whole.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import regex
+
+from tests.e2e.helpers import DEFAULT_TIMEOUT_MS, READY_TIMEOUT, open_ready, set_text, tiktoken_for, train, wait_ready
+from tests.reference import tiktoken_pattern
+from tests.reference.slow_bpe import slow_train
+
+TEXT = "Offline after one visit: naïve café 東京 🙂 1234567, the count still exact."
+TRAIN_TEXT = "low lower lowest newer newest wider widest " * 20
+
+
+def _context(browser):
+    context = browser.new_context()
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    return context
+
+
+def _wait_offline_ready(page) -> None:
+    page.wait_for_function(
+        "() => ['true', 'failed'].includes(document.documentElement.dataset.offlineReady)", timeout=READY_TIMEOUT
+    )
+    assert page.evaluate("() => document.documentElement.dataset.offlineReady") == "true", page.evaluate(
+        "() => window.bytepairOffline"
+    )
+
+
+def _count_on_screen(page, name: str) -> int:
+    page.select_option('[data-testid="tokenize-tokenizer"]', name)
+    page.wait_for_function(
+        "(n) => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith(n + ':')",
+        arg=name,
+        timeout=READY_TIMEOUT,
+    )
+    return int(page.text_content('[data-testid="count-tokens"]').replace(",", ""))
+
+
+def test_after_one_visit_the_playground_works_offline(browser, site_url):
+    context = _context(browser)
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        open_ready(page, site_url, "tokenize")
+        _wait_offline_ready(page)
+
+        context.set_offline(True)
+        page.reload()
+        wait_ready(page)
+        assert page.evaluate("() => navigator.serviceWorker.controller !== null")
+        set_text(page, "tokenize-text", TEXT)
+        assert _count_on_screen(page, "cl100k_base") == len(tiktoken_for("cl100k_base").encode_ordinary(TEXT))
+
+        # an open model never downloaded: words that say what to do, not "Failed to fetch"
+        model = _an_open_model(page)
+        page.select_option('[data-testid="tokenize-tokenizer"]', model)
+        error = page.locator('[data-testid="tokenize-error"]')
+        error.wait_for(state="visible", timeout=60_000)
+        message = error.text_content()
+        assert "has not been downloaded yet" in message and "this device is offline" in message, message
+        assert "Failed to fetch" not in message
+        detail = page.evaluate(
+            "([t, n]) => window.bytepair.count(t, n).then(() => null, (e) => ({type: e.type, message: e.message}))",
+            [TEXT, model],
+        )
+        assert detail["type"] == "offline", detail
+
+        page.click('[data-view="train"]')
+        train(page, TRAIN_TEXT, 256 + 8, pattern="cl100k_base", name="offline-bpe")
+        assert page.evaluate("() => document.body.dataset.training") == "done"
+        saved = json.loads(page.evaluate("(n) => window.bytepair.tokenizerJson(n)", "offline-bpe"))
+        pytest.importorskip("tiktoken")
+        expected = slow_train(TRAIN_TEXT, 8, split=regex.compile(tiktoken_pattern("cl100k_base")).findall)
+        assert [tuple(m[:2]) for m in saved["merges"]] == [p for p, _i, _c in expected]
+        assert errors == []
+    finally:
+        context.close()
+
+
+def _an_open_model(page) -> str:
+    """The first open model in Tokenize's list (any model's file is not downloaded yet)."""
+    return page.eval_on_selector(
+        '[data-testid="tokenize-tokenizer"] optgroup:not([label="OpenAI"]) option', "o => o.value"
+    )
+
+
+def _navigations(page) -> list[str]:
+    """The URLs of the page's top-level document requests (navigations and reloads), as they come."""
+    seen = []
+    page.on(
+        "request",
+        lambda req: req.is_navigation_request() and req.frame.parent_frame is None and seen.append(req.url),
+    )
+    return seen
+
+
+def test_a_host_without_headers_reloads_at_most_once_on_the_first_visit(browser):
+    """GitHub Pages cannot send COOP/COEP: the service worker adds them. The first visit reloads
+    once (when the worker first controls the page), the second not at all."""
+    from tests.site_server import served_site
+
+    context = _context(browser)
+    try:
+        with served_site(isolate=False) as (url, _dist):
+            page = context.new_page()
+            loads = _navigations(page)
+            page.goto(url + "#tokenize")
+            page.wait_for_function("() => window.crossOriginIsolated === true", timeout=READY_TIMEOUT)
+            wait_ready(page)
+            _wait_offline_ready(page)
+            assert page.evaluate("async () => (await window.bytepair.ready).isolated") is True
+            # the navigation and one reload (isolation needs one: the first load had no worker)
+            assert len(loads) == 2, loads
+
+            second = context.new_page()
+            loads2 = _navigations(second)
+            second.goto(url + "#tokenize")
+            wait_ready(second)
+            assert second.evaluate("() => window.crossOriginIsolated") is True
+            assert second.evaluate("async () => (await window.bytepair.ready).isolated") is True
+            assert len(loads2) == 1, loads2
+    finally:
+        context.close()
+
+
+def _frame(page, testid: str):
+    return page.locator(f'iframe[data-testid="{testid}"]').element_handle().content_frame()
+
+
+def _compared(frame) -> None:
+    frame.wait_for_function("() => document.querySelector('#view-compare').dataset.compared > 0", timeout=READY_TIMEOUT)
+
+
+def test_a_course_page_with_embeds_works_offline_after_one_visit(browser, site_url):
+    """The embeds register the same worker: one cache for the origin. What the first visit fetched
+    before the worker served anything (the course page, Compare's vocabularies and samples) is
+    taken into it from the HTTP cache, so the course page reloads offline."""
+    context = _context(browser)
+    try:
+        page = context.new_page()
+        page.goto(site_url + "examples/course.html")
+        compare, steps = _frame(page, "compare-frame"), _frame(page, "steps-frame")
+        for frame in (compare, steps):
+            wait_ready(frame)
+        _compared(compare)
+        # ask once more now that Compare has fetched its files (a page asks when it is ready)
+        assert (
+            compare.evaluate(
+                "() => navigator.serviceWorker.ready.then((r) => new Promise((resolve) => {"
+                "  navigator.serviceWorker.addEventListener('message', (e) => resolve(e.data.type), {once: true});"
+                "  r.active.postMessage({type: 'precache'}); }))"
+            )
+            == "precached"
+        )
+
+        context.set_offline(True)
+        page.reload()
+        compare, steps = _frame(page, "compare-frame"), _frame(page, "steps-frame")
+        for frame in (compare, steps):
+            wait_ready(frame)
+            assert frame.evaluate("() => navigator.serviceWorker.controller !== null")
+        _compared(compare)
+        steps.wait_for_function("() => (document.querySelector('#view-steps').dataset.learned || '').endsWith(':10')")
+    finally:
+        context.close()
+
+
+def test_a_new_build_switches_caches_whole_and_deletes_the_old_one(browser, site_url, tmp_path):
+    """A new build's sw.js (here: the same files under another build id) installs beside the old
+    worker, waits while a page of the old build is open, and on activate leaves one cache: its own."""
+    import os
+    import re
+    import shutil
+    import threading
+
+    from tests.e2e.helpers import DIST
+    from tools.serve import make_server, server_url
+
+    site = tmp_path / "site"  # web/dist, built by the site_url fixture
+    shutil.copytree(DIST, site, copy_function=os.link)  # hard links: the sw.js is replaced, not edited
+    server = make_server("127.0.0.1", 0, directory=site, quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    context = _context(browser)
+    caches = "() => caches.keys().then((k) => k.filter((n) => n.startsWith('bytepair-site-')).sort())"
+    try:
+        url = server_url(server)
+        page = context.new_page()
+        open_ready(page, url, "tokenize")
+        _wait_offline_ready(page)
+        page.reload()  # a second visit: now the page of the old build is served by its worker
+        wait_ready(page)
+        assert page.evaluate("() => navigator.serviceWorker.controller !== null")
+        old_id = re.search(r'"build_id":"([0-9a-f]+)"', (site / "sw.js").read_text(encoding="utf-8")).group(1)
+        assert page.evaluate(caches) == [f"bytepair-site-{old_id}"]
+
+        new_id = "0123456789abcdef"
+        text = (site / "sw.js").read_text(encoding="utf-8").replace(old_id, new_id)
+        for name in ("sw.js", "sw.js.br", "sw.js.gz"):
+            (site / name).unlink(missing_ok=True)
+        (site / "sw.js").write_text(text, encoding="utf-8")
+        # the old build's page is open: the new worker precaches, then waits
+        page.evaluate("() => navigator.serviceWorker.getRegistration().then((r) => r.update())")
+        page.wait_for_function(
+            "() => navigator.serviceWorker.getRegistration().then((r) => r.waiting !== null)", timeout=READY_TIMEOUT
+        )
+        assert page.evaluate(caches) == sorted([f"bytepair-site-{old_id}", f"bytepair-site-{new_id}"])
+        page.close()  # no page of the old build left: the new worker activates, the old cache goes
+        page = context.new_page()
+        page.goto(url + "#tokenize")
+        page.wait_for_function(
+            "(c) => caches.keys().then((k) => k.filter((n) => n.startsWith('bytepair-site-')).join() === c)",
+            arg=f"bytepair-site-{new_id}",
+            timeout=READY_TIMEOUT,
+        )
+        wait_ready(page)
+        set_text(page, "tokenize-text", TEXT)
+        assert _count_on_screen(page, "cl100k_base") == len(tiktoken_for("cl100k_base").encode_ordinary(TEXT))
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()

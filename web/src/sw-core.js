@@ -1,0 +1,179 @@
+// The site's one service worker (a classic script; the build's sw.js sets self.PRECACHE and then
+// imports this file, so every build has a new sw.js and the browser installs it as an update).
+// It does three things (web/README.md "Offline and installable"):
+// - cross-origin isolation on hosts that cannot send COOP/COEP (GitHub Pages): every response it
+//   serves for the playground carries the headers, so after the first visit's one reload
+//   (src/sw-register.js) the page is isolated and Stop can interrupt Python (issue 11);
+// - offline: the build's files are cached in one cache per build, `bytepair-site-<build id>`, each
+//   fetched with its SHA-256 as subresource integrity, so a cache never holds files of two builds.
+//   Files marked `precache` (the site shell, the runtime, the default vocabulary) are fetched when
+//   the page asks ({type: "precache"}); the others (other vocabularies, lazy wheels, samples) as
+//   the page first uses them. Cached files are served cache-first.
+// - first visit: it installs and activates at once but does not take over the page that
+//   registered it (no clients.claim: that page's requests stay as they were); the next load is
+//   served by it;
+// - updates: a new build's worker precaches everything before it installs, waits until no page
+//   of the old build is open, and on activate deletes the caches of other builds.
+// Open-model files (models/*.bpv) pass through: the worker (src/worker.js) keeps them in its own
+// cache, keyed by model version, which outlives builds.
+(function () {
+  "use strict";
+  const manifest = self.PRECACHE; // {build_id, files: {path: {sha256, precache}}}
+  const PREFIX = "bytepair-site-";
+  const CACHE = PREFIX + manifest.build_id;
+  const SCOPE = new URL("./", self.location.href);
+  const FILES = manifest.files;
+  // only the playground page gets COOP/COEP: another document of the origin (a course page)
+  // may load images from other hosts, which require-corp would block
+  const ISOLATED_PAGES = new Set(["index.html"]);
+
+  /** The site path of a same-origin URL ("" and folders: their index.html), or null. */
+  function sitePath(url) {
+    if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return null;
+    let rel = decodeURIComponent(url.pathname.slice(SCOPE.pathname.length));
+    if (rel === "" || rel.endsWith("/")) rel += "index.html";
+    return rel;
+  }
+
+  const absolute = (rel) => new URL(rel, SCOPE).href;
+
+  function withIsolation(res, rel) {
+    if (res.status === 0 || res.type === "opaque") return res;
+    const headers = new Headers(res.headers);
+    headers.set("Cross-Origin-Resource-Policy", "cross-origin");
+    if (ISOLATED_PAGES.has(rel) || !rel.endsWith(".html")) {
+      headers.set("Cross-Origin-Embedder-Policy", "require-corp");
+      headers.set("Cross-Origin-Opener-Policy", "same-origin");
+    }
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  }
+
+  /** Fetch one file of this build into the cache; rejects on HTTP errors and integrity mismatch. */
+  async function fetchInto(cache, rel) {
+    const res = await fetch(absolute(rel), { integrity: FILES[rel].sha256, credentials: "same-origin" });
+    if (!res.ok) throw new Error(`${rel}: HTTP ${res.status}`);
+    await cache.put(absolute(rel), res.clone());
+    return res;
+  }
+
+  /** Whether the service worker serves (and caches) `rel` (open models and source maps pass through). */
+  function usedLater(rel) {
+    return !rel.endsWith(".map") && (!rel.startsWith("models/") || rel === "models/index.json");
+  }
+
+  /** `rel` from the HTTP cache only (never the network), put into this build's cache; rejects if absent. */
+  async function fromHttpCache(cache, rel) {
+    const res = await fetch(absolute(rel), {
+      cache: "only-if-cached",
+      mode: "same-origin",
+      integrity: FILES[rel].sha256,
+    });
+    if (!res.ok) throw new Error(`${rel}: not in the HTTP cache`);
+    await cache.put(absolute(rel), res.clone());
+    return res;
+  }
+
+  /** Cache what the page downloaded before this worker served it (a first visit's other
+   * vocabularies, samples, the Chat view's wheels, a course page), from the HTTP cache only;
+   * integrity keeps other builds' copies out. Runs on every request of the page. */
+  async function sweep() {
+    const cache = await caches.open(CACHE);
+    for (const rel of Object.keys(FILES)) {
+      if (FILES[rel].precache || !usedLater(rel) || (await cache.match(absolute(rel)))) continue;
+      await fromHttpCache(cache, rel).catch(() => null); // absent: cached when first fetched through here
+    }
+  }
+
+  let precaching = null;
+  /** Cache every `precache` file not cached yet (a few at a time). Resolves {files, bytes}. */
+  function precache() {
+    if (!precaching) {
+      precaching = (async () => {
+        const cache = await caches.open(CACHE);
+        const todo = Object.keys(FILES).filter((rel) => FILES[rel].precache);
+        let next = 0;
+        const worker = async () => {
+          while (next < todo.length) {
+            const rel = todo[next++];
+            if (!(await cache.match(absolute(rel)))) await fetchInto(cache, rel);
+          }
+        };
+        await Promise.all([worker(), worker(), worker(), worker()]);
+        return { files: todo.length, build_id: manifest.build_id };
+      })();
+      precaching.catch(() => {
+        precaching = null; // try again next time the page asks
+      });
+    }
+    return precaching;
+  }
+
+  self.addEventListener("install", (event) => {
+    // the first install takes over at once (nothing to mix with) and precaches when the page asks;
+    // an update precaches everything first and then waits for the old build's pages to close
+    if (!self.registration.active) event.waitUntil(self.skipWaiting());
+    else event.waitUntil(precache());
+  });
+
+  self.addEventListener("activate", (event) => {
+    event.waitUntil(
+      (async () => {
+        for (const name of await caches.keys()) {
+          if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+        }
+        // no clients.claim(): a page (and its Python worker) that started without this worker
+        // finishes without it; the next navigation is served by it (src/sw-register.js reloads
+        // the page once where that makes it cross-origin isolated)
+      })(),
+    );
+  });
+
+  self.addEventListener("message", (event) => {
+    const data = event.data || {};
+    if (data.type === "precache") {
+      const reply = (msg) => event.source && event.source.postMessage(msg);
+      event.waitUntil(
+        Promise.all([precache(), sweep()])
+          .then(([done]) => done)
+          .then(
+            (done) => reply({ type: "precached", ...done }),
+            (err) => reply({ type: "precache-failed", message: String(err && err.message) }),
+          ),
+      );
+    } else if (data.type === "unregister") {
+      event.waitUntil(
+        (async () => {
+          await self.registration.unregister();
+          for (const name of await caches.keys()) if (name.startsWith(PREFIX)) await caches.delete(name);
+        })(),
+      );
+    }
+  });
+
+  async function respond(request, rel) {
+    const cache = await caches.open(CACHE);
+    const hit = await cache.match(absolute(rel));
+    if (hit) return withIsolation(hit, rel);
+    let res;
+    try {
+      res = await fetchInto(cache, rel);
+    } catch {
+      try {
+        res = await fromHttpCache(cache, rel); // offline, but downloaded before this worker ran
+      } catch {
+        // offline and never downloaded (this rejects again, as the page expects), or the server
+        // has a newer build whose file fails this build's integrity: the network's answer, uncached
+        res = await fetch(request);
+      }
+    }
+    return withIsolation(res, rel);
+  }
+
+  self.addEventListener("fetch", (event) => {
+    const request = event.request;
+    if (request.method !== "GET" || request.headers.has("range")) return;
+    const rel = sitePath(new URL(request.url));
+    if (rel === null || !Object.hasOwn(FILES, rel) || !usedLater(rel)) return;
+    event.respondWith(respond(request, rel));
+  });
+})();

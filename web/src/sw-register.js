@@ -1,0 +1,103 @@
+// Registers the site's service worker (src/sw-core.js, through the build's sw.js; a classic script
+// in <head>, before the page's modules). On a host that cannot send the COOP/COEP headers (GitHub
+// Pages) the worker adds them, so the top-level page reloads once, as soon as the worker is active,
+// and is cross-origin isolated from then on (at most one reload per tab: sessionStorage). Where
+// the server sends the headers nothing reloads. Embeds in a page of the same origin register it
+// too (they share its cache) but never reload: an iframe cannot be isolated inside a page that is
+// not; embeds in a page of another origin leave it alone.
+// ?isolate=0 turns it off and removes a worker registered before (with its caches).
+// Once the page is ready it asks the worker to precache the site, and learns when the site works
+// offline: <html data-offline-ready="true"> (or "failed", "unsupported", "off");
+// window.bytepairOffline is a promise of the worker's answer.
+(function () {
+  var root = document.documentElement;
+  var sw = navigator.serviceWorker;
+  var off = /^(0|false|no)$/i.test(new URLSearchParams(location.search).get("isolate") || "");
+  var state = function (value) {
+    root.dataset.offlineReady = value;
+  };
+  // an embed in a page of another origin (its storage may be partitioned or blocked) goes without
+  var foreignTop;
+  try {
+    foreignTop = window.top !== window && window.top.location.origin !== location.origin;
+  } catch {
+    foreignTop = true;
+  }
+  if (!sw || !window.isSecureContext || foreignTop) {
+    state("unsupported");
+    return;
+  }
+  if (off) {
+    state("off");
+    sw.getRegistrations().then(function (regs) {
+      regs.forEach(function (reg) {
+        if (reg.active) reg.active.postMessage({ type: "unregister" });
+        else reg.unregister();
+      });
+    });
+    return;
+  }
+  var RELOADED = "bytepair-isolation-reload";
+  var needsReload = window.top === window && window.crossOriginIsolated === false;
+  var reloadOnce = function () {
+    try {
+      if (sessionStorage.getItem(RELOADED)) return;
+      sessionStorage.setItem(RELOADED, "1");
+    } catch {
+      return; // no sessionStorage: no way to promise a single reload, so none
+    }
+    location.reload();
+  };
+  try {
+    if (!needsReload) sessionStorage.removeItem(RELOADED);
+  } catch {
+    // storage blocked: nothing to clear
+  }
+  window.bytepairOffline = new Promise(function (resolve) {
+    sw.addEventListener("message", function (event) {
+      var data = event.data || {};
+      if (data.type === "precached") {
+        state("true");
+        resolve(data);
+      } else if (data.type === "precache-failed") {
+        state("failed");
+        console.warn("[offline] not cached:", data.message);
+        resolve(data);
+      }
+    });
+    sw.startMessages();
+  });
+  // The precache waits until the page has booted (<body data-pyodide="ready">, main.js) so it never
+  // competes with the first visit's own downloads; most files then come from the HTTP cache.
+  var pythonReady = function () {
+    return new Promise(function (resolve) {
+      var check = function () {
+        if (document.body && document.body.dataset.pyodide === "ready") {
+          observer.disconnect();
+          resolve();
+        }
+      };
+      var observer = new MutationObserver(check);
+      var watch = function () {
+        observer.observe(document.body, { attributes: true, attributeFilter: ["data-pyodide"] });
+        check();
+      };
+      if (document.body) watch();
+      else document.addEventListener("DOMContentLoaded", watch);
+    });
+  };
+  sw.register("sw.js", { scope: "./" }).then(
+    function () {
+      // once a worker is active, a reload is served by it and isolated (also after a hard reload,
+      // which bypassed the worker)
+      if (needsReload) sw.ready.then(reloadOnce);
+      return Promise.all([sw.ready, pythonReady()]).then(function (done) {
+        done[0].active.postMessage({ type: "precache" });
+      });
+    },
+    function (err) {
+      state("failed");
+      console.warn("[offline] the service worker did not register:", err);
+    },
+  );
+})();
