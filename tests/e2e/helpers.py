@@ -212,3 +212,21 @@ def course_server(html: str):
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextlib.contextmanager
+def cross_site(course_html):
+    """The playground (``web/dist``) on ``http://127.0.0.1:PORT/``, served with request counts
+    (``server.hits``), and a course page from ``course_html(playground_url)`` on ``localhost``:
+    two sites, as a course page and the playground are in real use (issue 19). Yields
+    ``(server, course_url)``."""
+    from tools.serve import make_server, server_url
+
+    server = make_server("127.0.0.1", 0, directory=DIST, quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with course_server(course_html(server_url(server))) as course:
+            yield server, course
+    finally:
+        server.shutdown()
+        server.server_close()

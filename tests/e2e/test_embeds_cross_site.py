@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import collections
 import json
-import threading
 import time
 import urllib.parse
 
@@ -32,9 +31,8 @@ from tests.e2e.helpers import (
     CHROMIUM,
     CHROMIUM_ARGS,
     DEFAULT_TIMEOUT_MS,
-    DIST,
     READY_TIMEOUT,
-    course_server,
+    cross_site,
     lz_compress,
     set_text,
     tiktoken_for,
@@ -42,7 +40,6 @@ from tests.e2e.helpers import (
 from tests.reference import tiktoken_pattern
 from tests.reference.slow_bpe import slow_train, slow_train_steps
 from tools.buildutil import pyodide_site_dir
-from tools.serve import make_server, server_url
 from tools.udhr import load_udhr
 
 TRAIN_VOCAB = 300  # 44 merges
@@ -81,14 +78,8 @@ def _course_html(site: str) -> str:
 @pytest.fixture(scope="module")
 def sites(site_url):
     """(playground server with request counts, course page URL); site_url builds web/dist first."""
-    server = make_server("127.0.0.1", 0, directory=DIST, quiet=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        with course_server(_course_html(server_url(server))) as course:
-            yield server, course
-    finally:
-        server.shutdown()
-        server.server_close()
+    with cross_site(_course_html) as pair:
+        yield pair
 
 
 def _wasm_fetches(server) -> int:

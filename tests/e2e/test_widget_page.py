@@ -16,7 +16,6 @@ ONE runtime, and the server sees ``pyodide.asm.wasm`` fetched once.
 from __future__ import annotations
 
 import json
-import threading
 import time
 
 import pytest
@@ -25,15 +24,14 @@ from tests.e2e.helpers import (
     CHROMIUM,
     CHROMIUM_ARGS,
     DEFAULT_TIMEOUT_MS,
-    DIST,
     READY_TIMEOUT,
     course_server,
+    cross_site,
     lz_compress,
     tiktoken_for,
     wait_ready,
 )
 from tools.buildutil import pyodide_site_dir
-from tools.serve import make_server, server_url
 from tools.udhr import load_udhr
 
 TOKENIZE_TEXT = "Tokenizers split text into pieces: «Ünïcode» and 東京 too, with emoji 🙂."
@@ -73,14 +71,8 @@ def _course_html(site: str) -> str:
 @pytest.fixture(scope="module")
 def sites(site_url):
     """(playground server with request counts, course page URL); site_url builds web/dist first."""
-    server = make_server("127.0.0.1", 0, directory=DIST, quiet=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        with course_server(_course_html(server_url(server))) as course:
-            yield server, course
-    finally:
-        server.shutdown()
-        server.server_close()
+    with cross_site(_course_html) as pair:
+        yield pair
 
 
 def _frame(page, wid: str):
