@@ -152,8 +152,9 @@ def test_special_tokens_label_wraps_as_text_on_a_phone(browser, site_url):
                 const label = document.querySelector('[data-testid="specials-switch"]');
                 const code = label.querySelector('code');
                 const range = (node) => { const r = document.createRange(); r.selectNodeContents(node); return r; };
-                const before = range(code.previousSibling).getClientRects()[0].left;
-                const after = [...range(code.nextSibling).getClientRects()].map((r) => r.left);
+                // the words are the spans around the <code> (each a catalog entry since issue 21)
+                const before = range(code.previousElementSibling).getClientRects()[0].left;
+                const after = [...range(code.nextElementSibling).getClientRects()].map((r) => r.left);
                 return { before, after, code: code.getBoundingClientRect().right };
             }"""
         )
