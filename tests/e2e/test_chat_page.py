@@ -489,7 +489,9 @@ def test_llama_3_0_window_and_tools_it_ignores(page, site_url):
 def test_an_old_error_is_not_shown_while_counting_again(page, site_url):
     """Tester bug 10: "Counting…" with the last count's error still on screen."""
     open_ready(page, site_url, "chat")
-    build_conversation(page, [{"role": "user", "content": "Hello"}])
+    # a long message: the count stays pending long enough for the observer below to see it
+    # (a count of "Hello" could end before the observer's first callback: no render seen)
+    build_conversation(page, [{"role": "user", "content": "Hello there, how many tokens? " * 8000}])
     page.select_option('[data-testid="chat-format"]', "harmony")
     counted(page)
     page.fill('[data-testid="chat-tools"]', '[{"type": "function", "function": {"description": "no name"}}]')
