@@ -40,6 +40,8 @@ __all__ = [
     "char_script",
     "corpus_report",
     "dominant_script",
+    "measure_language",
+    "rebase",
     "renyi_efficiency",
     "word_stats",
 ]
@@ -332,38 +334,62 @@ def corpus_report(
             f"baseline {baseline!r} is not a language of the corpus ({', '.join(sorted(texts)[:8])}, ...)",
             field="baseline",
         )
-    ids_by_lang = {lang: tok.encode_ordinary(text) for lang, text in texts.items()}
-    base_tokens = len(ids_by_lang[baseline])
-    base_bytes = len(texts[baseline].encode("utf-8", "surrogatepass"))
-    if base_tokens == 0 or base_bytes == 0:
+    measured = [
+        measure_language(tok, lang, text, alpha=alpha, word_metrics=word_metrics) for lang, text in texts.items()
+    ]
+    rows = rebase([row for row, _ in measured], baseline)
+    produced = frozenset().union(*(ids for _, ids in measured))
+    return CorpusReport(getattr(tok, "name", type(tok).__name__), corpus, baseline, alpha, rows, produced)
+
+
+def measure_language(
+    tok: Any, lang: str, text: str, *, alpha: float = 2.5, word_metrics: bool = True
+) -> tuple[LanguageReport, list[int]]:
+    """One language of :func:`corpus_report`: its row without premiums (``premium`` and
+    ``byte_premium`` ``None``: :func:`rebase` fills them) and the token ids of ``text``.
+
+    Lets a caller measure a corpus one language at a time (the playground's Report view
+    counts long corpora in steps); arguments as :func:`corpus_report`.
+    """
+    ids = tok.encode_ordinary(text)
+    n, nb = len(ids), len(text.encode("utf-8", "surrogatepass"))
+    script = dominant_script(text)
+    spaced = script not in NOT_SPACE_DELIMITED
+    words = fertility = continued = None
+    if spaced and word_metrics:
+        w, overlaps, cont = word_stats(text, _spans(tok, text))
+        if w:
+            words, fertility, continued = w, overlaps / w, cont / w
+    row = LanguageReport(
+        lang=lang,
+        tokens=n,
+        bytes=nb,
+        chars=len(text),
+        script=script,
+        space_delimited=spaced,
+        premium=None,
+        byte_premium=None,
+        bytes_per_token=nb / n if n else None,
+        words=words,
+        fertility=fertility,
+        continued_words=continued,
+        renyi_efficiency=renyi_efficiency(ids, alpha=alpha),
+    )
+    return row, ids
+
+
+def rebase(rows: Sequence[LanguageReport], baseline: str) -> tuple[LanguageReport, ...]:
+    """``rows`` with ``premium`` and ``byte_premium`` measured against the row of ``baseline``.
+
+    Raises:
+        ArgumentError: (``field="baseline"``) no row for ``baseline``, or its text encodes to no
+            tokens / has no bytes.
+    """
+    base = next((r for r in rows if r.lang == baseline), None)
+    if base is None:
+        raise ArgumentError(f"baseline {baseline!r} is not a language of the corpus", field="baseline")
+    if base.tokens == 0 or base.bytes == 0:
         raise ArgumentError(f"baseline {baseline!r} has an empty text", field="baseline")
-    rows = []
-    for lang, text in texts.items():
-        ids = ids_by_lang[lang]
-        n, nb = len(ids), len(text.encode("utf-8", "surrogatepass"))
-        script = dominant_script(text)
-        spaced = script not in NOT_SPACE_DELIMITED
-        words = fertility = continued = None
-        if spaced and word_metrics:
-            w, overlaps, cont = word_stats(text, _spans(tok, text))
-            if w:
-                words, fertility, continued = w, overlaps / w, cont / w
-        rows.append(
-            LanguageReport(
-                lang=lang,
-                tokens=n,
-                bytes=nb,
-                chars=len(text),
-                script=script,
-                space_delimited=spaced,
-                premium=n / base_tokens,
-                byte_premium=nb / base_bytes,
-                bytes_per_token=nb / n if n else None,
-                words=words,
-                fertility=fertility,
-                continued_words=continued,
-                renyi_efficiency=renyi_efficiency(ids, alpha=alpha),
-            )
-        )
-    produced = frozenset().union(*ids_by_lang.values())
-    return CorpusReport(getattr(tok, "name", type(tok).__name__), corpus, baseline, alpha, tuple(rows), produced)
+    return tuple(
+        dataclasses.replace(r, premium=r.tokens / base.tokens, byte_premium=r.bytes / base.bytes) for r in rows
+    )

@@ -374,3 +374,30 @@ def test_open_model_report_equals_tokenizers(udhr):
     assert vr.ordinary == len(vocab)
     assert set(vr.partial_utf8) == partial
     assert set(vr.unreachable) == unreachable
+
+
+# ---------------------------------------------------------------- the Report view's job
+def test_report_job_in_steps_equals_tiktoken_and_names_paper_figures_only_for_real_encodings(udhr, tiktoken_get):
+    """bytepair.report_card.ReportJob (the Report view's counting, in steps): counts equal tiktoken's;
+    Petrov et al.'s figure is attached for the shipped gpt2, never for a trained tokenizer called "gpt2"."""
+    from bytepair.report_card import ReportJob
+
+    texts = {c: udhr[c] for c in ("eng", "hin", "tha", "div")}
+    trained = bytepair.train(udhr["eng"] + udhr["hin"], vocab_size=300, name="gpt2")
+    job = ReportJob({"gpt2": bytepair.get_encoding("gpt2"), "mine": trained}, texts, baseline="eng")
+    steps = 0
+    while not job.step(0.0):  # one unit per step
+        steps += 1
+    assert steps + 1 == job.length == 2 * len(texts) + 2
+    res = job.result()
+    ref = tiktoken_get("gpt2")
+    gpt2, mine = res["tokenizers"]
+    assert {r["lang"]: r["tokens"] for r in gpt2["languages"]} == {
+        c: len(ref.encode_ordinary(t)) for c, t in texts.items()
+    }
+    assert gpt2["paper"] and not mine["paper"]
+    by = {r["lang"]: r for r in gpt2["languages"]}
+    assert by["div"]["paper_premium"] is None  # Dhivehi is not in FLORES-200
+    assert by["eng"]["paper_premium"] == 1.0 and by["hin"]["paper_premium"] > 1
+    assert all(r["paper_premium"] is None for r in mine["languages"])
+    assert gpt2["vocab"]["partial_utf8"]["count"] == 344 and mine["vocab"]["ordinary"] == 300

@@ -53,3 +53,29 @@ def test_flores200_counts_equal_petrov_et_al(name, petrov):
     assert mine == theirs
     if name == "cl100k_base":  # issue 23 after the paper: cl100k_base's premium for Shan is about 15x
         assert 14.5 < rep.language("shn_Mymr").premium < 15.5
+
+
+@pytest.fixture(scope="module")
+def petrov_repo() -> pathlib.Path:
+    root = os.environ.get("BYTEPAIR_PETROV_REPO")
+    if not root:
+        pytest.skip("set BYTEPAIR_PETROV_REPO to a checkout of AleksandarPetrov/tokenization-fairness")
+    return pathlib.Path(root)
+
+
+def test_published_premiums_equal_the_csv(petrov_repo):
+    """bytepair.report_published (the paper's figure the Report view shows beside ours) holds the
+    CSV's counts for the four encodings, keyed by the FLORES codes of flores_language_map.csv."""
+    from bytepair import report_published
+
+    names = {}
+    with open(petrov_repo / "compute" / "flores_language_map.csv", encoding="utf-8") as f:
+        for row in csv.reader(f):
+            if row and row[0] != "Language":
+                names[row[0].strip()] = row[1].strip()
+    with open(petrov_repo / "assets" / "tokenization_lengths.csv", encoding="utf-8") as f:
+        table = {names[r["Language"].strip()]: r for r in csv.DictReader(f)}
+    for enc, col in COLUMNS.items():
+        want = {code: int(r[col]) / int(table["eng_Latn"][col]) for code, r in table.items()}
+        assert report_published.petrov_premiums(enc) == want, enc
+    assert report_published.petrov_premiums("o200k_base") is None
