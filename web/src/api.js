@@ -486,6 +486,44 @@ export function createApi({ onStatus, shared = false }) {
       );
     },
     /**
+     * A report card (bytepair.report_card.ReportJob().result()): texts [{key, text}] (parallel) x
+     * tokenizers (names), premiums against options.baseline (a key of texts), paper figures, vocabulary
+     * anatomy. options: {baseline, corpus (its name, kept in the result), wordMetrics (fertility;
+     * default true), onProgress(position, length)}. Counted in steps: other calls run in between.
+     */
+    async report(texts, tokenizers, { baseline, corpus = "", wordMetrics = true, onProgress = null } = {}) {
+      const fn = "report(texts, tokenizers, {baseline})";
+      if (!Array.isArray(texts) || !texts.every((t) => t && typeof t.key === "string" && typeof t.text === "string"))
+        throw new TypeError(
+          `bytepair.${fn}: texts must be an array of {key, text} objects with string values, got ${describe(texts)}.`,
+        );
+      if (!Array.isArray(tokenizers) || !tokenizers.length)
+        throw new TypeError(
+          `bytepair.${fn}: tokenizers must be a non-empty array of names, got ${describe(tokenizers)}.`,
+        );
+      const names = [];
+      for (const t of tokenizers) names.push(await use(t, fn));
+      const progress = typeof onProgress === "function" ? rpc.proxy((p, n) => onProgress(p, n)) : null;
+      // the watchdog of textCall (only with a trained or loaded tokenizer), for the whole run: per
+      // tokenizer, one call's limit for its counts of every text and one for its vocabulary
+      const custom = names.some((n) => trained.has(n) || files.has(n));
+      const limit =
+        custom && callLimitMs > 0
+          ? names.length * (2 * callLimitMs + Math.round((textLength(texts) / 1e6) * CALL_LIMIT_PER_MCHAR_MS))
+          : 0;
+      return rpc.callLimited(
+        limit,
+        timeoutMessage,
+        "reportStepped",
+        texts.map(({ key, text }) => ({ key, text })),
+        names,
+        String(baseline ?? texts[0]?.key ?? ""),
+        String(corpus),
+        !!wordMetrics,
+        progress,
+      );
+    },
+    /**
      * Step-through (textbook or byte-level BPE, one merge at a time); the worker keeps the steps.
      * options: {mode: "textbook"|"bytes", text, input: "counts"|"text", tie: "first"|"lexicographic",
      *           pattern, n_merges} -> {session, mode, n_steps, requested, merges: {left, right, merged, count},

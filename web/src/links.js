@@ -27,6 +27,7 @@ export const LINK_PARAMS = Object.freeze({
   compare: ["src", "t", "tok", "metric"],
   steps: ["mode", "in", "tie", "p", "re", "n", "t", "s", "w"],
   chat: ["t", "fmt", "gen", "ws"],
+  report: ["src", "t", "tok", "base"],
 });
 
 /** A note naming the parameters of `params` that `view` does not know (and those it knows), or "". */
@@ -204,7 +205,7 @@ export function addText(params, text, what = "text") {
 }
 
 /** What the text of a view's link is called (the Share dialog's words); others: "text". */
-const TEXT_NOUN = { train: "training text", compare: "parallel texts", chat: "conversation" };
+const TEXT_NOUN = { train: "training text", compare: "parallel texts", chat: "conversation", report: "parallel texts" };
 
 /**
  * The Share dialog's first sentence: what opening the link brings back, true for the
@@ -246,6 +247,7 @@ export const VIEW_TITLES = Object.freeze({
   compare: "bytepair: compare languages",
   steps: "bytepair: BPE step by step",
   chat: "bytepair: count a chat conversation",
+  report: "bytepair: a tokenizer's report card",
 });
 
 /** The starting height (CSS pixels) of an embed of `view`, before it reports its content's height. */

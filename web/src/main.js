@@ -10,6 +10,7 @@ import { mountTokenize, initialTokenizeState } from "./views/tokenize.js";
 import { mountCompare, initialCompareState } from "./views/compare.js";
 import { mountSteps, initialStepsState } from "./views/steps.js";
 import { mountChat, initialChatState } from "./views/chat.js";
+import { mountReport, initialReportState } from "./views/report.js";
 import { mountPictureBars } from "./views/pictures.js";
 import { parseHash, pageMode, linkTo, siteBase, LINK_PARAMS, unknownParamsNote, unknownViewNote } from "./links.js";
 import { mountShare } from "./share.js";
@@ -21,7 +22,7 @@ import { chooseLocale, setLocale, mountLanguagePicker, onLocaleChange, locale, t
 await setLocale(chooseLocale()).catch(() => setLocale("en").catch(() => {}));
 mountLanguagePicker($(document, '[data-testid="lang-picker"]'));
 
-const VIEWS = Object.keys(LINK_PARAMS); // train, tokenize, compare, steps, chat
+const VIEWS = Object.keys(LINK_PARAMS); // train, tokenize, compare, steps, chat, report
 const viewFromHash = () => {
   const v = parseHash(location.hash).view;
   return VIEWS.includes(v) ? v : "train";
@@ -36,6 +37,7 @@ const store = createStore({
   compare: initialCompareState,
   steps: initialStepsState,
   chat: initialChatState,
+  report: initialReportState,
 });
 
 // embeds (?embed=1) of one origin share one Python runtime (a SharedWorker; rpc.js)
@@ -136,6 +138,7 @@ const views = {
   compare: mountCompare($(document, "#view-compare"), store, api),
   steps: mountSteps($(document, "#view-steps"), store, api),
   chat: mountChat($(document, "#view-chat"), store, api),
+  report: mountReport($(document, "#view-report"), store, api),
 };
 api.ready.catch(() => {}); // shown in the status line
 mountPictureBars(document, store, api); // picture buttons of Train, Compare, Step through (issue 13)

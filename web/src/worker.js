@@ -510,6 +510,28 @@ const api = {
     });
   },
 
+  /**
+   * The Report view (playground ReportSession over bytepair.report_card.ReportJob): texts [{key, text}]
+   * x tokenizer names, in steps of SLICE_MS; between steps other calls run. onProgress(position, length)
+   * (units: one language of one tokenizer, or one vocabulary) after each step. -> ReportJob.result().
+   */
+  reportStepped(texts, names, baseline, corpus = "", wordMetrics = true, onProgress = null) {
+    return guarded(async () => {
+      for (const name of names) await ensureData(name);
+      const session = py("ReportSession", JSON.stringify(texts), JSON.stringify(names), baseline, corpus, wordMetrics);
+      try {
+        for (;;) {
+          const r = JSON.parse(callPython(pg, session, "step", [SLICE_MS]));
+          if (r.done) return JSON.parse(callPython(pg, session, "result", []));
+          if (onProgress) onProgress(r.position, r.length).catch(() => {});
+          await nextTask(); // other calls run here
+        }
+      } finally {
+        session.destroy();
+      }
+    });
+  },
+
   /** {n_tokens, n_added, ids, display, vocab, special, hex, note, start, end, marks} with UTF-16 spans;
    *  specials: special-token strings as special tokens (tiktoken-style encodings); total false: the
    *  first `limit` tokens only where that is exact (n_tokens null: countStepped counts). */

@@ -11,7 +11,7 @@ indices), *bytes* (UTF-8), *tokens* (ids).
 One module per view or group of calls: :mod:`.loading` (facts, files the worker
 fetches, tokenizers brought or saved), :mod:`.tokenize` (Tokenize, Compare),
 :mod:`.train`, :mod:`.export` (the saved list's downloads and merges), :mod:`.steps`
-(step-through), :mod:`.chat`, :mod:`.teach` (story, side by side, gallery);
+(step-through), :mod:`.report` (Report), :mod:`.chat`, :mod:`.teach` (story, side by side, gallery);
 :mod:`.convert` holds the shared conversions (JSON, errors as data) and
 :mod:`.state` everything kept between calls.
 
@@ -42,6 +42,7 @@ from .loading import (  # noqa: E402
     register_trained,
     vocab_file_needed,
 )
+from .report import ReportSession  # noqa: E402
 from .state import get_tokenizer  # noqa: E402
 from .steps import steps_encode, steps_learn, steps_view  # noqa: E402
 from .teach import gallery, gallery_encodings, gallery_optional_encodings, side_by_side, token_story  # noqa: E402
@@ -51,6 +52,7 @@ from .train import TrainSession, check_pattern, from_merges_json  # noqa: E402
 __all__ = [
     "CallError",
     "CountSession",
+    "ReportSession",
     "TrainSession",
     "call",
     "chat_breakdown",
