@@ -262,9 +262,9 @@ def test_every_call_the_worker_makes_is_in_the_adapter(pg):
     assert called <= set(pg.__all__), sorted(called - set(pg.__all__))
     assert re.findall(r"\bpg\.\w+\(", source) == []
     methods = set(re.findall(r'callPython\(pg, session, "(\w+)"', source))
-    assert methods == {"step", "finish"}
-    assert all(callable(getattr(cls, m)) for cls in (pg.CountSession, pg.TrainSession) for m in methods - {"finish"})
-    assert callable(pg.TrainSession.finish)
+    assert methods == {"step", "finish", "result"}
+    assert all(callable(cls.step) for cls in (pg.CountSession, pg.TrainSession, pg.ReportSession))
+    assert callable(pg.TrainSession.finish) and callable(pg.ReportSession.result)
     assert all(callable(getattr(pg, name)) for name in pg.__all__)
 
 
@@ -274,3 +274,23 @@ def test_adapter_modules_stay_small(pg):
     assert len(files) >= 8
     sizes = {f.name: len(f.read_text(encoding="utf-8").splitlines()) for f in files}
     assert max(sizes.values()) <= 200, sizes
+
+
+def test_report_session_steps_to_the_report_card(pg):
+    """The Report view's session (bytepair.report_card.ReportJob): stepped to the end, counts as tiktoken's."""
+    pytest.importorskip("tiktoken")
+    from tests.reference import tiktoken_encoding
+
+    texts = [
+        {"key": "eng", "text": "All human beings are born free."},
+        {"key": "deu", "text": "Alle Menschen sind frei."},
+    ]
+    session = pg.ReportSession(json.dumps(texts), json.dumps(["gpt2"]), "eng", "two lines", False)
+    while not json.loads(session.step(0.0))["done"]:
+        pass
+    res = json.loads(session.result())
+    ref = tiktoken_encoding("gpt2", bytepair.get_encoding("gpt2").mergeable_ranks())
+    assert [r["tokens"] for r in res["tokenizers"][0]["languages"]] == [
+        len(ref.encode_ordinary(t["text"])) for t in texts
+    ]
+    assert res["corpus"] == "two lines" and res["tokenizers"][0]["languages"][1]["fertility"] is None
