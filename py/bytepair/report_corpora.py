@@ -16,7 +16,9 @@ Three layouts, one entry point (:func:`load_corpus`):
 * a directory - the user's own parallel texts: one ``<language>.txt`` file
   per language (UTF-8), the file's whole text.
 
-FLORES-200 itself is not shipped (CC BY-SA 4.0 text, about 25 MB).
+FLORES-200 itself is not shipped (CC BY-SA 4.0 text, about 25 MB); the site ships a subset for
+the Report view (``web/samples/flores200-subset.json``: the first 10 devtest sentences of each
+language, same layout as ``samples/udhr.json``, so ``udhr:FILE`` reads it too).
 """
 
 from __future__ import annotations
