@@ -78,6 +78,7 @@ __all__ = [
     "Stop",
     "TokenStory",
     "alternative_label",
+    "label_parts",
     "describe",
     "explain_tokens",
     "split_alternatives",
@@ -305,16 +306,17 @@ class TokenStory:
     @property
     def vocab_form(self) -> dict[str, str] | None:
         """How the tokenizer's own vocabulary spells the token, for a "display forms" line:
-        ``{"label", "text"}`` or ``None``. An open model's spelling (:attr:`token_string`:
+        ``{"kind", "label", "text"}`` or ``None``; ``kind`` is ``"gpt2"`` or ``"vocab"``
+        (the page words it; ``label`` is its English wording). An open model's spelling (:attr:`token_string`:
         ``"▁"`` for Gemma's space, ``"Ġ"`` for Llama 3's) is ``"in the vocabulary"``, and
         ``None`` when it is the display text itself (Tekken's ``token_str``); a rank-file
         tokenizer (OpenAI's, trained ones), which has no spelling of its own, gets GPT-2's
         byte-to-unicode form, as its ``tokenizer.json`` export spells it."""
         if self.token_string is None:
-            return {"label": "GPT-2 form", "text": self.gpt2}
+            return {"kind": "gpt2", "label": "GPT-2 form", "text": self.gpt2}
         if self.token_string == self.text:
             return None
-        return {"label": "in the vocabulary", "text": self.token_string}
+        return {"kind": "vocab", "label": "in the vocabulary", "text": self.token_string}
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly: ``{"index", "id", "hex", "text", "gpt2", "start", "end", "special",
@@ -357,7 +359,8 @@ class PieceStory:
     stable key (``"letters"``, ``"digits"``, ``"digits_1_3"``,
     ``"contraction"``, ``"punctuation"``, ``"newlines"``,
     ``"trailing_whitespace"``, ``"whitespace_run"``, ``"whitespace"``, ``"whitespace_char"``,
-    ``"word_lower"``, ``"word_upper"``, ``"custom"``, ``"whole_text"``);
+    ``"word_lower"``, ``"word_upper"``, ``"custom"``, ``"whole_text"``, ``"pre_tokenizer"``,
+    ``"between_added"``);
     ``label``: a human label (see :func:`alternative_label`); ``first_token``
     / ``n_tokens``: its tokens in :attr:`Explanation.tokens`; ``whole_piece``:
     the piece is one token of the vocabulary, looked up without merging
@@ -405,8 +408,9 @@ class PieceStory:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly: ``{"index", "text", "start", "end", "n_bytes", "alternative",
-        "alternative_source", "kind", "label", "first_token", "n_tokens", "whole_piece",
-        "initial_ids", "steps"}``; each step as :meth:`MergeStep.to_dict` with ``"parts"``
+        "alternative_source", "kind", "label", "label_parts", "first_token", "n_tokens", "whole_piece",
+        "initial_ids", "steps"}`` (``label``: English; ``label_parts``: :func:`label_parts`, the data
+        the page words it from); each step as :meth:`MergeStep.to_dict` with ``"parts"``
         the whole piece's ids after it (``None`` for pieces over
         :data:`PIECE_PARTS_MAX_BYTES` bytes; ``"parts_text"`` likewise)."""
         steps = []
@@ -435,6 +439,7 @@ class PieceStory:
             "alternative_source": self.alternative_source,
             "kind": self.kind,
             "label": self.label,
+            "label_parts": label_parts(self.kind, self.text),
             "first_token": self.first_token,
             "n_tokens": self.n_tokens,
             "whole_piece": self.whole_piece,
@@ -561,24 +566,72 @@ for _pat, _kinds in (
     _KINDS.update(zip(_alts, _kinds))
 
 
-def _lead(piece: str) -> str:
-    """``" with a leading space"`` etc. when the piece's first character is not a letter, mark or number."""
-    if len(piece) < 2:
-        return ""
-    cat = unicodedata.category(piece[0])
-    if cat[0] in "LMN":
-        return ""
-    if piece[0] == " ":
-        return " with a leading space"
-    if piece[0] == "\t":
-        return " with a leading tab"
-    if piece[0].isspace():
-        return " with a leading whitespace character"
-    return f" with a leading {piece[0]!r}"
+def label_parts(kind: str, piece: str) -> dict[str, Any]:
+    """The facts a piece's label is worded from, as data (the page words them in its
+    locale; :func:`alternative_label` words them in English for the CLI and the Python API).
+
+    Args:
+        kind: a :attr:`PieceStory.kind` key.
+        piece: the matched text (characters).
+
+    Returns:
+        ``{"kind", "lead", "lead_char", "then_newlines"}``: ``lead`` is ``None`` or
+        what the piece starts with before its letters, digits or punctuation:
+        ``"space"``, ``"tab"``, ``"whitespace"`` (another whitespace character) or
+        ``"char"`` (a symbol, given as ``lead_char``); ``then_newlines``: a
+        punctuation run that ends in newlines.
+
+    >>> label_parts("letters", " world")
+    {'kind': 'letters', 'lead': 'space', 'lead_char': None, 'then_newlines': False}
+    """
+    lead: str | None = None
+    lead_char: str | None = None
+    if kind in ("letters", "word_lower", "word_upper") and len(piece) >= 2:
+        c = piece[0]
+        if unicodedata.category(c)[0] not in "LMN":
+            if c == " ":
+                lead = "space"
+            elif c == "\t":
+                lead = "tab"
+            elif c.isspace():
+                lead = "whitespace"
+            else:
+                lead, lead_char = "char", c
+    elif kind == "digits" and piece.startswith(" "):
+        lead = "space"
+    elif kind == "punctuation" and piece.startswith(" ") and len(piece) > 1:
+        lead = "space"
+    newlines = kind == "punctuation" and piece.endswith(("\n", "\r")) and piece.strip("\r\n") != ""
+    return {"kind": kind, "lead": lead, "lead_char": lead_char, "then_newlines": newlines}
+
+
+_LABELS = {
+    "contraction": "contraction ('s 't 're 've 'm 'll 'd)",
+    "letters": "letters",
+    "word_lower": "letters ending in lowercase",
+    "word_upper": "capital letters",
+    "digits": "digits",
+    "digits_1_3": "1-3 digits",
+    "punctuation": "punctuation run",
+    "trailing_whitespace": "trailing spaces (end of the text)",
+    "newlines": "newlines",
+    "whitespace_run": "whitespace run (its last space before a word goes with the word)",
+    "whitespace": "whitespace",
+    "whitespace_char": "one whitespace character",
+    "whole_text": "the whole text (no split pattern)",
+    "pre_tokenizer": "a piece of the pre-tokenizer",
+    "between_added": "the text between added tokens (no pre-tokenizer)",
+}
+_LEADS = {
+    "space": " with a leading space",
+    "tab": " with a leading tab",
+    "whitespace": " with a leading whitespace character",
+}
 
 
 def alternative_label(kind: str, piece: str, *, source: str | None = None) -> str:
-    """A human label for a piece matched by an alternative of kind ``kind``.
+    """A human label in English for a piece matched by an alternative of kind ``kind``
+    (the English wording of :func:`label_parts`, for the CLI and the Python API).
 
     Args:
         kind: a :attr:`PieceStory.kind` key.
@@ -594,34 +647,16 @@ def alternative_label(kind: str, piece: str, *, source: str | None = None) -> st
     >>> alternative_label("digits_1_3", "123")
     '1-3 digits'
     """
-    if kind == "contraction":
-        return "contraction ('s 't 're 've 'm 'll 'd)"
-    if kind == "letters":
-        return "letters" + _lead(piece)
-    if kind == "word_lower":
-        return "letters ending in lowercase" + _lead(piece)
-    if kind == "word_upper":
-        return "capital letters" + _lead(piece)
-    if kind == "digits":
-        return "digits" + (" with a leading space" if piece.startswith(" ") else "")
-    if kind == "digits_1_3":
-        return "1-3 digits"
-    if kind == "punctuation":
-        label = "punctuation run" + (" with a leading space" if piece.startswith(" ") and len(piece) > 1 else "")
-        return label + (", then newlines" if piece.endswith(("\n", "\r")) and piece.strip("\r\n") != "" else "")
-    if kind == "trailing_whitespace":
-        return "trailing spaces (end of the text)"
-    if kind == "newlines":
-        return "newlines"
-    if kind == "whitespace_run":
-        return "whitespace run (its last space before a word goes with the word)"
-    if kind == "whitespace":
-        return "whitespace"
-    if kind == "whitespace_char":
-        return "one whitespace character"
-    if kind == "whole_text":
-        return "the whole text (no split pattern)"
-    return source if source is not None else kind
+    if kind not in _LABELS:
+        return source if source is not None else kind
+    parts = label_parts(kind, piece)
+    lead = parts["lead"]
+    label = _LABELS[kind]
+    if lead == "char":
+        label += f" with a leading {parts['lead_char']!r}"
+    elif lead is not None:
+        label += _LEADS[lead]
+    return label + (", then newlines" if parts["then_newlines"] else "")
 
 
 class _Tables:
@@ -1355,9 +1390,8 @@ def _explain_hf(tok, text: str, units, only) -> Explanation:
     cache: dict[str, _Core] = {}
     pos = 0
     n_pieces = 0
-    label = (
-        "a piece of the pre-tokenizer" if tok._pre is not None else "the text between added tokens (no pre-tokenizer)"
-    )
+    kind = "pre_tokenizer" if tok._pre is not None else "between_added"
+    label = alternative_label(kind, "")
     for item in tok._run(tok._check_text(text), True):
         if item[0] == "tok":
             if only is None or only == pos:
@@ -1401,7 +1435,7 @@ def _explain_hf(tok, text: str, units, only) -> Explanation:
                 pos,
                 alt=None,
                 source=None,
-                kind="pre_tokenizer",
+                kind=kind,
                 label=label,
                 token=lambda tid, sp: sp.token,
                 created=lambda tid: None,

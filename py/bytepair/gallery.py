@@ -394,9 +394,13 @@ def encodings_shown(ex: Example, get: Getter) -> tuple[str, ...]:
     return ex.encodings + tuple(n for n in ex.optional if available(get, n))
 
 
+def _optional_shown(ex: Example, get: Getter) -> bool:
+    return bool(ex.optional_template) and all(available(get, n) for n in ex.optional)
+
+
 def _fill(ex: Example, f: dict[str, Any], get: Getter) -> str:
     text = ex.template.format(**f)
-    if ex.optional_template and all(available(get, n) for n in ex.optional):
+    if _optional_shown(ex, get):
         text += " " + ex.optional_template.format(**f)
     return text
 
@@ -420,10 +424,13 @@ def gallery_data(*, get_encoding: Getter | None = None, ids: list[str] | None = 
 
     Returns:
         One dict per example: ``{"id", "title", "encodings", "explanation",
-        "template", "facts", "texts": [{"label", "text", "rows": [{"encoding",
+        "template", "optional_template", "optional_shown", "facts", "texts": [{"label", "text", "rows": [{"encoding",
         "count", "tokens": [{"id", "text", "hex", "start", "end", "letters"}]}]}]}``;
         ``start``/``end`` in UTF-16 code units (JavaScript string offsets);
         ``letters``: alphabetic characters in the token (0 for a fragment).
+        ``explanation`` is the English wording (the CLI's, the Python API's); the page words
+        the example in its locale from ``id``, ``facts`` and ``optional_shown`` (whether the
+        optional sentence is part of it), its catalog's English template equal to ``template``.
 
     Raises:
         UnknownNameError: an unknown id.
@@ -464,6 +471,8 @@ def gallery_data(*, get_encoding: Getter | None = None, ids: list[str] | None = 
                 "encodings": list(encodings_shown(ex, get)),
                 "explanation": _fill(ex, f, get),
                 "template": ex.template,
+                "optional_template": ex.optional_template,
+                "optional_shown": _optional_shown(ex, get),
                 "facts": f,
                 "texts": texts,
             }

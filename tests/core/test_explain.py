@@ -230,6 +230,24 @@ def test_alternatives_and_labels():
         (" ", "trailing_whitespace", "trailing spaces (end of the text)"),
     ]
     assert ex.pieces[3].alternative_source == r"\p{N}{1,3}+"
+    # issue 21: the label as data the page words (label_parts), the English label its wording
+    d = ex.to_dict()["pieces"]
+    assert d[1]["label_parts"] == {"kind": "letters", "lead": "space", "lead_char": None, "then_newlines": False}
+    assert d[0]["label_parts"]["lead"] is None and d[7]["label_parts"]["lead"] is None
+    sym = explain_tokens(enc, "$hello")
+    assert sym.pieces[0].label == "letters with a leading '$'"
+    assert sym.to_dict()["pieces"][0]["label_parts"] == {
+        "kind": "letters",
+        "lead": "char",
+        "lead_char": "$",
+        "then_newlines": False,
+    }
+    punct = explain_tokens(enc, "x !!!\n\n")
+    assert [(p.text, p.label) for p in punct.pieces][1] == (
+        " !!!\n\n",
+        "punctuation run with a leading space, then newlines",
+    )
+    assert punct.to_dict()["pieces"][1]["label_parts"]["then_newlines"] is True
     gpt2 = explain_tokens(bytepair.get_encoding("gpt2"), "x 12345")
     assert [(p.text, p.kind, p.label) for p in gpt2.pieces][1] == (" 12345", "digits", "digits with a leading space")
     # o200k: a case change starts a new piece; capitals then lowercase stay together
@@ -419,3 +437,20 @@ def test_custom_patterns_keep_encode_ids(pattern, has_alternatives):
     ex = explain_tokens(tok, text)
     check_story(tok, text, ex)
     assert all((p.alternative is not None) == has_alternatives for p in ex.pieces)
+
+
+def test_the_pages_english_piece_labels_are_pythons():
+    """Issue 21: the page words a piece's label from its kind (catalog story.kind.*); in
+    English it must read as Python's alternative_label, the CLI's wording."""
+    from pathlib import Path
+
+    from bytepair.explain import _LABELS, alternative_label
+
+    root = Path(__file__).resolve().parents[2] / "web" / "src" / "locales"
+    en = json.loads((root / "en.json").read_text(encoding="utf-8"))["messages"]
+    for kind in _LABELS:
+        assert en[f"story.kind.{kind}"]["text"] == alternative_label(kind, "x"), kind
+    assert en["story.lead.space"]["text"].format(label="letters") == alternative_label("letters", " x")
+    assert en["story.lead.then_newlines"]["text"].format(label="punctuation run") == alternative_label(
+        "punctuation", "!!\n"
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -182,3 +183,28 @@ def test_numbers_show_qwen3_single_digits_when_its_file_is_there(tiktoken_get):
     assert data["encodings"] == ["gpt2", "cl100k_base", "o200k_base", "qwen3"]
     row = data["texts"][1]["rows"][3]
     assert [t["id"] for t in row["tokens"]] == digits
+
+
+def test_the_pages_english_wording_is_pythons():
+    """Issue 21: the page words an example from its facts with the catalog's template
+    (gallery.ex.<id>.text); the English catalog's templates are Python's, and every
+    locale's template uses only facts Python computes."""
+    root = Path(__file__).resolve().parents[2] / "web" / "src" / "locales"
+    en = json.loads((root / "en.json").read_text(encoding="utf-8"))["messages"]
+    for ex in gallery.EXAMPLES:
+        assert en[f"gallery.ex.{ex.id}.text"]["text"] == ex.template
+        assert en[f"gallery.ex.{ex.id}.title"]["text"] == ex.title
+        assert [en[f"gallery.ex.{ex.id}.label.{k}"]["text"] for k in range(len(ex.texts))] == [
+            label for label, _ in ex.texts
+        ]
+        if ex.optional_template:
+            assert en[f"gallery.ex.{ex.id}.optional"]["text"] == ex.optional_template
+    data = {d["id"]: d for d in gallery.gallery_data()}
+    for path in root.glob("*.json"):
+        messages = json.loads(path.read_text(encoding="utf-8"))["messages"]
+        for ex in gallery.EXAMPLES:
+            names = set(gallery.placeholders(messages[f"gallery.ex.{ex.id}.text"]["text"]))
+            assert names <= set(data[ex.id]["facts"]), (path.stem, ex.id)
+    assert data["numbers"]["optional_shown"] is gallery._optional_shown(
+        gallery.example("numbers"), bytepair.get_encoding
+    )

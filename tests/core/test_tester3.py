@@ -88,13 +88,17 @@ def test_story_display_form_is_the_vocabularys_own_spelling():
     ids = ref.encode(text, add_special_tokens=False).ids
     story = bytepair.token_story(tok, text, 1).to_dict()
     assert story["id"] == ids[1]
-    assert story["vocab_form"] == {"label": "in the vocabulary", "text": ref.id_to_token(ids[1])}
+    assert story["vocab_form"] == {"kind": "vocab", "label": "in the vocabulary", "text": ref.id_to_token(ids[1])}
     assert "\u0120" not in story["vocab_form"]["text"] and story["vocab_form"]["text"].startswith("\u2581")
 
 
 def test_story_display_form_of_a_rank_file_is_gpt2s():
     story = bytepair.token_story(bytepair.get_encoding("cl100k_base"), "hello world", 1).to_dict()
-    assert story["vocab_form"] == {"label": "GPT-2 form", "text": "\u0120world"}  # GPT-2's byte-to-unicode: ' ' -> 'Ġ'
+    assert story["vocab_form"] == {
+        "kind": "gpt2",
+        "label": "GPT-2 form",
+        "text": "\u0120world",
+    }  # GPT-2's byte-to-unicode: ' ' -> 'Ġ'
 
 
 def test_tekken_special_switch_says_what_the_file_is():

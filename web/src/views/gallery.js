@@ -4,7 +4,40 @@
 
 import { h } from "../dom.js";
 import { galleryLink, iframeSnippet } from "../links.js";
-import { t } from "../i18n.js";
+import { t, num, errorText, onLocaleChange } from "../i18n.js";
+
+/**
+ * An example's explanation in the page's language, worded from its facts (bytepair.gallery
+ * computes them; the catalog's gallery.ex.<id>.text is the template, the English one equal to
+ * Python's Example.template): counts in the locale's digits, "N tokens" as the catalog's plural,
+ * ratios with one decimal, token texts and ids as Python gives them (ASCII).
+ */
+export function explain(ex) {
+  const f = ex.facts;
+  const params = {};
+  for (const [k, v] of Object.entries(f)) {
+    if (typeof v === "number") params[k] = v;
+    else if (k.startsWith("ratio_") && Number.isFinite(Number(v)))
+      params[k] = num(Number(v), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    else params[k] = String(v);
+  }
+  for (const k of Object.keys(f)) {
+    const base = k.endsWith("_tokens") ? k.slice(0, -"_tokens".length) : null;
+    if (base && typeof f[`${base}_count`] === "number") params[k] = t("gallery.tokens", { n: f[`${base}_count`] });
+  }
+  // letters per token ("str 3, aw 2, berry 5"): rebuilt from the rows so the counts are in the locale's digits
+  for (const k of Object.keys(f)) {
+    const m = /^(\w+)_o200k_letters$/.exec(k);
+    const row = m && ex.texts.find((x) => x.text.toLowerCase() === m[1])?.rows.find((r) => r.encoding === "o200k_base");
+    if (row) params[k] = row.tokens.map((tk) => `${tk.text} ${num(tk.letters)}`).join(", ");
+  }
+  let text = t(`gallery.ex.${ex.id}.text`, params);
+  if (ex.optional_shown) text += ` ${t(`gallery.ex.${ex.id}.optional`, params)}`;
+  return text;
+}
+
+const title = (ex) => t(`gallery.ex.${ex.id}.title`);
+const textLabel = (ex, k) => t(`gallery.ex.${ex.id}.label.${k}`);
 
 /**
  * Mount the gallery into `el` (an empty element). `choose(example, textIndex)`
@@ -33,7 +66,7 @@ export function mountGallery(el, api, { choose }) {
 
   function load() {
     if (!loading) {
-      list.replaceChildren(h("p", { class: "hint", text: "Computing the examples…" }));
+      list.replaceChildren(h("p", { class: "hint", text: t("gallery.computing") }));
       loading = api.gallery().then(
         (d) => {
           list.replaceChildren(
@@ -41,7 +74,7 @@ export function mountGallery(el, api, { choose }) {
               h("button", {
                 type: "button",
                 class: "button small secondary",
-                text: ex.title,
+                text: title(ex),
                 dataset: { testid: "gallery-example", id: ex.id },
                 on: { click: () => open(ex.id, 0) },
               }),
@@ -51,7 +84,7 @@ export function mountGallery(el, api, { choose }) {
         },
         (err) => {
           loading = null;
-          list.replaceChildren(h("p", { class: "error", text: `The gallery could not be computed: ${err.message}` }));
+          list.replaceChildren(h("p", { class: "error", text: t("gallery.failed", { message: errorText(err) }) }));
           throw err;
         },
       );
@@ -61,34 +94,44 @@ export function mountGallery(el, api, { choose }) {
   details.addEventListener("toggle", () => {
     if (details.open) load().catch(() => {});
   });
+  onLocaleChange(async () => {
+    if (!loading) return;
+    const d = await loading.catch(() => null);
+    if (!d) return;
+    for (const b of list.children) {
+      const ex = d.find((e) => e.id === b.dataset.id);
+      if (ex) b.textContent = title(ex);
+    }
+    if (current) open(current.id, current.textIndex, { choose: false });
+  });
 
-  async function open(id, textIndex = 0) {
+  async function open(id, textIndex = 0, { choose: put = true } = {}) {
     details.open = true;
     const d = await load();
     const ex = d.find((e) => e.id === id);
     if (!ex) {
       panel.hidden = false;
-      panel.replaceChildren(h("p", { class: "error", text: `There is no gallery example “${id}”; pick one above.` }));
+      panel.replaceChildren(h("p", { class: "error", text: t("gallery.unknown", { id }) }));
       return;
     }
     const ti = Math.min(Math.max(0, textIndex | 0), ex.texts.length - 1);
     current = { id, textIndex: ti };
     for (const b of list.children) b.setAttribute("aria-pressed", String(b.dataset.id === id));
-    const t = ex.texts[ti];
+    const chosen = ex.texts[ti];
     const pieces = [
-      h("h3", { text: ex.title }),
-      h("p", { class: "gallery-explanation", text: ex.explanation, dataset: { testid: "gallery-explanation" } }),
+      h("h3", { text: title(ex) }),
+      h("p", { class: "gallery-explanation", text: explain(ex), dataset: { testid: "gallery-explanation" } }),
     ];
     if (ex.texts.length > 1) {
       pieces.push(
         h(
           "div",
-          { class: "gallery-texts", attrs: { role: "group", "aria-label": "Texts of this example" } },
+          { class: "gallery-texts", attrs: { role: "group", "aria-label": t("gallery.texts") } },
           ex.texts.map((x, k) =>
             h("button", {
               type: "button",
               class: "button small secondary",
-              text: x.label,
+              text: textLabel(ex, k),
               attrs: { "aria-pressed": String(k === ti) },
               dataset: { testid: "gallery-text" },
               on: { click: () => open(id, k) },
@@ -103,41 +146,41 @@ export function mountGallery(el, api, { choose }) {
         h(
           "ul",
           { class: "gallery-letters", dataset: { testid: "gallery-letters" } },
-          t.rows.map((row) =>
+          chosen.rows.map((row) =>
             h(
               "li",
               {},
               `${api.label(row.encoding)}: `,
-              row.tokens.map((tk) => `“${tk.text}” ${tk.letters}`).join(" · "),
+              row.tokens.map((tk) => `“${tk.text}” ${num(tk.letters)}`).join(" · "),
             ),
           ),
         ),
       );
     }
     const link = galleryLink(id, ti);
-    const embed = iframeSnippet(galleryLink(id, ti, { embed: {} }), { title: `bytepair: ${ex.title}`, height: 900 });
+    const embed = iframeSnippet(galleryLink(id, ti, { embed: {} }), { title: `bytepair: ${title(ex)}`, height: 900 });
     pieces.push(
       h(
         "details",
         { class: "gallery-share" },
-        h("summary", { text: "Link and embed code for this example" }),
+        h("summary", { text: t("gallery.share") }),
         h(
           "label",
           {},
-          "Link ",
+          `${t("gallery.link")} `,
           h("input", { type: "text", readOnly: true, value: link, dataset: { testid: "gallery-link" } }),
         ),
         h(
           "label",
           {},
-          "Embed ",
+          `${t("gallery.embed")} `,
           h("textarea", { readOnly: true, rows: 3, value: embed, dataset: { testid: "gallery-embed" } }),
         ),
       ),
     );
     panel.replaceChildren(...pieces);
     panel.hidden = false;
-    choose(ex, ti);
+    if (put) choose(ex, ti);
   }
 
   return {

@@ -10,7 +10,10 @@
 
 import { h, download } from "../dom.js";
 import { layout } from "./sidebyside.js";
-import { t } from "../i18n.js";
+import { t, num, locale, onLocaleChange } from "../i18n.js";
+
+// Every word drawn into a picture (titles, subtitles, notes, SVG <title>) and every button
+// title comes from the catalog (teach.* keys, issue 21); counts in the locale's digits, ids ASCII.
 
 const NS = "http://www.w3.org/2000/svg";
 /** PNG pixels per SVG unit (the PNG of a W×H picture is W·PNG_SCALE × H·PNG_SCALE pixels). */
@@ -47,7 +50,7 @@ function s(tag, attrs = {}, text = null) {
 
 /** A new picture: {svg, add(el), y, finish(height)} with its title and subtitle drawn. */
 function picture(title, subtitle, width = WIDTH) {
-  const svg = s("svg", { xmlns: NS, width, viewBox: `0 0 ${width} 100`, "font-family": FONT });
+  const svg = s("svg", { xmlns: NS, width, viewBox: `0 0 ${width} 100`, "font-family": FONT, "xml:lang": locale() });
   svg.append(s("title", {}, `${title}${subtitle ? ` — ${subtitle}` : ""}`));
   const bg = s("rect", { x: 0, y: 0, width, height: 100, fill: "#ffffff" });
   svg.append(bg);
@@ -137,8 +140,14 @@ function flow(p, tokens, y, { x0 = PAD, size = SIZE, showSub = false } = {}) {
 export function tokensSvg(tokens, { tokenizer, source, showIds = false, count = tokens.length, bytes = null }) {
   const more = tokens.length > MAX_TOKENS;
   const p = picture(
-    `${count} tokens with ${tokenizer}`,
-    `${source}${bytes ? ` · ${bytes} UTF-8 bytes, ${(bytes / count).toFixed(2)} bytes per token` : ""}`,
+    t("teach.tokens.title", { n: count, tokenizer }),
+    bytes
+      ? t("teach.tokens.subtitle", {
+          source,
+          bytes,
+          per: num(bytes / count, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+        })
+      : source,
   );
   let y = flow(
     p,
@@ -153,7 +162,7 @@ export function tokensSvg(tokens, { tokenizer, source, showIds = false, count = 
       s(
         "text",
         { x: PAD, y: y + 10, "font-size": 20, fill: MUTED },
-        `The first ${MAX_TOKENS} of ${tokens.length} boxes.`,
+        t("teach.tokens.more", { max: MAX_TOKENS, n: tokens.length }),
       ),
     );
     y += 30;
@@ -169,7 +178,7 @@ export function tokensSvg(tokens, { tokenizer, source, showIds = false, count = 
  * result: api.sideBySide's reply; text: the text it covers; opts: {source, label(name)}.
  */
 export function rowsSvg(result, text, { source, label = (n) => n }) {
-  const p = picture(`The same text under ${result.rows.length} tokenizers`, source);
+  const p = picture(t("teach.rows.title", { n: result.rows.length }), source);
   const size = 26;
   const rowH = size + 16;
   let y = p.y;
@@ -180,7 +189,12 @@ export function rowsSvg(result, text, { source, label = (n) => n }) {
       s(
         "text",
         { x: PAD + 32, y: y + 26, "font-size": 24, "font-weight": "700", fill: INK },
-        `${label(r.name)}: ${r.count} tokens · ${r.bytes_per_token.toFixed(2)} bytes/token${i ? ` · ${sign}${Math.abs(r.delta)} tokens` : ""}`,
+        t(i ? "teach.rows.row_delta" : "teach.rows.row", {
+          name: label(r.name),
+          n: r.count,
+          per: num(r.bytes_per_token, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+          delta: `${sign}${num(Math.abs(r.delta))}`,
+        }),
       ),
     );
     y += 34;
@@ -249,13 +263,7 @@ export function rowsSvg(result, text, { source, label = (n) => n }) {
     x += blockW + 12;
   }
   y += bandH;
-  p.svg.append(
-    s(
-      "text",
-      { x: PAD, y: y + 20, "font-size": 20, fill: MUTED },
-      "A red bar marks where the rows cut the text differently; ×n: a character split into n tokens.",
-    ),
-  );
+  p.svg.append(s("text", { x: PAD, y: y + 20, "font-size": 20, fill: MUTED }, t("teach.rows.note")));
   return p.finish(y + 30);
 }
 
@@ -542,29 +550,38 @@ export function slug(text) {
  * (or null when there is nothing to draw). `name()` gives the file name stem.
  */
 export function pictureButtons(testid, make, name, what = "picture") {
+  // what: the thing drawn, a key of the catalog's teach.what.* ("tokens", "rows", "compression", ...)
+  const thing = () => t(`teach.what.${what}`);
   const status = h("span", { class: "hint picture-status", attrs: { role: "status" } });
   const act = async (fn) => {
     status.textContent = "";
     const svg = make();
     if (!svg) {
-      status.textContent = `Nothing to draw yet.`;
+      status.textContent = t("teach.nothing");
       return;
     }
     try {
       await fn(svg);
     } catch (err) {
-      status.textContent = `The ${what} could not be made: ${err.message}`;
+      status.textContent = t("teach.failed", { what: thing(), message: err.message });
     }
   };
-  const button = (label, key, fn, title) =>
-    h("button", {
+  const titles = [];
+  const button = (label, key, fn, title) => {
+    const b = h("button", {
       type: "button",
       class: "button small secondary",
       text: label,
       dataset: { testid: `${testid}-${key}`, ...(key === "copy" ? { i18n: "picture.copy" } : {}) },
-      attrs: { title },
+      attrs: { title: title() },
       on: { click: () => act(fn) },
     });
+    titles.push([b, title]);
+    return b;
+  };
+  onLocaleChange(() => {
+    for (const [b, title] of titles) b.title = title();
+  });
   return h(
     "div",
     { class: "picture-bar", dataset: { testid } },
@@ -573,24 +590,22 @@ export function pictureButtons(testid, make, name, what = "picture") {
       "SVG",
       "svg",
       (svg) => download(`${slug(name())}.svg`, svgText(svg), "image/svg+xml"),
-      `Download the ${what} as SVG (for slides)`,
+      () => t("teach.svg_title", { what: thing() }),
     ),
     button(
       "PNG",
       "png",
       async (svg) => download(`${slug(name())}.png`, await pngBlob(svg), "image/png"),
-      `Download the ${what} as PNG (${PNG_SCALE}× for sharp projection)`,
+      () => t("teach.png_title", { what: thing(), scale: PNG_SCALE }),
     ),
     button(
       t("picture.copy"),
       "copy",
       async (svg) => {
         const ok = await copyImage(svg);
-        status.textContent = ok
-          ? "Copied as an image."
-          : "This browser does not allow copying images here; use PNG instead.";
+        status.textContent = t(ok ? "teach.copied" : "teach.copy_refused");
       },
-      `Copy the ${what} to the clipboard as an image`,
+      () => t("teach.copy_title", { what: thing() }),
     ),
     status,
   );
@@ -619,12 +634,19 @@ export function mountPictureBars(root, store, api) {
         const m = store.state.train?.merges ?? [];
         const bytes = store.state.train?.totalBytes;
         return chartSvg(chart, {
-          title: "Compression: bytes per token against vocab size",
-          subtitle: `${r?.name ? `Tokenizer “${r.name}”, ` : ""}${m.length} merges learned${bytes ? ` on ${bytes} bytes of training text` : ""}`,
+          title: t("teach.compression.title"),
+          subtitle: [
+            r?.name ? t("teach.compression.tokenizer", { name: r.name }) : null,
+            bytes
+              ? t("teach.compression.merges_bytes", { n: m.length, bytes })
+              : t("teach.compression.merges", { n: m.length }),
+          ]
+            .filter(Boolean)
+            .join(" · "),
         });
       },
       () => `compression-${store.state.train?.result?.name ?? "chart"}`,
-      "compression chart",
+      "compression",
     ),
   );
 
@@ -632,8 +654,8 @@ export function mountPictureBars(root, store, api) {
   const compareSubtitle = () => {
     const src =
       root.querySelector('[name="compare-source"]:checked')?.value === "custom"
-        ? "your parallel texts"
-        : "UDHR preamble samples";
+        ? t("teach.compare.custom")
+        : t("teach.compare.udhr");
     const tokenizers = [...root.querySelectorAll('[data-testid="compare-tokenizers"] input:checked')]
       .map((i) => api.label(i.value))
       .join(", ");
@@ -647,12 +669,12 @@ export function mountPictureBars(root, store, api) {
         if (!chart) return null;
         const metric = root.querySelector('[data-testid="compare-metric"]');
         return chartSvg(chart, {
-          title: metric?.selectedOptions[0]?.textContent ?? "Compare",
+          title: metric?.selectedOptions[0]?.textContent ?? t("teach.compare.title"),
           subtitle: compareSubtitle(),
         });
       },
       () => "compare-chart",
-      "comparison chart",
+      "compare_chart",
     ),
   );
   root.querySelector('[data-testid="compare-table"]')?.parentElement.after(
@@ -661,10 +683,10 @@ export function mountPictureBars(root, store, api) {
       () => {
         const table = root.querySelector('[data-testid="compare-table"]');
         if (!table || !table.tBodies[0]?.rows.length) return null;
-        return tableSvg(table, { title: "Tokens per language and tokenizer", subtitle: compareSubtitle() });
+        return tableSvg(table, { title: t("teach.compare.table_title"), subtitle: compareSubtitle() });
       },
       () => "compare-table",
-      "comparison table",
+      "compare_table",
     ),
   );
 
@@ -682,11 +704,11 @@ export function mountPictureBars(root, store, api) {
           groups.get(parent).push({ text: sym.textContent, merged: sym.classList.contains("merged") });
         }
         const head = root.querySelector('[data-testid="steps-corpus-head"]')?.textContent ?? "";
-        const merge = root.querySelector('[data-testid="steps-merge"]')?.textContent.trim() || "The start";
+        const merge = root.querySelector('[data-testid="steps-merge"]')?.textContent.trim() || t("teach.step.start");
         const mode =
           root.querySelector('[name="steps-mode"]:checked')?.value === "bytes"
-            ? "Byte-level BPE"
-            : "Textbook BPE (Sennrich et al., 2016)";
+            ? t("teach.step.bytes")
+            : t("teach.step.textbook");
         return stepSvg([...groups.values()], { title: merge, subtitle: `${mode} · ${head}` });
       },
       () => "bpe-step",

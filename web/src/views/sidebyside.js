@@ -4,8 +4,8 @@
 // via api.sideBySide); this module lays it out. Text only via textContent.
 
 import { h, showError } from "../dom.js";
-import { int, fixed, visibleWhitespace } from "../format.js";
-import { t } from "../i18n.js";
+import { visibleWhitespace } from "../format.js";
+import { t, num, onLocaleChange } from "../i18n.js";
 
 /** Side by side covers the first this many UTF-16 code units of the text (a grid per word is drawn). */
 export const SBS_MAX_CHARS = 4000;
@@ -72,8 +72,8 @@ export function mountSideBySide(el, store, api) {
   const toggle = h("input", { type: "checkbox", dataset: { testid: "sbs-toggle" } });
   const picks = h("div", {
     class: "checks",
-    dataset: { testid: "sbs-tokenizers" },
-    attrs: { role: "group", "aria-label": "Compare with" },
+    attrs: { role: "group", "aria-label": t("side.compare_with") },
+    dataset: { testid: "sbs-tokenizers", i18nAttr: "aria-label:side.compare_with" },
   });
   const error = h("p", {
     class: "error",
@@ -89,18 +89,18 @@ export function mountSideBySide(el, store, api) {
     h(
       "table",
       { class: "sbs-summary", dataset: { testid: "sbs-summary" } },
-      h("caption", { class: "visually-hidden", text: "Tokens per tokenizer" }),
+      h("caption", { class: "visually-hidden", text: t("side.caption"), dataset: { i18n: "side.caption" } }),
       h(
         "thead",
         {},
         h(
           "tr",
           {},
-          h("th", { text: "Row" }),
-          h("th", { text: "Tokenizer" }),
-          h("th", { class: "num", text: "Tokens" }),
-          h("th", { class: "num", text: "Bytes per token" }),
-          h("th", { class: "num", text: "Difference" }),
+          h("th", { text: t("side.col.row"), dataset: { i18n: "side.col.row" } }),
+          h("th", { text: t("side.col.tokenizer"), dataset: { i18n: "side.col.tokenizer" } }),
+          h("th", { class: "num", text: t("side.col.tokens"), dataset: { i18n: "side.col.tokens" } }),
+          h("th", { class: "num", text: t("side.col.bytes_per_token"), dataset: { i18n: "side.col.bytes_per_token" } }),
+          h("th", { class: "num", text: t("side.col.difference"), dataset: { i18n: "side.col.difference" } }),
         ),
       ),
       summary,
@@ -110,12 +110,18 @@ export function mountSideBySide(el, store, api) {
   const body = h(
     "div",
     { class: "sbs-body", hidden: true },
-    h("div", { class: "field" }, h("span", { class: "label", text: "Compare with" }), picks),
+    h(
+      "div",
+      { class: "field" },
+      h("span", { class: "label", text: t("side.compare_with"), dataset: { i18n: "side.compare_with" } }),
+      picks,
+    ),
     error,
     table,
     h("p", {
       class: "hint",
-      text: "One row per tokenizer, aligned on the text; a red bar marks a place where the rows cut differently, ×n a character split into n tokens.",
+      text: t("side.hint"),
+      dataset: { i18n: "side.hint" },
     }),
     rowsEl,
     note,
@@ -208,6 +214,10 @@ export function mountSideBySide(el, store, api) {
   }
 
   let drawn = null;
+  onLocaleChange(() => {
+    drawn = null; // counts and titles in the new language's digits and words
+    render(store.state);
+  });
   function render(state) {
     const s = state.tokenize.sbs;
     if (!s || !s.result || drawn === s.result) return;
@@ -218,13 +228,16 @@ export function mountSideBySide(el, store, api) {
         h(
           "tr",
           { dataset: { testid: "sbs-row-summary", name: row.name } },
-          h("td", {}, h("span", { class: "sbs-swatch", dataset: { row: i } }), String(i + 1)),
+          h("td", {}, h("span", { class: "sbs-swatch", dataset: { row: i } }), num(i + 1)),
           h("td", { text: api.label(row.name) }),
-          h("td", { class: "num", text: int(row.count), dataset: { testid: "sbs-count" } }),
-          h("td", { class: "num", text: fixed(row.bytes_per_token) }),
+          h("td", { class: "num", text: num(row.count), dataset: { testid: "sbs-count" } }),
           h("td", {
             class: "num",
-            text: i === 0 ? "–" : `${row.delta > 0 ? "+" : row.delta < 0 ? "−" : "±"}${int(Math.abs(row.delta))}`,
+            text: num(row.bytes_per_token, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+          }),
+          h("td", {
+            class: "num",
+            text: i === 0 ? "–" : `${row.delta > 0 ? "+" : row.delta < 0 ? "−" : "±"}${num(Math.abs(row.delta))}`,
           }),
         ),
       ),
@@ -252,7 +265,11 @@ export function mountSideBySide(el, store, api) {
                   ...(cut ? { cut: c.start } : {}),
                 },
                 attrs: {
-                  title: `${r.rows[ri].name}: ${ids.length > 1 ? `${ids.length} tokens ` : "id "}${ids.join(" ")}`,
+                  title: t(ids.length > 1 ? "side.cell.tokens" : "side.cell.id", {
+                    name: r.rows[ri].name,
+                    n: ids.length,
+                    ids: ids.join(" "),
+                  }),
                 },
               },
               visibleWhitespace(s.text.slice(c.start, c.end)).replace(/\r?\n/g, ""),
@@ -266,7 +283,7 @@ export function mountSideBySide(el, store, api) {
         return h("span", { class: "sbs-block" }, cellsEl);
       }),
     );
-    note.textContent = s.clipped ? `Side by side shows the first ${int(s.text.length)} characters.` : "";
+    note.textContent = s.clipped ? t("side.clipped", { n: s.text.length }) : "";
   }
 
   return {

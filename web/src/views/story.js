@@ -3,32 +3,65 @@
 // module only draws it. Text reaches the DOM through textContent only.
 
 import { h } from "../dom.js";
-import { int, visibleWhitespace } from "../format.js";
+import { visibleWhitespace } from "../format.js";
+import { t, num, errorText, onLocaleChange } from "../i18n.js";
 
-const EDGE = {
-  piece_start: "the piece starts here (merges never cross pieces)",
-  piece_end: "the piece ends here (merges never cross pieces)",
-};
+// Every sentence is worded from the catalog (story.* keys, issue 21) out of the story's data:
+// counts in the locale's digits (num), ids and bytes ASCII (String), token texts isolated.
 
 // Token texts may be right-to-left (Arabic, Hebrew): each sits in its own <bdi> (a direction
 // isolate), so a row reads left to right as pair → new token whatever the script (issue 11).
 const iso = (text, attrs = {}) => h("bdi", { ...attrs, text });
 const quoted = (b) => ["“", iso(b.text), "”"];
 
-/** "rank 267" (real encodings) or "merge #3" (trained tokenizers) of a step or candidate. */
+/**
+ * A catalog sentence as nodes: t(key, params) with each {name} of `nodes` replaced by
+ * those nodes (token texts in <bdi>, <code> ids), the rest of the text as strings.
+ */
+export function tNodes(key, params = {}, nodes = {}) {
+  const text = t(key, params);
+  const out = [];
+  let last = 0;
+  for (const m of text.matchAll(/\{(\w+)\}/g)) {
+    if (!(m[1] in nodes)) continue;
+    out.push(text.slice(last, m.index), ...[nodes[m[1]]].flat());
+    last = m.index + m[0].length;
+  }
+  out.push(text.slice(last));
+  return out.filter((x) => x !== "");
+}
+
+/** "rank 267" (real encodings) or "merge #3" (trained tokenizers) of a step or candidate (ids ASCII). */
 function priority(x) {
-  return x.rank != null ? `rank ${int(x.rank)}` : `merge #${int(x.merge_index)}`;
+  return x.rank != null
+    ? t("story.rank", { rank: String(x.rank) })
+    : t("story.merge_index", { index: String(x.merge_index) });
 }
 
 /** The nodes of one "why it stopped" line (token texts isolated). */
 function edgeText(edge, side, rule) {
-  if (EDGE[edge.kind]) return [`${side}: ${EDGE[edge.kind]}`];
-  const absent = rule === "rank" ? "not a token of the vocabulary" : "not a learned merge";
-  return [
-    `${side}: joined with its neighbour (id ${edge.neighbour_id}) it would be `,
-    ...(edge.joined ? quoted(edge.joined) : ["a new pair"]),
-    `, which is ${absent}, so the loop stops there`,
-  ];
+  if (edge.kind === "piece_start" || edge.kind === "piece_end") return [t(`story.edge.${side}.${edge.kind}`)];
+  return tNodes(
+    `story.edge.${side}.${rule === "rank" ? "not_token" : "not_merge"}`,
+    { id: String(edge.neighbour_id) },
+    { joined: edge.joined ? quoted(edge.joined) : t("story.new_pair") },
+  );
+}
+
+/** The label of the pattern alternative that matched a piece, from its data (explain.label_parts). */
+export function pieceLabel(p) {
+  if (p.kind === "custom")
+    return p.alternative != null
+      ? t("story.kind.custom", { n: p.alternative + 1, source: p.alternative_source ?? "" })
+      : p.label;
+  const parts = p.label_parts ?? { kind: p.kind };
+  const key = `story.kind.${parts.kind}`;
+  let label = t(key);
+  if (label === key) return p.label; // a kind this page does not know yet: Python's English label
+  if (parts.lead === "char") label = t("story.lead.char", { label, char: `'${parts.lead_char}'` });
+  else if (parts.lead) label = t(`story.lead.${parts.lead}`, { label });
+  if (parts.then_newlines) label = t("story.lead.then_newlines", { label });
+  return label;
 }
 
 function chip(text, cls = "story-part") {
@@ -48,6 +81,10 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
   });
   let seq = 0;
   let current = null; // {text, tokenizer, indices, i}
+  let shown = null; // the story drawn, redrawn in the new language when the locale changes
+  onLocaleChange(() => {
+    if (current && shown && !el.hidden) el.replaceChildren(...draw(shown, current.tokenizer));
+  });
 
   /** Close the panel; returnFocus: the user closed it (the token list gets the focus back). */
   function close({ returnFocus = false } = {}) {
@@ -57,6 +94,7 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
     el.hidden = true;
     el.replaceChildren();
     delete el.dataset.tokenIndex;
+    shown = null;
     if (was && returnFocus) onClose();
   }
 
@@ -66,7 +104,8 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
     const mine = ++seq;
     el.hidden = false;
     el.dataset.state = "loading";
-    el.replaceChildren(h("p", { class: "hint", text: `Working out the story of token ${int(index + 1)}…` }));
+    shown = null;
+    el.replaceChildren(h("p", { class: "hint", text: t("story.loading", { n: index + 1 }) }));
     let story;
     try {
       story = await api.tokenStory(text, tokenizer, index, options);
@@ -74,19 +113,20 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
       if (mine !== seq) return;
       el.dataset.state = "unavailable";
       el.replaceChildren(
-        header(`Token ${int(index + 1)}`),
+        header(t("story.token", { n: index + 1 })),
         h(
           "p",
           { class: "story-unavailable", dataset: { testid: "story-unavailable" } },
-          `The story of this token cannot be told for ${api.label(tokenizer)} yet: the explanation covers the OpenAI encodings and tokenizers trained here.`,
+          t("story.unavailable", { tokenizer: api.label(tokenizer) }),
         ),
-        h("p", { class: "hint", text: `(Python said: ${err.message})` }),
+        h("p", { class: "hint", text: t("story.python_said", { message: errorText(err) }) }),
       );
       return;
     }
     if (mine !== seq) return;
     el.dataset.state = "ready";
     el.dataset.tokenIndex = String(index);
+    shown = story;
     el.replaceChildren(...draw(story, tokenizer));
   }
 
@@ -98,7 +138,7 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
           h("button", {
             type: "button",
             class: "button small secondary",
-            text: `token ${k + 1} of ${current.indices.length}`,
+            text: t("story.nav", { k: k + 1, n: current.indices.length }),
             attrs: { "aria-pressed": String(k === current.i) },
             on: {
               click: () => {
@@ -118,7 +158,7 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
       h("button", {
         type: "button",
         class: "button small secondary",
-        text: "Close",
+        text: t("story.close"),
         dataset: { testid: "story-close" },
         on: { click: () => close({ returnFocus: true }) },
       }),
@@ -126,35 +166,43 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
   }
 
   function draw(s, tokenizer) {
-    const out = [header(["Why this token: ", ...quoted(s), ` (id ${s.id})`])];
+    const out = [header(tNodes("story.title", { id: String(s.id) }, { token: quoted(s) }))];
     const facts = h("dl", { class: "story-facts" });
     const add = (term, ...value) => facts.append(h("div", {}, h("dt", { text: term }), h("dd", {}, ...value)));
     add(
-      "Token",
-      `number ${int(s.index + 1)} of the text, id `,
-      h("code", { text: String(s.id), dataset: { testid: "story-id" } }),
-      ` in ${api.label(tokenizer)}`,
+      t("story.fact.token"),
+      ...tNodes(
+        "story.fact.token_value",
+        { n: s.index + 1, tokenizer: api.label(tokenizer) },
+        { id: h("code", { text: String(s.id), dataset: { testid: "story-id" } }) },
+      ),
     );
-    add("Bytes (hex)", h("code", { text: s.hex.replace(/(..)(?=.)/g, "$1 "), dataset: { testid: "story-hex" } }));
+    add(
+      t("story.fact.bytes"),
+      h("code", { text: s.hex.replace(/(..)(?=.)/g, "$1 "), dataset: { testid: "story-hex" } }),
+    );
     // the tokenizer's own spelling (bytepair.explain.TokenStory.vocab_form): '▁' for Gemma, GPT-2's 'Ġ' for rank files
     const form = s.vocab_form;
     add(
-      "Display forms",
-      "text ",
-      ...quoted(s),
+      t("story.fact.forms"),
+      ...tNodes("story.form.text", {}, { token: quoted(s) }),
       ...(form
-        ? [` · ${form.label} “`, h("span", { dataset: { testid: "story-vocab-form" } }, iso(form.text)), "”"]
+        ? [
+            " · ",
+            ...tNodes(
+              form.kind === "vocab" ? "story.form.vocab" : "story.form.gpt2",
+              {},
+              { token: ["“", h("span", { dataset: { testid: "story-vocab-form" } }, iso(form.text)), "”"] },
+            ),
+          ]
         : []),
     );
     const p = s.piece_story;
-    if (s.special) add("Piece", "a special token: matched whole before the text is split, never merged");
+    if (s.special) add(t("story.fact.piece"), t("story.special"));
     else if (p) {
-      const where =
-        p.kind === "custom"
-          ? `alternative ${p.alternative + 1} of the split pattern: ${p.alternative_source}`
-          : p.label;
+      const where = pieceLabel(p);
       add(
-        "Piece",
+        t("story.fact.piece"),
         h("code", { class: "story-piece" }, "“", iso(p.text), "”"),
         " — ",
         h("span", { text: where, dataset: { testid: "story-label" } }),
@@ -162,31 +210,21 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
     }
     out.push(facts);
 
-    if (s.how === "single_byte") out.push(h("p", { text: "A single byte: no merge made it." }));
+    if (s.how === "single_byte") out.push(h("p", { text: t("story.single_byte") }));
     else if (s.how === "whole_piece")
-      out.push(
-        h("p", {
-          text:
-            "The whole piece is a token of the vocabulary, so tiktoken looks it up without merging." +
-            (s.steps.length ? " The merge loop reaches it too, by these steps:" : ""),
-        }),
-      );
+      out.push(h("p", { text: t(s.steps.length ? "story.whole_piece_steps" : "story.whole_piece") }));
     if (s.steps.length) {
-      const rule =
-        s.rule === "rank"
-          ? "lowest rank first, leftmost on ties (tiktoken's rule)"
-          : "lowest merge index first, leftmost on ties (minbpe's rule)";
       out.push(
         h("p", {
           class: "hint",
-          text: `Merges from bytes to this token, in the order the BPE loop applied them inside the piece: ${rule}. Parts: the token's pieces after each step.`,
+          text: t("story.steps_hint", { rule: t(s.rule === "rank" ? "story.rule.rank" : "story.rule.merge_index") }),
         }),
       );
       const rows = s.steps.map((st, k) =>
         h(
           "tr",
           { dataset: { testid: "story-step", left: st.left_id, right: st.right_id, id: st.id } },
-          h("td", { class: "num", text: String(k + 1) }),
+          h("td", { class: "num", text: num(k + 1) }),
           h(
             "td",
             {},
@@ -219,10 +257,10 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
               h(
                 "tr",
                 {},
-                h("th", { text: "Step" }),
-                h("th", { text: "Pair merged" }),
-                h("th", { text: s.rule === "rank" ? "Rank" : "Merge index" }),
-                h("th", { text: "Parts after" }),
+                h("th", { text: t("story.col.step") }),
+                h("th", { text: t("story.col.pair") }),
+                h("th", { text: t(s.rule === "rank" ? "story.col.rank" : "story.col.merge_index") }),
+                h("th", { text: t("story.col.parts") }),
               ),
             ),
             h("tbody", {}, rows),
@@ -232,26 +270,25 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
     }
     if (s.stop) {
       const items = [
-        h("li", {}, ...edgeText(s.stop.left, "Left", s.rule)),
-        h("li", {}, ...edgeText(s.stop.right, "Right", s.rule)),
+        h("li", {}, ...edgeText(s.stop.left, "left", s.rule)),
+        h("li", {}, ...edgeText(s.stop.right, "right", s.rule)),
       ];
       for (const c of s.stop.lost) {
-        const why =
-          c.reason === "leftmost_tie"
-            ? "the same priority further left went first"
-            : "a merge ranked ahead of it went first";
+        const why = t(c.reason === "leftmost_tie" ? "story.lost.leftmost_tie" : "story.lost.outranked");
         items.push(
           h(
             "li",
             {},
-            `${c.side === "left" ? "Left" : "Right"} edge: `,
-            ...quoted(c.joined),
-            ` (${priority(c)}) was possible but lost: ${why} (step ${c.lost_to + 1} of the piece took one of its parts).`,
+            ...tNodes(
+              c.side === "left" ? "story.lost.left" : "story.lost.right",
+              { priority: priority(c), why, step: c.lost_to + 1 },
+              { joined: quoted(c.joined) },
+            ),
           ),
         );
       }
       out.push(
-        h("h4", { text: "Why it stopped here" }),
+        h("h4", { text: t("story.stopped") }),
         h("ul", { class: "story-stop", dataset: { testid: "story-stop" } }, items),
       );
     }
@@ -260,10 +297,18 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
       const line = h(
         "p",
         { dataset: { testid: "story-created" } },
-        `Made by training merge #${int(c.merge_index)} of the pair (${c.pair[0]}, ${c.pair[1]})`,
         c.count != null
-          ? `, which occurred ${int(c.count)} times in the training text when it was merged.`
-          : " (its count is known only in the page that trained it).",
+          ? t("story.created.count", {
+              index: String(c.merge_index),
+              left: String(c.pair[0]),
+              right: String(c.pair[1]),
+              n: c.count,
+            })
+          : t("story.created.no_count", {
+              index: String(c.merge_index),
+              left: String(c.pair[0]),
+              right: String(c.pair[1]),
+            }),
       );
       const row = mergeRow(tokenizer, s.id); // the Train view's merge list row, while that run is shown there
       if (row) {
@@ -272,7 +317,7 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
           h("button", {
             type: "button",
             class: "button small secondary",
-            text: "Show it in Train's merge list",
+            text: t("story.goto_merge"),
             dataset: { testid: "story-goto-merge" },
             on: {
               click: () => {
@@ -293,7 +338,7 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
   // the token's parts after a step (display texts from Python: parts_text; empty for very long tokens)
   function partsOf(st) {
     const parts = st.parts_text ?? [];
-    return parts.length ? parts.map((t) => chip(visibleWhitespace(t))) : ["–"];
+    return parts.length ? parts.map((x) => chip(visibleWhitespace(x))) : ["–"];
   }
 
   return {

@@ -10,6 +10,7 @@ import { mountSideBySide } from "./sidebyside.js";
 import { mountGallery } from "./gallery.js";
 import { pictureButtons, tokensSvg, rowsSvg } from "./pictures.js";
 import { groupTokens } from "../tokenlist.js";
+import { t } from "../i18n.js";
 
 /**
  * Mount the teaching features inside Tokenize's `root`.
@@ -25,12 +26,12 @@ export function mountTeaching(root, store, api, { out, getText, setText, select,
         : null,
   });
   const sbs = mountSideBySide($(root, '[data-testid="sbs-panel"]'), store, api);
-  let source = null; // what the text is, for pictures: a gallery example's title, or null (typed)
+  let source = null; // what the text is, for pictures: a gallery example and text index, or null (typed)
   const gallery = mountGallery($(root, '[data-testid="gallery-slot"]'), api, {
     choose(ex, ti) {
       setText(ex.texts[ti].text);
       persist();
-      source = `Gallery: ${ex.title} (${ex.texts[ti].label})`;
+      source = { id: ex.id, ti };
       store.update("tokenize", { tokenizer: ex.encodings[0] });
       select.value = ex.encodings[0];
       sbs.toggle(true, ex.encodings.slice(1));
@@ -38,9 +39,13 @@ export function mountTeaching(root, store, api, { out, getText, setText, select,
     },
   });
   const sourceLabel = () => {
-    if (source) return source;
-    const t = getText().slice(0, 1000).replace(/\s+/g, " ").trim();
-    return `Text: “${t.length > 70 ? `${t.slice(0, 70)}…` : t}”`;
+    if (source)
+      return t("teach.source.gallery", {
+        title: t(`gallery.ex.${source.id}.title`),
+        label: t(`gallery.ex.${source.id}.label.${source.ti}`),
+      });
+    const text = getText().slice(0, 1000).replace(/\s+/g, " ").trim();
+    return t("teach.source.text", { text: text.length > 70 ? `${text.slice(0, 70)}…` : text });
   };
   out.after(
     pictureButtons(
@@ -61,7 +66,7 @@ export function mountTeaching(root, store, api, { out, getText, setText, select,
         );
       },
       () => `${store.state.tokenize.tokenizerShown}-tokens`,
-      "token view",
+      "tokens",
     ),
   );
   $(root, '[data-testid="sbs-panel"]').append(
@@ -73,7 +78,7 @@ export function mountTeaching(root, store, api, { out, getText, setText, select,
         return rowsSvg(r, store.state.tokenize.sbs.text, { source: sourceLabel(), label: (n) => api.label(n) });
       },
       () => `side-by-side-${store.state.tokenize.tokenizerShown}`,
-      "side-by-side view",
+      "rows",
     ),
   );
 
