@@ -11,7 +11,7 @@
 // Home/End first/last.
 
 import { $, $$, h, showError, debounce } from "../dom.js";
-import { t, num, onLocaleChange, errorText } from "../i18n.js";
+import { t, num, onLocaleChange, errorText, pretokenizerLabel } from "../i18n.js";
 import { addText, restoreText, choiceParam } from "../links.js";
 import * as storage from "../storage.js";
 
@@ -126,7 +126,8 @@ export function mountSteps(root, store, api) {
   const maxMerges = () => api.facts?.steps.max_merges ?? Infinity;
   api.withFacts((facts) => {
     END_OF_WORD = facts.end_of_word;
-    for (const p of facts.pretokenizers) patternSelect.append(h("option", { value: p.value, text: p.label }));
+    for (const p of facts.pretokenizers)
+      patternSelect.append(h("option", { value: p.value, text: pretokenizerLabel(p) }));
     patternSelect.value = S().pattern;
     mergesInput.max = String(facts.steps.max_merges);
   });
@@ -744,6 +745,7 @@ export function mountSteps(root, store, api) {
   // another language: the view is worded again from the catalog (the step shown is kept, no Python call)
   onLocaleChange(() => {
     for (const o of speedSelect.options) o.textContent = speedText(Number(o.value));
+    for (const o of patternSelect.options) o.textContent = pretokenizerLabel({ value: o.value, label: o.textContent });
     showMode();
     drawn = { shown: null, encoded: null };
     render(store.state);

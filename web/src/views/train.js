@@ -4,7 +4,7 @@
 
 import { $, h, showError, debounce } from "../dom.js";
 import { visibleWhitespace } from "../format.js";
-import { t, num, locale, onLocaleChange, errorText } from "../i18n.js";
+import { t, num, locale, onLocaleChange, errorText, pretokenizerLabel } from "../i18n.js";
 import { compressionChart, clearChart } from "../charts.js";
 import { readTextFile } from "../files.js";
 import * as storage from "../storage.js";
@@ -151,7 +151,8 @@ export function mountTrain(root, store, api) {
   function fillFacts() {
     const facts = api.facts;
     if (!facts || patternSelect.options.length) return;
-    for (const p of facts.pretokenizers) patternSelect.append(h("option", { value: p.value, text: p.label }));
+    for (const p of facts.pretokenizers)
+      patternSelect.append(h("option", { value: p.value, text: pretokenizerLabel(p) }));
     patternSelect.value = "cl100k_base";
     vocabInput.min = String(facts.vocab_size.min);
     vocabInput.max = String(facts.vocab_size.max);
@@ -596,8 +597,8 @@ export function mountTrain(root, store, api) {
     if (meta?.n_merges != null) info.push(t("train.saved.merges", { n: meta.n_merges }));
     if (meta?.n_vocab != null) info.push(t("train.saved.vocab", { n: meta.n_vocab }));
     if (meta?.pattern) {
-      const label = api.facts?.pretokenizers.find((p) => p.value === meta.pattern)?.label;
-      info.push(t("train.saved.pattern", { name: label ?? t("train.saved.customRegex") }));
+      const p = api.facts?.pretokenizers.find((p) => p.value === meta.pattern);
+      info.push(t("train.saved.pattern", { name: p ? pretokenizerLabel(p) : t("train.saved.customRegex") }));
     }
     if (meta?.bytes) info.push(t("train.saved.size", { size: sizeText(meta.bytes) }));
     const li = h("li", { dataset: { tokenizer: name, testid: "saved-item" } });
@@ -973,6 +974,7 @@ export function mountTrain(root, store, api) {
   api.withFacts(wordVocabHint);
   onLocaleChange(() => {
     wordVocabHint();
+    for (const o of patternSelect.options) o.textContent = pretokenizerLabel({ value: o.value, label: o.textContent });
     updateSize();
     renderSaved();
     renderedRun = null; // the merges table's numbers again
