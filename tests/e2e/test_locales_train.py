@@ -78,7 +78,7 @@ def english_left(page, view: str, code: str) -> list[str]:
           const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
           for (let n = walk.nextNode(); n; n = walk.nextNode()) {
             const el = n.parentElement;
-            if (!el.checkVisibility() || el.closest('textarea, select, code, [lang], .sym, .corpus')) continue;
+            if (!el.checkVisibility() || el.closest('textarea, select, code, [lang]:not(html), .sym, .corpus')) continue;
             out.push(n.textContent);
           }
           return out.join(' ').replace(/\\s+/g, ' ');
