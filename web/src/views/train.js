@@ -123,6 +123,9 @@ function tokenCode(shown, title) {
   return h("code", { class: "tok", title }, ...body);
 }
 
+/** A tokenizer name's problem (api.nameIssue: {kind, name, max}) in the reader's language. */
+const nameText = (issue) => t(`train.name.${issue.kind}`, { name: issue.name, max: issue.max });
+
 export function mountTrain(root, store, api) {
   const form = $(root, '[data-testid="train-form"]');
   const textArea = $(root, '[data-testid="train-text"]');
@@ -301,9 +304,9 @@ export function mountTrain(root, store, api) {
       showError(root, "vocab", t("train.error.vocab", { min: bounds.min, max: bounds.max }));
       problem = true;
     }
-    const nameIssue = api.nameProblem(nameInput.value);
-    if (nameIssue && !nameIssue.startsWith("A tokenizer named")) {
-      showError(root, "name", nameIssue);
+    const nameIssue = api.nameIssue(nameInput.value);
+    if (nameIssue && nameIssue.kind !== "exists") {
+      showError(root, "name", nameText(nameIssue));
       problem = true;
     }
     let pattern = patternSelect.value;
@@ -610,6 +613,12 @@ export function mountTrain(root, store, api) {
         attrs: { "aria-label": t("train.rename.label", { name }), "data-testid": "rename-input", dir: "auto" },
       });
       const save = async () => {
+        const issue = api.nameIssue(input.value, { except: name });
+        if (issue) {
+          savedError(nameText(issue));
+          input.focus();
+          return;
+        }
         try {
           await api.renameTokenizer(name, input.value);
           savedError("");
