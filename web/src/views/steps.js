@@ -124,12 +124,18 @@ export function mountSteps(root, store, api) {
 
   // the lists and limits come from Python (api.facts, py/bytepair/facts.py) once the worker is ready
   const maxMerges = () => api.facts?.steps.max_merges ?? Infinity;
+  const mergesHint = $(root, "#steps-merges-hint");
+  /** "1–500" in the locale's digits (the element is dir="ltr": a range reads left to right). */
+  const wordMergesHint = () => {
+    if (api.facts) mergesHint.textContent = `${num(1)}–${num(maxMerges(), { useGrouping: false })}`;
+  };
   api.withFacts((facts) => {
     END_OF_WORD = facts.end_of_word;
     for (const p of facts.pretokenizers)
       patternSelect.append(h("option", { value: p.value, text: pretokenizerLabel(p) }));
     patternSelect.value = S().pattern;
     mergesInput.max = String(facts.steps.max_merges);
+    wordMergesHint();
   });
   const speedText = (v) => (v < 1 ? t("steps.speed.slow", { s: 1 / v }) : t("steps.speed.rate", { n: v }));
   for (const v of SPEEDS) speedSelect.append(h("option", { value: String(v), text: speedText(v) }));
@@ -745,6 +751,7 @@ export function mountSteps(root, store, api) {
   // another language: the view is worded again from the catalog (the step shown is kept, no Python call)
   onLocaleChange(() => {
     for (const o of speedSelect.options) o.textContent = speedText(Number(o.value));
+    wordMergesHint();
     for (const o of patternSelect.options) o.textContent = pretokenizerLabel({ value: o.value, label: o.textContent });
     showMode();
     drawn = { shown: null, encoded: null };
