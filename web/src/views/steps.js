@@ -125,9 +125,9 @@ export function mountSteps(root, store, api) {
   // the lists and limits come from Python (api.facts, py/bytepair/facts.py) once the worker is ready
   const maxMerges = () => api.facts?.steps.max_merges ?? Infinity;
   const mergesHint = $(root, "#steps-merges-hint");
-  /** "1–500" in the locale's digits (the element is dir="ltr": a range reads left to right). */
+  /** "1–500" in the locale's digits, left to right in a right-to-left page too (U+2066 … U+2069 isolate). */
   const wordMergesHint = () => {
-    if (api.facts) mergesHint.textContent = `${num(1)}–${num(maxMerges(), { useGrouping: false })}`;
+    if (api.facts) mergesHint.textContent = `\u2066${num(1)}–${num(maxMerges(), { useGrouping: false })}\u2069`;
   };
   api.withFacts((facts) => {
     END_OF_WORD = facts.end_of_word;
