@@ -54,14 +54,35 @@ function textLength(args) {
   return n;
 }
 
-/** Check a tokenizer name; returns an error message or "". builtIn: the encodings' names (facts.tokenizers). */
-export function nameProblem(name, existing, { except, builtIn = [] } = {}) {
+/** Longest tokenizer name (characters). */
+const MAX_NAME = 60;
+
+/**
+ * Check a tokenizer name, as data: null, or {kind, name, max}: kind "empty", "long" (over `max`
+ * characters), "builtIn" (an encoding's name, facts.tokenizers) or "exists" (a trained one's).
+ */
+export function nameIssue(name, existing, { except, builtIn = [] } = {}) {
   const n = name.trim();
-  if (!n) return "Give the tokenizer a name.";
-  if (n.length > 60) return "Use at most 60 characters.";
-  if (builtIn.includes(n)) return `"${n}" is a built-in encoding; pick another name.`;
-  if (n !== except && existing.includes(n)) return `A tokenizer named "${n}" already exists.`;
-  return "";
+  const issue = (kind) => ({ kind, name: n, max: MAX_NAME });
+  if (!n) return issue("empty");
+  if (n.length > MAX_NAME) return issue("long");
+  if (builtIn.includes(n)) return issue("builtIn");
+  if (n !== except && existing.includes(n)) return issue("exists");
+  return null;
+}
+
+/** Check a tokenizer name; returns an error message (English, nameIssue worded) or "". */
+export function nameProblem(name, existing, options = {}) {
+  const issue = nameIssue(name, existing, options);
+  const n = issue?.name;
+  return !issue
+    ? ""
+    : {
+        empty: "Give the tokenizer a name.",
+        long: `Use at most ${MAX_NAME} characters.`,
+        builtIn: `"${n}" is a built-in encoding; pick another name.`,
+        exists: `A tokenizer named "${n}" already exists.`,
+      }[issue.kind];
 }
 
 /** shared: one Python runtime for all pages of the origin that ask for it (embeds; rpc.js createRpc). */
@@ -897,6 +918,7 @@ export function createApi({ onStatus, shared = false }) {
       changed();
     },
     nameProblem: (name, opts) => nameProblem(name, [...trained.keys()], { ...opts, builtIn: builtIn() }),
+    nameIssue: (name, opts) => nameIssue(name, [...trained.keys()], { ...opts, builtIn: builtIn() }),
 
     /** Restart the Python worker (used by tests and after crashes). */
     restart(reason = "Restarted on request.") {

@@ -96,18 +96,24 @@ function thin(points, max = 1500) {
 }
 
 /** points: [[vocabSize, bytesPerToken], ...] */
-export function compressionChart(canvas, points) {
+/**
+ * Train's compression curve: points [[vocab size, bytes per token]]; words {x, y, series, locale}:
+ * the axis titles, the series name and the locale of the tick numbers (Train's catalog; English
+ * when left out).
+ */
+export function compressionChart(canvas, points, words = {}) {
   const options = baseOptions();
+  if (words.locale) options.locale = words.locale;
   options.scales.x.type = "linear";
-  options.scales.x.title.text = "Vocab size (256 bytes + merges)";
-  options.scales.y.title.text = "Bytes per token";
+  options.scales.x.title.text = words.x ?? "Vocab size (256 bytes + merges)";
+  options.scales.y.title.text = words.y ?? "Bytes per token";
   options.plugins.legend.display = false;
   return replace(canvas, {
     type: "line",
     data: {
       datasets: [
         {
-          label: "Bytes per token",
+          label: words.series ?? "Bytes per token",
           data: thin(points).map(([x, y]) => ({ x, y })),
           borderColor: css("--accent"),
           backgroundColor: css("--accent"),

@@ -217,3 +217,14 @@ export function mountLanguagePicker(select) {
     select.value = code;
   });
 }
+
+/**
+ * A pre-tokenizer's name in the menu (api.facts.pretokenizers {value, label}): the two choices
+ * described in words ("none", "custom") from the catalog, the others by their model name.
+ * @param {{value: string, label: string}} p
+ * @returns {string}
+ */
+export function pretokenizerLabel(p) {
+  const key = `train.pretokenizer.${p.value}`;
+  return messages[key] ? t(key) : p.label;
+}

@@ -11,7 +11,7 @@
 // Home/End first/last.
 
 import { $, $$, h, showError, debounce } from "../dom.js";
-import { int } from "../format.js";
+import { t, num, onLocaleChange, errorText, pretokenizerLabel } from "../i18n.js";
 import { addText, restoreText, choiceParam } from "../links.js";
 import * as storage from "../storage.js";
 
@@ -28,12 +28,8 @@ const DEFAULTS = {
     "wide, wider, widest. Frequent words end up as single tokens; rare words stay split into smaller pieces.",
   regex: " ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+",
 };
-const TIE_HINTS = {
-  first:
-    "Equal counts: the pair that occurs first, reading the words in order, each from left to right (minbpe's rule; also what the paper's code does).",
-  lexicographic:
-    "Equal counts: the smallest pair, comparing left symbols, then right symbols, character by character by code point.",
-};
+/** The tie rules' hints (catalog keys, i18n.js). */
+const TIE_HINTS = { first: "steps.tie.first.hint", lexicographic: "steps.tie.lexicographic.hint" };
 
 export const initialStepsState = {
   mode: "textbook", // "textbook" | "bytes"
@@ -128,16 +124,21 @@ export function mountSteps(root, store, api) {
 
   // the lists and limits come from Python (api.facts, py/bytepair/facts.py) once the worker is ready
   const maxMerges = () => api.facts?.steps.max_merges ?? Infinity;
+  const mergesHint = $(root, "#steps-merges-hint");
+  /** "1–500" in the locale's digits, left to right in a right-to-left page too (U+2066 … U+2069 isolate). */
+  const wordMergesHint = () => {
+    if (api.facts) mergesHint.textContent = `\u2066${num(1)}–${num(maxMerges(), { useGrouping: false })}\u2069`;
+  };
   api.withFacts((facts) => {
     END_OF_WORD = facts.end_of_word;
-    for (const p of facts.pretokenizers) patternSelect.append(h("option", { value: p.value, text: p.label }));
+    for (const p of facts.pretokenizers)
+      patternSelect.append(h("option", { value: p.value, text: pretokenizerLabel(p) }));
     patternSelect.value = S().pattern;
     mergesInput.max = String(facts.steps.max_merges);
+    wordMergesHint();
   });
-  for (const v of SPEEDS)
-    speedSelect.append(
-      h("option", { value: String(v), text: v < 1 ? `1 step / ${1 / v} s` : `${v} step${v === 1 ? "" : "s"} / s` }),
-    );
+  const speedText = (v) => (v < 1 ? t("steps.speed.slow", { s: 1 / v }) : t("steps.speed.rate", { n: v }));
+  for (const v of SPEEDS) speedSelect.append(h("option", { value: String(v), text: speedText(v) }));
 
   // --- the form reflects the state (on mount and after a link is applied) ----
   function fillForm() {
@@ -157,20 +158,17 @@ export function mountSteps(root, store, api) {
     const s = S();
     for (const el of $$(root, "[data-mode-only]")) el.hidden = el.dataset.modeOnly !== s.mode;
     regexField.hidden = s.mode !== "bytes" || s.pattern !== "custom";
-    textLabel.textContent =
-      s.mode === "bytes"
-        ? "Text"
-        : s.input === "counts"
-          ? "Words and counts, one per line"
-          : "Text (its words are counted)";
+    textLabel.textContent = t(
+      s.mode === "bytes" ? "steps.text.bytes" : s.input === "counts" ? "steps.text.counts" : "steps.text.text",
+    );
     textArea.placeholder =
       s.mode === "bytes"
-        ? "Type or paste a few sentences."
+        ? t("steps.placeholder.bytes")
         : s.input === "counts"
           ? "low 5\nlower 2"
-          : "Type some text.";
-    tieHint.textContent = TIE_HINTS[s.tie];
-    wordLabel.textContent = s.mode === "bytes" ? "Text to encode" : "Word to encode";
+          : t("steps.placeholder.text");
+    tieHint.textContent = t(TIE_HINTS[s.tie]);
+    wordLabel.textContent = t(s.mode === "bytes" ? "steps.word.bytes" : "steps.word");
     root.dataset.mode = s.mode;
   }
 
@@ -191,9 +189,7 @@ export function mountSteps(root, store, api) {
   }
   function mergesProblem(value) {
     const n = Number(value);
-    return Number.isInteger(n) && n >= 1 && n <= maxMerges()
-      ? ""
-      : `Enter a whole number of merges from 1 to ${maxMerges()}.`;
+    return Number.isInteger(n) && n >= 1 && n <= maxMerges() ? "" : t("steps.error.merges", { max: maxMerges() });
   }
 
   async function learn() {
@@ -203,7 +199,7 @@ export function mountSteps(root, store, api) {
     const problem = mergesProblem(mergesInput.value);
     if (problem) return showError(root, "steps-merges", problem);
     if (opts.mode === "bytes" && S().pattern === "custom" && !opts.pattern)
-      return showError(root, "steps-regex", "Enter a regex, or pick another pre-tokenizer.");
+      return showError(root, "steps-regex", t("train.error.regex"));
     pause();
     set({ learning: true });
     try {
@@ -235,9 +231,9 @@ export function mountSteps(root, store, api) {
   function readableMessage(err) {
     if (err?.name === "SyntaxError" || err?.detail?.type === "internal") {
       console.warn("[steps]", err);
-      return "The steps could not be worked out for this input (an internal error; details in the browser console). Change the input to try again.";
+      return t("steps.error.internal");
     }
-    return err.message;
+    return errorText(err);
   }
 
   // --- the step-through's inputs survive a reload (texts, mode, options) ----------------
@@ -279,7 +275,7 @@ export function mountSteps(root, store, api) {
     } catch (err) {
       if (mine !== fetchSeq) return;
       if (lostSession(err)) return learn();
-      showError(root, "steps-text", err.message);
+      showError(root, "steps-text", errorText(err));
     }
   }
   function goTo(i) {
@@ -332,7 +328,7 @@ export function mountSteps(root, store, api) {
     const n = Number(jumpInput.value);
     const max = S().learned?.n_steps ?? 0;
     if (!Number.isInteger(n) || n < 0 || n > max) {
-      showError(root, "steps-jump", `Enter a step from 0 to ${max}.`);
+      showError(root, "steps-jump", t("steps.error.jump", { max }));
       return;
     }
     showError(root, "steps-jump", "");
@@ -343,9 +339,9 @@ export function mountSteps(root, store, api) {
 
   document.addEventListener("keydown", (e) => {
     if (store.state.view !== "steps" || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
-    const t = e.target;
-    if (t.closest?.("input, textarea, select, [contenteditable], [role='tab'], dialog")) return;
-    const isButton = !!t.closest?.("button, summary, a");
+    const target = e.target;
+    if (target.closest?.("input, textarea, select, [contenteditable], [role='tab'], dialog")) return;
+    const isButton = !!target.closest?.("button, summary, a");
     if (e.key === "ArrowRight") next();
     else if (e.key === "ArrowLeft") prev();
     else if (e.key === "Home") goTo(0);
@@ -411,7 +407,7 @@ export function mountSteps(root, store, api) {
       if (mine !== encodeSeq) return;
       if (lostSession(err)) return learn();
       set({ encoded: null });
-      showError(root, "steps-word", err.message);
+      showError(root, "steps-word", errorText(err));
     }
   }
   encodeForm.addEventListener("submit", (e) => {
@@ -452,7 +448,7 @@ export function mountSteps(root, store, api) {
     const patch = {};
     const mode =
       params.mode === "bytes" ? "bytes" : params.mode === "textbook" || params.mode == null ? "textbook" : null;
-    if (!mode) notes.push(`Unknown step-through mode “${params.mode}”; showing textbook BPE.`);
+    if (!mode) notes.push(t("steps.link.mode", { mode: String(params.mode) }));
     patch.mode = mode || "textbook";
     const input = choiceParam(params, "in", ["counts", "text"], notes);
     if (input) patch.input = input;
@@ -460,13 +456,13 @@ export function mountSteps(root, store, api) {
     if (tie) patch.tie = tie;
     if (params.p) {
       if (api.facts.pretokenizers.some((p) => p.value === params.p)) patch.pattern = params.p;
-      else notes.push(`Unknown pre-tokenizer “${params.p}”.`);
+      else notes.push(t("steps.link.pattern", { p: String(params.p) }));
     }
     if (params.re) patch.regex = params.re;
     if (params.n != null) {
       const n = Number(params.n);
       if (Number.isInteger(n) && n >= 1 && n <= maxMerges()) patch.nMerges = { ...s.nMerges, [patch.mode]: n };
-      else notes.push(`The link asks for ${params.n} merges; use 1 to ${maxMerges()}.`);
+      else notes.push(t("steps.link.merges", { n: String(params.n), max: maxMerges() }));
     }
     const key = patch.mode === "bytes" ? "bytes" : patch.input || s.input;
     let linked = null;
@@ -477,8 +473,7 @@ export function mountSteps(root, store, api) {
     if (params.t != null) patch.texts = { ...s.texts, [key]: linked ?? initialStepsState.texts[key] };
     if (params.w != null) patch.words = { ...s.words, [patch.mode]: params.w };
     const step = params.s == null ? 0 : Number(params.s);
-    if (!(Number.isInteger(step) && step >= 0))
-      notes.push(`This link's s=“${params.s}” was ignored: a step is a whole number from 0.`);
+    if (!(Number.isInteger(step) && step >= 0)) notes.push(t("steps.link.step", { s: String(params.s) }));
     pendingStep = Number.isInteger(step) && step >= 0 ? step : 0;
     patch.step = pendingStep;
     pause();
@@ -496,12 +491,16 @@ export function mountSteps(root, store, api) {
     const n = learned?.n_steps ?? 0;
     const v = s.shown;
     const current = v && learned && v.session === learned.session;
-    position.textContent = learned ? `Step ${s.step} of ${n}` : s.learning ? "Learning…" : "Step –";
+    position.textContent = learned
+      ? t("steps.position", { step: s.step, n })
+      : s.learning
+        ? t("steps.learning")
+        : t("steps.position.none");
     buttons.first.disabled = buttons.prev.disabled = !learned || s.step <= 0;
     buttons.next.disabled = buttons.last.disabled = !learned || s.step >= n;
     buttons.play.disabled = !learned || n === 0;
     buttons.play.setAttribute("aria-pressed", String(s.playing));
-    buttons.play.querySelector(".label").textContent = s.playing ? "Pause" : "Play";
+    buttons.play.querySelector(".label").textContent = t(s.playing ? "steps.pause" : "steps.play");
     buttons.play.querySelector(".icon").textContent = s.playing ? "❚❚" : "▶";
     jumpInput.max = String(n);
     root.dataset.step = String(s.step);
@@ -512,12 +511,11 @@ export function mountSteps(root, store, api) {
       const o = learned.options;
       const what =
         o.mode === "bytes"
-          ? `${int(learned.n_rows)} pieces, ${int(learned.n_bytes)} bytes`
-          : `${int(learned.n_rows)} distinct words`;
-      const fewer = n < learned.requested ? ` (no pair was left after ${int(n)})` : "";
-      summary.textContent = `${int(n)} merges learned from ${what}${fewer}.`;
+          ? t("steps.summary.bytes", { n: learned.n_rows, bytes: learned.n_bytes })
+          : t("steps.summary.words", { n: learned.n_rows });
+      summary.textContent = t(n < learned.requested ? "steps.summary.fewer" : "steps.summary", { n, what });
     } else {
-      summary.textContent = s.learning ? "Learning…" : "";
+      summary.textContent = s.learning ? t("steps.learning") : "";
     }
     if (!current || drawn.shown === v) return;
     drawn.shown = v;
@@ -530,21 +528,21 @@ export function mountSteps(root, store, api) {
     if (!v.merge) {
       mergeLine.replaceChildren(
         mode === "bytes"
-          ? `Start: the pre-tokenizer splits the text into ${int(v.n_rows)} pieces, and each piece into its UTF-8 bytes (256 possible tokens). Press Next (→) to count the pairs and merge the most frequent one.`
-          : `Start: every word is split into characters, plus the end-of-word marker ${END_OF_WORD}. Press Next (→) to count the pairs and merge the most frequent one.`,
+          ? t("steps.start.bytes", { n: v.n_rows, possible: 256 })
+          : t("steps.start.textbook", { marker: END_OF_WORD }),
       );
     } else {
       const m = v.merge;
-      const tie = m.n_ties
-        ? ` ${int(m.n_ties)} other pair${m.n_ties === 1 ? "" : "s"} had the same count; the tie rule picked this one (${learned.options.mode === "bytes" || learned.options.tie === "first" ? "first occurrence" : "lexicographically smallest"}).`
-        : "";
+      const rule = learned.options.mode === "bytes" || learned.options.tie === "first" ? "first" : "lexicographic";
+      const tie = m.n_ties ? ` ${t(`steps.merge.tie.${rule}`, { n: m.n_ties })}` : "";
       mergeLine.replaceChildren(
-        h("strong", { text: `Merge ${m.index + 1}: ` }),
+        h("strong", { text: `${t("steps.merge.head", { n: m.index + 1 })} ` }),
         pairLabel(m.pair, mode),
         " → ",
         h("span", { class: "sym merged" }, symbolNode(m.merged, mode)),
-        mode === "bytes" ? ` (new token id ${m.id})` : "",
-        `, counted ${int(m.count)} time${m.count === 1 ? "" : "s"}.${tie}`,
+        // (the id stays in ASCII digits: ids are what a user copies)
+        mode === "bytes" ? ` ${t("steps.merge.id", { id: String(m.id) })}` : "",
+        `${t("steps.merge.count", { n: m.count })}${tie}`,
       );
     }
     mergeLine.dataset.pair = v.merge ? JSON.stringify(v.merge.pair) : "";
@@ -552,10 +550,12 @@ export function mountSteps(root, store, api) {
     mergeLine.dataset.ids = v.merge?.ids ? v.merge.ids.join(",") : "";
 
     // sequence length, vocabulary, pairs
-    lengthOut.textContent = int(v.n_symbols);
-    lengthHint.textContent = `${mode === "bytes" ? "tokens" : "symbols"}; ${int(v.n_symbols_start)} at the start`;
-    vocabCount.textContent = int(v.n_vocab);
-    pairsCount.textContent = v.merge ? int(v.n_pairs) : "–";
+    lengthOut.textContent = num(v.n_symbols);
+    lengthHint.textContent = t(mode === "bytes" ? "steps.length.tokens" : "steps.length.symbols", {
+      n: v.n_symbols_start,
+    });
+    vocabCount.textContent = num(v.n_vocab);
+    pairsCount.textContent = v.merge ? num(v.n_pairs) : "–";
 
     // the table of pair counts this merge was chosen from
     pairsBody.replaceChildren(
@@ -574,14 +574,14 @@ export function mountSteps(root, store, api) {
             },
           },
           h("td", {}, pairLabel(r.pair, mode)),
-          h("td", { class: "num", text: int(r.count) }),
+          h("td", { class: "num", text: num(r.count) }),
           h(
             "td",
             {},
             i === 0
-              ? h("span", { class: "badge chosen-badge", text: "merged" })
+              ? h("span", { class: "badge chosen-badge", text: t("steps.badge.merged") })
               : r.tie
-                ? h("span", { class: "badge tie-badge", text: "tie" })
+                ? h("span", { class: "badge tie-badge", text: t("steps.badge.tie") })
                 : "",
           ),
         ),
@@ -589,14 +589,14 @@ export function mountSteps(root, store, api) {
     );
     pairsBody.closest(".table-wrap").hidden = !v.pair_counts.length;
     pairsNote.textContent = !v.merge
-      ? "No merge yet: the first pair counts appear at step 1."
+      ? t("steps.pairs.none", { step: 1 })
       : v.n_pairs > v.pair_counts.length
-        ? `The ${int(v.pair_counts.length)} most frequent of ${int(v.n_pairs)} pairs.`
-        : `All ${int(v.n_pairs)} pairs, most frequent first.`;
+        ? t("steps.pairs.top", { shown: v.pair_counts.length, n: v.n_pairs })
+        : t("steps.pairs.all", { n: v.n_pairs });
 
     // the corpus after the merge
     if (mode === "bytes") {
-      corpusHead.textContent = v.merge ? "The text after this merge" : "The text at the start";
+      corpusHead.textContent = t(v.merge ? "steps.corpus.text.after" : "steps.corpus.text.start");
       corpus.className = "corpus pieces";
       // pieces flow as text; a piece that ends a line is followed by a line break
       corpus.replaceChildren(
@@ -611,10 +611,10 @@ export function mountSteps(root, store, api) {
       );
       corpusNote.textContent =
         v.n_rows > v.rows.length
-          ? `Showing the first ${int(v.rows.length)} of ${int(v.n_rows)} pieces.`
-          : "Pieces are separated by small gaps; · is a space, ↵ a newline.";
+          ? t("steps.corpus.pieces.first", { shown: v.rows.length, n: v.n_rows })
+          : t("steps.corpus.pieces.note");
     } else {
-      corpusHead.textContent = v.merge ? "The words after this merge" : "The words at the start";
+      corpusHead.textContent = t(v.merge ? "steps.corpus.words.after" : "steps.corpus.words.start");
       corpus.className = "corpus words";
       const rows = v.rows.slice(0, MAX_ROWS_DRAWN);
       corpus.replaceChildren(
@@ -627,9 +627,9 @@ export function mountSteps(root, store, api) {
             h(
               "tr",
               {},
-              h("th", { scope: "col", text: "Word" }),
-              h("th", { scope: "col", class: "num", text: "Count" }),
-              h("th", { scope: "col", text: "Symbols" }),
+              h("th", { scope: "col", text: t("steps.col.word") }),
+              h("th", { scope: "col", class: "num", text: t("steps.col.count") }),
+              h("th", { scope: "col", text: t("steps.col.symbols") }),
             ),
           ),
           h(
@@ -640,7 +640,7 @@ export function mountSteps(root, store, api) {
                 "tr",
                 { class: r.merged.length ? "changed" : "", dataset: { word: r.label, index: i } },
                 h("th", { scope: "row", text: r.label }),
-                h("td", { class: "num", text: int(r.count) }),
+                h("td", { class: "num", text: num(r.count) }),
                 h("td", { class: "syms", dataset: { symbols: r.symbols.join(" ") } }, chips(r.symbols, r.merged, mode)),
               ),
             ),
@@ -649,14 +649,14 @@ export function mountSteps(root, store, api) {
       );
       corpusNote.textContent =
         v.n_rows > rows.length
-          ? `Showing the first ${int(rows.length)} of ${int(v.n_rows)} words.`
-          : "Highlighted: the symbols this merge made.";
+          ? t("steps.corpus.words.first", { shown: rows.length, n: v.n_rows })
+          : t("steps.corpus.words.note");
     }
 
     // the vocabulary so far
     const newest = v.merge ? v.merge.merged : null;
     const items = [];
-    if (mode === "bytes") items.push(h("span", { class: "sym base", text: "256 byte tokens" }));
+    if (mode === "bytes") items.push(h("span", { class: "sym base", text: t("steps.vocab.bytes", { n: 256 }) }));
     v.vocab.forEach((sym, i) => {
       const base = mode !== "bytes" && i < v.n_base;
       const isNew = !base && sym === newest && i === v.vocab.length - 1;
@@ -685,7 +685,7 @@ export function mountSteps(root, store, api) {
       h(
         "li",
         { class: "start", dataset: { rule: "start" } },
-        h("span", { class: "rule", text: "Start" }),
+        h("span", { class: "rule", text: t("steps.encode.start") }),
         h("span", { class: "syms" }, chips(e.start, [], mode)),
       ),
     ];
@@ -697,7 +697,7 @@ export function mountSteps(root, store, api) {
           h(
             "span",
             { class: "rule" },
-            `Rule ${f.index + 1}: `,
+            `${t("steps.encode.rule", { n: f.index + 1 })} `,
             pairLabel(f.pair, mode),
             " → ",
             h("span", { class: "sym" }, symbolNode(f.merged, mode)),
@@ -709,7 +709,12 @@ export function mountSteps(root, store, api) {
     encodeList.replaceChildren(...items);
     const final = e.fired.length ? e.fired[e.fired.length - 1].symbols : e.start;
     encodeResult.dataset.symbols = final.join(" ");
-    encodeResult.textContent = `${int(e.fired.length)} of ${int(e.n_rules)} rules fired; ${int(final.length)} ${mode === "bytes" ? "tokens" : "symbols"} at the end.${e.fired.length ? "" : " No rule applies."}`;
+    const fired = t(mode === "bytes" ? "steps.encode.result.tokens" : "steps.encode.result.symbols", {
+      fired: e.fired.length,
+      n: e.n_rules,
+      end: final.length,
+    });
+    encodeResult.textContent = e.fired.length ? fired : `${fired} ${t("steps.encode.none")}`;
   }
 
   function render(state) {
@@ -743,5 +748,14 @@ export function mountSteps(root, store, api) {
     savedSteps = state.steps;
   });
   render(store.state);
+  // another language: the view is worded again from the catalog (the step shown is kept, no Python call)
+  onLocaleChange(() => {
+    for (const o of speedSelect.options) o.textContent = speedText(Number(o.value));
+    wordMergesHint();
+    for (const o of patternSelect.options) o.textContent = pretokenizerLabel({ value: o.value, label: o.textContent });
+    showMode();
+    drawn = { shown: null, encoded: null };
+    render(store.state);
+  });
   return { render, link, applyLink, setupDetails: setup };
 }

@@ -3,7 +3,8 @@
 // sample texts, replay of a run; the form, the last run and its table survive reloads.
 
 import { $, h, showError, debounce } from "../dom.js";
-import { int, decimal, duration, bytesLabel, visibleWhitespace, plural } from "../format.js";
+import { visibleWhitespace } from "../format.js";
+import { t, num, locale, onLocaleChange, errorText, pretokenizerLabel } from "../i18n.js";
 import { compressionChart, clearChart } from "../charts.js";
 import { readTextFile } from "../files.js";
 import * as storage from "../storage.js";
@@ -74,14 +75,30 @@ export const LONG_TOKEN_SHOWN = 24;
  * shortens it. nBytes: the token's length in bytes (Python's `*_bytes` columns; null for a run
  * saved before those existed: then its length in characters).
  */
+/** A size in bytes in the locale's words and digits ("512 B", "1.5 KB", "2.25 MB"; 1 KB = 1024 B). */
+function sizeText(n) {
+  const f = (x, d) => num(x, { minimumFractionDigits: d, maximumFractionDigits: d, useGrouping: false });
+  if (n < 1024) return t("train.unit.B", { n: f(n, 0) });
+  if (n < 1024 * 1024) return t("train.unit.KB", { n: f(n / 1024, 1) });
+  return t("train.unit.MB", { n: f(n / 1024 / 1024, 2) });
+}
+
+/** A duration in the locale's words and digits ("350 ms", "2.5 s", "1 min 5 s"). */
+function durationText(ms) {
+  if (ms < 1000) return t("train.unit.ms", { n: Math.round(ms) });
+  const sec = ms / 1000;
+  if (sec < 60) return t("train.unit.s", { n: num(sec, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
+  return t("train.unit.min", { m: Math.floor(sec / 60), s: Math.round(sec % 60) });
+}
+
 function tokenCell(text, nBytes = null) {
   const shown = visibleWhitespace(text);
   const lines = shown.split("\n").length;
   if (shown.length <= LONG_TOKEN_CHARS && lines <= 2) return h("td", { class: "tok-cell" }, tokenCode(shown, shown));
-  const size = nBytes != null ? plural(nBytes, "byte") : plural([...text].length, "character");
+  const size = nBytes != null ? t("train.token.bytes", { n: nBytes }) : t("train.token.chars", { n: [...text].length });
   const short = `${[...shown.slice(0, LONG_TOKEN_SHOWN * 2)].slice(0, LONG_TOKEN_SHOWN).join("").replace(/\n/g, "")}…`;
   const start = shown.length > 400 ? `${shown.slice(0, 400)}…` : shown;
-  const code = tokenCode(short, `${start} (${size}; click to show it whole)`);
+  const code = tokenCode(short, t("train.token.title", { start, size }));
   const note = h("span", { class: "tok-len", text: ` (${size})` });
   const button = h(
     "button",
@@ -105,6 +122,9 @@ function tokenCode(shown, title) {
   const body = base ? [h("span", { class: "mark-base", text: base }), shown.slice(base.length)] : [shown];
   return h("code", { class: "tok", title }, ...body);
 }
+
+/** A tokenizer name's problem (api.nameIssue: {kind, name, max}) in the reader's language. */
+const nameText = (issue) => t(`train.name.${issue.kind}`, { name: issue.name, max: issue.max });
 
 export function mountTrain(root, store, api) {
   const form = $(root, '[data-testid="train-form"]');
@@ -134,7 +154,8 @@ export function mountTrain(root, store, api) {
   function fillFacts() {
     const facts = api.facts;
     if (!facts || patternSelect.options.length) return;
-    for (const p of facts.pretokenizers) patternSelect.append(h("option", { value: p.value, text: p.label }));
+    for (const p of facts.pretokenizers)
+      patternSelect.append(h("option", { value: p.value, text: pretokenizerLabel(p) }));
     patternSelect.value = "cl100k_base";
     vocabInput.min = String(facts.vocab_size.min);
     vocabInput.max = String(facts.vocab_size.max);
@@ -143,16 +164,15 @@ export function mountTrain(root, store, api) {
 
   // --- the text survives reloads -------------------------------------------
   // (the storage message is the only one this clears: a Train error on the text stays until the text changes)
-  const STORAGE_MESSAGE = "This text is too large to keep across reloads (it stays in the page).";
   const persist = debounce(async () => {
     const res = await storage.saveText("train", getText());
     const slot = $(root, '[data-error-for="text"]');
-    if (!res.ok) showError(root, "text", STORAGE_MESSAGE);
-    else if (slot?.textContent === STORAGE_MESSAGE) showError(root, "text", "");
+    if (!res.ok) showError(root, "text", t("train.storage"));
+    else if (slot?.textContent === t("train.storage")) showError(root, "text", "");
   }, 400);
   const updateSize = () => {
     const text = getText();
-    sizeHint.textContent = text ? bytesLabel(new TextEncoder().encode(text).length) : "";
+    sizeHint.textContent = text ? sizeText(new TextEncoder().encode(text).length) : "";
   };
 
   // --- large texts stay out of the textarea (largetext.js: laying out MBs of text freezes the page) ----
@@ -276,24 +296,24 @@ export function mountTrain(root, store, api) {
     let problem = false;
     for (const k of ["text", "vocab", "regex", "name", "train"]) showError(root, k, "");
     if (!text) {
-      showError(root, "text", "The training text is empty: paste some text or open a .txt file.");
+      showError(root, "text", t("train.error.empty"));
       problem = true;
     }
     const bounds = api.facts?.vocab_size;
     if (bounds && !(Number.isInteger(vocabSize) && vocabSize >= bounds.min && vocabSize <= bounds.max)) {
-      showError(root, "vocab", `Enter a whole number from ${bounds.min} to ${bounds.max}.`);
+      showError(root, "vocab", t("train.error.vocab", { min: bounds.min, max: bounds.max }));
       problem = true;
     }
-    const nameIssue = api.nameProblem(nameInput.value);
-    if (nameIssue && !nameIssue.startsWith("A tokenizer named")) {
-      showError(root, "name", nameIssue);
+    const nameIssue = api.nameIssue(nameInput.value);
+    if (nameIssue && nameIssue.kind !== "exists") {
+      showError(root, "name", nameText(nameIssue));
       problem = true;
     }
     let pattern = patternSelect.value;
     if (pattern === "custom") {
       pattern = regexInput.value;
       if (!pattern) {
-        showError(root, "regex", "Enter a regex, or pick another pre-tokenizer.");
+        showError(root, "regex", t("train.error.regex"));
         problem = true;
       }
     }
@@ -315,7 +335,7 @@ export function mountTrain(root, store, api) {
       try {
         await api.checkPattern(pattern);
       } catch (err) {
-        showError(root, err.field === "pattern" ? "regex" : "train", err.message);
+        showError(root, err.field === "pattern" ? "regex" : "train", errorText(err));
         store.update("train", { blocked: true, result: null });
         return;
       }
@@ -405,13 +425,13 @@ export function mountTrain(root, store, api) {
     const replaceBtn = h("button", {
       type: "button",
       class: "button small danger",
-      text: `Replace “${name}”`,
+      text: t("train.confirm.replace", { name }),
       dataset: { action: "train-replace" },
       on: { click: choose("replace") },
     });
     confirmBox.replaceChildren(
       h("p", {
-        text: `You already have a tokenizer named “${name}”. Train again and replace it, or keep both (the new one gets another name)?`,
+        text: t("train.confirm", { name }),
       }),
       h(
         "div",
@@ -420,14 +440,14 @@ export function mountTrain(root, store, api) {
         h("button", {
           type: "button",
           class: "button small secondary",
-          text: "Keep both",
+          text: t("train.confirm.keep"),
           dataset: { action: "train-keep-both" },
           on: { click: choose("keep") },
         }),
         h("button", {
           type: "button",
           class: "button small secondary",
-          text: "Cancel",
+          text: t("train.cancel"),
           dataset: { action: "train-cancel" },
           on: {
             click: () => {
@@ -482,17 +502,25 @@ export function mountTrain(root, store, api) {
   const replayButton = h("button", {
     type: "button",
     class: "button small secondary",
-    text: "Replay",
+    text: t("train.replay"),
     dataset: { action: "replay" },
     attrs: { "aria-pressed": "false" },
     disabled: true,
   });
   const replaySpeed = h(
     "select",
-    { dataset: { testid: "replay-speed" }, attrs: { "aria-label": "Replay speed" } },
-    ...REPLAY_SPEEDS.map((n) => h("option", { value: String(n), text: `${n} merges/s`, selected: n === 20 })),
+    { dataset: { testid: "replay-speed" }, attrs: { "aria-label": t("train.replay.speed") } },
+    ...REPLAY_SPEEDS.map((n) =>
+      h("option", { value: String(n), text: t("train.replay.rate", { n }), selected: n === 20 }),
+    ),
   );
-  replayBox?.append(replayButton, h("label", { class: "inline" }, "Speed ", replaySpeed));
+  const replaySpeedLabel = h("span", { text: t("steps.speed") });
+  replayBox?.append(replayButton, h("label", { class: "inline" }, replaySpeedLabel, " ", replaySpeed));
+  onLocaleChange(() => {
+    replaySpeed.setAttribute("aria-label", t("train.replay.speed"));
+    for (const o of replaySpeed.options) o.textContent = t("train.replay.rate", { n: Number(o.value) });
+    replaySpeedLabel.textContent = t("steps.speed");
+  });
   let replayTimer = 0;
   function stopReplay() {
     clearInterval(replayTimer);
@@ -530,7 +558,7 @@ export function mountTrain(root, store, api) {
   });
 
   async function openMerges(name) {
-    if (store.state.train.running) return savedError("Stop the training run first.");
+    if (store.state.train.running) return savedError(t("train.stopFirst"));
     stopReplay();
     try {
       const cols = await api.mergesTable(name);
@@ -559,7 +587,7 @@ export function mountTrain(root, store, api) {
       savedError("");
       $(root, '[data-testid="merges-table"]').scrollIntoView({ block: "nearest" });
     } catch (err) {
-      savedError(err.message);
+      savedError(errorText(err));
     }
   }
 
@@ -569,27 +597,33 @@ export function mountTrain(root, store, api) {
   function savedItem({ name, meta }) {
     const label = h("strong", { class: "saved-name", text: name });
     const info = [];
-    if (meta?.n_merges != null) info.push(plural(meta.n_merges, "merge"));
-    if (meta?.n_vocab != null) info.push(`vocab ${int(meta.n_vocab)}`);
-    if (meta?.pattern)
-      info.push(
-        `pre-tokenizer ${api.facts?.pretokenizers.find((p) => p.value === meta.pattern)?.label ?? "custom regex"}`,
-      );
-    if (meta?.bytes) info.push(`trained on ${bytesLabel(meta.bytes)}`);
+    if (meta?.n_merges != null) info.push(t("train.saved.merges", { n: meta.n_merges }));
+    if (meta?.n_vocab != null) info.push(t("train.saved.vocab", { n: meta.n_vocab }));
+    if (meta?.pattern) {
+      const p = api.facts?.pretokenizers.find((p) => p.value === meta.pattern);
+      info.push(t("train.saved.pattern", { name: p ? pretokenizerLabel(p) : t("train.saved.customRegex") }));
+    }
+    if (meta?.bytes) info.push(t("train.saved.size", { size: sizeText(meta.bytes) }));
     const li = h("li", { dataset: { tokenizer: name, testid: "saved-item" } });
     const startRename = () => {
       const input = h("input", {
         type: "text",
         value: name,
         maxLength: 60,
-        attrs: { "aria-label": `New name for ${name}`, "data-testid": "rename-input", dir: "auto" },
+        attrs: { "aria-label": t("train.rename.label", { name }), "data-testid": "rename-input", dir: "auto" },
       });
       const save = async () => {
+        const issue = api.nameIssue(input.value, { except: name });
+        if (issue) {
+          savedError(nameText(issue));
+          input.focus();
+          return;
+        }
         try {
           await api.renameTokenizer(name, input.value);
           savedError("");
         } catch (err) {
-          savedError(err.message);
+          savedError(errorText(err));
           input.focus();
         }
       };
@@ -608,14 +642,14 @@ export function mountTrain(root, store, api) {
           h("button", {
             type: "button",
             class: "button small",
-            text: "Save name",
+            text: t("train.rename.save"),
             dataset: { action: "rename-save" },
             on: { click: save },
           }),
           h("button", {
             type: "button",
             class: "button small secondary",
-            text: "Cancel",
+            text: t("train.cancel"),
             on: { click: () => renderSaved() },
           }),
         ),
@@ -631,33 +665,33 @@ export function mountTrain(root, store, api) {
         h("button", {
           type: "button",
           class: "button small secondary",
-          text: "Merges",
+          text: t("train.merges"),
           dataset: { action: "open-merges" },
-          attrs: { "aria-label": `Show the merges of ${name}` },
+          attrs: { "aria-label": t("train.saved.open", { name }) },
           on: { click: () => openMerges(name) },
         }),
         h("button", {
           type: "button",
           class: "button small secondary",
-          text: "Download…",
+          text: t("train.download"),
           dataset: { action: "downloads" },
-          attrs: { "aria-label": `Download ${name} (tokenizer.json, .tiktoken, JSON)`, "aria-expanded": "false" },
+          attrs: { "aria-label": t("train.download.label", { name }), "aria-expanded": "false" },
           on: { click: (e) => toggleDownloads(li, name, e.currentTarget) },
         }),
         h("button", {
           type: "button",
           class: "button small secondary",
-          text: "Rename",
+          text: t("train.rename"),
           dataset: { action: "rename" },
-          attrs: { "aria-label": `Rename ${name}` },
+          attrs: { "aria-label": t("train.rename.named", { name }) },
           on: { click: startRename },
         }),
         h("button", {
           type: "button",
           class: "button small danger",
-          text: "Delete",
+          text: t("train.delete"),
           dataset: { action: "delete" },
-          attrs: { "aria-label": `Delete ${name}` },
+          attrs: { "aria-label": t("train.delete.named", { name }) },
           on: { click: () => confirmDelete(li, name) },
         }),
       ),
@@ -680,7 +714,7 @@ export function mountTrain(root, store, api) {
       button.setAttribute("aria-expanded", "true");
       savedError("");
     } catch (err) {
-      savedError(err.message);
+      savedError(errorText(err));
     } finally {
       button.disabled = false;
     }
@@ -691,28 +725,30 @@ export function mountTrain(root, store, api) {
     const cancel = h("button", {
       type: "button",
       class: "button small secondary",
-      text: "Cancel",
+      text: t("train.cancel"),
       dataset: { action: "delete-cancel" },
       on: {
         click: () => {
           renderSaved();
-          savedList.querySelector(`[data-action="delete"][aria-label="Delete ${CSS.escape(name)}"]`)?.focus();
+          savedList
+            .querySelector(`[data-action="delete"][aria-label="${CSS.escape(t("train.delete.named", { name }))}"]`)
+            ?.focus();
         },
       },
     });
     const yes = h("button", {
       type: "button",
       class: "button small danger",
-      text: "Yes, delete",
+      text: t("train.delete.yes"),
       dataset: { action: "delete-confirm" },
-      attrs: { "aria-label": `Yes, delete ${name}` },
+      attrs: { "aria-label": t("train.delete.yesNamed", { name }) },
       on: {
         click: async () => {
           try {
             await api.deleteTokenizer(name);
             savedError("");
           } catch (err) {
-            savedError(err.message);
+            savedError(errorText(err));
             renderSaved();
           }
         },
@@ -722,8 +758,8 @@ export function mountTrain(root, store, api) {
       h(
         "div",
         {},
-        h("strong", { class: "saved-name", text: `Delete “${name}”?` }),
-        h("div", { class: "hint", text: "It is removed from this browser; download it first to keep a copy." }),
+        h("strong", { class: "saved-name", text: t("train.delete.ask", { name }) }),
+        h("div", { class: "hint", text: t("train.delete.hint") }),
       ),
       h("div", { class: "saved-actions" }, yes, cancel),
     );
@@ -759,7 +795,7 @@ export function mountTrain(root, store, api) {
       await api.importTokenizer(name, res.text);
       savedError("");
     } catch (err) {
-      savedError(`${file.name}: ${err.message}`);
+      savedError(`${file.name}: ${errorText(err)}`);
     }
   });
 
@@ -805,7 +841,7 @@ export function mountTrain(root, store, api) {
             tokenCell(m.leftText, m.leftBytes),
             tokenCell(m.rightText, m.rightBytes),
             tokenCell(m.tokenText, m.tokenBytes),
-            h("td", { class: "num", text: m.count == null ? "–" : int(m.count) }),
+            h("td", { class: "num", text: num(m.count) }),
           ),
         );
       }
@@ -824,16 +860,16 @@ export function mountTrain(root, store, api) {
       renderedMerges = upTo;
     }
     mergesEmpty.hidden = s.merges.length > 0;
-    const of = s.opened ? ` of “${s.opened}”` : s.restored ? " of the last run" : "";
+    const of = s.opened ? "Of" : s.restored ? "Last" : "";
     mergesNote.textContent = s.replay
-      ? `(replay: ${int(upTo)} of ${int(s.merges.length)})`
+      ? t("train.note.replay", { at: upTo, n: s.merges.length })
       : upTo > MAX_ROWS
-        ? `(latest ${MAX_ROWS} of ${int(upTo)}${of})`
+        ? t(`train.note.latest${of}`, { shown: MAX_ROWS, n: upTo, name: s.opened ?? "" })
         : upTo
-          ? `(${int(upTo)}${of})`
+          ? t(`train.note.all${of}`, { n: upTo, name: s.opened ?? "" })
           : "";
     replayButton.disabled = s.running || !s.merges.length;
-    replayButton.textContent = s.replay ? "Stop replay" : "Replay";
+    replayButton.textContent = s.replay ? t("train.replay.stop") : t("train.replay");
     replayButton.setAttribute("aria-pressed", String(!!s.replay));
 
     // progress
@@ -844,40 +880,44 @@ export function mountTrain(root, store, api) {
     progressBar.max = Math.max(1, (ranOut ? s.result.n_merges : s.target) || 1);
     progressBar.value = done;
     if (s.running && s.stopping) {
-      progressText.textContent = `Stopped at ${plural(done, "merge")}: saving…`;
+      progressText.textContent = t("train.progress.stopping", { n: done });
     } else if (s.running) {
       progressText.textContent = done
-        ? `${int(done)} / ${plural(s.target, "merge")} · ${duration(elapsed)}`
-        : `Counting pairs… ${duration(elapsed)}`;
+        ? t("train.progress.running", { done, n: s.target, time: durationText(elapsed) })
+        : t("train.progress.counting", { time: durationText(elapsed) });
     } else if (s.blocked) {
       progressBar.value = 0;
-      progressText.textContent = "Not started: see the message above.";
+      progressText.textContent = t("train.progress.blocked");
     } else if (s.result?.opened) {
-      progressText.textContent = `Showing the ${plural(s.result.n_merges, "merge")} of “${s.result.name}” (saved tokenizers keep no pair counts).`;
+      progressText.textContent = t("train.progress.opened", { n: s.result.n_merges, name: s.result.name });
     } else if (s.result) {
       const r = s.result;
-      const how = r.stopped ? "Stopped after" : "Done:";
-      const saved = !r.n_merges
-        ? " Nothing to save."
-        : s.saving
-          ? ` Saving as “${r.name}”…`
-          : r.visitOnly
-            ? ` Kept as “${r.name}” until this page closes (this browser gives the embedded playground no storage).`
-            : ` Saved as “${r.name}”.`;
+      const parts = [
+        t(r.stopped ? "train.progress.stopped" : "train.progress.done", { n: r.n_merges, time: durationText(elapsed) }),
+      ];
       const last = s.merges[s.merges.length - 1];
-      const ratio = last ? ` ${decimal(last.totalBytes / last.nTokens)} bytes per token.` : "";
-      const why =
-        !r.n_merges && !r.stopped
-          ? " There was no adjacent pair to merge: the pre-tokenizer left no piece with 2 or more bytes (a custom regex may match nothing, or only single characters, in this text)."
-          : ranOut
-            ? ` The text ran out of pairs to merge after ${plural(r.n_merges, "merge")} of the ${int(s.target)} asked: every piece of it is now a single token.`
-            : "";
-      progressText.textContent = `${how} ${plural(r.n_merges, "merge")} in ${duration(elapsed)}.${ratio}${why}${saved}`;
+      const bpt = last ? last.totalBytes / last.nTokens : null;
+      if (last)
+        parts.push(
+          t("train.progress.ratio", { bpt: num(bpt, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) }),
+        );
+      if (!r.n_merges && !r.stopped) parts.push(t("train.progress.noPair"));
+      else if (ranOut) parts.push(t("train.progress.ranOut", { n: r.n_merges, target: s.target }));
+      parts.push(
+        !r.n_merges
+          ? t("train.progress.nothing")
+          : s.saving
+            ? t("train.progress.saving", { name: r.name })
+            : r.visitOnly
+              ? t("train.progress.visitOnly", { name: r.name })
+              : t("train.progress.saved", { name: r.name }),
+      );
+      progressText.textContent = parts.join(" ");
     } else if (s.startedAt) {
-      progressText.textContent = `Failed after ${duration(elapsed)}.`;
+      progressText.textContent = t("train.progress.failed", { time: durationText(elapsed) });
     } else {
       progressBar.value = 0;
-      progressText.textContent = "Not started."; // (a refused press's message is gone)
+      progressText.textContent = t("train.progress.idle"); // (a refused press's message is gone)
     }
 
     // compression chart, drawn from the finished run
@@ -888,7 +928,13 @@ export function mountTrain(root, store, api) {
       const points = [[256, 1], ...s.merges.map((m) => [m.id + 1, m.totalBytes / m.nTokens])];
       // drawn in a task of its own, after the run's end (Stop: "Stopped after …") is on screen
       setTimeout(() => {
-        if (chartCanvas.dataset.run === String(s.startedAt)) compressionChart(chartCanvas, points);
+        if (chartCanvas.dataset.run === String(s.startedAt))
+          compressionChart(chartCanvas, points, {
+            x: t("train.chart.x"),
+            y: t("train.chart.y"),
+            series: t("train.chart.y"),
+            locale: locale(),
+          });
       }, 0);
     }
   }
@@ -912,11 +958,11 @@ export function mountTrain(root, store, api) {
       const { min, max } = api.facts.vocab_size;
       const v = Number(params.v);
       if (Number.isInteger(v) && v >= min && v <= max) vocabInput.value = params.v;
-      else notes.push(`This link's v=“${params.v}” was ignored: a vocab size is a whole number from ${min} to ${max}.`);
+      else notes.push(t("train.link.vocab", { v: String(params.v), min, max }));
     }
     if (params.p) {
       if (api.facts.pretokenizers.some((p) => p.value === params.p)) patternSelect.value = params.p;
-      else notes.push(`Unknown pre-tokenizer “${params.p}”; pick one from the list.`);
+      else notes.push(t("train.link.pattern", { p: String(params.p) }));
     }
     if (params.re != null) regexInput.value = params.re;
     regexField.hidden = patternSelect.value !== "custom";
@@ -927,5 +973,24 @@ export function mountTrain(root, store, api) {
 
   store.subscribe(schedule);
   render(store.state);
+  // another language: the view is worded again from the catalog (no Python call)
+  const vocabHint = $(root, "#train-vocab-hint");
+  const wordVocabHint = () => {
+    const b = api.facts?.vocab_size;
+    const plain = (n) => num(n, { useGrouping: false });
+    // (the range is one parameter: isolated, it reads left to right in a right-to-left sentence too)
+    if (b)
+      vocabHint.textContent = t("train.vocab.hint", { base: plain(256), range: `${plain(b.min)}–${plain(b.max)}` });
+  };
+  api.withFacts(wordVocabHint);
+  onLocaleChange(() => {
+    wordVocabHint();
+    for (const o of patternSelect.options) o.textContent = pretokenizerLabel({ value: o.value, label: o.textContent });
+    updateSize();
+    renderSaved();
+    renderedRun = null; // the merges table's numbers again
+    delete chartCanvas.dataset.run; // the chart's titles again
+    render(store.state);
+  });
   return { render, link, applyLink };
 }

@@ -4,6 +4,7 @@
 // the worker's exportFiles); this module only lays them out.
 
 import { h, download, deviceHint } from "../dom.js";
+import { t } from "../i18n.js";
 
 const FORMATS = [
   {
@@ -30,22 +31,23 @@ function snippetBlock(name, code) {
   const copy = h("button", {
     type: "button",
     class: "button small secondary",
-    text: "Copy",
+    text: t("train.copy"),
     dataset: { action: "copy-snippet" },
-    attrs: { "aria-label": `Copy the ${name} snippet` },
+    attrs: { "aria-label": t("train.copy.label", { name }) },
     on: {
       click: async () => {
         try {
           await navigator.clipboard.writeText(code);
-          status.textContent = "Copied.";
+          status.textContent = t("train.copied");
         } catch {
           const range = document.createRange();
           range.selectNodeContents(pre);
           getSelection().removeAllRanges();
           getSelection().addRange(range);
           status.replaceChildren(
-            "Selected: ",
-            ...deviceHint("press Ctrl+C (⌘C) to copy.", "touch and hold it to copy."),
+            t("train.selected"),
+            " ",
+            ...deviceHint(t("train.selected.pointer"), t("train.selected.touch")),
           );
         }
       },
@@ -54,7 +56,13 @@ function snippetBlock(name, code) {
   return h(
     "div",
     { class: "snippet-block" },
-    h("div", { class: "snippet-head" }, h("span", { text: `Load it with ${SNIPPET_LABELS[name]}` }), copy, status),
+    h(
+      "div",
+      { class: "snippet-head" },
+      h("span", { text: t("train.loadWith", { name: SNIPPET_LABELS[name] }) }),
+      copy,
+      status,
+    ),
     pre,
   );
 }
@@ -69,13 +77,16 @@ export function exportPanel(name, files) {
     const fileName = files.file_names[f.file];
     const head =
       data == null
-        ? h("p", { class: "hint", text: `${f.label}: not available. ${files.problems[f.key] ?? ""}` })
+        ? h("p", {
+            class: "hint",
+            text: `${t("train.unavailable", { format: f.label })} ${files.problems[f.key] ?? ""}`,
+          })
         : h("button", {
             type: "button",
             class: "button small",
-            text: `Download ${fileName}`,
+            text: t("train.download.file", { file: fileName }),
             dataset: { action: `download-${f.file}` },
-            attrs: { "aria-label": `Download ${name} as ${f.label}` },
+            attrs: { "aria-label": t("train.download.as", { name, format: f.label }) },
             on: { click: () => download(fileName, data, f.type) },
           });
     return h(

@@ -3,14 +3,15 @@
 // Buttons only put text into the training box; nothing is fetched from another host.
 
 import { h } from "../dom.js";
+import { t, onLocaleChange } from "../i18n.js";
 
 /**
  * {key, label, lang?}: key is a UDHR file code (see tools/site_build.py UDHR samples) or "code";
  * a language's label is its own name, marked with its lang (issue 21: the courses' languages
- * Bangla, Urdu and Persian among them).
+ * Bangla, Urdu and Persian among them); a sample named in words has its catalog key (`key`, i18n.js).
  */
 export const SAMPLES = [
-  { key: "udhr-mix", label: "UDHR in 44 languages" },
+  { key: "udhr-mix", label: "UDHR in 44 languages", labelKey: "train.sample.udhr" },
   { key: "eng", label: "English", lang: "en" },
   { key: "cmn_hans", label: "中文", lang: "zh-Hans" },
   { key: "arb", label: "العربية", lang: "ar" },
@@ -18,14 +19,14 @@ export const SAMPLES = [
   { key: "ben", label: "বাংলা", lang: "bn" },
   { key: "urd", label: "اردو", lang: "ur" },
   { key: "pes_1", label: "فارسی", lang: "fa" },
-  { key: "code", label: "Python code" },
+  { key: "code", label: "Python code", labelKey: "train.sample.code" },
 ];
 
 let udhr = null;
 async function udhrSamples() {
   if (!udhr) {
     udhr = fetch(new URL("../../samples/udhr.json", import.meta.url)).then((res) => {
-      if (!res.ok) throw new Error(`Could not load the UDHR samples (HTTP ${res.status}).`);
+      if (!res.ok) throw new Error(t("train.sample.udhrError", { status: String(res.status) }));
       return res.json();
     });
     udhr.catch(() => {
@@ -39,7 +40,7 @@ async function udhrSamples() {
 export async function sampleText(key) {
   if (key === "code") {
     const res = await fetch(new URL("../py/playground/tokenize.py", import.meta.url));
-    if (!res.ok) throw new Error(`Could not load the code sample (HTTP ${res.status}).`);
+    if (!res.ok) throw new Error(t("train.sample.codeError", { status: String(res.status) }));
     return res.text();
   }
   const langs = await udhrSamples();
@@ -54,13 +55,19 @@ export async function sampleText(key) {
  * onError(message) a loading failure.
  */
 export function mountSamples(box, { onPick, onError }) {
+  const lead = h("span", { class: "hint", text: t("train.sample.lead") });
+  const named = [];
+  onLocaleChange(() => {
+    lead.textContent = t("train.sample.lead");
+    for (const [button, key] of named) button.textContent = t(key);
+  });
   box.replaceChildren(
-    h("span", { class: "hint", text: "Try a sample:" }),
-    ...SAMPLES.map((s) =>
-      h("button", {
+    lead,
+    ...SAMPLES.map((s) => {
+      const button = h("button", {
         type: "button",
         class: "button small secondary",
-        text: s.label,
+        text: s.labelKey ? t(s.labelKey) : s.label,
         ...(s.lang ? { lang: s.lang } : {}),
         dataset: { sample: s.key },
         on: {
@@ -72,7 +79,9 @@ export function mountSamples(box, { onPick, onError }) {
             }
           },
         },
-      }),
-    ),
+      });
+      if (s.labelKey) named.push([button, s.labelKey]);
+      return button;
+    }),
   );
 }
