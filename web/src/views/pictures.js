@@ -10,6 +10,7 @@
 
 import { h, download } from "../dom.js";
 import { layout } from "./sidebyside.js";
+import { seriesColour } from "../palette.js";
 import { t } from "../i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -347,7 +348,7 @@ export function chartSvg(chart, { title, subtitle }) {
             y: Math.min(Y(v), Y(0)),
             width: Math.max(1, barW - 1),
             height: Math.abs(Y(0) - Y(v)),
-            fill: SERIES[i % SERIES.length],
+            fill: d.key ? seriesColour(d.key) : SERIES[i % SERIES.length],
           }),
         );
       }),
@@ -397,7 +398,8 @@ export function chartSvg(chart, { title, subtitle }) {
         x = left;
         bottom += 34;
       }
-      p.svg.append(s("rect", { x, y: bottom + 10, width: 24, height: 24, fill: SERIES[i % SERIES.length] }));
+      const fill = d.key ? seriesColour(d.key) : SERIES[i % SERIES.length]; // a tokenizer's own colour (palette.js)
+      p.svg.append(s("rect", { x, y: bottom + 10, width: 24, height: 24, fill }));
       p.svg.append(s("text", { x: x + 32, y: bottom + 30, "font-size": 22, fill: INK }, d.label));
       x += w;
     }
