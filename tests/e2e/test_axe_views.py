@@ -1,9 +1,9 @@
 """axe-core on every view (issue 21): WCAG 2.x A/AA, no serious or critical violation in en, ur and
 bn, light and dark. One page per locale and theme visits Train after training, Tokenize (with its
-gallery), Compare after counting, Step through, Chat and the Share dialog. On the way it checks that
-a training sample in another language than the page's carries its ``lang`` and that Compare's bars
-take each tokenizer's own colour from web/src/palette.js (the colours themselves are checked in
-tests/core/test_chart_palette.py).
+gallery and an example's side-by-side rows), Compare after counting, Step through, Chat and the Share
+and Embed dialogs. On the way it checks that a training sample in another language than the page's
+carries its ``lang`` and that Compare's bars take each tokenizer's own colour from
+web/src/palette.js (the colours themselves are checked in tests/core/test_chart_palette.py).
 
 The rules are axe-core's own (node_modules/axe-core, injected into a context without the CSP).
 """
@@ -72,6 +72,12 @@ def test_axe_finds_nothing_serious_on_any_view(axe_page, site_url, code, theme):
     h.set_text(page, "tokenize-text", "Hello  world\n\tকেমন আছেন؟ سلام")
     page.wait_for_selector('[data-testid="tokens"] [role="option"]')
     bad += _axe(page, "tokenize")
+    # the gallery, open, with its first example chosen (the side-by-side rows)
+    page.click('[data-testid="gallery-slot"] summary')
+    page.locator('[data-testid="gallery-example"]').first.click()
+    page.wait_for_selector('[data-testid="gallery-panel"]:not([hidden])')
+    page.wait_for_selector('[data-testid="sbs-row-summary"]')
+    bad += _axe(page, "gallery")
     # Compare, after counting
     _tab(page, "compare")
     page.click('[data-testid="compare-button"]')
@@ -98,4 +104,9 @@ def test_axe_finds_nothing_serious_on_any_view(axe_page, site_url, code, theme):
     page.click('[data-testid="share-button"]')
     page.wait_for_selector('[data-testid="share-dialog"][open]')
     bad += _axe(page, "share dialog")
+    page.keyboard.press("Escape")
+    page.wait_for_selector('[data-testid="share-dialog"]:not([open])', state="attached")
+    page.click('[data-testid="embed-button"]')
+    page.wait_for_selector('[data-testid="embed-dialog"][open]')
+    bad += _axe(page, "embed dialog")
     assert bad == [], bad
