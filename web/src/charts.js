@@ -1,6 +1,9 @@
 // Charts (chart.js, loaded as a classic script into window.Chart when the first chart is drawn:
 // a first visit to a view without charts does not fetch its 0.21 MB, issue 20).
-// Colours come from the CSS custom properties, so light and dark both read well.
+// Axis and grid colours come from the CSS custom properties; series colours from palette.js, by
+// tokenizer (a tokenizer keeps its colour in every chart and both themes read well).
+
+import { seriesColour } from "./palette.js";
 
 const charts = new WeakMap(); // canvas -> Chart
 
@@ -8,22 +11,9 @@ function css(name) {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }
 
-/**
- * `n` distinct chart colours: the CSS series colours (--series-1, --series-2, … as many as
- * styles.css defines, per theme: enough for every built-in tokenizer Compare can tick), then,
- * for more (loaded and trained tokenizers), hues a golden angle apart at the lightness of the
- * theme (--series-extra-lightness), so no two series share a colour.
- */
-export function palette(n = 0) {
-  const colors = [];
-  for (let i = 1; ; i += 1) {
-    const c = css(`--series-${i}`);
-    if (!c) break;
-    colors.push(c);
-  }
-  const light = css("--series-extra-lightness") || "45%";
-  for (let k = 0; colors.length < n; k += 1) colors.push(`hsl(${Math.round((k * 137.508 + 20) % 360)}, 65%, ${light})`);
-  return colors;
+/** "dark" or "light": the theme the page shows now (styles.css sets color-scheme per theme). */
+export function theme() {
+  return getComputedStyle(document.documentElement).colorScheme === "dark" ? "dark" : "light";
 }
 
 function baseOptions() {
@@ -127,12 +117,13 @@ export function compressionChart(canvas, points, words = {}) {
 }
 
 /**
- * labels: [language], series: [{label, values}]; horizontal: bars across, one
+ * labels: [language], series: [{key, label, values}] (key: the tokenizer name, which picks the
+ * colour, palette.js); horizontal: bars across, one
  * language label per row (for narrow screens, where 44 rotated labels cannot be
  * read); the chart's box then grows with the number of rows.
  */
 export function barChart(canvas, labels, series, yTitle, { horizontal = false } = {}) {
-  const colors = palette(series.length);
+  const mode = theme();
   const options = baseOptions();
   options.scales.y.title.text = yTitle;
   options.scales.x.title.display = false;
@@ -151,10 +142,11 @@ export function barChart(canvas, labels, series, yTitle, { horizontal = false } 
     type: "bar",
     data: {
       labels,
-      datasets: series.map((s, i) => ({
+      datasets: series.map((s) => ({
         label: s.label,
+        key: s.key,
         data: s.values,
-        backgroundColor: colors[i],
+        backgroundColor: seriesColour(s.key ?? s.label, mode),
         borderWidth: 0,
       })),
     },

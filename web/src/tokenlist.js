@@ -30,6 +30,21 @@ export function groupTokens(result) {
   return groups;
 }
 
+/** Control pictures naming whitespace (U+2420, U+2409, U+2424, U+240D); others by code point. */
+const BLANK = { " ": "\u2420", "\t": "\u2409", "\n": "\u2424", "\r": "\u240d" };
+
+/**
+ * An accessible name for a box whose text is only whitespace (or empty), which a screen reader
+ * would otherwise announce as nothing (axe: aria-input-field-name); null for any other text.
+ */
+function blankName(slice) {
+  if (/\S/u.test(slice)) return null;
+  if (!slice) return "\u2205"; // ∅: a token with no text
+  return [...slice]
+    .map((c) => BLANK[c] ?? `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`)
+    .join(" ");
+}
+
 /**
  * One box (a role="option" span) for group gi of `text`.
  * options: {whitespace: visible · → ↵, showIds: ids after the text, idPrefix: element id prefix,
@@ -55,6 +70,7 @@ export function tokenNode(
         .filter(Boolean)
         .join(" ")
     : "";
+  const slice = label != null ? String(label) : text.slice(group.start, group.end);
   const special = label == null && result.special && group.tokens.some((i) => result.special[i]);
   const classes = ["tok-group", cls, note ? "has-note" : "", special ? "special" : ""].filter(Boolean).join(" ");
   const el = h(
@@ -65,7 +81,7 @@ export function tokenNode(
       title: note || null,
       dataset: { group: gi, c: gi % COLORS, ids: ids.join(","), testid: "token", ...dataset },
       // a token's own text sets its direction ("Hello," stays so inside a right-to-left page)
-      attrs: { role: "option", "aria-selected": "false", dir: "auto" },
+      attrs: { role: "option", "aria-selected": "false", dir: "auto", "aria-label": blankName(slice) },
     },
     body,
   );

@@ -423,6 +423,7 @@ export function mountCompare(root, store, api) {
       canvas,
       rows.map((r) => r.name),
       tokenizers.map((t) => ({
+        key: t,
         label: api.label(t),
         values: rows.map((r) => (metric === "premium" ? r.cells[t].premium * 100 : r.cells[t][metric])),
       })),

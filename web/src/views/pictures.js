@@ -10,6 +10,7 @@
 
 import { h, download } from "../dom.js";
 import { layout } from "./sidebyside.js";
+import { seriesColour } from "../palette.js";
 import { t, num, locale, onLocaleChange } from "../i18n.js";
 
 // Every word drawn into a picture (titles, subtitles, notes, SVG <title>) and every button
@@ -355,7 +356,7 @@ export function chartSvg(chart, { title, subtitle }) {
             y: Math.min(Y(v), Y(0)),
             width: Math.max(1, barW - 1),
             height: Math.abs(Y(0) - Y(v)),
-            fill: SERIES[i % SERIES.length],
+            fill: d.key ? seriesColour(d.key) : SERIES[i % SERIES.length],
           }),
         );
       }),
@@ -405,7 +406,8 @@ export function chartSvg(chart, { title, subtitle }) {
         x = left;
         bottom += 34;
       }
-      p.svg.append(s("rect", { x, y: bottom + 10, width: 24, height: 24, fill: SERIES[i % SERIES.length] }));
+      const fill = d.key ? seriesColour(d.key) : SERIES[i % SERIES.length]; // a tokenizer's own colour (palette.js)
+      p.svg.append(s("rect", { x, y: bottom + 10, width: 24, height: 24, fill }));
       p.svg.append(s("text", { x: x + 32, y: bottom + 30, "font-size": 22, fill: INK }, d.label));
       x += w;
     }

@@ -251,8 +251,9 @@ export function mountTrain(root, store, api) {
   const samplesBox = $(root, '[data-testid="train-samples"]');
   if (samplesBox) {
     mountSamples(samplesBox, {
-      onPick: (text) => {
+      onPick: (text, sample) => {
         setText(text);
+        textArea.lang = sample.lang ?? ""; // a sample in another language than the page's is marked (issue 21)
         showError(root, "text", "");
         if (store.state.train.blocked) store.update("train", { blocked: false });
         updateSize();
@@ -272,6 +273,7 @@ export function mountTrain(root, store, api) {
       return;
     }
     setText(res.text);
+    textArea.lang = ""; // a file's language is not known
     showError(root, "text", "");
     updateSize();
     persist();
