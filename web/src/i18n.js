@@ -97,8 +97,7 @@ let plurals = new Intl.PluralRules("en");
 /** The current locale's code. */
 export const locale = () => current;
 /** The current locale's entry of LOCALES. */
-export const localeInfo = () =>
-  LOCALES.find((l) => l.code === current) ?? { code: PSEUDO, name: "Pseudo", dir: "ltr" };
+export const localeInfo = () => LOCALES.find((l) => l.code === current) ?? { code: PSEUDO, name: "Pseudo", dir: "ltr" };
 
 async function loadCatalog(code) {
   if (code === PSEUDO) {
@@ -167,7 +166,9 @@ export function onLocaleChange(fn) {
  */
 export function num(n, options) {
   if (n == null || !Number.isFinite(n)) return "–";
-  return options ? new Intl.NumberFormat(numberFormat.resolvedOptions().locale, options).format(n) : numberFormat.format(n);
+  return options
+    ? new Intl.NumberFormat(numberFormat.resolvedOptions().locale, options).format(n)
+    : numberFormat.format(n);
 }
 
 /**
@@ -182,7 +183,8 @@ export function num(n, options) {
 export function displayName(type, code, fallback) {
   let name = null;
   try {
-    if (code) name = new Intl.DisplayNames([numberFormat.resolvedOptions().locale], { type, fallback: "none" }).of(code);
+    if (code)
+      name = new Intl.DisplayNames([numberFormat.resolvedOptions().locale], { type, fallback: "none" }).of(code);
   } catch {
     name = null; // not a well-formed code
   }

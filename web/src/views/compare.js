@@ -85,7 +85,8 @@ const SCRIPT_CODES = {
 /** A script's name as the reader's language says it (English names in English, as before). */
 const scriptText = (script) => (locale() === "en" ? script : displayName("script", SCRIPT_CODES[script], script));
 /** A row's language name: a sample's in the reader's language (from its code), a pasted text's as written. */
-const nameText = (row) => (row.key.startsWith("custom-") || locale() === "en" ? row.name : displayName("language", row.lang, row.name));
+const nameText = (row) =>
+  row.key.startsWith("custom-") || locale() === "en" ? row.name : displayName("language", row.lang, row.name);
 /** Counts, bytes per token and premiums in the locale's digits (English: format.js, as before). */
 const countText = (n) => (locale() === "en" ? int(n) : num(n));
 const bptText = (x) => (locale() === "en" ? fixed(x) : num(x, { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
@@ -215,7 +216,12 @@ export function mountCompare(root, store, api) {
       ...tokenizerGroups(api).map((g) =>
         h(
           "div",
-          { class: "check-group", attrs: { role: "group", "aria-label": groupText(g.label) } },
+          {
+            class: "check-group",
+            attrs: { role: "group", "aria-label": groupText(g.label) },
+            // a maker's name is a name (OpenAI, Meta): not a string to translate
+            dataset: groupText(g.label) === g.label ? { i18nSkip: "" } : {},
+          },
           h("span", { class: "check-group-title", text: groupText(g.label) }),
           h(
             "div",

@@ -10,7 +10,7 @@
 
 import { h, download } from "../dom.js";
 import { layout } from "./sidebyside.js";
-import { t } from "../i18n.js";
+import { t, onLocaleChange, errorText } from "../i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 /** PNG pixels per SVG unit (the PNG of a W×H picture is W·PNG_SCALE × H·PNG_SCALE pixels). */
@@ -541,19 +541,19 @@ export function slug(text) {
  * A toolbar of picture buttons (SVG, PNG, Copy image) for `make()` -> SVG element
  * (or null when there is nothing to draw). `name()` gives the file name stem.
  */
-export function pictureButtons(testid, make, name, what = "picture") {
+export function pictureButtons(testid, make, name, what = "picture", words = null) {
   const status = h("span", { class: "hint picture-status", attrs: { role: "status" } });
   const act = async (fn) => {
     status.textContent = "";
     const svg = make();
     if (!svg) {
-      status.textContent = `Nothing to draw yet.`;
+      status.textContent = words ? words.nothing() : `Nothing to draw yet.`;
       return;
     }
     try {
       await fn(svg);
     } catch (err) {
-      status.textContent = `The ${what} could not be made: ${err.message}`;
+      status.textContent = words ? words.failed(err) : `The ${what} could not be made: ${err.message}`;
     }
   };
   const button = (label, key, fn, title) =>
@@ -561,11 +561,15 @@ export function pictureButtons(testid, make, name, what = "picture") {
       type: "button",
       class: "button small secondary",
       text: label,
-      dataset: { testid: `${testid}-${key}`, ...(key === "copy" ? { i18n: "picture.copy" } : {}) },
+      dataset: {
+        testid: `${testid}-${key}`,
+        ...(key === "copy" ? {} : { i18nSkip: "" }),
+        ...(key === "copy" ? { i18n: "picture.copy" } : {}),
+      },
       attrs: { title },
       on: { click: () => act(fn) },
     });
-  return h(
+  const bar = h(
     "div",
     { class: "picture-bar", dataset: { testid } },
     h("span", { class: "picture-label", text: t("picture.label"), dataset: { i18n: "picture.label" } }),
@@ -573,27 +577,35 @@ export function pictureButtons(testid, make, name, what = "picture") {
       "SVG",
       "svg",
       (svg) => download(`${slug(name())}.svg`, svgText(svg), "image/svg+xml"),
-      `Download the ${what} as SVG (for slides)`,
+      words ? words.svg() : `Download the ${what} as SVG (for slides)`,
     ),
     button(
       "PNG",
       "png",
       async (svg) => download(`${slug(name())}.png`, await pngBlob(svg), "image/png"),
-      `Download the ${what} as PNG (${PNG_SCALE}× for sharp projection)`,
+      words ? words.png() : `Download the ${what} as PNG (${PNG_SCALE}× for sharp projection)`,
     ),
     button(
       t("picture.copy"),
       "copy",
       async (svg) => {
         const ok = await copyImage(svg);
-        status.textContent = ok
-          ? "Copied as an image."
-          : "This browser does not allow copying images here; use PNG instead.";
+        if (words) status.textContent = ok ? words.copied() : words.nocopy();
+        else
+          status.textContent = ok
+            ? "Copied as an image."
+            : "This browser does not allow copying images here; use PNG instead.";
       },
-      `Copy the ${what} to the clipboard as an image`,
+      words ? words.copy() : `Copy the ${what} to the clipboard as an image`,
     ),
     status,
   );
+  if (words)
+    onLocaleChange(() => {
+      for (const key of ["svg", "png", "copy"])
+        bar.querySelector(`[data-testid="${testid}-${key}"]`)?.setAttribute("title", words[key]());
+    });
+  return bar;
 }
 
 /**
@@ -628,12 +640,23 @@ export function mountPictureBars(root, store, api) {
     ),
   );
 
+  // Compare's picture bars in the page's language (issue 21); the others' stay English for now
+  const compareWords = (what) => ({
+    svg: () => t(`compare.picture.${what}.svg`),
+    png: () => t(`compare.picture.${what}.png`),
+    copy: () => t(`compare.picture.${what}.copy`),
+    nothing: () => t("compare.picture.nothing"),
+    copied: () => t("compare.picture.copied"),
+    nocopy: () => t("compare.picture.nocopy"),
+    failed: (err) => t("compare.picture.failed", { message: errorText(err) }),
+  });
   const compareChart = root.querySelector('[data-testid="compare-chart"]');
   const compareSubtitle = () => {
-    const src =
+    const src = t(
       root.querySelector('[name="compare-source"]:checked')?.value === "custom"
-        ? "your parallel texts"
-        : "UDHR preamble samples";
+        ? "compare.picture.own"
+        : "compare.picture.udhr",
+    );
     const tokenizers = [...root.querySelectorAll('[data-testid="compare-tokenizers"] input:checked')]
       .map((i) => api.label(i.value))
       .join(", ");
@@ -653,6 +676,7 @@ export function mountPictureBars(root, store, api) {
       },
       () => "compare-chart",
       "comparison chart",
+      compareWords("chart"),
     ),
   );
   root.querySelector('[data-testid="compare-table"]')?.parentElement.after(
@@ -661,10 +685,11 @@ export function mountPictureBars(root, store, api) {
       () => {
         const table = root.querySelector('[data-testid="compare-table"]');
         if (!table || !table.tBodies[0]?.rows.length) return null;
-        return tableSvg(table, { title: "Tokens per language and tokenizer", subtitle: compareSubtitle() });
+        return tableSvg(table, { title: t("compare.picture.table.title"), subtitle: compareSubtitle() });
       },
       () => "compare-table",
       "comparison table",
+      compareWords("table"),
     ),
   );
 
