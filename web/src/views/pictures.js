@@ -538,6 +538,23 @@ export function slug(text) {
 }
 
 /**
+ * The words of a picture bar from the catalog (issue 21): the buttons' titles are the messages
+ * `${prefix}.svg`, `.png`, `.copy`; the status lines are shared. For pictureButtons' `words`.
+ * @param {string} prefix e.g. "compare.picture.chart"
+ */
+export function pictureWords(prefix) {
+  return {
+    svg: () => t(`${prefix}.svg`),
+    png: () => t(`${prefix}.png`),
+    copy: () => t(`${prefix}.copy`),
+    nothing: () => t("compare.picture.nothing"),
+    copied: () => t("compare.picture.copied"),
+    nocopy: () => t("compare.picture.nocopy"),
+    failed: (err) => t("compare.picture.failed", { message: errorText(err) }),
+  };
+}
+
+/**
  * A toolbar of picture buttons (SVG, PNG, Copy image) for `make()` -> SVG element
  * (or null when there is nothing to draw). `name()` gives the file name stem.
  */
@@ -556,19 +573,19 @@ export function pictureButtons(testid, make, name, what = "picture", words = nul
       status.textContent = words ? words.failed(err) : `The ${what} could not be made: ${err.message}`;
     }
   };
+  // "SVG", "PNG": format names, the same in every language (data); "Copy image" from the catalog
   const button = (label, key, fn, title) =>
-    h("button", {
-      type: "button",
-      class: "button small secondary",
-      text: label,
-      dataset: {
-        testid: `${testid}-${key}`,
-        ...(key === "copy" ? {} : { i18nSkip: "" }),
-        ...(key === "copy" ? { i18n: "picture.copy" } : {}),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "button small secondary",
+        dataset: { testid: `${testid}-${key}`, ...(key === "copy" ? { i18n: "picture.copy" } : {}) },
+        attrs: { title },
+        on: { click: () => act(fn) },
       },
-      attrs: { title },
-      on: { click: () => act(fn) },
-    });
+      key === "copy" ? label : h("span", { text: label, dataset: { i18nSkip: "" } }),
+    );
   const bar = h(
     "div",
     { class: "picture-bar", dataset: { testid } },
@@ -640,16 +657,7 @@ export function mountPictureBars(root, store, api) {
     ),
   );
 
-  // Compare's picture bars in the page's language (issue 21); the others' stay English for now
-  const compareWords = (what) => ({
-    svg: () => t(`compare.picture.${what}.svg`),
-    png: () => t(`compare.picture.${what}.png`),
-    copy: () => t(`compare.picture.${what}.copy`),
-    nothing: () => t("compare.picture.nothing"),
-    copied: () => t("compare.picture.copied"),
-    nocopy: () => t("compare.picture.nocopy"),
-    failed: (err) => t("compare.picture.failed", { message: errorText(err) }),
-  });
+  const compareWords = (what) => pictureWords(`compare.picture.${what}`);
   const compareChart = root.querySelector('[data-testid="compare-chart"]');
   const compareSubtitle = () => {
     const src = t(

@@ -8,7 +8,7 @@ import { byteCount } from "../format.js";
 import { mountStory } from "./story.js";
 import { mountSideBySide } from "./sidebyside.js";
 import { mountGallery } from "./gallery.js";
-import { pictureButtons, tokensSvg, rowsSvg } from "./pictures.js";
+import { pictureButtons, pictureWords, tokensSvg, rowsSvg } from "./pictures.js";
 import { groupTokens } from "../tokenlist.js";
 
 /**
@@ -62,6 +62,7 @@ export function mountTeaching(root, store, api, { out, getText, setText, select,
       },
       () => `${store.state.tokenize.tokenizerShown}-tokens`,
       "token view",
+      pictureWords("dialog.picture.tokens"),
     ),
   );
   $(root, '[data-testid="sbs-panel"]').append(
@@ -74,6 +75,7 @@ export function mountTeaching(root, store, api, { out, getText, setText, select,
       },
       () => `side-by-side-${store.state.tokenize.tokenizerShown}`,
       "side-by-side view",
+      pictureWords("dialog.picture.sbs"),
     ),
   );
 
