@@ -29,7 +29,9 @@ def test_each_locale_covers_every_key_of_english(code):
     mine = _messages(code)
     assert sorted(en.keys() - mine.keys()) == []
     assert sorted(mine.keys() - en.keys()) == []
-    empty = [k for k, m in mine.items() if not m["text"] or (isinstance(m["text"], dict) and not all(m["text"].values()))]
+    empty = [
+        k for k, m in mine.items() if not m["text"] or (isinstance(m["text"], dict) and not all(m["text"].values()))
+    ]
     assert empty == []
 
 

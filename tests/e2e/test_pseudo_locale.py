@@ -135,7 +135,9 @@ def test_every_visible_string_comes_from_the_catalog(pseudo_page, site_url, view
     found = list(dict.fromkeys(tuple(f) for f in found))  # (the view is scanned twice: once per state)
     assert found == [], found
     # the pseudo-locale is never offered in the language menu
-    assert "qps" not in page.eval_on_selector_all('[data-testid="lang-picker"] option', "(os) => os.map((o) => o.value)")
+    assert "qps" not in page.eval_on_selector_all(
+        '[data-testid="lang-picker"] option', "(os) => os.map((o) => o.value)"
+    )
 
 
 def test_the_pseudo_locale_needs_the_test_flag(page, site_url):
