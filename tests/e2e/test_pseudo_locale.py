@@ -18,6 +18,10 @@ localized at the same time as this test was written: add them when they are).
 
 from __future__ import annotations
 
+import pathlib
+import re
+import xml.etree.ElementTree as ET
+
 import pytest
 
 from tests.e2e import helpers as h
@@ -69,6 +73,14 @@ def _tokenize_error(page):
     page.locator('[data-testid="decode-error"]').wait_for(state="visible")
 
 
+def _tokenize_ready(page):
+    page.wait_for_selector('#view-tokenize[data-encoded]:not([data-encoded=""])')
+    # "About this tokenizer", opened
+    page.click('[data-testid="tokenizer-info"] summary')
+    page.wait_for_selector('[data-testid="tokenizer-info-list"] dd')
+    return []
+
+
 def _compare_ready(page):
     page.wait_for_selector('#view-compare[data-compared]:not([data-compared=""])', timeout=60_000)
     page.wait_for_selector('[data-testid="compare-chart"][data-drawn="true"]')
@@ -77,7 +89,30 @@ def _compare_ready(page):
         """() => { const c = Chart.getChart(document.querySelector('[data-testid="compare-chart"]'));
                    return [c.options.scales.y.title.text, c.options.scales.x.title.text, ...c.data.labels]; }"""
     )
-    return titles
+    return titles + [f"{where}: {text}" for where, text in _compare_exports(page)]
+
+
+def _svg_texts(page, testid: str) -> list[str]:
+    """The texts written into the SVG picture the button `testid` downloads (<text>, <title>)."""
+    with page.expect_download() as info:
+        page.click(f'[data-testid="{testid}"]')
+    root = ET.fromstring(pathlib.Path(info.value.path()).read_text(encoding="utf-8"))
+    return ["".join(el.itertext()) for el in root.iter() if str(el.tag).rsplit("}", 1)[-1] in ("text", "title", "desc")]
+
+
+def _compare_exports(page):
+    """Compare's chart and table as SVG: every word from the catalog or a name shown as data."""
+    names = page.eval_on_selector_all("#view-compare [data-i18n-skip]", "(els) => els.map((e) => e.textContent)")
+    names = sorted({n.strip() for n in names if n.strip()}, key=len, reverse=True)
+    found = []
+    for testid in ("compare-chart-picture-svg", "compare-table-picture-svg"):
+        for text in _svg_texts(page, testid):
+            rest = re.sub(r"⟦[^⟧]*⟧", "", text)
+            for name in names:
+                rest = rest.replace(name, "")
+            if re.search(r"[^\W\d_]", rest):
+                found.append([testid, text])
+    return found
 
 
 def _compare_error(page):
@@ -93,7 +128,7 @@ VIEWS = {
         # the tokens of the user's text, the tokenizer names
         ['[data-testid="token-list"]', ".tokens", ".tok", "select option", "optgroup"],
         _tokenize_error,
-        lambda page: page.wait_for_selector('#view-tokenize[data-encoded]:not([data-encoded=""])') and [],
+        _tokenize_ready,
     ),
     "compare": (
         [],
