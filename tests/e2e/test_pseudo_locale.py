@@ -106,7 +106,9 @@ def _compare_exports(page):
     names = sorted({n.strip() for n in names if n.strip()}, key=len, reverse=True)
     found = []
     for testid in ("compare-chart-picture-svg", "compare-table-picture-svg"):
-        for text in _svg_texts(page, testid):
+        texts = _svg_texts(page, testid)
+        assert any("⟦" in text for text in texts), (testid, texts[:5])  # its title, from the catalog
+        for text in texts:
             rest = re.sub(r"⟦[^⟧]*⟧", "", text)
             for name in names:
                 rest = rest.replace(name, "")
