@@ -183,8 +183,9 @@ export function num(n, options) {
 export function displayName(type, code, fallback) {
   let name = null;
   try {
-    if (code)
-      name = new Intl.DisplayNames([numberFormat.resolvedOptions().locale], { type, fallback: "none" }).of(code);
+    const names = new Intl.DisplayNames([numberFormat.resolvedOptions().locale], { type, fallback: "none" });
+    // (a tag the browser has no name for, "de-1996": its language's name)
+    if (code) name = names.of(code) ?? (type === "language" ? names.of(new Intl.Locale(code).language) : null);
   } catch {
     name = null; // not a well-formed code
   }

@@ -222,7 +222,7 @@ export function mountCompare(root, store, api) {
             // a maker's name is a name (OpenAI, Meta): not a string to translate
             dataset: groupText(g.label) === g.label ? { i18nSkip: "" } : {},
           },
-          h("span", { class: "check-group-title", text: groupText(g.label) }),
+          h("span", { class: "check-group-title", text: groupText(g.label), attrs: { dir: "auto" } }),
           h(
             "div",
             { class: "check-items" },
@@ -232,7 +232,8 @@ export function mountCompare(root, store, api) {
                 {},
                 h("input", { type: "checkbox", value: name, checked: chosen.has(name), dataset: { tokenizer: name } }),
                 " ",
-                h("span", { text: label(name), dataset: { i18nSkip: "" } }),
+                // (dir auto: "GPT-4 (cl100k_base)" keeps its own order in a right-to-left page)
+                h("span", { text: label(name), attrs: { dir: "auto" }, dataset: { i18nSkip: "" } }),
               ),
             ),
           ),
