@@ -36,7 +36,9 @@ ALWAYS_DATA = ["[data-i18n-skip]", "code", "kbd", "samp", "script", "style", "no
 SCAN = """([root, data]) => {
   const skip = (el) => el.closest(data.join(','));
   const visible = (el) => el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
-  const bare = (s) => /\\p{L}/u.test(s.replace(/⟦[^⟧]*⟧/gu, ''));
+  const unwrap = (s) => { for (let r = s.replace(/⟦[^⟦⟧]*⟧/gu, ''); ; r = r.replace(/⟦[^⟦⟧]*⟧/gu, '')) {
+    if (r === s) return r; s = r; } };  // (inner first: a message inside another's placeholder)
+  const bare = (s) => /\\p{L}/u.test(unwrap(s));
   const where = (el) => el.tagName.toLowerCase() + (el.dataset.testid ? `[${el.dataset.testid}]` : '') +
     (el.id ? `#${el.id}` : '');
   const out = [];
@@ -109,12 +111,26 @@ def _compare_exports(page):
         texts = _svg_texts(page, testid)
         assert any("⟦" in text for text in texts), (testid, texts[:5])  # its title, from the catalog
         for text in texts:
-            rest = re.sub(r"⟦[^⟧]*⟧", "", text)
+            rest = text
+            while (shorter := re.sub(r"⟦[^⟦⟧]*⟧", "", rest)) != rest:
+                rest = shorter
             for name in names:
                 rest = rest.replace(name, "")
             if re.search(r"[^\W\d_]", rest):
                 found.append([testid, text])
     return found
+
+
+def _chat_ready(page):
+    page.wait_for_selector('[data-testid="chat-total"]:not(:empty)')
+    page.wait_for_selector('[data-testid="chat-source"]:not(:empty)')
+    return []
+
+
+def _chat_error(page):
+    # tool definitions that are not a JSON array: a structured error (type "tools")
+    page.fill('[data-testid="chat-tools"]', '{"type": "function"}')
+    page.locator('[data-testid="chat-tools-error"]').wait_for(state="visible")
 
 
 def _compare_error(page):
@@ -131,6 +147,12 @@ VIEWS = {
         ['[data-testid="token-list"]', ".tokens", ".tok", "select option", "optgroup"],
         _tokenize_error,
         _tokenize_ready,
+    ),
+    "chat": (
+        # the messages' roles and the chat formats' names (model names)
+        ['[data-testid="chat-role"] option', '[data-testid="chat-format"] option'],
+        _chat_error,
+        _chat_ready,
     ),
     "compare": (
         [],
