@@ -17,7 +17,7 @@ import { packText, unpackText, MAX_LINK_TEXT, choiceParam } from "../links.js";
 import { groupTokens, mountTokenList, tokenNode } from "../tokenlist.js";
 import { chipContent, markNames } from "../tokenchips.js";
 import { mountModelProgress } from "./model-ui.js";
-import { t, onLocaleChange, errorText } from "../i18n.js";
+import { t, num, locale, onLocaleChange, errorText } from "../i18n.js";
 
 const DEFAULT_FORMAT = "chatml-o200k";
 const FALLBACK_ROLES = ["system", "user", "assistant", "tool"]; // until facts.chat.roles arrive
@@ -439,11 +439,13 @@ export function mountChat(root, store, api) {
     const r = s.result;
     // an estimate (OpenAI formats with tools: result.estimate) is marked wherever its numbers show
     const about = current && r.estimate ? "≈ " : "";
-    counts.total.textContent = current ? `${about}${int(r.total)}` : s.pending ? "…" : "–";
-    counts.content.textContent = current ? int(r.total - r.overhead_tokens) : "–";
-    counts.overhead.textContent = current ? int(r.overhead_tokens - (r.tools_tokens ?? 0)) : "–";
-    counts.trailing.textContent = current ? int(r.trailing_tokens) : "–";
-    counts.tools.textContent = current ? `${about}${int(r.tools_tokens ?? 0)}` : "–";
+    // (counts in the locale's digits: Intl.NumberFormat through i18n.num; en as before)
+    const count = (n) => (locale() === "en" ? int(n) : num(n));
+    counts.total.textContent = current ? `${about}${count(r.total)}` : s.pending ? "…" : "–";
+    counts.content.textContent = current ? count(r.total - r.overhead_tokens) : "–";
+    counts.overhead.textContent = current ? count(r.overhead_tokens - (r.tools_tokens ?? 0)) : "–";
+    counts.trailing.textContent = current ? count(r.trailing_tokens) : "–";
+    counts.tools.textContent = current ? `${about}${count(r.tools_tokens ?? 0)}` : "–";
     toolsRow.hidden = !s.tools.trim();
     // bytepair.chat.ChatBreakdown.tools_ignored: the template renders the same prompt without them
     toolsIgnored.hidden = !(current && r.tools_ignored);
