@@ -2,7 +2,7 @@
 // over. The windows are bytepair.limits.CONTEXT_WINDOWS (api.facts.context_windows); the page keeps
 // no copy.
 
-import { int } from "./format.js";
+import { t } from "./i18n.js";
 
 /**
  * Draw `n` tokens against window `w` ({label, tokens, stated, source, date}) into `el`; the other
@@ -15,10 +15,13 @@ export function drawContextLine(el, n, w, others = [], { estimate = false } = {}
   const over = n > w.tokens;
   el.classList.toggle("over", over);
   el.dataset.over = String(over);
+  // (counts in the locale's digits; the stated window is quoted from its source as written)
   el.textContent =
-    `${estimate ? "about " : ""}${int(n)} of ${int(w.tokens)} tokens (${w.label})` +
-    (over ? `: ${estimate ? "about " : ""}${int(n - w.tokens)} over its context window` : "");
+    t(estimate ? "chat.context.about" : "chat.context.line", { n, max: w.tokens, model: w.label }) +
+    (over ? t(estimate ? "chat.context.aboutover" : "chat.context.over", { n: n - w.tokens }) : "");
   el.title = [w, ...others]
-    .map((x) => `${x.label}: ${int(x.tokens)} tokens (“${x.stated}”, ${x.source}, ${x.date})`)
+    .map((x) =>
+      t("chat.context.source", { model: x.label, max: x.tokens, stated: x.stated, source: x.source, date: x.date }),
+    )
     .join("\n");
 }

@@ -22,6 +22,24 @@ export const LOCALES = Object.freeze([
 const CODES = LOCALES.map((l) => l.code);
 const SAVED_KEY = "bytepair-lang";
 
+// The pseudo-locale for tests (never in the language menu): `?lang=qps` is taken only when
+// the page was told before it loaded that it runs under test (globalThis.bytepairPseudoLocale,
+// set by tests/e2e through an init script). Its catalog is en.json with every message
+// wrapped in ⟦…⟧ and its letters accented, so any visible English not wrapped is a string
+// that does not come from the catalog.
+export const PSEUDO = "qps";
+const pseudoAllowed = () => globalThis.bytepairPseudoLocale === true;
+const ACCENTS = { a: "á", e: "é", i: "í", o: "ó", u: "ú", A: "Á", E: "É", I: "Í", O: "Ó", U: "Ú", c: "ç", n: "ñ" };
+const accent = (s) =>
+  s
+    .split(/(\{\w+\})/)
+    .map((part, i) => (i % 2 ? part : part.replace(/[aeiouAEIOUcn]/g, (ch) => ACCENTS[ch])))
+    .join("");
+const pseudoText = (text) =>
+  typeof text === "object"
+    ? Object.fromEntries(Object.entries(text).map(([k, v]) => [k, `⟦${accent(v)}⟧`]))
+    : `⟦${accent(text)}⟧`;
+
 /**
  * The supported locale for a language tag ("ur-PK" -> "ur", "hi-Latn-IN" -> "hi-Latn"), or null.
  * @param {string} tag a BCP 47 tag
@@ -29,6 +47,7 @@ const SAVED_KEY = "bytepair-lang";
  */
 export function matchLocale(tag) {
   if (!tag) return null;
+  if (tag === PSEUDO && pseudoAllowed()) return PSEUDO;
   let loc;
   try {
     loc = new Intl.Locale(tag);
@@ -78,9 +97,19 @@ let plurals = new Intl.PluralRules("en");
 /** The current locale's code. */
 export const locale = () => current;
 /** The current locale's entry of LOCALES. */
-export const localeInfo = () => LOCALES.find((l) => l.code === current);
+export const localeInfo = () => LOCALES.find((l) => l.code === current) ?? { code: PSEUDO, name: "Pseudo", dir: "ltr" };
 
 async function loadCatalog(code) {
+  if (code === PSEUDO) {
+    const en = await loadCatalog("en");
+    return {
+      ...en,
+      locale: PSEUDO,
+      messages: Object.fromEntries(
+        Object.entries(en.messages).map(([key, m]) => [key, { en: m.text, text: pseudoText(m.text) }]),
+      ),
+    };
+  }
   if (!catalogs.has(code)) {
     const p = fetch(new URL(`./locales/${code}.json`, import.meta.url)).then((res) => {
       if (!res.ok) throw new Error(`The ${code} message catalog could not be loaded (HTTP ${res.status}).`);
@@ -100,16 +129,17 @@ async function loadCatalog(code) {
  * @returns {Promise<string>} the locale now shown
  */
 export async function setLocale(code, { remember = false } = {}) {
-  if (!CODES.includes(code)) code = "en";
+  if (!CODES.includes(code) && !(code === PSEUDO && pseudoAllowed())) code = "en";
   const catalog = await loadCatalog(code);
   current = code;
   messages = catalog.messages;
-  numberFormat = new Intl.NumberFormat(code);
-  plurals = new Intl.PluralRules(code);
+  const intlCode = code === PSEUDO ? "en" : code;
+  numberFormat = new Intl.NumberFormat(intlCode);
+  plurals = new Intl.PluralRules(intlCode);
   const info = localeInfo();
   document.documentElement.lang = code;
   document.documentElement.dir = info.dir;
-  if (remember) {
+  if (remember && code !== PSEUDO) {
     try {
       localStorage.setItem(SAVED_KEY, code);
     } catch {
@@ -136,7 +166,31 @@ export function onLocaleChange(fn) {
  */
 export function num(n, options) {
   if (n == null || !Number.isFinite(n)) return "–";
-  return options ? new Intl.NumberFormat(current, options).format(n) : numberFormat.format(n);
+  return options
+    ? new Intl.NumberFormat(numberFormat.resolvedOptions().locale, options).format(n)
+    : numberFormat.format(n);
+}
+
+/**
+ * A language's or script's name in the current locale (Intl.DisplayNames), e.g. ("language",
+ * "fr") -> "فرانسیسی" in ur, ("script", "Beng") -> "বাংলা" in bn; `fallback` when the browser
+ * has no name for the code. (In the pseudo-locale the English name, wrapped.)
+ * @param {"language"|"script"} type
+ * @param {string|null|undefined} code a BCP 47 language tag or an ISO 15924 script code
+ * @param {string} fallback
+ * @returns {string}
+ */
+export function displayName(type, code, fallback) {
+  let name = null;
+  try {
+    const names = new Intl.DisplayNames([numberFormat.resolvedOptions().locale], { type, fallback: "none" });
+    // (a tag the browser has no name for, "de-1996": its language's name)
+    if (code) name = names.of(code) ?? (type === "language" ? names.of(new Intl.Locale(code).language) : null);
+  } catch {
+    name = null; // not a well-formed code
+  }
+  name ??= fallback;
+  return current === PSEUDO && name ? `⟦${name}⟧` : name;
 }
 
 /**

@@ -67,7 +67,8 @@ function renderStatus({ status }) {
   statusBar.value = status.fraction ?? 0;
   statusBar.hidden = status.phase === "ready" || status.phase === "error";
   document.body.dataset.pyodide = status.phase;
-  if (status.info?.version) version.textContent = `bytepair ${status.info.version}.`;
+  if (status.info?.version)
+    version.textContent = t("footer.version", { version: status.info.version, python: status.info.python ?? "?" });
 }
 
 /** The status line's words: from the phase and fraction (the worker's English step names in "en" only). */

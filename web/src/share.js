@@ -4,6 +4,14 @@
 
 import { $, deviceHint } from "./dom.js";
 import { linkTo, lengthNote, iframeSnippet, shareIntro, VIEW_TITLES, embedHeight, widgetSnippet } from "./links.js";
+import { t, locale } from "./i18n.js";
+
+/** The dialog's sentence of what a link brings back: links.js's in English, else from the catalog. */
+function introText(view, params, omitted) {
+  if (locale() === "en") return shareIntro(view, params, omitted);
+  if (omitted) return t("dialog.share.intro.omitted");
+  return t(params.t == null ? "dialog.share.intro" : "dialog.share.intro.text");
+}
 
 /** Copy `text`; resolves true when the clipboard took it. */
 async function copy(text) {
@@ -46,15 +54,16 @@ export function mountShare(source) {
     }
   }
 
+  // what: "link", "snippet" or "widget" (the catalog's dialog.copied.* and dialog.selected.*)
   async function copyField(field, status, what) {
     field.focus();
     field.select();
     const ok = await copy(field.value);
-    if (ok) status.textContent = `${what} copied to the clipboard.`;
+    if (ok) status.textContent = t(`dialog.copied.${what}`);
     else
       status.replaceChildren(
-        `${what} selected: `,
-        ...deviceHint("press Ctrl+C (⌘C on a Mac) to copy it.", "touch and hold it to copy it."),
+        t(`dialog.selected.${what}`),
+        ...deviceHint(t("dialog.selected.keys"), t("dialog.selected.touch")),
       );
     status.dataset.copied = String(ok);
   }
@@ -65,7 +74,7 @@ export function mountShare(source) {
     shareField.value = link;
     // one sentence says what the link brings back: the text and settings, or (a text too
     // large for a link) the settings only, as a warning
-    shareIntroEl.textContent = shareIntro(view, params, omitted);
+    shareIntroEl.textContent = introText(view, params, omitted);
     shareIntroEl.className = omitted ? "warning" : "hint";
     shareIntroEl.dataset.omitted = String(Boolean(omitted));
     const warn = [...notes, lengthNote(link)].filter(Boolean);
@@ -74,7 +83,7 @@ export function mountShare(source) {
     shareStatus.textContent = "";
     shareDialog.dataset.length = String(link.length);
     open(shareDialog, event?.currentTarget);
-    copyField(shareField, shareStatus, "Link");
+    copyField(shareField, shareStatus, "link");
   }
 
   function fillSnippet() {
@@ -98,12 +107,12 @@ export function mountShare(source) {
   }
 
   embedTheme.addEventListener("change", fillSnippet);
-  $(document, '[data-testid="share-copy"]').addEventListener("click", () => copyField(shareField, shareStatus, "Link"));
+  $(document, '[data-testid="share-copy"]').addEventListener("click", () => copyField(shareField, shareStatus, "link"));
   $(document, '[data-testid="embed-copy"]').addEventListener("click", () =>
-    copyField(embedField, embedStatus, "Snippet"),
+    copyField(embedField, embedStatus, "snippet"),
   );
   $(document, '[data-testid="embed-widget-copy"]').addEventListener("click", () =>
-    copyField(widgetField, embedStatus, "Element snippet"),
+    copyField(widgetField, embedStatus, "widget"),
   );
   for (const button of document.querySelectorAll("[data-close-dialog]")) {
     button.addEventListener("click", () => button.closest("dialog").close());

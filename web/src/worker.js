@@ -193,13 +193,12 @@ async function boot(onProgress, interruptBuffer) {
   // a snapshot was made with this environment (and the adapter package already imported)
   if (!started.restored) pyodide.runPython(`import os\nos.environ["BYTEPAIR_DATA_DIR"] = ${JSON.stringify(DATA_DIR)}`);
   pg = pyodide.pyimport("playground");
-  const version = pyodide.runPython(
-    "import bytepair, sys; getattr(bytepair, '__version__', '?') + ' on Python ' + sys.version.split()[0]",
-  );
+  const version = pyodide.runPython("import bytepair; getattr(bytepair, '__version__', '?')");
+  const python = pyodide.runPython("import sys; sys.version.split()[0]");
   mark("python_ready");
   const transfer = markDownloads();
   progress(1, "Ready");
-  return { version, isolated: !!interrupt, stages, transfer, boot: started.restored ? "snapshot" : "fresh" };
+  return { version, python, isolated: !!interrupt, stages, transfer, boot: started.restored ? "snapshot" : "fresh" };
 }
 
 /**

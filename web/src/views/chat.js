@@ -17,6 +17,7 @@ import { packText, unpackText, MAX_LINK_TEXT, choiceParam } from "../links.js";
 import { groupTokens, mountTokenList, tokenNode } from "../tokenlist.js";
 import { chipContent, markNames } from "../tokenchips.js";
 import { mountModelProgress } from "./model-ui.js";
+import { t, num, locale, onLocaleChange, errorText } from "../i18n.js";
 
 const DEFAULT_FORMAT = "chatml-o200k";
 const FALLBACK_ROLES = ["system", "user", "assistant", "tool"]; // until facts.chat.roles arrive
@@ -187,12 +188,12 @@ export function mountChat(root, store, api) {
     const n = messages.length;
     list.replaceChildren(
       ...messages.map((m, i) => {
-        const label = `Message ${i + 1}`;
+        const label = t("chat.message", { n: i + 1 });
         const roleSelect = h(
           "select",
           {
             dataset: { testid: "chat-role" },
-            attrs: { "aria-label": `${label}: role` },
+            attrs: { "aria-label": t("chat.message.role", { label }) },
             on: { change: (e) => editMessage(m.key, { role: e.target.value }, { now: true }) },
           },
           [...new Set([...roles(), m.role])].map((r) => h("option", { value: r, text: r })),
@@ -202,7 +203,7 @@ export function mountChat(root, store, api) {
           rows: Math.min(8, Math.max(2, m.content.split("\n").length)),
           spellcheck: false,
           dataset: { testid: "chat-content" },
-          attrs: { "aria-label": `${label}: text`, dir: "auto" },
+          attrs: { "aria-label": t("chat.message.text", { label }), dir: "auto" },
           on: { input: (e) => editMessage(m.key, { content: e.target.value }) },
         });
         text.value = m.content;
@@ -213,7 +214,10 @@ export function mountChat(root, store, api) {
               type: "button",
               class: "button small secondary",
               dataset: { action, testid: `chat-${action}` },
-              attrs: { title: `${title} (${label})`, "aria-label": `${title}: ${label}` },
+              attrs: {
+                title: t("chat.action.title", { action: title, label }),
+                "aria-label": t("chat.action.label", { action: title, label }),
+              },
               disabled,
               on: { click: fn },
             },
@@ -231,9 +235,9 @@ export function mountChat(root, store, api) {
             h(
               "span",
               { class: "chat-message-actions" },
-              button("up", "↑", "Move up", i === 0, () => moveMessage(i, i - 1)),
-              button("down", "↓", "Move down", i === n - 1, () => moveMessage(i, i + 1)),
-              button("remove", "✕", "Remove", false, () => removeMessage(i)),
+              button("up", "↑", t("chat.up"), i === 0, () => moveMessage(i, i - 1)),
+              button("down", "↓", t("chat.down"), i === n - 1, () => moveMessage(i, i + 1)),
+              button("remove", "✕", t("chat.remove"), false, () => removeMessage(i)),
             ),
           ),
           text,
@@ -435,11 +439,13 @@ export function mountChat(root, store, api) {
     const r = s.result;
     // an estimate (OpenAI formats with tools: result.estimate) is marked wherever its numbers show
     const about = current && r.estimate ? "≈ " : "";
-    counts.total.textContent = current ? `${about}${int(r.total)}` : s.pending ? "…" : "–";
-    counts.content.textContent = current ? int(r.total - r.overhead_tokens) : "–";
-    counts.overhead.textContent = current ? int(r.overhead_tokens - (r.tools_tokens ?? 0)) : "–";
-    counts.trailing.textContent = current ? int(r.trailing_tokens) : "–";
-    counts.tools.textContent = current ? `${about}${int(r.tools_tokens ?? 0)}` : "–";
+    // (counts in the locale's digits: Intl.NumberFormat through i18n.num; en as before)
+    const count = (n) => (locale() === "en" ? int(n) : num(n));
+    counts.total.textContent = current ? `${about}${count(r.total)}` : s.pending ? "…" : "–";
+    counts.content.textContent = current ? count(r.total - r.overhead_tokens) : "–";
+    counts.overhead.textContent = current ? count(r.overhead_tokens - (r.tools_tokens ?? 0)) : "–";
+    counts.trailing.textContent = current ? count(r.trailing_tokens) : "–";
+    counts.tools.textContent = current ? `${about}${count(r.tools_tokens ?? 0)}` : "–";
     toolsRow.hidden = !s.tools.trim();
     // bytepair.chat.ChatBreakdown.tools_ignored: the template renders the same prompt without them
     toolsIgnored.hidden = !(current && r.tools_ignored);
@@ -447,7 +453,11 @@ export function mountChat(root, store, api) {
     // described with the new model's name
     const sameFormat = r && JSON.parse(s.counted)[0] === s.format;
     const f = formats().find((x) => x.id === s.format);
-    source.textContent = sameFormat ? sourceLine(r) : s.pending && f ? `Counting with ${f.label.split(" — ")[0]}…` : "";
+    source.textContent = sameFormat
+      ? sourceLine(r)
+      : s.pending && f
+        ? t("chat.counting", { model: f.label.split(" — ")[0] })
+        : "";
     drawContextLine(contextLine, current ? r.total : null, current ? api.chatContextWindow(s.format) : null, [], {
       estimate: !!about,
     });
@@ -470,7 +480,7 @@ export function mountChat(root, store, api) {
     const err = s.pending ? null : s.error;
     const errorNow = err && s.counted === requestOf(s) ? err : err && !s.result ? err : null;
     const toolsErr = errorNow && errorNow.type === "tools" ? errorNow : null;
-    toolsError.textContent = toolsErr ? toolsErr.message : "";
+    toolsError.textContent = toolsErr ? errorText(toolsErr) : ""; // (worded from its type)
     toolsError.hidden = !toolsErr;
     if (toolsErr) toolsBox.setAttribute("aria-invalid", "true");
     else toolsBox.removeAttribute("aria-invalid");
@@ -487,7 +497,7 @@ export function mountChat(root, store, api) {
     items.forEach((li, i) => {
       const slot = $(li, '[data-testid="chat-message-error"]');
       const mine = errorNow && errorNow.index === i;
-      slot.textContent = mine ? errorNow.message : "";
+      slot.textContent = mine ? errorText(errorNow) : "";
       slot.hidden = !mine;
       li.classList.toggle("has-error", !!mine);
       const ta = $(li, "textarea");
@@ -497,7 +507,7 @@ export function mountChat(root, store, api) {
     showError(
       root,
       "chat",
-      errorNow && !toolsErr && (errorNow.index == null || errorNow.index >= items.length) ? errorNow.message : "",
+      errorNow && !toolsErr && (errorNow.index == null || errorNow.index >= items.length) ? errorText(errorNow) : "",
     );
 
     // per-message counts
@@ -611,5 +621,6 @@ export function mountChat(root, store, api) {
       });
   });
   buildEditors();
+  onLocaleChange(() => buildEditors()); // the editors' labels in the new language
   return { render, refresh: countNow, link, applyLink };
 }

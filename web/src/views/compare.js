@@ -3,6 +3,7 @@
 
 import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
 import { int, fixed, percent } from "../format.js";
+import { t, num, locale, onLocaleChange, errorText, displayName } from "../i18n.js";
 import { barChart } from "../charts.js";
 import * as storage from "../storage.js";
 import { addText, restoreText, choiceParam, missingTokenizersNote } from "../links.js";
@@ -42,6 +43,58 @@ const SCRIPTS = [
   "Thaana",
   "Syriac",
 ];
+// ISO 15924 codes of the script names (SCRIPTS, dominantScript, the UDHR samples' "script"),
+// so the page names them in the reader's language (Intl.DisplayNames)
+const SCRIPT_CODES = {
+  Latin: "Latn",
+  Cyrillic: "Cyrl",
+  Greek: "Grek",
+  Arabic: "Arab",
+  Hebrew: "Hebr",
+  Devanagari: "Deva",
+  Bengali: "Beng",
+  Tamil: "Taml",
+  Telugu: "Telu",
+  Gujarati: "Gujr",
+  Gurmukhi: "Guru",
+  Kannada: "Knda",
+  Malayalam: "Mlym",
+  Sinhala: "Sinh",
+  Thai: "Thai",
+  Lao: "Laoo",
+  Khmer: "Khmr",
+  Myanmar: "Mymr",
+  Tibetan: "Tibt",
+  Han: "Hani",
+  Hiragana: "Hira",
+  Katakana: "Kana",
+  Hangul: "Hang",
+  Ethiopic: "Ethi",
+  Georgian: "Geor",
+  Armenian: "Armn",
+  Cherokee: "Cher",
+  Mongolian: "Mong",
+  Thaana: "Thaa",
+  Syriac: "Syrc",
+  Japanese: "Jpan",
+  "Japanese (Kanji and Kana)": "Jpan",
+  "Han (Simplified)": "Hans",
+  "Han (Traditional)": "Hant",
+  "Canadian Syllabics": "Cans",
+};
+/** A script's name as the reader's language says it (English names in English, as before). */
+const scriptText = (script) => (locale() === "en" ? script : displayName("script", SCRIPT_CODES[script], script));
+/** A row's language name: a sample's in the reader's language (from its code), a pasted text's as written. */
+const nameText = (row) =>
+  row.key.startsWith("custom-") || locale() === "en" ? row.name : displayName("language", row.lang, row.name);
+/** Counts, bytes per token and premiums in the locale's digits (English: format.js, as before). */
+const countText = (n) => (locale() === "en" ? int(n) : num(n));
+const bptText = (x) => (locale() === "en" ? fixed(x) : num(x, { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+const premiumText = (x) =>
+  locale() === "en" || !Number.isFinite(x)
+    ? percent(x)
+    : num(x, { style: "percent", signDisplay: "always", maximumFractionDigits: 0 });
+
 const SCRIPT_RES = SCRIPTS.map((s) => [s, new RegExp(`\\p{Script=${s}}`, "gu")]);
 
 /** The script most of the letters of `text` are written in (for pasted texts). */
@@ -58,7 +111,10 @@ export function dominantScript(text) {
   return best[0] || "—";
 }
 
-/** Parse "name<TAB>text" or "name | text" lines; returns {texts} or {error}. */
+/**
+ * Parse "name<TAB>text" or "name | text" lines; returns {texts} or {error}, the error as data
+ * {type: "parallel.empty" | "parallel.format" | "parallel.few", line?, name?} (worded by parallelError).
+ */
 export function parseParallel(input) {
   const texts = [];
   const lines = input.split(/\r?\n/);
@@ -67,14 +123,17 @@ export function parseParallel(input) {
     if (!line.trim()) continue;
     const m = line.match(/^([^\t|]+?)\s*(?:\t| \| )\s*(.+)$/);
     const bare = m ? null : line.match(/^([^\t|]+?)\s*(?:\t|\|)\s*$/);
-    if (bare)
-      return { error: `Line ${i + 1} (“${bare[1].trim()}”): the text is empty; write it after the tab (or " | ").` };
-    if (!m) return { error: `Line ${i + 1}: write the language name, a tab (or " | "), then the text.` };
+    if (bare) return { error: { type: "parallel.empty", line: i + 1, name: bare[1].trim() } };
+    if (!m) return { error: { type: "parallel.format", line: i + 1 } };
     texts.push({ key: `custom-${texts.length}`, name: m[1].trim(), text: m[2], script: dominantScript(m[2]) });
   }
-  if (texts.length < 2)
-    return { error: "Give at least two lines: the baseline first, then the texts to compare with it." };
+  if (texts.length < 2) return { error: { type: "parallel.few" } };
   return { texts };
+}
+
+/** parseParallel's error in the reader's language (line numbers stay ASCII: they name a line of the input). */
+export function parallelError(error) {
+  return t(`error.${error.type}`, { line: String(error.line ?? ""), name: error.name ?? "" });
 }
 
 export const initialCompareState = {
@@ -86,6 +145,10 @@ export const initialCompareState = {
   metric: "premium",
   running: false,
 };
+
+/** The tick boxes' group names: makers as they are, the page's own groups from the catalog. */
+const groupText = (label) =>
+  ({ "Loaded here": t("compare.group.loaded"), "Trained here": t("compare.group.trained") })[label] ?? label;
 
 export function mountCompare(root, store, api) {
   const checks = $(root, '[data-testid="compare-tokenizers"]');
@@ -102,13 +165,16 @@ export function mountCompare(root, store, api) {
     delayMs: 12000,
   });
   const set = (patch) => store.update("compare", patch);
-  const updateHint = scrollHint(table.closest(".table-wrap"), $(root, '[data-testid="compare-scroll-hint"]'));
+  const updateHint = scrollHint(table.closest(".table-wrap"), $(root, '[data-testid="compare-scroll-hint"]'), {
+    more: () => t("compare.scroll.more"),
+    back: () => t("compare.scroll.back"),
+  });
   let samples = null;
 
   async function loadSamples() {
     if (!samples) {
       const res = await fetch(new URL("../../samples/udhr.json", import.meta.url));
-      if (!res.ok) throw new Error(`Could not load the UDHR samples (HTTP ${res.status}).`);
+      if (!res.ok) throw new Error(t("error.samples", { status: String(res.status) }));
       const data = await res.json();
       samples = (Array.isArray(data) ? data : data.languages).map((s) => ({
         key: s.code,
@@ -150,8 +216,13 @@ export function mountCompare(root, store, api) {
       ...tokenizerGroups(api).map((g) =>
         h(
           "div",
-          { class: "check-group", attrs: { role: "group", "aria-label": g.label } },
-          h("span", { class: "check-group-title", text: g.label }),
+          {
+            class: "check-group",
+            attrs: { role: "group", "aria-label": groupText(g.label) },
+            // a maker's name is a name (OpenAI, Meta): not a string to translate
+            dataset: groupText(g.label) === g.label ? { i18nSkip: "" } : {},
+          },
+          h("span", { class: "check-group-title", text: groupText(g.label), attrs: { dir: "auto" } }),
           h(
             "div",
             { class: "check-items" },
@@ -160,7 +231,9 @@ export function mountCompare(root, store, api) {
                 "label",
                 {},
                 h("input", { type: "checkbox", value: name, checked: chosen.has(name), dataset: { tokenizer: name } }),
-                ` ${label(name)}`,
+                " ",
+                // (dir auto: "GPT-4 (cl100k_base)" keeps its own order in a right-to-left page)
+                h("span", { text: label(name), attrs: { dir: "auto" }, dataset: { i18nSkip: "" } }),
               ),
             ),
           ),
@@ -228,13 +301,13 @@ export function mountCompare(root, store, api) {
       working.stop();
       showError(root, "compare", message);
     };
-    if (!tokenizers.length) return refuse("Tick at least one tokenizer.");
+    if (!tokenizers.length) return refuse(t("error.compare.none"));
     let texts;
     let baseline;
     try {
       if (source === "custom") {
         const parsed = parseParallel(customText.value);
-        if (parsed.error) return refuse(parsed.error);
+        if (parsed.error) return refuse(parallelError(parsed.error));
         texts = parsed.texts;
         baseline = texts[0].key;
       } else {
@@ -242,7 +315,7 @@ export function mountCompare(root, store, api) {
         baseline = texts.find((t) => t.key === "eng")?.key ?? texts[0].key;
       }
       set({ running: true });
-      status.textContent = `Counting ${texts.length} texts with ${tokenizers.length} tokenizers…`;
+      status.textContent = t("compare.counting", { texts: texts.length, n: tokenizers.length });
       await api.ready;
       if (mine === seq) working.start();
       const counts = await api.compare(
@@ -278,15 +351,13 @@ export function mountCompare(root, store, api) {
       });
       const open = tokenizers.filter((t) => ["open", "file"].includes(api.kind(t)));
       status.textContent =
-        `${rows.length} texts × ${tokenizers.length} tokenizers.` +
-        (open.length
-          ? ` ${open.map((t) => api.label(t)).join(", ")}: counted with the special tokens their tokenizer adds (BOS …), as it does by default.`
-          : "");
+        t("compare.done", { texts: rows.length, n: tokenizers.length }) +
+        (open.length ? ` ${t("compare.done.open", { names: open.map((name) => api.label(name)).join(", ") })}` : "");
     } catch (err) {
       if (mine !== seq) return;
       set({ running: false });
       status.textContent = "";
-      showError(root, "compare", err.message);
+      showError(root, "compare", errorText(err));
     } finally {
       if (mine === seq) working.stop();
     }
@@ -294,7 +365,8 @@ export function mountCompare(root, store, api) {
   const rerun = debounce(run, 150);
 
   function sortValue(row, sort, tokenizers) {
-    if (sort.key === "name" || sort.key === "script") return row[sort.key].toLocaleLowerCase();
+    if (sort.key === "name") return nameText(row).toLocaleLowerCase();
+    if (sort.key === "script") return scriptText(row.script).toLocaleLowerCase();
     if (sort.key === "bytes") return row.bytes;
     const tok = sort.tokenizer ?? tokenizers[0];
     return row.cells[tok]?.[sort.key] ?? 0;
@@ -365,22 +437,24 @@ export function mountCompare(root, store, api) {
       h(
         "th",
         { scope: "col", class: "group pin" },
-        h("span", { class: "script-inline" }, sortControl("Script", "script", null, sort)),
+        h("span", { class: "script-inline" }, sortControl(t("compare.col.script"), "script", null, sort)),
       ),
       h("th", { scope: "col", class: "group", text: "" }),
       h("th", { scope: "col", class: "group", text: "" }),
-      tokenizers.map((t) => h("th", { scope: "colgroup", colSpan: 3, class: "group", text: api.label(t) })),
+      tokenizers.map((tok) =>
+        h("th", { scope: "colgroup", colSpan: 3, class: "group", text: api.label(tok), dataset: { i18nSkip: "" } }),
+      ),
     );
     const head2 = h(
       "tr",
       {},
-      sortButton("Language", "name", null, sort),
-      sortButton("Script", "script", null, sort),
-      sortButton("UTF-8 bytes", "bytes", null, sort),
-      tokenizers.flatMap((t) => [
-        sortButton("Tokens", "tokens", t, sort),
-        sortButton("Bytes/token", "bpt", t, sort),
-        sortButton("Premium", "premium", t, sort),
+      sortButton(t("compare.col.language"), "name", null, sort),
+      sortButton(t("compare.col.script"), "script", null, sort),
+      sortButton(t("compare.col.bytes"), "bytes", null, sort),
+      tokenizers.flatMap((tok) => [
+        sortButton(t("compare.col.tokens"), "tokens", tok, sort),
+        sortButton(t("compare.col.bpt"), "bpt", tok, sort),
+        sortButton(t("compare.col.premium"), "premium", tok, sort),
       ]),
     );
     table.tHead.replaceChildren(head1, head2);
@@ -392,25 +466,28 @@ export function mountCompare(root, store, api) {
           // the script is repeated under the name by CSS (::after) where its column folds
           h(
             "th",
-            { scope: "row", dataset: { script: r.script } },
-            h("span", { text: r.name, attrs: { lang: r.lang || null, dir: "auto" } }),
-            r.baseline ? h("span", { class: "hint", text: " (baseline)" }) : null,
+            { scope: "row", dataset: { script: scriptText(r.script) } },
+            // a sample's name in the reader's language; a pasted text's name as its author wrote it
+            r.key.startsWith("custom-")
+              ? h("span", { text: r.name, attrs: { lang: r.lang || null, dir: "auto" }, dataset: { i18nSkip: "" } })
+              : h("span", { text: nameText(r), attrs: { dir: "auto" } }),
+            r.baseline ? h("span", { class: "hint", text: t("compare.baseline") }) : null,
           ),
-          h("td", { text: r.script }),
-          h("td", { class: "num", text: int(r.bytes) }),
-          tokenizers.flatMap((t) => {
-            const c = r.cells[t];
+          h("td", { text: scriptText(r.script) }),
+          h("td", { class: "num", text: countText(r.bytes) }),
+          tokenizers.flatMap((tok) => {
+            const c = r.cells[tok];
             return [
               h("td", {
                 class: "num",
-                text: int(c.tokens),
-                dataset: { tokenizer: t, metric: "tokens", value: c.tokens },
+                text: countText(c.tokens),
+                dataset: { tokenizer: tok, metric: "tokens", value: c.tokens },
               }),
-              h("td", { class: "num", text: fixed(c.bpt), dataset: { tokenizer: t, metric: "bpt" } }),
+              h("td", { class: "num", text: bptText(c.bpt), dataset: { tokenizer: tok, metric: "bpt" } }),
               h("td", {
                 class: "num",
-                text: r.baseline ? "—" : percent(c.premium),
-                dataset: { tokenizer: t, metric: "premium" },
+                text: r.baseline ? "—" : premiumText(c.premium),
+                dataset: { tokenizer: tok, metric: "premium" },
               }),
             ];
           }),
@@ -418,14 +495,14 @@ export function mountCompare(root, store, api) {
       ),
     );
     const metric = s.metric;
-    const yTitle = { premium: "Premium over the baseline (%)", tokens: "Tokens", bpt: "Bytes per token" }[metric];
+    const yTitle = t(`compare.metric.${metric}`);
     barChart(
       canvas,
-      rows.map((r) => r.name),
-      tokenizers.map((t) => ({
-        key: t,
-        label: api.label(t),
-        values: rows.map((r) => (metric === "premium" ? r.cells[t].premium * 100 : r.cells[t][metric])),
+      rows.map((r) => nameText(r)),
+      tokenizers.map((tok) => ({
+        key: tok,
+        label: api.label(tok),
+        values: rows.map((r) => (metric === "premium" ? r.cells[tok].premium * 100 : r.cells[tok][metric])),
       })),
       yTitle,
       { horizontal: canvas.closest(".card").clientWidth < 640 },
@@ -505,5 +582,10 @@ export function mountCompare(root, store, api) {
       });
   });
   render(store.state);
+  onLocaleChange(() => {
+    drawnRows = null; // headers, names, numbers and the chart worded again
+    fillChecks();
+    render(store.state);
+  });
   return { render, run, link, applyLink };
 }

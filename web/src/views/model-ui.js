@@ -5,8 +5,10 @@
 
 import { h, showError } from "../dom.js";
 import { int } from "../format.js";
+import { t, num, locale, onLocaleChange, errorText } from "../i18n.js";
 
-const MB = (n) => `${(n / 1e6).toFixed(1)} MB`;
+/** Megabytes in the locale's digits ("1.2 MB"; a string, so it stays whole in a right-to-left sentence). */
+const MB = (n) => `${num(n / 1e6, { minimumFractionDigits: 1, maximumFractionDigits: 1 })} MB`;
 
 /**
  * A progress line (`<progress>` + text) for open models loading: shows
@@ -14,7 +16,8 @@ const MB = (n) => `${(n / 1e6).toFixed(1)} MB`;
  * `wanted()` returns the names this view waits for (others' loads are not shown here).
  */
 export function mountModelProgress(el, api, wanted) {
-  const bar = h("progress", { max: 1, value: 0, attrs: { "aria-label": "Loading the tokenizer" } });
+  const bar = h("progress", { max: 1, value: 0, attrs: { "aria-label": t("compare.progress.label") } });
+  onLocaleChange(() => bar.setAttribute("aria-label", t("compare.progress.label")));
   const text = h("span", { dataset: { testid: "model-progress-text" } });
   el.replaceChildren(bar, " ", text);
   el.hidden = true;
@@ -30,13 +33,13 @@ export function mountModelProgress(el, api, wanted) {
     if (p.phase === "download") {
       bar.max = p.total || 1;
       bar.value = p.loaded;
-      text.textContent = `Downloading ${p.label}: ${MB(p.loaded)} / ${MB(p.total)} (kept in this browser for next time)`;
+      text.textContent = t("compare.progress.download", { model: p.label, loaded: MB(p.loaded), total: MB(p.total) });
     } else {
       bar.removeAttribute("value"); // indeterminate while Python reads it
       text.textContent =
         p.phase === "cache"
-          ? `Loading ${p.label} from this browser's cache…`
-          : `Reading ${p.label} (${MB(p.total)} compressed)…`;
+          ? t("compare.progress.cache", { model: p.label })
+          : t("compare.progress.read", { model: p.label, total: MB(p.total) });
     }
   });
 }
@@ -96,30 +99,56 @@ export function infoRows(desc, label, openModel = null) {
   const patterns = desc.split_patterns || [];
   const code = (s) =>
     h("code", { class: "info-code", text: /^\s+$/.test(s) ? `${JSON.stringify(s)} (whitespace)` : s });
+  // terms and fixed words from the catalog (dialog.about.*); names, files, patterns and
+  // special tokens as the tokenizer spells them; counts in the locale's digits, ids ASCII
+  const en = locale() === "en";
+  const count = (n) => (en ? int(n) : num(n));
+  // names and components as the tokenizer's file spells them: data, not words to translate
+  const data = (text) => h("span", { text, dataset: { i18nSkip: "" } });
   return [
-    ["Tokenizer", label],
+    [t("dialog.about.tokenizer"), data(label)],
     ...(openModel
       ? [
-          ["Family / versions", `${openModel.family} (${openModel.version}), by ${openModel.maker}`],
-          ["File", `${openModel.files.join(" + ")} from ${openModel.source.replace(":", " ")}`],
-          ...(openModel.note ? [["Note", openModel.note]] : []),
+          [
+            t("dialog.about.family"),
+            t("dialog.about.family.value", {
+              family: openModel.family,
+              version: openModel.version,
+              maker: openModel.maker,
+            }),
+          ],
+          [
+            t("dialog.about.file"),
+            t("dialog.about.file.value", {
+              files: openModel.files.join(" + "),
+              source: openModel.source.replace(":", " "),
+            }),
+          ],
+          ...(openModel.note ? [[t("dialog.about.note"), openModel.note]] : []),
         ]
       : []),
-    ["Model", desc.model + (desc.version ? ` ${desc.version}` : "")],
+    [t("dialog.about.model"), data(desc.model + (desc.version ? ` ${desc.version}` : ""))],
     [
-      "Vocabulary",
-      `${int(desc.vocab_size)} tokens${desc.n_vocab !== desc.vocab_size ? ` (ids 0–${int(desc.n_vocab - 1)} with added tokens)` : ""}`,
+      t("dialog.about.vocab"),
+      t("dialog.about.vocab.value", { n: desc.vocab_size }) +
+        (desc.n_vocab !== desc.vocab_size ? t("dialog.about.vocab.added", { last: int(desc.n_vocab - 1) }) : ""),
     ],
-    ["Merges", desc.n_merges != null ? int(desc.n_merges) : "—"],
-    ["Normalizer", componentText(desc.normalizer)],
-    ["Pre-tokenizer", componentText(desc.pre_tokenizer)],
-    ["Split pattern", patterns.length ? h("span", {}, ...patterns.map(code)) : "none (no split)"],
-    ["Byte-level", desc.byte_level ? "yes (every byte has a token; Ġ stands for a space)" : "no"],
-    ["Byte fallback", desc.byte_fallback ? "yes (unknown characters become <0xXX> byte tokens)" : "no"],
-    ["Added to the text", added.length ? added.join(" … ") : "nothing"],
-    ["BOS / EOS", `${desc.bos_token ?? "—"} / ${desc.eos_token ?? "—"}`],
+    [t("dialog.about.merges"), desc.n_merges != null ? count(desc.n_merges) : "—"],
+    [t("dialog.about.normalizer"), desc.normalizer ? data(componentText(desc.normalizer)) : t("dialog.about.none")],
     [
-      "Special tokens",
+      t("dialog.about.pretokenizer"),
+      desc.pre_tokenizer ? data(componentText(desc.pre_tokenizer)) : t("dialog.about.none"),
+    ],
+    [
+      t("dialog.about.pattern"),
+      patterns.length ? h("span", {}, ...patterns.map(code)) : t("dialog.about.pattern.none"),
+    ],
+    [t("dialog.about.bytelevel"), desc.byte_level ? t("dialog.about.bytelevel.yes") : t("dialog.about.no")],
+    [t("dialog.about.fallback"), desc.byte_fallback ? t("dialog.about.fallback.yes") : t("dialog.about.no")],
+    [t("dialog.about.added"), added.length ? data(added.join(" … ")) : t("dialog.about.nothing")],
+    [t("dialog.about.boseos"), data(`${desc.bos_token ?? "—"} / ${desc.eos_token ?? "—"}`)],
+    [
+      t("dialog.about.specials"),
       specials.length
         ? h(
             "span",
@@ -127,9 +156,11 @@ export function infoRows(desc, label, openModel = null) {
             ...specials
               .slice(0, SPECIALS_SHOWN)
               .map(([s, id]) => h("code", { class: "info-code", text: `${s} ${id}` })),
-            specials.length > SPECIALS_SHOWN ? ` … and ${int(specials.length - SPECIALS_SHOWN)} more` : "",
+            specials.length > SPECIALS_SHOWN
+              ? t("dialog.about.specials.more", { n: specials.length - SPECIALS_SHOWN })
+              : "",
           )
-        : "none",
+        : t("dialog.about.none"),
     ],
   ];
 }
@@ -154,7 +185,7 @@ export function mountTokenizerInfo(details, api) {
       return desc;
     } catch (err) {
       if (mine !== seq) return null;
-      list.replaceChildren(h("dt", { text: "Tokenizer" }), h("dd", { text: err.message }));
+      list.replaceChildren(h("dt", { text: t("dialog.about.tokenizer") }), h("dd", { text: errorText(err) }));
       delete details.dataset.tokenizer;
       return null;
     }

@@ -573,11 +573,13 @@ export function pictureButtons(testid, make, name, what = "picture") {
     const b = h("button", {
       type: "button",
       class: "button small secondary",
-      text: label,
       dataset: { testid: `${testid}-${key}`, ...(key === "copy" ? { i18n: "picture.copy" } : {}) },
       attrs: { title: title() },
       on: { click: () => act(fn) },
     });
+    // "SVG", "PNG": format names, the same in every language (data); "Copy image" from the catalog
+    if (key === "copy") b.textContent = label;
+    else b.append(h("span", { text: label, dataset: { i18nSkip: "" } }));
     titles.push([b, title]);
     return b;
   };

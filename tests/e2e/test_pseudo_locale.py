@@ -1,0 +1,207 @@
+"""No untranslated string (issue 21): the playground in the pseudo-locale ``qps``.
+
+``?lang=qps`` is taken only by a page told before it loads that it runs under test
+(``globalThis.bytepairPseudoLocale``, set here by an init script); its catalog is en.json
+with every message wrapped in ⟦…⟧ (web/src/i18n.js). So a visible text or a visible
+element's title / aria-label / placeholder / alt with a letter outside ⟦…⟧ did not come
+from the catalog: an untranslated string.
+
+Allowed as data, by origin: a subtree marked ``data-i18n-skip`` (a user's own text,
+tokenizer names), ``code``/``kbd``/``samp``, the text of form fields, and per view the
+regions that show the user's text or its tokens (VIEWS below). Text without a letter
+(numbers, ids, punctuation) is not a string to translate.
+
+To cover another view, add an entry to VIEWS: its hash, the regions of data it shows, and
+a function that triggers one of its errors (Train, Step through and the stories are being
+localized at the same time as this test was written: add them when they are).
+"""
+
+from __future__ import annotations
+
+import pathlib
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from tests.e2e import helpers as h
+
+pytestmark = pytest.mark.e2e
+
+#: Subtrees whose text is data everywhere (user text, tokens, names as their makers write them).
+ALWAYS_DATA = ["[data-i18n-skip]", "code", "kbd", "samp", "script", "style", "noscript", "textarea"]
+
+#: The untranslated strings in ``root``: [selector-ish, text] of each visible text node or
+#: attribute with a letter outside ⟦…⟧. ``data``: selectors of subtrees to leave out.
+SCAN = """([root, data]) => {
+  const skip = (el) => el.closest(data.join(','));
+  const visible = (el) => el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
+  const unwrap = (s) => { for (let r = s.replace(/⟦[^⟦⟧]*⟧/gu, ''); ; r = r.replace(/⟦[^⟦⟧]*⟧/gu, '')) {
+    if (r === s) return r; s = r; } };  // (inner first: a message inside another's placeholder)
+  const bare = (s) => /\\p{L}/u.test(unwrap(s));
+  const where = (el) => el.tagName.toLowerCase() + (el.dataset.testid ? `[${el.dataset.testid}]` : '') +
+    (el.id ? `#${el.id}` : '');
+  const out = [];
+  const scope = document.querySelector(root);
+  const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || skip(el) || !visible(el)) continue;
+    if (bare(n.data)) out.push([where(el), n.data.trim()]);
+  }
+  for (const el of [scope, ...scope.querySelectorAll('*')]) {
+    if (skip(el) || !visible(el)) continue;
+    for (const a of ['title', 'aria-label', 'placeholder', 'alt']) {
+      const v = el.getAttribute(a);
+      if (v && bare(v)) out.push([where(el) + `@${a}`, v]);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.fixture
+def pseudo_page(page):
+    """The test's page, told before any page script runs that it may take ``?lang=qps``."""
+    page.add_init_script("globalThis.bytepairPseudoLocale = true;")
+    return page
+
+
+def _tokenize_error(page):
+    # an id gpt2 does not have: a structured error from Python, worded by its type
+    page.click('[data-testid="decode-card"] summary')
+    page.fill('[data-testid="decode-ids"]', "99999999")
+    page.click('[data-testid="decode-button"]')
+    page.locator('[data-testid="decode-error"]').wait_for(state="visible")
+
+
+def _tokenize_ready(page):
+    page.wait_for_selector('#view-tokenize[data-encoded]:not([data-encoded=""])')
+    # "About this tokenizer", opened
+    page.click('[data-testid="tokenizer-info"] summary')
+    page.wait_for_selector('[data-testid="tokenizer-info-list"] dd')
+    return []
+
+
+def _compare_ready(page):
+    page.wait_for_selector('#view-compare[data-compared]:not([data-compared=""])', timeout=60_000)
+    page.wait_for_selector('[data-testid="compare-chart"][data-drawn="true"]')
+    # the chart's words live on the canvas: read them from chart.js's config
+    titles = page.evaluate(
+        """() => { const c = Chart.getChart(document.querySelector('[data-testid="compare-chart"]'));
+                   return [c.options.scales.y.title.text, c.options.scales.x.title.text, ...c.data.labels]; }"""
+    )
+    return titles + [f"{where}: {text}" for where, text in _compare_exports(page)]
+
+
+def _svg_texts(page, testid: str) -> list[str]:
+    """The texts written into the SVG picture the button `testid` downloads (<text>, <title>)."""
+    with page.expect_download() as info:
+        page.click(f'[data-testid="{testid}"]')
+    root = ET.fromstring(pathlib.Path(info.value.path()).read_text(encoding="utf-8"))
+    return ["".join(el.itertext()) for el in root.iter() if str(el.tag).rsplit("}", 1)[-1] in ("text", "title", "desc")]
+
+
+def _compare_exports(page):
+    """Compare's chart and table as SVG: every word from the catalog or a name shown as data."""
+    names = page.eval_on_selector_all("#view-compare [data-i18n-skip]", "(els) => els.map((e) => e.textContent)")
+    names = sorted({n.strip() for n in names if n.strip()}, key=len, reverse=True)
+    found = []
+    for testid in ("compare-chart-picture-svg", "compare-table-picture-svg"):
+        texts = _svg_texts(page, testid)
+        assert any("⟦" in text for text in texts), (testid, texts[:5])  # its title, from the catalog
+        for text in texts:
+            rest = text
+            while (shorter := re.sub(r"⟦[^⟦⟧]*⟧", "", rest)) != rest:
+                rest = shorter
+            for name in names:
+                rest = rest.replace(name, "")
+            if re.search(r"[^\W\d_]", rest):
+                found.append([testid, text])
+    return found
+
+
+def _chat_ready(page):
+    page.wait_for_selector('[data-testid="chat-total"]:not(:empty)')
+    page.wait_for_selector('[data-testid="chat-source"]:not(:empty)')
+    return []
+
+
+def _chat_error(page):
+    # tool definitions that are not a JSON array: a structured error (type "tools")
+    page.fill('[data-testid="chat-tools"]', '{"type": "function"}')
+    page.locator('[data-testid="chat-tools-error"]').wait_for(state="visible")
+
+
+def _compare_error(page):
+    page.check('[data-testid="compare-source-custom"]')
+    page.fill('[data-testid="compare-custom"]', "English | just one line")
+    page.click('[data-testid="compare-button"]')
+    page.locator('[data-testid="compare-error"]').wait_for(state="visible")
+
+
+#: view -> (regions of data shown there, a function that triggers one of its errors, a readiness wait)
+VIEWS = {
+    "tokenize": (
+        # the tokens of the user's text, the tokenizer names
+        ['[data-testid="token-list"]', ".tokens", ".tok", "select option", "optgroup"],
+        _tokenize_error,
+        _tokenize_ready,
+    ),
+    "chat": (
+        # the messages' roles and the chat formats' names (model names)
+        ['[data-testid="chat-role"] option', '[data-testid="chat-format"] option'],
+        _chat_error,
+        _chat_ready,
+    ),
+    "compare": (
+        [],
+        _compare_error,
+        _compare_ready,
+    ),
+}
+
+
+def _bare(page, root, data):
+    return page.evaluate(SCAN, [root, ALWAYS_DATA + data])
+
+
+def _is_wrapped(text: str) -> bool:
+    return not text or (text.startswith("⟦") and text.endswith("⟧"))
+
+
+@pytest.mark.parametrize("view", sorted(VIEWS))
+def test_every_visible_string_comes_from_the_catalog(pseudo_page, site_url, view):
+    page = pseudo_page
+    data, error, ready = VIEWS[view]
+    page.goto(f"{site_url}?lang=qps#{view}")
+    h.wait_ready(page)
+    assert page.evaluate("() => document.documentElement.lang") == "qps"
+    extra = ready(page) or []
+    found = _bare(page, "body", data)
+    found += [["chart", s] for s in extra if isinstance(s, str) and not _is_wrapped(s)]
+    # its dialogs (Share, Embed), each opened over the view
+    for button, dialog in (("share-button", "share-dialog"), ("embed-button", "embed-dialog")):
+        page.click(f'[data-testid="{button}"]')
+        page.locator(f'[data-testid="{dialog}"]').wait_for(state="visible")
+        page.wait_for_selector(f'[data-testid="{dialog}"] [aria-live]:not(:empty), [data-testid="{dialog}"] h2')
+        found += _bare(page, f'[data-testid="{dialog}"]', data)
+        page.keyboard.press("Escape")
+        page.locator(f'[data-testid="{dialog}"]').wait_for(state="hidden")
+    # one error, worded from its type
+    error(page)
+    found += _bare(page, f"#view-{view}", data)
+    found = list(dict.fromkeys(tuple(f) for f in found))  # (the view is scanned twice: once per state)
+    assert found == [], found
+    # the pseudo-locale is never offered in the language menu
+    assert "qps" not in page.eval_on_selector_all(
+        '[data-testid="lang-picker"] option', "(os) => os.map((o) => o.value)"
+    )
+
+
+def test_the_pseudo_locale_needs_the_test_flag(page, site_url):
+    """Without the init script's flag ``?lang=qps`` is an unknown language: the page stays in English."""
+    page.goto(f"{site_url}?lang=qps#compare")
+    h.wait_ready(page)
+    assert page.evaluate("() => document.documentElement.lang") == "en"
+    assert page.text_content('#view-compare [data-i18n="compare.title"]') == "Compare languages"
