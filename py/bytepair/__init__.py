@@ -31,6 +31,7 @@ from .decoding import (
     token_note,
     token_to_display,
     token_to_display_parts,
+    token_label_head,
     token_to_label,
 )
 from .explain import explain_tokens, token_story
@@ -71,6 +72,7 @@ __all__ = [
     "to_json",
     "token_to_display",
     "token_to_display_parts",
+    "token_label_head",
     "token_to_label",
     "token_note",
     "train",

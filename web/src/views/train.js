@@ -72,9 +72,11 @@ export const LONG_TOKEN_SHOWN = 24;
  * page's time into layout, issue 19) shows its first LONG_TOKEN_SHOWN characters and its length
  * on one line, "<first chars>… (1,234 bytes)"; a click (or Enter) on it shows it whole, and again
  * shortens it. nBytes: the token's length in bytes (Python's `*_bytes` columns; null for a run
- * saved before those existed: then its length in characters).
+ * saved before those existed: then its length in characters). whole: null, or a function giving
+ * a Promise of the token's whole label (Python labels only a long token's start in the stream:
+ * playground train.LABEL_BYTES), or null when it cannot yet (a run still going).
  */
-function tokenCell(text, nBytes = null) {
+function tokenCell(text, nBytes = null, whole = null) {
   const shown = visibleWhitespace(text);
   const lines = shown.split("\n").length;
   if (shown.length <= LONG_TOKEN_CHARS && lines <= 2) return h("td", { class: "tok-cell" }, tokenCode(shown, shown));
@@ -89,10 +91,20 @@ function tokenCell(text, nBytes = null) {
     code,
     note,
   );
-  button.addEventListener("click", () => {
+  let full = null; // the whole label, once asked for
+  button.addEventListener("click", async () => {
     const open = button.getAttribute("aria-expanded") !== "true";
     button.setAttribute("aria-expanded", String(open));
-    button.replaceChildren(open ? tokenCode(shown, size) : code, note);
+    button.replaceChildren(open ? tokenCode(full ?? shown, size) : code, note);
+    if (!open || full != null) return;
+    try {
+      const got = await whole?.();
+      if (got == null) return;
+      full = visibleWhitespace(got);
+      if (button.getAttribute("aria-expanded") === "true") button.replaceChildren(tokenCode(full, size), note);
+    } catch {
+      // (the tokenizer is gone: its start stays shown)
+    }
   });
   return h("td", { class: "tok-cell" }, button);
 }
@@ -769,6 +781,31 @@ export function mountTrain(root, store, api) {
   let tableAt = 0; // when the merges table last changed (performance.now())
   let shownCount = 0; // merges the progress line shows now (Stop keeps exactly these)
 
+  // late in a run every pair left may occur once (no pre-tokenizer: each merge then glues two long
+  // stretches of this text together, tokens no other text has): say so, and offer to stop (issue 19)
+  const onceNote = h(
+    "p",
+    { class: "hint", dataset: { testid: "train-pairs-once" }, hidden: true },
+    h("span", {
+      text: "Every pair left occurs only once: each merge now joins two stretches of this text into a longer token that other texts will hardly have, and merges come more slowly. Stopping keeps the merges so far. ",
+    }),
+    h("button", {
+      type: "button",
+      class: "button small secondary",
+      text: "Stop here",
+      dataset: { action: "stop-once" },
+      on: { click: () => stopButton.click() },
+    }),
+  );
+  $(root, '[data-testid="train-progress"]').after(onceNote);
+
+  // a long token's whole label, from the run's tokenizer once it is built (null while a run is going)
+  const wholeLabel = (id) => () => {
+    const s = store.state.train;
+    const name = s.opened ?? s.result?.name;
+    return s.running || !name ? null : api.tokenLabel(name, id);
+  };
+
   function render(state) {
     const s = state.train;
     const ready = state.status.phase === "ready";
@@ -802,9 +839,9 @@ export function mountTrain(root, store, api) {
             "tr",
             { dataset: { id: m.id, left: m.left, right: m.right, count: m.count } },
             h("td", { class: "num", text: String(m.id) }),
-            tokenCell(m.leftText, m.leftBytes),
-            tokenCell(m.rightText, m.rightBytes),
-            tokenCell(m.tokenText, m.tokenBytes),
+            tokenCell(m.leftText, m.leftBytes, wholeLabel(m.left)),
+            tokenCell(m.rightText, m.rightBytes, wholeLabel(m.right)),
+            tokenCell(m.tokenText, m.tokenBytes, wholeLabel(m.id)),
             h("td", { class: "num", text: m.count == null ? "–" : int(m.count) }),
           ),
         );
@@ -837,6 +874,7 @@ export function mountTrain(root, store, api) {
     replayButton.setAttribute("aria-pressed", String(!!s.replay));
 
     // progress
+    onceNote.hidden = !(s.running && !s.stopping && s.merges[s.merges.length - 1]?.count === 1);
     const done = s.stopping ? s.shownAtStop : s.merges.length;
     if (s.running && !s.stopping) shownCount = done;
     const elapsed = (s.running ? performance.now() : s.endedAt) - s.startedAt;

@@ -31,6 +31,12 @@ MERGE_COLUMNS = (
     "token_bytes",
 )
 
+#: A merge's tokens are labelled from at most this many bytes (``*_cut`` columns say when a token is
+#: longer): late in a run without a pre-tokenizer every token is chapter-long, and labelling and
+#: sending them whole took most of the run (issue 19). The page draws a long token's start only and
+#: asks for it whole (``export.token_label``) when it is clicked.
+LABEL_BYTES = 512
+
 
 @exposed
 def check_pattern(pattern: str) -> str:
@@ -76,7 +82,11 @@ class TrainSession:
         "total_bytes", "target"}``; ``interrupted``: Stop's KeyboardInterrupt (Pyodide's interrupt
         buffer) ended the run inside this slice (``self.merges`` holds the complete merges only)."""
         deadline = time.perf_counter() + budget_ms / 1000.0
-        rows, vocab, disp = [], self.vocab, bytepair.token_to_label
+        rows, vocab, head = [], self.vocab, bytepair.token_label_head
+
+        def disp(token: bytes) -> str:
+            return head(token, LABEL_BYTES)[0]
+
         try:
             while not self.done:
                 ev = next(self._it, None)
