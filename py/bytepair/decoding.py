@@ -217,9 +217,10 @@ def token_label_head(b: bytes, max_bytes: int) -> tuple[str, bool]:
     """
     if max_bytes < 4:
         raise ValueError(f"max_bytes must be 4 or more, got {max_bytes}")
-    b = bytes(b)
-    if len(b) <= max_bytes:
-        return token_to_label(b), False
+    view = memoryview(b)  # (TypeError for str; no copy of a long token)
+    if view.nbytes <= max_bytes:
+        return token_to_label(view.tobytes()), False
+    b = view[: max_bytes + 1].tobytes()
     end = max_bytes
     if 0x80 <= b[end] <= 0xBF:  # the first byte left out continues a character: leave that character out
         i = end - 1
