@@ -101,6 +101,7 @@ function tokenCell(text, nBytes = null, whole = null) {
       const got = await whole?.();
       if (got == null) return;
       full = visibleWhitespace(got);
+      button.dataset.whole = "true"; // (the whole label is here)
       if (button.getAttribute("aria-expanded") === "true") button.replaceChildren(tokenCode(full, size), note);
     } catch {
       // (the tokenizer is gone: its start stays shown)
