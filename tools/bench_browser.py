@@ -755,16 +755,42 @@ def _train_long_once(page, frames: list, text: str, vocab: int, until: int, max_
             """() => new Promise((resolve) => {
                 if (document.body.dataset.training !== 'running') return resolve({ ms: 0, text: 'not running' });
                 const t0 = performance.now();
+                const progress = document.querySelector('[data-testid="train-progress-text"]');
+                let said = null; // "Stopped at N merges: saving…" on screen (the tokenizer is being built)
                 new MutationObserver((_, obs) => {
+                    if (said == null && progress.textContent.startsWith('Stopped')) said = performance.now() - t0;
                     if (document.body.dataset.training !== 'stopped') return;
                     obs.disconnect();
-                    resolve({ ms: performance.now() - t0,
+                    resolve({ ms: performance.now() - t0, said_ms: said,
                               text: document.querySelector('[data-testid="train-progress-text"]').textContent });
-                }).observe(document.body, { attributes: true, attributeFilter: ['data-training'] });
+                }).observe(document.body, { attributes: true, attributeFilter: ['data-training'], subtree: true,
+                                            childList: true, characterData: true });
+                performance.clearMarks();
                 document.querySelector('[data-testid="stop-button"]').click();
             })"""
         )
-        stops.append({"in_page_ms": round(out["ms"]), "from_driver_ms": round((time.perf_counter() - r0) * 1000)})
+        # the page's own marks (api.js, views/train.js), ms after the click (as ``stop`` prints them)
+        stages = frame.evaluate(
+            """() => {
+                const at = (n) => performance.getEntriesByName('bytepair:' + n)[0]?.startTime;
+                const t0 = at('stop-click');
+                const out = {};
+                for (const n of ['stop-worker-stopped', 'stop-worker-built', 'stop-reply', 'stop-shown']) {
+                    const t = at(n);
+                    out[n.slice(5)] = t == null || t0 == null ? null : Math.round(t - t0);
+                }
+                return out;
+            }"""
+        )
+        driver_ms = round((time.perf_counter() - r0) * 1000)
+        stops.append(
+            {
+                "said_stopped_ms": None if out.get("said_ms") is None else round(out["said_ms"]),
+                "in_page_ms": round(out["ms"]),
+                "from_driver_ms": driver_ms,
+                "stages_ms": stages,
+            }
+        )
     probe = page.evaluate(
         """() => { const p = window.__probe; clearInterval(p.timer);
                    return { late: p.late, long: p.longMs / (performance.now() - p.t0) }; }"""
