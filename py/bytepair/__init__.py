@@ -28,10 +28,10 @@ from .decoding import (
     bytes_to_unicode,
     gpt2_unview,
     gpt2_view,
+    token_label_head,
     token_note,
     token_to_display,
     token_to_display_parts,
-    token_label_head,
     token_to_label,
 )
 from .explain import explain_tokens, token_story
