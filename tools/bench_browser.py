@@ -703,7 +703,7 @@ _COURSE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>b
 _MERGES_SHOWN = """() => {
   const t = document.querySelector('[data-testid="train-progress-text"]').textContent;
   const n = Number(t.split(' / ')[0].replace(/,/g, ''));
-  return { n: Number.isFinite(n) ? n : 0, phase: document.body.dataset.training };
+  return { n: Number.isFinite(n) ? n : 0, phase: document.body.dataset.training, text: t };
 }"""
 
 
@@ -744,9 +744,11 @@ def _train_long_once(page, frames: list, text: str, vocab: int, until: int, max_
             got = frame.evaluate(_MERGES_SHOWN)
             row["read_ms"].append(round((time.perf_counter() - r0) * 1000))
             row["merges"].append(got["n"])
+            if got["phase"] != "running":
+                row["ended"] = got["text"]  # (the run is over: done, or failed)
         samples.append(row)
         print(json.dumps({"bench": label, **row}), file=sys.stderr, flush=True)
-        if all(n >= until for n in row["merges"]) or row["s"] >= max_s:
+        if all(n >= until for n in row["merges"]) or row["s"] >= max_s or "ended" in row:
             break
     stops = []
     for frame in frames:
