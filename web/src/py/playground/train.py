@@ -67,7 +67,10 @@ class TrainSession:
         self.total_bytes = len(utf8(text))  # a lone surrogate counts as U+FFFD, as the trainer sees it
         self.target = vocab_size - 256
         self.merges: dict[tuple[int, int], int] = {}
+        # each token's first LABEL_BYTES + 3 bytes (enough for its label's head) and its length in bytes:
+        # not the whole tokens, which the trainer already holds (late in a long run, GBs of them)
         self.vocab = {i: bytes([i]) for i in range(256)}
+        self.lengths = dict.fromkeys(range(256), 1)
         self._it = bytepair.train_iter(
             text, vocab_size, pattern=pattern, min_frequency=min_frequency, normalization=self.normalization
         )
@@ -82,7 +85,7 @@ class TrainSession:
         "total_bytes", "target"}``; ``interrupted``: Stop's KeyboardInterrupt (Pyodide's interrupt
         buffer) ended the run inside this slice (``self.merges`` holds the complete merges only)."""
         deadline = time.perf_counter() + budget_ms / 1000.0
-        rows, vocab, head = [], self.vocab, bytepair.token_label_head
+        rows, vocab, lengths, head = [], self.vocab, self.lengths, bytepair.token_label_head
 
         def disp(token: bytes) -> str:
             return head(token, LABEL_BYTES)[0]
@@ -93,11 +96,11 @@ class TrainSession:
                 if ev is None:
                     self.done = True
                     break
-                (left, right), vocab[ev.id], self.merges[ev.pair] = ev.pair, ev.token, ev.id
-                a, b = vocab[left], vocab[right]
+                (left, right), self.merges[ev.pair] = ev.pair, ev.id
+                vocab[ev.id], lengths[ev.id] = ev.token[: LABEL_BYTES + 3], len(ev.token)
                 rows.append(
-                    (ev.id, left, right, disp(a), disp(b), disp(ev.token), ev.count, ev.n_tokens)
-                    + (len(a), len(b), len(ev.token))
+                    (ev.id, left, right, disp(vocab[left]), disp(vocab[right]), disp(vocab[ev.id]), ev.count)
+                    + (ev.n_tokens, lengths[left], lengths[right], lengths[ev.id])
                 )
                 if time.perf_counter() >= deadline:
                     break
