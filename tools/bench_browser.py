@@ -6,6 +6,7 @@
     python tools/bench_browser.py peers [DIST_DIR]                 # vs js-tiktoken / gpt-tokenizer, same page
     python tools/bench_browser.py models [--runs 1] [--dirs D ...] [NAME ...]  # choosing a model -> first count
     python tools/bench_browser.py stop [--mb 3] [--at 20,200,2000] [--runs 5]  # Stop latency, isolated vs not
+    python tools/bench_browser.py train-long [--until 20000] [--max-s 600] [--modes page,course]
     python tools/bench_browser.py network [--runs 3] [--profiles phone,desktop] [--no-isolate] [DIST_DIR ...]
 
 ``network`` (issue 20): a first and a second visit to ``#tokenize`` on a slow phone (slow 4G, CPU 4x)
@@ -64,6 +65,13 @@ after the click: ``worker-stopped`` (the worker left the merge loop),
 IndexedDB). The page must say "Stopped after N merges" and the saved tokenizer
 hold exactly the N merges shown when Stop was clicked (else the bench exits
 with an error).
+
+``train-long`` (issue 19): 1.5 MB of KJV with no pre-tokenizer towards vocab 60,000, in the full
+page and in two Train embeds on one same-site course page (one renderer process, one runtime): a
+``setInterval`` every 50 ms in the host page records how late it fires (p50/p95/max; the target is
+p95 within 100 ms), with the share of time in long main-thread tasks; merges shown and the time to
+read them (driver -> page -> driver) about every second; then Stop, click -> "Stopped after" (target
+0.5 s). ``--until``/``--max-s`` stop earlier (on a shared machine 60,000 merges take long).
 
 Needs Chromium at /usr/bin/chromium and the ``playwright`` package; run
 ``python build.py`` first (``python build.py bench`` does).
@@ -669,6 +677,186 @@ def bench_stop(mb: float, points: list[int], runs: int = 1, directory: pathlib.P
     return rows
 
 
+#: The host page's timer probe (issue 19): a setInterval every PROBE_MS whose lateness (ms after
+#: the time it was due: the previous tick + PROBE_MS) is recorded, in the page that holds the widgets.
+PROBE_MS = 50
+_PROBE = """(ms) => {
+  const p = (window.__probe = { late: [], last: performance.now(), t0: performance.now(), longMs: 0 });
+  // main-thread tasks over 50 ms (this page's and its same-process embeds'): the share of the time they took
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) p.longMs += e.duration;
+  }).observe({ type: "longtask" });
+  p.timer = setInterval(() => {
+    const now = performance.now();
+    p.late.push(now - p.last - ms);
+    p.last = now;
+  }, ms);
+}"""
+
+#: A same-site course page with two Train embeds (as in issue 19: one renderer process, one runtime).
+_COURSE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench course</title></head>
+<body><h1>Lesson</h1>
+<iframe id="w1" src="{url}?embed=1#train" style="width:900px;height:900px"></iframe>
+<iframe id="w2" src="{url}?embed=1#train" style="width:900px;height:900px"></iframe>
+</body></html>"""
+
+_MERGES_SHOWN = """() => {
+  const t = document.querySelector('[data-testid="train-progress-text"]').textContent;
+  const n = Number(t.split(' / ')[0].replace(/,/g, ''));
+  return { n: Number.isFinite(n) ? n : 0, phase: document.body.dataset.training, text: t };
+}"""
+
+
+def _pct(xs: list[float], q: float) -> float | None:
+    xs = sorted(xs)
+    return round(xs[min(len(xs) - 1, int(q * len(xs)))], 1) if xs else None
+
+
+def _train_long_once(page, frames: list, text: str, vocab: int, until: int, max_s: float, label: str) -> dict:
+    """Start a run in each of ``frames`` (the page itself or its embeds), sample merges shown and the
+    DOM read latency about every second until ``until`` merges (in each) or ``max_s`` s, then Stop each
+    and time click -> "stopped" in its frame. The host page's timer probe runs throughout."""
+    for k, frame in enumerate(frames):
+        frame.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=READY_TIMEOUT_MS)
+        frame.locator('[data-testid="train-text"]').evaluate(
+            """(el, t) => {
+                el.value = '';
+                el.focus();
+                const data = new DataTransfer();
+                data.setData('text/plain', t);
+                el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+            }""",
+            text,
+        )
+        frame.fill('[data-testid="train-vocab"]', str(vocab))
+        frame.select_option('[data-testid="train-pattern"]', "none")
+        frame.fill('[data-testid="train-name"]', f"{label}-{k}")
+    page.evaluate(_PROBE, PROBE_MS)
+    t0 = time.perf_counter()
+    for frame in frames:
+        frame.locator('[data-action="train"]').click()
+    samples: list[dict] = []
+    while True:
+        time.sleep(1.0)
+        row: dict = {"s": round(time.perf_counter() - t0, 1), "merges": [], "read_ms": []}
+        for frame in frames:
+            r0 = time.perf_counter()
+            got = frame.evaluate(_MERGES_SHOWN)
+            row["read_ms"].append(round((time.perf_counter() - r0) * 1000))
+            row["merges"].append(got["n"])
+            if got["phase"] != "running":
+                row["ended"] = got["text"]  # (the run is over: done, or failed)
+        samples.append(row)
+        print(json.dumps({"bench": label, **row}), file=sys.stderr, flush=True)
+        if all(n >= until for n in row["merges"]) or row["s"] >= max_s or "ended" in row:
+            break
+    stops = []
+    for frame in frames:
+        r0 = time.perf_counter()
+        out = frame.evaluate(
+            """() => new Promise((resolve) => {
+                if (document.body.dataset.training !== 'running') return resolve({ ms: 0, text: 'not running' });
+                const t0 = performance.now();
+                const progress = document.querySelector('[data-testid="train-progress-text"]');
+                let said = null; // "Stopped at N merges: saving…" on screen (the tokenizer is being built)
+                new MutationObserver((_, obs) => {
+                    if (said == null && progress.textContent.startsWith('Stopped')) said = performance.now() - t0;
+                    if (document.body.dataset.training !== 'stopped') return;
+                    obs.disconnect();
+                    resolve({ ms: performance.now() - t0, said_ms: said,
+                              text: document.querySelector('[data-testid="train-progress-text"]').textContent });
+                }).observe(document.body, { attributes: true, attributeFilter: ['data-training'], subtree: true,
+                                            childList: true, characterData: true });
+                performance.clearMarks();
+                document.querySelector('[data-testid="stop-button"]').click();
+            })"""
+        )
+        # the page's own marks (api.js, views/train.js), ms after the click (as ``stop`` prints them)
+        stages = frame.evaluate(
+            """() => {
+                const at = (n) => performance.getEntriesByName('bytepair:' + n)[0]?.startTime;
+                const t0 = at('stop-click');
+                const out = {};
+                for (const n of ['stop-worker-stopped', 'stop-worker-built', 'stop-reply', 'stop-shown']) {
+                    const t = at(n);
+                    out[n.slice(5)] = t == null || t0 == null ? null : Math.round(t - t0);
+                }
+                return out;
+            }"""
+        )
+        driver_ms = round((time.perf_counter() - r0) * 1000)
+        stops.append(
+            {
+                "said_stopped_ms": None if out.get("said_ms") is None else round(out["said_ms"]),
+                "in_page_ms": round(out["ms"]),
+                "from_driver_ms": driver_ms,
+                "stages_ms": stages,
+            }
+        )
+    probe = page.evaluate(
+        """() => { const p = window.__probe; clearInterval(p.timer);
+                   return { late: p.late, long: p.longMs / (performance.now() - p.t0) }; }"""
+    )
+    late = probe["late"]
+    rates = []
+    for a, b in zip(samples, samples[1:]):
+        dt = b["s"] - a["s"]
+        rates.append(round(sum(b["merges"]) - sum(a["merges"])) / dt if dt else 0)
+    # merges/s over time: per ~tenth of the run (all widgets together)
+    step = max(1, len(samples) // 10)
+    curve = [
+        {"s": samples[i]["s"], "merges": sum(samples[i]["merges"]), "per_s": round(rates[i - 1], 1) if i else None}
+        for i in range(0, len(samples), step)
+    ]
+    reads = [x for s in samples for x in s["read_ms"]]
+    return {
+        "what": f"train-long {label}: {len(text.encode('utf-8')) / MB:.2f} MB KJV, no pre-tokenizer, vocab {vocab}",
+        "widgets": len(frames),
+        "ran_s": samples[-1]["s"],
+        "merges_reached": samples[-1]["merges"],
+        "timer_late_ms": {"p50": _pct(late, 0.5), "p95": _pct(late, 0.95), "max": _pct(late, 1.0), "n": len(late)},
+        "p95_vs_100ms_target": round((_pct(late, 0.95) or 0) / 100, 2),
+        "long_task_share": round(probe["long"], 2),
+        "dom_read_ms": {"p50": _pct(reads, 0.5), "p95": _pct(reads, 0.95), "max": _pct(reads, 1.0)},
+        "stop_ms": stops,
+        "merges_per_s": curve,
+    }
+
+
+def bench_train_long(
+    mb: float, vocab: int, until: int, max_s: float, modes: list[str], directory: pathlib.Path = DIST
+) -> list[dict]:
+    """Issue 19: train ``mb`` MB of KJV with no pre-tokenizer to ``vocab`` in the full page ("page")
+    and in two Train embeds on one same-site course page ("course"); timer lateness in the host page
+    (p50/p95/max), the share of time in main-thread tasks over 50 ms, merges/s over time, DOM read
+    latency (driver -> page -> driver), Stop latency (click -> "Stopped after" in the page).
+    ``until``/``max_s``: Stop after that many merges in each run, or that many seconds."""
+    from tools.corpora import load_kjv
+
+    text = load_kjv().encode("utf-8")[: int(mb * MB)].decode("utf-8", errors="ignore")
+    rows = []
+    with served(directory) as url, chromium() as browser:
+        for mode in modes:
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            context.set_default_timeout(600_000)
+            page = context.new_page()
+            if mode == "page":
+                page.goto(url + "#train")
+                rows.append(_train_long_once(page, [page], text, vocab, until, max_s, "page"))
+            else:
+                course = url + "bench-course.html"
+                page.route(
+                    course,
+                    lambda route: route.fulfill(content_type="text/html", body=_COURSE.format(url=url)),
+                )
+                page.goto(course)
+                handles = [page.locator(f"#w{k}").element_handle().content_frame() for k in (1, 2)]
+                rows.append(_train_long_once(page, handles, text, vocab, until, max_s, "course"))
+            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+            context.close()
+    return rows
+
+
 #: Network and CPU profiles of ``network`` (Chrome DevTools Protocol: Network.emulateNetworkConditions,
 #: Emulation.setCPUThrottlingRate). ``phone``: issue 20's "slow 4G" (1.6 Mbit/s down, 750 kbit/s up,
 #: 150 ms round trip) and the CPU slowed 4x, on a 390x844 touch screen; ``desktop``: no throttling.
@@ -800,6 +988,13 @@ def main(argv: list[str] | None = None) -> int:
     p_stop.add_argument("--at", default="20,200,2000", help="merges shown when Stop is clicked (comma-separated)")
     p_stop.add_argument("--runs", type=int, default=1, help="Stops at each point (medians are printed)")
     p_stop.add_argument("--dir", type=pathlib.Path, default=DIST, help="built site (default web/dist)")
+    p_long = sub.add_parser("train-long", help="issue 19: timers, merges/s, Stop on 1.5 MB, no pre-tokenizer")
+    p_long.add_argument("--mb", type=float, default=1.5, help="MB of KJV to train on (default 1.5)")
+    p_long.add_argument("--vocab", type=int, default=60000)
+    p_long.add_argument("--until", type=int, default=60000 - 256, help="Stop once each run shows this many merges")
+    p_long.add_argument("--max-s", type=float, default=600, help="... or after this many seconds")
+    p_long.add_argument("--modes", default="page,course", help="comma-separated: page, course (two embeds)")
+    p_long.add_argument("--dir", type=pathlib.Path, default=DIST, help="built site (default web/dist)")
     p_net = sub.add_parser("network", help="bytes on the wire, Ready and first count: slow phone and desktop")
     p_net.add_argument("--runs", type=int, default=3)
     p_net.add_argument("--profiles", default="phone,desktop", help="comma-separated: phone, desktop")
@@ -818,6 +1013,8 @@ def main(argv: list[str] | None = None) -> int:
         rows = bench_models(args.names, args.runs, args.dirs)
     elif args.what == "stop":
         rows = bench_stop(args.mb, [int(x) for x in args.at.split(",")], args.runs, args.dir)
+    elif args.what == "train-long":
+        rows = bench_train_long(args.mb, args.vocab, args.until, args.max_s, args.modes.split(","), args.dir)
     elif args.what == "peers":
         rows = bench_peers(args.dist)
     else:

@@ -196,6 +196,41 @@ def token_to_label(b: bytes) -> str:
     return "".join(text_label(text) if is_text else "<" + text + ">" for is_text, text in token_to_display_parts(b))
 
 
+def token_label_head(b: bytes, max_bytes: int) -> tuple[str, bool]:
+    """The :func:`token_to_label` of the first ``max_bytes`` bytes of a token, cut before a
+    character that would not fit whole (a UTF-8 sequence is never split, so a long token's head
+    shows no ``<e0a6>``-style fragment that the whole token does not have).
+
+    Late in a training run without a pre-tokenizer every merge makes a token tens of KB long;
+    labelling it whole took most of the run's time (issue 19), and views draw its start only.
+
+    Args:
+        b: token *bytes*.
+        max_bytes: at most this many bytes are labelled (>= 4, so a character always fits).
+
+    Returns:
+        ``(label, cut)``: the label (*characters*) and whether bytes were left out.
+
+    Raises:
+        TypeError: ``b`` is not bytes-like.
+        ValueError: ``max_bytes`` is below 4.
+    """
+    if max_bytes < 4:
+        raise ValueError(f"max_bytes must be 4 or more, got {max_bytes}")
+    view = memoryview(b)  # (TypeError for str; no copy of a long token)
+    if view.nbytes <= max_bytes:
+        return token_to_label(view.tobytes()), False
+    b = view[: max_bytes + 1].tobytes()
+    end = max_bytes
+    if 0x80 <= b[end] <= 0xBF:  # the first byte left out continues a character: leave that character out
+        i = end - 1
+        while i > end - 4 and 0x80 <= b[i] <= 0xBF:
+            i -= 1
+        if _utf8_length(b[i]) > end - i:
+            end = i
+    return token_to_label(b[:end]), True
+
+
 def _utf8_length(lead: int) -> int:
     """Bytes in a UTF-8 sequence starting with ``lead`` (RFC 3629), 0 for a byte that cannot start one."""
     if 0xC2 <= lead <= 0xDF:

@@ -19,8 +19,10 @@ from bytepair.decoding import (
     bytes_to_unicode,
     gpt2_unview,
     gpt2_view,
+    token_label_head,
     token_to_display,
     token_to_display_parts,
+    token_to_label,
 )
 from tests.hypothesis_profiles import examples
 
@@ -191,3 +193,17 @@ def test_gpt2_round_trip(b):
 def test_gpt2_unview_rejects_chars_outside_table(s):
     with pytest.raises(ValueError, match=r"at index \d"):
         gpt2_unview(s)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.text(min_size=0, max_size=60), st.integers(min_value=4, max_value=80))
+def test_label_head_is_the_label_of_the_whole_characters_that_fit(text, max_bytes):
+    # reference: Python's UTF-8 codec keeps the characters whose bytes all fit in the first max_bytes
+    b = text.encode("utf-8")
+    kept = b[:max_bytes].decode("utf-8", errors="ignore").encode("utf-8")
+    assert token_label_head(b, max_bytes) == (token_to_label(kept), len(b) > max_bytes)
+
+
+def test_label_head_rejects_a_limit_below_one_character():
+    with pytest.raises(ValueError):
+        token_label_head(b"abc", 3)

@@ -148,6 +148,32 @@ def test_finish_keeps_the_first_limit_merges(pg):
     assert kept.merges == bytepair.train(text, 256 + 7, pattern="gpt2").merges
 
 
+def test_a_long_token_is_streamed_shortened_and_given_whole_on_demand(pg):
+    # no pre-tokenizer on a repeated verse: tokens over LABEL_BYTES appear (the reference: minbpe-style
+    # training in bytepair.train, and Python's UTF-8 codec for the shortened label)
+    from playground.train import LABEL_BYTES
+
+    text = ("In the beginning God created the heaven and the earth. " * 3 + "\n") * 40
+    session = pg.TrainSession(text, 256 + 200, "none")
+    cols: dict[str, list] = {}
+    while True:
+        batch = json.loads(session.step(50))
+        for k, v in batch["events"].items():
+            cols.setdefault(k, []).extend(v)
+        if batch["done"]:
+            break
+    tok = bytepair.train(text, 256 + 200, pattern="none")
+    assert cols["token_bytes"] == [len(tok.token_bytes(i)) for i in cols["id"]]
+    long = [k for k, n in enumerate(cols["token_bytes"]) if n > LABEL_BYTES]
+    assert long
+    for k in long:
+        head = tok.token_bytes(cols["id"][k])[:LABEL_BYTES].decode("utf-8", errors="ignore")
+        assert cols["token_text"][k] == bytepair.token_to_label(head.encode("utf-8"))
+    pg.register_trained("verse", json.loads(session.finish("verse"))["json"])
+    i = cols["id"][long[-1]]
+    assert pg.token_label("verse", i) == bytepair.token_to_label(tok.token_bytes(i))
+
+
 def test_merges_table_and_export_files_forward_bytepair(pg):
     from bytepair import hf_export
 

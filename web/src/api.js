@@ -874,6 +874,10 @@ export function createApi({ onStatus, shared = false }) {
     async mergesTable(name) {
       return call("mergesTable", await use(name, "mergesTable(name)"));
     },
+    /** The whole label (string) of token `id` of a tokenizer: a long token drawn shortened (issue 19). */
+    async tokenLabel(name, id) {
+      return call("tokenLabel", await use(name, "tokenLabel(name, id)"), id);
+    },
     /** The .tiktoken rank file (Uint8Array) of any tokenizer. */
     async tiktokenFile(name) {
       return call("tiktokenFile", await use(name, "tiktokenFile(name)"));

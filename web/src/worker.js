@@ -631,6 +631,11 @@ const api = {
     return guarded(() => JSON.parse(py("merges_table", name)));
   },
 
+  /** The whole label of token `id` of a tokenizer (a long token the Train view drew shortened). */
+  tokenLabel(name, id) {
+    return guarded(() => py("token_label", name, id));
+  },
+
   /** Download files and load-it-in-Python snippets: {tokenizer_json, tiktoken, bytepair_json, snippets, file_names, problems}. */
   exportFiles(name) {
     return guarded(() => JSON.parse(py("export_files", name)));

@@ -14,7 +14,9 @@ import { exportPanel } from "./train_export.js";
 import { mountLargeText } from "../largetext.js";
 
 const MAX_ROWS = 300; // merges rows kept in the table (newest first)
-const LIVE_TABLE_MS = 250; // during a run, the merges table is brought up to date at most this often
+// during a run, the merges table is brought up to date at most this often (rebuilding 300 rows 4 times a
+// second kept the main thread busy 78% of a long run, timers a second late: issue 19, bench_browser train-long)
+const LIVE_TABLE_MS = 1000;
 const SETTINGS_KEY = "train-settings"; // storage.saveText keys: the form's choices, the last run
 const LAST_RUN_KEY = "train-last-run";
 const REPLAY_SPEEDS = [1, 5, 20, 100, 500]; // merges per second
@@ -73,7 +75,9 @@ export const LONG_TOKEN_SHOWN = 24;
  * page's time into layout, issue 19) shows its first LONG_TOKEN_SHOWN characters and its length
  * on one line, "<first chars>… (1,234 bytes)"; a click (or Enter) on it shows it whole, and again
  * shortens it. nBytes: the token's length in bytes (Python's `*_bytes` columns; null for a run
- * saved before those existed: then its length in characters).
+ * saved before those existed: then its length in characters). whole: null, or a function giving
+ * a Promise of the token's whole label (Python labels only a long token's start in the stream:
+ * playground train.LABEL_BYTES), or null when it cannot yet (a run still going).
  */
 /** A size in bytes in the locale's words and digits ("512 B", "1.5 KB", "2.25 MB"; 1 KB = 1024 B). */
 function sizeText(n) {
@@ -91,7 +95,7 @@ function durationText(ms) {
   return t("train.unit.min", { m: Math.floor(sec / 60), s: Math.round(sec % 60) });
 }
 
-function tokenCell(text, nBytes = null) {
+function tokenCell(text, nBytes = null, whole = null) {
   const shown = visibleWhitespace(text);
   const lines = shown.split("\n").length;
   if (shown.length <= LONG_TOKEN_CHARS && lines <= 2) return h("td", { class: "tok-cell" }, tokenCode(shown, shown));
@@ -106,10 +110,21 @@ function tokenCell(text, nBytes = null) {
     code,
     note,
   );
-  button.addEventListener("click", () => {
+  let full = null; // the whole label, once asked for
+  button.addEventListener("click", async () => {
     const open = button.getAttribute("aria-expanded") !== "true";
     button.setAttribute("aria-expanded", String(open));
-    button.replaceChildren(open ? tokenCode(shown, size) : code, note);
+    button.replaceChildren(open ? tokenCode(full ?? shown, size) : code, note);
+    if (!open || full != null) return;
+    try {
+      const got = await whole?.();
+      if (got == null) return;
+      full = visibleWhitespace(got);
+      button.dataset.whole = "true"; // (the whole label is here)
+      if (button.getAttribute("aria-expanded") === "true") button.replaceChildren(tokenCode(full, size), note);
+    } catch {
+      // (the tokenizer is gone: its start stays shown)
+    }
   });
   return h("td", { class: "tok-cell" }, button);
 }
@@ -807,6 +822,30 @@ export function mountTrain(root, store, api) {
   let tableAt = 0; // when the merges table last changed (performance.now())
   let shownCount = 0; // merges the progress line shows now (Stop keeps exactly these)
 
+  // late in a run every pair left may occur once (no pre-tokenizer: each merge then glues two long
+  // stretches of this text together, tokens no other text has): say so, and offer to stop (issue 19)
+  const onceNote = h(
+    "p",
+    { class: "hint", dataset: { testid: "train-pairs-once" }, hidden: true },
+    h("span", { text: t("train.once.note"), dataset: { i18n: "train.once.note" } }),
+    " ",
+    h("button", {
+      type: "button",
+      class: "button small secondary",
+      text: t("train.once.stop"),
+      dataset: { action: "stop-once", i18n: "train.once.stop" },
+      on: { click: () => stopButton.click() },
+    }),
+  );
+  $(root, '[data-testid="train-progress"]').after(onceNote);
+
+  // a long token's whole label, from the run's tokenizer once it is built (null while a run is going)
+  const wholeLabel = (id) => () => {
+    const s = store.state.train;
+    const name = s.opened ?? s.result?.name;
+    return s.running || !name ? null : api.tokenLabel(name, id);
+  };
+
   function render(state) {
     const s = state.train;
     const ready = state.status.phase === "ready";
@@ -840,10 +879,10 @@ export function mountTrain(root, store, api) {
             "tr",
             { dataset: { id: m.id, left: m.left, right: m.right, count: m.count } },
             h("td", { class: "num", text: String(m.id) }),
-            tokenCell(m.leftText, m.leftBytes),
-            tokenCell(m.rightText, m.rightBytes),
-            tokenCell(m.tokenText, m.tokenBytes),
-            h("td", { class: "num", text: num(m.count) }),
+            tokenCell(m.leftText, m.leftBytes, wholeLabel(m.left)),
+            tokenCell(m.rightText, m.rightBytes, wholeLabel(m.right)),
+            tokenCell(m.tokenText, m.tokenBytes, wholeLabel(m.id)),
+            h("td", { class: "num", text: m.count == null ? "–" : num(m.count) }),
           ),
         );
       }
@@ -875,6 +914,7 @@ export function mountTrain(root, store, api) {
     replayButton.setAttribute("aria-pressed", String(!!s.replay));
 
     // progress
+    onceNote.hidden = !(s.running && !s.stopping && s.merges[s.merges.length - 1]?.count === 1);
     const done = s.stopping ? s.shownAtStop : s.merges.length;
     if (s.running && !s.stopping) shownCount = done;
     const elapsed = (s.running ? performance.now() : s.endedAt) - s.startedAt;

@@ -31,7 +31,7 @@ os.environ.setdefault("BYTEPAIR_DATA_DIR", "/home/pyodide/bytepair-data")
 # (imported after the data directory is set)
 from .chat import chat_breakdown, chat_requirements, chat_tools_check  # noqa: E402
 from .convert import CallError, call  # noqa: E402
-from .export import export_files, merges_table, tiktoken_file, tokenizer_json  # noqa: E402
+from .export import export_files, merges_table, tiktoken_file, token_label, tokenizer_json  # noqa: E402
 from .loading import (  # noqa: E402
     facts,
     forget_trained,
@@ -76,6 +76,7 @@ __all__ = [
     "get_tokenizer",
     "load_model",
     "merges_table",
+    "token_label",
     "model_file_needed",
     "prepare",
     "register_file",

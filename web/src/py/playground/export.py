@@ -40,6 +40,14 @@ def merges_table(name: str) -> str:
 
 
 @exposed
+def token_label(name: str, token_id: int) -> str:
+    """The whole label (``bytepair.token_to_label``) of token ``token_id`` of tokenizer ``name``: a
+    long token the Train view drew shortened, shown whole on demand (the stream labels only the
+    first ``train.LABEL_BYTES`` bytes)."""
+    return bytepair.token_to_label(get_tokenizer(name).token_bytes(int(token_id)))
+
+
+@exposed
 def export_files(name: str) -> str:
     """The download files of a tokenizer and their "load it in Python" snippets
     (``bytepair.hf_export``): JSON ``{tokenizer_json, tiktoken, bytepair_json, snippets, file_names,

@@ -31,6 +31,12 @@ MERGE_COLUMNS = (
     "token_bytes",
 )
 
+#: A merge's tokens are labelled from at most this many bytes (``*_cut`` columns say when a token is
+#: longer): late in a run without a pre-tokenizer every token is chapter-long, and labelling and
+#: sending them whole took most of the run (issue 19). The page draws a long token's start only and
+#: asks for it whole (``export.token_label``) when it is clicked.
+LABEL_BYTES = 512
+
 
 @exposed
 def check_pattern(pattern: str) -> str:
@@ -61,7 +67,10 @@ class TrainSession:
         self.total_bytes = len(utf8(text))  # a lone surrogate counts as U+FFFD, as the trainer sees it
         self.target = vocab_size - 256
         self.merges: dict[tuple[int, int], int] = {}
+        # each token's first LABEL_BYTES + 3 bytes (enough for its label's head) and its length in bytes:
+        # not the whole tokens, which the trainer already holds (late in a long run, GBs of them)
         self.vocab = {i: bytes([i]) for i in range(256)}
+        self.lengths = dict.fromkeys(range(256), 1)
         self._it = bytepair.train_iter(
             text, vocab_size, pattern=pattern, min_frequency=min_frequency, normalization=self.normalization
         )
@@ -76,18 +85,22 @@ class TrainSession:
         "total_bytes", "target"}``; ``interrupted``: Stop's KeyboardInterrupt (Pyodide's interrupt
         buffer) ended the run inside this slice (``self.merges`` holds the complete merges only)."""
         deadline = time.perf_counter() + budget_ms / 1000.0
-        rows, vocab, disp = [], self.vocab, bytepair.token_to_label
+        rows, vocab, lengths, head = [], self.vocab, self.lengths, bytepair.token_label_head
+
+        def disp(token: bytes) -> str:
+            return head(token, LABEL_BYTES)[0]
+
         try:
             while not self.done:
                 ev = next(self._it, None)
                 if ev is None:
                     self.done = True
                     break
-                (left, right), vocab[ev.id], self.merges[ev.pair] = ev.pair, ev.token, ev.id
-                a, b = vocab[left], vocab[right]
+                (left, right), self.merges[ev.pair] = ev.pair, ev.id
+                vocab[ev.id], lengths[ev.id] = ev.token[: LABEL_BYTES + 3], len(ev.token)
                 rows.append(
-                    (ev.id, left, right, disp(a), disp(b), disp(ev.token), ev.count, ev.n_tokens)
-                    + (len(a), len(b), len(ev.token))
+                    (ev.id, left, right, disp(vocab[left]), disp(vocab[right]), disp(vocab[ev.id]), ev.count)
+                    + (ev.n_tokens, lengths[left], lengths[right], lengths[ev.id])
                 )
                 if time.perf_counter() >= deadline:
                     break
