@@ -143,7 +143,13 @@ async function startRuntime() {
   wheelsWarm.catch(() => {}); // only a head start: loadPackage reports failures
   const started = await startPyodide(
     loadPyodide,
-    { indexURL: new URL(PYODIDE_DIR, SITE).href, stdout: () => {}, stderr: (line) => console.warn("[python]", line) },
+    {
+      indexURL: new URL(PYODIDE_DIR, SITE).href,
+      // the standard library trimmed to what the site imports (tools/stdlib_trim.py)
+      ...(manifest.stdlib ? { stdLibURL: new URL(manifest.stdlib, SITE).href } : {}),
+      stdout: () => {},
+      stderr: (line) => console.warn("[python]", line),
+    },
     snapshot,
     SITE,
     mark,
@@ -160,7 +166,7 @@ runtime.catch(() => {}); // boot() reports it
  * cache without asking the server). Content-named files lose their hash.
  */
 function markDownloads() {
-  const big = /(pyodide\.asm\.(mjs|wasm)|python_stdlib\.zip|snap\.gz|manifest\.json)$/;
+  const big = /(pyodide\.asm\.(mjs|wasm)|python_stdlib[\w-]*\.zip|snap(\.gz)?|manifest\.json)$/;
   const transfer = {};
   for (const entry of performance.getEntriesByType("resource")) {
     const file = new URL(entry.name).pathname
