@@ -53,6 +53,12 @@ SAFETY = (
 )
 
 
+#: Modules whose imports inside functions are followed too: Pyodide's package loader unpacks wheels
+#: with ``tarfile``/``zipfile`` and reads their metadata (``importlib.metadata`` -> ``email``) only
+#: when ``loadPackage`` runs (a start without the memory snapshot); ``email`` parses that metadata.
+LAZY = ("pyodide", "_pyodide", "importlib", "email")
+
+
 def _module_name(path: str) -> str | None:
     """``a/b/c.py`` -> ``a.b.c``, ``a/b/__init__.py`` -> ``a.b``; None for other files."""
     if not path.endswith(".py"):
@@ -168,7 +174,8 @@ def trim_stdlib(data: bytes, wheels: list[pathlib.Path]) -> tuple[bytes, list[st
         parent = mod.rpartition(".")[0]
         if parent:
             todo.append(parent)  # importing a.b runs a/__init__.py
-        todo.extend(imports_of(src.read(modules[mod]), mod, mod in packages, lazy=False))
+        lazy = any(mod == p or mod.startswith(p + ".") for p in LAZY)
+        todo.extend(imports_of(src.read(modules[mod]), mod, mod in packages, lazy=lazy))
     kept_files = {modules[m].filename for m in keep}
     kept_dirs = {f.rsplit("/", 1)[0] + "/" for f in kept_files if "/" in f}
     buf = io.BytesIO()

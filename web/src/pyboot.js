@@ -33,6 +33,49 @@ export function usableSnapshot(manifest, expect) {
   return snap;
 }
 
+/** Below this downlink (Mbit/s, navigator.connection's estimate) the snapshot costs more time than it saves. */
+export const SNAPSHOT_MIN_MBPS = 5;
+
+/**
+ * Whether downloading the memory snapshot pays on this connection (issue 20, measured with
+ * tools/bench_browser.py network): it is ~7 MB more on the wire than a normal start needs (the
+ * wheels), which a slow link (1.6 Mbit/s: ~35 s) takes far longer to bring than Python takes to
+ * start (a few seconds, ~4x that on a slow phone). No connection information (Firefox, Safari):
+ * true, as before.
+ *
+ * @param {{saveData?: boolean, effectiveType?: string, downlink?: number} | undefined} connection
+ *   navigator.connection
+ * @returns {boolean}
+ */
+export function snapshotPays(connection) {
+  if (!connection) return true;
+  if (connection.saveData) return false;
+  if (connection.effectiveType && connection.effectiveType !== "4g") return false;
+  return !(typeof connection.downlink === "number" && connection.downlink < SNAPSHOT_MIN_MBPS);
+}
+
+/**
+ * The snapshot to restore: `snapshot` (from usableSnapshot) when the connection makes it pay
+ * (snapshotPays) or when it is already in a cache of this origin (the service worker precaches it
+ * once the page is ready, so a second visit restores it even on a slow link); else null (start
+ * Python normally, fetching only the small wheels).
+ *
+ * @param {{file: string} | null} snapshot
+ * @param {URL} site the site root the snapshot file is relative to
+ * @param {object | undefined} connection navigator.connection
+ * @returns {Promise<object | null>}
+ */
+export async function chooseSnapshot(snapshot, site, connection) {
+  if (!snapshot || snapshotPays(connection)) return snapshot;
+  try {
+    if (typeof caches !== "undefined" && (await caches.match(new URL(snapshot.file, site).href))) return snapshot;
+  } catch {
+    // no Cache API here (an opaque origin): a normal start
+  }
+  console.info("[bytepair] memory snapshot skipped on a slow or metered connection: starting Python normally");
+  return null;
+}
+
 /**
  * Download a snapshot, unzipping a .gz file natively (DecompressionStream).
  *

@@ -13,7 +13,7 @@ import * as Comlink from "../vendor/comlink.mjs";
 import { loadPyodide, version as pyodideVersion, PYODIDE_DIR } from "./pyodide-runtime.js";
 import { BytepairError, installErrorTransfer } from "./errors.js";
 import { callPython } from "./pycall.js";
-import { startPyodide, usableSnapshot } from "./pyboot.js";
+import { chooseSnapshot, startPyodide, usableSnapshot } from "./pyboot.js";
 
 installErrorTransfer(Comlink);
 
@@ -129,11 +129,12 @@ async function startRuntime() {
   mark("worker_started");
   const manifestLoad = fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list").then((r) => r.json());
   manifest = await manifestLoad;
-  const snapshot = usableSnapshot(manifest, {
-    pyodide: pyodideVersion,
-    dataDir: DATA_DIR,
-    adapter: "playground",
-  });
+  // on a slow or metered connection only when cached already (issue 20: the snapshot's bytes cost more than it saves)
+  const snapshot = await chooseSnapshot(
+    usableSnapshot(manifest, { pyodide: pyodideVersion, dataDir: DATA_DIR, adapter: "playground" }),
+    SITE,
+    self.navigator && self.navigator.connection,
+  );
   // Without a snapshot: the wheels download while Python starts (loadPackage then finds them in the HTTP cache).
   const wheelsWarm = snapshot
     ? Promise.resolve()
