@@ -13,7 +13,7 @@ import * as Comlink from "../vendor/comlink.mjs";
 import { loadPyodide, version as pyodideVersion, PYODIDE_DIR } from "./pyodide-runtime.js";
 import { BytepairError, installErrorTransfer } from "./errors.js";
 import { callPython } from "./pycall.js";
-import { chooseSnapshot, startPyodide, usableSnapshot } from "./pyboot.js";
+import { chooseSnapshot, measureMbps, startPyodide, usableSnapshot } from "./pyboot.js";
 
 installErrorTransfer(Comlink);
 
@@ -129,11 +129,13 @@ async function startRuntime() {
   mark("worker_started");
   const manifestLoad = fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list").then((r) => r.json());
   manifest = await manifestLoad;
-  // on a slow or metered connection only when cached already (issue 20: the snapshot's bytes cost more than it saves)
+  // on a slow or metered link only when cached already (issue 20: its bytes cost more time than it saves)
+  const stdlib = new URL(manifest.stdlib || PYODIDE_DIR + "python_stdlib.zip", SITE);
   const snapshot = await chooseSnapshot(
     usableSnapshot(manifest, { pyodide: pyodideVersion, dataDir: DATA_DIR, adapter: "playground" }),
     SITE,
     self.navigator && self.navigator.connection,
+    () => measureMbps(stdlib),
   );
   // Without a snapshot: the wheels download while Python starts (loadPackage then finds them in the HTTP cache).
   const wheelsWarm = snapshot
@@ -147,7 +149,7 @@ async function startRuntime() {
     {
       indexURL: new URL(PYODIDE_DIR, SITE).href,
       // the standard library trimmed to what the site imports (tools/stdlib_trim.py)
-      ...(manifest.stdlib ? { stdLibURL: new URL(manifest.stdlib, SITE).href } : {}),
+      stdLibURL: stdlib.href,
       stdout: () => {},
       stderr: (line) => console.warn("[python]", line),
     },
