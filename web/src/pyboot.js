@@ -46,15 +46,16 @@ export const SNAPSHOT_MIN_MBPS = 8;
  * from the HTTP cache) and measure the link with it.
  *
  * @param {URL} url
- * @returns {Promise<number | null>} Mbit/s of its transfer (bytes on the wire over request to last
- *   byte, so the round trip counts), or null when it came from a cache or could not be measured
+ * @returns {Promise<number | null>} Mbit/s of its transfer (bytes on the wire over first to last
+ *   byte: a slow server's wait before the body does not count), or null when it came from a cache
+ *   or could not be measured
  */
 export async function measureMbps(url) {
   const res = await fetch(url);
   await res.arrayBuffer();
   const entry = performance.getEntriesByName(url.href).pop();
   if (!entry || !entry.transferSize || !entry.responseEnd) return null;
-  return (entry.transferSize * 8) / (Math.max(entry.responseEnd - entry.requestStart, 1) * 1000);
+  return (entry.transferSize * 8) / (Math.max(entry.responseEnd - entry.responseStart, 1) * 1000);
 }
 
 /**
