@@ -36,10 +36,10 @@ export function usableSnapshot(manifest, expect) {
 /**
  * Below this throughput (Mbit/s, measured on the standard library's download) the memory snapshot
  * costs more time than it saves (issue 20, tools/bench_browser.py network): it is ~7 MB more on
- * the wire than a normal start needs (the wheels), ~6 s at 10 Mbit/s, against the few seconds of
- * CPU it saves.
+ * the wire than a normal start needs (the wheels): ~14 s at 4 Mbit/s, about what a normal start
+ * costs a slow phone's CPU; slow 4G (1.6 Mbit/s) measures ~1.4, a busy local server far more.
  */
-export const SNAPSHOT_MIN_MBPS = 8;
+export const SNAPSHOT_MIN_MBPS = 4;
 
 /**
  * Fetch `url` (a file the runtime needs anyway: the standard library, then read by loadPyodide
