@@ -30,7 +30,7 @@ several runs, with the boot stages), encode / train throughput of 1 MB of KJV
 in the page, and the page next to js-tiktoken and gpt-tokenizer loaded into the
 same page (first count per encoding; English and UDHR mix MB/s, ids checked), and
 a first and second visit to Tokenize on a slow-4G phone and a desktop (MB sent, Ready,
-first count; ``network``).
+first count; ``network``), and Lighthouse's mobile performance score (``lighthouse``).
 
 Each figure is the best of ``--repeat`` runs (default 3) to damp noise from
 other processes on the machine.
@@ -296,6 +296,7 @@ def main(argv: list[str] | None = None) -> int:
             results += bench_browser.bench_peers()
             # issue 20: bytes on the wire, Ready and first count on a slow-4G + 4x CPU phone and a desktop
             results += bench_browser.bench_network([bench_browser.DIST], 1, ["phone", "desktop"])
+            results += bench_browser.bench_lighthouse(bench_browser.DIST, 1)  # its mobile performance score
         else:
             results.append({"what": "browser", "skipped": f"{bench_browser.CHROMIUM} is missing"})
     for r in results:

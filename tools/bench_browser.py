@@ -8,6 +8,7 @@
     python tools/bench_browser.py stop [--mb 3] [--at 20,200,2000] [--runs 5]  # Stop latency, isolated vs not
     python tools/bench_browser.py train-long [--until 20000] [--max-s 600] [--modes page,course]
     python tools/bench_browser.py network [--runs 3] [--profiles phone,desktop] [--no-isolate] [DIST_DIR ...]
+    python tools/bench_browser.py lighthouse [--runs 3] [DIST_DIR]  # Lighthouse mobile performance score
 
 ``network`` (issue 20): a first and a second visit to ``#tokenize`` on a slow phone (slow 4G, CPU 4x)
 and a desktop: MB sent before the first exact count and in all, Ready and first count (ms); see
@@ -82,8 +83,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import pathlib
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -885,15 +888,20 @@ def _visit(page, server, navigate) -> dict:
     """Navigate (``navigate()``), wait for Tokenize's first count; the page's clocks and the bytes sent."""
     before = sum(server.body_bytes.values())
     requests = sum(server.hits.values())
+    started = len(server.sent)
     navigate()
     page.wait_for_function("() => window.__bench && window.__bench.count", timeout=READY_TIMEOUT_MS, polling=250)
     got = page.evaluate(
         """() => {
         const nav = performance.getEntriesByType("navigation")[0];
-        return { dom_content_loaded: nav ? nav.domContentLoadedEventEnd : null, ...window.__bench };
+        return { dom_content_loaded: nav ? nav.domContentLoadedEventEnd : null, origin: performance.timeOrigin,
+                 ...window.__bench };
     }"""
     )
-    at_count = sum(server.body_bytes.values()) - before
+    # the bodies of the requests the server answered before the page showed its count (the service
+    # worker's precache starts right after it)
+    count_epoch = (got["origin"] + got["count"]) / 1000
+    at_count = sum(n for t, n in server.sent[started:] if t <= count_epoch)
     page.wait_for_timeout(2000)  # what else the page fetches once counted
     return {
         "dcl_ms": round(got["dom_content_loaded"] or 0),
@@ -965,6 +973,53 @@ def bench_network(dirs: list[pathlib.Path], runs: int, profiles: list[str], isol
     return rows
 
 
+#: npm ``lighthouse`` (not a dependency: install it for the bench with
+#: ``npm i --no-save -E lighthouse@12.2.3``; 13 needs Node 22).
+LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
+
+
+def bench_lighthouse(dist: pathlib.Path = DIST, runs: int = 3, lighthouse: pathlib.Path = LIGHTHOUSE) -> list[dict]:
+    """Lighthouse's mobile performance score (0-100; its default emulation: a mid-range phone on
+    slow 4G, simulated throttling) and its metrics (ms) for ``dist/#tokenize`` served with the
+    COOP/COEP headers, run with the Debian Chromium; medians of ``runs``. A row saying why when
+    ``lighthouse`` is not installed (``npm i --no-save -E lighthouse@12.2.3``)."""
+    import tempfile
+
+    what = "Lighthouse mobile performance, #tokenize"
+    if not lighthouse.exists():
+        return [{"what": what, "skipped": f"{lighthouse} is missing (npm i --no-save -E lighthouse@12.2.3)"}]
+    keys = ("first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "speed-index", "interactive")
+    scores, metrics = [], {k: [] for k in keys}
+    with served(dist) as url, tempfile.TemporaryDirectory(prefix="bytepair-lighthouse-") as tmp:
+        for i in range(runs):
+            report = pathlib.Path(tmp) / f"report{i}.json"
+            cmd = [
+                str(lighthouse),
+                url + "#tokenize",
+                "--only-categories=performance",
+                "--output=json",
+                f"--output-path={report}",
+                "--quiet",
+                f"--chrome-flags=--headless=new {' '.join(CHROMIUM_ARGS)}",
+            ]
+            proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "CHROME_PATH": str(CHROMIUM)})
+            if proc.returncode != 0 or not report.is_file():
+                return [{"what": what, "error": (proc.stderr or proc.stdout)[-2000:]}]
+            got = json.loads(report.read_text(encoding="utf-8"))
+            scores.append(round(100 * (got["categories"]["performance"]["score"] or 0)))
+            for k in keys:
+                metrics[k].append(round(got["audits"][k].get("numericValue") or 0))
+    return [
+        {
+            "what": what,
+            "runs": runs,
+            "score": statistics.median(scores),
+            "score_runs": scores,
+            **{f"{k}_ms": statistics.median(v) for k, v in metrics.items()},
+        }
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -1000,6 +1055,9 @@ def main(argv: list[str] | None = None) -> int:
     p_net.add_argument("--profiles", default="phone,desktop", help="comma-separated: phone, desktop")
     p_net.add_argument("--no-isolate", action="store_true", help="serve without COOP/COEP (as GitHub Pages)")
     p_net.add_argument("dirs", nargs="*", type=pathlib.Path, help="built site directories (default web/dist)")
+    p_lh = sub.add_parser("lighthouse", help="Lighthouse's mobile performance score of #tokenize")
+    p_lh.add_argument("--runs", type=int, default=3)
+    p_lh.add_argument("dist", nargs="?", type=pathlib.Path, default=DIST, help="built site (default web/dist)")
     args = ap.parse_args(argv)
     if not CHROMIUM.exists():
         print(f"bench_browser: {CHROMIUM} is missing (sudo apt-get install chromium)", file=sys.stderr)
@@ -1009,6 +1067,8 @@ def main(argv: list[str] | None = None) -> int:
         rows = bench_boot_vs_fresh(DIST, args.runs) if args.vs_fresh else bench_boot(args.dirs or [DIST], args.runs)
     elif args.what == "network":
         rows = bench_network(args.dirs or [DIST], args.runs, args.profiles.split(","), isolate=not args.no_isolate)
+    elif args.what == "lighthouse":
+        rows = bench_lighthouse(args.dist, args.runs)
     elif args.what == "models":
         rows = bench_models(args.names, args.runs, args.dirs)
     elif args.what == "stop":

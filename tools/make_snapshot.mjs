@@ -6,7 +6,8 @@
 //
 //   node tools/make_snapshot.mjs SPEC.json
 //
-// SPEC: {"pyodide_dir": dir with pyodide.mjs (the site's copy), "wheels": [wheel paths,
+// SPEC: {"pyodide_dir": dir with pyodide.mjs (the site's copy), "stdlib": the standard library
+// archive the site loads (trimmed: tools/stdlib_trim.py), "wheels": [wheel paths,
 // in install order: bytepair, the adapter], "adapter_import": module to import
 // ("playground"), "packages": ["bytepair", "playground"] (every module of these is
 // imported, so no lazy import needs the files later), "data_dir", "data_dir_env",
@@ -31,7 +32,11 @@ if (!specFile) {
 const spec = JSON.parse(fs.readFileSync(specFile, "utf8"));
 const indexURL = path.resolve(spec.pyodide_dir) + path.sep;
 const { loadPyodide } = await import(pathToFileURL(path.join(indexURL, "pyodide.mjs")).href);
-const quiet = { stdout: () => {}, stderr: (line) => process.stderr.write(line + "\n") };
+const quiet = {
+  stdout: () => {},
+  stderr: (line) => process.stderr.write(line + "\n"),
+  ...(spec.stdlib ? { stdLibURL: path.resolve(spec.stdlib) } : {}),
+};
 
 let t0 = performance.now();
 const py = await loadPyodide({ ...quiet, indexURL, _makeSnapshot: true });

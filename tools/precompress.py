@@ -49,6 +49,9 @@ STORE = CACHE / "precompress"
 
 def wants_copies(rel: str, size: int) -> bool:
     """Whether ``rel`` (a path under dist/, ``size`` bytes) should get precompressed copies."""
+    name = rel.rsplit("/", 1)[-1]
+    if name.startswith("python_stdlib-") and name.endswith(".zip"):
+        return True  # the trimmed standard library is stored uncompressed for these copies (stdlib_trim.py)
     return size >= MIN_SIZE and not rel.lower().endswith(SKIP_SUFFIXES)
 
 

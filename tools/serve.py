@@ -20,6 +20,7 @@ import http.server
 import os
 import pathlib
 import sys
+import time
 
 from tools.buildutil import DIST, ROOT
 
@@ -144,6 +145,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     def send_header(self, keyword: str, value: str) -> None:
         if keyword.lower() == "content-length" and getattr(self, "status", None) == 200 and self.command != "HEAD":
             self.server.body_bytes[self.path.split("?", 1)[0]] += int(value)
+            self.server.sent.append((time.time(), int(value)))
         super().send_header(keyword, value)
 
     def end_headers(self) -> None:
@@ -178,7 +180,8 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 class SiteServer(http.server.ThreadingHTTPServer):
     """``hits``: how many times each path (query left out) was requested, for tests and benchmarks;
     ``body_bytes``: the bytes of the bodies sent for it with status 200 (compressed when a copy
-    was sent: what crossed the wire, headers left out)."""
+    was sent: what crossed the wire, headers left out); ``sent``: the same bodies in order, with
+    the time each started (epoch seconds)."""
 
     daemon_threads = True
 
@@ -186,6 +189,7 @@ class SiteServer(http.server.ThreadingHTTPServer):
         super().__init__(*args, **kwargs)
         self.hits: collections.Counter[str] = collections.Counter()
         self.body_bytes: collections.Counter[str] = collections.Counter()
+        self.sent: list[tuple[float, int]] = []  # (epoch s when a 200's headers went out, body bytes)
 
     def handle_error(self, request, client_address):
         if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):

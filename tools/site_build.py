@@ -6,9 +6,13 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
                                         web/dist and web/vendor.json
     pyodide/<version>/                  the Pyodide runtime from npm ``pyodide``
                                         (pyodide.mjs, pyodide.asm.mjs, pyodide.asm.wasm,
-                                        python_stdlib.zip, pyodide-lock.json, ...), in a
+                                        pyodide-lock.json, ...), in a
                                         folder named by its version: served immutable
-                                        (``buildutil.pyodide_site_dir``)
+                                        (``buildutil.pyodide_site_dir``); its
+                                        python_stdlib-<sha>.zip is the standard library
+                                        trimmed to what the site imports, stored
+                                        uncompressed (``tools/stdlib_trim.py``; manifest
+                                        ``stdlib``)
     src/pyodide-runtime.js              re-exports that folder's pyodide.mjs, with
                                         ``PYODIDE_DIR`` (the worker's indexURL)
     wheels/manifest.json                {"install": [wheel files, in install order],
@@ -72,11 +76,11 @@ import json
 import pathlib
 import time
 
-from tools import adapter_wheel, model_files, precompress
+from tools import adapter_wheel, model_files, precompress, stdlib_trim
 from tools import snapshot as snapshot_step
 from tools import udhr as udhr_reader
 from tools import wheels as wheel_steps
-from tools.buildutil import DIST, NODE_MODULES, PY_SRC, ROOT, WEB, BuildError, log, npm_version, pyodide_site_dir
+from tools.buildutil import CACHE, DIST, NODE_MODULES, PY_SRC, ROOT, WEB, BuildError, log, npm_version, pyodide_site_dir
 from tools.distwriter import DistWriter
 from tools.serve import CORS_HEADERS, IMMUTABLE, IMMUTABLE_PREFIXES, ISOLATION_HEADERS
 from tools.setup_env import ensure_node_modules
@@ -92,7 +96,6 @@ PYODIDE_FILES = (
     "pyodide.js.map",
     "pyodide.asm.mjs",
     "pyodide.asm.wasm",
-    "python_stdlib.zip",
     "pyodide-lock.json",
 )
 
@@ -191,6 +194,35 @@ def step_pyodide(out: DistWriter) -> dict:
     )
     lock = json.loads((src / "pyodide-lock.json").read_text(encoding="utf-8"))
     return {"pyodide": _npm_version("pyodide"), "pyodide_python": lock["info"]["python"]}
+
+
+def step_stdlib(out: DistWriter, wheels: list[str]) -> str:
+    """Write Pyodide's standard library trimmed to what the site's wheels (file names in
+    ``dist/wheels/``) and Pyodide's start-up import, stored uncompressed so its precompressed
+    copies shrink it (``tools/stdlib_trim.py``), as ``pyodide/<version>/python_stdlib-<sha>.zip``:
+    named by content because that folder is served immutable. Returns that path (the manifest's
+    ``stdlib``; the worker passes it to loadPyodide as ``stdLibURL``)."""
+    data = (NODE_MODULES / "pyodide" / "python_stdlib.zip").read_bytes()
+    paths = [DIST / "wheels" / name for name in wheels]
+    key = hashlib.sha256(data + b"".join(p.read_bytes() for p in paths) + STDLIB_TRIM_SRC.read_bytes()).hexdigest()
+    cached = CACHE / "stdlib" / f"{key[:16]}.zip"
+    if not cached.is_file():
+        t0 = time.perf_counter()
+        trimmed, kept = stdlib_trim.trim_stdlib(data, paths)
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        for old in cached.parent.glob("*.zip"):
+            old.unlink()
+        cached.write_bytes(trimmed)
+        log(
+            f"python_stdlib.zip trimmed to {len(kept)} modules: {len(data) / 1e6:.2f} MB deflated -> "
+            f"{len(trimmed) / 1e6:.2f} MB stored, in {time.perf_counter() - t0:.1f} s"
+        )
+    name = f"{pyodide_site_dir()}/python_stdlib-{hashlib.sha256(cached.read_bytes()).hexdigest()[:16]}.zip"
+    out.copy(cached, name)
+    return name
+
+
+STDLIB_TRIM_SRC = ROOT / "tools" / "stdlib_trim.py"
 
 
 def step_vocab(out: DistWriter) -> dict[str, int]:
@@ -382,7 +414,12 @@ def precached(rel: str, manifest: dict) -> bool:
     if rel.endswith((".map", ".md", ".txt", ".py")) or rel in ("_headers", "build-info.json", SERVICE_WORKER):
         return False  # source maps, licences and READMEs, the adapter's sources (in its wheel)
     if rel.startswith("pyodide/"):
-        return name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+        return name.startswith("python_stdlib") or name in (
+            "pyodide.mjs",
+            "pyodide.asm.mjs",
+            "pyodide.asm.wasm",
+            "pyodide-lock.json",
+        )
     if rel.startswith("wheels/"):
         # the wheels load only when no memory snapshot can be restored (it has them imported)
         return name == "manifest.json" or (not manifest.get("snapshot") and name in manifest["install"])
@@ -435,6 +472,8 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
     vocab = step_vocab(out)
     manifest = {
         "pyodide": info["pyodide"],
+        # the trimmed standard library (loadPyodide's stdLibURL), relative to the site root
+        "stdlib": step_stdlib(out, [*wheels.values(), *chat_wheels.values()]),
         "install": list(wheels.values()),  # PyPI wheels first, then bytepair, then the adapter
         "bytepair": wheels["bytepair"],
         "adapter": wheels["playground"],  # the worker imports `playground` from it
@@ -446,7 +485,7 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
     }
     # Python already started with bytepair imported (tools/snapshot.py); null: none
     manifest["snapshot"] = snapshot_step.step_snapshot(
-        out, pyodide_version=info["pyodide"], install=manifest["install"]
+        out, pyodide_version=info["pyodide"], install=manifest["install"], stdlib=manifest["stdlib"]
     )
     out.write("wheels/manifest.json", (json.dumps(manifest, indent=1) + "\n").encode())
     info["wheels"] = {name: file.split("-")[1] for name, file in wheels.items()}

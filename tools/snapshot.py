@@ -44,25 +44,26 @@ DATA_DIR_ENV = "BYTEPAIR_DATA_DIR"
 ADAPTER_IMPORT = "playground"
 
 #: Files of ``web/dist/pyodide/<version>/`` the snapshot depends on.
-PYODIDE_INPUTS = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+PYODIDE_INPUTS = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
 
 
-def _inputs(wheels: list[pathlib.Path]) -> list[pathlib.Path]:
-    return [*(DIST / pyodide_site_dir() / n for n in PYODIDE_INPUTS), *wheels, SCRIPT]
+def _inputs(wheels: list[pathlib.Path], stdlib: pathlib.Path) -> list[pathlib.Path]:
+    return [*(DIST / pyodide_site_dir() / n for n in PYODIDE_INPUTS), stdlib, *wheels, SCRIPT]
 
 
-def snapshot_key(wheels: list[pathlib.Path]) -> str:
+def snapshot_key(wheels: list[pathlib.Path], stdlib: pathlib.Path) -> str:
     """sha256 (hex) over every input's name and bytes and the paths used inside Pyodide."""
     h = hashlib.sha256()
     h.update(json.dumps([DATA_DIR, DATA_DIR_ENV, ADAPTER_IMPORT]).encode())
-    for p in _inputs(wheels):
+    for p in _inputs(wheels, stdlib):
         h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()
 
 
-def step_snapshot(out: DistWriter, *, pyodide_version: str, install: list[str]) -> dict | None:
+def step_snapshot(out: DistWriter, *, pyodide_version: str, install: list[str], stdlib: str) -> dict | None:
     """Make (or reuse) the snapshot for the wheels ``install`` (file names in
-    ``web/dist/wheels/``, install order) and copy it to ``snapshot/``.
+    ``web/dist/wheels/``, install order) and the standard library ``stdlib`` (its path under
+    web/dist: the trimmed archive the worker loads) and copy it to ``snapshot/``.
 
     Returns:
         The manifest entry ``{"file", "bytes", "raw_bytes", "build_id", "pyodide",
@@ -79,7 +80,7 @@ def step_snapshot(out: DistWriter, *, pyodide_version: str, install: list[str]) 
         log("warning: no node: the site ships without a Pyodide memory snapshot (slower start)")
         return None
     wheels = [DIST / "wheels" / name for name in install]
-    key = snapshot_key(wheels)
+    key = snapshot_key(wheels, DIST / stdlib)
     name = f"python-{key[:16]}.snap.gz"
     cached, info_file = SNAPSHOT_CACHE / name, SNAPSHOT_CACHE / f"{name}.json"
     if not (cached.is_file() and info_file.is_file()):
@@ -88,6 +89,7 @@ def step_snapshot(out: DistWriter, *, pyodide_version: str, install: list[str]) 
             tmp = pathlib.Path(tmpdir)
             spec = {
                 "pyodide_dir": str(DIST / pyodide_site_dir()),
+                "stdlib": str(DIST / stdlib),
                 "wheels": [str(w) for w in wheels],
                 "adapter_import": ADAPTER_IMPORT,
                 "packages": ["bytepair", ADAPTER_IMPORT],

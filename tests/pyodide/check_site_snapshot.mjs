@@ -36,7 +36,9 @@ if (bytes.length !== snap.raw_bytes)
 
 const indexURL = path.resolve(pyodideDir) + path.sep;
 const { loadPyodide } = await import(pathToFileURL(path.join(indexURL, "pyodide.mjs")).href);
-const pyodide = await loadPyodide({ indexURL, _loadSnapshot: bytes, stdout: () => {} });
+// the site's trimmed standard library (manifest "stdlib", under the site root: pyodide/<version>/..)
+const stdLibURL = path.resolve(pyodideDir, "..", "..", manifest.stdlib);
+const pyodide = await loadPyodide({ indexURL, stdLibURL, _loadSnapshot: bytes, stdout: () => {} });
 pyodide.FS.mkdirTree(snap.data_dir);
 const vocab = new Uint8Array(await (await get("vocab/cl100k_base.bpv.gz")).arrayBuffer());
 pyodide.FS.writeFile(`${snap.data_dir}/cl100k_base.bpv.gz`, vocab);

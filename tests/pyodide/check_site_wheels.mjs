@@ -67,7 +67,9 @@ try {
 
   const t0 = performance.now();
   const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
-  const pyodide = await loadPyodide({ indexURL: path.resolve(pyodideDir) + path.sep });
+  // the site's trimmed standard library (manifest "stdlib", under the site root: pyodide/<version>/..)
+  const stdLibURL = path.resolve(pyodideDir, "..", "..", manifest.stdlib);
+  const pyodide = await loadPyodide({ indexURL: path.resolve(pyodideDir) + path.sep, stdLibURL });
   say(`Pyodide ${pyodide.version} from ${pyodideDir} in ${((performance.now() - t0) / 1000).toFixed(2)} s`);
 
   const loadErrors = [];

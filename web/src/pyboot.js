@@ -34,6 +34,74 @@ export function usableSnapshot(manifest, expect) {
 }
 
 /**
+ * Below this throughput (Mbit/s, measured on the standard library's download) the memory snapshot
+ * costs more time than it saves (issue 20, tools/bench_browser.py network): it is ~7 MB more on
+ * the wire than a normal start needs (the wheels): ~14 s at 4 Mbit/s, about what a normal start
+ * costs a slow phone's CPU; slow 4G (1.6 Mbit/s) measures ~1.4, a busy local server far more.
+ */
+export const SNAPSHOT_MIN_MBPS = 4;
+
+/**
+ * Fetch `url` (a file the runtime needs anyway: the standard library, then read by loadPyodide
+ * from the HTTP cache) and measure the link with it.
+ *
+ * @param {URL} url
+ * @returns {Promise<number | null>} Mbit/s of its transfer (bytes on the wire over first to last
+ *   byte: a slow server's wait before the body does not count), or null when it came from a cache
+ *   or could not be measured
+ */
+export async function measureMbps(url) {
+  const res = await fetch(url);
+  await res.arrayBuffer();
+  const entry = performance.getEntriesByName(url.href).pop();
+  if (!entry || !entry.transferSize || !entry.responseEnd) return null;
+  return (entry.transferSize * 8) / (Math.max(entry.responseEnd - entry.responseStart, 1) * 1000);
+}
+
+/**
+ * Whether downloading the memory snapshot pays: not with Save-Data or a connection slower than
+ * 4G (navigator.connection), nor when `mbps` (measureMbps) is below SNAPSHOT_MIN_MBPS. Without
+ * either measure (Firefox, Safari, a cached standard library): true, as before.
+ *
+ * @param {{saveData?: boolean, effectiveType?: string} | undefined} connection navigator.connection
+ * @param {number | null} mbps
+ * @returns {boolean}
+ */
+export function snapshotPays(connection, mbps) {
+  if (connection && (connection.saveData || (connection.effectiveType && connection.effectiveType !== "4g"))) {
+    return false;
+  }
+  return !(typeof mbps === "number" && mbps < SNAPSHOT_MIN_MBPS);
+}
+
+/**
+ * The snapshot to restore: `snapshot` (from usableSnapshot) when it is already in a cache of this
+ * origin (the service worker precaches it after the first visit's first count, so a second visit
+ * restores it even on a slow link) or when it pays (snapshotPays); else null (start Python
+ * normally, fetching only the small wheels).
+ *
+ * @param {{file: string} | null} snapshot
+ * @param {URL} site the site root the snapshot file is relative to
+ * @param {object | undefined} connection navigator.connection
+ * @param {() => Promise<number | null>} measure measureMbps of a file the runtime needs anyway
+ * @returns {Promise<object | null>}
+ */
+export async function chooseSnapshot(snapshot, site, connection, measure) {
+  if (!snapshot) return null;
+  try {
+    if (typeof caches !== "undefined" && (await caches.match(new URL(snapshot.file, site).href))) return snapshot;
+  } catch {
+    // no Cache API here (an opaque origin)
+  }
+  const mbps = await measure().catch(() => null);
+  if (snapshotPays(connection, mbps)) return snapshot;
+  console.info(
+    `[bytepair] memory snapshot skipped (${mbps === null ? "slow or metered connection" : mbps.toFixed(1) + " Mbit/s"}): starting Python normally`,
+  );
+  return null;
+}
+
+/**
  * Download a snapshot, unzipping a .gz file natively (DecompressionStream).
  *
  * @param {URL} url the .snap.gz file

@@ -86,12 +86,32 @@
       else document.addEventListener("DOMContentLoaded", watch);
     });
   };
+  // ... and, on Tokenize, until its first count is shown (at most FIRST_COUNT_WAIT_MS): on a slow
+  // link the precache (the memory snapshot's megabytes) would otherwise delay the vocabulary the
+  // count needs (issue 20)
+  var FIRST_COUNT_WAIT_MS = 10000;
+  var firstCount = function () {
+    var view = document.getElementById("view-tokenize");
+    if (!view || view.hidden || view.dataset.encoded) return Promise.resolve();
+    return new Promise(function (resolve) {
+      var observer = new MutationObserver(function () {
+        if (view.dataset.encoded) finish();
+      });
+      var timer = setTimeout(finish, FIRST_COUNT_WAIT_MS);
+      function finish() {
+        observer.disconnect();
+        clearTimeout(timer);
+        resolve();
+      }
+      observer.observe(view, { attributes: true, attributeFilter: ["data-encoded"] });
+    });
+  };
   sw.register("sw.js", { scope: "./" }).then(
     function () {
       // once a worker is active, a reload is served by it and isolated (also after a hard reload,
       // which bypassed the worker)
       if (needsReload) sw.ready.then(reloadOnce);
-      return Promise.all([sw.ready, pythonReady()]).then(function (done) {
+      return Promise.all([sw.ready, pythonReady().then(firstCount)]).then(function (done) {
         done[0].active.postMessage({ type: "precache" });
       });
     },

@@ -13,7 +13,7 @@ import * as Comlink from "../vendor/comlink.mjs";
 import { loadPyodide, version as pyodideVersion, PYODIDE_DIR } from "./pyodide-runtime.js";
 import { BytepairError, installErrorTransfer } from "./errors.js";
 import { callPython } from "./pycall.js";
-import { startPyodide, usableSnapshot } from "./pyboot.js";
+import { chooseSnapshot, measureMbps, startPyodide, usableSnapshot } from "./pyboot.js";
 
 installErrorTransfer(Comlink);
 
@@ -129,11 +129,14 @@ async function startRuntime() {
   mark("worker_started");
   const manifestLoad = fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list").then((r) => r.json());
   manifest = await manifestLoad;
-  const snapshot = usableSnapshot(manifest, {
-    pyodide: pyodideVersion,
-    dataDir: DATA_DIR,
-    adapter: "playground",
-  });
+  // on a slow or metered link only when cached already (issue 20: its bytes cost more time than it saves)
+  const stdlib = new URL(manifest.stdlib || PYODIDE_DIR + "python_stdlib.zip", SITE);
+  const snapshot = await chooseSnapshot(
+    usableSnapshot(manifest, { pyodide: pyodideVersion, dataDir: DATA_DIR, adapter: "playground" }),
+    SITE,
+    self.navigator && self.navigator.connection,
+    () => measureMbps(stdlib),
+  );
   // Without a snapshot: the wheels download while Python starts (loadPackage then finds them in the HTTP cache).
   const wheelsWarm = snapshot
     ? Promise.resolve()
@@ -143,7 +146,13 @@ async function startRuntime() {
   wheelsWarm.catch(() => {}); // only a head start: loadPackage reports failures
   const started = await startPyodide(
     loadPyodide,
-    { indexURL: new URL(PYODIDE_DIR, SITE).href, stdout: () => {}, stderr: (line) => console.warn("[python]", line) },
+    {
+      indexURL: new URL(PYODIDE_DIR, SITE).href,
+      // the standard library trimmed to what the site imports (tools/stdlib_trim.py)
+      stdLibURL: stdlib.href,
+      stdout: () => {},
+      stderr: (line) => console.warn("[python]", line),
+    },
     snapshot,
     SITE,
     mark,
@@ -160,7 +169,7 @@ runtime.catch(() => {}); // boot() reports it
  * cache without asking the server). Content-named files lose their hash.
  */
 function markDownloads() {
-  const big = /(pyodide\.asm\.(mjs|wasm)|python_stdlib\.zip|snap\.gz|manifest\.json)$/;
+  const big = /(pyodide\.asm\.(mjs|wasm)|python_stdlib[\w-]*\.zip|snap(\.gz)?|manifest\.json)$/;
   const transfer = {};
   for (const entry of performance.getEntriesByType("resource")) {
     const file = new URL(entry.name).pathname
