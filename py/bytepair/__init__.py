@@ -37,9 +37,11 @@ from .explain import explain_tokens, token_story
 from .hf_tokenizer import HFTokenizer, from_tokenizer_json
 from .limits import Chunk, chunk, is_within_limit
 from .notebook import TokenView, show
-from .patterns import PATTERNS, resolve_pattern
+from .patterns import PATTERNS
+from .pretokenize import resolve_pattern
 from .registry import encoding_info, get_encoding, list_encoding_names
-from .serialize import from_json, to_json
+from .serialize import to_json
+from .tokenizer import from_json
 from .tekken import TekkenTokenizer, from_tekken
 from .tiktoken_file import dump_tiktoken_bpe, load_tiktoken_bpe, parse_tiktoken_bpe
 from .tokenizer import Tokenizer, TokenSpan

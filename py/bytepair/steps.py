@@ -33,8 +33,7 @@ from itertools import chain
 from . import textbook
 from .decoding import token_to_display
 from .errors import ArgumentError
-from .patterns import resolve_pattern
-from .pretokenize import compile_pattern
+from .pretokenize import compile_pattern, resolve_pattern
 from .surrogates import utf8
 
 __all__ = [

@@ -24,8 +24,9 @@ from typing import Literal
 
 from . import bpe, offsets, specials
 from .normalize import normalize
-from .patterns import resolve_pattern
-from .pretokenize import compile_pattern
+from .errors import TokenizerFileError
+from .pretokenize import compile_pattern, resolve_pattern
+from .serialize import read_json, to_json
 from .surrogates import fix_surrogates
 
 __all__ = ["Tokenizer", "TokenSpan"]
@@ -608,8 +609,6 @@ class Tokenizer:
     # ------------------------------------------------------------------ files
     def to_json(self) -> str:
         """The versioned JSON form of a trained tokenizer (see :mod:`bytepair.serialize`)."""
-        from .serialize import to_json
-
         return to_json(self)
 
     def to_tiktoken(self) -> bytes:
@@ -650,6 +649,27 @@ class Tokenizer:
                 )
             ranks[b] = i
         return ranks
+
+
+def from_json(text: str | bytes) -> Tokenizer:
+    """Load a tokenizer saved by :meth:`Tokenizer.to_json` (format: :mod:`bytepair.serialize`).
+
+    Args:
+        text: the JSON text (``str`` or UTF-8 ``bytes``).
+
+    Returns:
+        A :class:`Tokenizer` built from the file's merges.
+
+    Raises:
+        TypeError: ``text`` is neither ``str`` nor ``bytes``.
+        TokenizerFileError (a ValueError): see :func:`bytepair.serialize.read_json`; also a file whose
+            fields the tokenizer refuses (an invalid pattern or normalization).
+    """
+    fields = read_json(text)
+    try:
+        return Tokenizer.from_merges(**fields)
+    except (TypeError, ValueError) as e:
+        raise TokenizerFileError(f"tokenizer file is invalid: {e}") from e
 
 
 def _vocab_from_merges(merges: dict[tuple[int, int], int]) -> dict[int, bytes]:
