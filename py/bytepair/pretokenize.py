@@ -55,14 +55,15 @@ class SplitPattern(Protocol):
     """What :func:`compile_pattern` returns, on either back-end: ``pattern`` is
     the pattern given; ``findall`` returns the pieces (whole matches, in order,
     also when the pattern has capturing groups); ``finditer`` yields them as
-    :class:`PieceMatch` objects."""
+    :class:`PieceMatch` objects (from character ``pos`` on, as a compiled pattern's ``finditer``;
+    the back-end is chosen for the whole ``text``)."""
 
     @property
     def pattern(self) -> str: ...
 
     def findall(self, text: str) -> list[str]: ...
 
-    def finditer(self, text: str) -> Iterator[PieceMatch]: ...
+    def finditer(self, text: str, pos: int = ...) -> Iterator[PieceMatch]: ...
 
 
 #: ``regex`` releases whose Unicode tables were checked, code point by code
@@ -183,8 +184,8 @@ class _WholeMatches:
     def findall(self, text: str) -> list[str]:
         return [m.group() for m in self._compiled.finditer(text)]
 
-    def finditer(self, text: str):
-        return self._compiled.finditer(text)
+    def finditer(self, text: str, pos: int = 0):
+        return self._compiled.finditer(text, pos)
 
     def __repr__(self) -> str:
         return f"<split pattern {self._compiled!r}>"
@@ -233,8 +234,8 @@ class _StdlibSplit:
             return [m.group() for m in compiled.finditer(text)]
         return compiled.findall(text)
 
-    def finditer(self, text: str):
-        return self._pick(text).finditer(text)
+    def finditer(self, text: str, pos: int = 0):
+        return self._pick(text).finditer(text, pos)
 
     def __repr__(self) -> str:
         return f"<split pattern on re: {self.pattern!r}>"
@@ -288,8 +289,8 @@ class _HybridSplit:
             return pieces if pieces is not None else self._regex.findall(text)
         return self._pick(text).findall(text)
 
-    def finditer(self, text: str):
-        return self._pick(text).finditer(text)
+    def finditer(self, text: str, pos: int = 0):
+        return self._pick(text).finditer(text, pos)
 
     def __repr__(self) -> str:
         return f"<split pattern on regex/re: {self.pattern!r}>"

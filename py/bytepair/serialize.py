@@ -27,7 +27,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .tokenizer import Tokenizer
+    pass
 
 from .errors import TokenizerFileError
 from .jsonguard import load_json

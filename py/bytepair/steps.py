@@ -674,7 +674,7 @@ def _check_word_input(word: str) -> str:
     if isinstance(word, str) and not word:
         raise ArgumentError("Type a word to encode.", field="text")
     try:
-        return textbook._check_word(word)
+        return textbook.check_word(word)
     except ValueError as e:
         raise ArgumentError(str(e), field="text") from e
 
