@@ -175,3 +175,25 @@ def test_isinstance_on_tokenizer_classes_only_in_the_protocol():
                     bad.append(f"{name}:{node.lineno}: {ast.unparse(node)}")
     assert bad == []
 
+
+def test_import_bytepair_leaves_teaching_and_page_modules_unloaded():
+    """PEP 562: ``import bytepair`` loads the encoder, trainer and file formats; the teaching and
+    page modules load on first use, and every name of ``__all__`` still resolves."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import json, sys, bytepair\n"
+        "before = sorted(m for m in sys.modules if m.startswith('bytepair.'))\n"
+        "missing = [n for n in bytepair.__all__ if getattr(bytepair, n, None) is None]\n"
+        "print(json.dumps({'before': before, 'missing': missing, 'dir': sorted(set(bytepair.__all__) - set(dir(bytepair)))}))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(PKG.parent)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    got = json.loads(out.stdout)
+    lazy = {"align", "chat", "chat_formats", "explain", "gallery", "openai_chat", "steps", "textbook"}
+    lazy |= {"hf_tokenizer", "tekken", "limits", "notebook", "chunked", "models"}
+    assert sorted(m for m in got["before"] if m.removeprefix("bytepair.") in lazy) == []
+    assert got["missing"] == [] and got["dir"] == []
