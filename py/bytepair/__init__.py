@@ -12,17 +12,8 @@ OpenAI encodings id-for-id as tiktoken does, in CPython and in Pyodide.
 [258, 100, 258, 97, 99]
 """
 
-from . import (  # chat templates (jinja2 imported on first render), the Chat view's formats, OpenAI chat layouts
-    align,
-    chat,
-    chat_formats,
-    explain,
-    gallery,
-    openai_chat,
-    steps,
-    textbook,
-)
-from .align import compare_segmentations
+from typing import TYPE_CHECKING, Any
+
 from .decoding import (
     StreamDecoder,
     bytes_to_unicode,
@@ -34,17 +25,66 @@ from .decoding import (
     token_to_display_parts,
     token_to_label,
 )
-from .explain import explain_tokens, token_story
-from .hf_tokenizer import HFTokenizer, from_tokenizer_json
-from .limits import Chunk, chunk, is_within_limit
-from .notebook import TokenView, show
-from .patterns import PATTERNS, resolve_pattern
+from .patterns import PATTERNS
+from .pretokenize import resolve_pattern
 from .registry import encoding_info, get_encoding, list_encoding_names
-from .serialize import from_json, to_json
-from .tekken import TekkenTokenizer, from_tekken
+from .serialize import to_json
 from .tiktoken_file import dump_tiktoken_bpe, load_tiktoken_bpe, parse_tiktoken_bpe
-from .tokenizer import Tokenizer, TokenSpan
+from .tokenizer import Tokenizer, TokenSpan, from_json
 from .trainer import MergeEvent, train, train_iter
+
+if TYPE_CHECKING:  # loaded on first use (see __getattr__); listed here for type checkers
+    from . import align, chat, chat_formats, explain, gallery, openai_chat, steps, textbook
+    from .align import compare_segmentations
+    from .explain import explain_tokens, token_story
+    from .hf_tokenizer import HFTokenizer, from_tokenizer_json
+    from .limits import Chunk, chunk, is_within_limit
+    from .notebook import TokenView, show
+    from .tekken import TekkenTokenizer, from_tekken
+
+#: Names loaded on first use (PEP 562): the teaching and page modules, open-model files, limits
+#: and the notebook view, so ``import bytepair`` loads only the encoder, trainer and file formats.
+#: name -> (module, attribute or None for the module itself).
+_LAZY: dict[str, tuple[str, str | None]] = {
+    **{
+        m: (m, None)
+        for m in ("align", "chat", "chat_formats", "explain", "gallery", "openai_chat", "steps", "textbook")
+    },
+    "compare_segmentations": ("align", "compare_segmentations"),
+    "explain_tokens": ("explain", "explain_tokens"),
+    "token_story": ("explain", "token_story"),
+    "HFTokenizer": ("hf_tokenizer", "HFTokenizer"),
+    "from_tokenizer_json": ("hf_tokenizer", "from_tokenizer_json"),
+    "Chunk": ("limits", "Chunk"),
+    "chunk": ("limits", "chunk"),
+    "is_within_limit": ("limits", "is_within_limit"),
+    "TokenView": ("notebook", "TokenView"),
+    "show": ("notebook", "show"),
+    "TekkenTokenizer": ("tekken", "TekkenTokenizer"),
+    "from_tekken": ("tekken", "from_tekken"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """PEP 562: load a :data:`_LAZY` name's module on first use and keep the name.
+
+    Raises:
+        AttributeError: ``name`` is not a name of the package.
+    """
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    module = importlib.import_module(f"{__name__}.{where[0]}")
+    value = module if where[1] is None else getattr(module, where[1])
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __version__ = "0.1.0"
 

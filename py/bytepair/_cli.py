@@ -112,9 +112,7 @@ def write_tokenizer(tok, out: str) -> list[str]:
     """Write ``tok`` to ``out`` in the format its name picks; returns the paths written."""
     written = [out]
     base = os.path.basename(out)
-    from .tokenizer import Tokenizer
-
-    if not isinstance(tok, Tokenizer):
+    if not tok.writes_files:
         _fail(
             f"{tok.name!r} was read from a Hugging Face tokenizer.json, whose pipeline bytepair runs but "
             "cannot write in another format; convert bytepair JSON or .tiktoken files instead"
@@ -208,9 +206,7 @@ def _read_all(sources: Sequence[str], errors: str) -> str:
 def _encode_all(tok, text: str) -> list[int]:
     """Ids with special-token strings as their ids (a ``Tokenizer``'s ``allowed_special="all"``;
     tokenizers read from ``tokenizer.json`` always do that)."""
-    from .tokenizer import Tokenizer
-
-    if isinstance(tok, Tokenizer):
+    if tok.special_tokens_in_text == "switch":  # tiktoken's allowed_special
         return tok.encode(text, allowed_special="all")
     return tok.encode(text)
 

@@ -19,17 +19,13 @@ merges across any cut).
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Collection, Generator
 from typing import Any, Literal
 
-from . import hf_chunked, models, offsets, specials
-from .hf_tokenizer import HFTokenizer
+from . import hf_chunked, models, offsets
 from .pretokenize import compile_pattern
-from .surrogates import fix_surrogates
-from .tekken import TekkenTokenizer
-from .tokenizer import Tokenizer, TokenSpan
+from .tokenizer import TokenSpan
 
 #: Pieces encoded between two looks at the clock.
 _BATCH = 2048
@@ -65,21 +61,18 @@ class CountJob:
         self._tok = tok
         self._text = text
         self._add_special_tokens = add_special_tokens
-        # a generator of (count, position): hf_chunked.hf_count_steps or _rank_steps
+        # a generator of (count, position): the tokenizer's count_steps
         self._steps: Generator[tuple[int, int], None, int] | None = None
-        self._extra = 0  # tokens added around the base count (Tekken's BOS)
-        if isinstance(tok, HFTokenizer):
-            self._steps = hf_chunked.hf_count_steps(tok, text, add_special_tokens=add_special_tokens, batch=batch)
-            self.stepped = True
-            self.length = len(text)
-            return
-        if isinstance(tok, TekkenTokenizer):  # its base Tokenizer, plus BOS
-            self._extra = int(add_special_tokens and tok._bos is not None)
-            self._tok = tok = tok._base
-        self.stepped = isinstance(tok, Tokenizer) and tok.pattern is not None
-        if self.stepped:
-            self._text = _prepared(tok, text)
-            self._steps = _rank_steps(tok, self._text, frozenset(), batch)
+        self.stepped = bool(tok.counts_in_steps)
+        if self.stepped:  # special-token strings as count_tokens reads them (a Tokenizer: plain text)
+            self._text = tok.prepare_text(text)
+            self._steps = tok.count_steps(
+                text,
+                add_special_tokens=add_special_tokens,
+                allowed_special=frozenset(),
+                disallowed_special=(),
+                batch=batch,
+            )
         self.length = len(self._text)
 
     def step(self, budget_ms: float = 50.0) -> bool:
@@ -88,9 +81,7 @@ class CountJob:
         if self.done:
             return True
         if not self.stepped:
-            self.count = self._extra + models.count_tokens(
-                self._tok, self._text, add_special_tokens=self._add_special_tokens
-            )
+            self.count = models.count_tokens(self._tok, self._text, add_special_tokens=self._add_special_tokens)
             self.position = self.length
             self.done = True
             return True
@@ -101,11 +92,11 @@ class CountJob:
         try:
             while True:
                 count, self.position = next(steps)
-                self.count = count + self._extra
+                self.count = count
                 if time.perf_counter() >= deadline:
                     return False
         except StopIteration as stop:
-            self.count, self.position, self.done = stop.value + self._extra, self.length, True
+            self.count, self.position, self.done = stop.value, self.length, True
             return True
 
     def run(self) -> int:
@@ -113,38 +104,6 @@ class CountJob:
         while not self.step(1000.0):
             pass
         return self.count
-
-
-def _prepared(tok: Tokenizer, text: str) -> str:
-    """``text`` as ``tok`` encodes it: normalized (NFC/NFKC, over the whole text first), lone
-    surrogates replaced by U+FFFD (as :meth:`Tokenizer.encode_ordinary`'s retry)."""
-    work = tok._prepare(text)
-    try:
-        work.encode("utf-8")
-    except UnicodeEncodeError:
-        work = fix_surrogates(work)
-    return work
-
-
-def _rank_steps(
-    tok: Tokenizer, work: str, allowed: frozenset[str], batch: int
-) -> Generator[tuple[int, int], None, int]:
-    """Count ``work`` (a :func:`_prepared` text) under ``tok`` (with a split pattern), ``allowed``
-    special tokens as their one id and every other string as plain text; yields ``(count so far,
-    position in work)`` every ``batch`` pieces and returns the total."""
-    finditer = compile_pattern(tok.pattern).finditer  # type: ignore[arg-type]
-    count_pieces = tok._count_pieces
-    count = offset = 0
-    for segment, is_special in specials.split_on_specials(work, allowed) if allowed else ((work, False),):
-        if is_special:
-            count += 1
-        else:
-            matches = finditer(segment)
-            while pieces := list(itertools.islice(matches, batch)):
-                count += count_pieces(m.group() for m in pieces)
-                yield count, offset + pieces[-1].end()
-        offset += len(segment)
-    return count
 
 
 def count_steps(
@@ -168,7 +127,8 @@ def count_steps(
     :meth:`Tokenizer.encode`: a disallowed one raises before anything is counted); open models
     (:class:`bytepair.HFTokenizer`, through :func:`bytepair.hf_chunked.hf_count_steps`) and Tekken
     files recognise their added tokens and take ``add_special_tokens`` (BOS/EOS counted).
-    A Tokenizer without a split pattern (and any other kind) is counted in one go (no yield).
+    Each kind's own ``count_steps`` (:class:`bytepair.protocol.TokenizerLike`) does the walk; a
+    Tokenizer without a split pattern is counted in one go (no yield).
 
     Raises:
         TypeError: ``text`` is not a ``str``. ValueError: ``batch`` < 1; a disallowed special
@@ -176,29 +136,15 @@ def count_steps(
     """
     if batch < 1:
         raise ValueError(f"batch must be >= 1, got {batch}")
-    if isinstance(tok, HFTokenizer):
-        return (yield from hf_chunked.hf_count_steps(tok, text, add_special_tokens=add_special_tokens, batch=batch))
-    extra = 0
-    if isinstance(tok, TekkenTokenizer):  # its base Tokenizer (added-token strings as plain text), plus BOS
-        extra = int(add_special_tokens and tok._bos is not None)
-        tok, allowed_special, disallowed_special = tok._base, frozenset(), ()
-    if not isinstance(tok, Tokenizer):
-        return models.count_tokens(tok, text, add_special_tokens=add_special_tokens)
-    work = _prepared(tok, text)
-    allowed, disallowed = specials.resolve_special_sets(tok._special_tokens, allowed_special, disallowed_special)
-    if disallowed:
-        specials.check_disallowed(work, disallowed)
-    if tok.pattern is None:
-        return extra + len(tok._encode_with_specials(work, allowed))
-    if extra:
-        yield extra, 0
-    steps = _rank_steps(tok, work, allowed, batch)
-    try:
-        while True:
-            n, pos = next(steps)
-            yield extra + n, pos
-    except StopIteration as stop:
-        return extra + stop.value
+    return (
+        yield from tok.count_steps(
+            text,
+            add_special_tokens=add_special_tokens,
+            allowed_special=allowed_special,
+            disallowed_special=disallowed_special,
+            batch=batch,
+        )
+    )
 
 
 def first_spans(
@@ -227,24 +173,20 @@ def first_spans(
         raise ValueError(f"limit must be >= 0, got {limit}")
     if units not in ("chars", "utf16"):
         raise ValueError(f'units must be "chars" or "utf16", got {units!r}')
-    if isinstance(tok, HFTokenizer):  # open models: bytepair.hf_chunked.hf_first_spans
+    if tok.pipeline == "stages":  # open models: bytepair.hf_chunked.hf_first_spans
         return hf_chunked.hf_first_spans(tok, text, limit, units=units, add_special_tokens=add_special_tokens)
-    if isinstance(tok, TekkenTokenizer):  # its base Tokenizer's spans after BOS (as its encode_with_spans)
-        bos = tok._bos if add_special_tokens else None
-        head = [] if bos is None else [TokenSpan(bos, tok._specials[bos].encode("utf-8"), 0, 0, True)]
-        rest = first_spans(tok._base, text, max(limit - len(head), 0), units=units)
+    if tok.pipeline == "base":  # its base Tokenizer's spans after BOS (as its encode_with_spans)
+        bos = tok.bos_id if add_special_tokens else None
+        head = [] if bos is None else [TokenSpan(bos, tok.token_bytes(bos), 0, 0, True)]
+        rest = first_spans(tok.base_tokenizer, text, max(limit - len(head), 0), units=units)
         return None if rest is None else ((head + rest[0])[:limit], rest[1])
-    if not (isinstance(tok, Tokenizer) and tok.pattern is not None) or tok._prepare(text) != text:
-        return None
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return None
+    if tok.pipeline != "rank" or not tok.has_split_pattern or tok.prepare_text(text) != text:
+        return None  # (prepare_text: normalized, lone surrogates replaced)
     raw: list[tuple[int, int, int, bool]] = []
     if limit:
         for m in compile_pattern(tok.pattern).finditer(text):
             base = m.start()
-            raw += [(t, base + a, base + b, False) for t, a, b in tok._piece_spans(m.group())]
+            raw += [(t, base + a, base + b, False) for t, a, b in tok.piece_spans(m.group())]
             if len(raw) >= limit:
                 break
     raw = raw[:limit]

@@ -61,8 +61,7 @@ from . import specials as _specials
 from .errors import ArgumentError, BytepairError, TokenizerFileError
 from .jsonguard import load_json
 from .normalize import normalize
-from .patterns import resolve_pattern
-from .pretokenize import compile_pattern
+from .pretokenize import compile_pattern, resolve_pattern
 from .trainer import check_train_args, tokenizer_from_merges
 
 __all__ = [
@@ -246,13 +245,6 @@ def read_chunks(
 
 
 # ------------------------------------------------------------------ counting
-def _finditer(split, text: str, pos: int):
-    compiled = getattr(split, "_compiled", None)
-    if compiled is None and hasattr(split, "_pick"):
-        compiled = split._pick(text)
-    if compiled is None:
-        compiled = split
-    return compiled.finditer(text, pos)
 
 
 def _scan(
@@ -303,7 +295,7 @@ def _scan(
                 head.append((seg_start - a, pos - a, None))
             resume = pos - a
             continue
-        for m in _finditer(split, seg, max(origin, seg_start) - seg_start):
+        for m in split.finditer(seg, max(origin, seg_start) - seg_start):
             s, e = m.start() + seg_start, m.end() + seg_start
             if s >= b:
                 break

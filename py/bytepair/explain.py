@@ -910,9 +910,8 @@ def token_story(
 def _explain(
     tokenizer, text, allowed_special, disallowed_special, units, events, only, add_special_tokens=False
 ) -> Explanation:
-    kind = _open_model(tokenizer)
-    if kind is not None:
-        return _explain_open(tokenizer, kind, text, units, events, only, add_special_tokens)
+    if tokenizer.pipeline != "rank":  # open models: a tokenizer.json pipeline, or Tekken's base plus BOS
+        return _explain_open(tokenizer, text, units, events, only, add_special_tokens)
     spans = tokenizer.encode_with_spans(
         text, allowed_special=allowed_special, disallowed_special=disallowed_special, units=units
     )
@@ -1296,18 +1295,6 @@ class _SymbolReplay:
         self.steps, self.lost, self.bounds, self.ids = steps, lost, bounds, ids
 
 
-def _open_model(tokenizer) -> str | None:
-    """``"hf"`` / ``"tekken"`` for an open model's tokenizer, else ``None``."""
-    from .hf_tokenizer import HFTokenizer
-    from .tekken import TekkenTokenizer
-
-    if isinstance(tokenizer, HFTokenizer):
-        return "hf"
-    if isinstance(tokenizer, TekkenTokenizer):
-        return "tekken"
-    return None
-
-
 def _special_story(index: int, sp, rule: str = "rank", token_string: str | None = None) -> TokenStory:
     return TokenStory(
         index,
@@ -1325,7 +1312,7 @@ def _special_story(index: int, sp, rule: str = "rank", token_string: str | None 
     )
 
 
-def _explain_open(tok, kind: str, text: str, units, events, only, add_special_tokens: bool) -> Explanation:
+def _explain_open(tok, text: str, units, events, only, add_special_tokens: bool) -> Explanation:
     """Stories for an open model (:class:`bytepair.HFTokenizer`, :class:`bytepair.TekkenTokenizer`).
 
     Tekken is tiktoken-style: its inner rank tokenizer is explained as a real
@@ -1359,8 +1346,8 @@ def _explain_open(tok, kind: str, text: str, units, events, only, add_special_to
             (_special_story(only, full[only], token_string=tok.token_string(full[only].id)),),
         )
     inner = None if only is None else only - k
-    if kind == "tekken":
-        ex = _explain(tok._base, text, frozenset(), (), units, None, inner)
+    if tok.pipeline == "base":
+        ex = _explain(tok.base_tokenizer, text, frozenset(), (), units, None, inner)
     else:
         ex = _explain_hf(tok, text, units, inner)
     toks = tuple(dataclasses.replace(t, index=t.index + k, token_string=tok.token_string(t.id)) for t in ex.tokens)
@@ -1376,23 +1363,24 @@ def _explain_open(tok, kind: str, text: str, units, events, only, add_special_to
 
 def _explain_hf(tok, text: str, units, only) -> Explanation:
     """The stories of a ``tokenizer.json`` BPE model's tokens (no post-processor tokens)."""
-    if tok._prefix or tok._suffix:
+    options = tok.model_options
+    if options["continuing_subword_prefix"] or options["end_of_word_suffix"]:
         raise ArgumentError(
             "token stories do not cover BPE models with a continuing_subword_prefix or end_of_word_suffix",
             field="tokenizer",
         )
     spans = tok.encode_with_spans(text, add_special_tokens=False, units=units)
-    vocab = tok._vocab
-    get_rank = tok._merge_ranks().get
+    vocab = tok.model_vocab
+    get_rank = tok.merge_ranks().get
     token_bytes = tok.token_bytes
     pieces: list[PieceStory] = []
     tokens: list[TokenStory] = []
     cache: dict[str, _Core] = {}
     pos = 0
     n_pieces = 0
-    kind = "pre_tokenizer" if tok._pre is not None else "between_added"
+    kind = "pre_tokenizer" if tok.pre_tokenizer is not None else "between_added"
     label = alternative_label(kind, "")
-    for item in tok._run(tok._check_text(text), True):
+    for item in tok.run_stages(tok.check_text(text), True):
         if item[0] == "tok":
             if only is None or only == pos:
                 if spans[pos].id != item[1]:
@@ -1407,23 +1395,26 @@ def _explain_hf(tok, text: str, units, only) -> Explanation:
                 continue
             n_pieces += 1
             if only is not None:
-                n_tok = len(tok._word_ids(w))
+                n_tok = len(tok.model_ids(w))
                 if not pos <= only < pos + n_tok:
                     pos += n_tok
                     continue
             core = cache.get(w)
             if core is None:
-                syms, _ = tok._symbols(w, False)
-                if tok._unk is not None and tok._unk in syms and tok._unk not in w:
+                syms = tok.model_symbols(w)
+                unk = options["unk_token"]
+                if unk is not None and unk in syms and unk not in w:
                     raise ArgumentError(
                         f"the piece {w!r} holds characters this vocabulary does not have "
-                        f"({tok._unk!r}): its story cannot be told byte for byte",
+                        f"({unk!r}): its story cannot be told byte for byte",
                         field="tokenizer",
                     )
                 sym_bytes = [token_bytes(vocab[x]) for x in syms]
                 data = b"".join(sym_bytes)
-                whole = vocab[w] if tok._ignore_merges and w in vocab else None
-                rep = _SymbolReplay(syms, [len(b) for b in sym_bytes], vocab, get_rank, tok._sep, merge=whole is None)
+                whole = vocab[w] if options["ignore_merges"] and w in vocab else None
+                rep = _SymbolReplay(
+                    syms, [len(b) for b in sym_bytes], vocab, get_rank, options["separator"], merge=whole is None
+                )
                 core = _Core(data, None, rep, whole)
                 if len(cache) < 50_000:
                     cache[w] = core

@@ -3,10 +3,10 @@
 :meth:`bytepair.hf_tokenizer.HFTokenizer.encode` runs ``tokenizers``' stages in order: added
 tokens found in the raw text, the normalizer on each text segment between them, added tokens
 that match the normalized text, the pre-tokenizer, the model on each pre-tokenized piece, and
-the post-processor (BOS/EOS). :func:`hf_count_steps` runs the same stages with the same code,
+the post-processor (BOS/EOS). :func:`hf_count_steps` runs the same stages (the class's public stage interface),
 and divides the only long parts, which are all piece-wise:
 
-* **the model**: each piece's ids depend only on the piece (``HFTokenizer._word_ids``), so
+* **the model**: each piece's ids depend only on the piece (``HFTokenizer.model_ids``), so
   pieces are counted a batch at a time;
 * **the pre-tokenizer**: every step of a ``tokenizers`` pre-tokenizer (Split, ByteLevel,
   Metaspace, Digits, Punctuation, Whitespace ...) maps each piece on its own
@@ -15,8 +15,8 @@ and divides the only long parts, which are all piece-wise:
   DeepSeek V3: three), their pieces come from lazy ``finditer`` walks (gaps and matches,
   empty ones dropped: ``_split_piece`` of ``_behave(..., "Isolated", False)``, each split
   over the previous one's pieces), and the rest of the pre-tokenizer runs per piece. Otherwise the pre-tokenizer runs over the segment at once;
-* **no pre-tokenizer** (Gemma 3: the segment is one piece): ``_word_ids`` cuts a long piece
-  where no token can span the cut (``HFTokenizer._cutter``); the parts are stepped.
+* **no pre-tokenizer** (Gemma 3: the segment is one piece): ``model_ids`` cuts a long piece
+  where no token can span the cut (``HFTokenizer.piece_cutter``); the parts are stepped.
 
 The normalizer and the added-token search run over a whole segment at once (C-speed string
 work: ``str.replace``, ``unicodedata.normalize``, set lookups). The sum is exactly
@@ -32,11 +32,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Generator, Iterator
+from typing import TYPE_CHECKING
 
 from . import hf_components as hc
-from . import hf_tokenizer as hft
 from .offsets import chars_to_utf16
 from .tokenizer import TokenSpan
+
+if TYPE_CHECKING:
+    from . import hf_tokenizer as hft
 
 #: Distinct pieces kept in a count's cache (raw piece -> tokens) before it is cleared.
 _COUNT_CACHE_MAX = 200_000
@@ -46,8 +49,8 @@ def _lazy_first_split(tok: hft.HFTokenizer):
     """``(finders, rest)`` when the pre-tokenizer starts with Isolated, not inverted ``Split`` steps
     (``finders``: one per leading Split, a compiled regex's ``finditer`` or a plain string;
     ``rest``: the other steps as one ``step(pieces)``, or None); else None."""
-    spec = tok._data.get("pre_tokenizer")
-    if not isinstance(spec, dict) or tok._needs_align:
+    spec = tok.pre_tokenizer_spec
+    if not isinstance(spec, dict) or tok.needs_align:
         return None
     steps = spec.get("pretokenizers") if spec.get("type") == "Sequence" else [spec]
     if not isinstance(steps, list):
@@ -58,7 +61,7 @@ def _lazy_first_split(tok: hft.HFTokenizer):
             break
         if st.get("behavior", "Isolated") != "Isolated" or st.get("invert", False):
             break
-        pat, is_regex = hc._pattern(st.get("pattern"), "pre_tokenizer", "Split")
+        pat, is_regex = hc.split_pattern_of(st.get("pattern"), "pre_tokenizer", "Split")
         if not is_regex and not pat:
             break
         finders.append(hc.compile_pattern(pat).finditer if is_regex else pat)
@@ -120,16 +123,15 @@ def hf_count_steps(
     """
     if batch < 1:
         raise ValueError(f"batch must be >= 1, got {batch}")
-    text = tok._check_text(text)
-    if tok._lazy is not None and len(text) > hft._LAZY_TEXT_MAX:
-        tok._full()  # as _run: most buckets would load anyway
-    normalizer, pre, word_ids = tok._normalizer, tok._pre, tok._word_ids
-    with_align = tok._needs_align
+    text = tok.check_text(text)
+    tok.prepare_tables(text)  # as run_stages
+    normalizer, pre, word_ids = tok.normalizer, tok.pre_tokenizer, tok.model_ids
+    with_align = tok.needs_align
     lazy = _lazy_first_split(tok) if pre is not None else None
     cache: dict[str, int] = {}
     count = 0
     left = batch
-    for a, b, tid in tok._find_added(text, tok._raw_matcher, tok._raw_added):
+    for a, b, tid in tok.split_added(text):
         if tid is not None:
             count += 1
             continue
@@ -138,7 +140,7 @@ def hf_count_steps(
         if normalizer is not None:
             seg, align = normalizer(seg, align)
         scale = (b - a) / max(len(seg), 1)  # normalized characters -> characters of text (progress)
-        for a2, b2, tid2 in tok._find_added(seg, tok._norm_matcher, tok._norm_added):
+        for a2, b2, tid2 in tok.split_added(seg, normalized=True):
             if tid2 is not None:
                 count += 1
                 continue
@@ -173,7 +175,7 @@ def hf_count_steps(
             done = 0  # normalized characters of sub counted
             for q in pieces:
                 w = q[0]
-                cut = tok._cutter() if len(w) > hft._CUT_MIN else None  # (built once, on first use)
+                cut = tok.piece_cutter(w)  # (built once, on first use)
                 units = cut(w) if cut is not None else (w,)
                 for u in units:
                     count += len(word_ids(u))
@@ -182,8 +184,8 @@ def hf_count_steps(
                     if not left:
                         left = batch
                         yield count, a + min(int((a2 + min(done, len(sub))) * scale), b - a)
-    if add_special_tokens and tok._template is not None:
-        count += sum(len(item) for item in tok._template if item != "A")
+    if add_special_tokens and tok.template is not None:
+        count += sum(len(item) for item in tok.template if item != "A")
     return count
 
 
@@ -211,7 +213,7 @@ def _piece_unit_ends(tok: hft.HFTokenizer, seg: str, lazy, n: int) -> list[int] 
     units the model encodes on their own, or None when they cannot be told: with leading Isolated
     splits, their pieces (:func:`_split_all`); else the pre-tokenizer's pieces, which must be
     consecutive parts of ``seg`` (no mapping), each long one cut as ``HFTokenizer._word_spans``
-    cuts it (``_cutter``)."""
+    cuts it (``piece_cutter``)."""
     out: list[int] = []
     if n <= 0:
         return out
@@ -221,14 +223,15 @@ def _piece_unit_ends(tok: hft.HFTokenizer, seg: str, lazy, n: int) -> list[int] 
             if len(out) >= n:
                 break
         return out
-    pieces = tok._pre([(seg, None, True)]) if tok._pre is not None else [(seg, None, True)]
+    pre = tok.pre_tokenizer
+    pieces = pre([(seg, None, True)]) if pre is not None else [(seg, None, True)]
     pos = 0
     for w, _al, _f in pieces:
         if seg[pos : pos + len(w)] != w:
             return None  # the pre-tokenizer changed the text: offsets unknown here
-        cut = tok._cutter() if len(w) > hft._CUT_MIN else None
+        cut = tok.piece_cutter(w)
         if cut is not None:
-            for m in cut.__self__.finditer(w):  # (_cutter is a compiled pattern's split: its cut points)
+            for m in cut.__self__.finditer(w):  # type: ignore[attr-defined]  # (a compiled pattern's split)
                 if m.start() > 0:
                     out.append(pos + m.start())
                     if len(out) >= n:
@@ -245,14 +248,14 @@ def _unit_ends(tok: hft.HFTokenizer, text: str, lazy, n: int) -> list[tuple[int,
     ``(end offset in text, is an added token)``: added tokens (raw, then in the normalized
     segments) and the units of :func:`_piece_unit_ends`. Offsets of normalized text are those of
     ``text``: only for normalizers that map each character to one (:func:`_one_to_one`)."""
-    norm = tok._normalizer
+    norm = tok.normalizer
     out: list[tuple[int, bool]] = []
-    for a, b, tid in tok._find_added(text, tok._raw_matcher, tok._raw_added):
+    for a, b, tid in tok.split_added(text):
         if tid is not None:
             out.append((b, True))
         else:
             seg = norm(text[a:b], None)[0] if norm is not None else text[a:b]
-            for a2, b2, tid2 in tok._find_added(seg, tok._norm_matcher, tok._norm_added):
+            for a2, b2, tid2 in tok.split_added(seg, normalized=True):
                 if tid2 is not None:
                     out.append((a + b2, True))
                 else:
@@ -277,7 +280,7 @@ def hf_first_spans(
     character to one character (:func:`_one_to_one`), or one that leaves this ``text`` unchanged
     (Qwen 3's NFC on text already in NFC, checked by one C-speed pass over the text), and ``text``
     is valid UTF-8 (no lone surrogates). The text's first segment (up to the first added token, raw then normalized, as
-    :meth:`HFTokenizer._find_added` cuts the whole text) is divided into the units the model
+    :meth:`HFTokenizer.split_added` cuts the whole text) is divided into the units the model
     encodes on their own (:func:`_unit_ends`) until ``limit + 2`` are out; the prefix ending with
     them holds no added token (none starts before the segment's end), normalizes to the same
     characters and gives the same first ``limit + 1`` units (checked: else None); the spans of
@@ -288,15 +291,15 @@ def hf_first_spans(
         ``(spans, covered)`` as :func:`bytepair.chunked.first_spans`, or ``None`` (the caller
         encodes the whole text).
     """
-    norm = tok._normalizer
-    if limit < 1 or tok._needs_align:
+    norm = tok.normalizer
+    if limit < 1 or tok.needs_align:
         return None
-    lazy = _lazy_first_split(tok) if tok._pre is not None else None
+    lazy = _lazy_first_split(tok) if tok.pre_tokenizer is not None else None
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
         return None
-    if norm is not None and not _one_to_one(tok._normalizer_spec) and norm(text, None)[0] != text:
+    if norm is not None and not _one_to_one(tok.normalizer_spec) and norm(text, None)[0] != text:
         # the normalizer changes this text (Qwen 3's NFC of decomposed accents, of Hindi's nukta letters)
         return _first_spans_normal_form(tok, text, limit, lazy, units=units, add_special_tokens=add_special_tokens)
     ends = _unit_ends(tok, text, lazy, limit + 2)
@@ -316,8 +319,8 @@ def hf_first_spans(
 def _leading_specials(tok: hft.HFTokenizer, add_special_tokens: bool) -> list[TokenSpan]:
     """The post-processor's tokens before the text (BOS), as ``encode_with_spans`` gives them."""
     kept: list[TokenSpan] = []
-    if add_special_tokens and tok._template is not None:
-        for item in tok._template:
+    if add_special_tokens and tok.template is not None:
+        for item in tok.template:
             if item == "A":
                 break
             kept += [TokenSpan(t, tok.token_bytes(t), 0, 0, True) for t in item]
@@ -343,10 +346,12 @@ def _first_spans_normal_form(
     units, and the normalized text up to the end of unit ``limit + 1`` exactly those units (their
     token count ``m``). The first ``m`` tokens of ``P`` (spans mapped back by ``encode_with_spans``
     itself) are then the whole text's."""
-    spec = tok._normalizer_spec
+    spec = tok.normalizer_spec
     if not (isinstance(spec, dict) and spec.get("type") in _NORMAL_FORMS):
         return None
-    norm = tok._normalizer
+    norm = tok.normalizer
+    if norm is None:  # (a normal-form spec has its normalizer)
+        return None
     ends = _unit_ends(tok, text, lazy, limit + 2)
     if ends is None or len(ends) < limit + 2 or any(added for _e, added in ends):
         return None

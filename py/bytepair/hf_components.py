@@ -67,14 +67,14 @@ SUPPORTED = {
 
 Align = "list[tuple[int, int]] | None"
 
-# Rust's char::is_whitespace: the Unicode White_Space property.
-_WHITE_SPACE = frozenset(
+#: Rust's char::is_whitespace: the Unicode White_Space property.
+WHITE_SPACE = frozenset(
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
     "\u2028\u2029\u202f\u205f\u3000"
 )
-_WS_CLASS = "".join(sorted(_WHITE_SPACE)).replace("\x0b", "\\x0b").replace("\x0c", "\\x0c")
-_LSTRIP_RE = re.compile("^[" + re.escape("".join(sorted(_WHITE_SPACE))) + "]+")
-_RSTRIP_RE = re.compile("[" + re.escape("".join(sorted(_WHITE_SPACE))) + "]+$")
+_WS_CLASS = "".join(sorted(WHITE_SPACE)).replace("\x0b", "\\x0b").replace("\x0c", "\\x0c")
+_LSTRIP_RE = re.compile("^[" + re.escape("".join(sorted(WHITE_SPACE))) + "]+")
+_RSTRIP_RE = re.compile("[" + re.escape("".join(sorted(WHITE_SPACE))) + "]+$")
 
 # GPT-2's byte-to-unicode table as a str.translate table over latin-1 decoded bytes.
 _B2U = bytes_to_unicode()
@@ -103,8 +103,15 @@ def _type_of(spec: Any, where: str, kind: str) -> str:
     return t
 
 
-def _pattern(spec: Any, where: str, component: str) -> tuple[str, bool]:
-    """``{"String": s}`` or ``{"Regex": r}`` -> (regex source in `regex` syntax, is_regex)."""
+def split_pattern_of(spec: Any, where: str, component: str) -> tuple[str, bool]:
+    """A ``Split``/``Replace`` pattern spec, ``{"String": s}`` or ``{"Regex": r}``, as ``(source,
+    is_regex)`` (a regex in `regex` syntax, or the literal string).
+
+    ``where``/``component``: the spec's place in the file and its component type, for the error.
+
+    Raises:
+        TokenizerFileError: any other shape (``where``: ``where + ".pattern"``).
+    """
     if isinstance(spec, dict) and len(spec) == 1:
         ((k, v),) = spec.items()
         if k == "String" and isinstance(v, str):
@@ -286,7 +293,7 @@ def build_normalizer(spec: Any, where: str = "normalizer"):
         return _prepend_fn(str(spec.get("prepend", "")))
     if t == "Replace":
         _unknown_keys(spec, {"pattern", "content"}, where, t)
-        pat, is_regex = _pattern(spec.get("pattern"), where, t)
+        pat, is_regex = split_pattern_of(spec.get("pattern"), where, t)
         return _replace_fn(_finditer_fn(pat, is_regex, where, t), str(spec.get("content", "")))
     # Sequence
     parts = [build_normalizer(s, f"{where}.normalizers[{i}]") for i, s in enumerate(spec.get("normalizers") or [])]
@@ -478,7 +485,7 @@ def build_pre_tokenizer(spec: Any, where: str = "pre_tokenizer"):
         return seq, {"type": "Sequence", "pretokenizers": [i for _, i in built if i is not None]}
     if t == "Split":
         _unknown_keys(spec, {"pattern", "behavior", "invert"}, where, t)
-        pat, is_regex = _pattern(spec.get("pattern"), where, t)
+        pat, is_regex = split_pattern_of(spec.get("pattern"), where, t)
         behavior = spec.get("behavior", "Isolated")
         if behavior not in _BEHAVIORS:
             raise _err(f"Split at {where}: unsupported behavior {behavior!r}", where + ".behavior", t)
@@ -524,7 +531,7 @@ def build_pre_tokenizer(spec: Any, where: str = "pre_tokenizer"):
         find = _finditer_fn(r"\w+|[^\w\s]+", True, where, t)
         return _split_step(find, "Removed", True), {"type": "Whitespace", "regex": r"\w+|[^\w\s]+"}
     # WhitespaceSplit
-    return _split_step(_char_find(_WHITE_SPACE.__contains__), "Removed", False), {"type": "WhitespaceSplit"}
+    return _split_step(_char_find(WHITE_SPACE.__contains__), "Removed", False), {"type": "WhitespaceSplit"}
 
 
 # ------------------------------------------------------------- post-processors
@@ -634,14 +641,15 @@ def _byte_fallback(tokens: list[str]) -> list[str]:
     return out
 
 
-_U2B = {c: b for b, c in _B2U.items()}
+#: ByteLevel's character -> byte (the inverse of the GPT-2 byte map).
+U2B = {c: b for b, c in _B2U.items()}
 
 
 def _byte_level_decode(tokens: list[str]) -> list[str]:
     data = bytearray()
     for t in tokens:
         try:
-            data += bytes([_U2B[c] for c in t])
+            data += bytes([U2B[c] for c in t])
         except KeyError:
             data += t.encode("utf-8", "surrogatepass")
     return [data.decode("utf-8", "replace")]
@@ -704,7 +712,7 @@ def build_decoder(spec: Any, where: str = "decoder"):
         return strip
     if t == "Replace":
         _unknown_keys(spec, {"pattern", "content"}, where, t)
-        pat, is_regex = _pattern(spec.get("pattern"), where, t)
+        pat, is_regex = split_pattern_of(spec.get("pattern"), where, t)
         rep = _replace_fn(_finditer_fn(pat, is_regex, where, t), str(spec.get("content", "")))
         return lambda tokens: [rep(tok, None)[0] for tok in tokens]
     # Sequence

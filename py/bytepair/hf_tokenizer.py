@@ -29,17 +29,17 @@ import functools
 import heapq
 import itertools
 import operator
-import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Literal, overload
+from collections.abc import Callable, Generator, Iterable, Iterator
+from typing import Any, ClassVar, Literal, overload
 
 from . import hf_added
 from . import hf_components as hc
 from .errors import ArgumentError, TokenizerFileError
-from .jsonguard import load_json
+from .jsonguard import read_json_object
 from .offsets import chars_to_utf16
 from .pretokenize import compile_pattern
+from .protocol import LIMIT_BATCH, PipelineKind, check_count, count_within
 from .surrogates import fix_surrogates
 from .tokenizer import TokenSpan
 
@@ -66,38 +66,7 @@ def _word_finder():
     return compile_pattern(r"\w")
 
 
-_WS = hc._WHITE_SPACE
-
-
-def _read_json(source: Any, what: str) -> dict:
-    """A path, JSON text (str starting with ``{``), bytes, or an already parsed dict -> dict."""
-    if isinstance(source, Mapping):
-        return dict(source)
-    try:
-        if isinstance(source, (bytes, bytearray, memoryview)):
-            text = bytes(source).decode("utf-8-sig")
-        elif isinstance(source, str) and source.lstrip().startswith("{"):
-            text = source
-        elif isinstance(source, (str, os.PathLike)):
-            with open(source, encoding="utf-8-sig") as f:
-                text = f.read()
-        else:
-            raise TokenizerFileError(
-                f"{what} must be a path, JSON text or bytes, not {type(source).__name__}", where=None
-            )
-    except OSError as e:
-        shown = repr(os.fspath(source))
-        if len(shown) > 120:
-            shown = shown[:100] + "…"
-        raise TokenizerFileError(f"cannot read {what} {shown}: {e.strerror or e}", where=None) from e
-    except UnicodeDecodeError as e:
-        raise TokenizerFileError(f"{what} is not UTF-8 text (byte {e.start})", where=f"byte {e.start}") from e
-    except ValueError as e:  # open() refuses a name with a NUL character
-        raise TokenizerFileError(f"cannot read {what}: {e}", where=None) from e
-    data = load_json(text, what=what)
-    if not isinstance(data, dict):
-        raise TokenizerFileError(f"{what} must hold a JSON object, got {type(data).__name__}", where="$")
-    return data
+_WS = hc.WHITE_SPACE
 
 
 def _token_content(v: Any) -> str | None:
@@ -245,7 +214,22 @@ class HFTokenizer:
 
     Build one with :func:`bytepair.from_tokenizer_json`. Ids and decoded text
     are those of ``tokenizers.Tokenizer.from_file(path)`` for the same file.
+
+    Implements :class:`bytepair.protocol.TokenizerLike`. Its pipeline stages, public inside the
+    package (used by :meth:`encode` itself, :mod:`bytepair.hf_chunked` and
+    :mod:`bytepair.explain`): :meth:`check_text`, :meth:`split_added` (added tokens, raw then
+    normalized), :attr:`normalizer`, :attr:`pre_tokenizer`, :meth:`model_ids` (the model),
+    :meth:`post_process` / :attr:`template`, and :meth:`run_stages` (all but the last, in order).
     """
+
+    #: Capabilities (:mod:`bytepair.protocol`): the post-processor adds BOS/EOS; added-token
+    #: strings in the text are always one token (as ``tokenizers``); stepped counts; a pipeline
+    #: of stages (see above); read-only (bytepair writes no ``tokenizer.json`` of a loaded file).
+    adds_special_tokens: ClassVar[bool] = True
+    special_tokens_in_text: ClassVar[Literal["switch", "always", "never"]] = "always"
+    counts_in_steps: ClassVar[bool] = True
+    pipeline: ClassVar[PipelineKind] = "stages"
+    writes_files: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -466,6 +450,121 @@ class HFTokenizer:
 
     def __repr__(self) -> str:
         return f"<HFTokenizer {self.name!r} n_vocab={self.n_vocab}>"
+
+    # ------------------------------------------------------ pipeline stages
+    # Public inside the package: encode runs these, and so do bytepair.hf_chunked (stepped counts,
+    # first spans) and bytepair.explain (token stories).
+    @property
+    def normalizer(self) -> Callable[[str, Any], tuple[str, Any]] | None:
+        """The normalize stage, ``normalizer(segment, align) -> (segment, align)`` (``align``: one
+        ``(start, end)`` of the raw text per character, or None), or None without a normalizer."""
+        return self._normalizer
+
+    @property
+    def normalizer_spec(self) -> Any:
+        """The file's ``normalizer`` object (``None`` without one)."""
+        return self._normalizer_spec
+
+    @property
+    def needs_align(self) -> bool:
+        """Whether the pre-tokenizer needs each piece's offsets (Metaspace's ``prepend_scheme:
+        "first"`` behind a normalizer): :meth:`run_stages` must then track ``align``."""
+        return bool(self._needs_align)
+
+    @property
+    def pre_tokenizer(self) -> Callable[[list], list] | None:
+        """The pre-tokenize stage, ``pre_tokenizer(pieces) -> pieces`` (``(text, align, first)``
+        triples; each piece maps on its own), or None without a pre-tokenizer."""
+        return self._pre
+
+    @property
+    def pre_tokenizer_spec(self) -> Any:
+        """The file's ``pre_tokenizer`` object (``None`` without one)."""
+        return self._data.get("pre_tokenizer")
+
+    @property
+    def template(self) -> list | None:
+        """The post-processor's template for one sequence: items ``"A"`` (the text's ids) or
+        lists of ids (BOS, EOS ...), or None without one (:meth:`post_process`)."""
+        return self._template
+
+    def split_added(self, text: str, *, normalized: bool = False) -> list[tuple[int, int, int | None]]:
+        """The split-added-tokens stage: ``text`` cut into ``(start, end, id)`` (an added token)
+        and ``(start, end, None)`` (text between them), in characters of ``text``. ``normalized``:
+        the tokens matched after the normalizer (``normalized: true``), else those matched in
+        the raw text."""
+        if normalized:
+            return self._find_added(text, self._norm_matcher, self._norm_added)
+        return self._find_added(text, self._raw_matcher, self._raw_added)
+
+    def piece_cutter(self, w: str) -> Callable[[str], list[str]] | None:
+        """For a long piece ``w`` of a model whose long pieces are cut where no token can span the
+        cut (see :meth:`model_ids`), the cutting function (a compiled pattern's ``split``); else None."""
+        return self._cutter() if len(w) > _CUT_MIN else None
+
+    def prepare_tables(self, text: str) -> None:
+        """Before running the stages over ``text``: a compact model loads its whole tables when
+        the text is long (most of them would load anyway; skips the per-piece checks)."""
+        if self._lazy is not None and len(text) > _LAZY_TEXT_MAX:
+            self._full()
+
+    def prepare_text(self, text: str) -> str:
+        """``text`` as :meth:`count_steps`'s positions count it: :meth:`check_text`'s."""
+        return self.check_text(text)
+
+    def count_steps(
+        self,
+        text: str,
+        *,
+        add_special_tokens: bool = True,
+        allowed_special: Any = frozenset(),
+        disallowed_special: Any = "all",
+        batch: int = 2048,
+    ) -> Generator[tuple[int, int], None, int]:
+        """Count as :meth:`encode` in exact steps (:func:`bytepair.hf_chunked.hf_count_steps`;
+        added tokens are always recognised: ``allowed_special`` / ``disallowed_special`` are
+        ignored). Yields ``(tokens so far, position)``; returns the total.
+
+        Raises:
+            TypeError: ``text`` is not a ``str``. ValueError: ``batch`` < 1.
+        """
+        from .hf_chunked import hf_count_steps
+
+        return (yield from hf_count_steps(self, text, add_special_tokens=add_special_tokens, batch=batch))
+
+    @property
+    def has_split_pattern(self) -> bool:
+        """Capability: the pre-tokenizer holds a split regex (:attr:`pattern`)."""
+        return self.pattern is not None
+
+    # The BPE model's parts, for replaying its merges (bytepair.explain's stories)
+    @property
+    def model_vocab(self) -> dict[str, int]:
+        """The BPE model's vocabulary (token string -> id). A compact model's fills bucket by bucket
+        as the stages touch its pieces (:mod:`bytepair.hf_lazy`)."""
+        return self._vocab
+
+    def merge_ranks(self) -> dict[str, int]:
+        """Merge rank by the merged token's string (see :meth:`model_symbols`'s separator)."""
+        return self._merge_ranks()
+
+    def model_symbols(self, w: str) -> list[str]:
+        """A piece's starting symbols before any merge (characters, or byte-fallback tokens, or
+        ``unk_token``)."""
+        return self._symbols(w, False)[0]
+
+    @property
+    def model_options(self) -> dict[str, Any]:
+        """The BPE model's options: ``unk_token``, ``ignore_merges``,
+        ``continuing_subword_prefix``, ``end_of_word_suffix`` (``str`` or None / bool) and
+        ``separator`` (the string joining a merge's two parts in :meth:`merge_ranks`'s keys)."""
+        return {
+            "unk_token": self._unk,
+            "ignore_merges": self._ignore_merges,
+            "continuing_subword_prefix": self._prefix,
+            "end_of_word_suffix": self._suffix,
+            "separator": self._sep,
+        }
 
     # ------------------------------------------------------------- the model
     def _full(self) -> None:
@@ -706,7 +805,7 @@ class HFTokenizer:
             self._glued = "".join(sorted(set(re.findall("([^\u2581])\u2581", "\n".join(self._vocab)))))
         return self._glued
 
-    def _word_ids(self, w: str) -> list[int]:
+    def model_ids(self, w: str) -> list[int]:
         """One pre-token (piece, already byte-mapped for byte-level models) -> ids. Cached."""
         ids = self._cache.get(w)
         if ids is not None:
@@ -716,7 +815,7 @@ class HFTokenizer:
             if len(parts) > 1:
                 ids = []
                 for p in parts:
-                    ids += self._word_ids(p)
+                    ids += self.model_ids(p)
                 return ids
         if self._lazy is not None:
             self._lazy.need(w)
@@ -794,15 +893,15 @@ class HFTokenizer:
             out.append((start_offset, n, None))
         return out
 
-    def _run(self, text: str, with_align: bool):
-        """Yield ``("tok", id, start, end)`` for added tokens and ``("pieces", pieces)`` for pre-tokenized text.
+    def run_stages(self, text: str, with_align: bool) -> Iterator[tuple]:
+        """The stages before the model, in order, over ``text`` (a :meth:`check_text` text):
+        yield ``("tok", id, start, end)`` for added tokens and ``("pieces", pieces)`` for pre-tokenized text.
 
         Offsets (characters of ``text``) are only computed with ``with_align``.
         """
-        if self._lazy is not None and len(text) > _LAZY_TEXT_MAX:
-            self._full()  # most buckets would load anyway; this skips the per-piece checks
-        normalizer, pre = self._normalizer, self._pre
-        for a, b, tid in self._find_added(text, self._raw_matcher, self._raw_added):
+        self.prepare_tables(text)
+        normalizer, pre = self.normalizer, self.pre_tokenizer
+        for a, b, tid in self.split_added(text):
             if tid is not None:
                 yield ("tok", tid, a, b)
                 continue
@@ -810,7 +909,7 @@ class HFTokenizer:
             align = [(i, i + 1) for i in range(a, b)] if with_align else None
             if normalizer is not None:
                 seg, align = normalizer(seg, align)
-            for a2, b2, tid2 in self._find_added(seg, self._norm_matcher, self._norm_added):
+            for a2, b2, tid2 in self.split_added(seg, normalized=True):
                 if tid2 is not None:
                     if align is not None:
                         yield ("tok", tid2, align[a2][0], align[b2 - 1][1])
@@ -828,7 +927,12 @@ class HFTokenizer:
                 yield ("pieces", pieces)
 
     @staticmethod
-    def _check_text(text: str) -> str:
+    def check_text(text: str) -> str:
+        """The first stage: ``text`` checked to be a ``str``, lone surrogates replaced by U+FFFD.
+
+        Raises:
+            TypeError: ``text`` is not a ``str`` (the message says to decode bytes first).
+        """
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, got {type(text).__name__}; decode bytes first (data.decode('utf-8'))")
         try:
@@ -837,7 +941,9 @@ class HFTokenizer:
             text = fix_surrogates(text)
         return text
 
-    def _post(self, ids: list, add_special_tokens: bool) -> list:
+    def post_process(self, ids: list, add_special_tokens: bool) -> list:
+        """The post-process stage: ``ids`` (or any per-token items) inside :attr:`template`'s
+        tokens with ``add_special_tokens``, else ``ids`` as they are."""
         if not add_special_tokens or self._template is None:
             return ids
         out: list = []
@@ -876,16 +982,16 @@ class HFTokenizer:
         """
         if return_encoding:
             return self._encoding(text, add_special_tokens)
-        text = self._check_text(text)
-        word_ids = self._word_ids
+        text = self.check_text(text)
+        word_ids = self.model_ids
         out: list[int] = []
-        for item in self._run(text, self._needs_align):
+        for item in self.run_stages(text, self._needs_align):
             if item[0] == "tok":
                 out.append(item[1])
             else:
                 for piece in item[1]:
                     out += word_ids(piece[0])
-        return self._post(out, add_special_tokens)
+        return self.post_process(out, add_special_tokens)
 
     def _encoding(self, text: str, add_special_tokens: bool) -> Encoding:
         spans = self.encode_with_spans(text, add_special_tokens=False)
@@ -926,10 +1032,14 @@ class HFTokenizer:
 
     def is_within_limit(self, text: str, limit: int, *, add_special_tokens: bool = True) -> int | Literal[False]:
         """The token count of ``text`` (as :meth:`encode`) if at most ``limit``, else ``False``,
-        stopping as soon as the count passes ``limit``: :func:`bytepair.limits.is_within_limit`."""
-        from .limits import is_within_limit  # (limits -> chunked -> hf_tokenizer)
+        stopping as soon as the count passes ``limit`` (:func:`bytepair.limits.is_within_limit`).
 
-        return is_within_limit(self, text, limit, add_special_tokens=add_special_tokens)
+        Raises:
+            ArgumentError: ``limit`` is negative or not an int (``field="limit"``).
+            TypeError: ``text`` is not a ``str``.
+        """
+        check_count(limit, "limit", minimum=0)
+        return count_within(self.count_steps(text, add_special_tokens=add_special_tokens, batch=LIMIT_BATCH), limit)
 
     def encode_with_spans(
         self, text: str, *, add_special_tokens: bool = False, units: Literal["chars", "utf16"] = "chars"
@@ -948,9 +1058,9 @@ class HFTokenizer:
         """
         _check_units(units)
         original = text
-        text = self._check_text(text)
+        text = self.check_text(text)
         raw: list[tuple[int, int, int, bool]] = []
-        for item in self._run(text, True):
+        for item in self.run_stages(text, True):
             if item[0] == "tok":
                 raw.append((item[1], item[2], item[3], self._is_special_id(item[1])))
                 continue
@@ -1004,11 +1114,11 @@ class HFTokenizer:
         """
         _check_units(units)
         original = text
-        text = self._check_text(text)
+        text = self.check_text(text)
         if self._unk is not None:
             return []
         out: set[tuple[int, int]] = set()
-        for item in self._run(text, True):
+        for item in self.run_stages(text, True):
             if item[0] == "tok":
                 continue
             for ptext, align, _ in item[1]:
@@ -1167,7 +1277,7 @@ class HFTokenizer:
                 pass
         if self._byte_level:
             try:
-                return bytes([hc._U2B[c] for c in s])
+                return bytes([hc.U2B[c] for c in s])
             except KeyError:
                 pass
         if self._metaspace:
@@ -1462,6 +1572,6 @@ def from_tokenizer_json(source: Any, *, config: Any = None, name: str | None = N
             model / component / option (``where`` is its JSON path, e.g.
             ``"pre_tokenizer.pretokenizers[2]"``; ``component`` its type).
     """
-    data = _read_json(source, "tokenizer.json")
-    cfg = _read_json(config, "tokenizer_config.json") if config is not None else None
+    data = read_json_object(source, "tokenizer.json")
+    cfg = read_json_object(config, "tokenizer_config.json") if config is not None else None
     return HFTokenizer(data, config=cfg, name=name)

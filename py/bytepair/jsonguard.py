@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from .errors import TokenizerFileError
 
-__all__ = ["MAX_NESTING", "check_nesting", "load_json", "nesting_depth"]
+__all__ = ["MAX_NESTING", "check_nesting", "load_json", "nesting_depth", "read_json_object"]
 
 #: The deepest nesting of JSON arrays and objects a tokenizer file may have
 #: (real files: 3-6; Pyodide's json crashes between 5,000 and 6,000).
@@ -117,3 +119,42 @@ def load_json(text: str, *, what: str) -> Any:
         raise TokenizerFileError(
             f"{what} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}", where=f"line {e.lineno}"
         ) from e
+
+
+def read_json_object(source: Any, what: str) -> dict:
+    """A tokenizer file handed in as a path, JSON text (a ``str`` starting with ``{``), UTF-8
+    bytes (a BOM is dropped) or an already parsed mapping -> a ``dict``, through :func:`load_json`.
+
+    ``what`` names the file in messages (``"tokenizer.json"``).
+
+    Raises:
+        TokenizerFileError: an unreadable path, not UTF-8, not JSON or too deeply nested, not a
+            JSON object, or a ``source`` of another type (``where``: ``"byte N"``, ``"$"`` or None).
+    """
+    if isinstance(source, Mapping):
+        return dict(source)
+    try:
+        if isinstance(source, (bytes, bytearray, memoryview)):
+            text = bytes(source).decode("utf-8-sig")
+        elif isinstance(source, str) and source.lstrip().startswith("{"):
+            text = source
+        elif isinstance(source, (str, os.PathLike)):
+            with open(source, encoding="utf-8-sig") as f:
+                text = f.read()
+        else:
+            raise TokenizerFileError(
+                f"{what} must be a path, JSON text or bytes, not {type(source).__name__}", where=None
+            )
+    except OSError as e:
+        shown = repr(os.fspath(source))
+        if len(shown) > 120:
+            shown = shown[:100] + "…"
+        raise TokenizerFileError(f"cannot read {what} {shown}: {e.strerror or e}", where=None) from e
+    except UnicodeDecodeError as e:
+        raise TokenizerFileError(f"{what} is not UTF-8 text (byte {e.start})", where=f"byte {e.start}") from e
+    except ValueError as e:  # open() refuses a name with a NUL character
+        raise TokenizerFileError(f"cannot read {what}: {e}", where=None) from e
+    data = load_json(text, what=what)
+    if not isinstance(data, dict):
+        raise TokenizerFileError(f"{what} must hold a JSON object, got {type(data).__name__}", where="$")
+    return data

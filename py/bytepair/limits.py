@@ -21,7 +21,8 @@ from collections.abc import Collection
 from typing import Any, Literal
 
 from . import chunked, models
-from .errors import ArgumentError, ArgumentTypeError
+from .errors import ArgumentError
+from .protocol import LIMIT_BATCH, check_count, count_within
 
 __all__ = [
     "BOUNDARIES",
@@ -34,17 +35,6 @@ __all__ = [
     "context_windows",
     "is_within_limit",
 ]
-
-#: Pieces counted between two looks at the limit (small: the walk stops soon after the limit).
-_LIMIT_BATCH = 64
-
-
-def _check_count(value: Any, field: str, *, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ArgumentTypeError(f"{field} must be a whole number, got {value!r}", field=field)
-    if value < minimum:
-        raise ArgumentError(f"{field} must be at least {minimum}, got {value}", field=field)
-    return value
 
 
 def is_within_limit(
@@ -79,7 +69,7 @@ def is_within_limit(
         ArgumentError: ``limit`` is negative or not an int (``field="limit"``).
         TypeError: ``text`` is not a ``str``. ValueError: a disallowed special token in the text.
     """
-    _check_count(limit, "limit", minimum=0)
+    check_count(limit, "limit", minimum=0)
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, got {type(text).__name__}; decode bytes first (data.decode('utf-8'))")
     steps = chunked.count_steps(
@@ -88,17 +78,9 @@ def is_within_limit(
         add_special_tokens=add_special_tokens,
         allowed_special=allowed_special,
         disallowed_special=disallowed_special,
-        batch=_LIMIT_BATCH,
+        batch=LIMIT_BATCH,
     )
-    try:
-        while True:
-            count, _position = next(steps)
-            if count > limit:  # counts so far only grow
-                steps.close()
-                return False
-    except StopIteration as stop:
-        total = stop.value
-    return total if total <= limit else False
+    return count_within(steps, limit)
 
 
 # ---------------------------------------------------------------------------------------- chunks
@@ -176,8 +158,8 @@ def chunk(
             token boundary step counts more, ``field="max_tokens"``).
         TypeError: ``text`` is not a ``str``.
     """
-    _check_count(max_tokens, "max_tokens", minimum=1)
-    _check_count(overlap, "overlap", minimum=0)
+    check_count(max_tokens, "max_tokens", minimum=1)
+    check_count(overlap, "overlap", minimum=0)
     if overlap >= max_tokens:
         raise ArgumentError(f"overlap ({overlap}) must be less than max_tokens ({max_tokens})", field="overlap")
     if boundary not in BOUNDARIES:

@@ -202,10 +202,10 @@ def tekken_site_form(data: Any) -> bytes:
     import base64
     import json
 
-    from .hf_tokenizer import _read_json
+    from .jsonguard import read_json_object
     from .tekken import TekkenTokenizer
 
-    d = _read_json(data, "Tekken file")
+    d = read_json_object(data, "Tekken file")
     TekkenTokenizer(d)  # validates
     cfg = d["config"]
     inner = int(cfg["default_vocab_size"]) - int(cfg["default_num_special_tokens"])
@@ -250,6 +250,7 @@ def load_tokenizer_file(data: Any, *, config: Any = None, name: str | None = Non
             a ``.tiktoken`` rank file: ``component="tiktoken"``, ``where="line 1"``.
     """
     from . import hf_tokenizer, tekken
+    from .jsonguard import read_json_object
 
     # contents, never a path: text that is not JSON must say so, not be opened as a file name
     if isinstance(data, str):
@@ -264,7 +265,7 @@ def load_tokenizer_file(data: Any, *, config: Any = None, name: str | None = Non
             where="line 1",
             component="tiktoken",
         )
-    d = hf_tokenizer._read_json(data, "tokenizer.json")
+    d = read_json_object(data, "tokenizer.json")
     if isinstance(d.get("vocab"), list) and isinstance(d.get("config"), dict) and "model" not in d:
         return tekken.from_tekken(d, name=name)
     return hf_tokenizer.from_tokenizer_json(d, config=config, name=name)
@@ -281,10 +282,9 @@ def _looks_like_tiktoken(data: bytes) -> bool:
 
 def adds_special_tokens(tok: Any) -> bool:
     """Does ``tok`` take ``add_special_tokens`` (open models, loaded files: BOS etc. from the
-    post-processor)? False for :class:`bytepair.Tokenizer` (OpenAI encodings, trained ones)."""
-    from .tokenizer import Tokenizer
-
-    return not isinstance(tok, Tokenizer)
+    post-processor)? False for :class:`bytepair.Tokenizer` (OpenAI encodings, trained ones): its
+    capability attribute (:class:`bytepair.protocol.TokenizerLike`)."""
+    return bool(tok.adds_special_tokens)
 
 
 def count_tokens(tok: Any, text: str, *, add_special_tokens: bool = True) -> int:
@@ -341,9 +341,6 @@ def special_token_facts(tok: Any) -> dict[str, Any]:
     (``tokenizer.json`` files: one token, as ``tokenizers`` does) or ``"never"``
     (Tekken: plain text, as mistral-common does).
     """
-    from .hf_tokenizer import HFTokenizer
-    from .tokenizer import Tokenizer
-
     specials = sorted(tok.special_tokens.items(), key=lambda kv: kv[1])
     bos = getattr(tok, "bos_token", None)
 
@@ -352,8 +349,7 @@ def special_token_facts(tok: Any) -> dict[str, Any]:
         return s != bos and "pad" not in low and "unk" not in low
 
     example = next((s for s, _ in specials if plain(s)), specials[0][0] if specials else None)
-    typed = "switch" if isinstance(tok, Tokenizer) else "always" if isinstance(tok, HFTokenizer) else "never"
-    return {"example": example, "typed": typed}
+    return {"example": example, "typed": tok.special_tokens_in_text}
 
 
 def dropped_characters(tok: Any, text: str, *, units: str = "utf16") -> list[tuple[int, int]]:

@@ -9,14 +9,12 @@ is one sequence (minbpe's ``BasicTokenizer``).
 The patterns are copied character for character from tiktoken
 (``tiktoken_ext/openai_public.py``, https://github.com/openai/tiktoken, MIT);
 a test checks them against the installed tiktoken. Use
-:func:`bytepair.pretokenize.compile_pattern` to run one.
+:func:`bytepair.pretokenize.compile_pattern` to run one and
+:func:`bytepair.pretokenize.resolve_pattern` to turn a ``pattern=`` argument into one (this
+module is data only: it imports nothing of bytepair, so the split modules can import it).
 """
 
 from __future__ import annotations
-
-import re
-
-from .errors import PatternError
 
 __all__ = [
     "GPT2_PATTERN",
@@ -24,7 +22,6 @@ __all__ = [
     "O200K_PATTERN",
     "PATTERNS",
     "ALIASES",
-    "resolve_pattern",
 ]
 
 #: GPT-2's split pattern, shared by ``gpt2``, ``r50k_base``, ``p50k_base``
@@ -67,67 +64,3 @@ ALIASES: dict[str, str] = {
     "gpt4": "cl100k_base",
     "gpt4o": "o200k_base",
 }
-
-
-def resolve_pattern(name_or_regex: str | None) -> str | None:
-    """Turn a ``pattern=`` argument into a split pattern.
-
-    Args:
-        name_or_regex: ``None`` or ``"none"`` (no pre-tokenizer); an encoding
-            name from :data:`PATTERNS` (``"gpt2"``, ``"r50k_base"``,
-            ``"p50k_base"``, ``"cl100k_base"``, ``"o200k_base"``) or an alias
-            (``"gpt4"`` -> cl100k_base, ``"gpt4o"`` -> o200k_base); anything
-            else is taken as a custom regex in ``regex`` syntax (``\\p{..}``
-            classes allowed).
-
-    Returns:
-        ``None`` for "no pre-tokenizer: the whole text is one sequence", else
-        the pattern ``str``.
-
-    Raises:
-        TypeError: ``name_or_regex`` is neither ``None`` nor a ``str``.
-        PatternError (a ValueError, with ``pos``/``construct``/``reason``): an empty string; a bare word that is not a known name
-            (likely a misspelt name; write ``(?:word)`` for a literal regex);
-            a custom regex that does not compile on the back-end in use
-            (:data:`bytepair.pretokenize.BACKEND`); the message quotes the
-            regex error and its position and lists the known names.
-    """
-    if name_or_regex is None:
-        return None
-    if not isinstance(name_or_regex, str):
-        raise TypeError(
-            f"pattern must be a str (an encoding name, 'none', or a regex) or None, not {type(name_or_regex).__name__}"
-        )
-    if name_or_regex == "none":
-        return None
-    key = ALIASES.get(name_or_regex, name_or_regex)
-    if key in PATTERNS:
-        return PATTERNS[key]
-    known = ", ".join([*PATTERNS, *ALIASES, "none"])
-    if not name_or_regex:
-        raise PatternError(
-            f"pattern is empty: pass 'none' for no pre-tokenizer, one of {known}, or a regex",
-            reason="the pattern is empty",
-        )
-    if re.fullmatch(r"[A-Za-z0-9_.-]+", name_or_regex):
-        # a bare word is almost always a misspelt name ("cl100k", "GPT2"), and as a regex
-        # it would match only itself and drop the rest of the text
-        raise PatternError(
-            f"pattern {name_or_regex!r} is not a known name ({known}); "
-            f"if you really mean a regex that matches only that word, write it as (?:{name_or_regex})",
-            construct=name_or_regex,
-            reason="not a pre-tokenizer name",
-        )
-    from .pretokenize import compile_pattern  # imported late: pretokenize is the heavier module
-
-    try:
-        compile_pattern(name_or_regex)
-    except ValueError as e:
-        raise PatternError(
-            f"pattern {name_or_regex!r} is not a known name ({known}) and not a valid regex: {e}. "
-            "Fix the regex, or pass one of the names.",
-            pos=getattr(e, "pos", None),
-            construct=getattr(e, "construct", None),
-            reason=getattr(e, "reason", None),
-        ) from e
-    return name_or_regex

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from typing import Protocol
 
 from .errors import PatternError
+from .patterns import ALIASES, PATTERNS
 from .re_forms import re_form
 from .retranslate import to_stdlib_re
 
@@ -31,7 +32,7 @@ try:
 except ImportError:  # Pyodide: no build of `regex` is published
     _regex = None
 
-__all__ = ["BACKEND", "BACKENDS", "PieceMatch", "SplitPattern", "check_pattern", "compile_pattern"]
+__all__ = ["BACKEND", "BACKENDS", "PieceMatch", "SplitPattern", "check_pattern", "compile_pattern", "resolve_pattern"]
 
 
 class PieceMatch(Protocol):
@@ -54,14 +55,15 @@ class SplitPattern(Protocol):
     """What :func:`compile_pattern` returns, on either back-end: ``pattern`` is
     the pattern given; ``findall`` returns the pieces (whole matches, in order,
     also when the pattern has capturing groups); ``finditer`` yields them as
-    :class:`PieceMatch` objects."""
+    :class:`PieceMatch` objects (from character ``pos`` on, as a compiled pattern's ``finditer``;
+    the back-end is chosen for the whole ``text``)."""
 
     @property
     def pattern(self) -> str: ...
 
     def findall(self, text: str) -> list[str]: ...
 
-    def finditer(self, text: str) -> Iterator[PieceMatch]: ...
+    def finditer(self, text: str, pos: int = ...) -> Iterator[PieceMatch]: ...
 
 
 #: ``regex`` releases whose Unicode tables were checked, code point by code
@@ -182,8 +184,8 @@ class _WholeMatches:
     def findall(self, text: str) -> list[str]:
         return [m.group() for m in self._compiled.finditer(text)]
 
-    def finditer(self, text: str):
-        return self._compiled.finditer(text)
+    def finditer(self, text: str, pos: int = 0):
+        return self._compiled.finditer(text, pos)
 
     def __repr__(self) -> str:
         return f"<split pattern {self._compiled!r}>"
@@ -205,8 +207,6 @@ class _StdlibSplit:
     __slots__ = ("pattern", "_bmp", "_full", "_whole", "_proxies")
 
     def __init__(self, pattern: str) -> None:
-        from .patterns import PATTERNS
-
         self.pattern = pattern  # the original (regex-syntax) pattern
         # re_form: an equivalent form of the encodings' patterns that re runs faster
         self._bmp = _compile_re(pattern, to_stdlib_re(re_form(pattern), bmp_only=True))
@@ -234,8 +234,8 @@ class _StdlibSplit:
             return [m.group() for m in compiled.finditer(text)]
         return compiled.findall(text)
 
-    def finditer(self, text: str):
-        return self._pick(text).finditer(text)
+    def finditer(self, text: str, pos: int = 0):
+        return self._pick(text).finditer(text, pos)
 
     def __repr__(self) -> str:
         return f"<split pattern on re: {self.pattern!r}>"
@@ -289,8 +289,8 @@ class _HybridSplit:
             return pieces if pieces is not None else self._regex.findall(text)
         return self._pick(text).findall(text)
 
-    def finditer(self, text: str):
-        return self._pick(text).finditer(text)
+    def finditer(self, text: str, pos: int = 0):
+        return self._pick(text).finditer(text, pos)
 
     def __repr__(self) -> str:
         return f"<split pattern on regex/re: {self.pattern!r}>"
@@ -302,7 +302,7 @@ def compile_pattern(pattern: str, *, backend: str = "auto") -> SplitPattern:
     Args:
         pattern: the split pattern, e.g. :data:`bytepair.patterns.CL100K_PATTERN`
             or a custom regex with ``\\p{..}`` classes (not an encoding name:
-            see :func:`bytepair.patterns.resolve_pattern`).
+            see :func:`resolve_pattern`).
         backend: ``"auto"`` (:data:`BACKEND`), ``"regex"`` or ``"re"``.
 
     Returns:
@@ -339,8 +339,6 @@ def _compile(pattern: str, backend: str) -> SplitPattern:
     if backend == "re":
         return _StdlibSplit(pattern)
     if backend == "hybrid":
-        from .patterns import PATTERNS
-
         regex_split = _compile(pattern, "regex")
         if pattern not in PATTERNS.values():  # custom patterns: regex only
             return regex_split
@@ -430,8 +428,6 @@ def check_pattern(pattern: str | None) -> str | None:
             N``, counted from 1) and what to do, without the list of every
             known name or property.
     """
-    from .patterns import resolve_pattern
-
     try:
         resolved = resolve_pattern(pattern)
         if resolved is not None:
@@ -457,3 +453,65 @@ def _short_message(pattern: str, e: PatternError) -> str:
     if construct:
         return f"The browser's regex engine cannot run this pattern: {e.reason}{where}."
     return f"The regex does not compile: {e.reason or e.message}{where}."
+
+
+def resolve_pattern(name_or_regex: str | None) -> str | None:
+    """Turn a ``pattern=`` argument into a split pattern.
+
+    Args:
+        name_or_regex: ``None`` or ``"none"`` (no pre-tokenizer); an encoding
+            name from :data:`PATTERNS` (``"gpt2"``, ``"r50k_base"``,
+            ``"p50k_base"``, ``"cl100k_base"``, ``"o200k_base"``) or an alias
+            (``"gpt4"`` -> cl100k_base, ``"gpt4o"`` -> o200k_base); anything
+            else is taken as a custom regex in ``regex`` syntax (``\\p{..}``
+            classes allowed).
+
+    Returns:
+        ``None`` for "no pre-tokenizer: the whole text is one sequence", else
+        the pattern ``str``.
+
+    Raises:
+        TypeError: ``name_or_regex`` is neither ``None`` nor a ``str``.
+        PatternError (a ValueError, with ``pos``/``construct``/``reason``): an empty string; a bare word that is not a known name
+            (likely a misspelt name; write ``(?:word)`` for a literal regex);
+            a custom regex that does not compile on the back-end in use
+            (:data:`bytepair.pretokenize.BACKEND`); the message quotes the
+            regex error and its position and lists the known names.
+    """
+    if name_or_regex is None:
+        return None
+    if not isinstance(name_or_regex, str):
+        raise TypeError(
+            f"pattern must be a str (an encoding name, 'none', or a regex) or None, not {type(name_or_regex).__name__}"
+        )
+    if name_or_regex == "none":
+        return None
+    key = ALIASES.get(name_or_regex, name_or_regex)
+    if key in PATTERNS:
+        return PATTERNS[key]
+    known = ", ".join([*PATTERNS, *ALIASES, "none"])
+    if not name_or_regex:
+        raise PatternError(
+            f"pattern is empty: pass 'none' for no pre-tokenizer, one of {known}, or a regex",
+            reason="the pattern is empty",
+        )
+    if re.fullmatch(r"[A-Za-z0-9_.-]+", name_or_regex):
+        # a bare word is almost always a misspelt name ("cl100k", "GPT2"), and as a regex
+        # it would match only itself and drop the rest of the text
+        raise PatternError(
+            f"pattern {name_or_regex!r} is not a known name ({known}); "
+            f"if you really mean a regex that matches only that word, write it as (?:{name_or_regex})",
+            construct=name_or_regex,
+            reason="not a pre-tokenizer name",
+        )
+    try:
+        compile_pattern(name_or_regex)
+    except ValueError as e:
+        raise PatternError(
+            f"pattern {name_or_regex!r} is not a known name ({known}) and not a valid regex: {e}. "
+            "Fix the regex, or pass one of the names.",
+            pos=getattr(e, "pos", None),
+            construct=getattr(e, "construct", None),
+            reason=getattr(e, "reason", None),
+        ) from e
+    return name_or_regex

@@ -303,6 +303,6 @@ def get_encoding(name: str) -> Tokenizer:
 
     ranks = _cached_ranks(name)  # from_ranks copies it
     enc = Tokenizer.from_ranks(ranks, pattern=spec.pattern, special_tokens=dict(spec.special_tokens), name=spec.name)
-    enc._shared = True  # every caller gets this object: changes go to enc.copy()
+    enc.mark_shared()  # every caller gets this object: changes go to enc.copy()
     with _lock:
         return _encoding_cache.setdefault(name, enc)

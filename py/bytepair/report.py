@@ -292,9 +292,7 @@ class CorpusReport:
 
 
 def _spans(tok: Any, text: str) -> list[tuple[int, int]]:
-    from .tokenizer import Tokenizer
-
-    if isinstance(tok, Tokenizer):
+    if tok.special_tokens_in_text == "switch":  # tiktoken's allowed_special: all as plain text
         got = tok.encode_with_spans(text, allowed_special=(), disallowed_special=())
     else:
         got = tok.encode_with_spans(text)

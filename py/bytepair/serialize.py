@@ -15,6 +15,10 @@ Format (``"format": "bytepair", "version": 1``)::
 The vocabulary is not stored: it is derived from the merges (ids 0..255 are
 the bytes; merge k joins its two parts), as minbpe does. Each merge is written
 on its own line so a file stays diff-able and error messages can name lines.
+
+This module reads and writes the format as plain data (:func:`read_json` returns the fields);
+:func:`bytepair.tokenizer.from_json` (``bytepair.from_json``) builds the
+:class:`~bytepair.Tokenizer` from them, so this module imports no tokenizer at run time.
 """
 
 from __future__ import annotations
@@ -23,12 +27,12 @@ import json
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .tokenizer import Tokenizer
+    pass
 
 from .errors import TokenizerFileError
 from .jsonguard import load_json
 
-__all__ = ["FORMAT", "VERSION", "to_json", "from_json"]
+__all__ = ["FORMAT", "VERSION", "to_json", "read_json"]
 
 FORMAT = "bytepair"
 VERSION = 1
@@ -69,23 +73,24 @@ def _line_of(text: str, needle: str) -> int | None:
     return None
 
 
-def from_json(text: str | bytes) -> Tokenizer:
-    """Load a tokenizer saved by :func:`to_json`.
+def read_json(text: str | bytes) -> dict[str, Any]:
+    """Check and read a tokenizer file saved by :func:`to_json`.
 
     Args:
         text: the JSON text (``str`` or UTF-8 ``bytes``).
 
     Returns:
-        A :class:`~bytepair.Tokenizer`.
+        The keyword arguments of :meth:`bytepair.Tokenizer.from_merges`: ``merges``
+        (``dict[(left_id, right_id), new_id]``), ``pattern`` (a regex or ``"none"``),
+        ``special_tokens`` (``dict[str, int]``), ``normalization`` and ``name``.
 
     Raises:
+        TypeError: ``text`` is neither ``str`` nor ``bytes``.
         TokenizerFileError (a ValueError; ``where``: ``"merges[k]"`` for a bad merge): not JSON (with line and column), not this format, an
             unsupported version, a missing or wrongly typed field, a malformed
             or duplicate merge or an id that does not exist yet (with the merge
             index and its line number), duplicate special-token ids.
     """
-    from .tokenizer import Tokenizer
-
     if not isinstance(text, (str, bytes)):
         raise TypeError(
             f"from_json takes the JSON text (str or bytes), got {type(text).__name__}; for a dict, pass json.dumps(d)"
@@ -162,13 +167,10 @@ def from_json(text: str | bytes) -> Tokenizer:
                 f"special token {s!r} has id {i}, which a byte or merge already uses; use ids >= {256 + len(merges)}"
             )
         seen[i] = s
-    try:
-        return Tokenizer.from_merges(
-            merges,
-            pattern=pattern if pattern is not None else "none",
-            special_tokens=specials,
-            normalization=data.get("normalization"),
-            name=str(data.get("name") or "trained"),
-        )
-    except (TypeError, ValueError) as e:
-        raise TokenizerFileError(f"tokenizer file is invalid: {e}") from e
+    return {
+        "merges": merges,
+        "pattern": pattern if pattern is not None else "none",
+        "special_tokens": specials,
+        "normalization": data.get("normalization"),
+        "name": str(data.get("name") or "trained"),
+    }

@@ -33,8 +33,7 @@ from itertools import chain
 from . import textbook
 from .decoding import token_to_display
 from .errors import ArgumentError
-from .patterns import resolve_pattern
-from .pretokenize import compile_pattern
+from .pretokenize import compile_pattern, resolve_pattern
 from .surrogates import utf8
 
 __all__ = [
@@ -675,7 +674,7 @@ def _check_word_input(word: str) -> str:
     if isinstance(word, str) and not word:
         raise ArgumentError("Type a word to encode.", field="text")
     try:
-        return textbook._check_word(word)
+        return textbook.check_word(word)
     except ValueError as e:
         raise ArgumentError(str(e), field="text") from e
 

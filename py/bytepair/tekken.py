@@ -23,12 +23,13 @@ from __future__ import annotations
 import base64
 import binascii
 import itertools
-from collections.abc import Iterable
-from typing import Any, Literal
+from collections.abc import Collection, Generator, Iterable
+from typing import Any, ClassVar, Literal
 
 from .decoding import token_to_display
 from .errors import ArgumentError, TokenizerFileError
-from .hf_tokenizer import _read_json
+from .jsonguard import read_json_object
+from .protocol import PipelineKind
 from .tokenizer import Tokenizer, TokenSpan
 
 __all__ = ["TekkenTokenizer", "from_tekken"]
@@ -64,6 +65,13 @@ class TekkenTokenizer:
     Same interface as :class:`bytepair.HFTokenizer` (``encode``, ``decode``,
     ``encode_with_spans``, ``token_bytes``, ``describe`` ...).
     """
+
+    #: Capabilities (:mod:`bytepair.protocol`): BOS with add_special_tokens; special-token
+    #: strings in the text are plain text (as mistral-common); a base Tokenizer plus BOS.
+    adds_special_tokens: ClassVar[bool] = True
+    special_tokens_in_text: ClassVar[Literal["switch", "always", "never"]] = "never"
+    pipeline: ClassVar[PipelineKind] = "base"
+    writes_files: ClassVar[bool] = False
 
     def __init__(self, data: dict, *, name: str | None = None) -> None:
         """Prefer :func:`from_tekken`. Raises TokenizerFileError for a malformed file."""
@@ -162,6 +170,59 @@ class TekkenTokenizer:
         return None if self._eos is None else self._specials[self._eos]
 
     chat_template = None
+
+    @property
+    def base_tokenizer(self) -> Tokenizer:
+        """The rank-based :class:`bytepair.Tokenizer` that encodes the text (ids after the special ones)."""
+        return self._base
+
+    @property
+    def bos_id(self) -> int | None:
+        """The id of ``<s>`` (added by :meth:`encode` with ``add_special_tokens``), or ``None``."""
+        return self._bos
+
+    @property
+    def has_split_pattern(self) -> bool:
+        """Capability: the base tokenizer's split pattern divides the text."""
+        return self._base.has_split_pattern
+
+    @property
+    def counts_in_steps(self) -> bool:
+        """Capability: :meth:`count_steps` divides the count (as the base tokenizer's)."""
+        return self._base.counts_in_steps
+
+    def prepare_text(self, text: str) -> str:
+        """The base tokenizer's :meth:`bytepair.Tokenizer.prepare_text` (the count's positions)."""
+        return self._base.prepare_text(text)
+
+    def count_steps(
+        self,
+        text: str,
+        *,
+        add_special_tokens: bool = True,
+        allowed_special: Literal["all"] | Collection[str] = frozenset(),
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+        batch: int = 2048,
+    ) -> Generator[tuple[int, int], None, int]:
+        """Count as :meth:`encode`: the base tokenizer's steps (special-token strings as plain
+        text; ``allowed_special`` / ``disallowed_special`` are ignored), plus BOS with
+        ``add_special_tokens``. Yields ``(tokens so far, position)``; returns the total.
+
+        Raises:
+            TypeError: ``text`` is not a ``str``. ValueError: ``batch`` < 1.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}")
+        extra = int(add_special_tokens and self._bos is not None)
+        steps = self._base.count_steps(text, allowed_special=frozenset(), disallowed_special=(), batch=batch)
+        if extra and self._base.counts_in_steps:
+            yield extra, 0
+        try:
+            while True:
+                n, pos = next(steps)
+                yield extra + n, pos
+        except StopIteration as stop:
+            return extra + stop.value
 
     def __repr__(self) -> str:
         return f"<TekkenTokenizer {self.name!r} n_vocab={self.n_vocab}>"
@@ -323,4 +384,4 @@ def from_tekken(source: Any, *, name: str | None = None) -> TekkenTokenizer:
     Raises:
         TokenizerFileError: unreadable or malformed file (``where``: the JSON path).
     """
-    return TekkenTokenizer(_read_json(source, "Tekken file"), name=name)
+    return TekkenTokenizer(read_json_object(source, "Tekken file"), name=name)

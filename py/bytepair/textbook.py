@@ -270,7 +270,12 @@ def count_words(text: str) -> dict[str, int]:
     return counts
 
 
-def _check_word(word, what: str = "word") -> str:
+def check_word(word, what: str = "word") -> str:
+    """``word`` if it is one non-empty word of the textbook method (``what`` names it in messages).
+
+    Raises:
+        TypeError: not a ``str``. ValueError: empty, holding whitespace or the end-of-word marker.
+    """
     if not isinstance(word, str):
         raise TypeError(f"{what} must be a str, not {type(word).__name__}")
     if not word:
@@ -296,7 +301,7 @@ def _check_word_counts(word_counts) -> list[tuple[str, int]]:
         )
     items = []
     for word, count in word_counts.items():
-        _check_word(word)
+        check_word(word)
         if isinstance(count, bool) or not isinstance(count, int):
             raise TypeError(f"the count of {word!r} must be an int, not {type(count).__name__}")
         if count < 1:
@@ -325,7 +330,7 @@ def initial_symbols(word: str) -> list[str]:
         TypeError / ValueError: ``word`` is not a non-empty ``str`` without
             whitespace and without ``"</w>"``.
     """
-    return [*_check_word(word), END_OF_WORD]
+    return [*check_word(word), END_OF_WORD]
 
 
 def _initial_vocab(segments: Iterable[Sequence[str]]) -> dict[str, None]:

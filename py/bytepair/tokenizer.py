@@ -18,14 +18,17 @@ from __future__ import annotations
 import bisect
 import codecs
 import dataclasses
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+import itertools
+from collections.abc import Callable, Collection, Generator, Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Literal
+from typing import ClassVar, Literal
 
 from . import bpe, offsets, specials
+from .errors import TokenizerFileError
 from .normalize import normalize
-from .patterns import resolve_pattern
-from .pretokenize import compile_pattern
+from .pretokenize import compile_pattern, resolve_pattern
+from .protocol import LIMIT_BATCH, PipelineKind, check_count, count_within
+from .serialize import read_json, to_json
 from .surrogates import fix_surrogates
 
 __all__ = ["Tokenizer", "TokenSpan"]
@@ -56,7 +59,18 @@ class Tokenizer:
     """A byte-level BPE tokenizer. Build one with :meth:`from_ranks`,
     :meth:`from_merges`, :func:`bytepair.get_encoding`, :func:`bytepair.train`
     or :func:`bytepair.from_json`.
+
+    Implements :class:`bytepair.protocol.TokenizerLike`; its pipeline stages, public inside the
+    package: :meth:`prepare_text` (normalize), the split pattern (pre-tokenize, :attr:`pattern`),
+    :meth:`count_pieces` / :meth:`piece_spans` (the model on pre-tokenized pieces).
     """
+
+    #: Capabilities (:mod:`bytepair.protocol`): tiktoken's allowed_special / disallowed_special
+    #: instead of add_special_tokens; special-token strings are text unless allowed; rank BPE on split pieces.
+    adds_special_tokens: ClassVar[bool] = False
+    special_tokens_in_text: ClassVar[Literal["switch", "always", "never"]] = "switch"
+    pipeline: ClassVar[PipelineKind] = "rank"
+    writes_files: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -173,6 +187,17 @@ class Tokenizer:
         return self._pattern
 
     @property
+    def has_split_pattern(self) -> bool:
+        """Capability: a split pattern divides the text into pieces encoded on their own."""
+        return self._pattern is not None
+
+    @property
+    def counts_in_steps(self) -> bool:
+        """Capability: :meth:`count_steps` divides the count (with a split pattern; without one,
+        BPE merges across any cut and the text is counted in one go)."""
+        return self._pattern is not None
+
+    @property
     def special_tokens(self) -> dict[str, int]:
         """``{token string: id}`` (a copy)."""
         return dict(self._special_tokens)
@@ -231,6 +256,12 @@ class Tokenizer:
         return new
 
     # --------------------------------------------------------- special tokens
+    def mark_shared(self) -> None:
+        """Mark this object as shared by every caller (:func:`bytepair.get_encoding`'s cached
+        encodings): in-place changes (:meth:`register_special_tokens`) then raise; change a
+        :meth:`copy` instead."""
+        self._shared = True
+
     def register_special_tokens(self, tokens: Mapping[str, int]) -> None:
         """Add special tokens ``{token string: id}`` (or move one to a new id).
 
@@ -326,6 +357,64 @@ class Tokenizer:
             text = normalize(text, self.normalization)
         return text
 
+    def prepare_text(self, text: str) -> str:
+        """The normalize stage: ``text`` as :meth:`encode` encodes it (NFC/NFKC over the whole
+        text, lone surrogates replaced by U+FFFD as its retry does).
+
+        Raises:
+            TypeError: ``text`` is not a ``str``.
+        """
+        work = self._prepare(text)
+        try:
+            work.encode("utf-8")
+        except UnicodeEncodeError:
+            work = fix_surrogates(work)
+        return work
+
+    def count_steps(
+        self,
+        text: str,
+        *,
+        add_special_tokens: bool = True,
+        allowed_special: Literal["all"] | Collection[str] = frozenset(),
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+        batch: int = 2048,
+    ) -> Generator[tuple[int, int], None, int]:
+        """Count ``text`` as :meth:`encode` (same ``allowed_special`` / ``disallowed_special``;
+        ``add_special_tokens`` is ignored: this kind adds none), yielding ``(tokens so far,
+        position in :meth:`prepare_text`'s text)`` every ``batch`` pieces; returns the total.
+
+        With a split pattern the pieces come from one lazy ``finditer`` over the whole text (the
+        same pieces as :meth:`encode_ordinary`, whatever the pattern's look-arounds); without one
+        the text is counted in one go (no yield). See :func:`bytepair.chunked.count_steps`.
+
+        Raises:
+            TypeError: ``text`` is not a ``str``. ValueError: ``batch`` < 1; a disallowed special
+            token in the text (before anything is counted); an ``allowed_special`` name that is
+            not a special token.
+        """
+        if batch < 1:
+            raise ValueError(f"batch must be >= 1, got {batch}")
+        work = self.prepare_text(text)
+        allowed, disallowed = specials.resolve_special_sets(self._special_tokens, allowed_special, disallowed_special)
+        if disallowed:
+            specials.check_disallowed(work, disallowed)
+        if self._pattern is None:
+            return len(self._encode_with_specials(work, allowed))
+        finditer = compile_pattern(self._pattern).finditer
+        count_pieces = self.count_pieces
+        count = offset = 0
+        for segment, is_special in specials.split_on_specials(work, allowed) if allowed else ((work, False),):
+            if is_special:
+                count += 1
+            else:
+                matches = finditer(segment)
+                while pieces := list(itertools.islice(matches, batch)):
+                    count += count_pieces(m.group() for m in pieces)
+                    yield count, offset + pieces[-1].end()
+            offset += len(segment)
+        return count
+
     def _encode_with_specials(self, text: str, allowed: frozenset[str]) -> list[int]:
         if not allowed:
             return self._encode_segment(text)
@@ -355,11 +444,11 @@ class Tokenizer:
         """``len(self._encode_segment(text))`` without the list of ids (same cache). May raise UnicodeEncodeError."""
         if self._split is None:
             return len(self._encode_segment(text))
-        return self._count_pieces(self._split(text))
+        return self.count_pieces(self._split(text))
 
-    def _count_pieces(self, pieces: Iterable[str]) -> int:
-        """Tokens of pre-tokenizer pieces (str, as the split pattern cut them), through the piece
-        cache. May raise UnicodeEncodeError. (bytepair.chunked counts a text piece-range by piece-range.)"""
+    def count_pieces(self, pieces: Iterable[str]) -> int:
+        """The model stage, counted: tokens of pre-tokenizer pieces (``str``, as the split pattern
+        cut them), through the piece cache. May raise UnicodeEncodeError (lone surrogates)."""
         get = self._cache.get
         miss = self._piece_miss
         n = 0
@@ -405,12 +494,17 @@ class Tokenizer:
         disallowed_special: Literal["all"] | Collection[str] = "all",
     ) -> int | Literal[False]:
         """The token count of ``text`` (as :meth:`encode`) if at most ``limit``, else ``False``,
-        stopping as soon as the count passes ``limit``: :func:`bytepair.limits.is_within_limit`."""
-        from .limits import is_within_limit  # (limits -> chunked -> tokenizer)
+        stopping as soon as the count passes ``limit`` (:func:`bytepair.limits.is_within_limit`).
 
-        return is_within_limit(
-            self, text, limit, allowed_special=allowed_special, disallowed_special=disallowed_special
+        Raises:
+            ArgumentError: ``limit`` is negative or not an int (``field="limit"``).
+            TypeError: ``text`` is not a ``str``. ValueError: a disallowed special token in the text.
+        """
+        check_count(limit, "limit", minimum=0)
+        steps = self.count_steps(
+            text, allowed_special=allowed_special, disallowed_special=disallowed_special, batch=LIMIT_BATCH
         )
+        return count_within(steps, limit)
 
     def encode_with_spans(
         self,
@@ -468,7 +562,7 @@ class Tokenizer:
         for start, piece in pieces:
             rel = cache.get(piece)
             if rel is None:
-                rel = self._piece_spans(piece)
+                rel = self.piece_spans(piece)
                 if len(piece) <= _CACHE_MAX_PIECE_CHARS:
                     if len(cache) >= _CACHE_MAX_ENTRIES:
                         cache.clear()
@@ -476,8 +570,10 @@ class Tokenizer:
             base = offset + start
             out += [(t, base + a, base + b, False) for t, a, b in rel]
 
-    def _piece_spans(self, piece: str) -> list[tuple[int, int, int]]:
-        """``(id, start, end)`` in characters of ``piece`` for each of its tokens."""
+    def piece_spans(self, piece: str) -> list[tuple[int, int, int]]:
+        """The model stage with offsets: ``(id, start, end)`` in characters of ``piece`` (one
+        pre-tokenizer piece, or the whole text without a split pattern) for each of its tokens.
+        May raise UnicodeEncodeError (lone surrogates)."""
         data = piece.encode("utf-8")
         ids = self._encode_piece(data)
         vocab = self._vocab
@@ -608,8 +704,6 @@ class Tokenizer:
     # ------------------------------------------------------------------ files
     def to_json(self) -> str:
         """The versioned JSON form of a trained tokenizer (see :mod:`bytepair.serialize`)."""
-        from .serialize import to_json
-
         return to_json(self)
 
     def to_tiktoken(self) -> bytes:
@@ -650,6 +744,27 @@ class Tokenizer:
                 )
             ranks[b] = i
         return ranks
+
+
+def from_json(text: str | bytes) -> Tokenizer:
+    """Load a tokenizer saved by :meth:`Tokenizer.to_json` (format: :mod:`bytepair.serialize`).
+
+    Args:
+        text: the JSON text (``str`` or UTF-8 ``bytes``).
+
+    Returns:
+        A :class:`Tokenizer` built from the file's merges.
+
+    Raises:
+        TypeError: ``text`` is neither ``str`` nor ``bytes``.
+        TokenizerFileError (a ValueError): see :func:`bytepair.serialize.read_json`; also a file whose
+            fields the tokenizer refuses (an invalid pattern or normalization).
+    """
+    fields = read_json(text)
+    try:
+        return Tokenizer.from_merges(**fields)
+    except (TypeError, ValueError) as e:
+        raise TokenizerFileError(f"tokenizer file is invalid: {e}") from e
 
 
 def _vocab_from_merges(merges: dict[tuple[int, int], int]) -> dict[int, bytes]:

@@ -226,7 +226,7 @@ def token_rows(tokenizer: Any, text: str, *, limit: int) -> tuple[list[list], in
     :func:`bytepair.notebook.token_parts` (``[[kind, text, title], ...]``). Special-token text is
     encoded as ordinary text (a ``Tokenizer``'s ``disallowed_special=()``).
     """
-    options = {"disallowed_special": ()} if isinstance(tokenizer, Tokenizer) else {}
+    options = {"disallowed_special": ()} if tokenizer.special_tokens_in_text == "switch" else {}
     spans = tokenizer.encode_with_spans(text, **options)
     rows = [[s.id, token_title(s), bool(s.special), [list(p) for p in token_parts(s.token)]] for s in spans[:limit]]
     return rows, len(spans)

@@ -74,14 +74,14 @@ def test_is_within_limit_stops_soon_after_the_limit(enc, ref):
     text = TEXT * 2000
     tok = enc.copy()
     counted: list[int] = []
-    real = tok._count_pieces
+    real = tok.count_pieces
 
     def spy(pieces):
         pieces = list(pieces)
         counted.append(len(pieces))
         return real(pieces)
 
-    tok._count_pieces = spy
+    tok.count_pieces = spy
     assert limits.is_within_limit(tok, text, 100) is False
     stopped_after = sum(counted)
     counted.clear()

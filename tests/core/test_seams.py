@@ -16,8 +16,7 @@ import pytest
 
 import bytepair
 from bytepair import errors, steps, textbook
-from bytepair.patterns import resolve_pattern
-from bytepair.pretokenize import check_pattern, compile_pattern
+from bytepair.pretokenize import check_pattern, compile_pattern, resolve_pattern
 from tests.reference.slow_bpe import slow_encode_merges, slow_train
 
 TRAIN = (

@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from bytepair import bpe, specials
@@ -85,10 +85,15 @@ class Encoding:
         self._setup(name, core, pat_str, special_tokens, mergeable_ranks, max_token_value)
 
     @classmethod
-    def _from_tokenizer(cls, name: str, core: Tokenizer, special_tokens: dict[str, int]) -> Encoding:
+    def from_tokenizer(cls, name: str, core: Tokenizer, special_tokens: dict[str, int]) -> Encoding:
         """A registered encoding around an existing bytepair tokenizer (shared
         with :func:`bytepair.get_encoding`; never changed here). ``core`` must
-        decode every id of ``special_tokens``."""
+        decode every id of ``special_tokens`` (not in tiktoken: :mod:`.registry` builds its
+        encodings with it).
+
+        Raises:
+            ValueError: ``core`` has no split pattern.
+        """
         enc = cls.__new__(cls)
         pat_str = core.pattern
         if pat_str is None:  # pragma: no cover - every registered encoding has a pattern
@@ -459,8 +464,6 @@ class Encoding:
     # --------------------------------------------------------------- pickling
     def __getstate__(self) -> object:
         """A registered encoding pickles as its name, any other as its constructor arguments."""
-        from .registry import ENCODINGS
-
         if self is ENCODINGS.get(self.name):
             return self.name
         return {
@@ -471,12 +474,20 @@ class Encoding:
         }
 
     def __setstate__(self, value: Any) -> None:
-        from .registry import get_encoding
-
         if isinstance(value, str):
-            self.__dict__ = get_encoding(value).__dict__
+            self.__dict__ = BY_NAME[0](value).__dict__
             return
         Encoding.__init__(self, **value)
+
+
+#: The encodings built so far, by name (tiktoken's ``registry.ENCODINGS``; filled by
+#: :func:`bytepair.tiktoken.registry.get_encoding`). A registered encoding pickles as its name.
+ENCODINGS: dict[str, Encoding] = {}
+
+#: ``[get_encoding]``, set by :mod:`bytepair.tiktoken.registry` when it loads (importing the
+#: package loads it): unpickling a name builds the encoding there, and this module does not import
+#: the registry that imports it.
+BY_NAME: list[Callable[[str], Encoding]] = []
 
 
 def raise_disallowed_special_token(token: str) -> NoReturn:

@@ -23,13 +23,11 @@ from bytepair import openai_chat
 from bytepair import registry as _bp_registry
 from bytepair.errors import ArgumentError
 
-from .core import Encoding
+from .core import BY_NAME, ENCODINGS, Encoding
 
 __all__ = ["ENCODINGS", "get_encoding", "list_encoding_names"]
 
 _lock = threading.RLock()
-#: The encodings built so far, by name (tiktoken's ``registry.ENCODINGS``).
-ENCODINGS: dict[str, Encoding] = {}
 
 #: p50k_edit's special tokens (``tiktoken_ext/openai_public.py``, ``p50k_edit``).
 P50K_EDIT_SPECIAL_TOKENS: dict[str, int] = {
@@ -43,7 +41,7 @@ P50K_EDIT_SPECIAL_TOKENS: dict[str, int] = {
 def _plain(name: str) -> Callable[[], Encoding]:
     def build() -> Encoding:
         core = _bp_registry.get_encoding(name)
-        return Encoding._from_tokenizer(name, core, core.special_tokens)
+        return Encoding.from_tokenizer(name, core, core.special_tokens)
 
     return build
 
@@ -52,14 +50,14 @@ def _p50k_edit() -> Encoding:
     core = _bp_registry.get_encoding("p50k_base").copy()
     core.register_special_tokens({t: i for t, i in P50K_EDIT_SPECIAL_TOKENS.items() if t not in core.special_tokens})
     core.name = "p50k_edit"
-    return Encoding._from_tokenizer("p50k_edit", core, dict(P50K_EDIT_SPECIAL_TOKENS))
+    return Encoding.from_tokenizer("p50k_edit", core, dict(P50K_EDIT_SPECIAL_TOKENS))
 
 
 def _o200k_harmony() -> Encoding:
     core = openai_chat.harmony_encoding()
     specials = core.special_tokens
     specials["<|reserved_200018|>"] = specials["<|endofprompt|>"]  # tiktoken's second name for 200018
-    return Encoding._from_tokenizer("o200k_harmony", core, specials)
+    return Encoding.from_tokenizer("o200k_harmony", core, specials)
 
 
 _CONSTRUCTORS: dict[str, Callable[[], Encoding]] = {
@@ -105,3 +103,6 @@ def get_encoding(encoding_name: str) -> Encoding:
             )
         enc = ENCODINGS[encoding_name] = build()
         return enc
+
+
+BY_NAME[:] = [get_encoding]

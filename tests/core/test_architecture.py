@@ -1,0 +1,206 @@
+"""The package's structure, read from its source with ``ast`` (nothing is imported).
+
+- No import circle in ``py/bytepair``: every import counts (module level and inside functions,
+  which run later but still tie the two modules together), except ``if TYPE_CHECKING:`` blocks.
+- No module reads an underscore attribute of another module's objects: ``x._name`` is allowed
+  where ``x`` is ``self``/``cls``, or where ``_name`` is an attribute that a class defined in the
+  same module sets or defines (``tok._unk`` inside ``hf_tokenizer.py``, on another
+  ``HFTokenizer``). Everything else goes through the classes' public stage interfaces.
+- ``isinstance`` on the tokenizer classes appears only in ``protocol.py``.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+#: The package's source in this checkout (the wheel is built from it; in Pyodide the installed
+#: copy may hold compiled files only).
+PKG = Path(__file__).resolve().parents[2] / "py" / "bytepair"
+MODULES = {
+    ".".join(p.relative_to(PKG.parent).with_suffix("").parts).removesuffix(".__init__"): p
+    for p in sorted(PKG.rglob("*.py"))
+}
+TREES = {name: ast.parse(path.read_text(encoding="utf-8"), str(path)) for name, path in MODULES.items()}
+
+#: Deliberate reads of another module's underscore names, each with its reason.
+ALLOWED_PRIVATE_READS: dict[tuple[str, str], str] = {}
+
+TOKENIZER_CLASSES = {"Tokenizer", "HFTokenizer", "TekkenTokenizer"}
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _walk_runtime(tree: ast.AST):
+    """``ast.walk`` without the bodies of ``if TYPE_CHECKING:`` blocks."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child):
+                todo.extend(child.orelse)
+                continue
+            todo.append(child)
+
+
+def _imports(name: str, tree: ast.AST) -> set[str]:
+    """The bytepair modules that module ``name`` imports (at any depth, outside TYPE_CHECKING)."""
+    package = name if MODULES[name].name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in _walk_runtime(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names if a.name in MODULES}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                mod = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                mod = node.module or ""
+            if mod in MODULES:
+                out.add(mod)
+            out |= {f"{mod}.{a.name}" for a in node.names if f"{mod}.{a.name}" in MODULES}
+    out.discard(name)
+    return out
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_circle_finder_finds_a_circle():
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_source_is_read():
+    assert "bytepair.tokenizer" in TREES and "bytepair.protocol" in TREES
+
+
+def test_no_import_circle():
+    graph = {name: _imports(name, tree) for name, tree in TREES.items()}
+    # the package's own __init__ imports everything; circles through it are not layering faults
+    for deps in graph.values():
+        deps.discard("bytepair")
+    assert _circles(graph) == []
+
+
+def _own_private_names(tree: ast.AST) -> set[str]:
+    """Underscore names a class of this module defines: methods, class attributes, ``self._x = ...``."""
+    names: set[str] = set()
+    for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+        for node in ast.walk(cls):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names.add(node.name)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in targets:
+                    if isinstance(t, ast.Name):
+                        names.add(t.id)
+                    elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name):
+                        names.add(t.attr)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                names.add(node.value)  # __slots__ entries
+    return {n for n in names if n.startswith("_") and not n.startswith("__")}
+
+
+def _private_reads(name: str, tree: ast.AST) -> list[str]:
+    own = _own_private_names(tree)
+    bad = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")):
+            continue
+        if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+            continue
+        if node.attr in own or (name, node.attr) in ALLOWED_PRIVATE_READS:
+            continue
+        bad.append(f"{name}:{node.lineno}: {ast.unparse(node)}")
+    return bad
+
+
+def test_private_read_finder_flags_a_foreign_read():
+    tree = ast.parse("class A:\n    def f(self, o):\n        return o._mine, o._theirs, self._x\n    _mine = 1\n")
+    assert _private_reads("m", tree) == ["m:3: o._theirs"]
+
+
+def test_no_module_reads_another_modules_underscore_attributes():
+    bad = [line for name, tree in TREES.items() for line in _private_reads(name, tree)]
+    assert bad == []
+
+
+def test_isinstance_on_tokenizer_classes_only_in_the_protocol():
+    bad = []
+    for name, tree in TREES.items():
+        if name == "bytepair.protocol":
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance":
+                classes = node.args[1]
+                elts = classes.elts if isinstance(classes, ast.Tuple) else [classes]
+                named = {e.id if isinstance(e, ast.Name) else getattr(e, "attr", "") for e in elts}
+                if named & TOKENIZER_CLASSES:
+                    bad.append(f"{name}:{node.lineno}: {ast.unparse(node)}")
+    assert bad == []
+
+
+@pytest.mark.skipif(sys.platform == "emscripten", reason="no subprocesses in Pyodide")
+def test_import_bytepair_leaves_teaching_and_page_modules_unloaded():
+    """PEP 562: ``import bytepair`` loads the encoder, trainer and file formats; the teaching and
+    page modules load on first use, and every name of ``__all__`` still resolves."""
+    import json
+    import os
+    import subprocess
+
+    code = (
+        "import json, sys, bytepair\n"
+        "before = sorted(m for m in sys.modules if m.startswith('bytepair.'))\n"
+        "missing = [n for n in bytepair.__all__ if getattr(bytepair, n, None) is None]\n"
+        "print(json.dumps({'before': before, 'missing': missing, 'dir': sorted(set(bytepair.__all__) - set(dir(bytepair)))}))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(PKG.parent)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    got = json.loads(out.stdout)
+    lazy = {"align", "chat", "chat_formats", "explain", "gallery", "openai_chat", "steps", "textbook"}
+    lazy |= {"hf_tokenizer", "tekken", "limits", "notebook", "chunked", "models"}
+    assert sorted(m for m in got["before"] if m.removeprefix("bytepair.") in lazy) == []
+    assert got["missing"] == [] and got["dir"] == []
