@@ -111,7 +111,7 @@ def _heights_match(page, widget, timeout_s: float = 15) -> None:
 def _check_lesson(browser, tmp_path, server, lesson_url: str, lang: str) -> None:
     """Open the built lesson and check its three widgets (see the module's docstring)."""
     enc = {name: tiktoken_for(name) for name in ("gpt2", "o200k_base")}
-    ready_text = json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))["status.ready"]["text"]
+    ready_text = json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))["messages"]["status.ready"]["text"]
     profile = tmp_path / "profile"
     (profile / "Default").mkdir(parents=True)
     (profile / "Default" / "Preferences").write_text(json.dumps({"profile": {"cookie_controls_mode": 0}}))
@@ -153,6 +153,7 @@ def _check_lesson(browser, tmp_path, server, lesson_url: str, lang: str) -> None
         cmp, lines = frames["compare"], widgets.nth(1).get_attribute("text").split("\n")
         toks = widgets.nth(1).get_attribute("tok").split(",")
         assert len(lines) == 2 and sorted(toks) == ["gpt2", "o200k_base"]
+        widgets.nth(1).scroll_into_view_if_needed()  # an off-screen cross-site frame gets no animation frames (draws)
         cmp.wait_for_function("() => document.querySelector('#view-compare').dataset.compared === '4'", polling=200)
         for name in toks:
             shown = cmp.evaluate(
