@@ -19,7 +19,10 @@ of bounded size, not one per merge nor the whole table each time (all rows: ``w.
 encodings; any bytepair tokenizer object instead), the count and the tokens, drawn from
 :func:`token_rows` (the chips of :func:`bytepair.show`, as data).
 
-The front ends are ``bytepair/static/train.js`` and ``tokenize.js`` (plain DOM, text only
+``Compare(texts, tokenizers=("gpt2", "o200k_base"))``: one row per text, one column per tokenizer,
+token counts and UTF-8 bytes per token, counted in the kernel (:func:`compare_rows`).
+
+The front ends are ``bytepair/static/train.js``, ``tokenize.js`` and ``compare.js`` (plain DOM, text only
 through ``textContent``; no request to any host). They are their own small views, not the
 playground's: those are built on the page's store and worker (``web/src/views/``).
 """
@@ -40,7 +43,18 @@ from .surrogates import fix_surrogates
 from .tokenizer import Tokenizer
 from .trainer import check_train_args, tokenizer_from_merges, train_iter
 
-__all__ = ["BATCH_SECONDS", "LABEL_CHARS", "SHOWN_MERGES", "STATIC", "Tokenize", "Train", "merge_row", "token_rows"]  # noqa: F822 (Train, Tokenize: module __getattr__, built on first use)
+__all__ = [
+    "BATCH_SECONDS",
+    "LABEL_CHARS",
+    "SHOWN_MERGES",
+    "STATIC",
+    "Compare",  # noqa: F822 (Compare, Tokenize, Train: module __getattr__, built on first use)
+    "Tokenize",  # noqa: F822
+    "Train",  # noqa: F822
+    "compare_rows",
+    "merge_row",
+    "token_rows",
+]
 
 #: Where the widgets' ES modules are (package data).
 STATIC = pathlib.Path(__file__).parent / "static"
@@ -304,6 +318,66 @@ def _tokenize_class() -> type:
     return Tokenize
 
 
+def compare_rows(texts: Any, tokenizers: list[Any]) -> list[list]:
+    """The Compare widget's table: for each text, its size and each tokenizer's token count.
+
+    Args:
+        texts: ``{name: text}`` or ``[(name, text), ...]`` (*characters*).
+        tokenizers: encoding names (``"gpt2"``) or bytepair tokenizer objects.
+
+    Returns:
+        Rows ``[name, n_chars, n_bytes, counts]``, ``counts`` a list of token counts (*tokens*,
+        :meth:`encode_ordinary`: special-token text counts as ordinary text) in the order of
+        ``tokenizers``; ``n_bytes`` is the UTF-8 length (lone surrogates as U+FFFD).
+
+    Raises:
+        ArgumentError: a text that is no ``str``; UnknownNameError: an unknown encoding name.
+    """
+    pairs = list(texts.items()) if isinstance(texts, dict) else [tuple(pair) for pair in texts]
+    encs = [get_encoding(t) if isinstance(t, str) else t for t in tokenizers]
+    rows = []
+    for name, text in pairs:
+        if not isinstance(text, str):
+            raise ArgumentError(f"text {name!r} must be a str, got {type(text).__name__}", field="texts")
+        text = fix_surrogates(text)
+        rows.append([str(name), len(text), len(text.encode("utf-8")), [len(e.encode_ordinary(text)) for e in encs]])
+    return rows
+
+
+def _compare_class() -> type:
+    """Build :class:`Compare` on first use (imports ``anywidget`` and ``traitlets``)."""
+    if "Compare" in _CLASSES:
+        return _CLASSES["Compare"]
+    aw, traitlets = _anywidget()
+
+    class Compare(aw.AnyWidget):  # type: ignore[name-defined]  # a base known at run time only (anywidget is optional)
+        """The same texts under several tokenizers: token counts and UTF-8 bytes per token, counted in the kernel.
+
+        Args:
+            texts: ``{name: text}`` or ``[(name, text), ...]`` (e.g. one language per row).
+            tokenizers: encoding names or bytepair tokenizer objects (default: gpt2, o200k_base).
+
+        Raises:
+            ArgumentError: a text that is no ``str``; UnknownNameError: an unknown encoding name.
+        """
+
+        _esm = STATIC / "compare.js"
+
+        tokenizers = traitlets.List().tag(sync=True)  # column names
+        rows = traitlets.List().tag(sync=True)  # compare_rows(...)
+
+        def __init__(self, texts: Any, tokenizers: Any = ("gpt2", "o200k_base")) -> None:
+            toks = list(tokenizers)
+            rows = compare_rows(texts, toks)
+            names = [t if isinstance(t, str) else getattr(t, "name", None) or type(t).__name__ for t in toks]
+            super().__init__(tokenizers=names, rows=rows)
+
+    Compare.__module__ = __name__
+    Compare.__qualname__ = "Compare"
+    _CLASSES["Compare"] = Compare
+    return Compare
+
+
 def _anywidget() -> tuple[Any, Any]:
     try:
         import anywidget
@@ -318,4 +392,6 @@ def __getattr__(name: str) -> Any:
         return _train_class()
     if name == "Tokenize":
         return _tokenize_class()
+    if name == "Compare":
+        return _compare_class()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,7 +5,7 @@ this checkout through PYTHONPATH); nbclient saves the outputs and the widgets' s
 Jupyter does. Then, in Chromium with every request but about:/data:/blob: refused: the
 saved ``text/html`` output of ``bytepair.show`` shows the coloured tokens (ids equal to
 tiktoken's, a ``<script>`` token as text, ``<e0a6>`` fragments), and the Train and
-Tokenize widgets' own ES modules, taken from the saved widget state, draw the saved
+Tokenize widgets' own ES modules (and Compare's, its counts equal to tiktoken's), taken from the saved widget state, draw the saved
 merges and tokens on a minimal anywidget model (and send what a click or typing asks).
 No request leaves the page. (The widgets inside a running JupyterLab are not tested here.) Skips without nbclient/ipykernel/anywidget (fails under CI=true).
 """
@@ -21,6 +21,11 @@ from tests.e2e.helpers import tiktoken_for, unavailable
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TEXT = "hello <script>alert(1)</script> আমি \x1b[0m 😀"
+COMPARE_TEXTS = {
+    "Bangla": "সকল মানুষ স্বাধীনভাবে সমান মর্যাদা নিয়ে জন্মগ্রহণ করে।",
+    "Urdu": "تمام انسان آزاد پیدا ہوئے ہیں۔",
+    "<b>mixed</b>": TEXT,
+}
 
 CELLS = [
     "import bytepair\nbytepair.show('cl100k_base', " + repr(TEXT) + ")",
@@ -29,6 +34,7 @@ CELLS = [
     "w.start()\nw.wait(60)\nw",
     "print(w.status, w.n_merges, w.tokenizer.encode('the cat'))",
     "from bytepair.widgets import Tokenize\nTokenize(" + repr(TEXT) + ", tokenizer='cl100k_base')",
+    "from bytepair.widgets import Compare\nCompare(" + repr(COMPARE_TEXTS) + ", tokenizers=['gpt2', 'o200k_base'])",
 ]
 
 
@@ -199,3 +205,25 @@ def test_saved_notebook_keeps_the_train_widget_and_its_merges(executed, page):
     page.get_by_role("button", name="Train").click()
     assert page.evaluate("() => window.model.sent") == [{"type": "train"}]
     assert refused == [] and [u for u in page.requested_urls if not u.startswith("blob:")] == []
+
+
+def test_saved_compare_widget_counts_as_tiktoken_does(executed, page):
+    """Compare's counts, made by bytepair in the kernel, equal tiktoken's; its module draws them offline."""
+    state = widget_state(executed, 4)
+    encs = {name: tiktoken_for(name) for name in ("gpt2", "o200k_base")}
+    want = {
+        name: [len(encs[t].encode_ordinary(text)) for t in ("gpt2", "o200k_base")]
+        for name, text in COMPARE_TEXTS.items()
+    }
+    assert state["tokenizers"] == ["gpt2", "o200k_base"]
+    assert {r[0]: r[3] for r in state["rows"]} == want
+    assert {r[0]: r[2] for r in state["rows"]} == {n: len(t.encode()) for n, t in COMPARE_TEXTS.items()}
+    refused = offline(page)
+    mount(page, state)
+    shown = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid=compare-table] tbody tr')].map((tr) =>
+            [tr.querySelector('th').textContent, [...tr.querySelectorAll('td[data-tokenizer]')].map((td) => Number(td.dataset.value))])"""
+    )
+    assert dict(shown) == want
+    assert page.locator("#host b").count() == 0  # a row's name is text, never markup
+    assert refused == []

@@ -1,0 +1,197 @@
+"""The course-page recipes of docs/EMBED.md built by the real tools (issue 19, part 3): the
+MkDocs Material example (web/examples/mkdocs, a Bangla lesson) and the Sphinx example
+(web/examples/sphinx, an Urdu lesson, through its tiny ``bytepair-widget`` directive) are built
+with ``mkdocs build`` and ``sphinx-build`` into a temp dir, from a copy whose widget address points
+at the local playground. The built site is served on ``localhost``, the playground on
+``127.0.0.1`` (two sites, as in real use), and each lesson is opened in Chromium (a profile that
+allows third-party storage, so widgets may share a runtime).
+
+Checked on each built page: the tool kept the three widgets (Train, Compare, Step through); each
+creates its iframe when scrolled to, becomes ready, and its iframe's height equals its content;
+the three share ONE runtime and the wasm is fetched once; Train shows the author's text and
+settings; Compare shows the configured tokenizers with counts equal to tiktoken's for each line
+of the author's text; the widget that sets ``lang`` shows the playground's shell in that language
+(``<html lang>`` and the status line worded from that locale's catalog; the Train view itself is
+not localized yet). A tool that is not installed skips its test with what to install.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from tests.e2e.helpers import CHROMIUM, CHROMIUM_ARGS, DEFAULT_TIMEOUT_MS, READY_TIMEOUT, ROOT, tiktoken_for
+from tools.buildutil import pyodide_site_dir
+
+EXAMPLES = ROOT / "web" / "examples"
+PLACEHOLDER = "https://example.org/bytepair/"  # the playground's address written in the examples
+LOCALES = ROOT / "web" / "src" / "locales"
+
+
+@contextlib.contextmanager
+def _serve(directory, *, isolate: bool):
+    """``directory`` served on 127.0.0.1 (a free port); yields the server."""
+    from tools.serve import make_server
+
+    server = make_server("127.0.0.1", 0, directory=directory, quiet=True, isolate=isolate)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def playground(site_url):
+    """The built playground (site_url builds web/dist) on http://127.0.0.1:PORT/, with request counts."""
+    from tools.buildutil import DIST
+    from tools.serve import server_url
+
+    with _serve(DIST, isolate=True) as server:
+        yield server, server_url(server)
+
+
+def _copy_pointing_at(example: str, tmp_path, url: str, config: str):
+    """A copy of web/examples/<example> whose ``config`` file names the playground at ``url``."""
+    src = tmp_path / f"{example}-src"
+    shutil.copytree(EXAMPLES / example, src, ignore=shutil.ignore_patterns("__pycache__"))
+    cfg = src / config
+    text = cfg.read_text(encoding="utf-8")
+    assert PLACEHOLDER in text, f"{config} of the {example} example no longer names {PLACEHOLDER}"
+    cfg.write_text(text.replace(PLACEHOLDER, url), encoding="utf-8")
+    return src
+
+
+def _build(cmd: list[str], what: str) -> float:
+    """Run a site build; returns its seconds (printed, for the report)."""
+    start = time.monotonic()
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    assert out.returncode == 0, f"{what} failed:\n{out.stdout}\n{out.stderr}"
+    took = time.monotonic() - start
+    print(f"{what}: {took:.1f} s")
+    return took
+
+
+def _need(module: str, package: str) -> None:
+    if importlib.util.find_spec(module) is None:
+        pytest.skip(f"{package} is not installed: pip install -e '.[test]' (or pip install {package})")
+
+
+def _ready(frame) -> dict:
+    frame.wait_for_function(
+        "() => ['ready', 'error'].includes(document.body?.dataset.pyodide)", timeout=READY_TIMEOUT, polling=200
+    )
+    assert frame.evaluate("() => document.body.dataset.pyodide") == "ready"
+    return frame.evaluate("async () => (await window.bytepair.ready).runtime")
+
+
+def _heights_match(page, widget, timeout_s: float = 15) -> None:
+    """The widget's iframe is as tall as its document's content (after it settled)."""
+    iframe = widget.locator("iframe")
+    frame = iframe.element_handle().content_frame()
+    deadline = time.monotonic() + timeout_s
+    while True:
+        content = frame.evaluate("() => Math.ceil(document.documentElement.getBoundingClientRect().height)")
+        box = iframe.evaluate("(el) => el.clientHeight")
+        if abs(box - content) <= 2 or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert abs(box - content) <= 2, (widget.get_attribute("view"), box, content)
+
+
+def _check_lesson(browser, tmp_path, server, lesson_url: str, lang: str) -> None:
+    """Open the built lesson and check its three widgets (see the module's docstring)."""
+    enc = {name: tiktoken_for(name) for name in ("gpt2", "o200k_base")}
+    ready_text = json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))["messages"]["status.ready"]["text"]
+    profile = tmp_path / "profile"
+    (profile / "Default").mkdir(parents=True)
+    (profile / "Default" / "Preferences").write_text(json.dumps({"profile": {"cookie_controls_mode": 0}}))
+    wasm = f"/{pyodide_site_dir()}/pyodide.asm.wasm"
+    before = server.hits[wasm]
+    context = browser.browser_type.launch_persistent_context(
+        str(profile),
+        executable_path=str(CHROMIUM),
+        args=CHROMIUM_ARGS,
+        headless=True,
+        viewport={"width": 1000, "height": 800},
+    )
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(lesson_url)
+        widgets = page.locator("bytepair-widget")
+        assert [widgets.nth(i).get_attribute("view") for i in range(widgets.count())] == ["train", "compare", "steps"]
+        runtimes = []
+        frames = {}
+        for i, view in enumerate(("train", "compare", "steps")):
+            widget = widgets.nth(i)
+            widget.scroll_into_view_if_needed()
+            widget.locator("iframe").wait_for(state="attached")
+            frames[view] = widget.locator("iframe").element_handle().content_frame()
+            runtimes.append(_ready(frames[view]))
+
+        # Train: the author's text and settings; the shell in the lesson's language
+        train, text = frames["train"], widgets.nth(0).get_attribute("text")
+        assert text and frames["train"].input_value('[data-testid="train-text"]') == text
+        assert train.input_value('[data-testid="train-vocab"]') == widgets.nth(0).get_attribute("v")
+        assert widgets.nth(0).get_attribute("lang") == lang
+        assert train.evaluate("() => document.documentElement.lang") == lang
+        assert train.text_content('[data-testid="status-text"]') == ready_text
+
+        # Compare: the configured tokenizers, counting each line of the author's text as tiktoken does
+        cmp, lines = frames["compare"], widgets.nth(1).get_attribute("text").split("\n")
+        toks = widgets.nth(1).get_attribute("tok").split(",")
+        assert len(lines) == 2 and sorted(toks) == ["gpt2", "o200k_base"]
+        widgets.nth(1).scroll_into_view_if_needed()  # an off-screen cross-site frame gets no animation frames (draws)
+        cmp.wait_for_function("() => document.querySelector('#view-compare').dataset.compared === '4'", polling=200)
+        for name in toks:
+            shown = cmp.evaluate(
+                """(t) => [...document.querySelectorAll(`td[data-metric="tokens"][data-tokenizer="${t}"]`)]
+                          .map((td) => Number(td.dataset.value))""",
+                name,
+            )
+            want = [len(enc[name].encode_ordinary(line.split(" | ", 1)[1])) for line in lines]
+            assert sorted(shown) == sorted(want), name
+
+        # one runtime for the three widgets, the wasm fetched once; heights follow the content
+        assert all(r["shared"] for r in runtimes), runtimes
+        assert len({r["id"] for r in runtimes}) == 1, runtimes
+        assert server.hits[wasm] - before == 1
+        for i in range(3):
+            widgets.nth(i).scroll_into_view_if_needed()
+            _heights_match(page, widgets.nth(i))
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_mkdocs_material_lesson(browser, playground, tmp_path):
+    _need("mkdocs", "mkdocs")
+    _need("material", "mkdocs-material")
+    server, url = playground
+    src = _copy_pointing_at("mkdocs", tmp_path, url, "mkdocs.yml")
+    out = tmp_path / "mkdocs-site"
+    _build([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(src / "mkdocs.yml"), "-d", str(out)], "mkdocs")
+    with _serve(out, isolate=False) as course:
+        _check_lesson(browser, tmp_path, server, f"http://localhost:{course.server_address[1]}/index.html", "bn")
+
+
+def test_sphinx_lesson(browser, playground, tmp_path):
+    _need("sphinx", "sphinx")
+    server, url = playground
+    src = _copy_pointing_at("sphinx", tmp_path, url, "conf.py")
+    out = tmp_path / "sphinx-site"
+    _build([sys.executable, "-m", "sphinx", "-q", "-b", "html", str(src), str(out)], "sphinx-build")
+    with _serve(out, isolate=False) as course:
+        _check_lesson(browser, tmp_path, server, f"http://localhost:{course.server_address[1]}/index.html", "ur")
