@@ -8,6 +8,7 @@ whole cost that sum; the trainer keeps lengths and reads each token from the tex
 
 from __future__ import annotations
 
+import json
 import random
 import tracemalloc
 
@@ -39,3 +40,37 @@ def test_trainer_does_not_hold_every_token_whole() -> None:
         tracemalloc.stop()
     assert total > 20 * 2**20  # the run reached the long tokens (their lengths sum to more than 20 MB)
     assert peak < total / 4, (peak, total)
+
+
+def test_out_of_memory_reaches_the_page_as_its_own_type(adapter) -> None:
+    class Full:
+        def step(self) -> str:
+            raise MemoryError
+
+    # the worker's one way in: a full heap is a record of type "memory" (the page words it)
+    ok, record = adapter.call(Full(), "step")
+    assert not ok
+    assert json.loads(record)["type"] == "memory" and json.loads(record)["field"] is None
+
+
+def test_a_run_past_the_token_budget_ends_with_a_memory_error(adapter, monkeypatch) -> None:
+    # the Train view's run: the merges that fit go out, then the next step refuses with type "memory"
+    monkeypatch.setattr(adapter.train, "MAX_TOKEN_BYTES", 20_000)
+    rng = random.Random(19)
+    text = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz ") for _ in range(2_000))
+    session = adapter.TrainSession(text, 256 + 1_900, "none")
+    sizes: list[int] = []
+    while True:
+        ok, out = adapter.call(session, "step", 1000.0)
+        if not ok:
+            break
+        batch = json.loads(out)
+        assert not batch["done"]
+        sizes += batch["events"]["token_bytes"]
+    error = json.loads(out)
+    assert (error["type"], error["field"], error["done"], error["limit"]) == ("memory", "vocab_size", len(sizes), 20_000)
+    assert 256 + sum(sizes) <= 20_000 < error["needed"]
+    # needed: with the next merge's token (from a run of its own)
+    following = bytepair.train(text, 256 + len(sizes) + 1, pattern="none").decode_single_token_bytes(256 + len(sizes))
+    assert error["needed"] == 256 + sum(sizes) + len(following)
+    session.close()
