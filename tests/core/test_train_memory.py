@@ -68,7 +68,12 @@ def test_a_run_past_the_token_budget_ends_with_a_memory_error(adapter, monkeypat
         assert not batch["done"]
         sizes += batch["events"]["token_bytes"]
     error = json.loads(out)
-    assert (error["type"], error["field"], error["done"], error["limit"]) == ("memory", "vocab_size", len(sizes), 20_000)
+    assert (error["type"], error["field"], error["done"], error["limit"]) == (
+        "memory",
+        "vocab_size",
+        len(sizes),
+        20_000,
+    )
     assert 256 + sum(sizes) <= 20_000 < error["needed"]
     # needed: with the next merge's token (from a run of its own)
     following = bytepair.train(text, 256 + len(sizes) + 1, pattern="none").decode_single_token_bytes(256 + len(sizes))

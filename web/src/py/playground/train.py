@@ -152,9 +152,9 @@ class TrainSession:
 def _too_large(merges: int, needed: int) -> OutOfMemoryError:
     """The error of a run whose next token would take its tokens past MAX_TOKEN_BYTES."""
     return OutOfMemoryError(
-        f"Out of memory: after {merges:,} merges the tokens would total {needed / 2**20:,.0f} MB, more than "
-        f"the {MAX_TOKEN_BYTES / 2**20:,.0f} MB this page can hold. Train to a smaller vocabulary, on a "
-        "shorter text, or with a pre-tokenizer.",
+        f"Out of memory: after {merges:,} merges the next token would take the tokens past "
+        f"{MAX_TOKEN_BYTES / 2**20:,.0f} MB, the most this page can hold. Train to a smaller vocabulary, "
+        "on a shorter text, or with a pre-tokenizer.",
         field="vocab_size",
         needed=needed,
         limit=MAX_TOKEN_BYTES,
