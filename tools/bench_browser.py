@@ -706,7 +706,9 @@ _COURSE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>b
 _MERGES_SHOWN = """() => {
   const t = document.querySelector('[data-testid="train-progress-text"]').textContent;
   const n = Number(t.split(' / ')[0].replace(/,/g, ''));
-  return { n: Number.isFinite(n) ? n : 0, phase: document.body.dataset.training, text: t };
+  const error = document.querySelector('#view-train [data-error-for]:not([hidden])');
+  return { n: Number.isFinite(n) ? n : 0, phase: document.body.dataset.training, text: t,
+           error: error ? error.textContent : null };
 }"""
 
 
@@ -749,6 +751,8 @@ def _train_long_once(page, frames: list, text: str, vocab: int, until: int, max_
             row["merges"].append(got["n"])
             if got["phase"] != "running":
                 row["ended"] = got["text"]  # (the run is over: done, or failed)
+                if got["error"]:
+                    row["error"] = got["error"]  # (a failed run's error line)
         samples.append(row)
         print(json.dumps({"bench": label, **row}), file=sys.stderr, flush=True)
         if all(n >= until for n in row["merges"]) or row["s"] >= max_s or "ended" in row:
@@ -816,7 +820,8 @@ def _train_long_once(page, frames: list, text: str, vocab: int, until: int, max_
         "what": f"train-long {label}: {len(text.encode('utf-8')) / MB:.2f} MB KJV, no pre-tokenizer, vocab {vocab}",
         "widgets": len(frames),
         "ran_s": samples[-1]["s"],
-        "merges_reached": samples[-1]["merges"],
+        "merges_reached": [max(r["merges"][k] for r in samples) for k in range(len(frames))],
+        **{k: samples[-1][k] for k in ("ended", "error") if k in samples[-1]},
         "timer_late_ms": {"p50": _pct(late, 0.5), "p95": _pct(late, 0.95), "max": _pct(late, 1.0), "n": len(late)},
         "p95_vs_100ms_target": round((_pct(late, 0.95) or 0) / 100, 2),
         "long_task_share": round(probe["long"], 2),

@@ -121,6 +121,21 @@ class PatternError(BytepairError, ValueError):
         return {"pos": self.pos, "construct": self.construct, "reason": self.reason}
 
 
+class OutOfMemoryError(BytepairError, MemoryError):
+    """A result that would not fit in memory, refused before it is built. ``needed`` and
+    ``limit``: bytes; ``done``: how much was complete when it was refused (for a training run,
+    merges)."""
+
+    type_name = "memory"
+
+    def __init__(self, message: str, *, field: str | None = None, needed: int, limit: int, done: int = 0) -> None:
+        super().__init__(message, field=field)
+        self.needed, self.limit, self.done = needed, limit, done
+
+    def details(self) -> dict[str, Any]:
+        return {"needed": self.needed, "limit": self.limit, "done": self.done}
+
+
 class TokenizerFileError(BytepairError, ValueError):
     """A tokenizer file (bytepair JSON, ``.tiktoken``, Hugging Face
     ``tokenizer.json``, Tekken) that cannot be read or is not supported.

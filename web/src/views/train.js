@@ -402,7 +402,7 @@ export function mountTrain(root, store, api) {
           text: "text",
           name: "name",
         }[err.field] ?? "train";
-      showError(root, target, err.message);
+      showError(root, target, errorText(err)); // (worded from its type: error.memory, ...)
     } finally {
       clearInterval(ticker);
       schedule();

@@ -25,12 +25,16 @@ def dumps(obj) -> str:
 
 def error_dict(e: BaseException) -> dict:
     """``{type, field, message, ...}`` of an exception: a ``BytepairError``'s own ``to_dict()``;
-    ``interrupted`` for Stop's KeyboardInterrupt; ``argument`` for other ValueError / TypeError /
+    ``interrupted`` for Stop's KeyboardInterrupt; ``memory`` for MemoryError (the Pyodide heap is
+    full: the page words it, the call's JSON is not garbage); ``argument`` for other ValueError / TypeError /
     KeyError; ``internal`` (with the exception's class name) for anything else."""
     if isinstance(e, BytepairError):
         return e.to_dict()
     if isinstance(e, KeyboardInterrupt):
         return {"type": "interrupted", "field": None, "message": "Stopped."}
+    if isinstance(e, MemoryError):
+        message = "Out of memory: Python in this page has no room left. Try a shorter text or a smaller vocabulary."
+        return {"type": "memory", "field": None, "message": message}
     if isinstance(e, (ValueError, TypeError, KeyError)):
         message = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
         return {"type": "argument", "field": None, "message": str(message)}

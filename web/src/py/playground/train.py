@@ -9,7 +9,7 @@ import time
 
 import bytepair
 from bytepair import facts
-from bytepair.errors import ArgumentError
+from bytepair.errors import ArgumentError, OutOfMemoryError
 from bytepair.pretokenize import check_pattern as _check_pattern
 from bytepair.surrogates import utf8
 
@@ -36,6 +36,15 @@ MERGE_COLUMNS = (
 #: sending them whole took most of the run (issue 19). The page draws a long token's start only and
 #: asks for it whole (``export.token_label``) when it is clicked.
 LABEL_BYTES = 512
+
+#: The most bytes a run's tokens may total (the vocabulary ``finish`` builds holds each token whole).
+#: Without a pre-tokenizer, once every pair is unique the tokens grow along the text and their total
+#: grows as the square of the merges (1.5 MB of the KJV: 1 GB at ~52,000 merges, 2.3 GB at 60,000).
+#: Past 2 GB of Pyodide's heap its str conversion reads long ASCII strings from the wrong place
+#: (``_python2js_ascii`` takes the address as a signed int: ``HEAPU8.subarray(ptr, ...)`` with a
+#: negative ``ptr``), and a merge batch reached the page as garbage JSON (issue 19): the run ends
+#: with OutOfMemoryError (type ``memory``) before that.
+MAX_TOKEN_BYTES = 2**30
 
 
 @exposed
@@ -71,6 +80,8 @@ class TrainSession:
         # not the whole tokens, which the trainer already holds (late in a long run, GBs of them)
         self.vocab = {i: bytes([i]) for i in range(256)}
         self.lengths = dict.fromkeys(range(256), 1)
+        self.token_bytes = 256  # the tokens' lengths summed (MAX_TOKEN_BYTES)
+        self.full: OutOfMemoryError | None = None  # raised by the next step, after its batch went out
         self._it = bytepair.train_iter(
             text, vocab_size, pattern=pattern, min_frequency=min_frequency, normalization=self.normalization
         )
@@ -82,8 +93,12 @@ class TrainSession:
         """JSON ``{"events": {"id", "left", "right", "left_text", "right_text", "token_text",
         "count", "n_tokens", "left_bytes", "right_bytes", "token_bytes"}`` (named columns, one
         entry per merge; ``*_bytes``: the tokens' lengths in bytes), ``"done", "interrupted",
-        "total_bytes", "target"}``; ``interrupted``: Stop's KeyboardInterrupt (Pyodide's interrupt
+        "total_bytes", "target"}``; OutOfMemoryError (field ``vocab_size``, ``done``: merges) once the
+        tokens would total more than MAX_TOKEN_BYTES (the slice before ends at the last merge that
+        fits, the next step raises); ``interrupted``: Stop's KeyboardInterrupt (Pyodide's interrupt
         buffer) ended the run inside this slice (``self.merges`` holds the complete merges only)."""
+        if self.full is not None:
+            raise self.full
         deadline = time.perf_counter() + budget_ms / 1000.0
         rows, vocab, lengths, head = [], self.vocab, self.lengths, bytepair.token_label_head
 
@@ -96,8 +111,14 @@ class TrainSession:
                 if ev is None:
                     self.done = True
                     break
+                size = len(ev.token)
+                if self.token_bytes + size > MAX_TOKEN_BYTES:
+                    self.full = _too_large(len(self.merges), self.token_bytes + size)
+                    self._it.close()  # (the trainer's state freed; the error comes with the next step)
+                    break
+                self.token_bytes += size
                 (left, right), self.merges[ev.pair] = ev.pair, ev.id
-                vocab[ev.id], lengths[ev.id] = ev.token[: LABEL_BYTES + 3], len(ev.token)
+                vocab[ev.id], lengths[ev.id] = ev.token[: LABEL_BYTES + 3], size
                 rows.append(
                     (ev.id, left, right, disp(vocab[left]), disp(vocab[right]), disp(vocab[ev.id]), ev.count)
                     + (ev.n_tokens, lengths[left], lengths[right], lengths[ev.id])
@@ -126,6 +147,19 @@ class TrainSession:
         """Free the trainer's state (on a large text, freeing it takes a while: called after the reply)."""
         self.interrupted = None
         self._it.close()
+
+
+def _too_large(merges: int, needed: int) -> OutOfMemoryError:
+    """The error of a run whose next token would take its tokens past MAX_TOKEN_BYTES."""
+    return OutOfMemoryError(
+        f"Out of memory: after {merges:,} merges the next token would take the tokens past "
+        f"{MAX_TOKEN_BYTES / 2**20:,.0f} MB, the most this page can hold. Train to a smaller vocabulary, "
+        "on a shorter text, or with a pre-tokenizer.",
+        field="vocab_size",
+        needed=needed,
+        limit=MAX_TOKEN_BYTES,
+        done=merges,
+    )
 
 
 @exposed
