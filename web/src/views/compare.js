@@ -83,7 +83,8 @@ const SCRIPT_CODES = {
   "Canadian Syllabics": "Cans",
 };
 /** A script's name as the reader's language says it (English names in English, as before). */
-const scriptText = (script) => (locale() === "en" ? script : displayName("script", SCRIPT_CODES[script], script));
+export const scriptText = (script) =>
+  locale() === "en" ? script : displayName("script", SCRIPT_CODES[script], script);
 /** A row's language name: a sample's in the reader's language (from its code), a pasted text's as written. */
 const nameText = (row) =>
   row.key.startsWith("custom-") || locale() === "en" ? row.name : displayName("language", row.lang, row.name);

@@ -82,7 +82,7 @@ export function mountTokenize(root, store, api) {
   // the text: a large one (largetext.js) is held outside the textarea; always read it through getText()
   const big = mountLargeText(textArea, {
     testid: "tokenize-big-text",
-    what: "is ready to tokenize",
+    what: "largetext.tokenize",
     onSet: () => store.update("tokenize", {}), // counts are drawn from the text on the next render
     onEdit: () => edited(),
   });
