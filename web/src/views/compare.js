@@ -148,7 +148,7 @@ export const initialCompareState = {
 };
 
 /** The tick boxes' group names: makers as they are, the page's own groups from the catalog. */
-const groupText = (label) =>
+export const groupText = (label) =>
   ({ "Loaded here": t("compare.group.loaded"), "Trained here": t("compare.group.trained") })[label] ?? label;
 
 export function mountCompare(root, store, api) {

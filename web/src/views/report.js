@@ -11,7 +11,7 @@ import { choiceParam, addText, restoreText } from "../links.js";
 import { tokenizerGroups } from "../tokenizer-groups.js";
 import { mountModelProgress } from "./model-ui.js";
 import { mountStory } from "./story.js";
-import { parseParallel, parallelError, scriptText } from "./compare.js";
+import { parseParallel, parallelError, scriptText, groupText } from "./compare.js";
 import { t, num, locale, displayName } from "../i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -77,7 +77,7 @@ export function premiumChart(result, labelOf, names) {
   result.tokenizers.forEach((tk, j) => {
     parts.push(
       svg("rect", { x: left + j * 150, y: 6, width: 10, height: 10, fill: COLORS[j % COLORS.length] }),
-      svg("text", { x: left + j * 150 + 14, y: 15, "font-size": 11 }, labelOf(tk.name)),
+      svg("text", { x: left + j * 150 + 14, y: 15, "font-size": 11, "data-i18n-skip": "" }, labelOf(tk.name)),
     );
   });
   if (result.tokenizers.some((tk) => tk.paper))
@@ -90,7 +90,13 @@ export function premiumChart(result, labelOf, names) {
   );
   for (const r of rows) {
     const y = top + r.i * rowH;
-    parts.push(svg("text", { x: left - 6, y: y + rowH / 2 + 4, "font-size": 11, "text-anchor": "end" }, r.name));
+    parts.push(
+      svg(
+        "text",
+        { x: left - 6, y: y + rowH / 2 + 4, "font-size": 11, "text-anchor": "end", "data-i18n-skip": "" },
+        r.name,
+      ),
+    );
     result.tokenizers.forEach((tk, j) => {
       const row = tk.languages[r.i];
       const by = y + 2 + j * barH;
@@ -250,8 +256,13 @@ export function mountReport(root, store, api) {
       ...tokenizerGroups(api).map((g) =>
         h(
           "div",
-          { class: "check-group", attrs: { role: "group", "aria-label": g.label } },
-          h("span", { class: "check-group-title", text: g.label }),
+          {
+            class: "check-group",
+            attrs: { role: "group", "aria-label": groupText(g.label) },
+            // a maker's name is a name (OpenAI, Meta): not a string to translate (as in Compare)
+            dataset: groupText(g.label) === g.label ? { i18nSkip: "" } : {},
+          },
+          h("span", { class: "check-group-title", text: groupText(g.label), attrs: { dir: "auto" } }),
           h(
             "div",
             { class: "check-items" },
@@ -260,7 +271,8 @@ export function mountReport(root, store, api) {
                 "label",
                 {},
                 h("input", { type: "checkbox", value: name, checked: chosen.has(name), dataset: { tokenizer: name } }),
-                ` ${api.label(name)}`,
+                " ",
+                h("span", { text: api.label(name), attrs: { dir: "auto", "data-i18n-skip": "" } }),
               ),
             ),
           ),
