@@ -257,13 +257,14 @@ VIEWS = {
         _report_ready,
     ),
     "gallery": (
-        # the example's texts and their tokens, the tokenizer names
-        ['[data-testid="token-list"]', ".tokens", ".tok", "select option", "optgroup"],
+        # the example's texts and their tokens (also side by side), the tokenizer names
+        ['[data-testid="token-list"]', ".tokens", ".tok", "select option", "optgroup", ".sbs-cell"],
         _tokenize_error,
         _gallery_ready,
     ),
     "story": (
-        ['[data-testid="token-list"]', ".tokens", ".tok", "select option", "optgroup"],
+        # as Tokenize, and the token texts of the story and the detail line (each in a <bdi>)
+        ['[data-testid="token-list"]', ".tokens", ".tok", "select option", "optgroup", "bdi"],
         _tokenize_error,
         _story_ready,
     ),

@@ -397,7 +397,7 @@ export function mountChat(root, store, api) {
           : tok.part === "tools"
             ? "tools"
             : "overhead";
-      return `${t("chat.detail.id", { id: String(tok.id) })} · ${t(`chat.detail.kind.${kind}`)} · ${messageName(r, tok.message, tok.part)}`;
+      return `${t("detail.id", { id: String(tok.id) })} · ${t(`chat.detail.kind.${kind}`)} · ${messageName(r, tok.message, tok.part)}`;
     });
     // the piece with its invisible characters named (marks from Python, as in Tokenize), in <bdi>
     const { body } = chipContent(text, g.start, g.end, r.marks, false);

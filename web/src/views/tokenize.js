@@ -325,7 +325,9 @@ export function mountTokenize(root, store, api) {
       if (k) nodes.push("; ");
       const vocab = r.vocab && r.vocab[i] !== r.display[i] ? ` · ${t("detail.vocab")} “${r.vocab[i]}”` : "";
       nodes.push(
-        `id ${r.ids[i]}${r.special?.[i] ? ` ${t("detail.special")}` : ""} · ${t("detail.hex")} ${r.hex[i]} · “`,
+        `${t("detail.id", { id: String(r.ids[i]) })}${r.special?.[i] ? ` ${t("detail.special")}` : ""} · ${t("detail.hex")} `,
+        h("code", { text: r.hex[i] }),
+        " · “",
         h("bdi", { text: r.display[i] }),
         `”${vocab}`,
       );
