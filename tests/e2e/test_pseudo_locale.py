@@ -301,7 +301,6 @@ def test_every_visible_string_comes_from_the_catalog(pseudo_page, site_url, view
     error(page)
     found += _bare(page, f"#view-{HASH.get(view, view)}", data)
     found = list(dict.fromkeys(tuple(f) for f in found))  # (the view is scanned twice: once per state)
-    print(found)
     assert found == [], found
     # the pseudo-locale is never offered in the language menu
     assert "qps" not in page.eval_on_selector_all(
