@@ -128,7 +128,9 @@ def _compare_exports(page):
 def _chat_ready(page):
     page.wait_for_selector('[data-testid="chat-total"]:not(:empty)')
     page.wait_for_selector('[data-testid="chat-source"]:not(:empty)')
-    return []
+    # the sample conversation is the catalog's (the reader's language)
+    sample = page.eval_on_selector_all('[data-testid="chat-content"]', "(els) => els.map((e) => e.value)")
+    return [f"sample: {text}" for text in sample if not _is_wrapped(text)] + ([] if len(sample) == 4 else ["sample"])
 
 
 def _chat_error(page):

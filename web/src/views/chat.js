@@ -28,6 +28,14 @@ const SAMPLE = [
   { role: "user", content: "Und wie viele Einwohner hat sie?" },
 ];
 
+/** The sample conversation's messages in the catalog (the reader's language; English: SAMPLE's). */
+const SAMPLE_KEYS = ["chat.sample.system", "chat.sample.user", "chat.sample.assistant", "chat.sample.follow_up"];
+const localSample = () => SAMPLE.map((m, i) => ({ role: m.role, content: t(SAMPLE_KEYS[i]) }));
+/** Whether `messages` are `sample` as it was shown (not edited). */
+const isSample = (messages, sample) =>
+  messages.length === sample.length &&
+  messages.every((m, i) => m.role === sample[i].role && m.content === sample[i].content);
+
 let nextKey = 1;
 const withKeys = (messages) => messages.map((m) => ({ key: nextKey++, role: m.role, content: m.content }));
 
@@ -75,6 +83,9 @@ export function unpackConversation(packed) {
 }
 
 export function mountChat(root, store, api) {
+  // the sample conversation in the reader's language; an edited or restored one is left alone
+  let sample = localSample();
+  if (isSample(store.state.chat.messages, SAMPLE)) store.update("chat", { messages: withKeys(sample) });
   const select = $(root, '[data-testid="chat-format"]');
   const genToggle = $(root, '[data-testid="chat-generation"]');
   const wsToggle = $(root, '[data-testid="chat-whitespace"]');
@@ -629,6 +640,15 @@ export function mountChat(root, store, api) {
       });
   });
   buildEditors();
-  onLocaleChange(() => buildEditors()); // the editors' labels in the new language
+  onLocaleChange(() => {
+    const next = localSample();
+    if (isSample(store.state.chat.messages, sample) && !isSample(next, sample)) {
+      set({ messages: withKeys(next), shape: store.state.chat.shape + 1 });
+      countSoon();
+      persist();
+    }
+    sample = next;
+    buildEditors(); // the editors' labels in the new language
+  });
   return { render, refresh: countNow, link, applyLink };
 }
