@@ -49,3 +49,15 @@ def test_every_key_the_page_asks_for_is_in_english():
     assert len(asked) > 50
     assert sorted(asked - en.keys()) == []
     assert sorted(p for p in prefixes if not any(k.startswith(p) for k in en)) == []
+
+
+def test_report_category_definitions_are_bytepairs():
+    """The Report view words a vocabulary category's definition from the catalog (keyed by
+    category); its English source is bytepair.report_vocab.CATEGORIES's, the one definition."""
+    from bytepair.report_vocab import CATEGORIES
+
+    en = _messages("en")
+    shown = {k.split(".")[2] for k in en if k.startswith("report.cat.") and k.endswith(".definition")}
+    assert shown >= {"partial_utf8", "unreachable", "never_produced", "whitespace", "longest"}
+    for category in shown:
+        assert en[f"report.cat.{category}.definition"]["en"] == CATEGORIES[category][0], category

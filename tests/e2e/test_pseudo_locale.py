@@ -12,8 +12,8 @@ regions that show the user's text or its tokens (VIEWS below). Text without a le
 (numbers, ids, punctuation) is not a string to translate.
 
 To cover another view, add an entry to VIEWS: its hash, the regions of data it shows, and
-a function that triggers one of its errors (Train, Step through and the stories are being
-localized at the same time as this test was written: add them when they are).
+a function that triggers one of its errors; a view shown on another view's page (the gallery,
+a token story) names that page in HASH.
 """
 
 from __future__ import annotations
@@ -43,12 +43,16 @@ SCAN = """([root, data]) => {
     (el.id ? `#${el.id}` : '');
   const out = [];
   const scope = document.querySelector(root);
+  // an element's own text nodes together: a message may hold data (a name, a citation) in a
+  // child element marked data-i18n-skip, which splits its ⟦…⟧ over several text nodes
+  const own = new Map();
   const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const el = n.parentElement;
     if (!el || skip(el) || !visible(el)) continue;
-    if (bare(n.data)) out.push([where(el), n.data.trim()]);
+    own.set(el, (own.get(el) ?? '') + n.data);
   }
+  for (const [el, text] of own) if (bare(text)) out.push([where(el), text.trim()]);
   for (const el of [scope, ...scope.querySelectorAll('*')]) {
     if (skip(el) || !visible(el)) continue;
     for (const a of ['title', 'aria-label', 'placeholder', 'alt']) {
@@ -124,7 +128,9 @@ def _compare_exports(page):
 def _chat_ready(page):
     page.wait_for_selector('[data-testid="chat-total"]:not(:empty)')
     page.wait_for_selector('[data-testid="chat-source"]:not(:empty)')
-    return []
+    # the sample conversation is the catalog's (the reader's language)
+    sample = page.eval_on_selector_all('[data-testid="chat-content"]', "(els) => els.map((e) => e.value)")
+    return [f"sample: {text}" for text in sample if not _is_wrapped(text)] + ([] if len(sample) == 4 else ["sample"])
 
 
 def _chat_error(page):
@@ -139,6 +145,81 @@ def _compare_error(page):
     page.click('[data-testid="compare-button"]')
     page.locator('[data-testid="compare-error"]').wait_for(state="visible")
 
+
+def _train_ready(page):
+    # a short run on a sample: the progress line, the merges table, the saved tokenizer
+    page.click('[data-sample="eng"]')
+    page.fill('[data-testid="train-vocab"]', "300")
+    page.fill('[data-testid="train-name"]', "pseudo-bpe")
+    page.click('[data-testid="train-button"]')
+    page.wait_for_selector('body[data-training="done"]:not([data-train-saving="true"])', timeout=60_000)
+    page.wait_for_selector('[data-tokenizer="pseudo-bpe"]')
+    return []
+
+
+def _train_error(page):
+    # an empty tokenizer name (api.nameIssue "empty")
+    page.fill('[data-testid="train-name"]', "")
+    page.click('[data-testid="train-button"]')
+    page.locator('[data-testid="train-name-error"]').wait_for(state="visible")
+
+
+def _steps_ready(page):
+    page.wait_for_selector('#view-steps[data-learned]:not([data-learned=""])')
+    page.click('[data-testid="steps-next"]')
+    page.wait_for_selector('#view-steps[data-shown$=":1"]')
+    return []
+
+
+def _steps_error(page):
+    # a step past the last one
+    page.fill('[data-testid="steps-jump"]', "99999")
+    page.press('[data-testid="steps-jump"]', "Enter")
+    page.locator('[data-testid="steps-jump-error"]').wait_for(state="visible")
+
+
+def _report_ready(page):
+    # the default report (cl100k_base on the UDHR samples), then one example token's story
+    page.wait_for_selector('[data-testid="report-baseline"] option', state="attached")
+    page.click('[data-testid="report-button"]')
+    page.wait_for_selector('#view-report[data-reported]:not([data-reported=""])', timeout=60_000)
+    page.locator('[data-testid="report-token"][data-category="longest"]').first.click()
+    page.wait_for_selector('[data-testid="report-story"][data-state="ready"]', timeout=60_000)
+    # the chart's words: its SVG (legend, aria-label, bar titles) as the export writes it
+    with page.expect_download() as info:
+        page.click('[data-testid="report-export-svg"]')
+    root = ET.fromstring(pathlib.Path(info.value.path()).read_text(encoding="utf-8"))
+    return [root.get("aria-label", "")] + [
+        "".join(el.itertext())
+        for el in root.iter()
+        if str(el.tag).rsplit("}", 1)[-1] == "text" and "Petrov" in "".join(el.itertext())
+    ]
+
+
+def _report_error(page):
+    page.check('[data-testid="report-source-custom"]')
+    page.fill('[data-testid="report-custom"]', "English | just one line")
+    page.click('[data-testid="report-button"]')
+    page.locator('[data-testid="report-error"]').wait_for(state="visible")
+
+
+def _gallery_ready(page):
+    page.click('[data-testid="gallery-slot"] summary')
+    page.locator('[data-testid="gallery-example"][data-id="language-premium"]').click()
+    page.locator('[data-testid="gallery-explanation"]').wait_for()
+    page.wait_for_selector('[data-testid="sbs-row-summary"] >> nth=2')
+    return []
+
+
+def _story_ready(page):
+    page.wait_for_selector('#view-tokenize[data-encoded]:not([data-encoded=""])')
+    page.locator('[data-testid="token"]').first.click()
+    page.locator('[data-testid="token-story"][data-state="ready"]').wait_for(timeout=60_000)
+    return []
+
+
+#: A view of VIEWS shown on another view's page (the gallery, a token story): that page's hash.
+HASH = {"gallery": "tokenize", "story": "tokenize"}
 
 #: view -> (regions of data shown there, a function that triggers one of its errors, a readiness wait)
 VIEWS = {
@@ -159,6 +240,36 @@ VIEWS = {
         _compare_error,
         _compare_ready,
     ),
+    "train": (
+        # the sample's text, the merges (tokens) and the saved tokenizer's name
+        ['[data-testid="merges-body"]', "[data-tokenizer]"],
+        _train_error,
+        _train_ready,
+    ),
+    "steps": (
+        # the words, symbols and pairs of the example corpus
+        [".sym", ".corpus", '[data-testid="steps-pairs-body"]'],
+        _steps_error,
+        _steps_ready,
+    ),
+    "report": (
+        # the example tokens (buttons and codes), the story's token texts (each in a <bdi>)
+        ['[data-testid="report-token"]', ".report-token", '[data-testid="report-story"] bdi'],
+        _report_error,
+        _report_ready,
+    ),
+    "gallery": (
+        # the example's texts and their tokens (also side by side), the tokenizer names
+        ['[data-testid="token-list"]', ".tokens", ".tok", "select option", "optgroup", ".sbs-cell"],
+        _tokenize_error,
+        _gallery_ready,
+    ),
+    "story": (
+        # as Tokenize, and the token texts of the story and the detail line (each in a <bdi>)
+        ['[data-testid="token-list"]', ".tokens", ".tok", "select option", "optgroup", "bdi"],
+        _tokenize_error,
+        _story_ready,
+    ),
 }
 
 
@@ -174,7 +285,7 @@ def _is_wrapped(text: str) -> bool:
 def test_every_visible_string_comes_from_the_catalog(pseudo_page, site_url, view):
     page = pseudo_page
     data, error, ready = VIEWS[view]
-    page.goto(f"{site_url}?lang=qps#{view}")
+    page.goto(f"{site_url}?lang=qps#{HASH.get(view, view)}")
     h.wait_ready(page)
     assert page.evaluate("() => document.documentElement.lang") == "qps"
     extra = ready(page) or []
@@ -190,7 +301,7 @@ def test_every_visible_string_comes_from_the_catalog(pseudo_page, site_url, view
         page.locator(f'[data-testid="{dialog}"]').wait_for(state="hidden")
     # one error, worded from its type
     error(page)
-    found += _bare(page, f"#view-{view}", data)
+    found += _bare(page, f"#view-{HASH.get(view, view)}", data)
     found = list(dict.fromkeys(tuple(f) for f in found))  # (the view is scanned twice: once per state)
     assert found == [], found
     # the pseudo-locale is never offered in the language menu

@@ -184,7 +184,7 @@ def test_unknown_link_parameters_and_bad_values_get_a_dismissable_note(page, sit
     h.wait_ready(page)
     text = _note(page)
     assert "“toks”" in text and "src, t, tok, metric" in text, text
-    assert "metric=“bytes”" in text and "premium or tokens or bpt" in text, text
+    assert "metric=“bytes”" in text and "premium, tokens, or bpt" in text, text
     page.click('[data-testid="link-note-close"]')
     assert page.locator('[data-testid="link-note"]').is_hidden()
     # another view: its own known names, several unknown ones named at once, a bad flag value

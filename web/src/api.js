@@ -85,6 +85,20 @@ export function nameProblem(name, existing, options = {}) {
       }[issue.kind];
 }
 
+/**
+ * A tokenizer name's problem as a structured error: type "name", field the issue's kind
+ * ("empty", "long", "builtIn", "exists"), detail {name, max}; worded by i18n.errorText.
+ */
+function nameError(issue, existing, options) {
+  return new BytepairError({
+    type: "name",
+    field: issue.kind,
+    name: issue.name,
+    max: issue.max,
+    message: nameProblem(issue.name, existing, options),
+  });
+}
+
 /** shared: one Python runtime for all pages of the origin that ask for it (embeds; rpc.js createRpc). */
 export function createApi({ onStatus, shared = false }) {
   const trained = new Map(); // name -> {name, json, meta}
@@ -884,16 +898,18 @@ export function createApi({ onStatus, shared = false }) {
     },
     /** Import a tokenizer JSON file's text under `name`. */
     async importTokenizer(name, json) {
-      const problem = nameProblem(name, [...trained.keys()], { builtIn: builtIn() });
-      if (problem) throw new Error(problem);
+      const opts = { builtIn: builtIn() };
+      const issue = nameIssue(name, [...trained.keys()], opts);
+      if (issue) throw nameError(issue, [...trained.keys()], opts);
       const [res] = await call("registerTrained", [{ name, json }]);
       if (res.error) throw new BytepairError(res.error);
       return keep({ ...res, json }, { imported: true });
     },
     async renameTokenizer(oldName, newName) {
       const n = newName.trim();
-      const problem = nameProblem(n, [...trained.keys()], { except: oldName, builtIn: builtIn() });
-      if (problem) throw new Error(problem);
+      const opts = { except: oldName, builtIn: builtIn() };
+      const issue = nameIssue(n, [...trained.keys()], opts);
+      if (issue) throw nameError(issue, [...trained.keys()], opts);
       if (n === oldName) return;
       const res = await storage.renameTokenizer(oldName, n);
       if (!res.ok) throw new Error(res.error);

@@ -1,5 +1,7 @@
 // Reading a user's text file: refuse huge or binary files with a clear message.
 
+import { t } from "./i18n.js";
+
 export const MAX_TEXT_FILE_BYTES = 20 * 1024 * 1024;
 
 /**
@@ -33,26 +35,26 @@ export function utf16Kind(bytes) {
 export async function readTextFile(file, { maxBytes = MAX_TEXT_FILE_BYTES } = {}) {
   const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MB`;
   if (file.size > maxBytes) {
-    return { error: `“${file.name}” is ${mb(file.size)}; the limit is ${mb(maxBytes)}. Use a smaller part of it.` };
+    return { error: t("file.too_large", { name: file.name, size: mb(file.size), limit: mb(maxBytes) }) };
   }
   let bytes;
   try {
     bytes = new Uint8Array(await file.arrayBuffer());
   } catch (err) {
-    return { error: `Could not read “${file.name}”: ${err.message}` };
+    return { error: t("file.unreadable", { name: file.name, message: err.message }) };
   }
   const utf16 = utf16Kind(bytes);
   if (utf16) {
-    return { error: `“${file.name}” is UTF-16 text (${utf16}): save it as UTF-8 and open it again.` };
+    return { error: t(`file.utf16.${utf16}`, { name: file.name }) };
   }
   if (bytes.includes(0)) {
-    return { error: `“${file.name}” looks like a binary file (it contains NUL bytes). Open a plain-text UTF-8 file.` };
+    return { error: t("file.binary", { name: file.name }) };
   }
   try {
     let text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // byte-order mark
     return { text };
   } catch {
-    return { error: `“${file.name}” is not valid UTF-8 text. Save it as UTF-8 and try again.` };
+    return { error: t("file.not_utf8", { name: file.name }) };
   }
 }

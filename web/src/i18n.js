@@ -231,6 +231,8 @@ export function errorText(err) {
   if (current === "en") return message;
   if (err?.name === "WorkerCrashed") return t("error.crashed");
   if (err?.name === "CallTimeout") return t("error.timeout");
+  // a tokenizer name's problem (api.js nameError): the same sentences as Train's name field
+  if (err?.type === "name" && messages[`train.name.${err.field}`]) return t(`train.name.${err.field}`, err.detail);
   const key = `error.${err?.type}`;
   if (err?.type && messages[key]) return t(key, { field: err.field ?? "", message });
   return t("error.other", { message });

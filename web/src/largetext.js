@@ -7,6 +7,7 @@
 
 import { h } from "./dom.js";
 import { int, bytesLabel } from "./format.js";
+import { t, onLocaleChange } from "./i18n.js";
 
 /** Texts longer than this (UTF-16 code units) are not laid out in the textarea. */
 export const LARGE_TEXT_CHARS = 500_000;
@@ -14,7 +15,7 @@ export const LARGE_TEXT_CHARS = 500_000;
 /**
  * Mount the large-text summary after `textArea`.
  * options: testid (the summary's data-testid; its line is `${testid}-info`),
- * what (the end of the summary's first sentence, e.g. "is ready to train on"),
+ * what (the catalog key of the summary, e.g. "largetext.train": "… is ready to train on"),
  * onSet(text) (after every set()), onEdit() (after the user changed the text here:
  * a large paste, or Clear).
  * Returns {get(): string (the whole text), set(text), isLarge(): boolean}.
@@ -26,6 +27,10 @@ export function mountLargeText(textArea, { testid, what, onSet = () => {}, onEdi
   let cached = null;
   let shown = false; // the user chose "Show and edit it (slow)": typing in it keeps it in the box
   const info = h("p", { dataset: { testid: `${testid}-info` } });
+  let sizes = null; // the summary's figures, to word it again in another language
+  onLocaleChange(() => {
+    if (sizes) info.textContent = t(what, sizes);
+  });
   const box = h(
     "div",
     { class: "big-text", dataset: { testid }, hidden: true },
@@ -36,8 +41,8 @@ export function mountLargeText(textArea, { testid, what, onSet = () => {}, onEdi
       h("button", {
         type: "button",
         class: "button small secondary",
-        text: "Show and edit it (slow)",
-        dataset: { action: "show-big-text" },
+        text: t("largetext.show"),
+        dataset: { action: "show-big-text", i18n: "largetext.show" },
         on: {
           click: () => {
             const text = bigText;
@@ -54,8 +59,8 @@ export function mountLargeText(textArea, { testid, what, onSet = () => {}, onEdi
       h("button", {
         type: "button",
         class: "button small secondary",
-        text: "Clear",
-        dataset: { action: "clear-big-text" },
+        text: t("largetext.clear"),
+        dataset: { action: "clear-big-text", i18n: "largetext.clear" },
         on: {
           click: () => {
             set("");
@@ -79,9 +84,11 @@ export function mountLargeText(textArea, { testid, what, onSet = () => {}, onEdi
       textArea.hidden = true;
       box.hidden = false;
       const bytes = new TextEncoder().encode(text).length;
-      info.textContent = `${bytesLabel(bytes)} of text (${int(text.length)} UTF-16 units) ${what}. It is not shown here, to keep the page fast.`;
+      sizes = { size: bytesLabel(bytes), units: int(text.length) };
+      info.textContent = t(what, sizes);
     } else {
       bigText = null;
+      sizes = null;
       box.hidden = true;
       textArea.hidden = false;
       textArea.value = text;

@@ -9,7 +9,7 @@
 // compressToEncodedURIComponent (vendor/lz-string.min.js, a classic script
 // that defines window.LZString). The fragment never reaches a server.
 
-import { locale } from "./i18n.js";
+import { locale, t, num, PSEUDO } from "./i18n.js";
 
 /** Links longer than this (characters) get a warning: some chat and mail programs cut them. */
 export const LONG_LINK = 8 * 1024;
@@ -37,14 +37,13 @@ export function unknownParamsNote(view, params) {
   const unknown = Object.keys(params).filter((k) => !known.includes(k));
   if (!unknown.length) return "";
   const names = unknown.map((k) => `“${k}”`).join(", ");
-  const them = unknown.length === 1 ? `parameter ${names}, which was` : `parameters ${names}, which were`;
-  return `This link has the ${them} ignored: #${view} links know ${known.join(", ")}.`;
+  return t("link.unknown_params", { n: unknown.length, names, view, known: known.join(", ") });
 }
 
 /** A note for a view name the page does not have, or "" (views: LINK_PARAMS's keys). */
 export function unknownViewNote(view, shown) {
   if (!view || view in LINK_PARAMS) return "";
-  return `This link names the view “${view}”, which this page does not have; showing #${shown}. Views: ${Object.keys(LINK_PARAMS).join(", ")}.`;
+  return t("link.unknown_view", { view, shown, views: Object.keys(LINK_PARAMS).join(", ") });
 }
 
 /**
@@ -54,15 +53,7 @@ export function unknownViewNote(view, shown) {
  */
 export function missingTokenizersNote(missing, shown) {
   const names = missing.map((n) => `“${n}”`).join(", ");
-  const asked =
-    missing.length === 1
-      ? `tokenizer ${names}, which this page does not have`
-      : `tokenizers ${names}, which this page does not have`;
-  const where = missing.length === 1 ? `train or load ${names} here to see it` : "train or load them here to see them";
-  return (
-    `This link asked for ${asked}; showing ${shown.join(", ")}.` +
-    ` A tokenizer trained or loaded in another browser stays there: ${where}.`
-  );
+  return t("link.missing_tokenizers", { n: missing.length, names, shown: shown.join(", ") });
 }
 
 /**
@@ -73,7 +64,10 @@ export function choiceParam(params, key, allowed, notes) {
   const value = params[key];
   if (value == null) return null;
   if (allowed.includes(value)) return value;
-  notes.push(`This link's ${key}=“${value}” was ignored: use ${allowed.join(" or ")}.`);
+  // "premium, tokens, or bpt" in the reader's language (Intl.ListFormat; the values stay as they are)
+  const lang = locale() === PSEUDO ? "en" : locale();
+  const list = new Intl.ListFormat(lang, { type: "disjunction" }).format(allowed);
+  notes.push(t("link.bad_value", { key, value, allowed: list }));
   return null;
 }
 
@@ -97,9 +91,7 @@ export function unpackText(packed) {
     text = null;
   }
   if (text == null || (text === "" && packed !== "" && packed !== "Q")) {
-    throw new Error(
-      "The text in this link is damaged (the link may have been cut off); the default text is shown instead.",
-    );
+    throw new Error(t("link.damaged"));
   }
   return text;
 }
@@ -198,7 +190,10 @@ export function linkTo(view, params, { embed = null, base = null } = {}) {
 export function addText(params, text, what = "text") {
   if (!text) return "";
   if (text.length > MAX_LINK_TEXT) {
-    return `The ${what} is too large for a link (${(text.length / 1e6).toFixed(1)} million characters), so the link has the settings only.`;
+    const key = { "training text": "link.too_large.training", "parallel texts": "link.too_large.parallel" }[what];
+    return t(key ?? "link.too_large", {
+      size: num(text.length / 1e6, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+    });
   }
   params.t = packText(text);
   return "";
@@ -226,7 +221,7 @@ export function shareIntro(view, params, omitted = "") {
 /** A warning for long links, or "". */
 export function lengthNote(link) {
   if (link.length <= LONG_LINK) return "";
-  return `This link is long (${(link.length / 1024).toFixed(1)} KB). Browsers open it, but some chat and mail programs cut long links; a shorter text makes a shorter link.`;
+  return t("link.long", { size: num(link.length / 1024, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
 }
 
 /** Text and attribute escaping for the <iframe> snippet (it is shown as text, never parsed by us). */

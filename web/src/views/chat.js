@@ -10,7 +10,7 @@
 // move, a link); typing only updates the state, so focus and caret stay put.
 
 import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
-import { int, plural } from "../format.js";
+import { int } from "../format.js";
 import * as storage from "../storage.js";
 import { drawContextLine } from "../contextline.js";
 import { packText, unpackText, MAX_LINK_TEXT, choiceParam } from "../links.js";
@@ -27,6 +27,14 @@ const SAMPLE = [
   { role: "assistant", content: "Canberra." },
   { role: "user", content: "Und wie viele Einwohner hat sie?" },
 ];
+
+/** The sample conversation's messages in the catalog (the reader's language; English: SAMPLE's). */
+const SAMPLE_KEYS = ["chat.sample.system", "chat.sample.user", "chat.sample.assistant", "chat.sample.follow_up"];
+const localSample = () => SAMPLE.map((m, i) => ({ role: m.role, content: t(SAMPLE_KEYS[i]) }));
+/** Whether `messages` are `sample` as it was shown (not edited). */
+const isSample = (messages, sample) =>
+  messages.length === sample.length &&
+  messages.every((m, i) => m.role === sample[i].role && m.content === sample[i].content);
 
 let nextKey = 1;
 const withKeys = (messages) => messages.map((m) => ({ key: nextKey++, role: m.role, content: m.content }));
@@ -75,6 +83,9 @@ export function unpackConversation(packed) {
 }
 
 export function mountChat(root, store, api) {
+  // the sample conversation in the reader's language; an edited or restored one is left alone
+  let sample = localSample();
+  if (isSample(store.state.chat.messages, SAMPLE)) store.update("chat", { messages: withKeys(sample) });
   const select = $(root, '[data-testid="chat-format"]');
   const genToggle = $(root, '[data-testid="chat-generation"]');
   const wsToggle = $(root, '[data-testid="chat-whitespace"]');
@@ -136,7 +147,10 @@ export function mountChat(root, store, api) {
       showError(
         root,
         "chat-format",
-        `This link uses the chat format “${wanted}”, which this page does not have; showing ${ids.includes(store.state.chat.format) ? store.state.chat.format : DEFAULT_FORMAT} instead.`,
+        t("chat.link.format", {
+          wanted,
+          shown: ids.includes(store.state.chat.format) ? store.state.chat.format : DEFAULT_FORMAT,
+        }),
       );
     }
     wanted = null;
@@ -377,22 +391,24 @@ export function mountChat(root, store, api) {
   let drawnCounts = null;
 
   function messageName(r, index, part) {
-    if (part === "tools") return "tool definitions";
-    if (index == null) return "after the last message (generation prompt)";
+    if (part === "tools") return t("chat.detail.tools");
+    if (index == null) return t("chat.detail.after");
     const m = r.messages.find((x) => x.index === index);
-    return `message ${index + 1}${m ? ` (${m.role})` : ""}`;
+    return m
+      ? t("chat.detail.message.role", { n: index + 1, role: m.role })
+      : t("chat.detail.message", { n: index + 1 });
   }
   function describe(r, text, g) {
     const parts = g.tokens.map((i) => {
-      const t = r.tokens[i];
-      const kind = t.special
-        ? "special token"
-        : t.part === "content"
+      const tok = r.tokens[i];
+      const kind = tok.special
+        ? "special"
+        : tok.part === "content"
           ? "content"
-          : t.part === "tools"
+          : tok.part === "tools"
             ? "tools"
-            : "template overhead";
-      return `id ${t.id} · ${kind} · ${messageName(r, t.message, t.part)}`;
+            : "overhead";
+      return `${t("detail.id", { id: String(tok.id) })} · ${t(`chat.detail.kind.${kind}`)} · ${messageName(r, tok.message, tok.part)}`;
     });
     // the piece with its invisible characters named (marks from Python, as in Tokenize), in <bdi>
     const { body } = chipContent(text, g.start, g.end, r.marks, false);
@@ -400,7 +416,11 @@ export function mountChat(root, store, api) {
     const names = markNames(r.marks, g.start, g.end);
     if (names.length)
       nodes.push(
-        h("span", { class: "token-note", text: ` Invisible: ${names.join(", ")}.`, dataset: { testid: "token-note" } }),
+        h("span", {
+          class: "token-note",
+          text: ` ${t("detail.invisible", { names: names.join(", ") })}`,
+          dataset: { testid: "token-note" },
+        }),
       );
     return nodes;
   }
@@ -409,28 +429,27 @@ export function mountChat(root, store, api) {
     const f = formats().find((x) => x.id === store.state.chat.format);
     const what =
       r.format === "chatml"
-        ? `ChatML, ${r.template_name} layout (as gpt-tokenizer's encodeChat)`
+        ? t("chat.what.chatml", { layout: r.template_name })
         : r.format === "harmony"
-          ? "harmony format (as openai-harmony)"
+          ? t("chat.what.harmony")
           : r.format === "mistral"
-            ? "Mistral's chat format as mistral-common encodes it (instruct v3; system text in the last user turn)"
+            ? t("chat.what.mistral")
             : f?.note
-              ? `${f.note} (rendered with jinja2)`
-              : `chat template “${r.template_name ?? "custom"}” from tokenizer_config.json (rendered with jinja2 as transformers does)`;
+              ? t("chat.what.note", { note: f.note }) // (the note: facts from Python, in English)
+              : t("chat.what.template", { name: r.template_name ?? "custom" });
     const models = f && r.format !== "chat_template" ? ` · ${f.label.split(" — ")[0]}` : ""; // the label says which models
-    const tools = r.tools_tokens
-      ? r.format === "chat_template"
-        ? " · tools through the template's tools variable (as transformers)"
-        : r.format === "harmony"
-          ? " · tools in the developer message (as openai-harmony)"
-          : r.format === "mistral"
-            ? " · tools as [AVAILABLE_TOOLS] before the last user turn (as mistral-common)"
-            : ""
-      : "";
-    const estimate = r.estimate
-      ? " Estimate: OpenAI does not publish how its API renders tools for these models; they are counted in the layout of openai-harmony's tools section inside the system message (the layout hmarr's openai-chat-tokens measured: 1–2 tokens above the API's counts there)."
-      : "";
-    return `${r.estimate ? "About " : ""}${plural(r.total, "token")} with the ${r.tokenizer_name ?? f?.tokenizer ?? "?"} tokenizer · ${what}${models}${tools}.${estimate}`;
+    const toolsKey = {
+      chat_template: "chat.tools.template",
+      harmony: "chat.tools.harmony",
+      mistral: "chat.tools.mistral",
+    };
+    const tools = r.tools_tokens && toolsKey[r.format] ? ` · ${t(toolsKey[r.format])}` : "";
+    const estimate = r.estimate ? ` ${t("chat.estimate")}` : "";
+    const head = t(r.estimate ? "chat.source.about" : "chat.source", {
+      n: r.total,
+      tokenizer: r.tokenizer_name ?? f?.tokenizer ?? "?",
+    });
+    return `${head} · ${what}${models}${tools}.${estimate}`;
   }
 
   function render(state) {
@@ -517,9 +536,9 @@ export function mountChat(root, store, api) {
         const el = $(li, '[data-testid="chat-message-count"]');
         const m = current ? r.messages.find((x) => x.index === i) : null;
         el.textContent = m
-          ? `${plural(m.tokens, "token")}: ${int(m.content_tokens)} content + ${int(m.overhead_tokens)} overhead`
+          ? t("chat.message.count", { n: m.tokens, content: m.content_tokens, overhead: m.overhead_tokens })
           : current
-            ? "left out by the format"
+            ? t("chat.message.left_out")
             : "";
         li.dataset.tokens = m ? String(m.tokens) : "";
       });
@@ -621,6 +640,15 @@ export function mountChat(root, store, api) {
       });
   });
   buildEditors();
-  onLocaleChange(() => buildEditors()); // the editors' labels in the new language
+  onLocaleChange(() => {
+    const next = localSample();
+    if (isSample(store.state.chat.messages, sample) && !isSample(next, sample)) {
+      set({ messages: withKeys(next), shape: store.state.chat.shape + 1 });
+      countSoon();
+      persist();
+    }
+    sample = next;
+    buildEditors(); // the editors' labels in the new language
+  });
   return { render, refresh: countNow, link, applyLink };
 }

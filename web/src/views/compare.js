@@ -83,7 +83,8 @@ const SCRIPT_CODES = {
   "Canadian Syllabics": "Cans",
 };
 /** A script's name as the reader's language says it (English names in English, as before). */
-const scriptText = (script) => (locale() === "en" ? script : displayName("script", SCRIPT_CODES[script], script));
+export const scriptText = (script) =>
+  locale() === "en" ? script : displayName("script", SCRIPT_CODES[script], script);
 /** A row's language name: a sample's in the reader's language (from its code), a pasted text's as written. */
 const nameText = (row) =>
   row.key.startsWith("custom-") || locale() === "en" ? row.name : displayName("language", row.lang, row.name);
@@ -147,7 +148,7 @@ export const initialCompareState = {
 };
 
 /** The tick boxes' group names: makers as they are, the page's own groups from the catalog. */
-const groupText = (label) =>
+export const groupText = (label) =>
   ({ "Loaded here": t("compare.group.loaded"), "Trained here": t("compare.group.trained") })[label] ?? label;
 
 export function mountCompare(root, store, api) {

@@ -11,8 +11,8 @@ import { choiceParam, addText, restoreText } from "../links.js";
 import { tokenizerGroups } from "../tokenizer-groups.js";
 import { mountModelProgress } from "./model-ui.js";
 import { mountStory } from "./story.js";
-import { parseParallel } from "./compare.js";
-import { t } from "../i18n.js";
+import { parseParallel, parallelError, scriptText, groupText } from "./compare.js";
+import { t, num, locale, displayName } from "../i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COLORS = ["#2f6fdf", "#d9622b", "#2a9d5c", "#a04bc8", "#c2185b", "#00838f", "#7a6a00", "#555"];
@@ -26,6 +26,29 @@ export const initialReportState = {
   corpusNote: "",
   running: false,
 };
+
+/**
+ * The message `key` as DOM nodes, the values of `data` (a citation, a corpus's own words) each in a
+ * <span data-i18n-skip dir="auto"> inside it: they are shown as their authors wrote them.
+ */
+function sentence(key, params, data) {
+  const values = Object.values(data);
+  const marks = Object.fromEntries(Object.keys(data).map((k, i) => [k, `\uE000${i}\uE000`]));
+  return t(key, { ...params, ...marks })
+    .split(/\uE000(\d+)\uE000/)
+    .map((part, i) =>
+      i % 2 ? h("span", { text: values[Number(part)], attrs: { "data-i18n-skip": "", dir: "auto" } }) : part,
+    );
+}
+
+/** A language's name: a sample's in the reader's language (from its code), a pasted text's as written. */
+function languageName(code, name, custom) {
+  if (custom || locale() === "en") return name ?? code;
+  return displayName("language", String(code).replace("_", "-"), name ?? code);
+}
+
+/** Counts in the locale's digits (English: format.js, as before). */
+const count = (n) => (locale() === "en" ? int(n) : num(n));
 
 function svg(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVG_NS, tag);
@@ -54,20 +77,26 @@ export function premiumChart(result, labelOf, names) {
   result.tokenizers.forEach((tk, j) => {
     parts.push(
       svg("rect", { x: left + j * 150, y: 6, width: 10, height: 10, fill: COLORS[j % COLORS.length] }),
-      svg("text", { x: left + j * 150 + 14, y: 15, "font-size": 11 }, labelOf(tk.name)),
+      svg("text", { x: left + j * 150 + 14, y: 15, "font-size": 11, "data-i18n-skip": "" }, labelOf(tk.name)),
     );
   });
   if (result.tokenizers.some((tk) => tk.paper))
     parts.push(
       svg("line", { x1: left + k * 150, x2: left + k * 150, y1: 5, y2: 17, stroke: "#000", "stroke-width": 2 }),
-      svg("text", { x: left + k * 150 + 5, y: 15, "font-size": 11 }, "Petrov et al. 2023 (full FLORES-200)"),
+      svg("text", { x: left + k * 150 + 5, y: 15, "font-size": 11 }, t("report.chart.paper")),
     );
   parts.push(
     svg("line", { x1: x(1), x2: x(1), y1: top - 4, y2: height - 6, stroke: "#999", "stroke-dasharray": "3 3" }),
   );
   for (const r of rows) {
     const y = top + r.i * rowH;
-    parts.push(svg("text", { x: left - 6, y: y + rowH / 2 + 4, "font-size": 11, "text-anchor": "end" }, r.name));
+    parts.push(
+      svg(
+        "text",
+        { x: left - 6, y: y + rowH / 2 + 4, "font-size": 11, "text-anchor": "end", "data-i18n-skip": "" },
+        r.name,
+      ),
+    );
     result.tokenizers.forEach((tk, j) => {
       const row = tk.languages[r.i];
       const by = y + 2 + j * barH;
@@ -100,7 +129,15 @@ export function premiumChart(result, labelOf, names) {
               "stroke-width": 2,
               "data-paper": row.paper_premium,
             },
-            svg("title", {}, `Petrov et al. 2023, ${labelOf(tk.name)}, ${r.name}: ${fixed(row.paper_premium)}×`),
+            svg(
+              "title",
+              {},
+              t("report.chart.paper.title", {
+                tokenizer: labelOf(tk.name),
+                lang: r.name,
+                premium: `${fixed(row.paper_premium)}×`,
+              }),
+            ),
           ),
         );
     });
@@ -113,7 +150,7 @@ export function premiumChart(result, labelOf, names) {
       width,
       height,
       role: "img",
-      "aria-label": `Premium over the baseline ${result.baseline} per language`,
+      "aria-label": t("report.chart.label", { baseline: names[result.baseline] ?? result.baseline }),
       "font-family": "sans-serif",
     },
     parts,
@@ -189,16 +226,16 @@ export function mountReport(root, store, api) {
   async function loadCorpus(source) {
     if (source === "custom") {
       const parsed = parseParallel(customText.value);
-      if (parsed.error) throw new Error(parsed.error);
-      return { name: "your parallel texts", texts: parsed.texts };
+      if (parsed.error) throw new Error(parallelError(parsed.error));
+      return { name: t("report.corpus.yours"), custom: true, texts: parsed.texts };
     }
     if (!cache[source]) {
       const file = source === "flores" ? "flores200-subset.json" : "udhr.json";
       const res = await fetch(new URL(`../../samples/${file}`, import.meta.url));
-      if (!res.ok) throw new Error(`Could not load samples/${file} (HTTP ${res.status}).`);
+      if (!res.ok) throw new Error(t("report.error.samples", { file, status: String(res.status) }));
       const data = await res.json();
       cache[source] = {
-        name: data.unit ? `${source === "flores" ? "" : "UDHR samples: "}${data.unit}` : file,
+        name: data.unit ? (source === "flores" ? data.unit : t("report.corpus.udhr.unit", { unit: data.unit })) : file,
         source: data.source ?? "",
         texts: data.languages.map((s) => ({ key: s.code, name: s.name, text: s.text })),
       };
@@ -219,8 +256,13 @@ export function mountReport(root, store, api) {
       ...tokenizerGroups(api).map((g) =>
         h(
           "div",
-          { class: "check-group", attrs: { role: "group", "aria-label": g.label } },
-          h("span", { class: "check-group-title", text: g.label }),
+          {
+            class: "check-group",
+            attrs: { role: "group", "aria-label": groupText(g.label) },
+            // a maker's name is a name (OpenAI, Meta): not a string to translate (as in Compare)
+            dataset: groupText(g.label) === g.label ? { i18nSkip: "" } : {},
+          },
+          h("span", { class: "check-group-title", text: groupText(g.label), attrs: { dir: "auto" } }),
           h(
             "div",
             { class: "check-items" },
@@ -229,7 +271,8 @@ export function mountReport(root, store, api) {
                 "label",
                 {},
                 h("input", { type: "checkbox", value: name, checked: chosen.has(name), dataset: { tokenizer: name } }),
-                ` ${api.label(name)}`,
+                " ",
+                h("span", { text: api.label(name), attrs: { dir: "auto", "data-i18n-skip": "" } }),
               ),
             ),
           ),
@@ -256,7 +299,9 @@ export function mountReport(root, store, api) {
     const keys = corpus.texts.map((x) => x.key);
     const pick = keys.includes(want) ? want : (keys.find((k) => ["eng_Latn", "eng", "en"].includes(k)) ?? keys[0]);
     baselineSelect.replaceChildren(
-      ...corpus.texts.map((x) => h("option", { value: x.key, text: x.name, selected: x.key === pick })),
+      ...corpus.texts.map((x) =>
+        h("option", { value: x.key, text: languageName(x.key, x.name, corpus.custom), selected: x.key === pick }),
+      ),
     );
     baselineSelect.value = pick;
   }
@@ -280,13 +325,13 @@ export function mountReport(root, store, api) {
     const source = store.state.report.source;
     try {
       const corpus = await loadCorpus(source);
-      names = Object.fromEntries(corpus.texts.map((x) => [x.key, x.name]));
+      names = Object.fromEntries(corpus.texts.map((x) => [x.key, languageName(x.key, x.name, corpus.custom)]));
       const keys = corpus.texts.map((x) => x.key);
       const baseline = keys.includes(baselineSelect.value) ? baselineSelect.value : keys[0];
       set({ running: true });
       bar.hidden = false;
       bar.removeAttribute("value");
-      status.textContent = `Counting ${corpus.texts.length} texts with ${tokenizers.length} tokenizer(s)…`;
+      status.textContent = t("report.counting", { texts: corpus.texts.length, n: tokenizers.length });
       await api.ready;
       const result = await api.report(
         corpus.texts.map(({ key, text }) => ({ key, text })),
@@ -304,7 +349,7 @@ export function mountReport(root, store, api) {
       );
       if (mine !== seq) return;
       set({ result, running: false, corpusNote: corpus.source ?? "" });
-      status.textContent = `${int(result.languages.length)} languages × ${int(result.tokenizers.length)} tokenizer(s).`;
+      status.textContent = t("report.done", { languages: result.languages.length, n: result.tokenizers.length });
     } catch (err) {
       if (mine !== seq) return;
       set({ running: false });
@@ -320,13 +365,13 @@ export function mountReport(root, store, api) {
     const head = h(
       "tr",
       {},
-      h("th", { scope: "col", text: "Language" }),
+      h("th", { scope: "col", text: t("report.col.language") }),
       result.tokenizers.flatMap((tk) => [
-        h("th", { scope: "col", text: `${api.label(tk.name)}: tokens` }),
-        h("th", { scope: "col", text: "premium" }),
-        h("th", { scope: "col", text: "paper" }),
-        h("th", { scope: "col", text: "fertility" }),
-        h("th", { scope: "col", text: "Rényi eff." }),
+        h("th", { scope: "col" }, sentence("report.col.tokens", {}, { tokenizer: api.label(tk.name) })),
+        h("th", { scope: "col", text: t("report.col.premium") }),
+        h("th", { scope: "col", text: t("report.col.paper") }),
+        h("th", { scope: "col", text: t("report.col.fertility") }),
+        h("th", { scope: "col", text: t("report.col.renyi") }),
       ]),
     );
     table.tHead.replaceChildren(head);
@@ -374,12 +419,16 @@ export function mountReport(root, store, api) {
       { class: "report-examples" },
       list.map((ex) =>
         category === "partial_utf8"
-          ? h("code", { class: "report-token", text: ex.display, attrs: { title: `id ${ex.id}` } })
+          ? h("code", {
+              class: "report-token",
+              text: ex.display,
+              attrs: { title: t("report.token.id", { id: String(ex.id) }) },
+            })
           : h("button", {
               type: "button",
               class: "report-token button small secondary",
               text: ex.display,
-              attrs: { title: `id ${ex.id}: the story of encoding this token's text` },
+              attrs: { title: t("report.token.story", { id: String(ex.id) }) },
               dataset: { testid: "report-token", tokenizer: tkName, category, id: ex.id },
               on: { click: () => story.open(ex.text, tkName, [0]) },
             }),
@@ -394,45 +443,39 @@ export function mountReport(root, store, api) {
         .map((tk) => {
           const v = tk.vocab;
           const cats = v.categories;
-          const line = (key, label, count, list) =>
+          // a category's definition: bytepair.report_vocab.CATEGORIES's, worded by the catalog (keyed by category)
+          const line = (key, n, list) =>
             h(
               "li",
-              { dataset: { testid: "report-category", category: key, tokenizer: tk.name, count: count ?? "" } },
-              h("strong", { text: `${label}: ` }),
-              count == null ? "" : `${int(count)} `,
+              { dataset: { testid: "report-category", category: key, tokenizer: tk.name, count: n ?? "" } },
+              h("strong", { text: `${t(`report.cat.${key}`)}: ` }),
+              n == null ? "" : `${count(n)} `,
               list?.length ? examples(tk.name, list, key) : "",
-              h("span", { class: "hint", text: ` — ${cats[key]?.definition ?? ""}` }),
+              h("span", { class: "hint", text: cats[key] ? ` — ${t(`report.cat.${key}.definition`)}` : "" }),
             );
           const scripts = Object.entries(v.by_script)
             .slice(0, 12)
-            .map(([s, n]) => `${s} ${int(n)}`)
+            .map(([s, n]) => `${scriptText(s)} ${count(n)}`)
             .join(", ");
           const numbers = Object.entries(v.single_token_numbers)
-            .map(([n, x]) => `${n}-digit ${int(x.single)} / ${int(x.of)}`)
+            .map(([n, x]) => t("report.digits", { digits: n, single: x.single, of: x.of }))
             .join(", ");
           return h(
             "div",
             { class: "report-vocab", dataset: { testid: "report-vocab", tokenizer: tk.name } },
-            h("h4", { text: `${api.label(tk.name)}: ${int(v.ordinary)} ordinary tokens of ${int(v.n_vocab)}` }),
+            h("h4", {}, sentence("report.vocab", { n: v.ordinary, of: v.n_vocab }, { tokenizer: api.label(tk.name) })),
             h(
               "ul",
               {},
-              line("partial_utf8", "Partial UTF-8", v.partial_utf8.count, v.partial_utf8.examples),
-              line("unreachable", "Unreachable", v.unreachable.count, v.unreachable.examples),
-              v.never_produced
-                ? line(
-                    "never_produced",
-                    "Never produced by this corpus",
-                    v.never_produced.count,
-                    v.never_produced.examples,
-                  )
-                : null,
-              line("whitespace", "Whitespace", v.whitespace.count, v.whitespace.examples),
-              line("longest", "Longest", null, v.longest),
-              h("li", {}, h("strong", { text: "By script: " }), scripts),
-              h("li", {}, h("strong", { text: "Numbers as one token: " }), numbers),
+              line("partial_utf8", v.partial_utf8.count, v.partial_utf8.examples),
+              line("unreachable", v.unreachable.count, v.unreachable.examples),
+              v.never_produced ? line("never_produced", v.never_produced.count, v.never_produced.examples) : null,
+              line("whitespace", v.whitespace.count, v.whitespace.examples),
+              line("longest", null, v.longest),
+              h("li", {}, h("strong", { text: `${t("report.cat.by_script")}: ` }), scripts),
+              h("li", {}, h("strong", { text: `${t("report.cat.single_token_numbers")}: ` }), numbers),
             ),
-            h("p", { class: "hint", text: `Source: ${cats.partial_utf8.source}` }),
+            h("p", { class: "hint" }, sentence("report.source", {}, { source: cats.partial_utf8.source })),
           );
         }),
     );
@@ -447,12 +490,12 @@ export function mountReport(root, store, api) {
     drawn = s.result;
     const result = s.result;
     const paper = result.tokenizers.some((tk) => tk.paper);
-    note.textContent =
-      `Computed on ${result.corpus} (baseline ${names[result.baseline] ?? result.baseline}).` +
-      (s.corpusNote ? ` Text: ${s.corpusNote}.` : "") +
-      (paper
-        ? ` The black ticks and the “paper” column: ${result.paper_source}; a different corpus, so close but not equal.`
-        : "");
+    // the corpus's name, its own note and the paper's citation are data (as their authors write them)
+    note.replaceChildren(
+      ...sentence("report.note", {}, { corpus: result.corpus, baseline: names[result.baseline] ?? result.baseline }),
+      ...(s.corpusNote ? [" ", ...sentence("report.note.text", {}, { note: s.corpusNote })] : []),
+      ...(paper ? [" ", ...sentence("report.note.paper", {}, { source: result.paper_source })] : []),
+    );
     chartBox.replaceChildren(premiumChart(result, (n) => api.label(n), names));
     drawTable(result);
     drawAnatomy(result);

@@ -162,7 +162,9 @@ export function mountSideBySide(el, store, api) {
               },
             },
           }),
-          ` ${api.label(n)}`,
+          " ",
+          // (a tokenizer's name: data, as in Compare)
+          h("span", { text: api.label(n), attrs: { dir: "auto" }, dataset: { i18nSkip: "" } }),
         ),
       ),
     );
@@ -229,7 +231,7 @@ export function mountSideBySide(el, store, api) {
           "tr",
           { dataset: { testid: "sbs-row-summary", name: row.name } },
           h("td", {}, h("span", { class: "sbs-swatch", dataset: { row: i } }), num(i + 1)),
-          h("td", { text: api.label(row.name) }),
+          h("td", { text: api.label(row.name), attrs: { dir: "auto" }, dataset: { i18nSkip: "" } }),
           h("td", { class: "num", text: num(row.count), dataset: { testid: "sbs-count" } }),
           h("td", {
             class: "num",

@@ -82,7 +82,7 @@ export function mountTokenize(root, store, api) {
   // the text: a large one (largetext.js) is held outside the textarea; always read it through getText()
   const big = mountLargeText(textArea, {
     testid: "tokenize-big-text",
-    what: "is ready to tokenize",
+    what: "largetext.tokenize",
     onSet: () => store.update("tokenize", {}), // counts are drawn from the text on the next render
     onEdit: () => edited(),
   });
@@ -325,7 +325,9 @@ export function mountTokenize(root, store, api) {
       if (k) nodes.push("; ");
       const vocab = r.vocab && r.vocab[i] !== r.display[i] ? ` · ${t("detail.vocab")} “${r.vocab[i]}”` : "";
       nodes.push(
-        `id ${r.ids[i]}${r.special?.[i] ? ` ${t("detail.special")}` : ""} · ${t("detail.hex")} ${r.hex[i]} · “`,
+        `${t("detail.id", { id: String(r.ids[i]) })}${r.special?.[i] ? ` ${t("detail.special")}` : ""} · ${t("detail.hex")} `,
+        h("code", { text: r.hex[i] }),
+        " · “",
         h("bdi", { text: r.display[i] }),
         `”${vocab}`,
       );

@@ -193,7 +193,7 @@ export function mountTrain(root, store, api) {
   // --- large texts stay out of the textarea (largetext.js: laying out MBs of text freezes the page) ----
   const big = mountLargeText(textArea, {
     testid: "train-big-text",
-    what: "is ready to train on",
+    what: "largetext.train",
     onSet: () => updateSize(),
     onEdit: () => {
       showError(root, "text", "");

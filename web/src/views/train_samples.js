@@ -69,7 +69,8 @@ export function mountSamples(box, { onPick, onError }) {
         class: "button small secondary",
         text: s.labelKey ? t(s.labelKey) : s.label,
         ...(s.lang ? { lang: s.lang } : {}),
-        dataset: { sample: s.key },
+        // a language named in itself (lang set): data, as in the language menu
+        dataset: { sample: s.key, ...(s.lang ? { i18nSkip: "" } : {}) },
         on: {
           click: async () => {
             try {
