@@ -12,7 +12,8 @@ import { tokenizerGroups } from "../tokenizer-groups.js";
 import { mountModelProgress } from "./model-ui.js";
 import { mountStory } from "./story.js";
 import { parseParallel, parallelError, scriptText, groupText } from "./compare.js";
-import { t, num, locale, displayName } from "../i18n.js";
+import { t, num, locale, displayName, errorText } from "../i18n.js";
+import { BytepairError } from "../errors.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COLORS = ["#2f6fdf", "#d9622b", "#2a9d5c", "#a04bc8", "#c2185b", "#00838f", "#7a6a00", "#555"];
@@ -57,34 +58,43 @@ function svg(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** The premium chart as an SVG element: one row per language, a bar per tokenizer, the paper's figure as a tick. */
-export function premiumChart(result, labelOf, names) {
+/**
+ * The premium chart as an SVG element: one row per language, a bar per tokenizer, the paper's
+ * figure as a tick; `width` in CSS pixels (the box it fills: drawn at that size, so its 11 px text
+ * stays 11 px on a phone). Text and ticks in currentColor (the theme's text colour on the page,
+ * black in the exported file); left to right in every locale (the language labels end at the bars).
+ */
+export function premiumChart(result, labelOf, names, width = 720) {
   const langs = result.tokenizers[0].languages;
   const rows = langs.map((row, i) => ({ lang: row.lang, name: names[row.lang] ?? row.lang, i }));
   const k = result.tokenizers.length;
   const barH = 6;
   const rowH = Math.max(14, k * barH + 4);
-  const left = 170;
-  const width = 720;
-  const top = 28;
+  const left = Math.min(170, Math.round(width * 0.32));
+  const paperShown = result.tokenizers.some((tk) => tk.paper);
+  const legendRows = k + (paperShown ? 1 : 0); // one legend entry a line: long labels never overlap
+  const top = 10 + legendRows * 16;
   const max = Math.max(
     1,
     ...result.tokenizers.flatMap((tk) => tk.languages.map((r) => Math.max(r.premium ?? 0, r.paper_premium ?? 0))),
   );
-  const x = (v) => left + ((width - left - 20) * v) / max;
+  const x = (v) => left + ((width - left - 12) * v) / max;
   const height = top + rows.length * rowH + 10;
   const parts = [];
   result.tokenizers.forEach((tk, j) => {
+    const y = 6 + j * 16;
     parts.push(
-      svg("rect", { x: left + j * 150, y: 6, width: 10, height: 10, fill: COLORS[j % COLORS.length] }),
-      svg("text", { x: left + j * 150 + 14, y: 15, "font-size": 11, "data-i18n-skip": "" }, labelOf(tk.name)),
+      svg("rect", { x: 8, y, width: 10, height: 10, fill: COLORS[j % COLORS.length] }),
+      svg("text", { x: 22, y: y + 9, "font-size": 11, fill: "currentColor", "data-i18n-skip": "" }, labelOf(tk.name)),
     );
   });
-  if (result.tokenizers.some((tk) => tk.paper))
+  if (paperShown) {
+    const y = 6 + k * 16;
     parts.push(
-      svg("line", { x1: left + k * 150, x2: left + k * 150, y1: 5, y2: 17, stroke: "#000", "stroke-width": 2 }),
-      svg("text", { x: left + k * 150 + 5, y: 15, "font-size": 11 }, t("report.chart.paper")),
+      svg("line", { x1: 13, x2: 13, y1: y - 1, y2: y + 11, stroke: "currentColor", "stroke-width": 2 }),
+      svg("text", { x: 22, y: y + 9, "font-size": 11, fill: "currentColor" }, t("report.chart.paper")),
     );
+  }
   parts.push(
     svg("line", { x1: x(1), x2: x(1), y1: top - 4, y2: height - 6, stroke: "#999", "stroke-dasharray": "3 3" }),
   );
@@ -93,7 +103,14 @@ export function premiumChart(result, labelOf, names) {
     parts.push(
       svg(
         "text",
-        { x: left - 6, y: y + rowH / 2 + 4, "font-size": 11, "text-anchor": "end", "data-i18n-skip": "" },
+        {
+          x: left - 6,
+          y: y + rowH / 2 + 4,
+          "font-size": 11,
+          "text-anchor": "end",
+          fill: "currentColor",
+          "data-i18n-skip": "",
+        },
         r.name,
       ),
     );
@@ -125,7 +142,7 @@ export function premiumChart(result, labelOf, names) {
               x2: x(row.paper_premium),
               y1: by - 1,
               y2: by + barH,
-              stroke: "#000",
+              stroke: "currentColor",
               "stroke-width": 2,
               "data-paper": row.paper_premium,
             },
@@ -152,6 +169,7 @@ export function premiumChart(result, labelOf, names) {
       role: "img",
       "aria-label": t("report.chart.label", { baseline: names[result.baseline] ?? result.baseline }),
       "font-family": "sans-serif",
+      direction: "ltr",
     },
     parts,
   );
@@ -231,7 +249,24 @@ export function mountReport(root, store, api) {
     }
     if (!cache[source]) {
       const file = source === "flores" ? "flores200-subset.json" : "udhr.json";
-      const res = await fetch(new URL(`../../samples/${file}`, import.meta.url));
+      const url = new URL(`../../samples/${file}`, import.meta.url);
+      let res;
+      try {
+        res = await fetch(url);
+      } catch {
+        // the browser's own text is "Failed to fetch": the error travels as its type, worded by errorText
+        const offline = navigator.onLine === false;
+        throw new BytepairError({
+          type: offline ? "offline" : "network",
+          field: "source",
+          message: offline
+            ? `samples/${file} has not been downloaded yet and this device is offline. Connect to the ` +
+              "internet and make the report again: once downloaded it also works offline."
+            : `samples/${file} could not be downloaded (no connection?). Check the connection and make the ` +
+              "report again.",
+          url: url.pathname,
+        });
+      }
       if (!res.ok) throw new Error(t("report.error.samples", { file, status: String(res.status) }));
       const data = await res.json();
       cache[source] = {
@@ -354,7 +389,7 @@ export function mountReport(root, store, api) {
       if (mine !== seq) return;
       set({ running: false });
       status.textContent = "";
-      showError(root, "report", err.message);
+      showError(root, "report", errorText(err));
     } finally {
       if (mine === seq) bar.hidden = true;
     }
@@ -481,6 +516,18 @@ export function mountReport(root, store, api) {
     );
   }
 
+  /** The chart at the width of its box (a phone's 350 px or a desktop card's), redrawn when that changes. */
+  let chartWidth = 0;
+  function drawChart(result) {
+    chartWidth = chartBox.clientWidth;
+    const width = Math.max(300, Math.min(1100, chartWidth || 720));
+    chartBox.replaceChildren(premiumChart(result, (n) => api.label(n), names, width));
+  }
+  new ResizeObserver(() => {
+    const r = store.state.report.result;
+    if (r && chartBox.clientWidth && Math.abs(chartBox.clientWidth - chartWidth) > 24) drawChart(r);
+  }).observe(chartBox);
+
   let drawn = null;
   function render(state) {
     const s = state.report;
@@ -496,7 +543,7 @@ export function mountReport(root, store, api) {
       ...(s.corpusNote ? [" ", ...sentence("report.note.text", {}, { note: s.corpusNote })] : []),
       ...(paper ? [" ", ...sentence("report.note.paper", {}, { source: result.paper_source })] : []),
     );
-    chartBox.replaceChildren(premiumChart(result, (n) => api.label(n), names));
+    drawChart(result);
     drawTable(result);
     drawAnatomy(result);
     exports.hidden = false;

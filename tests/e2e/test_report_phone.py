@@ -1,0 +1,79 @@
+"""The Report view on a phone in a right-to-left locale, dark theme (the fresh tester's findings
+3, 5, 9, 14): one page load at 390x844 in ``ur``.
+
+Offline, the FLORES-200 subset (never downloaded) gives the catalog's worded offline error (its
+``error.offline`` text, not the browser's "Failed to fetch"); online again, a report on the UDHR
+samples leaves the page no wider than the screen (long example tokens wrap), the chart fills its
+card without leaving it, in the theme's text colour, with every language label ending left of
+its bars (not under them); the tab bar still takes a tap afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.e2e import helpers as h
+
+pytestmark = pytest.mark.e2e
+
+WIDTH, HEIGHT = 390, 844
+
+
+def test_report_on_a_phone_in_urdu(browser, site_url):
+    catalog = json.loads((h.DIST / "src" / "locales" / "ur.json").read_text(encoding="utf-8"))
+    offline_text = catalog["messages"]["error.offline"]["text"]
+    context = browser.new_context(
+        viewport={"width": WIDTH, "height": HEIGHT}, is_mobile=True, has_touch=True, color_scheme="dark"
+    )
+    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        page.goto(f"{site_url}?lang=ur#report")
+        h.wait_ready(page)
+        page.wait_for_selector('[data-testid="report-baseline"] option[value="eng"]', state="attached")
+
+        # 14: offline, the FLORES subset's download fails as a worded offline error
+        context.set_offline(True)
+        page.locator('[data-testid="report-source-flores"]').check()
+        page.get_by_test_id("report-button").click()
+        error = h.visible_error(page, "report-error")
+        assert error == offline_text
+        context.set_offline(False)
+
+        # 3: a report on the UDHR samples (cl100k_base, the default): nothing wider than the screen
+        page.locator('[data-testid="report-source-udhr"]').check()
+        page.wait_for_selector('[data-testid="report-baseline"] option[value="eng"]', state="attached")
+        page.get_by_test_id("report-button").click()
+        page.wait_for_selector('#view-report[data-reported="44"]', timeout=120_000)
+        page.wait_for_selector('[data-testid="report-token"]', state="attached")
+        h.settle(page)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= WIDTH
+
+        # 5: the chart fills its card, stays inside it, in the theme's colour, labels left of the bars
+        geo = page.locator('[data-testid="report-chart"]').evaluate(
+            """(box) => {
+              const svg = box.querySelector('svg');
+              const b = box.getBoundingClientRect(), s = svg.getBoundingClientRect();
+              const bars = svg.querySelector('rect[data-lang]').getBoundingClientRect();
+              const labels = [...svg.querySelectorAll('text[text-anchor="end"]')].map((t) => t.getBBox());
+              return {
+                box: [b.left, b.right, box.clientWidth], svg: [s.left, s.right, s.width],
+                barLeft: bars.left - s.left, labelRight: Math.max(...labels.map((r) => r.x + r.width)),
+                fill: getComputedStyle(svg.querySelector('text')).fill,
+                text: getComputedStyle(document.body).color,
+              };
+            }"""
+        )
+        left, right, inner = geo["box"]
+        assert geo["svg"][0] >= left - 0.5 and geo["svg"][1] <= right + 0.5, geo
+        assert geo["svg"][2] >= 0.95 * inner, geo
+        assert geo["labelRight"] <= geo["barLeft"], geo  # (1 CSS px = 1 user unit: drawn at its width)
+        assert geo["fill"] == geo["text"], geo  # dark theme: light text on the dark card
+
+        # 9: the tab bar takes a tap after the report
+        page.locator('[data-view="tokenize"]').first.tap()
+        page.wait_for_selector("#view-tokenize", state="visible")
+    finally:
+        context.close()
