@@ -56,11 +56,12 @@ def test_report_on_a_phone_in_urdu(browser, site_url):
             """(box) => {
               const svg = box.querySelector('svg');
               const b = box.getBoundingClientRect(), s = svg.getBoundingClientRect();
-              const bars = svg.querySelector('rect[data-lang]').getBoundingClientRect();
-              const labels = [...svg.querySelectorAll('text[text-anchor="end"]')].map((t) => t.getBBox());
+              const rects = (sel) => [...svg.querySelectorAll(sel)].map((el) => el.getBoundingClientRect());
+              const barLeft = Math.min(...rects('rect[data-lang]').map((r) => r.left));
+              const labelRight = Math.max(...rects('text[text-anchor="end"]').map((r) => r.right));
               return {
                 box: [b.left, b.right, box.clientWidth], svg: [s.left, s.right, s.width],
-                barLeft: bars.left - s.left, labelRight: Math.max(...labels.map((r) => r.x + r.width)),
+                barLeft, labelRight, units: svg.viewBox.baseVal.width,
                 fill: getComputedStyle(svg.querySelector('text')).fill,
                 text: getComputedStyle(document.body).color,
               };
@@ -69,7 +70,8 @@ def test_report_on_a_phone_in_urdu(browser, site_url):
         left, right, inner = geo["box"]
         assert geo["svg"][0] >= left - 0.5 and geo["svg"][1] <= right + 0.5, geo
         assert geo["svg"][2] >= 0.95 * inner, geo
-        assert geo["labelRight"] <= geo["barLeft"], geo  # (1 CSS px = 1 user unit: drawn at its width)
+        assert geo["labelRight"] <= geo["barLeft"] + 0.5, geo  # RTL: the labels end where the bars begin
+        assert abs(geo["units"] - geo["svg"][2]) <= 1, geo  # drawn at its width: 11 px text stays 11 px
         assert geo["fill"] == geo["text"], geo  # dark theme: light text on the dark card
 
         # 9: the tab bar takes a tap after the report
