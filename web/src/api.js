@@ -225,11 +225,7 @@ export function createApi({ onStatus, shared = false }) {
   function loadModel(name) {
     if (registered.has(name)) return Promise.resolve(name);
     if (!modelPending.has(name)) {
-      // progress comes through its own port: a late "download" after the load failed (offline)
-      // would show the download line again beside the error, so it is dropped once settled
-      let settled = false;
       const progress = (p) =>
-        settled ||
         listeners.dispatchEvent(new CustomEvent("model-progress", { detail: { ...p, label: api.label(name) } }));
       const p = rpc
         .callLimited(
@@ -241,7 +237,6 @@ export function createApi({ onStatus, shared = false }) {
         )
         .then(
           (info) => {
-            settled = true;
             if (info) modelLoads.push(info);
             registered.add(name);
             listeners.dispatchEvent(
@@ -252,7 +247,6 @@ export function createApi({ onStatus, shared = false }) {
             return name;
           },
           (err) => {
-            settled = true;
             listeners.dispatchEvent(
               new CustomEvent("model-progress", {
                 detail: { name, phase: "error", label: api.label(name), message: err.message },

@@ -26,6 +26,7 @@ export function mountModelProgress(el, api, wanted) {
     if (p.phase === "done" || p.phase === "error") {
       el.hidden = true;
       delete el.dataset.phase;
+      text.textContent = ""; // no stale "0.0 MB / 2.6 MB" left in the DOM beside a failed load's error
       return;
     }
     el.hidden = false;
