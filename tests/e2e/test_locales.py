@@ -223,3 +223,69 @@ def test_errors_are_worded_from_their_type_in_the_locale(page, site_url):
     lead = catalog("bn")["messages"]["error.argument"]["text"].split("{field}")[0]
     assert shown.text_content().startswith(lead + "ids")
     assert page.console_errors == []
+
+
+def test_rtl_numbers_context_line_counts_and_regex_read_in_order(page, site_url):
+    """Fresh tester's findings 1, 2, 6 and 12 (ur, phone), one page load. 1: a number cut into
+    several tokens ("12345" as 123|45 by cl100k_base, from tiktoken) read reversed in a
+    right-to-left list; its boxes now sit left to right. 6: the context-window line isolates
+    its numbers, and a seven-digit count stays inside its card. 2: the custom regex field is
+    left to right and its error is worded from the error's pos and reason. 12: an empty
+    dir="auto" field shows its placeholder right to left."""
+    code = "ur"
+    page.set_viewport_size({"width": 390, "height": 844})
+    text = "اردو زبان 12345 اور 2024 میں"
+    enc = h.tiktoken_for("cl100k_base")
+    ids = enc.encode_ordinary(text)
+    pieces = [enc.decode_single_token_bytes(i).decode("utf-8", "replace") for i in ids]
+    runs = [(a, b) for a, b in zip(pieces, pieces[1:], strict=False) if a.isdigit() and b.isdigit()]
+    assert ("123", "45") in runs and ("202", "4") in runs  # the reference splits both numbers
+    page.goto(f"{site_url}?lang={code}#tokenize")
+    h.wait_ready(page)
+    h.set_text(page, "tokenize-text", text)
+    page.wait_for_selector(f'#view-tokenize[data-encoded="cl100k_base:{len(ids)}"]', state="attached")
+    boxes = page.locator('#view-tokenize [data-testid="token"]').evaluate_all(
+        """(els) => els.map((e) => { const r = e.getBoundingClientRect();
+              return {text: e.textContent, left: r.left, right: r.right, top: r.top}; })"""
+    )
+    at = {b["text"]: b for b in boxes}
+    for a, b in runs:
+        assert at[a]["top"] == at[b]["top"] and at[a]["right"] <= at[b]["left"] + 0.5, (a, b, boxes)
+    assert boxes[0]["left"] > at["45"]["right"]  # the list itself still reads right to left
+    # the context-window line: its counts are isolates (tiktoken's count in the locale's digits)
+    line = page.locator('[data-testid="context-line"]')
+    line.wait_for(state="visible")
+    assert f"\u2068{in_digits(len(ids), code)}\u2069" in line.text_content()
+    # a seven-digit count fits its card on a phone (was cut at the card's edge)
+    fits = page.evaluate(
+        """() => [...document.querySelectorAll('#view-tokenize .counts dd')].map((dd) => {
+              dd.textContent = new Intl.NumberFormat(document.documentElement.lang).format(1680000);
+              const c = dd.parentElement.getBoundingClientRect(), r = dd.getBoundingClientRect();
+              return dd.scrollWidth <= dd.clientWidth + 1 && r.left >= c.left - 0.5 && r.right <= c.right + 0.5; })"""
+    )
+    assert fits and all(fits), fits
+    # Train: the custom regex reads left to right; its error is worded from pos and reason
+    page.evaluate("() => { location.hash = '#train'; }")
+    page.wait_for_selector('[data-testid="train-pattern"]', state="visible")
+    h.set_text(page, "train-text", "")
+    direction = "(sel) => getComputedStyle(document.querySelector(sel)).direction"
+    assert page.evaluate(direction, '[data-testid="train-text"]') == "rtl"  # the placeholder's
+    h.set_text(page, "train-text", "ab ab ab abab cd cd")
+    assert page.evaluate(direction, '[data-testid="train-text"]') == "ltr"  # dir="auto": the text's
+    page.select_option('[data-testid="train-pattern"]', "custom")
+    assert page.evaluate(direction, '[data-testid="train-regex"]') == "ltr"
+    bad = "(?<=a+)b["
+    page.fill('[data-testid="train-regex"]', bad)
+    page.fill('[data-testid="train-vocab"]', "260")
+    page.click('[data-testid="train-button"]')
+    shown = h.visible_error(page, "train-regex-error")
+    err = page.evaluate(
+        """async (p) => { try { await window.bytepair.checkPattern(p); return null; }
+                          catch (e) { return [e.type, e.detail.pos, e.detail.reason]; } }""",
+        bad,
+    )
+    assert err is not None and err[0] == "pattern" and err[1] is not None and err[2]
+    want = catalog(code)["messages"]["error.pattern.at"]["text"]
+    want = want.replace("{pos}", in_digits(err[1] + 1, code)).replace("{reason}", f"\u2068{err[2]}\u2069")
+    assert shown == want
+    assert page.console_errors == []

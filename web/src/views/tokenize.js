@@ -121,7 +121,7 @@ export function mountTokenize(root, store, api) {
         h(
           "optgroup",
           { label: g.label },
-          g.items.map((t) => h("option", { value: t.name, text: t.label })),
+          g.items.map((t) => h("option", { value: t.name, text: t.label, attrs: { dir: "auto" } })),
         ),
       ),
     );
