@@ -1022,8 +1022,7 @@ export function mountTrain(root, store, api) {
     const plain = (n) => num(n, { useGrouping: false });
     // (the range is one parameter: isolated, it reads left to right in a right-to-left sentence too;
     // grouped as counts are, "257–100,000")
-    if (b)
-      vocabHint.textContent = t("train.vocab.hint", { base: plain(256), range: `${num(b.min)}–${num(b.max)}` });
+    if (b) vocabHint.textContent = t("train.vocab.hint", { base: plain(256), range: `${num(b.min)}–${num(b.max)}` });
   };
   api.withFacts(wordVocabHint);
   onLocaleChange(() => {
