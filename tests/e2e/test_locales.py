@@ -17,6 +17,7 @@ import unicodedata
 
 import pytest
 
+from bytepair.decoding import token_note_parts
 from tests.e2e import helpers as h
 
 LOCALES_DIR = h.ROOT / "web" / "src" / "locales"
@@ -249,9 +250,30 @@ def test_rtl_numbers_context_line_counts_and_regex_read_in_order(page, site_url)
               return {text: e.textContent, left: r.left, right: r.right, top: r.top}; })"""
     )
     at = {b["text"]: b for b in boxes}
+    direction = "(sel) => getComputedStyle(document.querySelector(sel)).direction"
     for a, b in runs:
         assert at[a]["top"] == at[b]["top"] and at[a]["right"] <= at[b]["left"] + 0.5, (a, b, boxes)
     assert boxes[0]["left"] > at["45"]["right"]  # the list itself still reads right to left
+    # 7: a box of character fragments explains them in the locale (the facts: token_note_parts of
+    # tiktoken's bytes), and the detail line reads right to left
+    page.locator("#view-tokenize .tok-group.has-note").first.click()
+    box_ids = page.locator("#view-tokenize .tok-group.has-note").first.get_attribute("data-ids")
+    words = catalog(code)["messages"]
+
+    def worded(part):
+        if part["kind"] == "char":
+            return words["detail.note.char"]["text"].format(label=f"\u2068{part['shown']}\u2069", title=part["title"])
+        return words[f"detail.note.{part['kind']}"]["text"].format(
+            hex=f"\u2068<{part['hex']}>\u2069",
+            n=in_digits(part.get("n", 0), code),
+            need=in_digits(part.get("need", 0), code),
+        )
+
+    notes = [
+        " ".join(worded(p) for p in token_note_parts(enc.decode_single_token_bytes(int(i)))) for i in box_ids.split(",")
+    ]
+    assert page.text_content('[data-testid="token-note"]') == " " + " ".join(n for n in notes if n)
+    assert page.evaluate(direction, '[data-testid="token-detail"]') == "rtl"
     # the context-window line: its counts are isolates (tiktoken's count in the locale's digits)
     line = page.locator('[data-testid="context-line"]')
     line.wait_for(state="visible")
@@ -268,7 +290,6 @@ def test_rtl_numbers_context_line_counts_and_regex_read_in_order(page, site_url)
     page.evaluate("() => { location.hash = '#train'; }")
     page.wait_for_selector('[data-testid="train-pattern"]', state="visible")
     h.set_text(page, "train-text", "")
-    direction = "(sel) => getComputedStyle(document.querySelector(sel)).direction"
     assert page.evaluate(direction, '[data-testid="train-text"]') == "rtl"  # the placeholder's
     h.set_text(page, "train-text", "ab ab ab abab cd cd")
     assert page.evaluate(direction, '[data-testid="train-text"]') == "ltr"  # dir="auto": the text's

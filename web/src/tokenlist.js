@@ -5,7 +5,7 @@
 
 import { h, deviceHint } from "./dom.js";
 import { chipContent } from "./tokenchips.js";
-import { t } from "./i18n.js";
+import { t, locale } from "./i18n.js";
 
 /** Colours cycled through (styles.css: .tok-group[data-c]). */
 export const COLORS = 6;
@@ -28,6 +28,24 @@ export function groupTokens(result) {
     }
   }
   return groups;
+}
+
+/**
+ * Token i's note (what a reader cannot see in it: character fragments, named characters) in the
+ * reader's language, worded through the catalog (detail.note.*) from result.note_parts (Python's
+ * bytepair.decoding.token_note_parts: [{kind, hex, n, need} | {kind: "char", shown, title}]); in
+ * English, or without parts, Python's own sentence result.note[i]. "" when there is nothing to say.
+ */
+export function noteText(result, i) {
+  const parts = result.note_parts?.[i];
+  if (!parts || locale() === "en") return result.note?.[i] ?? "";
+  return parts
+    .map((p) =>
+      p.kind === "char"
+        ? t("detail.note.char", { label: p.shown, title: p.title })
+        : t(`detail.note.${p.kind}`, { hex: `<${p.hex}>`, n: p.n ?? 0, need: p.need ?? 0 }),
+    )
+    .join(" ");
 }
 
 /** Control pictures naming whitespace (U+2420, U+2409, U+2424, U+240D); others by code point. */
@@ -66,7 +84,7 @@ export function tokenNode(
     label != null ? { body: [label], tail: "" } : chipContent(text, group.start, group.end, result.marks, whitespace);
   const note = result.note
     ? group.tokens
-        .map((i) => result.note[i])
+        .map((i) => noteText(result, i))
         .filter(Boolean)
         .join(" ")
     : "";
