@@ -254,6 +254,9 @@ def test_rtl_numbers_context_line_counts_and_regex_read_in_order(page, site_url)
     for a, b in runs:
         assert at[a]["top"] == at[b]["top"] and at[a]["right"] <= at[b]["left"] + 0.5, (a, b, boxes)
     assert boxes[0]["left"] > at["45"]["right"]  # the list itself still reads right to left
+    # 13: a picker label keeps its own direction (a Latin label was cut from its start)
+    llama = page.locator('[data-testid="view-tokenize"] option[value="llama3"]')
+    assert llama.evaluate("(o) => getComputedStyle(o).direction") == "ltr"
     # 7: a box of character fragments explains them in the locale (the facts: token_note_parts of
     # tiktoken's bytes), and the detail line reads right to left
     page.locator("#view-tokenize .tok-group.has-note").first.click()
