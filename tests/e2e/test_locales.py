@@ -277,6 +277,12 @@ def test_rtl_numbers_context_line_counts_and_regex_read_in_order(page, site_url)
     ]
     assert page.text_content('[data-testid="token-note"]') == " " + " ".join(n for n in notes if n)
     assert page.evaluate(direction, '[data-testid="token-detail"]') == "rtl"
+    # 13: the click opened the token's story; its merge table fits the phone (the rank was cut)
+    page.wait_for_selector(".story-steps")
+    fit = page.evaluate(
+        "() => { const w = document.querySelector('.story-steps').parentElement; return [w.scrollWidth, w.clientWidth]; }"
+    )
+    assert fit[0] <= fit[1] + 1, fit
     # the context-window line: its counts are isolates (tiktoken's count in the locale's digits)
     line = page.locator('[data-testid="context-line"]')
     line.wait_for(state="visible")
