@@ -210,7 +210,7 @@ def char_title(ch: str) -> str:
 
 def invisible_marks(text: str, *, units: str = "chars", token_starts: Iterable[int] = ()) -> dict[str, list]:
     """Where ``text`` has characters to name, as columns
-    ``{"start": [...], "end": [...], "label": [...], "title": [...], "base": [...]}``.
+    ``{"start": [...], "end": [...], "label": [...], "title": [...], "name": [...], "base": [...]}``.
 
     ``[start, end)`` is in *characters* (``units="chars"``) or UTF-16 code units
     (``units="utf16"``, JavaScript string indices: a character above U+FFFF
@@ -218,7 +218,8 @@ def invisible_marks(text: str, *, units: str = "chars", token_starts: Iterable[i
     ``base`` is ``False`` for those. A combining mark at one of ``token_starts``
     (same units; :func:`needs_base`) gets an entry with ``base`` ``True`` and label
     :data:`DOTTED_CIRCLE`: the page draws the circle before the mark (the text keeps the
-    mark alone). Time: one pass over ``text``.
+    mark alone; its ``title`` adds that in English, ``name`` is :func:`char_title` alone, for a
+    page that words the rest in its own language). Time: one pass over ``text``.
 
     Raises:
         TypeError: ``text`` is not a ``str``.
@@ -228,7 +229,7 @@ def invisible_marks(text: str, *, units: str = "chars", token_starts: Iterable[i
         raise TypeError(f"invisible_marks expects str, got {type(text).__name__}")
     if units not in ("chars", "utf16"):
         raise ValueError(f"units must be 'chars' or 'utf16', got {units!r}")
-    cols: dict[str, list] = {"start": [], "end": [], "label": [], "title": [], "base": []}
+    cols: dict[str, list] = {"start": [], "end": [], "label": [], "title": [], "name": [], "base": []}
     starts = set(token_starts)
     wide = units == "utf16"
     pos = 0
@@ -243,6 +244,7 @@ def invisible_marks(text: str, *, units: str = "chars", token_starts: Iterable[i
             cols["end"].append(pos + width)
             cols["label"].append(DOTTED_CIRCLE if base else label)
             cols["title"].append(char_title(ch) + (", a combining mark shown on a dotted circle" if base else ""))
+            cols["name"].append(char_title(ch))
             cols["base"].append(base)
         pos += width
     return cols

@@ -18,6 +18,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from .charnames import INVISIBLE_CLOSE, INVISIBLE_OPEN, char_label, char_title, text_label
 from .errors import ArgumentError
@@ -28,6 +29,7 @@ __all__ = [
     "token_to_display_parts",
     "token_to_label",
     "token_note",
+    "token_note_parts",
     "parse_token_ids",
     "token_pieces",
     "bytes_to_unicode",
@@ -242,37 +244,80 @@ def _utf8_length(lead: int) -> int:
     return 0
 
 
-def _fragment_sentence(run: bytes) -> list[str]:
-    shown = "<" + run.hex() + ">"
-    out = []
+def _fragment_parts(run: bytes) -> list[dict[str, Any]]:
+    """The facts about one run of bytes that are not whole characters (see :func:`token_note_parts`)."""
+    shown = run.hex()
+    out: list[dict[str, Any]] = []
     i = 0
     tail = 0
     while i < len(run) and 0x80 <= run[i] <= 0xBF:
         i += 1
         tail += 1
     if tail:
-        out.append(
-            f"{shown}: the last {tail} byte{'s' if tail > 1 else ''} of a character whose first bytes are in "
-            "the token before (UTF-8 continuation bytes)"
-            if i == len(run)
-            else f"{shown} starts with the last {tail} byte{'s' if tail > 1 else ''} of a character begun in the "
-            "token before"
-        )
+        out.append({"kind": "tail" if i == len(run) else "tail_then", "hex": shown, "n": tail})
     while i < len(run):
         need = _utf8_length(run[i])
         j = i + 1
         while j < len(run) and j - i < max(need, 1) and 0x80 <= run[j] <= 0xBF:
             j += 1
         if need:
-            have = j - i
-            out.append(
-                f"{'<' + run[i:j].hex() + '>' if (i, j) != (0, len(run)) else shown}: the first {have} of the "
-                f"{need} UTF-8 bytes of one character; the token after holds the rest"
-            )
+            part = run[i:j].hex() if (i, j) != (0, len(run)) else shown
+            out.append({"kind": "lead", "hex": part, "n": j - i, "need": need})
         else:
-            out.append(f"<{run[i:j].hex()}> is not valid UTF-8 here")
+            out.append({"kind": "bad", "hex": run[i:j].hex()})
         i = j
     return out
+
+
+def _note_sentence(p: dict[str, Any]) -> str:
+    """One part of :func:`token_note_parts` as an English sentence (without the full stop)."""
+    kind = p["kind"]
+    if kind == "char":
+        return f"{p['shown']} = {p['title']}"
+    shown = f"<{p['hex']}>"
+    if kind == "bad":
+        return f"{shown} is not valid UTF-8 here"
+    if kind == "lead":
+        return f"{shown}: the first {p['n']} of the {p['need']} UTF-8 bytes of one character; the token after holds the rest"
+    s = "s" if p["n"] > 1 else ""
+    if kind == "tail":
+        return f"{shown}: the last {p['n']} byte{s} of a character whose first bytes are in the token before (UTF-8 continuation bytes)"
+    return f"{shown} starts with the last {p['n']} byte{s} of a character begun in the token before"
+
+
+def token_note_parts(b: bytes) -> list[dict[str, Any]]:
+    """What :func:`token_note` says, as data a page can word in any language: one dict per
+    sentence, in order.
+
+    * ``{"kind": "lead", "hex", "n", "need"}``: ``hex`` (lowercase, e.g. ``"e0a6"``) are the
+      first ``n`` of the ``need`` UTF-8 bytes of one character (``need`` from the lead byte,
+      RFC 3629); the token after holds the rest;
+    * ``{"kind": "tail", "hex", "n"}``: the token is only the last ``n`` bytes of a character
+      begun in the token before; ``"tail_then"``: it starts with them;
+    * ``{"kind": "bad", "hex"}``: bytes that are not valid UTF-8 there;
+    * ``{"kind": "char", "label", "shown", "title"}``: a named character
+      (:func:`bytepair.charnames.char_label` / :func:`~bytepair.charnames.char_title`), once each;
+      ``shown``: the label as the notes write it (``"⟨ZWJ⟩"``).
+
+    Args:
+        b: token *bytes*.
+
+    Returns:
+        ``list[dict]``, empty when the token is plain visible text.
+    """
+    parts: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for is_text, text in token_to_display_parts(b):
+        if not is_text:
+            parts.extend(_fragment_parts(bytes.fromhex(text)))
+            continue
+        for ch in text:
+            label = char_label(ch)
+            if label is not None and label not in seen:
+                seen.add(label)
+                shown = f"{INVISIBLE_OPEN}{label}{INVISIBLE_CLOSE}"
+                parts.append({"kind": "char", "label": label, "shown": shown, "title": char_title(ch)})
+    return parts
 
 
 def token_note(b: bytes) -> str:
@@ -295,18 +340,7 @@ def token_note(b: bytes) -> str:
     Raises:
         TypeError: ``b`` is not bytes-like.
     """
-    sentences: list[str] = []
-    seen: set[str] = set()
-    for is_text, text in token_to_display_parts(b):
-        if not is_text:
-            sentences.extend(_fragment_sentence(bytes.fromhex(text)))
-            continue
-        for ch in text:
-            label = char_label(ch)
-            if label is not None and label not in seen:
-                seen.add(label)
-                sentences.append(f"{INVISIBLE_OPEN}{label}{INVISIBLE_CLOSE} = {char_title(ch)}")
-    return " ".join(s + "." for s in sentences)
+    return " ".join(_note_sentence(p) + "." for p in token_note_parts(b))
 
 
 _ID_SPLIT = re.compile(r"[\s,]+")

@@ -14,7 +14,7 @@ import unicodedata
 import pytest
 
 from bytepair.charnames import char_label, char_title, invisible_marks, text_label
-from bytepair.decoding import token_note, token_to_display, token_to_label
+from bytepair.decoding import token_note, token_note_parts, token_to_display, token_to_label
 
 NAMED = [
     "\u200d",
@@ -116,6 +116,22 @@ def test_note_counts_the_bytes_of_a_split_character_as_utf8_does(ch):
         assert f"the first {k} of the {len(data)} UTF-8 bytes" in token_note(head)
         assert f"the last {len(tail)} byte" in token_note(tail)
         assert (head + tail).decode("utf-8") == ch
+
+
+@pytest.mark.parametrize("ch", ["আ", "€", "🙂"])
+def test_note_parts_give_the_same_facts_as_data(ch):
+    """token_note_parts (what the page words in its language) holds the byte counts UTF-8 gives
+    (Python's codec as the reference) and the named character's code point and Unicode name."""
+    data = ch.encode("utf-8")
+    for k in range(1, len(data)):
+        assert token_note_parts(data[:k]) == [{"kind": "lead", "hex": data[:k].hex(), "n": k, "need": len(data)}]
+        assert token_note_parts(data[k:]) == [{"kind": "tail", "hex": data[k:].hex(), "n": len(data) - k}]
+    assert token_note_parts(b"\xff") == [{"kind": "bad", "hex": "ff"}]
+    assert token_note_parts(b"ab") == []
+    zwj = token_note_parts("a\u200d".encode())
+    assert zwj == [
+        {"kind": "char", "label": "ZWJ", "shown": "⟨ZWJ⟩", "title": f"U+200D {unicodedata.name(chr(0x200D))}"}
+    ]
 
 
 def test_note_is_empty_for_plain_text_and_names_invalid_bytes():

@@ -215,7 +215,7 @@ def test_chat_breakdown_is_bytepairs_with_utf16_spans(pg):
     want = chat_formats.breakdown("chatml-o200k", msgs, add_generation_prompt=True, units="utf16").to_dict()
     marks = got.pop("marks")  # (the adapter adds the invisible characters to name, below)
     assert got == json.loads(json.dumps(want))
-    assert marks == {"start": [], "end": [], "label": [], "title": [], "base": []}
+    assert marks == {"start": [], "end": [], "label": [], "title": [], "name": [], "base": []}
     # UTF-16 units: the emoji (2 code points, 4 UTF-16 units) ends the user's content 2 units later than in chars
     chars = chat_formats.breakdown("chatml-o200k", msgs, units="chars").to_dict()
     assert got["messages"][1]["content_spans"][0][1] == chars["messages"][1]["content_spans"][0][1] + 2

@@ -57,6 +57,8 @@ def test_invisible_marks_put_a_base_under_a_mark_at_a_token_start_only():
     m = charnames.invisible_marks(text, token_starts=[0, 4])
     assert m["start"] == [4, 7] and m["label"] == ["\u25cc", "ZWJ"] and m["base"] == [True, False]
     assert "COMBINING ACUTE ACCENT" in m["title"][0]
+    # the bare name (for a page wording the rest in its language): code point and Unicode name
+    assert m["name"] == [f"U+{ord(c):04X} {unicodedata.name(c)}" for c in "\u0301\u200d"]
     assert charnames.invisible_marks(text)["start"] == [7]  # no token starts: the accent is on its "e"
 
 

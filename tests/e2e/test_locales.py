@@ -17,6 +17,7 @@ import unicodedata
 
 import pytest
 
+from bytepair.decoding import token_note_parts
 from tests.e2e import helpers as h
 
 LOCALES_DIR = h.ROOT / "web" / "src" / "locales"
@@ -222,4 +223,99 @@ def test_errors_are_worded_from_their_type_in_the_locale(page, site_url):
     assert err is not None and err[0] == "argument" and err[1] == "ids"
     lead = catalog("bn")["messages"]["error.argument"]["text"].split("{field}")[0]
     assert shown.text_content().startswith(lead + "ids")
+    assert page.console_errors == []
+
+
+def test_rtl_numbers_context_line_counts_and_regex_read_in_order(page, site_url):
+    """Fresh tester's findings 1, 2, 6 and 12 (ur, phone), one page load. 1: a number cut into
+    several tokens ("12345" as 123|45 by cl100k_base, from tiktoken) read reversed in a
+    right-to-left list; its boxes now sit left to right. 6: the context-window line isolates
+    its numbers, and a seven-digit count stays inside its card. 2: the custom regex field is
+    left to right and its error is worded from the error's pos and reason. 12: an empty
+    dir="auto" field shows its placeholder right to left."""
+    code = "ur"
+    page.set_viewport_size({"width": 390, "height": 844})
+    text = "اردو زبان 12345 اور 2024 میں"
+    enc = h.tiktoken_for("cl100k_base")
+    ids = enc.encode_ordinary(text)
+    pieces = [enc.decode_single_token_bytes(i).decode("utf-8", "replace") for i in ids]
+    runs = [(a, b) for a, b in zip(pieces, pieces[1:], strict=False) if a.isdigit() and b.isdigit()]
+    assert ("123", "45") in runs and ("202", "4") in runs  # the reference splits both numbers
+    page.goto(f"{site_url}?lang={code}#tokenize")
+    h.wait_ready(page)
+    h.set_text(page, "tokenize-text", text)
+    page.wait_for_selector(f'#view-tokenize[data-encoded="cl100k_base:{len(ids)}"]', state="attached")
+    boxes = page.locator('#view-tokenize [data-testid="token"]').evaluate_all(
+        """(els) => els.map((e) => { const r = e.getBoundingClientRect();
+              return {text: e.textContent, left: r.left, right: r.right, top: r.top}; })"""
+    )
+    at = {b["text"]: b for b in boxes}
+    direction = "(sel) => getComputedStyle(document.querySelector(sel)).direction"
+    for a, b in runs:
+        assert at[a]["top"] == at[b]["top"] and at[a]["right"] <= at[b]["left"] + 0.5, (a, b, boxes)
+    assert boxes[0]["left"] > at["45"]["right"]  # the list itself still reads right to left
+    # 13: a picker label keeps its own direction (a Latin label was cut from its start)
+    llama = page.locator('[data-testid="view-tokenize"] option[value="llama3"]')
+    assert llama.evaluate("(o) => getComputedStyle(o).direction") == "ltr"
+    # 7: a box of character fragments explains them in the locale (the facts: token_note_parts of
+    # tiktoken's bytes), and the detail line reads right to left
+    page.locator("#view-tokenize .tok-group.has-note").first.click()
+    box_ids = page.locator("#view-tokenize .tok-group.has-note").first.get_attribute("data-ids")
+    words = catalog(code)["messages"]
+
+    def worded(part):
+        if part["kind"] == "char":
+            return words["detail.note.char"]["text"].format(label=f"\u2068{part['shown']}\u2069", title=part["title"])
+        return words[f"detail.note.{part['kind']}"]["text"].format(
+            hex=f"\u2068<{part['hex']}>\u2069",
+            n=in_digits(part.get("n", 0), code),
+            need=in_digits(part.get("need", 0), code),
+        )
+
+    notes = [
+        " ".join(worded(p) for p in token_note_parts(enc.decode_single_token_bytes(int(i)))) for i in box_ids.split(",")
+    ]
+    assert page.text_content('[data-testid="token-note"]') == " " + " ".join(n for n in notes if n)
+    assert page.evaluate(direction, '[data-testid="token-detail"]') == "rtl"
+    # 13: the click opened the token's story; its merge table fits the phone (the rank was cut)
+    page.wait_for_selector(".story-steps")
+    fit = page.evaluate(
+        "() => { const w = document.querySelector('.story-steps').parentElement; return [w.scrollWidth, w.clientWidth]; }"
+    )
+    assert fit[0] <= fit[1] + 1, fit
+    # the context-window line: its counts are isolates (tiktoken's count in the locale's digits)
+    line = page.locator('[data-testid="context-line"]')
+    line.wait_for(state="visible")
+    assert f"\u2068{in_digits(len(ids), code)}\u2069" in line.text_content()
+    # a seven-digit count fits its card on a phone (was cut at the card's edge)
+    fits = page.evaluate(
+        """() => [...document.querySelectorAll('#view-tokenize .counts dd')].map((dd) => {
+              dd.textContent = new Intl.NumberFormat(document.documentElement.lang).format(1680000);
+              const c = dd.parentElement.getBoundingClientRect(), r = dd.getBoundingClientRect();
+              return dd.scrollWidth <= dd.clientWidth + 1 && r.left >= c.left - 0.5 && r.right <= c.right + 0.5; })"""
+    )
+    assert fits and all(fits), fits
+    # Train: the custom regex reads left to right; its error is worded from pos and reason
+    page.evaluate("() => { location.hash = '#train'; }")
+    page.wait_for_selector('[data-testid="train-pattern"]', state="visible")
+    h.set_text(page, "train-text", "")
+    assert page.evaluate(direction, '[data-testid="train-text"]') == "rtl"  # the placeholder's
+    h.set_text(page, "train-text", "ab ab ab abab cd cd")
+    assert page.evaluate(direction, '[data-testid="train-text"]') == "ltr"  # dir="auto": the text's
+    page.select_option('[data-testid="train-pattern"]', "custom")
+    assert page.evaluate(direction, '[data-testid="train-regex"]') == "ltr"
+    bad = "(?<=a+)b["
+    page.fill('[data-testid="train-regex"]', bad)
+    page.fill('[data-testid="train-vocab"]', "260")
+    page.click('[data-testid="train-button"]')
+    shown = h.visible_error(page, "train-regex-error")
+    err = page.evaluate(
+        """async (p) => { try { await window.bytepair.checkPattern(p); return null; }
+                          catch (e) { return [e.type, e.detail.pos, e.detail.reason]; } }""",
+        bad,
+    )
+    assert err is not None and err[0] == "pattern" and err[1] is not None and err[2]
+    want = catalog(code)["messages"]["error.pattern.at"]["text"]
+    want = want.replace("{pos}", in_digits(err[1] + 1, code)).replace("{reason}", f"\u2068{err[2]}\u2069")
+    assert shown == want
     assert page.console_errors == []

@@ -339,6 +339,9 @@ def test_right_to_left_merge_rows_read_pair_then_new_token(page, site_url, tmp_p
         xs = [p["left"] for p in row["parts"]]
         assert xs == sorted(xs) and row["parts"][0]["right"] <= row["parts"][1]["left"] + 0.5, row
     assert arabic >= 2  # rows whose two parts are both Arabic were checked
+    # the parts column runs the way the Arabic token row does (fresh tester's finding 10)
+    dirs = page.locator(".story-parts").evaluate_all("(cells) => cells.map((c) => getComputedStyle(c).direction)")
+    assert dirs and set(dirs) == {"rtl"}, dirs
     page.locator('[data-testid="token-story"]').screenshot(path=str(tmp_path / "story-rtl.png"))
 
 

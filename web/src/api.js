@@ -379,7 +379,7 @@ export function createApi({ onStatus, shared = false }) {
       return textCall([name], "countStepped", text, name, !!addSpecial, key == null ? null : String(key), progress);
     },
     /**
-     * {n_tokens, n_added, ids, display, vocab, special, hex, note, start, end, marks}: spans in UTF-16 code units
+     * {n_tokens, n_added, ids, display, vocab, special, hex, note, note_parts, start, end, marks}: spans in UTF-16 code units
      * (JS string indices); n_added: tokens the tokenizer added (BOS ...; empty spans at 0); display names
      * invisible characters ("⟨ZWJ⟩"), note explains fragments; marks: {start, end, label, title} of the
      * invisible characters of `text`. options.specials: special-token strings ("<|endoftext|>") count as

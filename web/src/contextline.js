@@ -2,7 +2,7 @@
 // over. The windows are bytepair.limits.CONTEXT_WINDOWS (api.facts.context_windows); the page keeps
 // no copy.
 
-import { t } from "./i18n.js";
+import { t, num } from "./i18n.js";
 
 /**
  * Draw `n` tokens against window `w` ({label, tokens, stated, source, date}) into `el`; the other
@@ -16,9 +16,11 @@ export function drawContextLine(el, n, w, others = [], { estimate = false } = {}
   el.classList.toggle("over", over);
   el.dataset.over = String(over);
   // (counts in the locale's digits; the stated window is quoted from its source as written)
+  // (numbers passed as strings: t() bidi-isolates them, so in a right-to-left sentence
+  // "660,000" and "tokens (GPT-4 Turbo)" keep their places)
   el.textContent =
-    t(estimate ? "chat.context.about" : "chat.context.line", { n, max: w.tokens, model: w.label }) +
-    (over ? t(estimate ? "chat.context.aboutover" : "chat.context.over", { n: n - w.tokens }) : "");
+    t(estimate ? "chat.context.about" : "chat.context.line", { n: num(n), max: num(w.tokens), model: w.label }) +
+    (over ? t(estimate ? "chat.context.aboutover" : "chat.context.over", { n: num(n - w.tokens) }) : "");
   el.title = [w, ...others]
     .map((x) =>
       t("chat.context.source", { model: x.label, max: x.tokens, stated: x.stated, source: x.source, date: x.date }),

@@ -234,6 +234,11 @@ export function errorText(err) {
   // a tokenizer name's problem (api.js nameError): the same sentences as Train's name field
   if (err?.type === "name" && messages[`train.name.${err.field}`]) return t(`train.name.${err.field}`, err.detail);
   const key = `error.${err?.type}`;
+  // a split pattern's fault where it is (detail.pos: 0-based character offset) and what
+  // (detail.reason: the regex engine's own short words, quoted as they are)
+  const d = err?.detail;
+  if (err?.type === "pattern" && d?.pos != null && d?.reason)
+    return t("error.pattern.at", { pos: d.pos + 1, reason: d.reason });
   if (err?.type && messages[key]) return t(key, { field: err.field ?? "", message });
   return t("error.other", { message });
 }

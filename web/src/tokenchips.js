@@ -6,12 +6,24 @@
 
 import { h } from "./dom.js";
 import { visibleWhitespace } from "./format.js";
+import { t, locale } from "./i18n.js";
+
+/**
+ * Mark i's tooltip in the reader's language: Python's English `title` in "en"; elsewhere its
+ * `name` (code point and Unicode name, bytepair.charnames.char_title) and, for a combining
+ * mark drawn on a dotted circle (`base`), the catalog's words for that (detail.mark.base).
+ * marks: the columns of chipContent.
+ */
+export function markTitle(marks, i) {
+  if (locale() === "en" || !marks.name) return marks.title[i];
+  return marks.name[i] + (marks.base?.[i] ? t("detail.mark.base") : "");
+}
 
 /**
  * Nodes for text[start, end) (UTF-16 indices) and the trailing line breaks,
  * kept apart so a chip can put its id label before them (an id must not wrap
  * onto the next line, issue 11 item 4).
- * marks: {start, end, label, title, base} columns in UTF-16 indices, sorted by start.
+ * marks: {start, end, label, title, name, base} columns in UTF-16 indices, sorted by start.
  * Returns {body: [Node|string], tail: string}.
  */
 export function chipContent(text, start, end, marks, whitespace) {
@@ -40,7 +52,7 @@ export function chipContent(text, start, end, marks, whitespace) {
       h("span", {
         class: m.base?.[i] ? "mark-base" : "invis",
         text: text.slice(m.start[i], m.end[i]),
-        title: m.title[i],
+        title: markTitle(m, i),
         dataset: { label: m.label[i], testid: "invisible-char" },
       }),
     );
@@ -65,7 +77,7 @@ export function markNames(marks, start, end) {
   const names = new Set();
   const m = marks ?? { start: [] };
   for (let i = 0; i < m.start.length && m.start[i] < end; i += 1) {
-    if (m.end[i] > start) names.add(`${m.label[i]} = ${m.title[i]}`);
+    if (m.end[i] > start) names.add(`${m.label[i]} = ${markTitle(m, i)}`);
   }
   return [...names];
 }

@@ -5,7 +5,7 @@
 
 import { h, deviceHint } from "./dom.js";
 import { chipContent } from "./tokenchips.js";
-import { t } from "./i18n.js";
+import { t, locale } from "./i18n.js";
 
 /** Colours cycled through (styles.css: .tok-group[data-c]). */
 export const COLORS = 6;
@@ -28,6 +28,24 @@ export function groupTokens(result) {
     }
   }
   return groups;
+}
+
+/**
+ * Token i's note (what a reader cannot see in it: character fragments, named characters) in the
+ * reader's language, worded through the catalog (detail.note.*) from result.note_parts (Python's
+ * bytepair.decoding.token_note_parts: [{kind, hex, n, need} | {kind: "char", shown, title}]); in
+ * English, or without parts, Python's own sentence result.note[i]. "" when there is nothing to say.
+ */
+export function noteText(result, i) {
+  const parts = result.note_parts?.[i];
+  if (!parts || locale() === "en") return result.note?.[i] ?? "";
+  return parts
+    .map((p) =>
+      p.kind === "char"
+        ? t("detail.note.char", { label: p.shown, title: p.title })
+        : t(`detail.note.${p.kind}`, { hex: `<${p.hex}>`, n: p.n ?? 0, need: p.need ?? 0 }),
+    )
+    .join(" ");
 }
 
 /** Control pictures naming whitespace (U+2420, U+2409, U+2424, U+240D); others by code point. */
@@ -66,7 +84,7 @@ export function tokenNode(
     label != null ? { body: [label], tail: "" } : chipContent(text, group.start, group.end, result.marks, whitespace);
   const note = result.note
     ? group.tokens
-        .map((i) => result.note[i])
+        .map((i) => noteText(result, i))
         .filter(Boolean)
         .join(" ")
     : "";
@@ -136,6 +154,42 @@ export function textDirection(text, near = document.body) {
   return rtl ? "rtl" : "ltr";
 }
 
+/** A box's own text, without its id label (.tok-id). */
+const boxText = (el) =>
+  [...el.childNodes]
+    .filter((n) => !n.classList?.contains("tok-id"))
+    .map((n) => n.textContent)
+    .join("");
+
+/**
+ * In a right-to-left list, wrap each run of left-to-right boxes in one dir="ltr" span, so a
+ * number or a Latin word cut into several tokens reads in its own order ("2024" as 202|4, not
+ * 4|202). Each box is bidi-isolated (dir="auto"), and the bidi algorithm treats an isolate as
+ * a neutral character: between right-to-left neighbours a run of them would be laid right to left.
+ * A box is left-to-right when the browser gives it that direction (:dir(ltr)) and it holds a
+ * letter or a digit; boxes of only spaces or punctuation between two such boxes join their run.
+ * boxes: the list's boxes in order (children of `out`). Returns nothing; `out` is changed in place.
+ */
+export function isolateLtrRuns(out, boxes) {
+  if (!out.matches(":dir(rtl)")) return;
+  const kind = boxes.map((el) => (el.matches(":dir(rtl)") ? "r" : /[\p{L}\p{N}]/u.test(boxText(el)) ? "l" : "n"));
+  let i = 0;
+  while (i < boxes.length) {
+    if (kind[i] !== "l") {
+      i += 1;
+      continue;
+    }
+    let last = i;
+    for (let j = i + 1; j < boxes.length && kind[j] !== "r"; j += 1) if (kind[j] === "l") last = j;
+    if (last > i) {
+      const run = h("span", { class: "tok-run", attrs: { dir: "ltr", role: "none" } });
+      boxes[i].before(run);
+      run.append(...boxes.slice(i, last + 1));
+    }
+    i = last + 1;
+  }
+}
+
 /** The detail line while no box is highlighted. */
 const idleDetail = () => deviceHint(t("detail.idle.pointer"), t("detail.idle.touch"));
 
@@ -154,6 +208,7 @@ const idleDetail = () => deviceHint(t("detail.idle.pointer"), t("detail.idle.tou
  */
 export function mountTokenList(out, detail, { getActive, setActive, onKey = () => false, legendEl = null }) {
   let groups = [];
+  let boxes = [];
   detail.replaceChildren(...idleDetail());
   out.addEventListener("keydown", (e) => {
     const n = groups.length;
@@ -181,18 +236,21 @@ export function mountTokenList(out, detail, { getActive, setActive, onKey = () =
     },
     draw(next, nodeOf, text = null) {
       groups = next;
-      out.replaceChildren(...groups.map(nodeOf));
+      boxes = groups.map(nodeOf);
+      out.replaceChildren(...boxes);
       if (text != null) out.dir = textDirection(text, out);
+      isolateLtrRuns(out, boxes);
     },
     clear() {
       groups = [];
+      boxes = [];
       out.replaceChildren();
     },
     highlight(active, describe) {
       const prev = out.querySelector('[aria-selected="true"]');
       if (prev) prev.setAttribute("aria-selected", "false");
       if (active >= 0 && active < groups.length) {
-        const el = out.children[active];
+        const el = boxes[active];
         el.setAttribute("aria-selected", "true");
         out.setAttribute("aria-activedescendant", el.id);
         if (document.activeElement === out) el.scrollIntoView({ block: "nearest" });

@@ -540,7 +540,7 @@ const api = {
     });
   },
 
-  /** {n_tokens, n_added, ids, display, vocab, special, hex, note, start, end, marks} with UTF-16 spans;
+  /** {n_tokens, n_added, ids, display, vocab, special, hex, note, note_parts, start, end, marks} with UTF-16 spans;
    *  specials: special-token strings as special tokens (tiktoken-style encodings); total false: the
    *  first `limit` tokens only where that is exact (n_tokens null: countStepped counts). */
   encodeSpans(text, name, limit, addSpecial = true, specials = false, total = true) {

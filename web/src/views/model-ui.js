@@ -99,7 +99,11 @@ export function infoRows(desc, label, openModel = null) {
   const added = addedByTemplate(desc);
   const patterns = desc.split_patterns || [];
   const code = (s) =>
-    h("code", { class: "info-code", text: /^\s+$/.test(s) ? `${JSON.stringify(s)} (whitespace)` : s });
+    h("code", {
+      class: "info-code",
+      attrs: { dir: "ltr" },
+      text: /^\s+$/.test(s) ? `${JSON.stringify(s)} (whitespace)` : s,
+    });
   // terms and fixed words from the catalog (dialog.about.*); names, files, patterns and
   // special tokens as the tokenizer spells them; counts in the locale's digits, ids ASCII
   const en = locale() === "en";

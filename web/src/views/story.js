@@ -5,6 +5,7 @@
 import { h } from "../dom.js";
 import { visibleWhitespace } from "../format.js";
 import { t, num, errorText, onLocaleChange } from "../i18n.js";
+import { textDirection } from "../tokenlist.js";
 
 // Every sentence is worded from the catalog (story.* keys, issue 21) out of the story's data:
 // counts in the locale's digits (num), ids and bytes ASCII (String), token texts isolated.
@@ -220,6 +221,9 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
           text: t("story.steps_hint", { rule: t(s.rule === "rank" ? "story.rule.rank" : "story.rule.merge_index") }),
         }),
       );
+      // the parts' chips run the way the token row does: a Persian piece's first part on the right
+      // (the pair column stays "left + right → new" left to right, issue 11)
+      const rowDir = textDirection(p?.text ?? s.text ?? "");
       const rows = s.steps.map((st, k) =>
         h(
           "tr",
@@ -241,7 +245,7 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
             ),
           ),
           h("td", { class: "num", text: priority(st) }),
-          h("td", { class: "story-parts", attrs: { dir: "ltr" } }, ...partsOf(st)),
+          h("td", { class: "story-parts", attrs: { dir: rowDir } }, ...partsOf(st)),
         ),
       );
       out.push(

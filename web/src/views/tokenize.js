@@ -6,7 +6,7 @@ import { chipContent, markNames } from "../tokenchips.js";
 import { mountTokenizeTools } from "./tokenize_tools.js";
 import * as storage from "../storage.js";
 import { addText, restoreText, choiceParam, missingTokenizersNote } from "../links.js";
-import { groupTokens, mountTokenList, tokenNode } from "../tokenlist.js";
+import { groupTokens, mountTokenList, noteText, tokenNode } from "../tokenlist.js";
 import { tokenizerGroups } from "../tokenizer-groups.js";
 import {
   mountModelProgress,
@@ -121,7 +121,7 @@ export function mountTokenize(root, store, api) {
         h(
           "optgroup",
           { label: g.label },
-          g.items.map((t) => h("option", { value: t.name, text: t.label })),
+          g.items.map((t) => h("option", { value: t.name, text: t.label, attrs: { dir: "auto" } })),
         ),
       ),
     );
@@ -332,7 +332,7 @@ export function mountTokenize(root, store, api) {
         `”${vocab}`,
       );
     });
-    const notes = r.note ? g.tokens.map((i) => r.note[i]).filter(Boolean) : [];
+    const notes = r.note ? g.tokens.map((i) => noteText(r, i)).filter(Boolean) : [];
     // invisible characters the notes do not name yet (a ZWJ split into byte fragments)
     const said = notes.join(" ");
     const names = markNames(r.marks, g.start, g.end).filter((n) => !said.includes(n.split(" = ")[1]));

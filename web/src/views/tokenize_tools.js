@@ -7,6 +7,7 @@
 import { $, h, showError, deviceHint, download } from "../dom.js";
 import { errorText } from "../i18n.js";
 import { plural, int } from "../format.js";
+import { noteText } from "../tokenlist.js";
 
 const EMPTY = "Nothing to chunk: the text is empty.";
 
@@ -136,7 +137,7 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
           h("code", {
             class: `tok${r.note[i] ? " has-note" : ""}`,
             text: d,
-            title: r.note[i] || `id ${r.ids[i]}`,
+            title: noteText(r, i) || `id ${r.ids[i]}`,
             dataset: { testid: "decoded-token" },
           }),
         ),

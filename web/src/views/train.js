@@ -1020,9 +1020,9 @@ export function mountTrain(root, store, api) {
   const wordVocabHint = () => {
     const b = api.facts?.vocab_size;
     const plain = (n) => num(n, { useGrouping: false });
-    // (the range is one parameter: isolated, it reads left to right in a right-to-left sentence too)
-    if (b)
-      vocabHint.textContent = t("train.vocab.hint", { base: plain(256), range: `${plain(b.min)}–${plain(b.max)}` });
+    // (the range is one parameter: isolated, it reads left to right in a right-to-left sentence too;
+    // grouped as counts are, "257–100,000")
+    if (b) vocabHint.textContent = t("train.vocab.hint", { base: plain(256), range: `${num(b.min)}–${num(b.max)}` });
   };
   api.withFacts(wordVocabHint);
   onLocaleChange(() => {

@@ -58,7 +58,8 @@ def encode_spans(
     ``text``, with the shown tokens' starts: a leading combining mark gets its dotted circle); spans in ``units``; ``n_tokens`` counts every token; ``n_added``: tokens the
     post-processor added (BOS ...: special, empty span); ``vocab``: the vocabulary's spelling
     (``Ġhello``, ``▁hello``, ``<0xE0>``); ``display``: ``bytepair.token_to_label`` (invisible
-    characters named); ``note``: ``bytepair.token_note``; ``dropped``: ``[start, end]`` of characters
+    characters named); ``note``: ``bytepair.token_note`` (``note_parts``: the same as data,
+    ``bytepair.decoding.token_note_parts``, which the page words in the reader's language); ``dropped``: ``[start, end]`` of characters
     that became no token (``bytepair.models.dropped_characters``). ``specials``: special-token strings
     (``<|endoftext|>``) become their special token (``allowed_special="all"``), else plain text.
     ``total=False`` with a ``limit``: only the first ``limit`` tokens are encoded where
@@ -87,6 +88,7 @@ def encode_spans(
             "special": [s.special for s in shown],
             "hex": [s.token.hex(" ") for s in shown],
             "note": [bytepair.token_note(s.token) for s in shown],
+            "note_parts": [decoding.token_note_parts(s.token) for s in shown],
             "start": [s.start for s in shown],
             "end": [s.end for s in shown],
             "marks": charnames.invisible_marks(
@@ -113,8 +115,8 @@ def chunk_jsonl(
 @exposed
 def decode_ids(ids_text: str, name: str) -> str:
     """Pasted ids (``bytepair.decoding.parse_token_ids``: ``"1 2"``, ``"[1, 2]"``) -> JSON
-    ``{ids, text, display, note}``: the decoded text (bad UTF-8 as U+FFFD) and, per id,
-    ``bytepair.token_to_label`` / ``token_note``. ArgumentError (``field="ids"``) for bad input."""
+    ``{ids, text, display, note, note_parts}``: the decoded text (bad UTF-8 as U+FFFD) and, per id,
+    ``bytepair.token_to_label`` / ``token_note`` / ``decoding.token_note_parts``. ArgumentError (``field="ids"``) for bad input."""
     ids = decoding.parse_token_ids(ids_text)
     parts = decoding.token_pieces(ids, get_tokenizer(name).decode_single_token_bytes)
     return dumps(
@@ -123,6 +125,7 @@ def decode_ids(ids_text: str, name: str) -> str:
             "text": b"".join(parts).decode("utf-8", errors="replace"),
             "display": [bytepair.token_to_label(b) for b in parts],
             "note": [bytepair.token_note(b) for b in parts],
+            "note_parts": [decoding.token_note_parts(b) for b in parts],
         }
     )
 
