@@ -151,6 +151,42 @@ export const initialCompareState = {
 export const groupText = (label) =>
   ({ "Loaded here": t("compare.group.loaded"), "Trained here": t("compare.group.trained") })[label] ?? label;
 
+/**
+ * The tokenizer tick boxes of Compare and Report, grouped by maker (OpenAI, then the open models'
+ * makers, loaded files, trained here): one `<div role=group>` per group of `tokenizerGroups(api)`.
+ * @param {object} api the page's api
+ * @param {Set<string>} chosen the names ticked
+ * @returns {HTMLElement[]}
+ */
+export function tokenizerCheckGroups(api, chosen) {
+  return tokenizerGroups(api).map((g) =>
+    h(
+      "div",
+      {
+        class: "check-group",
+        attrs: { role: "group", "aria-label": groupText(g.label) },
+        // a maker's name is a name (OpenAI, Meta): not a string to translate
+        dataset: groupText(g.label) === g.label ? { i18nSkip: "" } : {},
+      },
+      h("span", { class: "check-group-title", text: groupText(g.label), attrs: { dir: "auto" } }),
+      h(
+        "div",
+        { class: "check-items" },
+        g.items.map(({ name }) =>
+          h(
+            "label",
+            {},
+            h("input", { type: "checkbox", value: name, checked: chosen.has(name), dataset: { tokenizer: name } }),
+            " ",
+            // (dir auto: "GPT-4 (cl100k_base)" keeps its own order in a right-to-left page)
+            h("span", { text: api.label(name), attrs: { dir: "auto" }, dataset: { i18nSkip: "" } }),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
 export function mountCompare(root, store, api) {
   const checks = $(root, '[data-testid="compare-tokenizers"]');
   const customField = $(root, '[data-testid="compare-custom-field"]');
@@ -210,37 +246,7 @@ export function mountCompare(root, store, api) {
   }
 
   function fillChecks() {
-    const chosen = new Set(selected());
-    const label = (name) => api.label(name);
-    // grouped by maker (OpenAI, then the open models' makers, loaded files, trained here)
-    checks.replaceChildren(
-      ...tokenizerGroups(api).map((g) =>
-        h(
-          "div",
-          {
-            class: "check-group",
-            attrs: { role: "group", "aria-label": groupText(g.label) },
-            // a maker's name is a name (OpenAI, Meta): not a string to translate
-            dataset: groupText(g.label) === g.label ? { i18nSkip: "" } : {},
-          },
-          h("span", { class: "check-group-title", text: groupText(g.label), attrs: { dir: "auto" } }),
-          h(
-            "div",
-            { class: "check-items" },
-            g.items.map(({ name }) =>
-              h(
-                "label",
-                {},
-                h("input", { type: "checkbox", value: name, checked: chosen.has(name), dataset: { tokenizer: name } }),
-                " ",
-                // (dir auto: "GPT-4 (cl100k_base)" keeps its own order in a right-to-left page)
-                h("span", { text: label(name), attrs: { dir: "auto" }, dataset: { i18nSkip: "" } }),
-              ),
-            ),
-          ),
-        ),
-      ),
-    );
+    checks.replaceChildren(...tokenizerCheckGroups(api, new Set(selected())));
   }
   mountModelProgress($(root, '[data-testid="compare-model-progress"]'), api, () => selected());
   checks.addEventListener("change", () => {

@@ -8,10 +8,9 @@
 import { $, h, showError, download } from "../dom.js";
 import { int, fixed } from "../format.js";
 import { choiceParam, addText, restoreText } from "../links.js";
-import { tokenizerGroups } from "../tokenizer-groups.js";
 import { mountModelProgress } from "./model-ui.js";
 import { mountStory } from "./story.js";
-import { parseParallel, parallelError, scriptText, groupText } from "./compare.js";
+import { parseParallel, parallelError, scriptText, tokenizerCheckGroups } from "./compare.js";
 import { t, num, locale, displayName, errorText } from "../i18n.js";
 import { BytepairError } from "../errors.js";
 
@@ -286,34 +285,7 @@ export function mountReport(root, store, api) {
   }
 
   function fillChecks() {
-    const chosen = new Set(selected());
-    checks.replaceChildren(
-      ...tokenizerGroups(api).map((g) =>
-        h(
-          "div",
-          {
-            class: "check-group",
-            attrs: { role: "group", "aria-label": groupText(g.label) },
-            // a maker's name is a name (OpenAI, Meta): not a string to translate (as in Compare)
-            dataset: groupText(g.label) === g.label ? { i18nSkip: "" } : {},
-          },
-          h("span", { class: "check-group-title", text: groupText(g.label), attrs: { dir: "auto" } }),
-          h(
-            "div",
-            { class: "check-items" },
-            g.items.map(({ name }) =>
-              h(
-                "label",
-                {},
-                h("input", { type: "checkbox", value: name, checked: chosen.has(name), dataset: { tokenizer: name } }),
-                " ",
-                h("span", { text: api.label(name), attrs: { dir: "auto", "data-i18n-skip": "" } }),
-              ),
-            ),
-          ),
-        ),
-      ),
-    );
+    checks.replaceChildren(...tokenizerCheckGroups(api, new Set(selected())));
   }
   mountModelProgress($(root, '[data-testid="report-model-progress"]'), api, () => selected());
   checks.addEventListener("change", () =>
