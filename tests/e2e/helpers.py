@@ -31,6 +31,8 @@ __all__ = [
     "READY_TIMEOUT",
     "ROOT",
     "course_server",
+    "cross_site",
+    "storage_allowed_context",
     "lz_compress",
     "open_ready",
     "set_text",
@@ -230,3 +232,20 @@ def cross_site(course_html):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def storage_allowed_context(browser, profile, **options):
+    """A Chromium context whose profile (the directory ``profile``, made here) allows third-party
+    cookies and storage (``profile.cookie_controls_mode = 0``), so cross-site embeds may share one
+    runtime (issue 19); Playwright's default context blocks them. ``options`` go to
+    ``launch_persistent_context`` (e.g. ``viewport``); the default timeout is ``DEFAULT_TIMEOUT_MS``.
+    The caller closes the context."""
+    import json
+
+    (profile / "Default").mkdir(parents=True)
+    (profile / "Default" / "Preferences").write_text(json.dumps({"profile": {"cookie_controls_mode": 0}}))
+    context = browser.browser_type.launch_persistent_context(
+        str(profile), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True, **options
+    )
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    return context

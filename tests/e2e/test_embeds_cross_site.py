@@ -28,13 +28,12 @@ import pytest
 import regex
 
 from tests.e2e.helpers import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     DEFAULT_TIMEOUT_MS,
     READY_TIMEOUT,
     cross_site,
     lz_compress,
     set_text,
+    storage_allowed_context,
     tiktoken_for,
 )
 from tests.reference import tiktoken_pattern
@@ -285,14 +284,8 @@ def test_cross_site_embeds_with_third_party_storage_blocked(browser, sites):
 
 def test_cross_site_embeds_with_storage_allowed_share_one_runtime(browser, sites, tmp_path):
     server, course = sites
-    profile = tmp_path / "profile"
-    (profile / "Default").mkdir(parents=True)
-    (profile / "Default" / "Preferences").write_text(json.dumps({"profile": {"cookie_controls_mode": 0}}))
     before = _wasm_fetches(server)
-    context = browser.browser_type.launch_persistent_context(
-        str(profile), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
-    )
-    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    context = storage_allowed_context(browser, tmp_path / "profile")
     try:
         page = context.new_page()
         page.goto(course)

@@ -28,7 +28,12 @@ import time
 
 import pytest
 
-from tests.e2e.helpers import CHROMIUM, CHROMIUM_ARGS, DEFAULT_TIMEOUT_MS, READY_TIMEOUT, ROOT, tiktoken_for
+from tests.e2e.helpers import (
+    READY_TIMEOUT,
+    ROOT,
+    storage_allowed_context,
+    tiktoken_for,
+)
 from tools.buildutil import pyodide_site_dir
 
 EXAMPLES = ROOT / "web" / "examples"
@@ -112,19 +117,9 @@ def _check_lesson(browser, tmp_path, server, lesson_url: str, lang: str) -> None
     """Open the built lesson and check its three widgets (see the module's docstring)."""
     enc = {name: tiktoken_for(name) for name in ("gpt2", "o200k_base")}
     ready_text = json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))["messages"]["status.ready"]["text"]
-    profile = tmp_path / "profile"
-    (profile / "Default").mkdir(parents=True)
-    (profile / "Default" / "Preferences").write_text(json.dumps({"profile": {"cookie_controls_mode": 0}}))
     wasm = f"/{pyodide_site_dir()}/pyodide.asm.wasm"
     before = server.hits[wasm]
-    context = browser.browser_type.launch_persistent_context(
-        str(profile),
-        executable_path=str(CHROMIUM),
-        args=CHROMIUM_ARGS,
-        headless=True,
-        viewport={"width": 1000, "height": 800},
-    )
-    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    context = storage_allowed_context(browser, tmp_path / "profile", viewport={"width": 1000, "height": 800})
     errors: list[str] = []
     try:
         page = context.new_page()

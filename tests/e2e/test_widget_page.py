@@ -15,19 +15,17 @@ ONE runtime, and the server sees ``pyodide.asm.wasm`` fetched once.
 
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
 
 from tests.e2e.helpers import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     DEFAULT_TIMEOUT_MS,
     READY_TIMEOUT,
     course_server,
     cross_site,
     lz_compress,
+    storage_allowed_context,
     tiktoken_for,
     wait_ready,
 )
@@ -104,19 +102,9 @@ def _heights_match(page, wid: str, timeout_s: float = 15) -> int:
 def test_three_widgets_on_a_cross_site_course_page(browser, sites, tmp_path):
     server, course = sites
     enc = {name: tiktoken_for(name) for name in ("gpt2", "o200k_base")}
-    profile = tmp_path / "profile"
-    (profile / "Default").mkdir(parents=True)
-    (profile / "Default" / "Preferences").write_text(json.dumps({"profile": {"cookie_controls_mode": 0}}))
     wasm = f"/{pyodide_site_dir()}/pyodide.asm.wasm"
     before = server.hits[wasm]
-    context = browser.browser_type.launch_persistent_context(
-        str(profile),
-        executable_path=str(CHROMIUM),
-        args=CHROMIUM_ARGS,
-        headless=True,
-        viewport={"width": 1000, "height": 800},
-    )
-    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    context = storage_allowed_context(browser, tmp_path / "profile", viewport={"width": 1000, "height": 800})
     errors: list[str] = []
     try:
         page = context.new_page()
