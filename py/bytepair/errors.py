@@ -142,7 +142,10 @@ class TokenizerFileError(BytepairError, ValueError):
 
     ``where``: the location in the file - a JSON path such as
     ``"pre_tokenizer.pretokenizers[1]"`` or ``"line 12"`` - or ``None``;
-    ``component``: the unsupported component (``"WordPiece"``), when that is the reason."""
+    ``component``: the unsupported component (``"WordPiece"``), when that is the reason;
+    ``reason``: for the commonest faults, a short code a page words in its reader's
+    language from ``values`` (``"json_syntax"``: ``line``, ``column``; ``"nesting"``:
+    ``limit``; ``"merge_not_in_vocab"``: ``merge`` (0-based), ``token``), else ``None``."""
 
     type_name = "tokenizer_file"
 
@@ -153,13 +156,17 @@ class TokenizerFileError(BytepairError, ValueError):
         field: str | None = "file",
         where: str | None = None,
         component: str | None = None,
+        reason: str | None = None,
+        values: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message, field=field)
         self.where = where
         self.component = component
+        self.reason = reason
+        self.values = dict(values or {})
 
     def details(self) -> dict[str, Any]:
-        return {"where": self.where, "component": self.component}
+        return {"where": self.where, "component": self.component, "reason": self.reason, **self.values}
 
 
 class ChatTemplateError(BytepairError, ValueError):

@@ -650,6 +650,8 @@ class HFTokenizer:
                 "(tokenizers refuses such a file: MergeTokenOutOfVocabulary)",
                 where=f"model.merges[{i}]",
                 component="BPE",
+                reason="merge_not_in_vocab",
+                values={"merge": i, "token": missing},
             )
 
     def _symbols(self, w: str, want_ranges: bool):

@@ -95,6 +95,8 @@ def check_nesting(text: str, *, what: str, limit: int = MAX_NESTING) -> None:
             f"(real tokenizer files nest 3 to 6 deep). Is it the right file? Load a tokenizer.json, a "
             f"Tekken file or a bytepair file.",
             where="$",
+            reason="nesting",
+            values={"limit": limit},
         )
 
 
@@ -117,7 +119,10 @@ def load_json(text: str, *, what: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise TokenizerFileError(
-            f"{what} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}", where=f"line {e.lineno}"
+            f"{what} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}",
+            where=f"line {e.lineno}",
+            reason="json_syntax",
+            values={"line": e.lineno, "column": e.colno},
         ) from e
 
 

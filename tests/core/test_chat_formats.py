@@ -124,12 +124,39 @@ def test_facts_carry_the_formats_and_roles():
     assert len(set(ids)) == len(ids)
     assert f["roles"] == ["system", "user", "assistant", "tool"]
     for x in f["formats"]:
-        keys = {"id", "label", "group", "format", "tokenizer", "style"}
+        keys = {"id", "label", "label_kind", "label_models", "group", "format", "tokenizer", "style"}
+        if x["format"] in ("chatml", "harmony", "mistral"):
+            keys.add("label_encoding")
         # a published template (Llama 3.1+): which one, and where it comes from
-        assert set(x) == (keys | {"template", "note"} if "@" in x["id"] else keys)
+        published = {"template", "maker", "note", "note_model", "note_source"}
+        assert set(x) == (keys | published if "@" in x["id"] else keys)
         if x["format"] in ("chatml", "harmony"):
             assert x["tokenizer"] in bytepair.list_encoding_names()
             assert chat_formats.requirements(x["id"]) == {"tokenizer": x["tokenizer"], "jinja": False}
+
+
+def test_labels_and_notes_are_data_the_page_words_as_python_does():
+    """Issue 21: the page words a format's label and note from their parts in the reader's
+    language; in English it must say exactly what Python's ``label`` and ``note`` say (the CLI's)."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    en = json.loads((root / "web/src/locales/en.json").read_text(encoding="utf-8"))["messages"]
+    assert {k.removeprefix("chat.label."): v["en"] for k, v in en.items() if k.startswith("chat.label.")} == (
+        chat_formats.LABEL_FORMS
+    )
+    assert en["chat.what.published"]["en"] == chat_formats.NOTE_FORM + " (rendered with jinja2)"
+    formats = facts.facts()["chat"]["formats"] + [chat_formats.find_format("template:mine")]
+    kinds = set()
+    for x in formats:
+        form = chat_formats.LABEL_FORMS[x["label_kind"]]
+        assert form.format(models=x["label_models"], encoding=x.get("label_encoding"), maker=x.get("maker")) == x[
+            "label"
+        ]
+        kinds.add(x["label_kind"])
+        if "note" in x:
+            assert chat_formats.NOTE_FORM.format(model=x["note_model"], source=x["note_source"], maker=x["maker"]) == (
+                x["note"]
+            )
+    assert kinds == set(chat_formats.LABEL_FORMS)
 
 
 def test_open_models_with_a_template_join_the_list():

@@ -64,6 +64,8 @@ def test_every_user_file_reader_refuses_deep_json(load):
     with pytest.raises(TokenizerFileError, match="nested too deeply") as e:
         load(DEEP)
     assert e.value.where == "$"
+    # issue 21: the page words it from its reason and values, not from the English message
+    assert (e.value.to_dict()["reason"], e.value.to_dict()["limit"]) == ("nesting", jsonguard.MAX_NESTING)
 
 
 def test_word_count_json_refuses_deep_json(tmp_path):
@@ -108,6 +110,8 @@ def test_an_open_string_reaches_json_loads(text):
         jsonguard.load_json(text, what="tokenizer.json")
     assert e.value.where == f"line {ref.lineno}"
     assert f"{ref.msg} at line {ref.lineno} column {ref.colno}" in str(e.value)
+    d = e.value.to_dict()
+    assert (d["reason"], d["line"], d["column"]) == ("json_syntax", ref.lineno, ref.colno)
 
 
 @pytest.mark.parametrize("text", UNTERMINATED)
@@ -124,3 +128,15 @@ def test_an_open_string_in_tools_gives_line_and_column(text):
 
 def test_an_open_string_after_deep_brackets_is_still_deep():
     assert jsonguard.nesting_depth("[" * 10_000 + '"') > jsonguard.MAX_NESTING
+
+
+def test_a_merge_outside_the_vocabulary_names_its_merge_and_token_as_values():
+    """The fault ``tokenizers`` refuses at load (MergeTokenOutOfVocabulary), as data the page words."""
+    data = {
+        "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2, "c": 3}, "merges": ["a b", "ab c"]},
+        "pre_tokenizer": None,
+    }
+    with pytest.raises(TokenizerFileError) as e:
+        bytepair.from_tokenizer_json(json.dumps(data))
+    d = e.value.to_dict()
+    assert (d["reason"], d["merge"], d["token"], d["where"]) == ("merge_not_in_vocab", 1, "abc", "model.merges[1]")

@@ -223,6 +223,30 @@ def test_errors_are_worded_from_their_type_in_the_locale(page, site_url):
     assert err is not None and err[0] == "argument" and err[1] == "ids"
     lead = catalog("bn")["messages"]["error.argument"]["text"].split("{field}")[0]
     assert shown.text_content().startswith(lead + "ids")
+    # a broken tokenizer.json: worded from the error's reason and values (line, column as the json
+    # module finds them), with the file's name; and the loader's status line
+    broken = '{"model": {"type": "BPE",\n  "vocab": {"a": 0,, "b": 1}}}'
+    try:
+        json.loads(broken)
+    except json.JSONDecodeError as e:
+        ref = e
+    page.set_input_files(
+        '[data-testid="load-tokenizer-file"]',
+        files=[{"name": "bad.json", "mimeType": "application/json", "buffer": broken.encode()}],
+    )
+    page.wait_for_selector('[data-error-for="loadfile"]:not(:empty)')
+    sentence = catalog("bn")["messages"]["error.tokenizer_file.json_syntax"]["text"]
+    sentence = sentence.replace("{line}", in_digits(ref.lineno, "bn")).replace("{column}", in_digits(ref.colno, "bn"))
+    assert page.text_content('[data-error-for="loadfile"]') == f"bad.json: {sentence}"
+    # Chat's formats: labels worded from Python's parts (chat_formats.LABEL_FORMS), not Python's English
+    from bytepair import chat_formats
+
+    page.click('[role="tab"][data-view="chat"]')
+    page.wait_for_selector('[data-testid="chat-format"] option[value="chatml-o200k"]', state="attached")
+    f = chat_formats.find_format("chatml-o200k")
+    want = catalog("bn")["messages"]["chat.label.chatml"]["text"]
+    want = want.replace("{models}", f["label_models"]).replace("{encoding}", f["label_encoding"])
+    assert page.text_content('[data-testid="chat-format"] option[value="chatml-o200k"]') == want
     assert page.console_errors == []
 
 

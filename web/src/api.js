@@ -476,6 +476,7 @@ export function createApi({ onStatus, shared = false }) {
       if (res.error)
         throw new BytepairError({
           ...res.error,
+          file: main[0].name,
           message: `${main[0].name}: ${res.error.message}${res.error.where ? ` (at ${res.error.where})` : ""}`,
         });
       registered.add(name);

@@ -239,6 +239,9 @@ export function errorText(err) {
   const d = err?.detail;
   if (err?.type === "pattern" && d?.pos != null && d?.reason)
     return t("error.pattern.at", { pos: d.pos + 1, reason: d.reason });
+  // a tokenizer file's commonest faults, worded from their values (errors.py TokenizerFileError.reason)
+  if (err?.type === "tokenizer_file" && d?.reason && messages[`error.tokenizer_file.${d.reason}`])
+    return t(`error.tokenizer_file.${d.reason}`, { ...d, merge: d.merge != null ? d.merge + 1 : null });
   if (err?.type && messages[key]) return t(key, { field: err.field ?? "", message });
   return t("error.other", { message });
 }

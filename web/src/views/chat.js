@@ -119,13 +119,21 @@ export function mountChat(root, store, api) {
       .map((f) => ({
         id: `template:${f.name}`,
         label: `${f.name} — chat template`,
-        group: "Loaded here",
+        label_kind: "template",
+        label_models: f.name,
+        group: t("chat.group.loaded"),
         format: "chat_template",
         tokenizer: f.name,
         style: "",
       })),
   ];
   const formatOf = (id) => formats().find((f) => f.id === id);
+  // a format's label and note, worded here from Python's data (chat_formats.LABEL_FORMS, NOTE_FORM)
+  const formatLabel = (f) =>
+    f.label_kind
+      ? t(`chat.label.${f.label_kind}`, { models: f.label_models, encoding: f.label_encoding, maker: f.maker })
+      : f.label;
+  const modelsOf = (f) => f.label_models ?? f.label.split(" — ")[0];
   mountModelProgress($(root, '[data-testid="chat-model-progress"]'), api, () => {
     const f = formatOf(store.state.chat.format);
     return f?.format === "chat_template" || f?.format === "mistral" ? [f.tokenizer] : [];
@@ -137,7 +145,7 @@ export function mountChat(root, store, api) {
     const groups = new Map();
     for (const f of formats()) {
       if (!groups.has(f.group)) groups.set(f.group, []);
-      groups.get(f.group).push(h("option", { value: f.id, text: f.label }));
+      groups.get(f.group).push(h("option", { value: f.id, text: formatLabel(f) }));
     }
     select.replaceChildren(...[...groups].map(([label, options]) => h("optgroup", { label }, options)));
     if (!api.facts) return;
@@ -434,10 +442,10 @@ export function mountChat(root, store, api) {
           ? t("chat.what.harmony")
           : r.format === "mistral"
             ? t("chat.what.mistral")
-            : f?.note
-              ? t("chat.what.note", { note: f.note }) // (the note: facts from Python, in English)
+            : f?.note_model
+              ? t("chat.what.published", { maker: f.maker, model: f.note_model, source: f.note_source })
               : t("chat.what.template", { name: r.template_name ?? "custom" });
-    const models = f && r.format !== "chat_template" ? ` · ${f.label.split(" — ")[0]}` : ""; // the label says which models
+    const models = f && r.format !== "chat_template" ? ` · ${modelsOf(f)}` : ""; // the label says which models
     const toolsKey = {
       chat_template: "chat.tools.template",
       harmony: "chat.tools.harmony",
@@ -472,11 +480,7 @@ export function mountChat(root, store, api) {
     // described with the new model's name
     const sameFormat = r && JSON.parse(s.counted)[0] === s.format;
     const f = formats().find((x) => x.id === s.format);
-    source.textContent = sameFormat
-      ? sourceLine(r)
-      : s.pending && f
-        ? t("chat.counting", { model: f.label.split(" — ")[0] })
-        : "";
+    source.textContent = sameFormat ? sourceLine(r) : s.pending && f ? t("chat.counting", { model: modelsOf(f) }) : "";
     drawContextLine(contextLine, current ? r.total : null, current ? api.chatContextWindow(s.format) : null, [], {
       estimate: !!about,
     });

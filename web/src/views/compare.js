@@ -446,8 +446,9 @@ export function mountCompare(root, store, api) {
         { scope: "col", class: "group pin" },
         h("span", { class: "script-inline" }, sortControl(t("compare.col.script"), "script", null, sort)),
       ),
-      h("th", { scope: "col", class: "group", text: "" }),
-      h("th", { scope: "col", class: "group", text: "" }),
+      // (no header of their own: cells, not empty headers, which a screen reader would announce)
+      h("td", { class: "group" }),
+      h("td", { class: "group" }),
       tokenizers.map((tok) =>
         h("th", { scope: "colgroup", colSpan: 3, class: "group", text: api.label(tok), dataset: { i18nSkip: "" } }),
       ),

@@ -199,6 +199,18 @@ export function mountTokenizerInfo(details, api) {
 }
 
 /**
+ * A tokenizer file's error in the reader's language, with the file's name (detail.file, set by
+ * api.loadFiles) in front where the worded sentence does not carry it.
+ * @param {Error & {detail?: {file?: string}}} err
+ * @returns {string}
+ */
+export function fileErrorText(err) {
+  const text = errorText(err);
+  const file = err?.detail?.file;
+  return file && !text.includes(file) ? t("files.error", { file, error: text }) : text;
+}
+
+/**
  * Loading a tokenizer file: the file input (`input[type=file]`, multiple) and a drop of .json files
  * anywhere on the page. Errors go to the `[data-error-for=key]` slot in root (the file's name,
  * bytepair's message and where in the JSON); onLoaded(name) after it is kept.
@@ -207,15 +219,19 @@ export function mountFileLoader(root, api, { input, key, onLoaded }) {
   const status = root.querySelector(`[data-status-for="${key}"]`);
   async function load(files) {
     showError(root, key, "");
-    if (status) status.textContent = `Reading ${[...files].map((f) => f.name).join(", ")}…`;
+    if (status) status.textContent = t("files.reading", { names: [...files].map((f) => f.name).join(", ") });
     try {
       const res = await api.loadFiles(files);
       if (status)
-        status.textContent = `Loaded “${res.name}” (${res.model}, ${int(res.n_vocab)} ids)${res.saved ? ", kept in this browser" : ""}.`;
+        status.textContent = t(res.saved ? "files.loaded.kept" : "files.loaded", {
+          name: res.name,
+          model: res.model,
+          ids: int(res.n_vocab), // (ids: ASCII digits, as everywhere)
+        });
       onLoaded(res.name);
     } catch (err) {
       if (status) status.textContent = "";
-      showError(root, key, err.message);
+      showError(root, key, fileErrorText(err));
     }
   }
   input.addEventListener("change", () => {
@@ -238,12 +254,7 @@ export function mountFileLoader(root, api, { input, key, onLoaded }) {
     e.preventDefault(); // a file dropped on the page must not replace the page
     const files = jsonFiles(e.dataTransfer);
     if (files.length) load(files);
-    else
-      showError(
-        root,
-        key,
-        "Drop a tokenizer.json (optionally with its tokenizer_config.json) or a Mistral Tekken .json file.",
-      );
+    else showError(root, key, t("files.drop.only"));
   });
   return { load };
 }

@@ -57,9 +57,9 @@ export function mountTokenize(root, store, api) {
     const name = store.state.tokenize.tokenizer;
     try {
       await api.deleteTokenizer(name);
-      $(root, '[data-testid="loadfile-status"]').textContent = `Removed “${name}” from this browser.`;
+      $(root, '[data-testid="loadfile-status"]').textContent = t("files.removed", { name });
     } catch (err) {
-      showError(root, "loadfile", err.message);
+      showError(root, "loadfile", errorText(err));
     }
   });
   mountModelProgress($(root, '[data-testid="model-progress"]'), api, () => [store.state.tokenize.tokenizer]);
