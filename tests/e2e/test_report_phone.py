@@ -33,6 +33,15 @@ def test_report_on_a_phone_in_urdu(browser, site_url):
         page.goto(f"{site_url}?lang=ur#report")
         h.wait_ready(page)
         page.wait_for_selector('[data-testid="report-baseline"] option[value="eng"]', state="attached")
+        # a maker's name ("OpenAI", left to right) sits on the right, the start side, above its boxes
+        edges = page.locator(".check-group").first.evaluate(
+            """(g) => [g.querySelector('.check-group-title'), g.querySelector('input')].map((el) => {
+              const r = el.getRange ? null : document.createRange();
+              r.selectNodeContents(el.tagName === 'INPUT' ? el.parentElement : el);
+              return r.getBoundingClientRect().right;
+            })"""
+        )
+        assert abs(edges[0] - edges[1]) < 24, edges
 
         # 14: offline, the FLORES subset's download fails as a worded offline error
         context.set_offline(True)

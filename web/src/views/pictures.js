@@ -572,7 +572,7 @@ export function pictureButtons(testid, make, name, what = "picture") {
   const button = (label, key, fn, title) => {
     const b = h("button", {
       type: "button",
-      class: "button small secondary",
+      class: "button small secondary one-line",
       dataset: { testid: `${testid}-${key}`, ...(key === "copy" ? { i18n: "picture.copy" } : {}) },
       attrs: { title: title() },
       on: { click: () => act(fn) },

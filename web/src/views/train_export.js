@@ -30,7 +30,7 @@ function snippetBlock(name, code) {
   const status = h("span", { class: "hint", attrs: { "aria-live": "polite" } });
   const copy = h("button", {
     type: "button",
-    class: "button small secondary",
+    class: "button small secondary one-line",
     text: t("train.copy"),
     dataset: { action: "copy-snippet" },
     attrs: { "aria-label": t("train.copy.label", { name }) },
