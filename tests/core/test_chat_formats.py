@@ -148,13 +148,14 @@ def test_labels_and_notes_are_data_the_page_words_as_python_does():
     kinds = set()
     for x in formats:
         form = chat_formats.LABEL_FORMS[x["label_kind"]]
-        assert form.format(models=x["label_models"], encoding=x.get("label_encoding"), maker=x.get("maker")) == x[
-            "label"
-        ]
+        assert (
+            form.format(models=x["label_models"], encoding=x.get("label_encoding"), maker=x.get("maker")) == x["label"]
+        )
         kinds.add(x["label_kind"])
         if "note" in x:
-            assert chat_formats.NOTE_FORM.format(model=x["note_model"], source=x["note_source"], maker=x["maker"]) == (
-                x["note"]
+            assert (
+                chat_formats.NOTE_FORM.format(model=x["note_model"], source=x["note_source"], maker=x["maker"])
+                == (x["note"])
             )
     assert kinds == set(chat_formats.LABEL_FORMS)
 
