@@ -368,6 +368,9 @@ class TekkenTokenizer:
                 if self._bos is not None
                 else "Add special tokens (none: this Tekken file has no <s>)"
             ),
+            # the same words as data, for a page in another language: its catalog's
+            # tok.addSpecial.<kind> with {bos}
+            "special_tokens_switch_kind": "tekken" if self._bos is not None else "tekken_none",
         }
 
 

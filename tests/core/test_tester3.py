@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import unicodedata
 
+import json
+import pathlib
+
 import pytest
 
 import bytepair
@@ -115,6 +118,11 @@ def test_tekken_special_switch_says_what_the_file_is():
     assert ref.encode("hi", bos=True, eos=False)[0] == ref.bos_id  # what the switch says mistral-common adds
     assert words == f"Add special tokens ({bos}), as mistral-common does for a Tekken file"
     assert "tokenizer.json" not in words and "post-processor" not in words
+    # issue 21: a page in another language words it from its kind; in English, the same words
+    d = bytepair.from_tekken(p).describe()
+    en = json.loads((pathlib.Path(__file__).parents[2] / "web/src/locales/en.json").read_text(encoding="utf-8"))
+    form = en["messages"][f"tok.addSpecial.{d['special_tokens_switch_kind']}"]["en"]
+    assert form.replace("{bos}", d["bos_token"]) == words
 
 
 def test_story_shows_a_lone_mark_on_a_dotted_circle():

@@ -68,11 +68,11 @@ export function addedByTemplate(desc) {
  * model library may add on top (transformers reads add_bos_token from tokenizer_config.json).
  */
 export function addSpecialText(desc) {
-  if (desc.special_tokens_switch) return desc.special_tokens_switch; // a file without a post-processor (Tekken) words its own
+  // a file without a post-processor (Tekken) says which kind of switch it is (tekken.py describe)
+  if (desc.special_tokens_switch_kind)
+    return t(`tok.addSpecial.${desc.special_tokens_switch_kind}`, { bos: desc.bos_token ?? "" });
   const added = addedByTemplate(desc);
-  return added.length
-    ? `Add special tokens (${added.join(" … ")}), as this tokenizer.json's post-processor does`
-    : "Add special tokens (none in this tokenizer.json's post-processor)";
+  return added.length ? t("tok.addSpecial.post", { tokens: added.join(" … ") }) : t("tok.addSpecial.post.none");
 }
 
 /** A short text for a normalizer / pre-tokenizer JSON: "Sequence: Split, ByteLevel", "NFC", "none". */
