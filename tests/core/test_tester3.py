@@ -4,10 +4,9 @@ empty), and an empty item in pasted ids ("1,2,,3") is refused by position (probl
 
 from __future__ import annotations
 
-import unicodedata
-
 import json
 import pathlib
+import unicodedata
 
 import pytest
 
