@@ -15,7 +15,7 @@ import { mountPictureBars } from "./views/pictures.js";
 import { parseHash, pageMode, linkTo, siteBase, LINK_PARAMS, unknownParamsNote, unknownViewNote } from "./links.js";
 import { mountShare } from "./share.js";
 import { reportHeight } from "./embedded.js";
-import { chooseLocale, setLocale, mountLanguagePicker, onLocaleChange, locale, t, num } from "./i18n.js";
+import { chooseLocale, setLocale, mountLanguagePicker, onLocaleChange, locale, t, num, errorText } from "./i18n.js";
 
 // the language (i18n.js): its catalog is loaded before the views mount (one small fetch;
 // the Python worker started already in boot.js); the English catalog if that one fails
@@ -162,7 +162,7 @@ function applyLinkFromHash() {
     try {
       notes.push(...views[view].applyLink(params));
     } catch (err) {
-      notes.push(`This link could not be read completely: ${err.message}`);
+      notes.push(t("link.partial", { error: errorText(err) }));
     }
   }
   notes = notes.filter(Boolean);

@@ -11,7 +11,7 @@
 import { h, download } from "../dom.js";
 import { layout } from "./sidebyside.js";
 import { seriesColour } from "../palette.js";
-import { t, num, locale, onLocaleChange } from "../i18n.js";
+import { t, num, locale, onLocaleChange, errorText } from "../i18n.js";
 
 // Every word drawn into a picture (titles, subtitles, notes, SVG <title>) and every button
 // title comes from the catalog (teach.* keys, issue 21); counts in the locale's digits, ids ASCII.
@@ -565,7 +565,7 @@ export function pictureButtons(testid, make, name, what = "picture") {
     try {
       await fn(svg);
     } catch (err) {
-      status.textContent = t("teach.failed", { what: thing(), message: err.message });
+      status.textContent = t("teach.failed", { what: thing(), message: errorText(err) });
     }
   };
   const titles = [];

@@ -5,7 +5,7 @@
 
 import { h, showError } from "../dom.js";
 import { visibleWhitespace } from "../format.js";
-import { t, num, onLocaleChange } from "../i18n.js";
+import { t, num, onLocaleChange, errorText } from "../i18n.js";
 
 /** Side by side covers the first this many UTF-16 code units of the text (a grid per word is drawn). */
 export const SBS_MAX_CHARS = 4000;
@@ -208,7 +208,7 @@ export function mountSideBySide(el, store, api) {
       set({ result, text: shown, names: rows, how, clipped: shown.length < text.length });
     } catch (err) {
       if (mine !== seq) return;
-      showError(el, "sbs", err.message);
+      showError(el, "sbs", errorText(err));
       set({ result: null });
     } finally {
       if (mine === seq) el.removeAttribute("aria-busy");

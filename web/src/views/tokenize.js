@@ -516,7 +516,7 @@ export function mountTokenize(root, store, api) {
     if (params.g) {
       gallery
         .open(params.g, Number(params.gt) || 0)
-        .catch((err) => showError(root, "tokenize", `The gallery example could not be opened: ${err.message}`));
+        .catch((err) => showError(root, "tokenize", t("gallery.openFailed", { error: errorText(err) })));
       return notes;
     }
     encodeNow();

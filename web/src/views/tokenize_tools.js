@@ -55,7 +55,7 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
         );
       }
     } catch (err) {
-      copyStatus.textContent = err.message;
+      copyStatus.textContent = errorText(err);
     }
   }
   for (const b of root.querySelectorAll("[data-copy-ids]")) b.addEventListener("click", () => copy(b.dataset.copyIds));
@@ -120,7 +120,7 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
       chunkStatus.textContent = `${plural(n, "chunk")} of at most ${int(maxTokens)} tokens each, saved as ${file}.`;
     } catch (err) {
       chunkStatus.textContent = "";
-      showError(root, "chunks", err.message);
+      showError(root, "chunks", errorText(err));
       chunkInputs[err.field]?.setAttribute("aria-invalid", "true");
     }
   });

@@ -3,7 +3,7 @@
 // Buttons only put text into the training box; nothing is fetched from another host.
 
 import { h } from "../dom.js";
-import { t, onLocaleChange } from "../i18n.js";
+import { t, onLocaleChange, errorText } from "../i18n.js";
 
 /**
  * {key, label, lang?}: key is a UDHR file code (see tools/site_build.py UDHR samples) or "code";
@@ -76,7 +76,7 @@ export function mountSamples(box, { onPick, onError }) {
             try {
               onPick(await sampleText(s.key), s);
             } catch (err) {
-              onError(err.message);
+              onError(errorText(err));
             }
           },
         },
