@@ -125,9 +125,16 @@ def test_tokenize_in_each_locale(page, site_url, code):
 def test_language_menu_switches_without_reload_and_is_remembered(page, site_url):
     _open(page, site_url, "en")
     page.evaluate("() => { window.sameDocument = true; }")
+    h.settle(page)
+    before = len(page.requested_urls)
     page.select_option('[data-testid="lang-picker"]', "fa")
     page.wait_for_function("() => document.documentElement.lang === 'fa'")
     assert page.evaluate("() => window.sameDocument") is True  # no reload
+    # the switch costs one catalog fetch and nothing else: Python is not restarted, nothing reloaded
+    h.settle(page)
+    fetched = [u.split("?")[0] for u in page.requested_urls[before:]]
+    assert [u.rsplit("/", 2)[-2:] for u in fetched if "/locales/" in u] == [["locales", "fa.json"]], fetched
+    assert [u for u in fetched if any(w in u for w in ("pyodide", "worker", ".whl", ".html"))] == [], fetched
     assert page.evaluate("() => document.documentElement.dir") == "rtl"
     assert page.text_content("#tab-tokenize").strip() == catalog("fa")["messages"]["tab.tokenize"]["text"]
     assert (
