@@ -117,7 +117,11 @@ def served(directory: pathlib.Path, *, isolate: bool = True):
 
 def ms_to_ready(page) -> float:
     """Milliseconds from navigation start to ``bytepair.ready`` (the page must have just navigated)."""
-    return page.evaluate("async () => { await window.bytepair.ready; return performance.now(); }")
+    # (window.bytepair is set by a module script: on a warm reload the evaluation can come first)
+    return page.evaluate(
+        "async () => { while (!window.bytepair) await new Promise((r) => setTimeout(r, 5));"
+        " await window.bytepair.ready; return performance.now(); }"
+    )
 
 
 #: Boot stages the worker reports in its ready reply (``stages``), in order.

@@ -579,7 +579,7 @@ def label_parts(kind: str, piece: str) -> dict[str, Any]:
         what the piece starts with before its letters, digits or punctuation:
         ``"space"``, ``"tab"``, ``"whitespace"`` (another whitespace character) or
         ``"char"`` (a symbol, given as ``lead_char``); ``then_newlines``: a
-        punctuation run that ends in newlines.
+        run of other characters that ends in newlines.
 
     >>> label_parts("letters", " world")
     {'kind': 'letters', 'lead': 'space', 'lead_char': None, 'then_newlines': False}
@@ -612,7 +612,7 @@ _LABELS = {
     "word_upper": "capital letters",
     "digits": "digits",
     "digits_1_3": "1-3 digits",
-    "punctuation": "punctuation run",
+    "punctuation": "other characters (not letters, digits or spaces)",
     "trailing_whitespace": "trailing spaces (end of the text)",
     "newlines": "newlines",
     "whitespace_run": "whitespace run (its last space before a word goes with the word)",

@@ -224,7 +224,7 @@ def test_alternatives_and_labels():
         (" ", "whitespace_run", "whitespace run (its last space before a word goes with the word)"),
         (" x", "letters", "letters with a leading space"),
         ("\n\n", "newlines", "newlines"),
-        ("!!!", "punctuation", "punctuation run"),
+        ("!!!", "punctuation", "other characters (not letters, digits or spaces)"),
         (" it", "letters", "letters with a leading space"),
         ("'s", "contraction", "contraction ('s 't 're 've 'm 'll 'd)"),
         (" ", "trailing_whitespace", "trailing spaces (end of the text)"),
@@ -245,7 +245,7 @@ def test_alternatives_and_labels():
     punct = explain_tokens(enc, "x !!!\n\n")
     assert [(p.text, p.label) for p in punct.pieces][1] == (
         " !!!\n\n",
-        "punctuation run with a leading space, then newlines",
+        "other characters (not letters, digits or spaces) with a leading space, then newlines",
     )
     assert punct.to_dict()["pieces"][1]["label_parts"]["then_newlines"] is True
     gpt2 = explain_tokens(bytepair.get_encoding("gpt2"), "x 12345")
@@ -451,6 +451,6 @@ def test_the_pages_english_piece_labels_are_pythons():
     for kind in _LABELS:
         assert en[f"story.kind.{kind}"]["text"] == alternative_label(kind, "x"), kind
     assert en["story.lead.space"]["text"].format(label="letters") == alternative_label("letters", " x")
-    assert en["story.lead.then_newlines"]["text"].format(label="punctuation run") == alternative_label(
+    assert en["story.lead.then_newlines"]["text"].format(label="other characters (not letters, digits or spaces)") == alternative_label(
         "punctuation", "!!\n"
     )

@@ -105,6 +105,15 @@ def test_compare_in_the_locale(axe_page, site_url, code, width, height):
                    return c.options.indexAxis === 'y' ? c.options.scales.x.title.text : c.options.scales.y.title.text; }"""
     )
     assert y_title == msg["compare.metric.premium"]["text"]
+    # the value axis's numbers in the digits the tables use (tester: ASCII 100 and 80 beside ১২৩)
+    ticks = page.evaluate(
+        """() => { const c = Chart.getChart(document.querySelector('[data-testid="compare-chart"]'));
+                   const axis = c.options.indexAxis === 'y' ? c.scales.x : c.scales.y;
+                   return axis.ticks.map((t) => t.label).join(' '); }"""
+    )
+    digits = "0123456789" if code != "bn" else "\u09e6\u09e7\u09e8\u09e9\u09ea\u09eb\u09ec\u09ed\u09ee\u09ef"
+    others = set("0123456789\u09e6\u09e7\u09e8\u09e9\u09ea\u09eb\u09ec\u09ed\u09ee\u09ef") - set(digits)
+    assert any(c in digits for c in ticks) and not any(c in others for c in ticks), ticks
     # nothing sticks out sideways (the wide table scrolls inside its own box)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     if width == 1280:

@@ -149,6 +149,18 @@ def test_language_menu_switches_without_reload_and_is_remembered(page, site_url)
     assert page.evaluate("() => document.documentElement.lang") == "fa"
 
 
+def test_a_language_chosen_in_the_menu_wins_over_the_links_lang(page, site_url):
+    """Tester finding: `?lang=ur`, then বাংলা in the menu: a reload showed Urdu again."""
+    _open(page, site_url, "ur")
+    page.select_option('[data-testid="lang-picker"]', "bn")
+    page.wait_for_function("() => document.documentElement.lang === 'bn'")
+    assert "lang=bn" in page.url and "lang=ur" not in page.url, page.url
+    assert page.url.endswith("#tokenize"), page.url  # the view stays in the address
+    page.reload()
+    h.wait_ready(page)
+    assert page.evaluate("() => [document.documentElement.lang, document.documentElement.dir]") == ["bn", "ltr"]
+
+
 @pytest.fixture
 def csp_free_page(browser):
     """A page whose context bypasses the CSP, so axe-core can be injected as a script tag."""

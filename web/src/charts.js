@@ -4,6 +4,7 @@
 // tokenizer (a tokenizer keeps its colour in every chart and both themes read well).
 
 import { seriesColour } from "./palette.js";
+import { locale, PSEUDO } from "./i18n.js";
 
 const charts = new WeakMap(); // canvas -> Chart
 
@@ -20,6 +21,8 @@ function baseOptions() {
   const text = css("--text-muted");
   const grid = css("--border");
   return {
+    // tick numbers in the reader's digits, as the tables beside the chart (Intl.NumberFormat)
+    locale: locale() === PSEUDO ? "en" : locale(),
     responsive: true,
     maintainAspectRatio: false,
     animation: false,

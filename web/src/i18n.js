@@ -276,7 +276,16 @@ export function mountLanguagePicker(select) {
     }),
   );
   select.value = current;
-  select.addEventListener("change", () => setLocale(select.value, { remember: true }));
+  select.addEventListener("change", () =>
+    setLocale(select.value, { remember: true }).then((code) => {
+      // the address says the language shown: a reload (or a copied address) keeps the choice,
+      // where a `?lang=` of a shared link would otherwise win over the remembered one
+      const u = new URL(location.href);
+      if (u.searchParams.get("lang") === code) return;
+      if (u.searchParams.has("lang") || code !== chooseLocale({ search: "" })) u.searchParams.set("lang", code);
+      history.replaceState(history.state, "", u.href);
+    }),
+  );
   onLocaleChange((code) => {
     select.value = code;
   });
