@@ -129,3 +129,43 @@ def test_pipeline_lesson_lists_the_five_stages_in_persian(page, site_url):
     page.wait_for_function(
         "(n) => document.querySelector('#view-tokenize').dataset.encoded === `o200k_base:${n}`", arg=n, timeout=120_000
     )
+
+
+def _catalog_text(code: str, key: str) -> str:
+    import json
+
+    return json.loads((h.ROOT / "web" / "src" / "locales" / f"{code}.json").read_text(encoding="utf-8"))["messages"][
+        key
+    ]["text"]
+
+
+def test_tokenize_sample_text_follows_the_language(page, site_url):
+    page.goto(f"{site_url}?lang=bn#tokenize")
+    h.wait_ready(page)
+    bn = _catalog_text("bn", "tok.sample")
+    assert "Tokenizer লেখাকে" in bn
+    n = len(h.tiktoken_for("cl100k_base").encode_ordinary(bn))
+    page.wait_for_function(
+        "(n) => document.querySelector('#view-tokenize').dataset.encoded === `cl100k_base:${n}`", arg=n, timeout=120_000
+    )
+    assert page.input_value('[data-testid="tokenize-text"]') == bn
+    # an unedited sample follows a language switch; the count follows it
+    page.select_option('[data-testid="lang-picker"]', "ur")
+    ur = _catalog_text("ur", "tok.sample")
+    n = len(h.tiktoken_for("cl100k_base").encode_ordinary(ur))
+    page.wait_for_function(
+        "(n) => document.querySelector('#view-tokenize').dataset.encoded === `cl100k_base:${n}`", arg=n, timeout=120_000
+    )
+    assert page.input_value('[data-testid="tokenize-text"]') == ur
+
+
+def test_train_offers_a_hinglish_sample(page, site_url):
+    page.goto(f"{site_url}?lang=hi-Latn")
+    h.wait_ready(page)
+    button = page.locator('[data-sample="hinglish"]')
+    assert button.get_attribute("lang") == "hi-Latn"
+    button.click()
+    page.wait_for_function("() => document.querySelector('[data-testid=\"train-text\"]').value.length > 200")
+    want = (h.ROOT / "web" / "samples" / "hinglish.txt").read_text(encoding="utf-8")
+    assert page.input_value('[data-testid="train-text"]') == want
+    assert all(c.isascii() for c in want)  # Hindi in Latin letters

@@ -269,9 +269,19 @@ export function mountTokenize(root, store, api) {
   });
   wsToggle.addEventListener("change", () => set({ whitespace: wsToggle.checked }));
 
+  // the sample text in the reader's language (the catalog's tok.sample; English: SAMPLE's), until edited
+  let sample = t("tok.sample");
   storage.loadText("tokenize", null).then((saved) => {
-    if (!getText()) setText(saved ?? SAMPLE);
+    if (!getText()) setText(saved == null || saved === SAMPLE ? sample : saved);
     encodeNow();
+  });
+  onLocaleChange(() => {
+    const next = t("tok.sample");
+    if (getText() === sample && next !== sample) {
+      setText(next);
+      encodeNow();
+    }
+    sample = next;
   });
 
   // the token list (tokenlist.js): one tab stop; arrows move the highlighted token, Enter opens its story
