@@ -122,7 +122,10 @@ def test_bangla_counts_are_tiktokens(data, tk):
 def test_bangla_course_figures_are_its_mini_bpes_and_no_real_tokenizers(data, tk):
     q = data["bangla-premium"]["quoted"]
     rules, _ = course_mini_bpe.train_bpe(lessons.MINI_BPE_CORPUS, lessons.MINI_BPE_MERGES)
-    course = (len(course_mini_bpe.encode(lessons.BANGLA_EN, rules)), len(course_mini_bpe.encode(lessons.BANGLA_BN, rules)))
+    course = (
+        len(course_mini_bpe.encode(lessons.BANGLA_EN, rules)),
+        len(course_mini_bpe.encode(lessons.BANGLA_BN, rules)),
+    )
     # the course's printed figures are what its own code gives ...
     assert (q["en_count"], q["bn_count"]) == course
     # ... and what bytepair's trainer gives on the same corpus (the note says so)

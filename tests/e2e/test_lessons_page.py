@@ -51,7 +51,9 @@ def test_bangla_lesson_opens_compare_with_tiktokens_counts(page, site_url, size)
     card = '[data-testid="lesson"][data-id="bangla-premium"]'
     note = page.text_content(f"{card} [data-testid='lesson-note']")
     refs = {n: h.tiktoken_for(n) for n in ("gpt2", "cl100k_base", "o200k_base")}
-    want = {n: (len(e.encode_ordinary(LESSON_TEXT_EN)), len(e.encode_ordinary(LESSON_TEXT_BN))) for n, e in refs.items()}
+    want = {
+        n: (len(e.encode_ordinary(LESSON_TEXT_EN)), len(e.encode_ordinary(LESSON_TEXT_BN))) for n, e in refs.items()
+    }
     # the note is Bangla, with Bangla digits, and names the real counts and the course's ids
     assert "টা merge" in note and "cl100k_base" in note
     digits = ascii_digits(note)
@@ -65,7 +67,7 @@ def test_bangla_lesson_opens_compare_with_tiktokens_counts(page, site_url, size)
     page.click(f"{card} [data-testid='lesson-open']")
     cell = '[data-testid="compare-table"] td[data-metric="tokens"]'
     page.wait_for_function(
-        "() => document.querySelectorAll('[data-testid=\"compare-table\"] td[data-metric=\"tokens\"]').length === 6",
+        '() => document.querySelectorAll(\'[data-testid="compare-table"] td[data-metric="tokens"]\').length === 6',
         timeout=120_000,
     )
     assert page.evaluate("() => document.documentElement.lang") == "bn"
@@ -119,7 +121,9 @@ def test_textbook_lesson_opens_step_through_at_the_oracles_merges(page, site_url
 def test_pipeline_lesson_lists_the_five_stages_in_persian(page, site_url):
     _cards(page, site_url, "fa", "phone")
     card = '[data-testid="lesson"][data-id="pipeline-stages"]'
-    stages = page.eval_on_selector_all(f"{card} [data-testid='lesson-stages'] li", "ls => ls.map((l) => l.dataset.stage)")
+    stages = page.eval_on_selector_all(
+        f"{card} [data-testid='lesson-stages'] li", "ls => ls.map((l) => l.dataset.stage)"
+    )
     assert stages == ["normalizer", "pre_tokenizer", "model", "post_processor", "decoder"]
     text = "توکن‌ساز، متن را پیش از مدل به توکن‌ها می‌شکند."
     n = len(h.tiktoken_for("o200k_base").encode_ordinary(text))
@@ -169,3 +173,37 @@ def test_train_offers_a_hinglish_sample(page, site_url):
     want = (h.ROOT / "web" / "samples" / "hinglish.txt").read_text(encoding="utf-8")
     assert page.input_value('[data-testid="train-text"]') == want
     assert all(c.isascii() for c in want)  # Hindi in Latin letters
+
+
+@pytest.fixture
+def axe_page(browser):
+    """A page whose context bypasses the CSP, so axe-core can be injected as a script tag."""
+    context = browser.new_context(bypass_csp=True)
+    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+@pytest.mark.parametrize(("code", "theme", "size"), [("ur", "dark", "phone"), ("bn", "light", "desktop")])
+def test_axe_finds_nothing_serious_in_the_lesson_cards(axe_page, site_url, code, theme, size):
+    page = axe_page
+    w, hgt = SIZES[size]
+    page.set_viewport_size({"width": w, "height": hgt})
+    page.goto(f"{site_url}?lang={code}&theme={theme}#tokenize")
+    h.wait_ready(page)
+    page.click('[data-testid="lessons"] > summary')
+    page.wait_for_selector('[data-testid="lesson"][data-id="pipeline-stages"]', timeout=120_000)
+    for box in page.query_selector_all('[data-testid="lesson"] details > summary'):
+        box.click()  # the embed snippets too
+    page.add_script_tag(path=str(h.ROOT / "node_modules" / "axe-core" / "axe.min.js"))
+    result = page.evaluate(
+        """async () => {
+          const r = await axe.run(document.querySelector('[data-testid="lessons"]'), {
+            runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+          });
+          return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+        }"""
+    )
+    assert [v for v in result if v["impact"] in ("serious", "critical")] == []
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")

@@ -17,7 +17,8 @@ export function lessonParams(lesson) {
     else params[`quoted_${k}`] = typeof v === "number" ? v : String(v);
   }
   for (const [k, v] of Object.entries(lesson.facts)) {
-    if (k.endsWith("_count") && typeof v === "number") params[`${k.slice(0, -6)}_tokens`] = t("gallery.tokens", { n: v });
+    if (k.endsWith("_count") && typeof v === "number")
+      params[`${k.slice(0, -6)}_tokens`] = t("gallery.tokens", { n: v });
   }
   return params;
 }
