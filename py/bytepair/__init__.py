@@ -34,7 +34,7 @@ from .tokenizer import Tokenizer, TokenSpan, from_json
 from .trainer import MergeEvent, train, train_iter
 
 if TYPE_CHECKING:  # loaded on first use (see __getattr__); listed here for type checkers
-    from . import align, chat, chat_formats, explain, gallery, openai_chat, steps, textbook
+    from . import align, chat, chat_formats, explain, gallery, lessons, openai_chat, steps, textbook
     from .align import compare_segmentations
     from .explain import explain_tokens, token_story
     from .hf_tokenizer import HFTokenizer, from_tokenizer_json
@@ -48,7 +48,7 @@ if TYPE_CHECKING:  # loaded on first use (see __getattr__); listed here for type
 _LAZY: dict[str, tuple[str, str | None]] = {
     **{
         m: (m, None)
-        for m in ("align", "chat", "chat_formats", "explain", "gallery", "openai_chat", "steps", "textbook")
+        for m in ("align", "chat", "chat_formats", "explain", "gallery", "lessons", "openai_chat", "steps", "textbook")
     },
     "compare_segmentations": ("align", "compare_segmentations"),
     "explain_tokens": ("explain", "explain_tokens"),
@@ -127,6 +127,7 @@ __all__ = [
     "align",
     "explain",
     "gallery",
+    "lessons",
     "compare_segmentations",
     "explain_tokens",
     "token_story",

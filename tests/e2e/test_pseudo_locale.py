@@ -211,6 +211,14 @@ def _gallery_ready(page):
     return []
 
 
+def _lessons_ready(page):
+    page.click('[data-testid="lessons"] > summary')
+    page.wait_for_selector('[data-testid="lesson"][data-id="pipeline-stages"]', timeout=120_000)
+    for box in page.query_selector_all('[data-testid="lesson"] details > summary'):
+        box.click()  # the embed snippets' labels too
+    return []
+
+
 def _story_ready(page):
     page.wait_for_selector('#view-tokenize[data-encoded]:not([data-encoded=""])')
     page.locator('[data-testid="token"]').first.click()
@@ -219,7 +227,7 @@ def _story_ready(page):
 
 
 #: A view of VIEWS shown on another view's page (the gallery, a token story): that page's hash.
-HASH = {"gallery": "tokenize", "story": "tokenize"}
+HASH = {"gallery": "tokenize", "lessons": "tokenize", "story": "tokenize"}
 
 #: view -> (regions of data shown there, a function that triggers one of its errors, a readiness wait)
 VIEWS = {
@@ -263,6 +271,12 @@ VIEWS = {
         ['[data-testid="token-list"]', ".tokens", ".tok", "select option", "optgroup", ".sbs-cell"],
         _tokenize_error,
         _gallery_ready,
+    ),
+    "lessons": (
+        # as Tokenize (the lesson cards' words are all the catalog's; their facts are in ⟦…⟧)
+        ['[data-testid="token-list"]', ".tokens", ".tok", "select option", "optgroup"],
+        _tokenize_error,
+        _lessons_ready,
     ),
     "story": (
         # as Tokenize, and the token texts of the story and the detail line (each in a <bdi>)

@@ -685,6 +685,11 @@ export function createApi({ onStatus, shared = false }) {
       await ready;
       return call("gallery", ids);
     },
+    /** The courses' worked examples (bytepair.lessons.lessons_data): [{id, course, view, params, text, quoted, facts, stages}]. */
+    async lessons() {
+      await ready;
+      return call("lessons");
+    },
     /** Resolves the regex text, or rejects with a short message (the engine's reason and where). */
     async checkPattern(pattern) {
       needText("checkPattern(pattern)", pattern, "the pattern");

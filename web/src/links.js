@@ -174,15 +174,17 @@ export function siteBase(href = location.href) {
 /**
  * The full link to a view state (with ?lang= unless English); embed: {theme} for the <iframe> form,
  * null for a plain link; base: the site's address (default: this page's, siteBase(); widget.js
- * passes its own folder).
+ * passes its own folder); lang: the locale the link opens in (default: the page's; a lesson's
+ * link opens in its course's language).
  */
-export function linkTo(view, params, { embed = null, base = null } = {}) {
+export function linkTo(view, params, { embed = null, base = null, lang = null } = {}) {
   const u = new URL(base || siteBase());
   if (embed) {
     u.searchParams.set("embed", "1");
     if (embed.theme) u.searchParams.set("theme", embed.theme);
   }
-  if (locale() !== "en") u.searchParams.set("lang", locale()); // the reader sees the language it was shared in
+  const shown = lang || locale();
+  if (shown !== "en") u.searchParams.set("lang", shown); // the reader sees the language it was shared in
   return u.href.replace(/#.*$/, "") + buildHash(view, params);
 }
 

@@ -705,6 +705,14 @@ const api = {
     });
   },
 
+  /** The courses' worked examples (playground lessons): links and facts computed by encoding. */
+  lessons() {
+    return guarded(async () => {
+      for (const name of JSON.parse(py("lesson_encodings"))) await ensureVocab(name);
+      return JSON.parse(py("lessons"));
+    });
+  },
+
   /** A new word (or short text) encoded with the session's merges, rule by rule. */
   stepsEncode(session, text) {
     return guarded(() => JSON.parse(py("steps_encode", session, text)));

@@ -8,6 +8,7 @@ import { byteCount } from "../format.js";
 import { mountStory } from "./story.js";
 import { mountSideBySide } from "./sidebyside.js";
 import { mountGallery } from "./gallery.js";
+import { mountLessons } from "./lessons.js";
 import { pictureButtons, tokensSvg, rowsSvg } from "./pictures.js";
 import { groupTokens } from "../tokenlist.js";
 import { t } from "../i18n.js";
@@ -15,7 +16,7 @@ import { t } from "../i18n.js";
 /**
  * Mount the teaching features inside Tokenize's `root`.
  * ctx: {out (the token list), getText(), setText(text) (Tokenize's text, largetext.js), select (the tokenizer picker), persist(), encodeNow()}.
- * Returns {story, sbs, gallery, clearSource()}: clearSource() forgets that the text came from the gallery.
+ * Returns {story, sbs, gallery, lessons, clearSource()}: clearSource() forgets that the text came from the gallery.
  */
 export function mountTeaching(root, store, api, { out, getText, setText, select, persist, encodeNow }) {
   const story = mountStory($(root, '[data-testid="token-story"]'), api, {
@@ -38,6 +39,7 @@ export function mountTeaching(root, store, api, { out, getText, setText, select,
       encodeNow();
     },
   });
+  const lessons = mountLessons($(root, '[data-testid="lessons-slot"]'), api);
   const sourceLabel = () => {
     if (source)
       return t("teach.source.gallery", {
@@ -86,6 +88,7 @@ export function mountTeaching(root, store, api, { out, getText, setText, select,
     story,
     sbs,
     gallery,
+    lessons,
     clearSource() {
       source = null;
       gallery.clear();

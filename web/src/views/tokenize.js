@@ -19,7 +19,7 @@ import { mountTeaching } from "./teach.js";
 import { mountLargeText } from "../largetext.js";
 import { STEPPED_COUNT_CHARS } from "../api.js";
 import { drawContextLine } from "../contextline.js";
-import { t, num, onLocaleChange, errorText } from "../i18n.js";
+import { t, num, locale, PSEUDO, onLocaleChange, errorText } from "../i18n.js";
 
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
 const SAMPLE =
@@ -269,9 +269,21 @@ export function mountTokenize(root, store, api) {
   });
   wsToggle.addEventListener("change", () => set({ whitespace: wsToggle.checked }));
 
+  // the sample text in the reader's language (the catalog's tok.sample; English: SAMPLE's), until edited;
+  // the test pseudo-locale keeps the English text (a text to tokenize, not words of the page)
+  const localSample = () => (locale() === PSEUDO ? SAMPLE : t("tok.sample"));
+  let sample = localSample();
   storage.loadText("tokenize", null).then((saved) => {
-    if (!getText()) setText(saved ?? SAMPLE);
+    if (!getText()) setText(saved == null || saved === SAMPLE ? sample : saved);
     encodeNow();
+  });
+  onLocaleChange(() => {
+    const next = localSample();
+    if (getText() === sample && next !== sample) {
+      setText(next);
+      encodeNow();
+    }
+    sample = next;
   });
 
   // the token list (tokenlist.js): one tab stop; arrows move the highlighted token, Enter opens its story

@@ -1,5 +1,7 @@
 // Sample training texts for a first visit: a few UDHR languages (samples/udhr.json,
-// shipped with the site) and some Python code (a module of the worker adapter).
+// shipped with the site), a Hinglish text (samples/hinglish.txt: the UDHR has no Hinglish;
+// written for bytepair, everyday Hindi-English in Latin letters as the Hinglish course writes)
+// and some Python code (a module of the worker adapter).
 // Buttons only put text into the training box; nothing is fetched from another host.
 
 import { h } from "../dom.js";
@@ -19,6 +21,7 @@ export const SAMPLES = [
   { key: "ben", label: "বাংলা", lang: "bn" },
   { key: "urd", label: "اردو", lang: "ur" },
   { key: "pes_1", label: "فارسی", lang: "fa" },
+  { key: "hinglish", label: "Hinglish", lang: "hi-Latn" },
   { key: "code", label: "Python code", labelKey: "train.sample.code" },
 ];
 
@@ -41,6 +44,11 @@ export async function sampleText(key) {
   if (key === "code") {
     const res = await fetch(new URL("../py/playground/tokenize.py", import.meta.url));
     if (!res.ok) throw new Error(t("train.sample.codeError", { status: String(res.status) }));
+    return res.text();
+  }
+  if (key === "hinglish") {
+    const res = await fetch(new URL("../../samples/hinglish.txt", import.meta.url));
+    if (!res.ok) throw new Error(t("train.sample.textError", { status: String(res.status) }));
     return res.text();
   }
   const langs = await udhrSamples();

@@ -45,7 +45,15 @@ from .loading import (  # noqa: E402
 from .report import ReportSession  # noqa: E402
 from .state import get_tokenizer  # noqa: E402
 from .steps import steps_encode, steps_learn, steps_view  # noqa: E402
-from .teach import gallery, gallery_encodings, gallery_optional_encodings, side_by_side, token_story  # noqa: E402
+from .teach import (  # noqa: E402
+    gallery,
+    gallery_encodings,
+    gallery_optional_encodings,
+    lesson_encodings,
+    lessons,
+    side_by_side,
+    token_story,
+)
 from .tokenize import CountSession, chunk_jsonl, compare, count, decode_ids, describe, encode, encode_spans  # noqa: E402
 from .train import TrainSession, check_pattern, from_merges_json  # noqa: E402
 
@@ -73,6 +81,8 @@ __all__ = [
     "gallery",
     "gallery_encodings",
     "gallery_optional_encodings",
+    "lesson_encodings",
+    "lessons",
     "get_tokenizer",
     "load_model",
     "merges_table",

@@ -79,3 +79,15 @@ def gallery(ids_json: str = "") -> str:
     return dumps(
         bytepair.gallery.gallery_data(ids=json.loads(ids_json) if ids_json else None, get_encoding=get_tokenizer)
     )
+
+
+@exposed
+def lesson_encodings() -> str:
+    """JSON list of the encodings the lessons' facts use (the worker fetches their vocabularies first)."""
+    return dumps(bytepair.lessons.lesson_encodings())
+
+
+@exposed
+def lessons() -> str:
+    """JSON of ``bytepair.lessons.lessons_data()``: the courses' worked examples as links, with their facts."""
+    return dumps(bytepair.lessons.lessons_data(get_encoding=get_tokenizer))
