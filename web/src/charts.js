@@ -17,6 +17,17 @@ export function theme() {
   return getComputedStyle(document.documentElement).colorScheme === "dark" ? "dark" : "light";
 }
 
+/**
+ * Tick labels: a category axis's own labels; numbers as chart.js writes them, in the chart's
+ * locale, zero included (chart.js writes a bare ASCII "0" whatever the locale).
+ * (`this` is the scale: chart.js calls it as a method.)
+ */
+function tickLabel(value, index, ticks) {
+  if (this.type === "category") return this.getLabelForValue(value);
+  if (value === 0) return new Intl.NumberFormat(this.chart.options.locale).format(0);
+  return globalThis.Chart.Ticks.formatters.numeric.call(this, value, index, ticks);
+}
+
 function baseOptions() {
   const text = css("--text-muted");
   const grid = css("--border");
@@ -28,8 +39,8 @@ function baseOptions() {
     animation: false,
     plugins: { legend: { labels: { color: text } }, tooltip: { intersect: false, mode: "index" } },
     scales: {
-      x: { ticks: { color: text }, grid: { color: grid }, title: { color: text, display: true } },
-      y: { ticks: { color: text }, grid: { color: grid }, title: { color: text, display: true } },
+      x: { ticks: { color: text, callback: tickLabel }, grid: { color: grid }, title: { color: text, display: true } },
+      y: { ticks: { color: text, callback: tickLabel }, grid: { color: grid }, title: { color: text, display: true } },
     },
   };
 }
