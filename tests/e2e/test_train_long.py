@@ -115,6 +115,12 @@ def test_merges_table_is_windowed_and_scrolls_to_every_merge(page, site_url):
         _scroll_table(page, "end")
         seen = page.evaluate(_IN_VIEW)
         assert seen, (lang, seen)
+        strides = page.evaluate(
+            """() => { const tops = [...document.querySelectorAll('[data-testid="merges-body"] tr')].map(
+                          (tr) => tr.getBoundingClientRect().top);
+                       return [...new Set(tops.slice(1).map((t, i) => Math.round((t - tops[i]) * 10)))]; }"""
+        )
+        assert len(strides) == 1, (lang, "rows of one height", strides)
         assert seen[-1] == [n + 1, 256], (lang, seen[-1])
         rows = page.evaluate(_ROWS)
         assert len(rows) <= 80, (lang, len(rows))

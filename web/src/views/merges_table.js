@@ -40,8 +40,11 @@ export function windowedBody({ scroller, body, renderRow, all = 300, margin = 12
 
   const windowed = () => count > all;
   function measure() {
-    const r = body.rows[0]?.getBoundingClientRect().height;
-    if (r) rowH = r;
+    // the stride between two rows inside the body (with collapsed borders the first and last rows
+    // are half a border shorter than the others)
+    const [, a, b] = body.rows;
+    const r = b ? b.getBoundingClientRect().top - a.getBoundingClientRect().top : body.rows[0]?.offsetHeight;
+    if (r > 0) rowH = r;
   }
   function pad(tb, px) {
     tb.hidden = px <= 0;
@@ -52,7 +55,7 @@ export function windowedBody({ scroller, body, renderRow, all = 300, margin = 12
     let b = count;
     if (windowed()) {
       if (!rowH && count) {
-        body.replaceChildren(renderRow(0));
+        body.replaceChildren(...[0, 1, 2].filter((pos) => pos < count).map(renderRow));
         measure();
       }
       const h = rowH || 28;
