@@ -144,7 +144,7 @@ def test_test_files_do_not_import_each_other() -> None:
     """Helpers shared by test files live in helper modules (tests/e2e/helpers.py,
     tests/reference/, tests/hf_models.py, tests/corpora.py), not in another test
     file: importing a test file collects its tests twice in some runs and ties
-    unrelated files together (test_seams_page once imported test_playground)."""
+    unrelated files together (a test file once imported test_playground)."""
     import ast
     import pathlib
 

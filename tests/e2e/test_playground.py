@@ -311,7 +311,7 @@ def test_reload_keeps_trained_tokenizer_and_text(page, site_url):
     item = page.locator('[data-testid="saved-item"][data-tokenizer="kept"]')
     item.locator(
         '[data-action="downloads"]'
-    ).click()  # the download panel (tests/e2e/test_trainux.py checks all three files)
+    ).click()  # the download panel (tests/e2e/test_train_page.py checks all three files)
     with page.expect_download() as dl:
         item.get_by_role("button", name="Download kept as .tiktoken (tiktoken)").click()
     import tiktoken
