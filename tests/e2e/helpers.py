@@ -59,6 +59,7 @@ __all__ = [
     "udhr_text",
     "unavailable",
     "visible_error",
+    "wait_saved",
     "wait_ready",
     "wait_training_over",
 ]
@@ -245,6 +246,38 @@ def wait_training_over(page, timeout=120_000) -> None:
     page.wait_for_function(
         """() => ['done', 'stopped'].includes(document.body.dataset.training)
                  && document.body.dataset.trainSaving !== 'true'""",
+        timeout=timeout,
+    )
+
+
+def wait_saved(page, key: str, value: str | None = None, *, contains: str | None = None, timeout=30_000) -> None:
+    """Wait until the page's browser storage (IndexedDB ``bytepair-playground``, store ``texts``:
+    web/src/storage.js; the views save there after a short debounce) holds ``key``: equal to
+    ``value``, or containing ``contains``, or (neither given) any text. The signal to wait on
+    before a reload that must find what was typed."""
+    page.wait_for_function(
+        """async ([key, value, contains]) => {
+          const db = await new Promise((resolve) => {
+            const r = indexedDB.open('bytepair-playground');
+            r.onupgradeneeded = () => r.transaction.abort();  // not created by the page yet: leave it
+            r.onsuccess = () => resolve(r.result);
+            r.onerror = () => resolve(null);
+          });
+          if (!db) return false;
+          try {
+            const got = await new Promise((resolve) => {
+              const q = db.transaction('texts', 'readonly').objectStore('texts').get(key);
+              q.onsuccess = () => resolve(q.result);
+              q.onerror = () => resolve(undefined);
+            });
+            if (typeof got !== 'string') return false;
+            return value !== null ? got === value : contains !== null ? got.includes(contains) : true;
+          } finally {
+            db.close();
+          }
+        }""",
+        arg=[key, value, contains],
+        polling=100,
         timeout=timeout,
     )
 

@@ -188,7 +188,7 @@ def test_a_large_paste_in_tokenize_is_counted_kept_and_cleared(page, site_url):
     packed = link.split("&t=", 1)[1].split("&", 1)[0] if "&t=" in link else link.split("?t=", 1)[1].split("&", 1)[0]
     assert page.evaluate("(p) => LZString.decompressFromEncodedURIComponent(p)", packed) == text
     # a reload keeps it (saves are debounced)
-    page.wait_for_timeout(1500)
+    h.wait_saved(page, "tokenize", text)
     page.reload()
     h.wait_ready(page)
     check_big()
