@@ -2,6 +2,7 @@
 ``py/`` (for ``bytepair``, without installing it) importable; the ``adapter``
 fixture: the worker adapter package ``web/src/py/playground``."""
 
+import os
 import pathlib
 import sys
 
@@ -29,3 +30,12 @@ def adapter():
     import playground
 
     return playground
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (``python build.py test``: tools/testrun.py), the Pyodide stage first:
+    its few tests run for minutes in Node.js processes of their own, so the other worker goes
+    through the short tests meanwhile rather than waiting for it at the end. Every worker sorts
+    the same way (xdist checks that they collect the same order)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        items.sort(key=lambda item: item.get_closest_marker("pyodide") is None)  # stable: else as collected

@@ -9,6 +9,7 @@ The build and the server are the ones ``python build.py`` uses
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import pathlib
 import threading
 from collections.abc import Iterator
@@ -28,10 +29,18 @@ def served_site(*, isolate: bool = True) -> Iterator[tuple[str, pathlib.Path]]:
 
     A failed build fails the calling test with the build's message.
     """
-    try:
-        dist = build_site(quiet=True)
-    except BuildError as e:
-        pytest.fail(f"python build.py failed: {e}")
+    lock_path = pathlib.Path(__file__).resolve().parents[1] / ".cache" / "site-build.lock"
+    lock_path.parent.mkdir(exist_ok=True)
+    # one build at a time: pytest-xdist workers (BYTEPAIR_TEST_WORKERS) each start a server; the
+    # second waits here and then finds web/dist up to date
+    with open(lock_path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            dist = build_site(quiet=True)
+        except BuildError as e:
+            pytest.fail(f"python build.py failed: {e}")
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
     server = make_server("127.0.0.1", 0, directory=dist, quiet=True, isolate=isolate)
     thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
     thread.start()

@@ -11,6 +11,8 @@ import json
 import pytest
 
 import bytepair
+from bytepair import errors, steps
+from bytepair.pretokenize import check_pattern, compile_pattern
 
 TEXT = "low lower newest widest " * 20
 
@@ -141,3 +143,77 @@ def test_errors_pickle_with_their_fields():
         back = pickle.loads(pickle.dumps(e))
         assert type(back) is type(e) and str(back) == str(e)
         assert back.to_dict() == e.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "field"),
+    [
+        (("nope", "x", 1), {}, "mode"),
+        (("textbook", "low five", 1), {}, "text"),
+        (("textbook", "", 1), {}, "text"),
+        (("textbook", "low 5", 501), {}, "n_merges"),
+        (("textbook", "low 5", 1), {"tie_break": "best"}, "tie_break"),
+        (("bytes", "", 1), {}, "text"),
+        (("bytes", "abc", 1), {"pattern": "(unclosed"}, "pattern"),
+        (("bytes", "x" * (steps.MAX_TEXT_BYTES + 1), 1), {}, "text"),
+    ],
+)
+def test_learn_steps_errors_name_the_field(args, kwargs, field):
+    with pytest.raises(errors.BytepairError) as e:
+        steps.learn_steps(*args, **kwargs)
+    d = e.value.to_dict()
+    assert d["field"] == field and d["message"] and isinstance(e.value, ValueError)
+
+
+def test_step_out_of_range_names_the_step():
+    s = steps.learn_steps("textbook", "low 5", 2)
+    with pytest.raises(errors.ArgumentError) as e:
+        s.step(s.n_steps + 1)
+    assert e.value.field == "step"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "pos", "construct", "words"),
+    [
+        (r"a\p{Foo}+", 1, r"\p{Foo}", "not a known Unicode property"),
+        ("cl100k", None, "cl100k", "(?:cl100k)"),
+    ],
+)
+def test_pattern_error_carries_position_and_construct(pattern, pos, construct, words):
+    with pytest.raises(errors.PatternError) as e:
+        check_pattern(pattern)
+    d = e.value.to_dict()
+    assert d["type"] == "pattern" and d["field"] == "pattern"
+    assert d["construct"] == construct and words in d["message"]
+    if pos is not None:
+        # regex reports the fault where it notices it: at or after the property's start
+        assert d["pos"] is not None and d["pos"] >= pos
+    assert "gpt4o" not in d["message"] and len(d["message"]) < 300
+
+
+def test_unclosed_group_position_on_the_re_back_end():
+    with pytest.raises(errors.PatternError) as e:
+        compile_pattern("(ab", backend="re")
+    # stdlib re points at the unclosed "(" (re.error.pos), as does the translation
+    assert e.value.pos == 0 and e.value.reason
+
+
+def test_errors_of_the_core_api_name_their_field():
+    with pytest.raises(KeyError) as e:
+        bytepair.get_encoding("cl100")
+    d = e.value.to_dict()
+    assert d["type"] == "unknown_name" and "cl100k_base" in d["known"]
+    cases = [
+        (lambda: bytepair.train("abc", 12, pattern="none"), "vocab_size"),
+        (lambda: bytepair.train("abc", 300, pattern="none", min_frequency=0), "min_frequency"),
+        (lambda: bytepair.train("abc", 300, pattern="none", normalization="NFD"), "normalization"),
+        (lambda: bytepair.train("abc", 300, pattern="none", special_tokens=["<a>", "<a>"]), "special_tokens"),
+        (lambda: bytepair.train("abc", 300, pattern="cl100k"), "pattern"),
+    ]
+    for fn, field in cases:
+        with pytest.raises(ValueError) as e:
+            fn()
+        assert e.value.to_dict()["field"] == field, field
+    with pytest.raises(ValueError) as e:
+        bytepair.from_json('{"format": "bytepair", "version": 1, "pattern": null, "merges": [[1, 2], [1, 2]]}')
+    assert e.value.to_dict()["type"] == "tokenizer_file" and e.value.where == "merges[1]"

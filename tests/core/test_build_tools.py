@@ -18,6 +18,7 @@ import zipfile
 
 import pytest
 
+from tools import testrun
 from tools.buildutil import BuildError, pyodide_site_dir
 from tools.testrun import junit_counts
 from tools.udhr import DEFAULT_DIR, parse_declaration
@@ -144,7 +145,7 @@ def test_test_files_do_not_import_each_other() -> None:
     """Helpers shared by test files live in helper modules (tests/e2e/helpers.py,
     tests/reference/, tests/hf_models.py, tests/corpora.py), not in another test
     file: importing a test file collects its tests twice in some runs and ties
-    unrelated files together (test_seams_page once imported test_playground)."""
+    unrelated files together (a test file once imported test_playground)."""
     import ast
     import pathlib
 
@@ -418,3 +419,23 @@ def test_the_service_worker_lists_every_file_with_its_sri_hash_and_precaches_the
     _text, sw = written("aaaa")
     assert sw["files"]["wheels/bytepair-0.1.0-py3-none-any.whl"]["precache"] is True
     assert written("bbbb")[0] != written("aaaa")[0]
+
+
+def test_the_test_run_picks_its_workers(monkeypatch):
+    """`python build.py test`: pytest-xdist workers unless asked for one process (the env var, or
+    arguments that need the test in the foreground); the user's own -n wins."""
+    pytest.importorskip("xdist")
+    monkeypatch.delenv(testrun.WORKERS_ENV, raising=False)
+    monkeypatch.setattr(testrun.os, "cpu_count", lambda: 8)
+    monkeypatch.setattr(testrun, "DEFAULT_WORKERS", 2)
+    assert testrun.workers([]) == 2 and testrun.workers(["-m", "not slow and not e2e"]) == 2
+    for args in (["-n", "3"], ["-n3"], ["--numprocesses=4"], ["-s"], ["--pdb"], ["-p", "no:xdist"]):
+        assert testrun.workers(args) == 1, args
+    monkeypatch.setattr(testrun.os, "cpu_count", lambda: 1)
+    assert testrun.workers([]) == 1
+    monkeypatch.setenv(testrun.WORKERS_ENV, "1")
+    assert testrun.workers([]) == 1
+    monkeypatch.setenv(testrun.WORKERS_ENV, "3")
+    assert testrun.workers(["tests/core"]) == 1  # no more than the cores
+    monkeypatch.setattr(testrun.os, "cpu_count", lambda: 8)
+    assert testrun.workers(["tests/core"]) == 3

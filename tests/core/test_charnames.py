@@ -13,8 +13,11 @@ import unicodedata
 
 import pytest
 
+import bytepair
+from bytepair import charnames
 from bytepair.charnames import char_label, char_title, invisible_marks, text_label
 from bytepair.decoding import token_note, token_note_parts, token_to_display, token_to_label
+from tests import reference
 
 NAMED = [
     "\u200d",
@@ -140,3 +143,56 @@ def test_note_is_empty_for_plain_text_and_names_invalid_bytes():
     assert token_note("\u200d".encode()) == "⟨ZWJ⟩ = U+200D ZERO WIDTH JOINER."
     with pytest.raises(TypeError):
         token_note("text")
+
+
+def test_dotted_circle_is_the_unicode_one():
+    assert unicodedata.name(charnames.DOTTED_CIRCLE) == "DOTTED CIRCLE"
+
+
+@pytest.mark.parametrize(
+    "ch,want",
+    [
+        ("\u0301", True),  # COMBINING ACUTE ACCENT (Mn)
+        ("\u093f", True),  # DEVANAGARI VOWEL SIGN I (Mc)
+        ("\u20dd", True),  # COMBINING ENCLOSING CIRCLE (Me)
+        ("\ufe0f", False),  # VS16: a mark, but shown by name
+        ("\u034f", False),  # CGJ: likewise
+        ("e", False),
+        (" ", False),
+    ],
+)
+def test_needs_base_follows_the_general_category(ch, want):
+    assert charnames.needs_base(ch) is want
+
+
+def test_a_lone_accent_token_is_labelled_on_a_dotted_circle():
+    # tiktoken's own cl100k split of "café" typed with a combining accent: the accent is a token of its own
+    pytest.importorskip("tiktoken")
+    enc = reference.tiktoken_encoding("cl100k_base", bytepair.registry.load_ranks("cl100k_base"))
+    text = "cafe\u0301 naive"
+    pieces = [enc.decode_single_token_bytes(i) for i in enc.encode(text)]
+    assert b"\xcc\x81" in pieces, pieces
+    assert bytepair.token_to_label(b"\xcc\x81") == "\u25cc\u0301"
+    assert bytepair.token_to_label("e\u0301".encode()) == "e\u0301"  # a mark on its letter is left alone
+    starts, pos = [], 0
+    for p in pieces:
+        starts.append(pos)
+        pos += len(p.decode())
+    m = charnames.invisible_marks(text, token_starts=starts)
+    assert (m["start"], m["label"], m["base"]) == ([text.index("\u0301")], ["\u25cc"], [True])
+
+
+def test_invisible_marks_put_a_base_under_a_mark_at_a_token_start_only():
+    text = "cafe\u0301 x\u200d"
+    m = charnames.invisible_marks(text, token_starts=[0, 4])
+    assert m["start"] == [4, 7] and m["label"] == ["\u25cc", "ZWJ"] and m["base"] == [True, False]
+    assert "COMBINING ACUTE ACCENT" in m["title"][0]
+    # the bare name (for a page wording the rest in its language): code point and Unicode name
+    assert m["name"] == [f"U+{ord(c):04X} {unicodedata.name(c)}" for c in "\u0301\u200d"]
+    assert charnames.invisible_marks(text)["start"] == [7]  # no token starts: the accent is on its "e"
+
+
+def test_invisible_marks_utf16_positions():
+    text = "\U0001f600\u0301"  # an emoji (2 UTF-16 units), then a mark starting a token at unit 2
+    m = charnames.invisible_marks(text, units="utf16", token_starts=[2])
+    assert (m["start"], m["end"], m["base"]) == ([2], [3], [True])

@@ -19,6 +19,7 @@ db = pytest.importorskip("dask.bag")
 import bytepair
 from bytepair import cluster_count, corpus
 from bytepair.errors import ArgumentError
+from tests.hypothesis_profiles import examples
 from tests.reference.corpus_oracle import AWKWARD, oracle_counts
 
 SPECIALS = ["<|endoftext|>", "<|e|>"]
@@ -132,7 +133,7 @@ def _count_lists(parts, opts):
     return corpus.stitch_counts(zip(jobs, scans), rescan)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(
     parts=st.lists(
         st.lists(

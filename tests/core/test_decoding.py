@@ -19,11 +19,13 @@ from bytepair.decoding import (
     bytes_to_unicode,
     gpt2_unview,
     gpt2_view,
+    parse_token_ids,
     token_label_head,
     token_to_display,
     token_to_display_parts,
     token_to_label,
 )
+from bytepair.errors import ArgumentError
 from tests.hypothesis_profiles import examples
 
 # ---------------------------------------------------------------- StreamDecoder
@@ -207,3 +209,15 @@ def test_label_head_is_the_label_of_the_whole_characters_that_fit(text, max_byte
 def test_label_head_rejects_a_limit_below_one_character():
     with pytest.raises(ValueError):
         token_label_head(b"abc", 3)
+
+
+@pytest.mark.parametrize("text,item,n", [("1,2,,3", 3, 4), ("1,2,", 3, 3), (",1", 1, 2), ("[1, , 2]", 2, 3)])
+def test_empty_id_item_is_refused_by_position(text, item, n):
+    with pytest.raises(ArgumentError, match=f"Item {item} of the {n} comma-separated items is empty") as e:
+        parse_token_ids(text)
+    assert e.value.field == "ids"
+
+
+@pytest.mark.parametrize("text,want", [("1,2, 3", [1, 2, 3]), ("[1, 2]", [1, 2]), ("1 2", [1, 2]), ("", [])])
+def test_ids_that_parse(text, want):
+    assert parse_token_ids(text) == want

@@ -28,7 +28,7 @@ from bytepair.explain import (
     split_alternatives,
     token_story,
 )
-from tests import corpora
+from tests import corpora, reference
 from tests.hypothesis_profiles import examples
 
 ENCODINGS = ["gpt2", "cl100k_base", "o200k_base"]
@@ -454,3 +454,37 @@ def test_the_pages_english_piece_labels_are_pythons():
     assert en["story.lead.then_newlines"]["text"].format(label="other characters (not letters, digits or spaces)") == alternative_label(
         "punctuation", "!!\n"
     )
+
+
+def test_story_display_form_is_the_vocabularys_own_spelling():
+    # problem 7: Gemma 3's space token was shown with "GPT-2 form 'Ġ'"; its vocabulary spells it '▁'
+    from tests import hf_models
+
+    tok = hf_models.ours("gemma3")
+    ref = hf_models.reference("gemma3")
+    text = "hello world"
+    ids = ref.encode(text, add_special_tokens=False).ids
+    story = bytepair.token_story(tok, text, 1).to_dict()
+    assert story["id"] == ids[1]
+    assert story["vocab_form"] == {"kind": "vocab", "label": "in the vocabulary", "text": ref.id_to_token(ids[1])}
+    assert "\u0120" not in story["vocab_form"]["text"] and story["vocab_form"]["text"].startswith("\u2581")
+
+
+def test_story_display_form_of_a_rank_file_is_gpt2s():
+    story = bytepair.token_story(bytepair.get_encoding("cl100k_base"), "hello world", 1).to_dict()
+    assert story["vocab_form"] == {
+        "kind": "gpt2",
+        "label": "GPT-2 form",
+        "text": "\u0120world",
+    }  # GPT-2's byte-to-unicode: ' ' -> 'Ġ'
+
+
+def test_story_shows_a_lone_mark_on_a_dotted_circle():
+    pytest.importorskip("tiktoken")
+    enc = reference.tiktoken_encoding("cl100k_base", bytepair.registry.load_ranks("cl100k_base"))
+    text = "cafe\u0301 naive"
+    ids = enc.encode(text)
+    k = [enc.decode_single_token_bytes(i) for i in ids].index(b"\xcc\x81")  # tiktoken's lone-accent token
+    story = bytepair.token_story(bytepair.get_encoding("cl100k_base"), text, k)
+    assert story.id == ids[k] and story.text == "\u25cc\u0301"
+    assert story.to_dict()["hex"] == "cc81"  # the token itself is unchanged

@@ -15,6 +15,7 @@ import bytepair
 from bytepair import chunked, limits
 from bytepair.errors import ArgumentError
 from tests import hf_models
+from tests.hypothesis_profiles import examples
 from tests.reference import tiktoken_encoding
 
 pytest.importorskip("tiktoken")
@@ -148,7 +149,7 @@ _ALPHABET = st.sampled_from(list("ab xyz.!?\n\t,'0123") + ["日", "本", "é", "
 _TEXTS = st.lists(_ALPHABET, max_size=150).map("".join)
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=examples(60), derandomize=True)
 @given(
     text=_TEXTS,
     max_tokens=st.integers(8, 40),
@@ -169,7 +170,7 @@ def qwen():
     return hf_models.ours("qwen3"), hf_models.reference("qwen3")
 
 
-@settings(max_examples=30, deadline=None, derandomize=True)
+@settings(max_examples=examples(30), derandomize=True)
 @given(text=_TEXTS, max_tokens=st.integers(8, 40), overlap=st.integers(0, 6), add=st.booleans())
 def test_open_model_chunks_fit_and_join(qwen, text, max_tokens, overlap, add):
     tok, ref = qwen

@@ -7,6 +7,9 @@ Reference: ``mistral_common.tokens.tokenizers.tekken.Tekkenizer.from_file`` (PyP
 
 from __future__ import annotations
 
+import json
+import pathlib
+
 import pytest
 
 pytest.importorskip("mistral_common")
@@ -78,3 +81,22 @@ def test_malformed_files_raise_tokenizer_file_error():
     assert e.value.where == "config"
     with pytest.raises(TokenizerFileError):
         bytepair.from_tekken(b"not json")
+
+
+def test_tekken_special_switch_says_what_the_file_is():
+    # problem 9: Mistral NeMo's switch said "as this tokenizer.json's post-processor does" for a Tekken file
+    tekken = pytest.importorskip("mistral_common.tokens.tokenizers.tekken")
+    from tests.hf_models import tekken_path
+
+    p = tekken_path("240718")
+    ref = tekken.Tekkenizer.from_file(p)
+    words = bytepair.from_tekken(p).describe()["special_tokens_switch"]
+    bos = ref.id_to_piece(ref.bos_id)
+    assert ref.encode("hi", bos=True, eos=False)[0] == ref.bos_id  # what the switch says mistral-common adds
+    assert words == f"Add special tokens ({bos}), as mistral-common does for a Tekken file"
+    assert "tokenizer.json" not in words and "post-processor" not in words
+    # issue 21: a page in another language words it from its kind; in English, the same words
+    d = bytepair.from_tekken(p).describe()
+    en = json.loads((pathlib.Path(__file__).parents[2] / "web/src/locales/en.json").read_text(encoding="utf-8"))
+    form = en["messages"][f"tok.addSpecial.{d['special_tokens_switch_kind']}"]["en"]
+    assert form.replace("{bos}", d["bos_token"]) == words

@@ -20,6 +20,7 @@ import pytest
 import bytepair.tiktoken as bt
 from bytepair import registry
 from bytepair.errors import UnknownNameError
+from tests.hypothesis_profiles import examples
 from tests.reference import tiktoken_constructor
 
 NAMES = ["gpt2", "r50k_base", "p50k_base", "p50k_edit", "cl100k_base", "o200k_base", "o200k_harmony"]
@@ -294,7 +295,7 @@ def test_hypothesis_encode_equals_tiktoken(name):
     piece = st.one_of(st.text(max_size=12), st.sampled_from([*specials, " ", "\n", "'s", "12345", "  \t"]))
     options = st.sampled_from(OPTION_SETS[:5])
 
-    @hypothesis.settings(max_examples=40, deadline=None, derandomize=True)
+    @hypothesis.settings(max_examples=examples(40), derandomize=True)
     @hypothesis.given(parts=st.lists(piece, max_size=8), opts=options)
     def check(parts, opts):
         text = "".join(parts)

@@ -10,6 +10,9 @@
   collects console messages of type error and uncaught page errors (worker
   messages included), ``page.requested_urls`` every URL the context requested
   (worker fetches included), in order.
+* ``csp_free_page`` (function): a page (1280×800) whose context bypasses the page's
+  Content-Security-Policy, so axe-core can be injected as a script tag
+  (``helpers.axe_violations``); ``console_errors`` collects uncaught page errors.
 
 Helpers and constants the tests share are in ``tests/e2e/helpers.py``.
 Every test in this directory is marked ``e2e``.  Without Chromium or the
@@ -70,6 +73,19 @@ def page(browser):
     # the page's and its workers' requests; not the service worker's own (its precache for
     # offline use, once the page is ready: web/src/sw-core.js)
     context.on("request", lambda req: req.service_worker is None and pg.requested_urls.append(req.url))
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def csp_free_page(browser):
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    pg = context.new_page()
+    pg.console_errors = []
+    pg.on("pageerror", lambda exc: pg.console_errors.append(f"uncaught: {exc}"))
     try:
         yield pg
     finally:

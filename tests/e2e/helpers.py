@@ -1,6 +1,11 @@
 """Shared helpers of the Playwright end-to-end tests (tests/e2e): one module, so
 test files never import each other.
 
+Locales: ``LOCALES_DIR``, :func:`catalog` / :func:`messages` (a locale's catalog),
+``DIGIT_ZERO``, :func:`in_digits` / :func:`read_count` (counts in a locale's digits);
+axe-core: ``AXE``, ``AXE_TAGS``, :func:`axe_violations` (on a ``csp_free_page``,
+the fixture of conftest.py).
+
 Constants: ``ROOT``, ``DIST`` (the built ``web/dist``), ``CHROMIUM`` and
 ``CHROMIUM_ARGS`` (from ``tools/buildutil.py``, shared with the browser
 benchmarks), ``DEFAULT_TIMEOUT_MS`` (Playwright's default for actions and
@@ -13,9 +18,12 @@ predicate here is an arrow function, never an expression string.
 from __future__ import annotations
 
 import contextlib
+import functools
 import http.server
+import json
 import subprocess
 import threading
+import unicodedata
 
 import pytest
 
@@ -23,6 +31,15 @@ from tools.buildutil import CHROMIUM, CHROMIUM_ARGS, DIST, IS_CI, ROOT
 from tools.udhr import load_udhr
 
 __all__ = [
+    "AXE",
+    "AXE_TAGS",
+    "DIGIT_ZERO",
+    "LOCALES_DIR",
+    "axe_violations",
+    "catalog",
+    "in_digits",
+    "messages",
+    "read_count",
     "CHROMIUM",
     "CHROMIUM_ARGS",
     "DEFAULT_TIMEOUT_MS",
@@ -42,6 +59,7 @@ __all__ = [
     "udhr_text",
     "unavailable",
     "visible_error",
+    "wait_saved",
     "wait_ready",
     "wait_training_over",
 ]
@@ -51,6 +69,70 @@ __all__ = [
 DEFAULT_TIMEOUT_MS = 60_000
 #: How long a page may take to reach Ready (or an error), in ms.
 READY_TIMEOUT = 120_000
+
+
+#: The locale catalogs (web/src/locales/<code>.json).
+LOCALES_DIR = ROOT / "web" / "src" / "locales"
+#: axe-core, injected into pages whose context bypasses the CSP (``csp_free_page``).
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+#: The WCAG 2.1 A and AA rules of axe-core.
+AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
+#: Zero of each locale's count digits (Intl.NumberFormat defaults as Chromium's CLDR gives them).
+DIGIT_ZERO = {"en": "0", "ur": "0", "hi": "0", "hi-Latn": "0", "bn": "\u09e6", "fa": "\u06f0"}
+
+
+@functools.cache
+def _catalog_text(code: str) -> str:
+    return (LOCALES_DIR / f"{code}.json").read_text(encoding="utf-8")
+
+
+def catalog(code: str) -> dict:
+    """The locale's whole catalog (``{"locale", "messages", "glossary", ...}``), a fresh copy."""
+    return json.loads(_catalog_text(code))
+
+
+def messages(code: str) -> dict:
+    """The locale's messages: ``{key: {"en": source, "text": text or plural forms, ...}}``."""
+    return catalog(code)["messages"]
+
+
+def in_digits(n: int | str, code: str) -> str:
+    """``n`` (an int, or ASCII digits with separators, e.g. ``"1,234.5"``) in the locale's count
+    digits (:data:`DIGIT_ZERO`; separators kept), each digit checked by Python's ``unicodedata``."""
+    zero = ord(DIGIT_ZERO[code])
+    out = "".join(chr(zero + int(c)) if c.isdigit() else c for c in str(n))
+    assert all(unicodedata.decimal(o) == int(c) for o, c in zip(out, str(n)) if c.isdigit()), (n, code)
+    return out
+
+
+def read_count(shown: str, code: str) -> int:
+    """The number a page shows (group separators dropped), its digits checked to be the locale's."""
+    digits = [c for c in shown if unicodedata.category(c) == "Nd"]
+    assert digits, shown
+    zero = ord(DIGIT_ZERO[code])
+    assert all(zero <= ord(c) <= zero + 9 for c in digits), (shown, code)
+    return int("".join(str(unicodedata.decimal(c)) for c in digits))
+
+
+def axe_violations(page, root: str | None = None, *, tags=AXE_TAGS, also=frozenset()) -> list[dict]:
+    """axe-core's serious and critical violations (and those whose rule id is in ``also``) in the
+    element ``root`` (a CSS selector; None: the whole document), as shown now:
+    ``[{id, impact, nodes}]`` (``nodes``: up to 5, each its CSS target and the start of its
+    failure summary). Injects axe-core once per document; the page's context must bypass the
+    CSP (the ``csp_free_page`` fixture). Skips (CI: fails) without ``npm ci``."""
+    if not AXE.is_file():
+        unavailable(f"{AXE.relative_to(ROOT)} is missing: run `npm ci` (or `python build.py`)")
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        """async ([root, tags]) => {
+          const r = await axe.run(root ? document.querySelector(root) : document, { runOnly: { type: 'tag', values: tags } });
+          return r.violations.map((v) => ({ id: v.id, impact: v.impact,
+            nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ') + ' :: ' + (n.failureSummary || '').slice(0, 160)) }));
+        }""",
+        [root, list(tags)],
+    )
+    return [v for v in found if v["impact"] in ("serious", "critical") or v["id"] in also]
 
 
 def unavailable(reason: str) -> None:
@@ -164,6 +246,38 @@ def wait_training_over(page, timeout=120_000) -> None:
     page.wait_for_function(
         """() => ['done', 'stopped'].includes(document.body.dataset.training)
                  && document.body.dataset.trainSaving !== 'true'""",
+        timeout=timeout,
+    )
+
+
+def wait_saved(page, key: str, value: str | None = None, *, contains: str | None = None, timeout=30_000) -> None:
+    """Wait until the page's browser storage (IndexedDB ``bytepair-playground``, store ``texts``:
+    web/src/storage.js; the views save there after a short debounce) holds ``key``: equal to
+    ``value``, or containing ``contains``, or (neither given) any text. The signal to wait on
+    before a reload that must find what was typed."""
+    page.wait_for_function(
+        """async ([key, value, contains]) => {
+          const db = await new Promise((resolve) => {
+            const r = indexedDB.open('bytepair-playground');
+            r.onupgradeneeded = () => r.transaction.abort();  // not created by the page yet: leave it
+            r.onsuccess = () => resolve(r.result);
+            r.onerror = () => resolve(null);
+          });
+          if (!db) return false;
+          try {
+            const got = await new Promise((resolve) => {
+              const q = db.transaction('texts', 'readonly').objectStore('texts').get(key);
+              q.onsuccess = () => resolve(q.result);
+              q.onerror = () => resolve(undefined);
+            });
+            if (typeof got !== 'string') return false;
+            return value !== null ? got === value : contains !== null ? got.includes(contains) : true;
+          } finally {
+            db.close();
+          }
+        }""",
+        arg=[key, value, contains],
+        polling=100,
         timeout=timeout,
     )
 

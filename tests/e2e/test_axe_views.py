@@ -14,7 +14,6 @@ import pytest
 
 from tests.e2e import helpers as h
 
-AXE = h.ROOT / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 #: The training sample in another language than the page's: {page locale: (sample key, its lang)}.
 SAMPLE = {"en": ("urd", "ur"), "ur": ("ben", "bn"), "bn": ("urd", "ur")}
@@ -29,15 +28,7 @@ def _axe(page, where: str) -> list[dict]:
     """Serious and critical violations, and those of ALSO, on the page as shown now:
     [{where, id, impact, nodes}]."""
     h.settle(page)
-    found = page.evaluate(
-        """async (tags) => {
-          const r = await axe.run(document, { runOnly: { type: 'tag', values: tags } });
-          return r.violations.map((v) => ({ id: v.id, impact: v.impact,
-            nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' :: ' + (n.failureSummary || '').slice(0, 160)) }));
-        }""",
-        TAGS,
-    )
-    return [{"where": where, **v} for v in found if v["impact"] in ("serious", "critical") or v["id"] in ALSO]
+    return [{"where": where, **v} for v in h.axe_violations(page, tags=TAGS, also=ALSO)]
 
 
 def _tab(page, view: str) -> None:
@@ -45,23 +36,12 @@ def _tab(page, view: str) -> None:
     page.wait_for_selector(f"#view-{view}:not([hidden])")
 
 
-@pytest.fixture
-def axe_page(browser):
-    """A page whose context bypasses the CSP, so axe-core can be injected as a script tag."""
-    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
-    pg = context.new_page()
-    yield pg
-    context.close()
-
-
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("code", ["en", "ur", "bn"])
-def test_axe_finds_nothing_serious_on_any_view(axe_page, site_url, code, theme):
-    page = axe_page
+def test_axe_finds_nothing_serious_on_any_view(csp_free_page, site_url, code, theme):
+    page = csp_free_page
     page.goto(f"{site_url}?lang={code}&theme={theme}#train")
     h.wait_ready(page)
-    page.add_script_tag(path=str(AXE))
     bad: list[dict] = []
     # Train, after a run (the merges table and the chart), on a sample in another language
     key, lang = SAMPLE[code]

@@ -11,7 +11,6 @@ back with ``unicodedata.decimal``; texts from the catalogs in web/src/locales.
 from __future__ import annotations
 
 import json
-import unicodedata
 
 import pytest
 
@@ -19,66 +18,17 @@ from tests.e2e import helpers as h
 
 pytestmark = pytest.mark.e2e
 
-LOCALES_DIR = h.ROOT / "web" / "src" / "locales"
-AXE = h.ROOT / "node_modules" / "axe-core" / "axe.min.js"
-#: the script of each locale's count digits (Intl.NumberFormat defaults, web/README.md)
-DIGITS = {"en": "DIGIT", "ur": "DIGIT", "bn": "BENGALI DIGIT"}
-
-
-def messages(code: str) -> dict:
-    return json.loads((LOCALES_DIR / f"{code}.json").read_text(encoding="utf-8"))["messages"]
-
-
-def read_count(shown: str, code: str) -> int:
-    """The number a cell shows, its digits checked to be the locale's (group separators dropped)."""
-    digits = [c for c in shown if unicodedata.category(c) == "Nd"]
-    assert digits, shown
-    assert all(unicodedata.name(c).startswith(DIGITS[code]) for c in digits), shown
-    return int("".join(str(unicodedata.decimal(c)) for c in digits))
-
-
-def in_digits(n: int, code: str) -> str:
-    """n (under 1000: no grouping) in the locale's digits, each found by its Unicode name."""
-    prefix = DIGITS[code]
-    names = ["ZERO", "ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE"]
-    return "".join(unicodedata.lookup(f"{prefix} {names[int(d)]}") for d in str(n))
-
-
-@pytest.fixture
-def axe_page(browser):
-    """A page whose context bypasses the CSP, so axe-core can be injected as a script tag."""
-    context = browser.new_context(bypass_csp=True)
-    pg = context.new_page()
-    pg.console_errors = []
-    pg.on("pageerror", lambda exc: pg.console_errors.append(f"uncaught: {exc}"))
-    yield pg
-    context.close()
-
-
-def _axe_serious(page, root: str) -> list:
-    page.add_script_tag(path=str(AXE))
-    result = page.evaluate(
-        """async (root) => {
-          const r = await axe.run(document.querySelector(root), {
-            runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-          });
-          return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
-        }""",
-        root,
-    )
-    return [v for v in result if v["impact"] in ("serious", "critical")]
-
 
 @pytest.mark.parametrize(
     ("code", "width", "height"),
     [("ur", 1280, 800), ("ur", 390, 844), ("bn", 1280, 800), ("bn", 390, 844), ("en", 1280, 800)],
 )
-def test_compare_in_the_locale(axe_page, site_url, code, width, height):
-    page = axe_page
+def test_compare_in_the_locale(csp_free_page, site_url, code, width, height):
+    page = csp_free_page
     page.set_viewport_size({"width": width, "height": height})
     page.goto(f"{site_url}?lang={code}#compare")
     h.wait_ready(page)
-    msg = messages(code)
+    msg = h.messages(code)
     samples = json.loads((h.DIST / "samples" / "udhr.json").read_text(encoding="utf-8"))["languages"]
     page.wait_for_selector('#view-compare[data-compared]:not([data-compared=""])', timeout=120_000)
     page.wait_for_selector('[data-testid="compare-chart"][data-drawn="true"]')
@@ -90,15 +40,15 @@ def test_compare_in_the_locale(axe_page, site_url, code, width, height):
     done = msg["compare.done"]["text"]
     done = done["other"] if isinstance(done, dict) else done  # (4 tokenizers: "other" in en)
     assert page.text_content('[data-testid="compare-status"]') == done.replace(
-        "{texts}", in_digits(len(samples), code)
-    ).replace("{n}", in_digits(ticked, code))
+        "{texts}", h.in_digits(len(samples), code)
+    ).replace("{n}", h.in_digits(ticked, code))
     # counts as shown, in the locale's digits, equal to tiktoken's
     enc = h.tiktoken_for("cl100k_base")
     for sample in samples:
         if sample["code"] not in ("eng", "ben", "urd"):
             continue
         cell = page.locator(f'[data-code="{sample["code"]}"] [data-tokenizer="cl100k_base"][data-metric="tokens"]')
-        assert read_count(cell.text_content(), code) == len(enc.encode_ordinary(sample["text"])), sample["code"]
+        assert h.read_count(cell.text_content(), code) == len(enc.encode_ordinary(sample["text"])), sample["code"]
     # the chart's axis title in the locale (chart.js draws it on the canvas)
     y_title = page.evaluate(
         """() => { const c = Chart.getChart(document.querySelector('[data-testid="compare-chart"]'));
@@ -117,7 +67,7 @@ def test_compare_in_the_locale(axe_page, site_url, code, width, height):
     # nothing sticks out sideways (the wide table scrolls inside its own box)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     if width == 1280:
-        bad = _axe_serious(page, "#view-compare")
+        bad = h.axe_violations(page, "#view-compare")
         assert bad == [], bad
     # a malformed own text is refused in the locale's words (from the error's type)
     page.check('[data-testid="compare-source-custom"]')

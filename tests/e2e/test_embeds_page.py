@@ -15,10 +15,12 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 
 import pytest
 import regex
 
+from tests.e2e import helpers as h
 from tests.e2e.helpers import DIST, READY_TIMEOUT, udhr_text, wait_ready
 from tests.reference import tiktoken_pattern
 from tests.reference.slow_bpe import slow_train
@@ -184,5 +186,48 @@ def test_a_host_without_coop_coep_headers_is_isolated_by_the_service_worker(brow
                 wait_ready(page)
                 assert page.evaluate("async () => (await window.bytepair.ready).isolated") is True
                 assert page.locator('[data-testid="stop-hint"]').is_hidden()
+    finally:
+        context.close()
+
+
+def test_step_embed_follows_its_content_on_next_and_settings(browser, site_url):
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        started = time.monotonic()
+        page.goto(site_url + "examples/course.html")
+        frames = {
+            t: page.locator(f'iframe[data-testid="{t}"]').element_handle().content_frame()
+            for t in ("steps-frame", "compare-frame")
+        }
+        ready = {}
+        for t, f in frames.items():
+            h.wait_ready(f)
+            ready[t] = time.monotonic() - started
+        print(
+            f"\ncourse page: ready after {ready['steps-frame']:.1f} s (steps) and {ready['compare-frame']:.1f} s (compare)"
+        )
+        steps = frames["steps-frame"]
+        steps.wait_for_function("() => document.querySelector('#view-steps').dataset.shown", timeout=h.READY_TIMEOUT)
+        h.settle(steps)
+        time.sleep(0.5)
+        iframe = page.locator('iframe[data-testid="steps-frame"]')
+        before = iframe.evaluate("(el) => el.getBoundingClientRect().height")
+        steps.click('[data-testid="steps-next"]')
+        steps.wait_for_function("() => document.querySelector('#view-steps').dataset.step === '1'")
+        steps.click('[data-testid="steps-next"]')
+        steps.locator('[data-testid="steps-setup"] summary').click()
+        h.settle(steps)
+        time.sleep(0.5)
+        # issue 19: the frame follows its content (no height lock: a locked frame hid what grew
+        # in a nested scroll with no cue)
+        content = steps.evaluate("() => document.documentElement.scrollHeight")
+        iframe.page.wait_for_function(
+            "([el, want]) => Math.abs(el.getBoundingClientRect().height - want) <= 2",
+            arg=[iframe.element_handle(), content],
+        )
+        after = iframe.evaluate("(el) => el.getBoundingClientRect().height")
+        assert after > before, (before, after)
     finally:
         context.close()

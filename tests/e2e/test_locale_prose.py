@@ -12,40 +12,26 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 import xml.etree.ElementTree as ET
 
 import pytest
 
 from tests.e2e import helpers as h
 
-LOCALES_DIR = h.ROOT / "web" / "src" / "locales"
-AXE = h.ROOT / "node_modules" / "axe-core" / "axe.min.js"
 SVG = "{http://www.w3.org/2000/svg}"
 PREFIXES = ("story.", "gallery.", "side.", "teach.")
 TEXT = "Pneumonoultramicroscopic strawberries"
-ZERO = {"en": "0", "ur": "0", "bn": "\u09e6"}
 # names, not English words: tokenizers, formats, tools, people (kept in every language)
 NAMES = re.compile(r"\b(\w*\d\w*|GPT|BPE|UTF|SVG|PNG|UDHR|Python|tiktoken|minbpe|Sennrich|hex|id)\b")
-
-
-def catalog(code: str) -> dict:
-    return json.loads((LOCALES_DIR / f"{code}.json").read_text(encoding="utf-8"))["messages"]
-
-
-def in_digits(n: int, code: str) -> str:
-    out = "".join(chr(ord(ZERO[code]) + int(d)) for d in str(n))
-    assert all(unicodedata.decimal(c) == int(d) for c, d in zip(out, str(n)))
-    return out
 
 
 def english_left(shown: str, code: str) -> list[tuple[str, str]]:
     """The English fragments of this view's keys (the text between placeholders) found in `shown`,
     unless the locale's own text for that key has them too (a term the course keeps)."""
     # a glossary term alone (token, merge, vocab...) is the course's own word in bn and ur
-    terms = set(json.loads((LOCALES_DIR / f"{code}.json").read_text(encoding="utf-8"))["glossary"])
+    terms = set(h.catalog(code)["glossary"])
     left = []
-    for key, entry in catalog(code).items():
+    for key, entry in h.messages(code).items():
         if not key.startswith(PREFIXES) or entry.get("keep"):
             continue
         own = json.dumps(entry["text"], ensure_ascii=False)
@@ -68,33 +54,10 @@ def _said(page, sel: str) -> str:
     )
 
 
-@pytest.fixture
-def csp_free_page(browser):
-    """A page whose context bypasses the CSP, so axe-core can be injected as a script tag."""
-    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
-    pg = context.new_page()
-    yield pg
-    context.close()
-
-
-def _axe(page, sel: str) -> list[dict]:
-    page.add_script_tag(path=str(AXE))
-    found = page.evaluate(
-        """async (sel) => {
-          const r = await axe.run(document.querySelector(sel), {
-            runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-          });
-          return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
-        }""",
-        sel,
-    )
-    return [v for v in found if v["impact"] in ("serious", "critical")]
-
-
 @pytest.mark.parametrize("code", ["en", "ur", "bn"])
 def test_story_gallery_and_picture_in_the_locale(csp_free_page, site_url, code):
     page = csp_free_page
-    messages = catalog(code)
+    messages = h.messages(code)
     enc = h.tiktoken_for("cl100k_base")
     ids = enc.encode_ordinary(TEXT)
     page.goto(f"{site_url}?lang={code}#tokenize")
@@ -126,7 +89,7 @@ def test_story_gallery_and_picture_in_the_locale(csp_free_page, site_url, code):
         assert enc.encode_single_token(joined) == merged  # the rank of the pair's bytes, tiktoken's
         i = next(j for j in range(len(parts) - 1) if parts[j : j + 2] == [left, right])
         parts[i : i + 2] = [merged]
-        assert step == in_digits(n, code)  # a count: the locale's digits
+        assert step == h.in_digits(n, code)  # a count: the locale's digits
         # an id: ASCII (in a right-to-left sentence isolated, U+2068 ... U+2069)
         assert rank.strip("\u2068\u2069").replace("\u2068", "").replace("\u2069", "") == messages["story.rank"][
             "text"
@@ -135,7 +98,7 @@ def test_story_gallery_and_picture_in_the_locale(csp_free_page, site_url, code):
     story = _said(page, '[data-testid="token-story"]')
     assert messages["story.stopped"]["text"] in story
     assert messages["story.title"]["text"].split("{")[0] in story
-    bad = _axe(page, '[data-testid="token-story"]')
+    bad = h.axe_violations(page, '[data-testid="token-story"]')
     assert bad == [], bad
     if code == "en":
         return
@@ -147,7 +110,7 @@ def test_story_gallery_and_picture_in_the_locale(csp_free_page, site_url, code):
     svg = ET.fromstring(open(d.value.path(), "rb").read())
     assert svg.get("{http://www.w3.org/XML/1998/namespace}lang") == code
     drawn = "\n".join((t.text or "") for t in svg.iter() if t.tag in (f"{SVG}text", f"{SVG}title"))
-    assert in_digits(len(ids), code) in drawn
+    assert h.in_digits(len(ids), code) in drawn
     assert english_left(drawn + "\n" + _said(page, '[data-testid="tokens-picture"]'), code) == []
 
     # --- a gallery entry: the language premium, its numbers tiktoken's in the locale's digits
@@ -160,7 +123,7 @@ def test_story_gallery_and_picture_in_the_locale(csp_free_page, site_url, code):
     )
     english = page.input_value('[data-testid="tokenize-text"]')
     for name in ("cl100k_base", "o200k_base", "gpt2"):
-        assert in_digits(len(h.tiktoken_for(name).encode_ordinary(english)), code) in explanation.text_content()
+        assert h.in_digits(len(h.tiktoken_for(name).encode_ordinary(english)), code) in explanation.text_content()
     # the words around the texts (the rows themselves show the example's English text)
     shown = _said(
         page, '[data-testid="gallery"], [data-testid="sbs-panel"] :is(.sbs-switch, .field > .label, .hint, table)'

@@ -20,9 +20,6 @@ import pytest
 from bytepair.decoding import token_note_parts
 from tests.e2e import helpers as h
 
-LOCALES_DIR = h.ROOT / "web" / "src" / "locales"
-AXE = h.ROOT / "node_modules" / "axe-core" / "axe.min.js"
-
 
 def _locales() -> dict[str, str]:
     """{code: dir} as web/src/i18n.js's LOCALES lists them."""
@@ -31,28 +28,15 @@ def _locales() -> dict[str, str]:
 
 
 LOCALES = _locales()
-#: Zero of each locale's count digits (Intl.NumberFormat defaults as Chromium's CLDR gives them).
-DIGIT_ZERO = {"en": "0", "ur": "0", "hi": "0", "hi-Latn": "0", "bn": "\u09e6", "fa": "\u06f0"}
 TEXT = "Hello, world! سلام دنیا। হ্যালো"  # under 1000 tokens, characters, bytes: no grouping
-
-
-def catalog(code: str) -> dict:
-    return json.loads((LOCALES_DIR / f"{code}.json").read_text(encoding="utf-8"))
-
-
-def in_digits(n: int, code: str) -> str:
-    zero = DIGIT_ZERO[code]
-    out = "".join(chr(ord(zero) + int(d)) for d in str(n))
-    assert all(unicodedata.decimal(c) == int(d) for c, d in zip(out, str(n)))
-    return out
 
 
 def test_catalogs_cover_every_key_with_the_same_english_source():
     assert set(LOCALES) == {"en", "ur", "fa", "bn", "hi", "hi-Latn"}
-    assert {p.stem for p in LOCALES_DIR.glob("*.json")} == set(LOCALES)
-    en = catalog("en")
+    assert {p.stem for p in h.LOCALES_DIR.glob("*.json")} == set(LOCALES)
+    en = h.catalog("en")
     for code in LOCALES:
-        c = catalog(code)
+        c = h.catalog(code)
         assert c["locale"] == code
         assert c["messages"].keys() == en["messages"].keys(), code
         assert c["glossary"].keys() == en["glossary"].keys(), code
@@ -92,7 +76,7 @@ def test_tokenize_in_each_locale(page, site_url, code):
     html = page.evaluate("() => [document.documentElement.lang, document.documentElement.dir]")
     assert html == [code, LOCALES[code]]
     assert page.input_value('[data-testid="lang-picker"]') == code
-    messages = catalog(code)["messages"]
+    messages = h.catalog(code)["messages"]
     # every marked element of the shell and Tokenize says the locale's text, not the English source
     shown = page.evaluate(
         """() => [...document.querySelectorAll('header [data-i18n], .tabbar [data-i18n], footer [data-i18n], #view-tokenize [data-i18n]')].map((el) => [el.dataset.i18n, el.textContent.trim()])"""
@@ -109,8 +93,8 @@ def test_tokenize_in_each_locale(page, site_url, code):
     for key, value in labels:
         assert value == messages[key]["text"], key
     # counts in the locale's digits, from tiktoken's count; ids stay ASCII
-    assert page.text_content('[data-testid="count-tokens"]') == in_digits(len(ids), code)
-    assert page.text_content('[data-testid="count-chars"]') == in_digits(len(TEXT), code)
+    assert page.text_content('[data-testid="count-tokens"]') == h.in_digits(len(ids), code)
+    assert page.text_content('[data-testid="count-chars"]') == h.in_digits(len(TEXT), code)
     page.check('[data-testid="toggle-ids"]')
     page.wait_for_selector(".tok-id")
     # (a box of tokens sharing one character lists their ids space-separated)
@@ -136,7 +120,7 @@ def test_language_menu_switches_without_reload_and_is_remembered(page, site_url)
     assert [u.rsplit("/", 2)[-2:] for u in fetched if "/locales/" in u] == [["locales", "fa.json"]], fetched
     assert [u for u in fetched if any(w in u for w in ("pyodide", "worker", ".whl", ".html"))] == [], fetched
     assert page.evaluate("() => document.documentElement.dir") == "rtl"
-    assert page.text_content("#tab-tokenize").strip() == catalog("fa")["messages"]["tab.tokenize"]["text"]
+    assert page.text_content("#tab-tokenize").strip() == h.catalog("fa")["messages"]["tab.tokenize"]["text"]
     assert (
         page.text_content('[data-testid="count-tokens"]')[0]
         in "\u06f0\u06f1\u06f2\u06f3\u06f4\u06f5\u06f6\u06f7\u06f8\u06f9"
@@ -161,30 +145,11 @@ def test_a_language_chosen_in_the_menu_wins_over_the_links_lang(page, site_url):
     assert page.evaluate("() => [document.documentElement.lang, document.documentElement.dir]") == ["bn", "ltr"]
 
 
-@pytest.fixture
-def csp_free_page(browser):
-    """A page whose context bypasses the CSP, so axe-core can be injected as a script tag."""
-    context = browser.new_context(bypass_csp=True)
-    pg = context.new_page()
-    yield pg
-    context.close()
-
-
 @pytest.mark.parametrize("code", ["en", "ur", "bn"])
 def test_axe_on_tokenize(csp_free_page, site_url, code):
     page = csp_free_page
-    page.set_viewport_size({"width": 1280, "height": 800})
     _open(page, site_url, code)
-    page.add_script_tag(path=str(AXE))
-    result = page.evaluate(
-        """async () => {
-          const r = await axe.run(document.querySelector('#view-tokenize'), {
-            runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-          });
-          return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
-        }"""
-    )
-    bad = [v for v in result if v["impact"] in ("serious", "critical")]
+    bad = h.axe_violations(page, "#view-tokenize")
     # in right to left nothing sticks out sideways (the page scrolls only down)
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     if code == "ur":  # for a person to look at: build/screenshots/ (git-ignored)
@@ -240,7 +205,7 @@ def test_errors_are_worded_from_their_type_in_the_locale(page, site_url):
                          catch (e) { return [e.type, e.field, e.message]; } }"""
     )
     assert err is not None and err[0] == "argument" and err[1] == "ids"
-    lead = catalog("bn")["messages"]["error.argument"]["text"].split("{field}")[0]
+    lead = h.catalog("bn")["messages"]["error.argument"]["text"].split("{field}")[0]
     assert shown.text_content().startswith(lead + "ids")
     # a broken tokenizer.json: worded from the error's reason and values (line, column as the json
     # module finds them), with the file's name; and the loader's status line
@@ -254,8 +219,10 @@ def test_errors_are_worded_from_their_type_in_the_locale(page, site_url):
         files=[{"name": "bad.json", "mimeType": "application/json", "buffer": broken.encode()}],
     )
     page.wait_for_selector('[data-error-for="loadfile"]:not(:empty)')
-    sentence = catalog("bn")["messages"]["error.tokenizer_file.json_syntax"]["text"]
-    sentence = sentence.replace("{line}", in_digits(ref.lineno, "bn")).replace("{column}", in_digits(ref.colno, "bn"))
+    sentence = h.catalog("bn")["messages"]["error.tokenizer_file.json_syntax"]["text"]
+    sentence = sentence.replace("{line}", h.in_digits(ref.lineno, "bn")).replace(
+        "{column}", h.in_digits(ref.colno, "bn")
+    )
     assert page.text_content('[data-error-for="loadfile"]') == f"bad.json: {sentence}"
     # Chat's formats: labels worded from Python's parts (chat_formats.LABEL_FORMS), not Python's English
     from bytepair import chat_formats
@@ -263,7 +230,7 @@ def test_errors_are_worded_from_their_type_in_the_locale(page, site_url):
     page.click('[role="tab"][data-view="chat"]')
     page.wait_for_selector('[data-testid="chat-format"] option[value="chatml-o200k"]', state="attached")
     f = chat_formats.find_format("chatml-o200k")
-    want = catalog("bn")["messages"]["chat.label.chatml"]["text"]
+    want = h.catalog("bn")["messages"]["chat.label.chatml"]["text"]
     want = want.replace("{models}", f["label_models"]).replace("{encoding}", f["label_encoding"])
     assert page.text_content('[data-testid="chat-format"] option[value="chatml-o200k"]') == want
     assert page.console_errors == []
@@ -304,15 +271,15 @@ def test_rtl_numbers_context_line_counts_and_regex_read_in_order(page, site_url)
     # tiktoken's bytes), and the detail line reads right to left
     page.locator("#view-tokenize .tok-group.has-note").first.click()
     box_ids = page.locator("#view-tokenize .tok-group.has-note").first.get_attribute("data-ids")
-    words = catalog(code)["messages"]
+    words = h.catalog(code)["messages"]
 
     def worded(part):
         if part["kind"] == "char":
             return words["detail.note.char"]["text"].format(label=f"\u2068{part['shown']}\u2069", title=part["title"])
         return words[f"detail.note.{part['kind']}"]["text"].format(
             hex=f"\u2068<{part['hex']}>\u2069",
-            n=in_digits(part.get("n", 0), code),
-            need=in_digits(part.get("need", 0), code),
+            n=h.in_digits(part.get("n", 0), code),
+            need=h.in_digits(part.get("need", 0), code),
         )
 
     notes = [
@@ -329,7 +296,7 @@ def test_rtl_numbers_context_line_counts_and_regex_read_in_order(page, site_url)
     # the context-window line: its counts are isolates (tiktoken's count in the locale's digits)
     line = page.locator('[data-testid="context-line"]')
     line.wait_for(state="visible")
-    assert f"\u2068{in_digits(len(ids), code)}\u2069" in line.text_content()
+    assert f"\u2068{h.in_digits(len(ids), code)}\u2069" in line.text_content()
     # a seven-digit count fits its card on a phone (was cut at the card's edge)
     fits = page.evaluate(
         """() => [...document.querySelectorAll('#view-tokenize .counts dd')].map((dd) => {
@@ -358,7 +325,7 @@ def test_rtl_numbers_context_line_counts_and_regex_read_in_order(page, site_url)
         bad,
     )
     assert err is not None and err[0] == "pattern" and err[1] is not None and err[2]
-    want = catalog(code)["messages"]["error.pattern.at"]["text"]
-    want = want.replace("{pos}", in_digits(err[1] + 1, code)).replace("{reason}", f"\u2068{err[2]}\u2069")
+    want = h.catalog(code)["messages"]["error.pattern.at"]["text"]
+    want = want.replace("{pos}", h.in_digits(err[1] + 1, code)).replace("{reason}", f"\u2068{err[2]}\u2069")
     assert shown == want
     assert page.console_errors == []

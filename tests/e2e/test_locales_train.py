@@ -17,22 +17,9 @@ import pytest
 
 from tests.e2e import helpers as h
 
-LOCALES_DIR = h.ROOT / "web" / "src" / "locales"
-AXE = h.ROOT / "node_modules" / "axe-core" / "axe.min.js"
-DIGIT_ZERO = {"en": "0", "ur": "0", "bn": "\u09e6"}
 SAMPLE = {"ur": "urd", "bn": "ben"}  # each course's language among Train's samples (UDHR)
 VOCAB = 300  # 44 merges
 COUNTS = {"low": 5, "lower": 2, "newest": 6, "widest": 3}  # Step through's default textbook input
-
-
-def catalog(code: str) -> dict:
-    return json.loads((LOCALES_DIR / f"{code}.json").read_text(encoding="utf-8"))["messages"]
-
-
-def digits(n: int | str, code: str) -> str:
-    """``n`` (an int, or digits and separators as ASCII) in the locale's count digits."""
-    zero = ord(DIGIT_ZERO[code])
-    return "".join(chr(zero + int(c)) if c.isdigit() else c for c in str(n))
 
 
 def form(entry: dict, n: int) -> str:
@@ -86,7 +73,7 @@ def english_left(page, view: str, code: str) -> list[str]:
         view,
     )
     left = []
-    for key, entry in catalog(code).items():
+    for key, entry in h.messages(code).items():
         if not key.startswith(("train.", "steps.")) or entry.get("keep"):
             continue
         forms = entry["en"].values() if isinstance(entry["en"], dict) else [entry["en"]]
@@ -101,7 +88,7 @@ def english_left(page, view: str, code: str) -> list[str]:
 def marked_in_catalog(page, view: str, code: str) -> int:
     """Check that every data-i18n element and data-i18n-attr attribute under ``view`` shows the
     locale's text; returns how many were checked."""
-    messages = catalog(code)
+    messages = h.messages(code)
     shown = page.evaluate(
         """(view) => [...document.querySelectorAll(`${view} [data-i18n]`)].map((el) => [el.dataset.i18n, el.textContent.trim()])""",
         view,
@@ -136,8 +123,7 @@ def test_train_and_steps_in_the_course_language(page, site_url, code):
     from tests.reference.slow_bpe import slow_train_steps
 
     regex = pytest.importorskip("regex")
-    messages = catalog(code)
-    page.set_viewport_size({"width": 1280, "height": 800})
+    messages = h.messages(code)
     page.goto(f"{site_url}?lang={code}")
     h.wait_ready(page)
 
@@ -157,10 +143,10 @@ def test_train_and_steps_in_the_course_language(page, site_url, code):
     assert n == VOCAB - 256
     progress = plain(page.text_content('[data-testid="train-progress-text"]'))
     done = re.escape(form(messages["train.progress.done"], n))
-    done = done.replace(re.escape("{n}"), digits(n, code)).replace(re.escape("{time}"), ".+?")
+    done = done.replace(re.escape("{n}"), h.in_digits(n, code)).replace(re.escape("{time}"), ".+?")
     assert re.match(done, progress), (done, progress)
     bpt = len(text.encode("utf-8")) / steps[-1].n_tokens
-    ratio = fill(messages["train.progress.ratio"]["text"], bpt=digits(f"{bpt:.2f}", code))
+    ratio = fill(messages["train.progress.ratio"]["text"], bpt=h.in_digits(f"{bpt:.2f}", code))
     assert ratio in progress, (ratio, progress)
     assert fill(messages["train.progress.saved"]["text"], name=f"course-{code}") in progress.replace(
         "\u2068", ""
@@ -168,14 +154,14 @@ def test_train_and_steps_in_the_course_language(page, site_url, code):
     # the newest merge first; its pair count in the locale's digits, its id in ASCII
     first_row = page.locator('[data-testid="merges-body"] tr').first
     assert first_row.locator("td").first.text_content() == str(steps[-1].new_id)
-    assert first_row.locator("td").last.text_content() == digits(f"{steps[-1].count:,}", code)
+    assert first_row.locator("td").last.text_content() == h.in_digits(f"{steps[-1].count:,}", code)
     note = plain(page.text_content('[data-testid="merges-note"]'))
-    assert note == fill(messages["train.note.all"]["text"], n=digits(n, code))
+    assert note == fill(messages["train.note.all"]["text"], n=h.in_digits(n, code))
     saved = page.locator(f'[data-tokenizer="course-{code}"]')
     assert (
         saved.locator(".hint")
         .text_content()
-        .startswith(fill(form(messages["train.saved.merges"], n), n=digits(n, code)))
+        .startswith(fill(form(messages["train.saved.merges"], n), n=h.in_digits(n, code)))
     )
     assert saved.locator('[data-action="delete"]').text_content() == messages["train.delete"]["text"]
     assert marked_in_catalog(page, "#view-train", code) >= 30
@@ -191,14 +177,14 @@ def test_train_and_steps_in_the_course_language(page, site_url, code):
     line = page.locator('[data-testid="steps-merge"]')
     assert json.loads(line.get_attribute("data-pair")) == [left, right]
     said = plain(line.text_content())
-    assert said.startswith(fill(messages["steps.merge.head"]["text"], n=digits(1, code))), said
-    assert fill(form(messages["steps.merge.count"], count), n=digits(count, code)) in said, said
-    assert fill(form(messages["steps.merge.tie.first"], ties), n=digits(ties, code)) in said, said
+    assert said.startswith(fill(messages["steps.merge.head"]["text"], n=h.in_digits(1, code))), said
+    assert fill(form(messages["steps.merge.count"], count), n=h.in_digits(count, code)) in said, said
+    assert fill(form(messages["steps.merge.tie.first"], ties), n=h.in_digits(ties, code)) in said, said
     position = plain(page.text_content('[data-testid="steps-position"]'))
     n_steps = page.evaluate("() => Number(document.querySelector('#view-steps').dataset.learned.split(':')[1])")
-    assert position == fill(messages["steps.position"]["text"], step=digits(1, code), n=digits(n_steps, code))
+    assert position == fill(messages["steps.position"]["text"], step=h.in_digits(1, code), n=h.in_digits(n_steps, code))
     chosen = page.locator('[data-testid="steps-pairs-body"] tr.chosen td.num')
-    assert chosen.text_content() == digits(count, code)
+    assert chosen.text_content() == h.in_digits(count, code)
     assert marked_in_catalog(page, "#view-steps", code) >= 40
     assert english_left(page, "#view-steps", code) == []
     if code == "ur":
@@ -223,7 +209,7 @@ def test_train_and_steps_in_the_course_language(page, site_url, code):
     page.select_option('[data-testid="lang-picker"]', "en")
     page.wait_for_function("() => document.documentElement.lang === 'en'")
     assert page.evaluate("() => window.sameDocument") is True
-    english = catalog("en")
+    english = h.messages("en")
     progress = page.text_content('[data-testid="train-progress-text"]')
     assert progress.startswith(f"Done: {n} merges in "), progress
     assert page.text_content('[data-testid="train-samples"] .hint') == english["train.sample.lead"]["text"]
@@ -231,33 +217,9 @@ def test_train_and_steps_in_the_course_language(page, site_url, code):
     assert page.console_errors == []
 
 
-@pytest.fixture
-def csp_free_page(browser):
-    """A page whose context bypasses the CSP, so axe-core can be injected as a script tag."""
-    context = browser.new_context(bypass_csp=True)
-    pg = context.new_page()
-    yield pg
-    context.close()
-
-
-def _axe(page, selector: str) -> list[dict]:
-    """axe-core's serious and critical WCAG 2.x A/AA violations under ``selector``."""
-    result = page.evaluate(
-        """async (selector) => {
-          const r = await axe.run(document.querySelector(selector), {
-            runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-          });
-          return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
-        }""",
-        selector,
-    )
-    return [v for v in result if v["impact"] in ("serious", "critical")]
-
-
 @pytest.mark.parametrize("code", ["en", "ur", "bn"])
 def test_axe_on_train_and_steps(csp_free_page, site_url, code):
     page = csp_free_page
-    page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(f"{site_url}?lang={code}")
     h.wait_ready(page)
     page.click('[data-sample="eng"]')
@@ -266,12 +228,11 @@ def test_axe_on_train_and_steps(csp_free_page, site_url, code):
     page.click('[data-testid="train-button"]')
     h.wait_training_over(page)
     h.settle(page)
-    page.add_script_tag(path=str(AXE))
-    bad_train = _axe(page, "#view-train")
+    bad_train = h.axe_violations(page, "#view-train")
     page.click("#tab-steps")
     page.wait_for_selector('#view-steps[data-learned]:not([data-learned=""])')
     page.click('[data-testid="steps-next"]')
     page.wait_for_selector('#view-steps[data-shown$=":1"]')
     h.settle(page)
-    bad_steps = _axe(page, "#view-steps")
+    bad_steps = h.axe_violations(page, "#view-steps")
     assert (bad_train, bad_steps) == ([], []), (bad_train, bad_steps)

@@ -311,7 +311,7 @@ def test_reload_keeps_trained_tokenizer_and_text(page, site_url):
     item = page.locator('[data-testid="saved-item"][data-tokenizer="kept"]')
     item.locator(
         '[data-action="downloads"]'
-    ).click()  # the download panel (tests/e2e/test_trainux.py checks all three files)
+    ).click()  # the download panel (tests/e2e/test_train_page.py checks all three files)
     with page.expect_download() as dl:
         item.get_by_role("button", name="Download kept as .tiktoken (tiktoken)").click()
     import tiktoken
@@ -330,7 +330,7 @@ def test_reload_keeps_trained_tokenizer_and_text(page, site_url):
         )
         == expected
     )
-    page.wait_for_timeout(600)  # the text is saved after a short debounce
+    h.wait_saved(page, "train", text)  # the text is saved after a short debounce
     page.reload()
     page.wait_for_function("() => document.body.dataset.pyodide === 'ready'", timeout=h.READY_TIMEOUT)
     page.wait_for_selector('[data-testid="saved-item"][data-tokenizer="kept"]')

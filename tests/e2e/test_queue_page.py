@@ -120,7 +120,7 @@ def test_a_5mb_saved_text_is_counted_after_a_reload(page, site_url):
     n = len(enc.encode_ordinary(text))
     h.paste(page, "tokenize-text", text)
     page.wait_for_selector('[data-testid="tokenize-big-text"]:not([hidden])')
-    page.wait_for_timeout(3000)  # saves are debounced
+    h.wait_saved(page, "tokenize", text)  # saves are debounced
     page.reload()  # (while the first count may still run: the new page has a worker of its own)
     h.wait_ready(page)
     t0 = page.evaluate("() => performance.now()")

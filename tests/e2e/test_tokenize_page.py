@@ -1,25 +1,29 @@
-"""Issue 11, the Tokenize / Compare / phones / course-page half, in Chromium.
+"""The Tokenize view in Chromium: ids of newline tokens on their token's line,
+invisible characters shown by name (chips, detail, decode, merges), UTF-8 fragments
+explained in place, right-to-left tokens isolated, the phone layout (tabs, merges
+table, touch hints, the special-token label, the token detail wrapping between
+words) and the desktop's keyboard hints, the special-token switch's wording
+(p50k_base, Mistral's Tekken files, DeepSeek V3's tokenizer.json), ids -> text and
+copying ids, a lone combining mark on a dotted circle, and tokenizer files refused or
+named (a deeply nested JSON, a ``.tiktoken`` file loaded as a tokenizer.json).
 
-Each test is a regression test of one finding of issue 11 and fails without
-its fix: ids of newline tokens that wrapped to the next line (item 4),
-invisible characters shown as empty chips (item 5), the clipped Compare table
-(item 7), the phone layout, partial UTF-8 tokens explained in place,
-right-to-left rows, embeds whose height jumped, and the Tokenize extras
-(p50k_base, the special-token switch, ids -> text, copying ids).
-
-Expected ids and texts come from tiktoken (built offline from the rank files)
-and from Python's ``unicodedata``; layout checks measure the page's boxes.
-The page's Content-Security-Policy forbids eval: predicates are arrow functions.
+Regression tests of issue 11 and of testers' findings, each failing without its fix.
+Expected ids and texts come from tiktoken (built offline from the rank files),
+tokenizers / mistral-common and Python's ``unicodedata``; layout checks measure the
+page's boxes. The page's Content-Security-Policy forbids eval: predicates are arrow
+functions.
 """
 
 from __future__ import annotations
 
 import json
-import time
+import pathlib
 import unicodedata
 
 import pytest
 
+import bytepair
+from tests import hf_models
 from tests.e2e import helpers as h
 
 pytestmark = pytest.mark.e2e
@@ -163,76 +167,6 @@ def _lead_fragment(b: bytes) -> bool:
 # --- item 7: the Compare table scrolls with the language pinned and says so --------
 
 
-def check_compare_table(target) -> None:
-    target.wait_for_function(
-        "() => document.querySelector('#view-compare').dataset.compared > 0", timeout=h.READY_TIMEOUT
-    )
-    h.settle(target)
-    wrap = target.locator(".compare-wrap")
-    info = wrap.evaluate("(w) => ({sw: w.scrollWidth, cw: w.clientWidth})")
-    hint = target.locator('[data-testid="compare-scroll-hint"]')
-    if info["sw"] <= info["cw"] + 1:
-        assert hint.is_hidden()
-        return
-    assert hint.is_visible() and "scroll sideways" in hint.text_content()
-    wrap.evaluate("(w) => { w.scrollLeft = w.scrollWidth; }")
-    target.wait_for_function("() => { const w = document.querySelector('.compare-wrap'); return w.scrollLeft > 0; }")
-    h.settle(target)
-    geo = wrap.evaluate("""(w) => {
-        const box = w.getBoundingClientRect();
-        const th = w.querySelector('tbody th[scope=row]').getBoundingClientRect();
-        const cells = w.querySelectorAll('tbody tr:first-child td');
-        const last = cells[cells.length - 1].getBoundingClientRect();
-        return {left: box.left, right: box.right, thLeft: th.left, thRight: th.right, lastLeft: last.left, lastRight: last.right};
-    }""")
-    assert abs(geo["thLeft"] - geo["left"]) <= 2, geo  # the language column stays pinned at the left edge
-    assert geo["lastRight"] <= geo["right"] + 1 and geo["lastLeft"] >= geo["thRight"] - 1, (
-        geo
-    )  # the last column comes into view
-    assert "scroll back" in hint.text_content()
-
-
-@pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
-def test_compare_table_pins_the_language_column_and_hints_it_scrolls(browser, site_url, width, height):
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
-    page = context.new_page()
-    try:
-        h.open_ready(page, site_url, "compare")
-        check_compare_table(page)
-        if width == 1280:
-            # the o200k premium column is reachable (issue 11: it was hidden)
-            assert page.locator('[data-tokenizer="o200k_base"][data-metric="premium"]').count() > 0
-        else:
-            # narrow screens: one language per row of a horizontal bar chart, readable labels
-            axis = page.evaluate(
-                "() => Chart.getChart(document.querySelector('[data-testid=\"compare-chart\"]')).options.indexAxis"
-            )
-            assert axis == "y"
-            # the numbers get the width: the script sits under the language name
-            shown = page.evaluate(
-                "() => getComputedStyle(document.querySelector('tbody th[scope=row]'), '::after').content"
-            )
-            assert shown == '"Latin"'  # English, the baseline, sorted first
-    finally:
-        context.close()
-
-
-def test_compare_table_in_the_course_embed_scrolls_with_the_language_pinned(browser, site_url):
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
-    page = context.new_page()
-    try:
-        page.goto(site_url + "examples/course.html")
-        frame = page.locator('iframe[data-testid="compare-frame"]').element_handle().content_frame()
-        h.wait_ready(frame)
-        check_compare_table(frame)
-        # the o200k columns the lesson asks about exist and can be brought into view
-        assert frame.locator('[data-tokenizer="o200k_base"][data-metric="premium"]').count() == 44
-    finally:
-        context.close()
-
-
 # --- phones ---------------------------------------------------------------------
 
 
@@ -283,49 +217,6 @@ def test_desktop_keeps_the_keyboard_hints(page, site_url):
 
 
 # --- course page: stable embed height, runtime loads ---------------------------------
-
-
-def test_step_embed_follows_its_content_on_next_and_settings(browser, site_url):
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
-    page = context.new_page()
-    try:
-        started = time.monotonic()
-        page.goto(site_url + "examples/course.html")
-        frames = {
-            t: page.locator(f'iframe[data-testid="{t}"]').element_handle().content_frame()
-            for t in ("steps-frame", "compare-frame")
-        }
-        ready = {}
-        for t, f in frames.items():
-            h.wait_ready(f)
-            ready[t] = time.monotonic() - started
-        print(
-            f"\ncourse page: ready after {ready['steps-frame']:.1f} s (steps) and {ready['compare-frame']:.1f} s (compare)"
-        )
-        steps = frames["steps-frame"]
-        steps.wait_for_function("() => document.querySelector('#view-steps').dataset.shown", timeout=h.READY_TIMEOUT)
-        h.settle(steps)
-        time.sleep(0.5)
-        iframe = page.locator('iframe[data-testid="steps-frame"]')
-        before = iframe.evaluate("(el) => el.getBoundingClientRect().height")
-        steps.click('[data-testid="steps-next"]')
-        steps.wait_for_function("() => document.querySelector('#view-steps').dataset.step === '1'")
-        steps.click('[data-testid="steps-next"]')
-        steps.locator('[data-testid="steps-setup"] summary').click()
-        h.settle(steps)
-        time.sleep(0.5)
-        # issue 19: the frame follows its content (no height lock: a locked frame hid what grew
-        # in a nested scroll with no cue)
-        content = steps.evaluate("() => document.documentElement.scrollHeight")
-        iframe.page.wait_for_function(
-            "([el, want]) => Math.abs(el.getBoundingClientRect().height - want) <= 2",
-            arg=[iframe.element_handle(), content],
-        )
-        after = iframe.evaluate("(el) => el.getBoundingClientRect().height")
-        assert after > before, (before, after)
-    finally:
-        context.close()
 
 
 # --- Tokenize extras -------------------------------------------------------------
@@ -386,66 +277,6 @@ def test_p50k_special_token_switch_copy_and_decode(browser, site_url):
 # --- large pastes: Tokenize keeps a big text out of its textarea, as Train does ---
 
 
-def _wait_count(page, tokenizer: str, n: int) -> None:
-    page.wait_for_function(
-        "(want) => document.querySelector('#view-tokenize').dataset.encoded === want",
-        arg=f"{tokenizer}:{n}",
-        timeout=300_000,
-    )
-
-
-def test_a_large_paste_in_tokenize_is_counted_kept_and_cleared(page, site_url):
-    """Issue 11 "Large pastes": with MBs in the Tokenize textarea every tab click and keystroke
-    took seconds. A ~1 MB paste must be held outside the textarea (a summary with its size shows
-    instead), counted like tiktoken counts it, carried by the share link, kept across a reload,
-    and Clear gives the empty box back."""
-    h.open_ready(page, site_url, "tokenize")
-    page.wait_for_function("() => (document.querySelector('#view-tokenize').dataset.encoded || '').length")
-    d = h.load_udhr()
-    base = "\n".join(d[c].text for c in sorted(d))
-    text = (base * (1_000_000 // len(base) + 1))[:1_000_000]
-    n = len(h.tiktoken_for("cl100k_base").encode_ordinary(text))
-    size = len(text.encode("utf-8"))
-    h.paste(page, "tokenize-text", text)
-
-    def check_big() -> None:
-        page.wait_for_selector('[data-testid="tokenize-big-text"]:not([hidden])')
-        assert page.locator('[data-testid="tokenize-text"]').is_hidden()
-        assert page.evaluate("() => document.querySelector('[data-testid=\"tokenize-text\"]').value") == ""
-        assert page.text_content('[data-testid="tokenize-big-text-info"]').startswith(f"{size / 1024 / 1024:.2f} MB")
-        _wait_count(page, "cl100k_base", n)
-        assert page.text_content('[data-testid="count-tokens"]') == f"{n:,}"
-        assert page.text_content('[data-testid="count-chars"]') == f"{len(text):,}"
-        assert page.text_content('[data-testid="count-bytes"]') == f"{size:,}"
-        # only the first tokens are drawn (issue 11: "render tokens only for what is on screen"); the count is whole
-        drawn = page.evaluate(
-            "() => [...document.querySelectorAll('#view-tokenize [data-testid=\"token\"]')]"
-            ".reduce((k, e) => k + e.dataset.ids.split(',').length, 0)"
-        )
-        assert 0 < drawn <= 5000 < n, (drawn, n)
-        assert page.text_content('[data-testid="tokens-note"]') == f"Showing the first {drawn:,} of {n:,} tokens."
-
-    check_big()
-    # the share link carries the text as it did when the textarea held it (under links.MAX_LINK_TEXT)
-    page.click('[data-testid="share-button"]')
-    link = page.input_value('[data-testid="share-link"]')
-    page.keyboard.press("Escape")
-    packed = link.split("&t=", 1)[1].split("&", 1)[0] if "&t=" in link else link.split("?t=", 1)[1].split("&", 1)[0]
-    assert page.evaluate("(p) => LZString.decompressFromEncodedURIComponent(p)", packed) == text
-    # a reload keeps it (saves are debounced)
-    page.wait_for_timeout(1500)
-    page.reload()
-    h.wait_ready(page)
-    check_big()
-    # Clear gives the box back
-    page.click('[data-testid="tokenize-big-text"] [data-action="clear-big-text"]')
-    assert page.locator('[data-testid="tokenize-text"]').is_visible()
-    assert page.locator('[data-testid="tokenize-big-text"]').is_hidden()
-    assert page.text_content('[data-testid="count-chars"]') == "0"
-    page.locator('[data-testid="tokenize-text"]').press_sequentially("hello world")
-    _wait_count(page, "cl100k_base", len(h.tiktoken_for("cl100k_base").encode_ordinary("hello world")))
-
-
 def test_persian_tokens_read_right_to_left_and_stay_isolated(page, site_url):
     """Tester bug 3: the list read left to right, so a Persian word's tokens came out letter-reversed."""
     h.open_ready(page, site_url, "tokenize")
@@ -469,3 +300,156 @@ def test_persian_tokens_read_right_to_left_and_stay_isolated(page, site_url):
         "(els) => els.map((e) => e.getBoundingClientRect().left)"
     )
     assert boxes[0] < boxes[1]
+
+
+DEEP = ("[" * 100_000 + "]" * 100_000).encode()  # /tmp/tester/bad/deep.json
+
+
+def test_deeply_nested_json_is_refused_without_a_crash(page, site_url):
+    crashes = []
+    page.on("console", lambda m: "fatal error" in m.text and crashes.append(m.text))
+    h.open_ready(page, site_url, "tokenize")
+    page.set_input_files(
+        '[data-testid="load-tokenizer-file"]',
+        files=[{"name": "deep.json", "mimeType": "application/json", "buffer": DEEP}],
+    )
+    page.wait_for_function("() => document.querySelector('[data-error-for=\"loadfile\"]')?.textContent")
+    message = page.text_content('[data-error-for="loadfile"]')
+    assert "deep.json" in message and "nested too deeply" in message, message
+    assert "RangeError" not in message
+    assert "restarted" not in page.text_content('[data-testid="status-text"]')
+    assert not crashes, crashes
+
+
+def test_a_lone_combining_mark_is_drawn_on_a_dotted_circle(page, site_url):
+    h.open_ready(page, site_url, "tokenize")
+    page.select_option('[data-testid="tokenize-tokenizer"]', "gpt2")
+    text = "cafe\u0301 naive \u0301alone"
+    h.set_text(page, "tokenize-text", text)
+    enc = h.tiktoken_for("gpt2")
+    page.wait_for_function(
+        "(want) => document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded === want",
+        arg=f"gpt2:{len(enc.encode(text))}",
+    )
+    bases = page.locator('[data-testid="tokens"] .mark-base')
+    assert bases.count() == 2  # both accents begin a token (GPT-2: two byte tokens each)
+    for k in range(2):
+        el = bases.nth(k)
+        assert el.text_content() == "\u0301"  # the real text, for copying
+        assert el.evaluate("(e) => getComputedStyle(e, '::before').content") == '"\u25cc"'
+        assert el.evaluate("(e) => e.getBoundingClientRect().width") > 4  # it takes room: not invisible
+
+
+def test_mistral_switch_words_a_tekken_file_as_one(page, site_url):
+    h.open_ready(page, site_url, "tokenize")
+    page.select_option('[data-testid="tokenize-tokenizer"]', "mistral-nemo")
+    page.wait_for_function(
+        "() => (document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded || '').startsWith('mistral-nemo:')",
+        timeout=120_000,
+    )
+    words = page.text_content('[data-testid="special-what"]')
+    assert "Tekken file" in words and "tokenizer.json" not in words, words
+
+
+def test_special_tokens_label_wraps_as_text_on_a_phone(browser, site_url):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        h.open_ready(page, site_url, "tokenize")
+        # the words after the <code> wrap back to the left edge of the words before it (one text
+        # block), not into a column of their own right of the code
+        lefts = page.evaluate(
+            """() => {
+                const label = document.querySelector('[data-testid="specials-switch"]');
+                const code = label.querySelector('code');
+                const range = (node) => { const r = document.createRange(); r.selectNodeContents(node); return r; };
+                // the words are the spans around the <code> (each a catalog entry since issue 21)
+                const before = range(code.previousElementSibling).getClientRects()[0].left;
+                const after = [...range(code.nextElementSibling).getClientRects()].map((r) => r.left);
+                return { before, after, code: code.getBoundingClientRect().right };
+            }"""
+        )
+        assert min(lefts["after"]) <= lefts["before"] + 1, lefts
+    finally:
+        context.close()
+
+
+def test_deepseek_switch_says_it_follows_the_tokenizer_json(page, site_url):
+    text = "Hello world, 你好"
+    ref = hf_models.reference(hf_models.SITE_KEYS["deepseek_v3"])
+    # tokenizers, from the same tokenizer.json: its post-processor adds nothing
+    n = len(ref.encode(text, add_special_tokens=True).ids)
+    assert n == len(ref.encode(text, add_special_tokens=False).ids)
+    h.open_ready(page, site_url, "tokenize")
+    h.set_text(page, "tokenize-text", text)
+    page.select_option('[data-testid="tokenize-tokenizer"]', "deepseek_v3")
+    page.wait_for_function(
+        "(want) => document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded === want",
+        arg=f"deepseek_v3:{n}",
+        timeout=120_000,
+    )
+    h.settle(page)
+    switch = page.text_content('[data-testid="special-toggle"]')
+    assert "none in this tokenizer.json's post-processor" in switch, switch
+    assert "as the model's tokenizer does" not in switch and "none for this tokenizer" not in switch
+    page.click('[data-testid="tokenizer-info"] summary')
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"tokenizer-info\"]').dataset.tokenizer === 'deepseek_v3'"
+    )
+    info = page.text_content('[data-testid="tokenizer-info-list"]')
+    assert "transformers 4.x" in info and "add_bos_token" in info, info
+
+
+def test_a_tiktoken_file_loaded_as_tokenizer_json_is_named(page, site_url):
+    from bytepair.tiktoken_file import read_tiktoken_bytes
+
+    data = read_tiktoken_bytes(pathlib.Path(bytepair.__file__).parent / "data" / "r50k_base.tiktoken.gz")
+    h.open_ready(page, site_url, "tokenize")
+    page.set_input_files(
+        '[data-testid="load-tokenizer-file"]',
+        files=[{"name": "r50k_base.tiktoken", "mimeType": "application/octet-stream", "buffer": data}],
+    )
+    page.wait_for_function("() => document.querySelector('[data-error-for=\"loadfile\"]')?.textContent")
+    message = page.text_content('[data-error-for="loadfile"]')
+    assert "tiktoken rank file" in message and "not valid JSON" not in message, message
+
+
+def test_token_detail_wraps_between_words_on_a_phone(browser, site_url):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        enc = h.tiktoken_for("cl100k_base")
+        text = "the fish 😀🎉 the fox jumps over"
+        h.open_ready(page, site_url, "tokenize")
+        page.select_option('[data-testid="tokenize-tokenizer"]', "cl100k_base")
+        h.set_text(page, "tokenize-text", text)
+        page.wait_for_function(
+            "(want) => document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded === want",
+            arg=f"cl100k_base:{len(enc.encode(text))}",
+        )
+        page.locator('[data-testid="tokens"] .tok-group').nth(3).click()  # 🎉: three byte tokens
+        detail = page.locator('[data-testid="token-detail"]')
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=\"token-detail\"]').textContent.includes('UTF-8 bytes')"
+        )
+        geo = detail.evaluate("""(el) => {
+            const box = el.getBoundingClientRect();
+            // every word of letters lies on one line: a range over it has one box
+            const split = [];
+            const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+                for (const m of n.data.matchAll(/[A-Za-z]{2,}/g)) {
+                    const r = document.createRange();
+                    r.setStart(n, m.index);
+                    r.setEnd(n, m.index + m[0].length);
+                    if (r.getClientRects().length > 1) split.push(m[0]);
+                }
+            }
+            return { scroll: el.scrollWidth, client: el.clientWidth, right: box.right, split };
+        }""")
+        assert geo["scroll"] <= geo["client"] and geo["right"] <= 390, geo
+        assert not geo["split"], geo
+    finally:
+        context.close()

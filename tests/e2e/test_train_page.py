@@ -120,7 +120,10 @@ def test_missing_tokenizer_warning_stays_while_the_fallback_is_shown(page, site_
     assert page.text_content('[data-testid="count-tokens"]') == str(n)
     # typing keeps the note (the fallback is still shown) ...
     h.set_text(page, "tokenize-text", text + " more")
-    page.wait_for_timeout(600)
+    more = len(h.tiktoken_for("cl100k_base").encode(text + " more"))
+    page.wait_for_function(
+        "(n) => document.querySelector('[data-testid=\"count-tokens\"]').textContent === n", arg=str(more)
+    )  # counted again: rendered with the new text
     assert note.is_visible()
     # ... choosing a tokenizer ends that state, and the note with it
     page.select_option('[data-testid="tokenize-tokenizer"]', "gpt2")
@@ -133,7 +136,7 @@ def test_empty_text_train_error_is_not_erased(page, site_url):
     h.set_text(page, "train-text", "")
     page.get_by_role("button", name="Train", exact=True).click()
     assert "empty" in h.visible_error(page, "train-text-error")
-    page.wait_for_timeout(1500)  # past the text's save to browser storage
+    h.wait_saved(page, "train", "")  # past the text's save to browser storage
     assert page.locator('[data-testid="train-text-error"]').is_visible()
     assert page.text_content(PROGRESS) == "Not started: see the message above."
 
@@ -228,7 +231,10 @@ def test_choices_and_the_last_run_survive_a_reload(page, site_url):
     page.check('[data-testid="compare-source-custom"]')
     page.get_by_role("tab", name="Tokenize").click()
     page.select_option('[data-testid="tokenize-tokenizer"]', "kept-bpe")
-    page.wait_for_timeout(1000)  # (saves are debounced)
+    # (saves are debounced)
+    h.wait_saved(page, "steps", contains=json.dumps("hug 10\npug 5\npun 12"))
+    h.wait_saved(page, "compare-source", "custom")
+    h.wait_saved(page, "tokenize-tokenizer", "kept-bpe")
     page.reload()
     h.wait_ready(page)
     page.wait_for_function("() => document.querySelector('[data-testid=\"tokenize-tokenizer\"]').value === 'kept-bpe'")
@@ -539,7 +545,7 @@ def test_a_reload_on_train_does_not_tokenize_before_training(page, site_url):
     h.set_text(page, "tokenize-text", "hug pug pun " * 2000)
     page.wait_for_function("() => document.querySelector('#view-tokenize').dataset.encoded")
     page.get_by_role("tab", name="Train").click()
-    page.wait_for_timeout(1000)  # (saves are debounced)
+    h.wait_saved(page, "tokenize", "hug pug pun " * 2000)  # (saves are debounced)
     page.add_init_script(RECORD_CALLS)
     page.reload()
     h.wait_ready(page)
