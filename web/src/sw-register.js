@@ -95,15 +95,16 @@
   // <html data-update="ready"> and window.bytepairUpdate() (the page's "Reload" prompt, main.js),
   // which lets the new worker take over and reloads every page of the old build together.
   var watchUpdates = function (reg) {
+    var announced = false;
     var announce = function () {
-      if (!reg.waiting || !sw.controller) return; // (a first install activates at once: nothing to update)
+      if (!reg.waiting || !sw.controller || announced) return; // (a first install activates at once)
+      announced = true;
+      // whichever page of this build chose Reload, every one of them reloads when the new worker
+      // takes over: none stays open on the new worker with the old build's code
+      sw.addEventListener("controllerchange", function () {
+        location.reload();
+      });
       window.bytepairUpdate = function () {
-        var reloaded = false;
-        sw.addEventListener("controllerchange", function () {
-          if (reloaded) return;
-          reloaded = true;
-          location.reload();
-        });
         if (reg.waiting) reg.waiting.postMessage({ type: "skip-waiting" });
       };
       root.dataset.update = "ready";
