@@ -6,7 +6,7 @@
 // <html lang dir> for the locale i18n.js chooseLocale picks (?lang=, the remembered choice,
 // navigator.languages), starts fetching that catalog (i18n.js adopts the request), and keeps the
 // page hidden (<html data-i18n-pending>, styles.css) until the document is parsed and the catalog
-// is here, then words the marked elements (data-i18n, data-i18n-attr) itself, before the page's
+// is here, then words the marked elements (data-i18n, data-i18n-attr, data-i18n-first) itself, before the page's
 // modules have loaded; <html data-view-pending> hides the views until the one the fragment names
 // (#tokenize) is selected. At most PENDING_MAX_MS hidden: a catalog that fails leaves English.
 // Also starts the Python worker right away (it starts Python before the page's
@@ -112,9 +112,9 @@
             var m = cat.messages && cat.messages[key];
             return m && typeof m.text === "string" && m.text.indexOf("{") < 0 ? m.text : null;
           };
-          var els = document.querySelectorAll("[data-i18n]");
+          var els = document.querySelectorAll("[data-i18n], [data-i18n-first]"); // first: the status line, once
           for (var k = 0; k < els.length; k++) {
-            var words = text(els[k].getAttribute("data-i18n"));
+            var words = text(els[k].getAttribute("data-i18n") || els[k].getAttribute("data-i18n-first"));
             if (words !== null) els[k].textContent = words;
           }
           var withAttrs = document.querySelectorAll("[data-i18n-attr]");
