@@ -19,7 +19,8 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
                                         "bytepair" / "adapter": their wheel files, "vocab_url": "vocab/",
                                         "vocab_files": {file: bytes}, "data_dir_env",
                                         "lazy": {"chat": [markupsafe, jinja2 wheel files]},
-                                        "boot_bytes": {path: bytes} of the runtime, stdlib, wheels, ...};
+                                        "boot_bytes": {path: bytes} of the runtime, stdlib, wheels,
+                                        "boot_br_bytes": {path: bytes of its .br copy}, ...};
                                         the worker installs ``install`` with
                                         ``pyodide.loadPackage`` (no micropip) at boot,
                                         ``lazy.chat`` when a chat template is first rendered
@@ -496,7 +497,12 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
     # the sizes of what a start downloads, for the status line's "x of y MB" (worker.js, issue 20)
     boot_files = [manifest["stdlib"], f"pyodide/{info['pyodide']}/pyodide.asm.wasm"]
     boot_files += ["wheels/" + file for file in manifest["install"]]
-    manifest["boot_bytes"] = {rel: (DIST / rel).stat().st_size for rel in boot_files if (DIST / rel).is_file()}
+    boot_files = [rel for rel in boot_files if (DIST / rel).is_file()]
+    manifest["boot_bytes"] = {rel: (DIST / rel).stat().st_size for rel in boot_files}
+    # ... and their brotli copies' sizes: the status line's total before the server says
+    # (Content-Length), so it does not start at the unencoded 18 MB
+    packed = precompress.step_precompress(out, boot_files, forget=False, place=False)
+    manifest["boot_br_bytes"] = {rel: packed[rel]["br"] for rel in boot_files if packed.get(rel, {}).get("br")}
     out.write("wheels/manifest.json", (json.dumps(manifest, indent=1) + "\n").encode())
     info["wheels"] = {name: file.split("-")[1] for name, file in wheels.items()}
     info["bytepair"] = info["wheels"]["bytepair"]

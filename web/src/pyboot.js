@@ -161,9 +161,10 @@ export async function startPyodide(loadPyodide, options, snapshot, site, mark = 
  *   `everyMs` while bytes arrive, and once when a file ends; loaded and total in bytes on the wire
  *   (loaded: each file's wire size times the fraction of its bytes read)
  * @param {{everyMs?: number}} [options]
- * @returns {{expect: (href: string, bytes: number) => void, drop: (href: string) => void,
+ * @returns {{expect: (href: string, bytes: number, wire?: number) => void, drop: (href: string) => void,
  *   wrap: (fetchFn: typeof fetch) => typeof fetch, totals: () => {loaded: number, total: number}}}
- *   expect: count the file at `href` (absolute URL) of `bytes` bytes (its unencoded size);
+ *   expect: count the file at `href` (absolute URL) of `bytes` bytes (its unencoded size; `wire`:
+ *   the expected size on the wire until the response says, e.g. its brotli copy's);
  *   drop: it will not be downloaded after all
  */
 export function createDownloadMeter(onChange, { everyMs = 100 } = {}) {
@@ -199,8 +200,8 @@ export function createDownloadMeter(onChange, { everyMs = 100 } = {}) {
   }
   return {
     totals,
-    expect(href, bytes) {
-      if (!files.has(href)) files.set(href, { raw: bytes, wire: bytes, read: 0 });
+    expect(href, bytes, wire = bytes) {
+      if (!files.has(href)) files.set(href, { raw: bytes, wire, read: 0 });
     },
     drop(href) {
       if (files.delete(href)) changed(true);
@@ -212,7 +213,9 @@ export function createDownloadMeter(onChange, { everyMs = 100 } = {}) {
         const f = files.get(href);
         if (!f || !res.ok || !res.body) return res;
         const length = Number(res.headers.get("content-length"));
-        if (res.headers.get("content-encoding") && length > 0) f.wire = length;
+        const encoded = res.headers.get("content-encoding");
+        if (encoded && length > 0) f.wire = length;
+        else if (!encoded) f.wire = f.raw;
         count(res.clone(), f).catch(() => {});
         return res;
       };

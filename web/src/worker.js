@@ -13,14 +13,7 @@ import * as Comlink from "../vendor/comlink.mjs";
 import { loadPyodide, version as pyodideVersion, PYODIDE_DIR } from "./pyodide-runtime.js";
 import { BytepairError, installErrorTransfer } from "./errors.js";
 import { callPython } from "./pycall.js";
-import {
-  chooseSnapshot,
-  createDownloadMeter,
-  measureMbps,
-  snapshotPays,
-  startPyodide,
-  usableSnapshot,
-} from "./pyboot.js";
+import { chooseSnapshot, createDownloadMeter, measureMbps, startPyodide, usableSnapshot } from "./pyboot.js";
 
 installErrorTransfer(Comlink);
 
@@ -140,7 +133,7 @@ async function startRuntime() {
   const here = (rel) => new URL(rel, SITE).href;
   const wheels = (manifest.install || []).map((file) => "wheels/" + file);
   for (const [rel, bytes] of Object.entries(manifest.boot_bytes || {})) {
-    if (!wheels.includes(rel)) downloads.expect(here(rel), bytes);
+    if (!wheels.includes(rel)) downloads.expect(here(rel), bytes, manifest.boot_br_bytes?.[rel] ?? bytes);
   }
   // on a slow or metered link only when cached already (issue 20: its bytes cost more time than it saves)
   const stdlib = new URL(manifest.stdlib || PYODIDE_DIR + "python_stdlib.zip", SITE);
@@ -154,7 +147,9 @@ async function startRuntime() {
     if (usable && snap) downloads.expect(here(usable.file), usable.bytes);
     else if (usable) downloads.drop(here(usable.file));
   };
-  plan(usable && snapshotPays(connection, null)); // until the link is measured
+  // until the link is measured: without the snapshot (a slow phone's case, where the figures matter;
+  // on a fast link that restores it the total grows once, for a second or two)
+  plan(null);
   const snapshot = await chooseSnapshot(usable, SITE, connection, () => measureMbps(stdlib));
   plan(snapshot);
   // Without a snapshot: the wheels download while Python starts (loadPackage then finds them in the HTTP cache).
