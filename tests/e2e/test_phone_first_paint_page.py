@@ -70,6 +70,7 @@ def test_an_urdu_tokenize_link_is_urdu_and_tokenize_before_the_modules_load(page
     for key, text in shown:
         assert text == ur[key]["text"].strip(), key
     assert page.text_content('[data-testid="status-text"]') == ur["status.starting"]["text"]
+    assert page.locator('[data-testid="lang-picker"] option').all_text_contents() == ["اردو"]
     held["main"].continue_()
     wait_ready(page)
     assert page.is_visible("#view-tokenize") and page.evaluate("() => document.documentElement.dir") == "rtl"
@@ -77,24 +78,29 @@ def test_an_urdu_tokenize_link_is_urdu_and_tokenize_before_the_modules_load(page
 
 
 def test_boot_chooses_the_locale_and_direction_i18n_chooses(browser, site_url):
-    """boot.js keeps its own copy of the six locales' directions (it runs before any module): each
-    must match i18n.js LOCALES, read here from the module itself."""
+    """boot.js keeps its own copy of the six locales' directions and names (it runs before any
+    module): each must match i18n.js LOCALES, read here from the module itself."""
     context = browser.new_context()
     try:
         page = context.new_page()
         page.route("**/src/main.js", lambda route: route.abort())
         page.route("**/src/worker.js", lambda route: route.abort())
-        page.goto(site_url + "#tokenize")
-        locales = page.evaluate("async () => (await import('./src/i18n.js')).LOCALES.map((l) => [l.code, l.dir])")
+        # (?isolate=0: no service worker, whose requests the routes above would not see)
+        page.goto(site_url + "?isolate=0#tokenize")
+        locales = page.evaluate(
+            "async () => (await import('./src/i18n.js')).LOCALES.map((l) => [l.code, l.dir, l.name])"
+        )
         assert len(locales) == 6
-        for code, direction in locales:
-            page.goto(site_url + f"?lang={code}#steps")
+        for code, direction, name in locales:
+            page.goto(site_url + f"?lang={code}&isolate=0#steps")
             page.wait_for_function("() => !document.documentElement.hasAttribute('data-i18n-pending')")
             assert page.evaluate("() => [document.documentElement.lang, document.documentElement.dir]") == [
                 code,
                 direction,
             ]
             assert page.is_visible("#view-steps") and page.is_hidden("#view-train")
+            # the language menu names the locale in itself, not "English"
+            assert page.locator('[data-testid="lang-picker"] option').all_text_contents() == [name]
     finally:
         context.close()
 

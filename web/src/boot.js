@@ -41,8 +41,10 @@
   }
 
   function early(q, root, src) {
-    // i18n.js LOCALES: code -> direction (the same six; test_boot_page checks they agree)
+    // i18n.js LOCALES: code -> direction, name in itself (the same six; tests/e2e/test_phone_first_paint_page.py
+    // checks they agree)
     var DIRS = { en: "ltr", ur: "rtl", fa: "rtl", bn: "ltr", hi: "ltr", "hi-Latn": "ltr" };
+    var NAMES = { en: "English", ur: "اردو", fa: "فارسی", bn: "বাংলা", hi: "हिन्दी", "hi-Latn": "Hinglish" };
     var VIEWS = ["train", "tokenize", "compare", "steps", "chat", "report"]; // links.js LINK_PARAMS
     var PENDING_MAX_MS = 4000;
     var match = function (tag) {
@@ -94,6 +96,13 @@
         });
     });
     parsed.then(function () {
+      // the language menu names the locale shown (main.js then fills it with all six)
+      var picker = document.querySelector('[data-testid="lang-picker"]');
+      if (picker && picker.options.length === 1) {
+        picker.options[0].value = code;
+        picker.options[0].lang = code;
+        picker.options[0].textContent = NAMES[code];
+      }
       if (view) {
         var tabs = document.querySelectorAll('[role="tab"][data-view]');
         for (var j = 0; j < tabs.length; j++) {
