@@ -882,14 +882,21 @@ NETWORK_PROFILES = {
 }
 
 #: Page-side clocks (an init script): ms from navigation start to the first time
-#: ``<body data-pyodide="ready">`` and ``#view-tokenize[data-encoded]`` (Tokenize's first exact count) were seen.
+#: ``<body data-pyodide="ready">`` and ``#view-tokenize[data-encoded]`` (Tokenize's first exact count) were seen,
+#: and ``ui``: the Tokenize view shown in the language the URL asks for (``?lang=``; else any), worded
+#: (``<html lang>`` set, no ``data-i18n-pending``) and visible: what a reader first sees of the link.
 _CLOCKS = """
 window.__bench = {};
 new MutationObserver(() => {
   const b = window.__bench;
+  const root = document.documentElement;
+  const lang = new URLSearchParams(location.search).get("lang");
+  const view = document.querySelector("#view-tokenize");
+  if (!b.ui && view && (!lang || root.lang === lang) && !root.hasAttribute("data-i18n-pending")
+      && view.checkVisibility({ visibilityProperty: true }) && document.querySelector("footer")) b.ui = performance.now();
   if (!b.ready && document.body?.dataset.pyodide === "ready") b.ready = performance.now();
-  if (!b.count && document.querySelector("#view-tokenize")?.dataset.encoded) b.count = performance.now();
-}).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-pyodide", "data-encoded"] });
+  if (!b.count && view?.dataset.encoded) b.count = performance.now();
+}).observe(document, { subtree: true, childList: true, attributes: true });
 """
 
 
@@ -914,6 +921,7 @@ def _visit(page, server, navigate) -> dict:
     page.wait_for_timeout(2000)  # what else the page fetches once counted
     return {
         "dcl_ms": round(got["dom_content_loaded"] or 0),
+        "ui_ms": round(got["ui"]) if got.get("ui") else None,
         "ready_ms": round(got["ready"]),
         "count_ms": round(got["count"]),
         "mb_at_count": round(at_count / MB, 2),
@@ -922,8 +930,9 @@ def _visit(page, server, navigate) -> dict:
     }
 
 
-def _network_once(browser, server, url: str, profile: str) -> dict:
-    """One first visit and one second visit (reload, same browser profile) to ``url#tokenize``."""
+def _network_once(browser, server, url: str, profile: str, lang: str | None = None) -> dict:
+    """One first visit and one second visit (reload, same browser profile) to ``url#tokenize``
+    (``url?lang=<lang>#tokenize`` with ``lang``)."""
     import tempfile
 
     spec = NETWORK_PROFILES[profile]
@@ -940,19 +949,23 @@ def _network_once(browser, server, url: str, profile: str) -> dict:
                 cdp.send("Network.emulateNetworkConditions", spec["network"])
             if spec["cpu"] > 1:
                 cdp.send("Emulation.setCPUThrottlingRate", {"rate": spec["cpu"]})
-            first = _visit(page, server, lambda: page.goto(url + "#tokenize", wait_until="commit"))
+            link = url + (f"?lang={lang}" if lang else "") + "#tokenize"
+            first = _visit(page, server, lambda: page.goto(link, wait_until="commit"))
             second = _visit(page, server, lambda: page.reload(wait_until="commit"))
         finally:
             context.close()
     return {"first": first, "second": second}
 
 
-def bench_network(dirs: list[pathlib.Path], runs: int, profiles: list[str], isolate: bool = True) -> list[dict]:
+def bench_network(
+    dirs: list[pathlib.Path], runs: int, profiles: list[str], isolate: bool = True, lang: str | None = None
+) -> list[dict]:
     """Issue 20's figures as users meet them: per profile (:data:`NETWORK_PROFILES`) and built site,
     a first visit to ``#tokenize`` (a new browser profile) and a second (reload): MB of response
     bodies sent by the server (``tools/serve.py`` counts them: compressed copies where the browser
     accepts them) before Tokenize's first exact count and in all, requests, and ms from navigation to
-    DOMContentLoaded, Ready and the first count. Medians of ``runs``, runs interleaved between sites.
+    DOMContentLoaded, the view shown worded (``ui``; in ``lang`` when given: ``?lang=``), Ready and
+    the first count. Medians of ``runs``, runs interleaved between sites.
     The network throttling applies to the page and its workers; the CPU throttling to the page's
     renderer. Figures on a shared machine vary: compare sites measured side by side."""
     results: dict[tuple[str, pathlib.Path], list[dict]] = {(p, d): [] for p in profiles for d in dirs}
@@ -968,10 +981,13 @@ def bench_network(dirs: list[pathlib.Path], runs: int, profiles: list[str], isol
         for _ in range(runs):
             for profile in profiles:
                 for d in dirs:
-                    results[(profile, d)].append(_network_once(browser, servers[d], server_url(servers[d]), profile))
+                    results[(profile, d)].append(
+                        _network_once(browser, servers[d], server_url(servers[d]), profile, lang)
+                    )
     rows = []
     for (profile, d), runs_ in results.items():
-        row = {"what": f"first and second visit to #tokenize, {profile} profile", "site": str(d)}
+        link = f"?lang={lang}#tokenize" if lang else "#tokenize"
+        row = {"what": f"first and second visit to {link}, {profile} profile", "site": str(d)}
         row.update({"isolate": isolate, "runs": len(runs_)})
         for visit in ("first", "second"):
             for key in runs_[0][visit]:
@@ -1063,6 +1079,7 @@ def main(argv: list[str] | None = None) -> int:
     p_net.add_argument("--runs", type=int, default=3)
     p_net.add_argument("--profiles", default="phone,desktop", help="comma-separated: phone, desktop")
     p_net.add_argument("--no-isolate", action="store_true", help="serve without COOP/COEP (as GitHub Pages)")
+    p_net.add_argument("--lang", default=None, help="open ?lang=<code>#tokenize (e.g. ur): the ui clock waits for it")
     p_net.add_argument("dirs", nargs="*", type=pathlib.Path, help="built site directories (default web/dist)")
     p_lh = sub.add_parser("lighthouse", help="Lighthouse's mobile performance score of #tokenize")
     p_lh.add_argument("--runs", type=int, default=3)
@@ -1075,7 +1092,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.what == "boot":
         rows = bench_boot_vs_fresh(DIST, args.runs) if args.vs_fresh else bench_boot(args.dirs or [DIST], args.runs)
     elif args.what == "network":
-        rows = bench_network(args.dirs or [DIST], args.runs, args.profiles.split(","), isolate=not args.no_isolate)
+        rows = bench_network(
+            args.dirs or [DIST], args.runs, args.profiles.split(","), isolate=not args.no_isolate, lang=args.lang
+        )
     elif args.what == "lighthouse":
         rows = bench_lighthouse(args.dist, args.runs)
     elif args.what == "models":

@@ -63,11 +63,15 @@ def _sha256(path: pathlib.Path) -> str:
     return h.hexdigest()
 
 
-def step_precompress(out: DistWriter, files: list[str], *, store: pathlib.Path = STORE) -> dict[str, dict]:
+def step_precompress(
+    out: DistWriter, files: list[str], *, store: pathlib.Path = STORE, forget: bool = True, place: bool = True
+) -> dict[str, dict]:
     """Write ``FILE.br`` and ``FILE.gz`` for each of ``files`` (paths under ``out.root``) that
     :func:`wants_copies` and whose copies gain at least 5 %; claim them in ``out`` (so prune keeps
     them and drops the copies of files gone). Only content not compressed before is compressed
-    (``store``: the content-addressed copies; entries no file uses any more are deleted).
+    (``store``: the content-addressed copies; with ``forget``, entries none of ``files`` uses are
+    deleted: pass ``forget=False`` when ``files`` is not the whole site). ``place=False``: the sizes
+    only, no copy written into ``out`` (a later call with the whole site places them).
 
     Returns ``{rel: {"size": bytes, "br": bytes or None, "gzip": bytes or None}}`` for every file
     considered (None: no copy, it would not gain enough).
@@ -124,10 +128,10 @@ def step_precompress(out: DistWriter, files: list[str], *, store: pathlib.Path =
     for rel, sha in wanted.items():
         results[rel] = index[sha]
         for enc, suffix in ENCODINGS.items():
-            if index[sha][enc] is not None:
+            if place and index[sha][enc] is not None:
                 out.copy(store / f"{sha}{suffix}", rel + suffix)
     # forget content no file has any more (the store holds this build's copies only)
-    keep = set(wanted.values())
+    keep = set(wanted.values()) if forget else set(index)
     index = {sha: v for sha, v in index.items() if sha in keep}
     for p in store.iterdir():
         if p.name != "index.json" and p.name.split(".", 1)[0] not in keep:

@@ -18,7 +18,9 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
     wheels/manifest.json                {"install": [wheel files, in install order],
                                         "bytepair" / "adapter": their wheel files, "vocab_url": "vocab/",
                                         "vocab_files": {file: bytes}, "data_dir_env",
-                                        "lazy": {"chat": [markupsafe, jinja2 wheel files]}, ...};
+                                        "lazy": {"chat": [markupsafe, jinja2 wheel files]},
+                                        "boot_bytes": {path: bytes} of the runtime, stdlib, wheels,
+                                        "boot_br_bytes": {path: bytes of its .br copy}, ...};
                                         the worker installs ``install`` with
                                         ``pyodide.loadPackage`` (no micropip) at boot,
                                         ``lazy.chat`` when a chat template is first rendered
@@ -432,7 +434,8 @@ def precached(rel: str, manifest: dict) -> bool:
 
 def step_service_worker(out: DistWriter, build_id: str, manifest: dict) -> dict:
     """Write :data:`SERVICE_WORKER`: this build's file list (path -> SHA-256 as subresource integrity
-    ``sha256-<base64>``, and whether it is precached: :func:`precached`) and ``importScripts`` of
+    ``sha256-<base64>``, whether it is precached: :func:`precached`, and for the memory snapshot
+    ``optional`` and its ``bytes``: precached on a metered link only when asked) and ``importScripts`` of
     src/sw-core.js. Every build writes a different file, so browsers install it as an update.
     Returns ``{"files": n, "bytes": total size of the precached files}``."""
     files = {}
@@ -443,6 +446,10 @@ def step_service_worker(out: DistWriter, build_id: str, manifest: dict) -> dict:
         total += len(data) if pre else 0
         digest = base64.b64encode(hashlib.sha256(data).digest()).decode()
         files[rel] = {"sha256": f"sha256-{digest}", "precache": pre}
+        if pre and rel.startswith("snapshot/"):
+            # megabytes that only make later starts faster: on a metered or slow link precached
+            # when the reader asks (src/sw-register.js, issue 20)
+            files[rel].update(optional=True, bytes=len(data))
     body = json.dumps({"build_id": build_id, "files": files}, separators=(",", ":"))
     out.write(
         SERVICE_WORKER,
@@ -487,6 +494,15 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
     manifest["snapshot"] = snapshot_step.step_snapshot(
         out, pyodide_version=info["pyodide"], install=manifest["install"], stdlib=manifest["stdlib"]
     )
+    # the sizes of what a start downloads, for the status line's "x of y MB" (worker.js, issue 20)
+    boot_files = [manifest["stdlib"], f"pyodide/{info['pyodide']}/pyodide.asm.wasm"]
+    boot_files += ["wheels/" + file for file in manifest["install"]]
+    boot_files = [rel for rel in boot_files if (DIST / rel).is_file()]
+    manifest["boot_bytes"] = {rel: (DIST / rel).stat().st_size for rel in boot_files}
+    # ... and their brotli copies' sizes: the status line's total before the server says
+    # (Content-Length), so it does not start at the unencoded 18 MB
+    packed = precompress.step_precompress(out, boot_files, forget=False, place=False)
+    manifest["boot_br_bytes"] = {rel: packed[rel]["br"] for rel in boot_files if packed.get(rel, {}).get("br")}
     out.write("wheels/manifest.json", (json.dumps(manifest, indent=1) + "\n").encode())
     info["wheels"] = {name: file.split("-")[1] for name, file in wheels.items()}
     info["bytepair"] = info["wheels"]["bytepair"]

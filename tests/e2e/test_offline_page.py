@@ -181,7 +181,8 @@ def test_a_course_page_with_embeds_works_offline_after_one_visit(browser, site_u
 
 def test_a_new_build_switches_caches_whole_and_deletes_the_old_one(browser, site_url, tmp_path):
     """A new build's sw.js (here: the same files under another build id) installs beside the old
-    worker, waits while a page of the old build is open, and on activate leaves one cache: its own."""
+    worker, waits while a page of the old build is open, which then offers "Reload" (issue 20);
+    the reload activates it, and it leaves one cache: its own."""
     import os
     import re
     import shutil
@@ -218,9 +219,12 @@ def test_a_new_build_switches_caches_whole_and_deletes_the_old_one(browser, site
             "() => navigator.serviceWorker.getRegistration().then((r) => r.waiting !== null)", timeout=READY_TIMEOUT
         )
         assert page.evaluate(caches) == sorted([f"bytepair-site-{old_id}", f"bytepair-site-{new_id}"])
-        page.close()  # no page of the old build left: the new worker activates, the old cache goes
-        page = context.new_page()
-        page.goto(url + "#tokenize")
+        # the open page says a new version is ready; Reload lets the new worker take over and
+        # reloads the page whole (never a page of one build served by the other's worker)
+        page.wait_for_selector('[data-testid="update-prompt"]', state="visible")
+        assert page.evaluate("() => document.documentElement.dataset.update") == "ready"
+        with page.expect_navigation():
+            page.click('[data-testid="update-reload"]')
         page.wait_for_function(
             "(c) => caches.keys().then((k) => k.filter((n) => n.startsWith('bytepair-site-')).join() === c)",
             arg=f"bytepair-site-{new_id}",

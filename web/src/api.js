@@ -136,7 +136,8 @@ export function createApi({ onStatus, shared = false }) {
 
   const rpc = createRpc({
     shared,
-    onProgress: (fraction, message) => onStatus({ phase: "loading", fraction, message }),
+    // bytes: {loaded, total} of the start's downloads while they arrive (worker.js), else undefined
+    onProgress: (fraction, message, bytes) => onStatus({ phase: "loading", fraction, message, bytes }),
     onRestart: (reason) => {
       registered = new Set();
       onStatus({ phase: "restarting", fraction: 0, message: reason });

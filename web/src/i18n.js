@@ -110,6 +110,13 @@ async function loadCatalog(code) {
       ),
     };
   }
+  const early = globalThis.bytepairEarlyCatalog;
+  if (!catalogs.has(code) && early?.code === code) {
+    // boot.js asked for it before the page's modules loaded (issue 20: the first paint in the reader's language)
+    globalThis.bytepairEarlyCatalog = null;
+    catalogs.set(code, early.catalog);
+    early.catalog.catch(() => catalogs.delete(code));
+  }
   if (!catalogs.has(code)) {
     const p = fetch(new URL(`./locales/${code}.json`, import.meta.url)).then((res) => {
       if (!res.ok) throw new Error(`The ${code} message catalog could not be loaded (HTTP ${res.status}).`);
@@ -147,6 +154,7 @@ export async function setLocale(code, { remember = false } = {}) {
     }
   }
   translateDom(document);
+  document.documentElement.removeAttribute("data-i18n-pending"); // boot.js: hidden until worded
   for (const fn of listeners) fn(code);
   return code;
 }

@@ -30,7 +30,7 @@ const viewFromHash = () => {
 const mode = pageMode();
 
 const store = createStore({
-  status: { phase: "loading", fraction: 0, message: "Loading…" },
+  status: { phase: "loading", fraction: 0, message: t("status.starting") },
   view: viewFromHash(),
   train: initialTrainState,
   tokenize: initialTokenizeState,
@@ -71,8 +71,13 @@ function renderStatus({ status }) {
     version.textContent = t("footer.version", { version: status.info.version, python: status.info.python ?? "?" });
 }
 
-/** The status line's words: from the phase and fraction (the worker's English step names in "en" only). */
+/** The status line's words: from the phase and fraction (the worker's English step names in "en" only);
+ * while the runtime downloads, how much of it is here (issue 20: "… 1.2 of 2.8 MB"). */
 function statusLine(status) {
+  if (status.phase === "loading" && status.bytes?.total) {
+    const mb = (n) => num(n / 1e6, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    return t("status.download", { loaded: mb(status.bytes.loaded), total: mb(status.bytes.total) });
+  }
   if (locale() === "en") return status.phase === "error" ? `Error: ${status.message}` : status.message;
   if (status.phase === "error") return t("status.error", { message: status.message });
   if (status.phase === "ready") return t("status.ready");
@@ -80,6 +85,38 @@ function statusLine(status) {
   return t("status.loading", { percent: num(status.fraction ?? 0, { style: "percent" }) });
 }
 onLocaleChange(() => renderStatus(store.state));
+
+// --- a new build, and saving for offline on a metered link (src/sw-register.js, issue 20) ---
+const updatePrompt = $(document, '[data-testid="update-prompt"]');
+function showUpdate() {
+  if (typeof window.bytepairUpdate === "function") updatePrompt.hidden = false;
+}
+$(updatePrompt, '[data-testid="update-reload"]').addEventListener("click", () => window.bytepairUpdate?.());
+window.addEventListener("bytepair-update", showUpdate);
+showUpdate();
+const offlineRow = $(document, '[data-testid="offline-save-row"]');
+const offlineStatus = $(offlineRow, '[data-testid="offline-save-status"]');
+const offlineButton = $(offlineRow, '[data-testid="offline-save"]');
+function renderOfflineOffer() {
+  const offer = window.bytepairOfflineOffer;
+  const state = document.documentElement.dataset.offlineReady;
+  offlineRow.hidden = !offer || !["partial", "saving", "true"].includes(state);
+  if (offlineRow.hidden) return;
+  const size = num(offer.bytes / 1e6, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  offlineButton.textContent = t("offline.save", { size });
+  offlineButton.hidden = state !== "partial";
+  offlineStatus.textContent = t(
+    { partial: "offline.save.hint", saving: "offline.saving", true: "offline.saved" }[state],
+  );
+}
+offlineButton.addEventListener("click", () => window.bytepairOfflineOffer?.save());
+window.addEventListener("bytepair-offline-offer", renderOfflineOffer);
+new MutationObserver(renderOfflineOffer).observe(document.documentElement, {
+  attributes: true,
+  attributeFilter: ["data-offline-ready"],
+});
+onLocaleChange(renderOfflineOffer);
+renderOfflineOffer();
 
 // --- tabs (arrow keys move between them, as in the ARIA tabs pattern) --------
 const tabs = $$(document, '[role="tab"]');

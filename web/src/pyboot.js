@@ -147,3 +147,78 @@ export async function startPyodide(loadPyodide, options, snapshot, site, mark = 
   }
   return { pyodide: await loadPyodide(options), restored: false };
 }
+
+/**
+ * Counts the bytes of a start's downloads as they arrive (issue 20: the status line says how much
+ * is left, "1.2 of 2.8 MB", where a percentage stood still while megabytes downloaded).
+ *
+ * `wrap(fetch)` returns a fetch that answers exactly as `fetch` does (the same Response object, so
+ * WebAssembly streaming compilation and its code cache are untouched) and, for a URL announced
+ * with `expect`, reads a clone of the body to count it. A file's size on the wire is its
+ * Content-Length when the server compressed it (Content-Encoding), else its size.
+ *
+ * @param {(bytes: {loaded: number, total: number}) => void} onChange called at most every
+ *   `everyMs` while bytes arrive, and once when a file ends; loaded and total in bytes on the wire
+ *   (loaded: each file's wire size times the fraction of its bytes read)
+ * @param {{everyMs?: number}} [options]
+ * @returns {{expect: (href: string, bytes: number, wire?: number) => void, drop: (href: string) => void,
+ *   wrap: (fetchFn: typeof fetch) => typeof fetch, totals: () => {loaded: number, total: number}}}
+ *   expect: count the file at `href` (absolute URL) of `bytes` bytes (its unencoded size; `wire`:
+ *   the expected size on the wire until the response says, e.g. its brotli copy's);
+ *   drop: it will not be downloaded after all
+ */
+export function createDownloadMeter(onChange, { everyMs = 100 } = {}) {
+  const files = new Map(); // href -> {raw, wire, read}
+  let last = 0;
+  const totals = () => {
+    let loaded = 0;
+    let total = 0;
+    for (const f of files.values()) {
+      total += f.wire;
+      loaded += f.wire * Math.min(1, f.raw ? f.read / f.raw : 1);
+    }
+    return { loaded: Math.round(loaded), total };
+  };
+  const changed = (force) => {
+    const now = Date.now();
+    if (!force && now - last < everyMs) return;
+    last = now;
+    onChange(totals());
+  };
+  async function count(res, f) {
+    const reader = res.body.getReader();
+    let read = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      read += value.byteLength;
+      f.read = Math.max(f.read, read);
+      changed(false);
+    }
+    f.read = Math.max(f.read, f.raw); // (a size that differs from the manifest's: the file is here)
+    changed(true);
+  }
+  return {
+    totals,
+    expect(href, bytes, wire = bytes) {
+      if (!files.has(href)) files.set(href, { raw: bytes, wire, read: 0 });
+    },
+    drop(href) {
+      if (files.delete(href)) changed(true);
+    },
+    wrap(fetchFn) {
+      return async (input, init) => {
+        const res = await fetchFn(input, init);
+        const href = new URL(input instanceof Request ? input.url : String(input), globalThis.location.href).href;
+        const f = files.get(href);
+        if (!f || !res.ok || !res.body) return res;
+        const length = Number(res.headers.get("content-length"));
+        const encoded = res.headers.get("content-encoding");
+        if (encoded && length > 0) f.wire = length;
+        else if (!encoded) f.wire = f.raw;
+        count(res.clone(), f).catch(() => {});
+        return res;
+      };
+    },
+  };
+}

@@ -185,8 +185,8 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
     // arrive after the ready reply: once this worker is ready (or failed) progress is dropped,
     // or it would put the page back to "loading".
     let settled = false;
-    const progress = (fraction, message) => {
-      if (!settled && gen === generation) onProgress(fraction, message);
+    const progress = (fraction, message, bytes) => {
+      if (!settled && gen === generation) onProgress(fraction, message, bytes);
     };
     // a new worker counts the calls it takes in from 0; calls are numbered across workers (the old
     // one's pending calls reject through `dead` and settle their own numbers)

@@ -12,8 +12,10 @@
 // - first visit: it installs and activates at once but does not take over the page that
 //   registered it (no clients.claim: that page's requests stay as they were); the next load is
 //   served by it;
-// - updates: a new build's worker precaches everything before it installs, waits until no page
-//   of the old build is open, and on activate deletes the caches of other builds.
+// - updates: a new build's worker precaches everything before it installs (not the optional
+//   memory snapshot on a metered or slow link), waits until no page of the old build is open or
+//   the reader chooses "Reload" in the page's prompt ({type: "skip-waiting"}), and on activate
+//   deletes the caches of other builds.
 // Open-model files (models/*.bpv) pass through: the worker (src/worker.js) keeps them in its own
 // cache, keyed by model version, which outlives builds.
 (function () {
@@ -84,13 +86,21 @@
     }
   }
 
-  let precaching = null;
-  /** Cache every `precache` file not cached yet (a few at a time). Resolves {files, bytes}. */
-  function precache() {
-    if (!precaching) {
-      precaching = (async () => {
+  /** Whether the link is metered or slow (Save-Data, or slower than 4G): optional files wait. */
+  function metered() {
+    const c = self.navigator && self.navigator.connection;
+    return !!c && (!!c.saveData || /^(slow-2g|2g|3g)$/.test(c.effectiveType || ""));
+  }
+
+  const precaching = new Map(); // lite (boolean) -> promise
+  /** Cache every `precache` file not cached yet (a few at a time); with `lite`, not the `optional`
+   * ones (the memory snapshot's megabytes). Resolves {files, build_id, optional_bytes}: the bytes
+   * of optional files still not cached. */
+  function precache(lite = false) {
+    if (!precaching.has(lite)) {
+      const run = (async () => {
         const cache = await caches.open(CACHE);
-        const todo = Object.keys(FILES).filter((rel) => FILES[rel].precache);
+        const todo = Object.keys(FILES).filter((rel) => FILES[rel].precache && !(lite && FILES[rel].optional));
         let next = 0;
         const worker = async () => {
           while (next < todo.length) {
@@ -99,20 +109,26 @@
           }
         };
         await Promise.all([worker(), worker(), worker(), worker()]);
-        return { files: todo.length, build_id: manifest.build_id };
+        let optionalBytes = 0;
+        for (const rel of Object.keys(FILES)) {
+          if (FILES[rel].optional && !(await cache.match(absolute(rel)))) optionalBytes += FILES[rel].bytes || 0;
+        }
+        return { files: todo.length, build_id: manifest.build_id, optional_bytes: optionalBytes };
       })();
-      precaching.catch(() => {
-        precaching = null; // try again next time the page asks
-      });
+      precaching.set(lite, run);
+      run.then(
+        () => precaching.delete(lite), // (cheap to ask again: cached files are skipped)
+        () => precaching.delete(lite), // try again next time the page asks
+      );
     }
-    return precaching;
+    return precaching.get(lite);
   }
 
   self.addEventListener("install", (event) => {
     // the first install takes over at once (nothing to mix with) and precaches when the page asks;
     // an update precaches everything first and then waits for the old build's pages to close
     if (!self.registration.active) event.waitUntil(self.skipWaiting());
-    else event.waitUntil(precache());
+    else event.waitUntil(precache(metered()));
   });
 
   self.addEventListener("activate", (event) => {
@@ -131,15 +147,20 @@
   self.addEventListener("message", (event) => {
     const data = event.data || {};
     if (data.type === "precache") {
+      // lite: not the optional files (the page asks so on a metered or slow link, and for them later)
       const reply = (msg) => event.source && event.source.postMessage(msg);
       event.waitUntil(
-        Promise.all([precache(), sweep()])
+        Promise.all([precache(!!data.lite), sweep()])
           .then(([done]) => done)
           .then(
             (done) => reply({ type: "precached", ...done }),
             (err) => reply({ type: "precache-failed", message: String(err && err.message) }),
           ),
       );
+    } else if (data.type === "skip-waiting") {
+      // the reader chose "Reload" (src/sw-register.js): this build takes over and every page of
+      // the old one reloads at once (controllerchange), so no page mixes two builds
+      event.waitUntil(self.skipWaiting());
     } else if (data.type === "unregister") {
       event.waitUntil(
         (async () => {

@@ -7,7 +7,7 @@
 // not; embeds in a page of another origin leave it alone.
 // ?isolate=0 turns it off and removes a worker registered before (with its caches).
 // Once the page is ready it asks the worker to precache the site, and learns when the site works
-// offline: <html data-offline-ready="true"> (or "failed", "unsupported", "off");
+// offline: <html data-offline-ready="true"> (or "partial", "saving", "failed", "unsupported", "off");
 // window.bytepairOffline is a promise of the worker's answer.
 (function () {
   var root = document.documentElement;
@@ -53,11 +53,35 @@
   } catch {
     // storage blocked: nothing to clear
   }
+  // On a metered or slow link (Save-Data, or slower than 4G) the precache leaves out the optional
+  // files (the memory snapshot's 7.6 MB, issue 20): <html data-offline-ready="partial">, and
+  // window.bytepairOfflineOffer = {bytes, save()} for the page's "Save for offline" button (main.js).
+  var conn = navigator.connection;
+  var lite = !!conn && (!!conn.saveData || /^(slow-2g|2g|3g)$/.test(conn.effectiveType || ""));
+  var worker = null;
+  var ask = function (light) {
+    if (worker) worker.postMessage({ type: "precache", lite: light });
+  };
+  var offer = function (bytes) {
+    window.bytepairOfflineOffer = {
+      bytes: bytes,
+      save: function () {
+        state("saving");
+        ask(false);
+      },
+    };
+    window.dispatchEvent(new Event("bytepair-offline-offer"));
+  };
   window.bytepairOffline = new Promise(function (resolve) {
     sw.addEventListener("message", function (event) {
       var data = event.data || {};
       if (data.type === "precached") {
-        state("true");
+        if (data.optional_bytes > 0) {
+          state("partial");
+          offer(data.optional_bytes);
+        } else {
+          state("true");
+        }
         resolve(data);
       } else if (data.type === "precache-failed") {
         state("failed");
@@ -67,6 +91,34 @@
     });
     sw.startMessages();
   });
+  // A new build installed beside this page's (sw-core.js waits for this build's pages to close):
+  // <html data-update="ready"> and window.bytepairUpdate() (the page's "Reload" prompt, main.js),
+  // which lets the new worker take over and reloads every page of the old build together.
+  var watchUpdates = function (reg) {
+    var announced = false;
+    var announce = function () {
+      if (!reg.waiting || !sw.controller || announced) return; // (a first install activates at once)
+      announced = true;
+      // whichever page of this build chose Reload, every one of them reloads when the new worker
+      // takes over: none stays open on the new worker with the old build's code
+      sw.addEventListener("controllerchange", function () {
+        location.reload();
+      });
+      window.bytepairUpdate = function () {
+        if (reg.waiting) reg.waiting.postMessage({ type: "skip-waiting" });
+      };
+      root.dataset.update = "ready";
+      window.dispatchEvent(new Event("bytepair-update"));
+    };
+    announce();
+    reg.addEventListener("updatefound", function () {
+      var installing = reg.installing;
+      if (!installing) return;
+      installing.addEventListener("statechange", function () {
+        if (installing.state === "installed") announce();
+      });
+    });
+  };
   // The precache waits until the page has booted (<body data-pyodide="ready">, main.js) so it never
   // competes with the first visit's own downloads; most files then come from the HTTP cache.
   var pythonReady = function () {
@@ -107,12 +159,14 @@
     });
   };
   sw.register("sw.js", { scope: "./" }).then(
-    function () {
+    function (reg) {
+      if (window.top === window) watchUpdates(reg);
       // once a worker is active, a reload is served by it and isolated (also after a hard reload,
       // which bypassed the worker)
       if (needsReload) sw.ready.then(reloadOnce);
       return Promise.all([sw.ready, pythonReady().then(firstCount)]).then(function (done) {
-        done[0].active.postMessage({ type: "precache" });
+        worker = done[0].active;
+        ask(lite);
       });
     },
     function (err) {

@@ -13,7 +13,7 @@ import * as Comlink from "../vendor/comlink.mjs";
 import { loadPyodide, version as pyodideVersion, PYODIDE_DIR } from "./pyodide-runtime.js";
 import { BytepairError, installErrorTransfer } from "./errors.js";
 import { callPython } from "./pycall.js";
-import { chooseSnapshot, measureMbps, startPyodide, usableSnapshot } from "./pyboot.js";
+import { chooseSnapshot, createDownloadMeter, measureMbps, startPyodide, usableSnapshot } from "./pyboot.js";
 
 installErrorTransfer(Comlink);
 
@@ -143,14 +143,29 @@ async function startRuntime() {
   mark("worker_started");
   const manifestLoad = fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list").then((r) => r.json());
   manifest = await manifestLoad;
+  // the bytes the start downloads, counted as they arrive (the status line's "x of y MB")
+  const here = (rel) => new URL(rel, SITE).href;
+  const wheels = (manifest.install || []).map((file) => "wheels/" + file);
+  for (const [rel, bytes] of Object.entries(manifest.boot_bytes || {})) {
+    if (!wheels.includes(rel)) downloads.expect(here(rel), bytes, manifest.boot_br_bytes?.[rel] ?? bytes);
+  }
   // on a slow or metered link only when cached already (issue 20: its bytes cost more time than it saves)
   const stdlib = new URL(manifest.stdlib || PYODIDE_DIR + "python_stdlib.zip", SITE);
-  const snapshot = await chooseSnapshot(
-    usableSnapshot(manifest, { pyodide: pyodideVersion, dataDir: DATA_DIR, adapter: "playground" }),
-    SITE,
-    self.navigator && self.navigator.connection,
-    () => measureMbps(stdlib),
-  );
+  const usable = usableSnapshot(manifest, { pyodide: pyodideVersion, dataDir: DATA_DIR, adapter: "playground" });
+  const connection = self.navigator && self.navigator.connection;
+  const plan = (snap) => {
+    for (const rel of wheels) {
+      if (snap) downloads.drop(here(rel));
+      else downloads.expect(here(rel), manifest.boot_bytes?.[rel] ?? 0);
+    }
+    if (usable && snap) downloads.expect(here(usable.file), usable.bytes);
+    else if (usable) downloads.drop(here(usable.file));
+  };
+  // until the link is measured: without the snapshot (a slow phone's case, where the figures matter;
+  // on a fast link that restores it the total grows once, for a second or two)
+  plan(null);
+  const snapshot = await chooseSnapshot(usable, SITE, connection, () => measureMbps(stdlib));
+  plan(snapshot);
   // Without a snapshot: the wheels download while Python starts (loadPackage then finds them in the HTTP cache).
   const wheelsWarm = snapshot
     ? Promise.resolve()
@@ -174,6 +189,15 @@ async function startRuntime() {
   mark("runtime_loaded");
   return { started, wheelsWarm };
 }
+// the start's downloads (createDownloadMeter): reported through boot()'s progress once the page asks
+let bytesShown = null;
+let bytesNow = null;
+const downloads = createDownloadMeter((bytes) => {
+  bytesNow = bytes;
+  if (bytesShown) bytesShown(bytes);
+});
+const plainFetch = globalThis.fetch;
+globalThis.fetch = downloads.wrap(plainFetch.bind(globalThis));
 const runtime = startRuntime();
 runtime.catch(() => {}); // boot() reports it
 
@@ -203,13 +227,23 @@ async function boot(onProgress, interruptBuffer) {
   };
   mark("init"); // the page asked for Python
   progress(0.05, "Loading the Python runtime…");
-  const { started, wheelsWarm } = await runtime;
+  const mb = (n) => (n / 1e6).toFixed(1);
+  bytesShown = (bytes) => {
+    if (!bytes.total) return;
+    const message = `Downloading the Python runtime: ${mb(bytes.loaded)} of ${mb(bytes.total)} MB`;
+    if (onProgress) onProgress(0.05 + (0.5 * bytes.loaded) / bytes.total, message, bytes).catch(() => {});
+  };
+  if (bytesNow) bytesShown(bytesNow);
+  const { started, wheelsWarm } = await runtime.finally(() => {
+    bytesShown = null;
+  });
   pyodide = started.pyodide;
   if (interruptBuffer) {
     interrupt = new Uint8Array(interruptBuffer);
     pyodide.setInterruptBuffer(interrupt);
   }
   if (!started.restored) await installWheels(progress, wheelsWarm); // a snapshot has bytepair imported
+  globalThis.fetch = plainFetch; // the start's downloads are over
   mark("wheels_installed");
   progress(0.85, "Starting the playground…");
   pyodide.FS.mkdirTree(DATA_DIR);
