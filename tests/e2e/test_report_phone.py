@@ -54,6 +54,17 @@ def test_report_on_a_phone_in_urdu(browser, site_url):
         # 3: a report on the UDHR samples (cl100k_base, the default): nothing wider than the screen
         page.locator('[data-testid="report-source-udhr"]').check()
         page.wait_for_selector('[data-testid="report-baseline"] option[value="eng"]', state="attached")
+        # languages named in Urdu from their BCP 47 tags, as Compare names them (tester: "Greek", "Persian"
+        # and "Tibetan" in English: their UDHR keys ell_monotonic, pes_1, bod are not tags the browser names)
+        named = page.evaluate(
+            """() => {
+                const names = new Intl.DisplayNames(['ur'], {type: 'language'});
+                return ['ell_monotonic', 'pes_1', 'bod'].map((k) => [
+                  document.querySelector(`[data-testid="report-baseline"] option[value="${k}"]`)?.textContent,
+                  {ell_monotonic: names.of('el'), pes_1: names.of('fa'), bod: names.of('bo')}[k]]);
+            }"""
+        )
+        assert all(shown == want and shown for shown, want in named), named
         page.get_by_test_id("report-button").click()
         page.wait_for_selector('#view-report[data-reported="44"]', timeout=120_000)
         page.wait_for_selector('[data-testid="report-token"]', state="attached")

@@ -237,7 +237,7 @@ export function mountReport(root, store, api) {
   const exports = $(root, '[data-testid="report-exports"]');
   const story = mountStory($(root, '[data-testid="report-story"]'), api);
   const set = (patch) => store.update("report", patch);
-  const cache = {}; // corpus source -> {name, texts: [{key, name, text}]}
+  const cache = {}; // corpus source -> {name, texts: [{key, lang, name, text}]}
   let names = {}; // language key -> display name
 
   async function loadCorpus(source) {
@@ -271,7 +271,8 @@ export function mountReport(root, store, api) {
       cache[source] = {
         name: data.unit ? (source === "flores" ? data.unit : t("report.corpus.udhr.unit", { unit: data.unit })) : file,
         source: data.source ?? "",
-        texts: data.languages.map((s) => ({ key: s.code, name: s.name, text: s.text })),
+        // lang: the sample's BCP 47 tag (UDHR: "el" for key "ell"), which Intl.DisplayNames names
+        texts: data.languages.map((s) => ({ key: s.code, lang: s.lang, name: s.name, text: s.text })),
       };
     }
     return cache[source];
@@ -307,7 +308,7 @@ export function mountReport(root, store, api) {
     const pick = keys.includes(want) ? want : (keys.find((k) => ["eng_Latn", "eng", "en"].includes(k)) ?? keys[0]);
     baselineSelect.replaceChildren(
       ...corpus.texts.map((x) =>
-        h("option", { value: x.key, text: languageName(x.key, x.name, corpus.custom), selected: x.key === pick }),
+        h("option", { value: x.key, text: languageName(x.lang ?? x.key, x.name, corpus.custom), selected: x.key === pick }),
       ),
     );
     baselineSelect.value = pick;
@@ -332,7 +333,7 @@ export function mountReport(root, store, api) {
     const source = store.state.report.source;
     try {
       const corpus = await loadCorpus(source);
-      names = Object.fromEntries(corpus.texts.map((x) => [x.key, languageName(x.key, x.name, corpus.custom)]));
+      names = Object.fromEntries(corpus.texts.map((x) => [x.key, languageName(x.lang ?? x.key, x.name, corpus.custom)]));
       const keys = corpus.texts.map((x) => x.key);
       const baseline = keys.includes(baselineSelect.value) ? baselineSelect.value : keys[0];
       set({ running: true });
