@@ -308,7 +308,11 @@ export function mountReport(root, store, api) {
     const pick = keys.includes(want) ? want : (keys.find((k) => ["eng_Latn", "eng", "en"].includes(k)) ?? keys[0]);
     baselineSelect.replaceChildren(
       ...corpus.texts.map((x) =>
-        h("option", { value: x.key, text: languageName(x.lang ?? x.key, x.name, corpus.custom), selected: x.key === pick }),
+        h("option", {
+          value: x.key,
+          text: languageName(x.lang ?? x.key, x.name, corpus.custom),
+          selected: x.key === pick,
+        }),
       ),
     );
     baselineSelect.value = pick;
@@ -333,7 +337,9 @@ export function mountReport(root, store, api) {
     const source = store.state.report.source;
     try {
       const corpus = await loadCorpus(source);
-      names = Object.fromEntries(corpus.texts.map((x) => [x.key, languageName(x.lang ?? x.key, x.name, corpus.custom)]));
+      names = Object.fromEntries(
+        corpus.texts.map((x) => [x.key, languageName(x.lang ?? x.key, x.name, corpus.custom)]),
+      );
       const keys = corpus.texts.map((x) => x.key);
       const baseline = keys.includes(baselineSelect.value) ? baselineSelect.value : keys[0];
       set({ running: true });
