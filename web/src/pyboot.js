@@ -77,12 +77,14 @@ export function snapshotPays(connection, mbps) {
 /**
  * The snapshot to restore: `snapshot` (from usableSnapshot) when it is already in a cache of this
  * origin (the service worker precaches it after the first visit's first count, so a second visit
- * restores it even on a slow link) or when it pays (snapshotPays); else null (start Python
+ * restores it even on a slow link), when the browser reports a fast link (downlink at least twice
+ * SNAPSHOT_MIN_MBPS), or when it pays (snapshotPays); else null (start Python
  * normally, fetching only the small wheels).
  *
  * @param {{file: string} | null} snapshot
  * @param {URL} site the site root the snapshot file is relative to
- * @param {object | undefined} connection navigator.connection
+ * @param {{downlink?: number, saveData?: boolean, effectiveType?: string} | undefined} connection
+ *   navigator.connection
  * @param {() => Promise<number | null>} measure measureMbps of a file the runtime needs anyway
  * @returns {Promise<object | null>}
  */
@@ -93,6 +95,10 @@ export async function chooseSnapshot(snapshot, site, connection, measure) {
   } catch {
     // no Cache API here (an opaque origin)
   }
+  // The browser's own estimate of a fast link (navigator.connection.downlink, Mbit/s; Chromium caps it
+  // at 10) decides at once: measuring first would hold the snapshot's download back until the
+  // standard library has arrived (about a second of a desktop's Ready, tools/bench_browser.py boot).
+  if (connection && connection.downlink >= 2 * SNAPSHOT_MIN_MBPS && snapshotPays(connection, null)) return snapshot;
   const mbps = await measure().catch(() => null);
   if (snapshotPays(connection, mbps)) return snapshot;
   console.info(
