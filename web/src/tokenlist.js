@@ -90,7 +90,11 @@ export function tokenNode(
     : "";
   const slice = label != null ? String(label) : text.slice(group.start, group.end);
   const special = label == null && result.special && group.tokens.some((i) => result.special[i]);
-  const classes = ["tok-group", cls, note ? "has-note" : "", special ? "special" : ""].filter(Boolean).join(" ");
+  // has-break: the box holds a line break, so it stays inline (styles.css: other boxes never break inside)
+  const lineBreak = /[\r\n]/.test(slice) ? "has-break" : "";
+  const classes = ["tok-group", cls, note ? "has-note" : "", special ? "special" : "", lineBreak]
+    .filter(Boolean)
+    .join(" ");
   const el = h(
     "span",
     {

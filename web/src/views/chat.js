@@ -14,7 +14,7 @@ import { int } from "../format.js";
 import * as storage from "../storage.js";
 import { drawContextLine } from "../contextline.js";
 import { packText, unpackText, MAX_LINK_TEXT, choiceParam } from "../links.js";
-import { groupTokens, mountTokenList, tokenNode } from "../tokenlist.js";
+import { groupTokens, mountTokenList, textDirection, tokenNode } from "../tokenlist.js";
 import { chipContent, markNames } from "../tokenchips.js";
 import { mountModelProgress } from "./model-ui.js";
 import { t, num, locale, onLocaleChange, errorText } from "../i18n.js";
@@ -141,6 +141,11 @@ export function mountChat(root, store, api) {
 
   // --- the format picker, grouped by maker -----------------------------------
   let wanted = null; // a format a link asked for, before the facts are known
+  // the closed picker reads in its chosen label's direction: on a narrow screen a long
+  // "ChatML — GPT-4o, …" is cut at its end, not at its start, in a right-to-left page too
+  const fitSelectDir = () => {
+    select.dir = textDirection(select.selectedOptions[0]?.textContent ?? "", select.parentElement);
+  };
   function fillSelect() {
     const groups = new Map();
     for (const f of formats()) {
@@ -168,6 +173,7 @@ export function mountChat(root, store, api) {
         ? store.state.chat.format
         : DEFAULT_FORMAT;
     select.value = value;
+    fitSelectDir();
     if (value !== store.state.chat.format) set({ format: value });
   }
 
@@ -334,6 +340,7 @@ export function mountChat(root, store, api) {
   select.addEventListener("change", () => {
     showError(root, "chat-format", "");
     set({ format: select.value });
+    fitSelectDir();
     countNow();
     persist();
   });

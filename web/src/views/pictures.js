@@ -703,7 +703,8 @@ export function mountPictureBars(root, store, api) {
         if (!corpus || !corpus.querySelector(".sym")) return null;
         const groups = new Map();
         for (const sym of corpus.querySelectorAll(".sym")) {
-          const parent = sym.parentElement;
+          // one word's or piece's symbols (views/steps.js symbolRow: a right-to-left row may hold runs in spans)
+          const parent = sym.closest(".sym-row") ?? sym.parentElement;
           if (!groups.has(parent)) groups.set(parent, []);
           groups.get(parent).push({ text: sym.textContent, merged: sym.classList.contains("merged") });
         }

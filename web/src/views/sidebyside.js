@@ -6,6 +6,7 @@
 import { h, showError } from "../dom.js";
 import { visibleWhitespace } from "../format.js";
 import { t, num, onLocaleChange, errorText } from "../i18n.js";
+import { isolateLtrRuns, textDirection } from "../tokenlist.js";
 
 /** Side by side covers the first this many UTF-16 code units of the text (a grid per word is drawn). */
 export const SBS_MAX_CHARS = 4000;
@@ -247,44 +248,47 @@ export function mountSideBySide(el, store, api) {
     const differ = new Set(r.differ);
     const insideDiffer = new Set(r.inside_differ);
     rowsEl.style.setProperty("--sbs-rows", String(r.rows.length));
-    rowsEl.replaceChildren(
-      ...layout(r).map((b) => {
-        const col = new Map(b.columns.map((o, k) => [o, k + 1]));
-        const cellsEl = [];
-        b.rows.forEach((row, ri) => {
-          for (const c of row) {
-            const ids = c.tokens.map((t) => r.spans[ri].ids[t]);
-            const cut = c.start > 0 && differ.has(c.start);
-            const el = h(
-              "span",
-              {
-                class: `sbs-cell${cut ? " cut-differs" : ""}${insideDiffer.has(c.start) && c.tokens.length > 1 ? " inside-differs" : ""}`,
-                dataset: {
-                  row: ri,
-                  c: (c.tokens[0] + ri) % 6,
-                  start: c.start,
-                  end: c.end,
-                  ...(cut ? { cut: c.start } : {}),
-                },
-                attrs: {
-                  title: t(ids.length > 1 ? "side.cell.tokens" : "side.cell.id", {
-                    name: r.rows[ri].name,
-                    n: ids.length,
-                    ids: ids.join(" "),
-                  }),
-                },
+    const blocks = layout(r).map((b) => {
+      const col = new Map(b.columns.map((o, k) => [o, k + 1]));
+      const cellsEl = [];
+      b.rows.forEach((row, ri) => {
+        for (const c of row) {
+          const ids = c.tokens.map((t) => r.spans[ri].ids[t]);
+          const cut = c.start > 0 && differ.has(c.start);
+          const el = h(
+            "span",
+            {
+              class: `sbs-cell${cut ? " cut-differs" : ""}${insideDiffer.has(c.start) && c.tokens.length > 1 ? " inside-differs" : ""}`,
+              dataset: {
+                row: ri,
+                c: (c.tokens[0] + ri) % 6,
+                start: c.start,
+                end: c.end,
+                ...(cut ? { cut: c.start } : {}),
               },
-              visibleWhitespace(s.text.slice(c.start, c.end)).replace(/\r?\n/g, ""),
-            );
-            if (c.tokens.length > 1) el.append(h("span", { class: "sbs-n", text: `×${c.tokens.length}` }));
-            el.style.gridRow = String(ri + 1);
-            el.style.gridColumn = `${col.get(c.start)} / ${col.get(c.end)}`;
-            cellsEl.push(el);
-          }
-        });
-        return h("span", { class: "sbs-block" }, cellsEl);
-      }),
-    );
+              attrs: {
+                title: t(ids.length > 1 ? "side.cell.tokens" : "side.cell.id", {
+                  name: r.rows[ri].name,
+                  n: ids.length,
+                  ids: ids.join(" "),
+                }),
+              },
+            },
+            visibleWhitespace(s.text.slice(c.start, c.end)).replace(/\r?\n/g, ""),
+          );
+          if (c.tokens.length > 1) el.append(h("span", { class: "sbs-n", text: `×${c.tokens.length}` }));
+          el.style.gridRow = String(ri + 1);
+          el.style.gridColumn = `${col.get(c.start)} / ${col.get(c.end)}`;
+          cellsEl.push(el);
+        }
+      });
+      // each stretch reads in its own text's direction (a block is a grid: its columns follow it)
+      return h("span", { class: "sbs-block", attrs: { dir: "auto" } }, cellsEl);
+    });
+    rowsEl.replaceChildren(...blocks);
+    // as Tokenize's token list: the rows take the text's direction, runs of left-to-right stretches in order
+    rowsEl.dir = textDirection(s.text, rowsEl);
+    isolateLtrRuns(rowsEl, blocks);
     note.textContent = s.clipped ? t("side.clipped", { n: s.text.length }) : "";
   }
 

@@ -8,11 +8,12 @@
 // asks for one step at a time and draws it: the pair-count table, the corpus
 // re-segmented with the merged spans, the vocabulary and the sequence length.
 // Keys (when focus is not in a text field): ← previous, → next, space play/pause,
-// Home/End first/last.
+// Home/End first/last; in a right-to-left page the arrows swap (next lies to the left).
 
 import { $, $$, h, showError, debounce } from "../dom.js";
 import { t, num, onLocaleChange, errorText, pretokenizerLabel } from "../i18n.js";
 import { addText, restoreText, choiceParam } from "../links.js";
+import { isolateLtrRuns, textDirection } from "../tokenlist.js";
 import * as storage from "../storage.js";
 
 const MAX_ROWS_DRAWN = 400; // words drawn in the corpus list (textbook with plain-text input)
@@ -61,27 +62,62 @@ function symbolNode(symbol, mode) {
   if (END_OF_WORD && symbol.endsWith(END_OF_WORD)) {
     const head = symbol.slice(0, -END_OF_WORD.length);
     if (head) frag.append(head);
-    frag.append(h("span", { class: "eow", text: END_OF_WORD }));
+    // the marker is left-to-right code: "</w>" stays so next to Urdu letters ("ی</w>")
+    frag.append(h("span", { class: "eow", text: END_OF_WORD, attrs: { dir: "ltr" } }));
   } else {
     frag.append(symbol);
   }
   return frag;
 }
 
+/** One symbol chip: its own text sets its direction ("t</w>" stays so in a right-to-left page). */
+function symChip(symbol, mode, cls = "sym", dataset = {}) {
+  return h("span", { class: cls, dataset, attrs: { dir: "auto" } }, symbolNode(symbol, mode));
+}
+
 function chips(symbols, merged, mode) {
   const hit = new Set(merged || []);
-  return symbols.map((s, i) =>
-    h("span", { class: hit.has(i) ? "sym merged" : "sym", dataset: { sym: s } }, symbolNode(s, mode)),
-  );
+  return symbols.map((s, i) => symChip(s, mode, hit.has(i) ? "sym merged" : "sym", { sym: s }));
+}
+
+/**
+ * `parts` (chips and separators) in one span that reads in the direction of `text` (the word's
+ * own: "split" left to right, "بات" right to left, whatever the page's), runs of left-to-right
+ * chips isolated as Tokenize's token list does (tokenlist.js isolateLtrRuns). Returns the span.
+ */
+function symbolRow(parts, text, cls = "sym-row") {
+  const row = h("span", { class: cls }, parts);
+  row.dir = textDirection(text);
+  isolateLtrRuns(row, parts);
+  return row;
 }
 
 function pairLabel(pair, mode) {
+  return symbolRow(
+    [
+      symChip(pair[0], mode),
+      h("span", { class: "plus", text: "+", attrs: { "aria-hidden": "true" } }),
+      symChip(pair[1], mode),
+    ],
+    pair.join(""),
+    "pair",
+  );
+}
+
+/**
+ * "pair → merged" as one isolate laid out in the page's direction (styles.css .formula: a Latin
+ * word or digit next to it cannot turn it round); the arrow points from the pair to the new
+ * symbol (CSS mirrors it in a right-to-left page).
+ */
+function formula(pair, merged, mode, mergedClass = "sym") {
   return h(
     "span",
-    { class: "pair" },
-    h("span", { class: "sym" }, symbolNode(pair[0], mode)),
-    h("span", { class: "plus", text: "+", attrs: { "aria-hidden": "true" } }),
-    h("span", { class: "sym" }, symbolNode(pair[1], mode)),
+    { class: "formula" },
+    pairLabel(pair, mode),
+    " ",
+    h("span", { class: "arrow mirror-rtl", text: "→", attrs: { "aria-hidden": "true" } }),
+    " ",
+    symChip(merged, mode, mergedClass),
   );
 }
 
@@ -342,8 +378,10 @@ export function mountSteps(root, store, api) {
     const target = e.target;
     if (target.closest?.("input, textarea, select, [contenteditable], [role='tab'], dialog")) return;
     const isButton = !!target.closest?.("button, summary, a");
-    if (e.key === "ArrowRight") next();
-    else if (e.key === "ArrowLeft") prev();
+    // the arrow that points at the Next button moves on: ArrowLeft in a right-to-left page
+    const rtl = root.matches(":dir(rtl)");
+    if (e.key === (rtl ? "ArrowLeft" : "ArrowRight")) next();
+    else if (e.key === (rtl ? "ArrowRight" : "ArrowLeft")) prev();
     else if (e.key === "Home") goTo(0);
     else if (e.key === "End") goTo(S().learned?.n_steps ?? 0);
     else if (e.key === " " && !isButton) togglePlay();
@@ -536,10 +574,9 @@ export function mountSteps(root, store, api) {
       const rule = learned.options.mode === "bytes" || learned.options.tie === "first" ? "first" : "lexicographic";
       const tie = m.n_ties ? ` ${t(`steps.merge.tie.${rule}`, { n: m.n_ties })}` : "";
       mergeLine.replaceChildren(
-        h("strong", { text: `${t("steps.merge.head", { n: m.index + 1 })} ` }),
-        pairLabel(m.pair, mode),
-        " → ",
-        h("span", { class: "sym merged" }, symbolNode(m.merged, mode)),
+        h("strong", { text: t("steps.merge.head", { n: m.index + 1 }), attrs: { dir: "auto" } }),
+        " ",
+        formula(m.pair, m.merged, mode, "sym merged"),
         // (the id stays in ASCII digits: ids are what a user copies)
         mode === "bytes" ? ` ${t("steps.merge.id", { id: String(m.id) })}` : "",
         `${t("steps.merge.count", { n: m.count })}${tie}`,
@@ -604,7 +641,7 @@ export function mountSteps(root, store, api) {
           const piece = h(
             "span",
             { class: r.merged.length ? "piece changed" : "piece", dataset: { piece: i } },
-            chips(r.symbols, r.merged, mode),
+            symbolRow(chips(r.symbols, r.merged, mode), r.symbols.join("")),
           );
           return r.symbols.join("").includes("\n") ? [piece, h("br")] : [piece];
         }),
@@ -641,7 +678,11 @@ export function mountSteps(root, store, api) {
                 { class: r.merged.length ? "changed" : "", dataset: { word: r.label, index: i } },
                 h("th", { scope: "row", text: r.label }),
                 h("td", { class: "num", text: num(r.count) }),
-                h("td", { class: "syms", dataset: { symbols: r.symbols.join(" ") } }, chips(r.symbols, r.merged, mode)),
+                h(
+                  "td",
+                  { class: "syms", dataset: { symbols: r.symbols.join(" ") } },
+                  symbolRow(chips(r.symbols, r.merged, mode), r.symbols.join("")),
+                ),
               ),
             ),
           ),
@@ -663,7 +704,11 @@ export function mountSteps(root, store, api) {
       items.push(
         h(
           "span",
-          { class: `sym ${base ? "base" : "learned"}${isNew ? " newest" : ""}`, dataset: { sym } },
+          {
+            class: `sym ${base ? "base" : "learned"}${isNew ? " newest" : ""}`,
+            dataset: { sym },
+            attrs: { dir: "auto" },
+          },
           symbolNode(sym, mode),
         ),
       );
@@ -686,7 +731,7 @@ export function mountSteps(root, store, api) {
         "li",
         { class: "start", dataset: { rule: "start" } },
         h("span", { class: "rule", text: t("steps.encode.start") }),
-        h("span", { class: "syms" }, chips(e.start, [], mode)),
+        symbolRow(chips(e.start, [], mode), e.start.join(""), "syms"),
       ),
     ];
     for (const f of e.fired) {
@@ -698,11 +743,9 @@ export function mountSteps(root, store, api) {
             "span",
             { class: "rule" },
             `${t("steps.encode.rule", { n: f.index + 1 })} `,
-            pairLabel(f.pair, mode),
-            " → ",
-            h("span", { class: "sym" }, symbolNode(f.merged, mode)),
+            formula(f.pair, f.merged, mode),
           ),
-          h("span", { class: "syms" }, chips(f.symbols, f.positions, mode)),
+          symbolRow(chips(f.symbols, f.positions, mode), f.symbols.join(""), "syms"),
         ),
       );
     }

@@ -800,7 +800,11 @@ export function mountTrain(root, store, api) {
     const plain = (n) => num(n, { useGrouping: false });
     // (the range is one parameter: isolated, it reads left to right in a right-to-left sentence too;
     // grouped as counts are, "257–100,000")
-    if (b) vocabHint.textContent = t("train.vocab.hint", { base: plain(256), range: `${num(b.min)}–${num(b.max)}` });
+    // the range in a nowrap span: it never breaks at its dash ("(۲۵۷–" / "۱۰۰٬۰۰۰)")
+    if (!b) return;
+    const [before, after = ""] = t("train.vocab.hint", { base: plain(256), range: "\u0000" }).split("\u0000");
+    const range = h("span", { class: "nowrap", text: `${num(b.min)}–${num(b.max)}` });
+    vocabHint.replaceChildren(before, range, after);
   };
   api.withFacts(wordVocabHint);
   onLocaleChange(() => {

@@ -1,0 +1,261 @@
+"""Right-to-left display of Step through, the gallery's side-by-side rows, code boxes and Chat's
+token boxes (fresh tester's findings, Urdu and Persian pages at a desktop and a phone size).
+
+What is checked is where things land on screen (getBoundingClientRect of chips, cells and
+characters), not only the attributes that put them there: a Latin word's symbols run left to
+right and an Urdu word's right to left in any page; "t</w>" and "ی</w>" keep their marker whole
+at the word's end; Step through's arrows and arrow keys point the way the page reads; code reads
+left to right; a token box never breaks inside, and a very long one stays inside the list.
+Expected token texts come from tiktoken.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.e2e.helpers import lz_compress, tiktoken_for, wait_ready
+
+pytestmark = pytest.mark.e2e
+
+SIZES = [(1280, 800), (390, 844)]
+# word counts: Latin and Urdu words, so merges make "t</w>", "st</w>" and an Urdu "ی</w>" (ties: first seen)
+COUNTS = "lowest 5\nsplit 3\nبات 4\nکوئی 8\nکی 9\nبھی 7\nnewest 6\nlow 7\n"
+
+
+def _arabic(s: str) -> bool:
+    return any("\u0600" <= c <= "\u06ff" for c in s)
+
+
+def _latin(s: str) -> bool:
+    return all(c.isascii() for c in s) and any(c.isalpha() for c in s)
+
+
+def _wait_step(page, k: int, timeout: int = 120_000) -> None:
+    page.wait_for_function(
+        "(k) => { const r = document.querySelector('#view-steps');"
+        " return r.dataset.learned && r.dataset.step === String(k) && (r.dataset.shown || '').endsWith(':' + k); }",
+        arg=k,
+        timeout=timeout,
+    )
+
+
+# each chip: its symbol, box, and for a chip ending in the marker the boxes of its head text and of
+# the marker's characters one by one (a Range per character gives where that glyph is drawn)
+READ_CHIPS = """(chips) => chips.map((c) => {
+  const r = c.getBoundingClientRect();
+  const eow = c.querySelector('.eow');
+  let head = null, marks = null;
+  if (eow) {
+    const range = document.createRange();
+    const node = eow.firstChild;
+    marks = [...node.textContent].map((_, i) => { range.setStart(node, i); range.setEnd(node, i + 1);
+      return range.getBoundingClientRect().left; });
+    const t = [...c.childNodes].find((n) => n.nodeType === 3 && n.textContent);
+    if (t) { range.selectNodeContents(t); const b = range.getBoundingClientRect(); head = [b.left, b.right]; }
+    const e = eow.getBoundingClientRect();
+    return {sym: c.dataset.sym ?? c.textContent, left: r.left, right: r.right, head, eow: [e.left, e.right], marks,
+            dir: getComputedStyle(c).direction};
+  }
+  return {sym: c.dataset.sym ?? c.textContent, left: r.left, right: r.right, head, eow: null, marks,
+          dir: getComputedStyle(c).direction};
+})"""
+
+
+def _check_chip(chip) -> None:
+    """A chip "t</w>" reads t then </w> left to right, "ی</w>" has its marker on the left; "</w>" never "<w/>"."""
+    if chip["marks"] is None:
+        return
+    xs = chip["marks"]
+    assert xs == sorted(xs), f"marker drawn out of order in {chip}"
+    if chip["head"]:
+        head_l, head_r = chip["head"]
+        eow_l, eow_r = chip["eow"]
+        if _arabic(chip["sym"]):
+            assert eow_r <= head_l + 1, chip
+        else:
+            assert eow_l >= head_r - 1, chip
+
+
+def _check_order(chips, text: str, what) -> None:
+    lefts = [c["left"] for c in chips]
+    if _arabic(text):
+        assert lefts == sorted(lefts, reverse=True), (what, chips)
+    elif _latin(text):
+        assert lefts == sorted(lefts), (what, chips)
+    for c in chips:
+        _check_chip(c)
+
+
+@pytest.mark.parametrize("code", ["ur", "fa"])
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_step_through_symbols_read_in_their_words_direction(page, site_url, tmp_path, code, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    lz = lz_compress(COUNTS)
+    page.goto(f"{site_url}?lang={code}#steps?mode=textbook&in=counts&t={lz}&n=10&s=10&w=lowest")
+    wait_ready(page)
+    _wait_step(page, 10)
+    assert page.evaluate("() => getComputedStyle(document.documentElement).direction") == "rtl"
+
+    # the words after merge 10: each row's chips in its word's direction
+    words = page.locator(".words-table tbody tr").evaluate_all("(trs) => trs.map((tr) => tr.dataset.word)")
+    assert set(words) >= {"lowest", "split", "بات", "کوئی"}, words
+    seen = {"t</w>": False, "arabic</w>": False}
+    for i, word in enumerate(words):
+        chips = page.locator(".words-table tbody tr").nth(i).locator("td.syms .sym").evaluate_all(READ_CHIPS)
+        assert "".join(c["sym"] for c in chips) == word + "</w>"
+        _check_order(chips, word, word)
+        for c in chips:
+            seen["t</w>"] |= c["sym"] == "t</w>"
+            seen["arabic</w>"] |= _arabic(c["sym"]) and c["sym"].endswith("</w>")
+    assert all(seen.values()), seen  # merged end-of-word symbols of both scripts were drawn and checked
+
+    # the pair counts: a Latin pair reads left, right left to right; an Urdu pair right to left
+    pairs = page.locator("tr[data-left][data-right]")
+    checked = 0
+    for i in range(pairs.count()):
+        row = pairs.nth(i)
+        left, right = row.get_attribute("data-left"), row.get_attribute("data-right")
+        chips = row.locator(".pair .sym").evaluate_all(READ_CHIPS)
+        assert [c["sym"] for c in chips] == [left, right]
+        _check_order(chips, left + right, (left, right))
+        checked += _latin(left + right) or _arabic(left + right)
+    assert checked >= 3, checked
+
+    # the arrow key that points at Next (drawn pointing left) moves on; the other goes back
+    page.keyboard.press("ArrowRight")
+    _wait_step(page, 9, 10_000)
+    page.keyboard.press("ArrowLeft")
+    _wait_step(page, 10, 10_000)
+    flips = page.locator(
+        '.player-controls .mirror-rtl, .player-options kbd .mirror-rtl, [data-testid="steps-merge"] .arrow'
+    )
+    transforms = flips.evaluate_all(
+        "(els) => els.filter((e) => e.getClientRects().length).map((e) => getComputedStyle(e).transform)"
+    )
+    # ⇤ ◀ ▶ ⇥ (a phone hides these), the two arrow keys of the hint, the merge's arrow
+    assert len(transforms) == (7 if width > 600 else 3), transforms
+    assert set(transforms) == {"matrix(-1, 0, 0, 1, 0, 0)"}, transforms
+    assert "←" in page.get_attribute('[data-testid="steps-next"]', "title")
+    assert "→" in page.get_attribute('[data-testid="steps-prev"]', "title")
+
+    # the merge line and the encoded word: pair, then an arrow pointing at the new symbol
+    merge = page.locator('[data-testid="steps-merge"]').evaluate(
+        """(el) => ['.pair', '.arrow', '.sym.merged'].map((s) => { const r = el.querySelector(s).getBoundingClientRect();
+           return [r.left, r.right]; })"""
+    )
+    (pair_l, _), (arrow_l, arrow_r), (_, merged_r) = merge
+    assert pair_l >= arrow_r - 1 and arrow_l >= merged_r - 1, merge
+    page.press('[data-testid="steps-word"]', "Enter")
+    page.wait_for_selector('[data-testid="steps-encode-list"] li[data-merge-index]')
+    items = page.locator('[data-testid="steps-encode-list"] li')
+    for i in range(items.count()):
+        chips = items.nth(i).locator(":scope > .syms .sym").evaluate_all(READ_CHIPS)
+        assert "".join(c["sym"] for c in chips) == "lowest</w>"
+        _check_order(chips, "lowest", ("encode", i))
+    page.screenshot(path=str(tmp_path / f"steps-{code}-{width}.png"), full_page=True)
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_gallery_side_by_side_rows_read_strawberry_left_to_right_in_persian(page, site_url, tmp_path, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{site_url}?lang=fa#tokenize?g=counting-letters")
+    wait_ready(page)
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=\"sbs-row-summary\"]').length === 3", timeout=180_000
+    )
+    text = page.locator('[data-testid="tokenize-text"]').input_value()
+    names = page.locator('[data-testid="sbs-row-summary"]').evaluate_all("(els) => els.map((e) => e.dataset.name)")
+    cells = page.locator(".sbs-cell").evaluate_all(
+        """(els) => els.map((e) => ({row: Number(e.dataset.row), start: Number(e.dataset.start),
+            end: Number(e.dataset.end), left: e.getBoundingClientRect().left, top: e.getBoundingClientRect().top}))"""
+    )
+    for ri, name in enumerate(names):
+        enc = tiktoken_for(name)
+        mine = [c for c in cells if c["row"] == ri]
+        # on screen, line by line from the top and left to right on each line
+        shown = sorted(mine, key=lambda c: (round(c["top"]), c["left"]))
+        assert "".join(text[c["start"] : c["end"]] for c in shown) == text, (name, shown)
+        # every cell ends where one of tiktoken's tokens ends
+        ends, pos = set(), 0
+        for i in enc.encode(text):
+            pos += len(enc.decode([i]))
+            ends.add(pos)
+        assert {c["end"] for c in mine} <= ends, (name, mine)
+    page.locator('[data-testid="sbs-rows"]').screenshot(path=str(tmp_path / f"gallery-fa-{width}.png"))
+    # the example's link and embed code read left to right
+    page.locator(".gallery-share > summary").click()
+    for sel in ('[data-testid="gallery-link"]', '[data-testid="gallery-embed"]'):
+        style = page.locator(sel).evaluate("(e) => [getComputedStyle(e).direction, getComputedStyle(e).textAlign]")
+        assert style[0] == "ltr" and style[1] in ("left", "start"), (sel, style)
+
+
+@pytest.mark.parametrize("code", ["ur", "fa"])
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_code_boxes_read_left_to_right(page, site_url, tmp_path, code, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{site_url}?lang={code}#tokenize")
+    wait_ready(page)
+    page.click('[data-testid="embed-button"]')
+    page.wait_for_function("() => document.querySelector('[data-testid=\"embed-snippet\"]').value.includes('<iframe')")
+    read = """(els) => els.map((e) => ({id: e.id || e.className || e.tagName, dir: getComputedStyle(e).direction,
+        align: getComputedStyle(e).textAlign}))"""
+    boxes = page.locator(
+        "pre, textarea[readonly], #embed-snippet, #embed-widget-snippet, #share-link, #chat-tools, #decode-ids"
+    ).evaluate_all(read)
+    assert len(boxes) >= 7, boxes
+    for b in boxes:
+        assert b["dir"] == "ltr" and b["align"] in ("left", "start"), b
+    page.locator(".share-dialog[open], dialog[open]").first.screenshot(path=str(tmp_path / f"embed-{code}-{width}.png"))
+
+
+@pytest.mark.parametrize("code", ["fa", "ur"])
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_chat_token_boxes_never_break_inside(page, site_url, tmp_path, code, width, height):
+    enc = tiktoken_for("o200k_base")
+    long_run = "=" * 80
+    assert len(enc.encode(long_run)) == 1  # one token wider than a phone
+    messages = [
+        ["system", "You are a concise assistant. Answer in the user's language, briefly and kindly, please."],
+        ["user", "توکن چیست؟ What does a tokenizer do with assistant text and long words like internationalization?"],
+        ["assistant", f"A tokenizer cuts text into tokens: {long_run} and so on, for every message in turn."],
+    ]
+    lz = lz_compress(json.dumps(messages))
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{site_url}?lang={code}#chat?fmt=chatml-o200k&t={lz}")
+    wait_ready(page)
+    page.wait_for_function("() => !!document.querySelector('#view-chat').dataset.counted", timeout=120_000)
+    out = page.locator('[data-testid="chat-tokens"]')
+    boxes = out.evaluate(
+        """(out) => { const o = out.getBoundingClientRect();
+          return {out: [o.left, o.right], boxes: [...out.querySelectorAll('.tok-group')].map((b) => ({
+            text: b.textContent, rects: b.getClientRects().length, left: b.getBoundingClientRect().left,
+            right: b.getBoundingClientRect().right, brk: b.classList.contains('has-break')}))}; }"""
+    )
+    texts = [b["text"] for b in boxes["boxes"]]
+    longest = max((enc.decode([i]) for i in enc.encode(messages[2][1])), key=len)
+    assert len(longest) >= 60 and longest in texts, (longest, texts)  # some 550 px of monospace
+    assert "<|im_start|>" in texts
+    for b in boxes["boxes"]:
+        if not b["brk"]:
+            assert b["rects"] == 1, b  # an inline box broken over two lines has two rects
+        assert boxes["out"][0] - 1 <= b["left"] and b["right"] <= boxes["out"][1] + 1, b
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    # the closed format picker shows its label's start ("ChatML — …"), cut at its end if at all
+    assert page.locator('[data-testid="chat-format"]').evaluate("(e) => getComputedStyle(e).direction") == "ltr"
+    out.screenshot(path=str(tmp_path / f"chat-{code}-{width}.png"))
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_vocab_range_stays_on_one_line_in_persian(page, site_url, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{site_url}?lang=fa#train")
+    wait_ready(page)
+    page.wait_for_function("() => document.querySelector('#train-vocab-hint').textContent.includes('–')")
+    rng = page.locator("#train-vocab-hint .nowrap")
+    assert rng.count() == 1
+    # (a right-to-left line draws the digits and the dash as several bidi runs: one rect each, on one line)
+    tops = rng.evaluate("(e) => [...e.getClientRects()].map((r) => Math.round(r.top))")
+    assert tops and len(set(tops)) == 1, tops
+    assert "–" in rng.text_content()
