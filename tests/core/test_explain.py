@@ -451,9 +451,9 @@ def test_the_pages_english_piece_labels_are_pythons():
     for kind in _LABELS:
         assert en[f"story.kind.{kind}"]["text"] == alternative_label(kind, "x"), kind
     assert en["story.lead.space"]["text"].format(label="letters") == alternative_label("letters", " x")
-    assert en["story.lead.then_newlines"]["text"].format(label="other characters (not letters, digits or spaces)") == alternative_label(
-        "punctuation", "!!\n"
-    )
+    assert en["story.lead.then_newlines"]["text"].format(
+        label="other characters (not letters, digits or spaces)"
+    ) == alternative_label("punctuation", "!!\n")
 
 
 def test_story_display_form_is_the_vocabularys_own_spelling():
