@@ -59,7 +59,9 @@ def parse_tools_json(text: str) -> list[dict[str, Any]] | None:
     if not text.strip():
         return None
     if nesting_depth(text) > MAX_NESTING:
-        raise ToolsError(f"the tools JSON nests deeper than {MAX_NESTING} levels")
+        raise ToolsError(
+            f"the tools JSON nests deeper than {MAX_NESTING} levels", reason="nesting", values={"limit": MAX_NESTING}
+        )
     try:
         value = json.loads(text)
     except json.JSONDecodeError as e:
@@ -68,6 +70,7 @@ def parse_tools_json(text: str) -> list[dict[str, Any]] | None:
             line=e.lineno,
             column=e.colno,
             pos=e.pos,
+            reason="json_syntax",
         ) from e
     return validate_tools(value)
 
@@ -84,26 +87,36 @@ def validate_tools(tools: Any) -> list[dict[str, Any]]:
             ``path`` of the bad value, e.g. ``"[0].function.name"``).
     """
     if isinstance(tools, (str, bytes)) or not isinstance(tools, Sequence):
-        raise ToolsError("tools must be a list (a JSON array) of tool definitions", path="")
+        raise ToolsError("tools must be a list (a JSON array) of tool definitions", path="", reason="not_list")
     for i, t in enumerate(tools):
         if not isinstance(t, Mapping):
-            raise ToolsError(f"tool {i + 1} must be an object", tool_index=i, path=f"[{i}]")
+            raise ToolsError(f"tool {i + 1} must be an object", tool_index=i, path=f"[{i}]", reason="not_object")
         where = f"[{i}].function" if "function" in t else f"[{i}]"
         f = function_of(t)
         if not isinstance(f, Mapping):
-            raise ToolsError(f"tool {i + 1}: function must be an object", tool_index=i, path=where)
+            raise ToolsError(
+                f"tool {i + 1}: function must be an object", tool_index=i, path=where, reason="function_not_object"
+            )
         name = f.get("name")
         if not isinstance(name, str) or not name:
-            raise ToolsError(f"tool {i + 1} needs a name (text)", tool_index=i, path=f"{where}.name")
+            raise ToolsError(
+                f"tool {i + 1} needs a name (text)", tool_index=i, path=f"{where}.name", reason="needs_name"
+            )
         if f.get("description") is not None and not isinstance(f.get("description"), str):
             raise ToolsError(
-                f"tool {i + 1} ({name}): description must be text", tool_index=i, path=f"{where}.description"
+                f"tool {i + 1} ({name}): description must be text",
+                tool_index=i,
+                path=f"{where}.description",
+                reason="description_not_text",
+                values={"name": name},
             )
         if f.get("parameters") is not None and not isinstance(f.get("parameters"), Mapping):
             raise ToolsError(
                 f"tool {i + 1} ({name}): parameters must be an object (a JSON Schema)",
                 tool_index=i,
                 path=f"{where}.parameters",
+                reason="parameters_not_object",
+                values={"name": name},
             )
     return list(tools)
 

@@ -197,7 +197,11 @@ class ToolsError(ArgumentError):
     character offset) locate a JSON syntax error in the text handed in, else
     ``None``; ``tool_index``: the 0-based index of the tool at fault, or
     ``None``; ``path``: the JSON path of the bad value (``"[0].function.name"``)
-    or ``None``. ``field`` is ``"tools"``."""
+    or ``None``. ``field`` is ``"tools"``. ``reason``: a short code a page words
+    in its reader's language (``"json_syntax"``, ``"nesting"``, ``"not_list"``,
+    ``"not_object"``, ``"function_not_object"``, ``"needs_name"``,
+    ``"description_not_text"``, ``"parameters_not_object"``), with ``values``
+    (``limit`` for nesting; ``name`` of the tool where it has one), or ``None``."""
 
     type_name = "tools"
 
@@ -211,6 +215,8 @@ class ToolsError(ArgumentError):
         pos: int | None = None,
         tool_index: int | None = None,
         path: str | None = None,
+        reason: str | None = None,
+        values: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message, field=field)
         self.line = line
@@ -218,14 +224,18 @@ class ToolsError(ArgumentError):
         self.pos = pos
         self.tool_index = tool_index
         self.path = path
+        self.reason = reason
+        self.values = dict(values or {})
 
     def details(self) -> dict[str, Any]:
         return {
+            **self.values,
             "line": self.line,
             "column": self.column,
             "pos": self.pos,
             "tool_index": self.tool_index,
             "path": self.path,
+            "reason": self.reason,
         }
 
 

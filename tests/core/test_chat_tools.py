@@ -20,6 +20,7 @@ import pytest
 
 from bytepair import chat, chat_formats, chat_tools, openai_chat
 from bytepair.errors import ToolsError
+from bytepair.jsonguard import MAX_NESTING
 from tests import hf_models
 from tests.reference.openai_chat_refs import harmony_encoding
 
@@ -339,19 +340,33 @@ def test_parse_tools_json_reports_the_location():
 
 
 @pytest.mark.parametrize(
-    ("text", "index", "path"),
+    ("text", "index", "path", "reason"),
     [
-        ('{"name": "x"}', None, ""),
-        ('[{"name": "x"}, 3]', 1, "[1]"),
-        ('[{"type": "function", "function": {"description": "d"}}]', 0, "[0].function.name"),
-        ('[{"name": "x", "parameters": []}]', 0, "[0].parameters"),
-        ('[{"name": "x", "description": 5}]', 0, "[0].description"),
+        ('{"name": "x"}', None, "", "not_list"),
+        ('[{"name": "x"}, 3]', 1, "[1]", "not_object"),
+        ('[{"type": "function", "function": 3}]', 0, "[0].function", "function_not_object"),
+        ('[{"type": "function", "function": {"description": "d"}}]', 0, "[0].function.name", "needs_name"),
+        ('[{"name": "x", "parameters": []}]', 0, "[0].parameters", "parameters_not_object"),
+        ('[{"name": "x", "description": 5}]', 0, "[0].description", "description_not_text"),
     ],
 )
-def test_parse_tools_json_refuses_bad_shapes(text, index, path):
+def test_parse_tools_json_refuses_bad_shapes(text, index, path, reason):
     with pytest.raises(ToolsError) as e:
         chat_tools.parse_tools_json(text)
     assert e.value.tool_index == index and e.value.path == path and e.value.line is None
+    # the reason a page words in its reader's language, with the tool's name where it has one
+    err = e.value.to_dict()
+    assert err["reason"] == reason
+    assert err.get("name") == ("x" if reason.endswith(("_not_text", "parameters_not_object")) else None)
+
+
+def test_tools_json_faults_carry_reasons():
+    with pytest.raises(ToolsError) as e:
+        chat_tools.parse_tools_json("[1,")
+    assert e.value.to_dict()["reason"] == "json_syntax"
+    with pytest.raises(ToolsError) as e:
+        chat_tools.parse_tools_json("[" * 10_000 + "]" * 10_000)
+    assert e.value.to_dict()["reason"] == "nesting" and e.value.to_dict()["limit"] == MAX_NESTING
 
 
 def test_blank_tools_json_is_no_tools():

@@ -55,3 +55,39 @@ def test_chat_in_the_locale(csp_free_page, site_url, code, width, height):
         found = h.axe_violations(page, "#view-chat")
         assert found == [], found
     assert page.console_errors == []
+
+
+@pytest.mark.parametrize("code", ["fa", "bn"])
+def test_tool_definition_faults_in_the_locales_words(page, site_url, code):
+    """Tester finding: Python's English ("invalid JSON at line 1, column 47: Expecting ',' delimiter")
+    inside a Persian sentence. The fault is worded from its reason and values (ToolsError.reason)."""
+    messages = h.messages(code)
+    page.goto(f"{site_url}?lang={code}#chat")
+    h.wait_ready(page)
+    err = page.locator('[data-testid="chat-tools-error"]')
+
+    def worded(key, **values):
+        text = messages[key]["text"]
+        for name, n in values.items():
+            text = text.replace("{" + name + "}", h.in_digits(n, code))
+        return text
+
+    cases = [
+        # json's position of the fault in '[{"a": 1,}]': the "}" after "," (column 10), or the ","
+        # itself (column 9) in Python 3.13's json
+        ('[{"a": 1,}]', {worded("error.tools.json_syntax", line=1, column=c) for c in (9, 10)}),
+        (
+            '[{"type": "function", "function": {"description": "no name"}}]',
+            {worded("error.tools.needs_name", tool=1)},
+        ),
+        ('{"name": "x"}', {worded("error.tools.not_list")}),
+    ]
+    for text, wants in cases:
+        page.fill('[data-testid="chat-tools"]', text)
+        shown = None
+        for _ in range(600):  # the count is debounced and runs in the worker: until its words are shown
+            shown = (err.text_content() or "").replace("\u2068", "").replace("\u2069", "")
+            if shown in wants:
+                break
+            page.wait_for_timeout(100)
+        assert shown in wants, (shown, wants)

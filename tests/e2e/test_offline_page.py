@@ -16,7 +16,16 @@ import json
 import pytest
 import regex
 
-from tests.e2e.helpers import DEFAULT_TIMEOUT_MS, READY_TIMEOUT, open_ready, set_text, tiktoken_for, train, wait_ready
+from tests.e2e.helpers import (
+    DEFAULT_TIMEOUT_MS,
+    READY_TIMEOUT,
+    catalog,
+    open_ready,
+    set_text,
+    tiktoken_for,
+    train,
+    wait_ready,
+)
 from tests.reference import tiktoken_pattern
 from tests.reference.slow_bpe import slow_train
 
@@ -74,10 +83,24 @@ def test_after_one_visit_the_playground_works_offline(browser, site_url):
         assert "has not been downloaded yet" in message and "this device is offline" in message, message
         assert "Failed to fetch" not in message
         detail = page.evaluate(
-            "([t, n]) => window.bytepair.count(t, n).then(() => null, (e) => ({type: e.type, message: e.message}))",
+            "([t, n]) => window.bytepair.count(t, n).then(() => null,"
+            " (e) => ({type: e.type, message: e.message, name: e.detail?.name}))",
             [TEXT, model],
         )
-        assert detail["type"] == "offline", detail
+        assert detail["type"] == "offline" and detail["name"] == model, detail
+        # in Persian: the sentence names the tokenizer (tester: "this file was never loaded", which file?)
+        page.select_option('[data-testid="lang-picker"]', "fa")
+        page.wait_for_selector('html[lang="fa"]', state="attached")
+        page.select_option('[data-testid="tokenize-tokenizer"]', "cl100k_base")
+        page.select_option('[data-testid="tokenize-tokenizer"]', model)
+        want = catalog("fa")["messages"]["error.offline.named"]["text"].replace("{name}", model)
+        for _ in range(300):  # until the refused load of the model is worded
+            shown = (error.text_content() or "").replace("\u2068", "").replace("\u2069", "")
+            if shown == want:
+                break
+            page.wait_for_timeout(100)
+        assert shown == want, (shown, want)
+        page.select_option('[data-testid="lang-picker"]', "en")
 
         page.click('[data-view="train"]')
         train(page, TRAIN_TEXT, 256 + 8, pattern="cl100k_base", name="offline-bpe")

@@ -250,6 +250,12 @@ export function errorText(err) {
   // a tokenizer file's commonest faults, worded from their values (errors.py TokenizerFileError.reason)
   if (err?.type === "tokenizer_file" && d?.reason && messages[`error.tokenizer_file.${d.reason}`])
     return t(`error.tokenizer_file.${d.reason}`, { ...d, merge: d.merge != null ? d.merge + 1 : null });
+  // a tokenizer's file that could not be downloaded, named (worker.js fetchOk: detail.name)
+  if ((err?.type === "offline" || err?.type === "network") && d?.name)
+    return t(`error.${err.type}.named`, { name: d.name });
+  // a tools box's fault (chat_tools: ToolsError.reason), the tool counted from 1
+  if (err?.type === "tools" && d?.reason && messages[`error.tools.${d.reason}`])
+    return t(`error.tools.${d.reason}`, { ...d, tool: d.tool_index != null ? d.tool_index + 1 : null });
   if (err?.type && messages[key]) return t(key, { field: err.field ?? "", message });
   return t("error.other", { message });
 }

@@ -104,7 +104,8 @@ function registerError(name, err) {
  * offline (the file was never downloaded, so no cache has it), {type: "network"} when the request
  * failed otherwise; both say in words what to do (the browser's own text is "Failed to fetch").
  */
-async function fetchOk(url, what) {
+async function fetchOk(url, what, name = null) {
+  // (name: the tokenizer the file is for, carried in the error's detail so the page can name it)
   let res;
   try {
     res = await fetch(url);
@@ -120,6 +121,7 @@ async function fetchOk(url, what) {
         : `${What} has not been downloaded yet: the request to the site failed (no connection?). ` +
           "Check the connection and choose it again: once downloaded it also works offline.",
       url: url.pathname,
+      name, // the tokenizer the file is for (the page words the error with it), or null
     });
   }
   if (!res.ok) throw new Error(`Could not load ${what} (${url.pathname}): HTTP ${res.status}.`);
@@ -287,7 +289,7 @@ async function ensureVocab(name) {
   if (!file) return;
   if (!vocabLoads.has(file)) {
     const load = (async () => {
-      const fetching = fetchOk(new URL("vocab/" + file, SITE), `the ${name} vocabulary`);
+      const fetching = fetchOk(new URL("vocab/" + file, SITE), `the ${name} vocabulary`, name);
       py("prepare", name); // compile the split pattern while the file downloads
       const res = await fetching;
       let data = new Uint8Array(await res.arrayBuffer());
@@ -389,7 +391,7 @@ async function ensureModel(name, onProgress) {
       } else {
         source = "network";
         report("download", 0, entry.bytes);
-        const res = await fetchOk(url, `the ${name} tokenizer`);
+        const res = await fetchOk(url, `the ${name} tokenizer`, name);
         const total = Number(res.headers.get("content-length")) || entry.bytes;
         gz = await readWithProgress(res, total, (loaded, t) => report("download", loaded, t));
       }

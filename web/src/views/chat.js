@@ -315,7 +315,14 @@ export function mountChat(root, store, api) {
       set({
         result: null,
         counted: request,
-        error: { message: err.message, index, field: err.field ?? null, type: err.type ?? null, where },
+        error: {
+          message: err.message,
+          index,
+          field: err.field ?? null,
+          type: err.type ?? null,
+          where,
+          detail: err.detail ?? null,
+        },
         pending: false,
         active: -1,
       });
