@@ -51,6 +51,12 @@ def test_report_on_a_phone_in_urdu(browser, site_url):
         assert error == offline_text
         context.set_offline(False)
 
+        # a malformed own text: the catalog's sentence as it is (tester: "something went wrong:" before it)
+        page.locator('[data-testid="report-source-custom"]').check()
+        page.fill('[data-testid="report-custom"]', "English | just one line")
+        page.get_by_test_id("report-button").click()
+        assert h.visible_error(page, "report-error") == h.messages("ur")["error.parallel.few"]["text"]
+
         # 3: a report on the UDHR samples (cl100k_base, the default): nothing wider than the screen
         page.locator('[data-testid="report-source-udhr"]').check()
         page.wait_for_selector('[data-testid="report-baseline"] option[value="eng"]', state="attached")

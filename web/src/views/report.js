@@ -243,7 +243,7 @@ export function mountReport(root, store, api) {
   async function loadCorpus(source) {
     if (source === "custom") {
       const parsed = parseParallel(customText.value);
-      if (parsed.error) throw new Error(parallelError(parsed.error));
+      if (parsed.error) throw Object.assign(new Error(parallelError(parsed.error)), { worded: true }); // (the catalog's)
       return { name: t("report.corpus.yours"), custom: true, texts: parsed.texts };
     }
     if (!cache[source]) {
@@ -368,7 +368,7 @@ export function mountReport(root, store, api) {
       if (mine !== seq) return;
       set({ running: false });
       status.textContent = "";
-      showError(root, "report", errorText(err));
+      showError(root, "report", err.worded ? err.message : errorText(err)); // worded: already in the reader's words
     } finally {
       if (mine === seq) bar.hidden = true;
     }
