@@ -91,3 +91,27 @@ def test_tool_definition_faults_in_the_locales_words(page, site_url, code):
                 break
             page.wait_for_timeout(100)
         assert shown in wants, (shown, wants)
+
+
+def test_the_tools_example_reads_left_to_right_in_persian_on_a_phone(page, site_url):
+    """Tester finding: the JSON example in the Persian tools hint had its brackets at the far ends of
+    two lines (an LTR isolate wrapped inside a right-to-left sentence)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{site_url}?lang=fa#chat")
+    h.wait_ready(page)
+    code = page.locator("#chat-tools-help code")
+    code.wait_for(state="visible")
+    first, last, box = page.evaluate(
+        """() => {
+            const code = document.querySelector('#chat-tools-help code');
+            const text = code.firstChild;
+            const at = (i) => { const r = document.createRange(); r.setStart(text, i); r.setEnd(text, i + 1);
+                                return r.getBoundingClientRect(); };
+            const b = code.getBoundingClientRect();
+            const f = at(0), l = at(text.length - 1);
+            return [[f.left, f.top], [l.right, l.top], [b.left, b.right, b.top]];
+        }"""
+    )
+    # "[" starts the first line at the box's left; "]" ends the last line, left to right
+    assert abs(first[0] - box[0]) < 2 and abs(first[1] - box[2]) < 2, (first, box)
+    assert last[1] >= first[1] and last[0] <= box[1] + 1, (last, box)

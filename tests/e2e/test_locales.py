@@ -329,3 +329,15 @@ def test_rtl_numbers_context_line_counts_and_regex_read_in_order(page, site_url)
     want = want.replace("{pos}", h.in_digits(err[1] + 1, code)).replace("{reason}", f"\u2068{err[2]}\u2069")
     assert shown == want
     assert page.console_errors == []
+
+
+@pytest.mark.parametrize("code", ["ur", "bn"])
+def test_the_embed_bar_speaks_the_snippets_language(page, site_url, code):
+    """Tester finding: an embed's "Share" and "Open ↗" stayed English in every language."""
+    page.goto(f"{site_url}?embed=1&lang={code}#tokenize")
+    h.wait_ready(page)
+    bar = page.locator('[data-testid="embed-bar"]')
+    assert bar.is_visible()
+    words = h.messages(code)
+    assert page.text_content('[data-testid="share-button-embedded"]').strip() == words["embed.bar.share"]["text"]
+    assert page.text_content('[data-testid="open-full"]').strip() == words["embed.bar.open"]["text"]

@@ -76,6 +76,16 @@ def test_report_on_a_phone_in_urdu(browser, site_url):
         page.wait_for_selector('#view-report[data-reported="44"]', timeout=120_000)
         page.wait_for_selector('[data-testid="report-token"]', state="attached")
         h.settle(page)
+        # each column's head on the side its numbers are (tester: heads right, numbers left in Urdu)
+        sides = page.evaluate(
+            """() => {
+                const table = document.querySelector('[data-testid="report-table"]');
+                const heads = [...table.tHead.rows[table.tHead.rows.length - 1].cells].slice(1);
+                const cells = [...table.tBodies[0].rows[0].cells].slice(1);
+                return heads.map((th, i) => [getComputedStyle(th).textAlign, getComputedStyle(cells[i]).textAlign]);
+            }"""
+        )
+        assert sides and all(a == b for a, b in sides), sides
         assert page.evaluate("() => document.documentElement.scrollWidth") <= WIDTH
 
         # 5: the chart fills its card, stays inside it, in the theme's colour, labels left of the bars

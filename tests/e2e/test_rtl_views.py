@@ -184,6 +184,9 @@ def test_gallery_side_by_side_rows_read_strawberry_left_to_right_in_persian(page
             ends.add(pos)
         assert {c["end"] for c in mine} <= ends, (name, mine)
     page.locator('[data-testid="sbs-rows"]').screenshot(path=str(tmp_path / f"gallery-fa-{width}.png"))
+    # the letter counts listed in Persian's own way (Intl.ListFormat): a middle dot beside ۲ read as ۲۰
+    letters = page.locator('[data-testid="gallery-letters"] li').all_text_contents()
+    assert letters and all("·" not in x and "\u060c" in x for x in letters), letters
     # the example's link and embed code read left to right
     page.locator(".gallery-share > summary").click()
     for sel in ('[data-testid="gallery-link"]', '[data-testid="gallery-embed"]'):

@@ -4,7 +4,14 @@
 
 import { h } from "../dom.js";
 import { galleryLink, iframeSnippet } from "../links.js";
-import { t, num, errorText, onLocaleChange } from "../i18n.js";
+import { t, num, errorText, onLocaleChange, locale, PSEUDO } from "../i18n.js";
+
+// "“st” 2 · “raw” 3" in English; the reader's own list (Intl.ListFormat) elsewhere: in Persian a
+// middle dot beside ۲ reads as ۲۰ (its zero is a dot)
+const letterList = (items) =>
+  locale() === "en" || locale() === PSEUDO
+    ? items.join(" · ")
+    : new Intl.ListFormat(locale(), { type: "unit", style: "short" }).format(items);
 
 /**
  * An example's explanation in the page's language, worded from its facts (bytepair.gallery
@@ -151,7 +158,7 @@ export function mountGallery(el, api, { choose }) {
               "li",
               {},
               `${api.label(row.encoding)}: `,
-              row.tokens.map((tk) => `“${tk.text}” ${num(tk.letters)}`).join(" · "),
+              letterList(row.tokens.map((tk) => `“${tk.text}” ${num(tk.letters)}`)),
             ),
           ),
         ),

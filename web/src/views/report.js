@@ -381,11 +381,12 @@ export function mountReport(root, store, api) {
       {},
       h("th", { scope: "col", text: t("report.col.language") }),
       result.tokenizers.flatMap((tk) => [
-        h("th", { scope: "col" }, sentence("report.col.tokens", {}, { tokenizer: api.label(tk.name) })),
-        h("th", { scope: "col", text: t("report.col.premium") }),
-        h("th", { scope: "col", text: t("report.col.paper") }),
-        h("th", { scope: "col", text: t("report.col.fertility") }),
-        h("th", { scope: "col", text: t("report.col.renyi") }),
+        // (class num: a column's head on the same side as its numbers, also right to left)
+        h("th", { scope: "col", class: "num" }, sentence("report.col.tokens", {}, { tokenizer: api.label(tk.name) })),
+        h("th", { scope: "col", class: "num", text: t("report.col.premium") }),
+        h("th", { scope: "col", class: "num", text: t("report.col.paper") }),
+        h("th", { scope: "col", class: "num", text: t("report.col.fertility") }),
+        h("th", { scope: "col", class: "num", text: t("report.col.renyi") }),
       ]),
     );
     table.tHead.replaceChildren(head);
