@@ -18,8 +18,8 @@ import pytest
 
 import bytepair
 from bytepair import gallery, lessons, textbook
-from tests.core.test_textbook import PAPER_FIRST_MERGES, PAPER_VOCAB, oracle_learn
 from tests.reference import course_mini_bpe
+from tests.reference.textbook_oracle import PAPER_FIRST_MERGES, PAPER_VOCAB, oracle_learn
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OPENAI = ("gpt2", "cl100k_base", "o200k_base")

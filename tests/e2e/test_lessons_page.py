@@ -10,8 +10,8 @@ import unicodedata
 
 import pytest
 
-from tests.core.test_textbook import PAPER_VOCAB, oracle_learn
 from tests.e2e import helpers as h
+from tests.reference.textbook_oracle import PAPER_VOCAB, oracle_learn
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 LESSON_TEXT_BN = "আমার অর্ডার কোথায় ?"
