@@ -165,6 +165,34 @@ def test_test_files_do_not_import_each_other() -> None:
     assert found == []
 
 
+def test_no_wait_for_function_is_given_an_async_predicate() -> None:
+    """Playwright's ``wait_for_function`` does not await what its predicate returns: an
+    ``async`` predicate gives a promise, which is truthy, so the wait ends at once and the
+    test after it races the page (``helpers.wait_saved`` was such a wait, and a reload then
+    came before the debounced save). Poll an async read with ``page.evaluate`` instead."""
+    import ast
+    import pathlib
+
+    tests = pathlib.Path(__file__).resolve().parent.parent
+    if not (tests / "e2e").is_dir():
+        pytest.skip("only the core tests are here (the Pyodide run copies tests/core alone)")
+    found = []
+    for path in sorted(tests.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "wait_for_function"
+                and node.args
+            ):
+                continue
+            first = node.args[0]
+            source = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else ""
+            if source.lstrip().startswith("async"):
+                found.append(f"{path.relative_to(tests)}:{node.lineno}")
+    assert found == []
+
+
 def test_compact_vocab_is_rebuilt_when_the_format_code_is_newer(tmp_path, monkeypatch):
     # a dist/vocab/*.bpv.gz left by a build with an older .bpv version must not be shipped
     # because it is newer than its rank file: the format's code counts as a source too

@@ -23,6 +23,7 @@ import http.server
 import json
 import subprocess
 import threading
+import time
 import unicodedata
 
 import pytest
@@ -254,32 +255,44 @@ def wait_saved(page, key: str, value: str | None = None, *, contains: str | None
     """Wait until the page's browser storage (IndexedDB ``bytepair-playground``, store ``texts``:
     web/src/storage.js; the views save there after a short debounce) holds ``key``: equal to
     ``value``, or containing ``contains``, or (neither given) any text. The signal to wait on
-    before a reload that must find what was typed."""
-    page.wait_for_function(
-        """async ([key, value, contains]) => {
-          const db = await new Promise((resolve) => {
-            const r = indexedDB.open('bytepair-playground');
-            r.onupgradeneeded = () => r.transaction.abort();  // not created by the page yet: leave it
-            r.onsuccess = () => resolve(r.result);
-            r.onerror = () => resolve(null);
-          });
-          if (!db) return false;
-          try {
-            const got = await new Promise((resolve) => {
-              const q = db.transaction('texts', 'readonly').objectStore('texts').get(key);
-              q.onsuccess = () => resolve(q.result);
-              q.onerror = () => resolve(undefined);
-            });
-            if (typeof got !== 'string') return false;
-            return value !== null ? got === value : contains !== null ? got.includes(contains) : true;
-          } finally {
-            db.close();
-          }
-        }""",
-        arg=[key, value, contains],
-        polling=100,
-        timeout=timeout,
-    )
+    before a reload that must find what was typed. Raises AssertionError after ``timeout`` ms.
+
+    Polled from Python with ``page.evaluate`` (which awaits the read): ``wait_for_function``
+    does not await a predicate's promise, so an async predicate is truthy at once."""
+    deadline = time.monotonic() + timeout / 1000
+    got = None
+    while True:
+        got = page.evaluate(_READ_SAVED_TEXT, key)
+        if isinstance(got, str) and (
+            got == value if value is not None else contains in got if contains is not None else True
+        ):
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"storage key {key!r} never held the text waited for; last read: {got!r}")
+        page.wait_for_timeout(100)
+
+
+#: Reads one record of the page's IndexedDB store ``texts`` (null when the database or key is missing).
+_READ_SAVED_TEXT = """async (key) => {
+  const db = await new Promise((resolve) => {
+    const r = indexedDB.open('bytepair-playground');
+    r.onupgradeneeded = () => r.transaction.abort();  // not created by the page yet: leave it
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => resolve(null);
+  });
+  if (!db) return null;
+  try {
+    return await new Promise((resolve) => {
+      const q = db.transaction('texts', 'readonly').objectStore('texts').get(key);
+      q.onsuccess = () => resolve(q.result ?? null);
+      q.onerror = () => resolve(null);
+    });
+  } catch {
+    return null;  // no store 'texts' yet
+  } finally {
+    db.close();
+  }
+}"""
 
 
 def settle(page) -> None:
