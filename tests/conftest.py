@@ -32,10 +32,25 @@ def adapter():
     return playground
 
 
+#: pytest-xdist groups by test folder (``--dist loadgroup``: tools/testrun.py). Each group runs in one worker,
+#: in collection order: the browser tests share one server and one Chromium and never run two
+#: pages' Pyodide side by side (under ``--dist loadfile`` on 2 cores, two e2e tests timed out);
+#: the Pyodide stage's Node.js runs go to the other worker, which then takes the core tests
+#: one at a time.
+XDIST_GROUPS = {"e2e": "browser", "pyodide": "pyodide", "chat_pyodide": "pyodide"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups into the test ids
 def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (``python build.py test``: tools/testrun.py), the Pyodide stage first:
-    its few tests run for minutes in Node.js processes of their own, so the other worker goes
-    through the short tests meanwhile rather than waiting for it at the end. Every worker sorts
-    the same way (xdist checks that they collect the same order)."""
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        items.sort(key=lambda item: item.get_closest_marker("pyodide") is None)  # stable: else as collected
+    """Under pytest-xdist (``python build.py test``: tools/testrun.py), the e2e tests in one group
+    and the Pyodide stage in another (:data:`XDIST_GROUPS`); xdist hands out the largest group
+    first, so one worker goes through the browser tests while the other runs the Pyodide stage
+    and then the short core tests. Every worker marks the same way (xdist checks that they
+    collect the same tests)."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    tests = pathlib.Path(__file__).resolve().parent
+    for item in items:
+        folder = pathlib.Path(item.path).resolve().relative_to(tests).parts[0]
+        if folder in XDIST_GROUPS:
+            item.add_marker(pytest.mark.xdist_group(XDIST_GROUPS[folder]))

@@ -7,12 +7,13 @@ runs it alone. The configuration is ``pyproject.toml`` (``[tool.ruff]``,
 ``[tool.mypy]``: the types of ``py/bytepair``),
 ``.prettierrc.json`` / ``.prettierignore`` and ``eslint.config.mjs``.
 
-``BYTEPAIR_TEST_WORKERS=2`` runs the tests in :func:`workers` pytest-xdist processes side
-by side, with ``--dist loadfile``: each test file stays in one worker, so an e2e file's
-server and browser are started once. The default is one process: under -n 2 on a shared
-2-core machine (load average 20-34) two e2e tests failed (a 240 s report timeout, a burst
-of Step inputs) and reliability is not proven yet. Arguments that need one process
-(``-n``, ``-p no:xdist``, ``-s``, ``--pdb``, ``--trace``) turn it off.
+The tests run in :func:`workers` pytest-xdist processes side by side (one per core, at most
+:data:`DEFAULT_WORKERS`; ``BYTEPAIR_TEST_WORKERS=1`` for one process), with ``--dist
+loadgroup``: all e2e tests go to one worker, in order, with one server and one Chromium,
+and the Pyodide stage to another (``tests/conftest.py``: ``XDIST_GROUPS``); the core tests
+fill the gaps one by one. Two browser pages never run side by side: under ``--dist
+loadfile`` on a shared 2-core machine two e2e tests timed out. Arguments that need one
+process (``-n``, ``-p no:xdist``, ``-s``, ``--pdb``, ``--trace``) turn it off.
 
 pytest's own exit code decides, plus two rules of ours: collecting no test
 (exit code 5) fails, and so does a run where no test passed (everything
@@ -84,9 +85,8 @@ def junit_counts(path: Path) -> dict[str, int]:
 
 #: Environment variable: how many pytest-xdist workers (1: none, the tests run in one process).
 WORKERS_ENV = "BYTEPAIR_TEST_WORKERS"
-#: Workers without the environment variable: 1 until e2e under -n 2 is shown reliable on a
-#: shared 2-core machine (see the module docstring); then 2.
-DEFAULT_WORKERS = 1
+#: Workers without the environment variable (fewer on a machine with fewer cores): CI has 2.
+DEFAULT_WORKERS = 2
 #: pytest arguments after which the run stays in one process (their own -n, or output/debuggers
 #: that need the test in the foreground).
 SERIAL_ARGS = ("-n", "--numprocesses", "--dist", "no:xdist", "-s", "--capture=no", "--pdb", "--trace")
@@ -119,9 +119,9 @@ def run_pytest(pytest_args: list[str]) -> int:
     junit = CACHE / "pytest-junit.xml"
     junit.unlink(missing_ok=True)
     n = workers(pytest_args)
-    parallel = ["-n", str(n), "--dist", "loadfile"] if n > 1 else []
+    parallel = ["-n", str(n), "--dist", "loadgroup"] if n > 1 else []
     if parallel:
-        log(f"pytest: {n} workers side by side, each test file in one ({WORKERS_ENV}=1: one process)")
+        log(f"pytest: {n} workers side by side, the e2e tests in one of them ({WORKERS_ENV}=1: one process)")
     cmd = [sys.executable, "-m", "pytest", "-ra", f"--junitxml={junit}", *parallel, *pytest_args]
     log(f"$ {shlex.join(cmd)}")
     t0 = time.perf_counter()
