@@ -141,27 +141,36 @@ def test_test_file_basenames_are_unique() -> None:
     assert [n for n, k in names.items() if k > 1] == []
 
 
-def test_test_files_do_not_import_each_other() -> None:
-    """Helpers shared by test files live in helper modules (tests/e2e/helpers.py,
-    tests/reference/, tests/hf_models.py, tests/corpora.py), not in another test
-    file: importing a test file collects its tests twice in some runs and ties
-    unrelated files together (a test file once imported test_playground)."""
+def _syntax_nodes(glob: str):
+    """Every AST node of the tests' Python files matching ``glob`` (under ``tests/``), as
+    (``"<file>:<line>"``, node); skips where only tests/core is here (the Pyodide run copies it alone)."""
     import ast
     import pathlib
 
     tests = pathlib.Path(__file__).resolve().parent.parent
     if not (tests / "e2e").is_dir():
         pytest.skip("only the core tests are here (the Pyodide run copies tests/core alone)")
-    found = []
-    for path in sorted(tests.rglob("test_*.py")):
+    for path in sorted(tests.rglob(glob)):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            modules = []
-            if isinstance(node, ast.ImportFrom) and node.module:
-                modules = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
-            elif isinstance(node, ast.Import):
-                modules = [a.name for a in node.names]
-            if any(m.rsplit(".", 1)[-1].startswith("test_") for m in modules):
-                found.append(f"{path.relative_to(tests)}:{node.lineno}")
+            yield f"{path.relative_to(tests)}:{getattr(node, 'lineno', 0)}", node
+
+
+def test_test_files_do_not_import_each_other() -> None:
+    """Helpers shared by test files live in helper modules (tests/e2e/helpers.py,
+    tests/reference/, tests/hf_models.py, tests/corpora.py), not in another test
+    file: importing a test file collects its tests twice in some runs and ties
+    unrelated files together (a test file once imported test_playground)."""
+    import ast
+
+    found = []
+    for where, node in _syntax_nodes("test_*.py"):
+        modules = []
+        if isinstance(node, ast.ImportFrom) and node.module:
+            modules = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+        elif isinstance(node, ast.Import):
+            modules = [a.name for a in node.names]
+        if any(m.rsplit(".", 1)[-1].startswith("test_") for m in modules):
+            found.append(where)
     assert found == []
 
 
@@ -171,25 +180,20 @@ def test_no_wait_for_function_is_given_an_async_predicate() -> None:
     test after it races the page (``helpers.wait_saved`` was such a wait, and a reload then
     came before the debounced save). Poll an async read with ``page.evaluate`` instead."""
     import ast
-    import pathlib
 
-    tests = pathlib.Path(__file__).resolve().parent.parent
-    if not (tests / "e2e").is_dir():
-        pytest.skip("only the core tests are here (the Pyodide run copies tests/core alone)")
     found = []
-    for path in sorted(tests.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "wait_for_function"
-                and node.args
-            ):
-                continue
-            first = node.args[0]
-            source = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else ""
-            if source.lstrip().startswith("async"):
-                found.append(f"{path.relative_to(tests)}:{node.lineno}")
+    for where, node in _syntax_nodes("*.py"):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "wait_for_function"
+            and node.args
+        ):
+            continue
+        first = node.args[0]
+        source = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else ""
+        if source.lstrip().startswith("async"):
+            found.append(where)
     assert found == []
 
 
