@@ -51,6 +51,7 @@ def pytest_collection_modifyitems(config, items):
         return
     tests = pathlib.Path(__file__).resolve().parent
     for item in items:
-        folder = pathlib.Path(item.path).resolve().relative_to(tests).parts[0]
+        path = pathlib.Path(item.path).resolve()
+        folder = path.relative_to(tests).parts[0] if path.is_relative_to(tests) else None
         if folder in XDIST_GROUPS:
             item.add_marker(pytest.mark.xdist_group(XDIST_GROUPS[folder]))
