@@ -262,7 +262,14 @@ OPTION_SETS = [
 ]
 
 
-@pytest.mark.parametrize("options", OPTION_SETS, ids=str)
+def _options_id(options: dict) -> str:
+    """A test id that does not depend on set order (str() of a set follows the string hash, which
+    differs between processes: two pytest-xdist workers then collect different ids and refuse to run)."""
+    shown = (f"{k}={sorted(v) if isinstance(v, (set, frozenset)) else v!r}" for k, v in options.items())
+    return ",".join(shown) or "defaults"
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=_options_id)
 def test_encode_equals_tiktoken(pair, options):
     ours, ref = pair
     for text in TEXTS:
