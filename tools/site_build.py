@@ -17,7 +17,8 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
                                         ``PYODIDE_DIR`` (the worker's indexURL)
     wheels/manifest.json                {"install": [wheel files, in install order],
                                         "bytepair" / "adapter": their wheel files, "vocab_url": "vocab/",
-                                        "vocab_files": {file: bytes}, "data_dir_env",
+                                        "vocab_files": {file: bytes}, "vocab_for": {encoding:
+                                        file}, "data_dir_env",
                                         "lazy": {"chat": [markupsafe, jinja2 wheel files]},
                                         "boot_bytes": {path: bytes} of the runtime, stdlib, wheels,
                                         "boot_br_bytes": {path: bytes of its .br copy}, ...};
@@ -241,6 +242,25 @@ def step_vocab(out: DistWriter) -> dict[str, int]:
             out.write(compact, compact_vocab(f))
         sizes[compact.removeprefix("vocab/")] = (out.root / compact).stat().st_size
     return sizes
+
+
+def vocab_for(files: dict[str, int]) -> dict[str, str]:
+    """``{encoding name: its file under vocab/}`` for every encoding of ``bytepair.registry`` whose
+    compact file (``registry.compact_file``, what the worker fetches) is among ``files`` (step_vocab's
+    ``{file: bytes}``): the manifest's ``vocab_for``, so the worker can fetch a vocabulary before
+    Python is ready (worker.js warmVocab; issue 20)."""
+    import sys
+
+    if str(PY_SRC) not in sys.path:
+        sys.path.insert(0, str(PY_SRC))
+    from bytepair import registry
+
+    out = {}
+    for name in registry.list_encoding_names():
+        file = registry.compact_file(registry.encoding_info(name)["file"])
+        if file in files:
+            out[name] = file
+    return out
 
 
 def compact_vocab_name(file: str) -> str:
@@ -486,6 +506,7 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
         "adapter": wheels["playground"],  # the worker imports `playground` from it
         "vocab_url": "vocab/",
         "vocab_files": vocab,
+        "vocab_for": vocab_for(vocab),  # encoding name -> its file under vocab_url (worker.js warmVocab)
         "paths": "wheel names are files in wheels/; vocab_url is relative to the site root",
         "data_dir_env": "BYTEPAIR_DATA_DIR",
         "lazy": {"chat": list(chat_wheels.values())},  # installed on first use, not at boot

@@ -138,3 +138,28 @@ def test_the_server_sends_copies_per_accept_encoding_and_the_same_bytes_decoded(
         server.shutdown()
         server.server_close()
     assert plain["content-type"] == "application/gzip"  # the .gz vocabulary: bytes, no Content-Encoding
+
+
+def test_archives_get_copies_only_when_stored_uncompressed(tmp_path):
+    """The site's own wheels and the standard library are zips stored uncompressed so their brotli
+    copies compress across files (issue 20); a deflated zip (a PyPI wheel) gains nothing and gets none."""
+    import zipfile
+
+    members = {
+        f"pkg/m{i}.py": "".join(f"def f{j}(x):\n    return x * {j}\n" for j in range(80)).encode() for i in range(6)
+    }
+    sizes = {}
+    for name, method in (("stored.whl", zipfile.ZIP_STORED), ("deflated.whl", zipfile.ZIP_DEFLATED)):
+        with zipfile.ZipFile(tmp_path / name, "w", method) as z:
+            for member, data in members.items():
+                z.writestr(member, data)
+        sizes[name] = (tmp_path / name).stat().st_size
+    (tmp_path / "not-a-zip.zip").write_bytes(b"PK but not really" * 40)
+    assert precompress.stored_archive(tmp_path / "stored.whl")
+    assert not precompress.stored_archive(tmp_path / "deflated.whl")
+    assert not precompress.stored_archive(tmp_path / "not-a-zip.zip")
+    assert precompress.wants_copies("wheels/stored.whl", sizes["stored.whl"], tmp_path / "stored.whl")
+    assert not precompress.wants_copies("wheels/deflated.whl", sizes["deflated.whl"], tmp_path / "deflated.whl")
+    assert not precompress.wants_copies("wheels/stored.whl", sizes["stored.whl"])  # (without the file: by name only)
+    # the stored archive's brotli copy is smaller than the deflated archive: the point of storing it
+    assert len(brotli.compress((tmp_path / "stored.whl").read_bytes())) < sizes["deflated.whl"]

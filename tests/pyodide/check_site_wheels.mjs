@@ -56,8 +56,10 @@ try {
     const got = res.headers.get("content-type") || "";
     const enc = res.headers.get("content-encoding");
     // compressible files may come as the build's precompressed copies (Content-Encoding br or
-    // gzip, issue 20); files that are compressed already never (a browser would unpack a .gz)
-    const packed = type === "application/gzip" || type === "application/zip";
+    // gzip, issue 20); files that are compressed already never (a browser would unpack a .gz). The
+    // site's wheels are zips stored uncompressed for those copies (tools/precompress.stored_archive):
+    // they may come encoded, and the install below proves the decoded bytes are the wheel.
+    const packed = type === "application/gzip";
     const encOk = !enc || (!packed && (enc === "br" || enc === "gzip"));
     check(
       res.ok && got.split(";")[0] === type && encOk,

@@ -303,6 +303,14 @@ export function createApi({ onStatus, shared = false }) {
           () => {},
         );
     },
+    /**
+     * Before Python is ready: the view will first count with the tokenizers `names` (strings), so
+     * the worker downloads their vocabularies once its own start no longer needs the link (issue
+     * 20: the first count on a slow phone). A hint: nothing to wait for, nothing fails.
+     */
+    prefetchVocab(names) {
+      if (!facts) rpc.hint("prefetchVocab", names);
+    },
     /** The encodings the page lists: [{name, label}] (empty until ready). */
     realTokenizers() {
       return facts ? facts.tokenizers.filter((t) => t.listed) : [];

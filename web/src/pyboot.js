@@ -168,13 +168,20 @@ export async function startPyodide(loadPyodide, options, snapshot, site, mark = 
  *   (loaded: each file's wire size times the fraction of its bytes read)
  * @param {{everyMs?: number}} [options]
  * @returns {{expect: (href: string, bytes: number, wire?: number) => void, drop: (href: string) => void,
- *   wrap: (fetchFn: typeof fetch) => typeof fetch, totals: () => {loaded: number, total: number}}}
+ *   wrap: (fetchFn: typeof fetch) => typeof fetch, totals: () => {loaded: number, total: number},
+ *   idle: () => Promise<void>}}
  *   expect: count the file at `href` (absolute URL) of `bytes` bytes (its unencoded size; `wire`:
  *   the expected size on the wire until the response says, e.g. its brotli copy's);
- *   drop: it will not be downloaded after all
+ *   drop: it will not be downloaded after all;
+ *   idle: resolves once every file expected so far has been read to its end (or dropped, or its
+ *   response failed): the link is free for what the start does not need (worker.js warmVocab)
  */
 export function createDownloadMeter(onChange, { everyMs = 100 } = {}) {
-  const files = new Map(); // href -> {raw, wire, read}
+  const files = new Map(); // href -> {raw, wire, read, done}
+  const idleWaiters = [];
+  const settleIdle = () => {
+    if ([...files.values()].every((f) => f.done)) idleWaiters.splice(0).forEach((resolve) => resolve());
+  };
   let last = 0;
   const totals = () => {
     let loaded = 0;
@@ -204,25 +211,48 @@ export function createDownloadMeter(onChange, { everyMs = 100 } = {}) {
     f.read = Math.max(f.read, f.raw); // (a size that differs from the manifest's: the file is here)
     changed(true);
   }
+  const finish = (f) => {
+    f.done = true;
+    settleIdle();
+  };
   return {
     totals,
     expect(href, bytes, wire = bytes) {
-      if (!files.has(href)) files.set(href, { raw: bytes, wire, read: 0 });
+      if (!files.has(href)) files.set(href, { raw: bytes, wire, read: 0, done: false });
     },
     drop(href) {
       if (files.delete(href)) changed(true);
+      settleIdle();
+    },
+    idle() {
+      return new Promise((resolve) => {
+        idleWaiters.push(resolve);
+        settleIdle();
+      });
     },
     wrap(fetchFn) {
       return async (input, init) => {
-        const res = await fetchFn(input, init);
         const href = new URL(input instanceof Request ? input.url : String(input), globalThis.location.href).href;
+        let res;
+        try {
+          res = await fetchFn(input, init);
+        } catch (err) {
+          if (files.has(href)) finish(files.get(href));
+          throw err;
+        }
         const f = files.get(href);
-        if (!f || !res.ok || !res.body) return res;
+        if (!f) return res;
+        if (!res.ok || !res.body) {
+          finish(f); // (the start reports the failure; nothing more will arrive)
+          return res;
+        }
         const length = Number(res.headers.get("content-length"));
         const encoded = res.headers.get("content-encoding");
         if (encoded && length > 0) f.wire = length;
         else if (!encoded) f.wire = f.raw;
-        count(res.clone(), f).catch(() => {});
+        count(res.clone(), f)
+          .catch(() => {})
+          .finally(() => finish(f));
         return res;
       };
     },

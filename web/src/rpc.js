@@ -342,6 +342,13 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
       if (interrupt) interrupt[0] = 2; // SIGINT
       return sent;
     },
+    /**
+     * A hint to the worker, sent at once, even before it is ready, outside the numbered calls (no
+     * watchdog): its answer and any failure are ignored (worker.js prefetchVocab).
+     */
+    hint(method, ...args) {
+      if (remote) remote[method](...args).catch(() => {});
+    },
     /** Whether Stop can interrupt Python mid-merge (the page is cross-origin isolated). */
     get canInterrupt() {
       return !!interrupt;

@@ -28,6 +28,9 @@ let interrupt = null; // Uint8Array over a SharedArrayBuffer, when cross-origin 
 const RUNTIME_ID = Math.random().toString(36).slice(2, 10); // tells pages whether they share this runtime
 let nClients = 0;
 const vocabLoads = new Map(); // file -> promise
+const vocabWarm = new Map(); // file -> promise of its bytes (an ArrayBuffer) or null: warmVocab's head start
+let vocabHint = []; // the tokenizers the page will show first (api.prefetchVocab), read when the link is free
+let manifestLoad = null; // the promise of wheels/manifest.json (startRuntime)
 let manifest = null; // wheels/manifest.json, kept for the wheels installed later (lazy)
 let chatWheels = null; // the promise of installing manifest.lazy.chat (jinja2, MarkupSafe)
 const modelLoads = new Map(); // open model name -> promise (this worker's Python has it once resolved)
@@ -129,7 +132,7 @@ const mark = (name) => {
  */
 async function startRuntime() {
   mark("worker_started");
-  const manifestLoad = fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list").then((r) => r.json());
+  manifestLoad = fetchOk(new URL("wheels/manifest.json", SITE), "the wheel list").then((r) => r.json());
   manifest = await manifestLoad;
   // the bytes the start downloads, counted as they arrive (the status line's "x of y MB")
   const here = (rel) => new URL(rel, SITE).href;
@@ -144,7 +147,7 @@ async function startRuntime() {
   const plan = (snap) => {
     for (const rel of wheels) {
       if (snap) downloads.drop(here(rel));
-      else downloads.expect(here(rel), manifest.boot_bytes?.[rel] ?? 0);
+      else downloads.expect(here(rel), manifest.boot_bytes?.[rel] ?? 0, manifest.boot_br_bytes?.[rel]);
     }
     if (usable && snap) downloads.expect(here(usable.file), usable.bytes);
     else if (usable) downloads.drop(here(usable.file));
@@ -269,16 +272,47 @@ async function installWheels(progress, wheelsWarm) {
   }
 }
 
+/**
+ * A head start for the first count (issue 20): once the start's own downloads are in (the link is
+ * free while Python starts, seconds on a slow phone) or Python is ready, download the vocabulary
+ * files of the tokenizers last hinted (api.prefetchVocab), as manifest.vocab_for names them (the
+ * build writes it from bytepair.registry), and keep their bytes for ensureVocab. Only the latest
+ * hint is fetched: a view that changes its mind before then costs nothing. Failures are left to
+ * ensureVocab, which fetches again and words the error.
+ */
+let linkFree = null;
+function warmVocab() {
+  linkFree ??= Promise.race([manifestLoad ? manifestLoad.then(() => downloads.idle()) : runtime, ready ?? runtime]);
+  linkFree.then(fetchHinted, () => {});
+}
+
+function fetchHinted() {
+  for (const name of vocabHint) {
+    const file = manifest?.vocab_for?.[name];
+    if (!file || vocabWarm.has(file) || vocabLoads.has(file)) continue;
+    const bytes = plainFetch(new URL("vocab/" + file, SITE))
+      .then((res) => (res.ok ? res.arrayBuffer() : null))
+      .catch(() => null);
+    vocabWarm.set(file, bytes);
+  }
+}
+
 /** Fetch a vocabulary file the first time a real encoding is used. */
 async function ensureVocab(name) {
   const file = py("vocab_file_needed", name);
   if (!file) return;
   if (!vocabLoads.has(file)) {
     const load = (async () => {
-      const fetching = fetchOk(new URL("vocab/" + file, SITE), `the ${name} vocabulary`, name);
+      const warm = vocabWarm.get(file);
+      vocabWarm.delete(file);
+      const fetching = (async () => {
+        const bytes = warm ? await warm : null;
+        if (bytes) return bytes;
+        const res = await fetchOk(new URL("vocab/" + file, SITE), `the ${name} vocabulary`, name);
+        return res.arrayBuffer();
+      })();
       py("prepare", name); // compile the split pattern while the file downloads
-      const res = await fetching;
-      let data = new Uint8Array(await res.arrayBuffer());
+      let data = new Uint8Array(await fetching);
       // Compact vocabularies (bytepair.vocab_file sniffs gzip): unzip here, natively, not in Python.
       if (file.endsWith(".bpv.gz") && data[0] === 0x1f && data[1] === 0x8b) {
         const unzipped = new Blob([data]).stream().pipeThrough(new DecompressionStream("gzip"));
@@ -478,6 +512,16 @@ const api = {
     // name: the SharedWorker's name (rpc.js SHARED_NAME: it carries the build id)
     const runtime = { id: RUNTIME_ID, shared: SHARED, client: this.client.id, name: self.name };
     return ready.then((info) => ({ ...info, runtime: { ...runtime, clients: nClients } }));
+  },
+
+  /**
+   * A hint, sent before Python is ready (rpc.js hint): the page will first count with the
+   * tokenizers `names` (strings), so their vocabulary files download while Python starts
+   * (warmVocab). Answers at once; unknown names and open models are ignored.
+   */
+  prefetchVocab(names) {
+    if (Array.isArray(names)) vocabHint = names.filter((n) => typeof n === "string");
+    warmVocab();
   },
 
   /** Load saved tokenizers: [{name, json}] -> [{name, n_vocab, ...} | {name, error: {type, field, message}}] */
@@ -845,7 +889,7 @@ const SHARED =
   typeof globalThis.SharedWorkerGlobalScope === "function" && globalThis instanceof globalThis.SharedWorkerGlobalScope;
 
 /** Methods not counted as calls taken in: the page sends them outside its numbered calls (rpc.js send). */
-const UNCOUNTED = new Set(["init", "stop"]);
+const UNCOUNTED = new Set(["init", "stop", "prefetchVocab"]);
 
 /**
  * `api` for one client: comlink calls its methods with `this` = this object, so `this.client` is its

@@ -181,6 +181,7 @@ export function mountTokenize(root, store, api) {
     const tokenizer = store.state.tokenize.tokenizer;
     const mine = ++seq;
     set({ pending: true });
+    api.prefetchVocab([tokenizer]); // (before Python is ready: its vocabulary downloads meanwhile)
     try {
       await api.ready;
       if (mine === seq) working.start();
