@@ -168,12 +168,12 @@ def test_a_burst_of_bad_step_inputs_shows_only_plain_messages(page, site_url):
         "low\t5 extra",
         "null",
     ]
-    for text in bad_texts:  # faster than the view's debounce: calls overlap
+    for text in bad_texts:
         h.set_text(page, "steps-text", text)
-        page.wait_for_timeout(60)
+        page.wait_for_timeout(60)  # a pace, not a wait: faster than the view's debounce, so calls overlap
     for n in ["0", "-1", "1e9", "2.5", "99999"]:
         page.fill('[data-testid="steps-merges"]', n)
-        page.wait_for_timeout(60)
+        page.wait_for_timeout(60)  # (the same pace)
     page.fill('[data-testid="steps-merges"]', "3")
     h.set_text(page, "steps-text", "low 5\nlower 2\nnewest 6")
     page.wait_for_function(

@@ -33,6 +33,7 @@ from tests.e2e.helpers import (
     ROOT,
     storage_allowed_context,
     tiktoken_for,
+    wait_frame_fits,
 )
 from tools.buildutil import pyodide_site_dir
 
@@ -99,20 +100,6 @@ def _ready(frame) -> dict:
     return frame.evaluate("async () => (await window.bytepair.ready).runtime")
 
 
-def _heights_match(page, widget, timeout_s: float = 15) -> None:
-    """The widget's iframe is as tall as its document's content (after it settled)."""
-    iframe = widget.locator("iframe")
-    frame = iframe.element_handle().content_frame()
-    deadline = time.monotonic() + timeout_s
-    while True:
-        content = frame.evaluate("() => Math.ceil(document.documentElement.getBoundingClientRect().height)")
-        box = iframe.evaluate("(el) => el.clientHeight")
-        if abs(box - content) <= 2 or time.monotonic() > deadline:
-            break
-        time.sleep(0.2)
-    assert abs(box - content) <= 2, (widget.get_attribute("view"), box, content)
-
-
 def _check_lesson(browser, tmp_path, server, lesson_url: str, lang: str) -> None:
     """Open the built lesson and check its three widgets (see the module's docstring)."""
     enc = {name: tiktoken_for(name) for name in ("gpt2", "o200k_base")}
@@ -165,7 +152,7 @@ def _check_lesson(browser, tmp_path, server, lesson_url: str, lang: str) -> None
         assert server.hits[wasm] - before == 1
         for i in range(3):
             widgets.nth(i).scroll_into_view_if_needed()
-            _heights_match(page, widgets.nth(i))
+            wait_frame_fits(widgets.nth(i).locator("iframe"))
     finally:
         context.close()
     assert errors == []
