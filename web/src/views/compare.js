@@ -10,6 +10,7 @@ import { addText, restoreText, choiceParam, missingTokenizersNote } from "../lin
 import { scrollHint } from "../scrollhint.js";
 import { tokenizerGroups, defaultCompareTokenizers } from "../tokenizer-groups.js";
 import { mountModelProgress } from "./model-ui.js";
+import { BytepairError } from "../errors.js";
 
 const SCRIPTS = [
   "Latin",
@@ -132,6 +133,22 @@ export function parseParallel(input) {
   return { texts };
 }
 
+/**
+ * A sample corpus that did not download (an HTTP error status), as data: type "samples", worded
+ * by errorText from the catalog's error.samples ({file}: its name under samples/, {status}).
+ * @param {string} file
+ * @param {number} status
+ */
+export function samplesError(file, status) {
+  return new BytepairError({
+    type: "samples",
+    field: "source",
+    file,
+    status: String(status), // as the server sent it: ASCII digits in every locale
+    message: `Could not load samples/${file} (HTTP ${status}).`,
+  });
+}
+
 /** parseParallel's error in the reader's language (line numbers stay ASCII: they name a line of the input). */
 export function parallelError(error) {
   return t(`error.${error.type}`, { line: String(error.line ?? ""), name: error.name ?? "" });
@@ -211,7 +228,7 @@ export function mountCompare(root, store, api) {
   async function loadSamples() {
     if (!samples) {
       const res = await fetch(new URL("../../samples/udhr.json", import.meta.url));
-      if (!res.ok) throw new Error(t("error.samples", { status: String(res.status) }));
+      if (!res.ok) throw samplesError("udhr.json", res.status);
       const data = await res.json();
       samples = (Array.isArray(data) ? data : data.languages).map((s) => ({
         key: s.code,
