@@ -1,7 +1,8 @@
 // Compare view: parallel texts (UDHR samples or the user's own) x tokenizers:
 // a sortable table (tokens, bytes per token, premium over the baseline) and a bar chart.
 
-import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
+import { $, h, showError, debounce, slowCallNotice, noteAfter } from "../dom.js";
+import { renderOnFrames } from "../store.js";
 import { int, fixed, percent } from "../format.js";
 import { t, num, locale, onLocaleChange, errorText, displayName } from "../i18n.js";
 import { barChart } from "../charts.js";
@@ -250,17 +251,7 @@ export function mountCompare(root, store, api) {
     return sel && (known.length || !sel.length) ? known : defaultCompareTokenizers(api);
   }
   // a link's tokenizers that this page does not have: said under the tick boxes
-  const linkNote = h("p", {
-    class: "link-note",
-    role: "status",
-    dataset: { testid: "compare-link-note" },
-    hidden: true,
-  });
-  checks.after(linkNote);
-  function sayMissing(message) {
-    linkNote.textContent = message;
-    linkNote.hidden = !message;
-  }
+  const sayMissing = noteAfter(checks, "compare-link-note");
 
   function fillChecks() {
     checks.replaceChildren(...tokenizerCheckGroups(api, new Set(selected())));
@@ -594,18 +585,13 @@ export function mountCompare(root, store, api) {
   fillChecks();
   api.withFacts(() => fillChecks()); // the real encodings are known once the worker is ready
   let started = false;
-  let frame = 0;
   store.subscribe((state) => {
     if (!started && state.view === "compare" && state.status.phase === "ready") {
       started = true;
       run();
     }
-    if (!frame)
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        render(store.state);
-      });
   });
+  renderOnFrames(store, render);
   render(store.state);
   onLocaleChange(() => {
     drawnRows = null; // headers, names, numbers and the chart worded again

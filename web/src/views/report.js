@@ -6,6 +6,7 @@
 // Text reaches the DOM through textContent and attributes only.
 
 import { $, h, showError, download } from "../dom.js";
+import { renderOnFrames } from "../store.js";
 import { int, fixed } from "../format.js";
 import { choiceParam, addText, restoreText } from "../links.js";
 import { mountModelProgress } from "./model-ui.js";
@@ -574,14 +575,7 @@ export function mountReport(root, store, api) {
 
   fillChecks();
   fillBaselines();
-  let frame = 0;
-  store.subscribe(() => {
-    if (!frame)
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        render(store.state);
-      });
-  });
+  renderOnFrames(store, render);
   render(store.state);
   // (catalog words: the run button's label is the one dynamic text worded here)
   runButton.title = t("report.run.title");
