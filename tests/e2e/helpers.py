@@ -50,6 +50,7 @@ __all__ = [
     "ROOT",
     "course_server",
     "cross_site",
+    "encode_in_page",
     "storage_allowed_context",
     "lz_compress",
     "open_ready",
@@ -145,11 +146,22 @@ def unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-def wait_ready(target) -> None:
-    """Wait until the page (or frame) ``target`` has booted Pyodide; fail with the status text on an error."""
-    target.wait_for_function(
-        "() => ['ready', 'error'].includes(document.body?.dataset.pyodide)", timeout=READY_TIMEOUT
-    )  # body is null while a reloading page is still in its <head>
+def wait_ready(target, *, polling: int | str = "raf") -> None:
+    """Wait until the page (or frame) ``target`` has booted Pyodide; fail (AssertionError) with the
+    status text on an error or after ``READY_TIMEOUT`` ms. ``polling``: Playwright's (ms, or "raf":
+    on animation frames); a frame of an embed or widget wants ms, as a cross-site frame out of view
+    gets no animation frames."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    try:
+        target.wait_for_function(
+            "() => ['ready', 'error'].includes(document.body?.dataset.pyodide)", timeout=READY_TIMEOUT, polling=polling
+        )  # body is null while a reloading page is still in its <head>
+    except PlaywrightTimeoutError:
+        status = target.evaluate(
+            "() => [document.body?.dataset.pyodide, document.querySelector('.status')?.textContent]"
+        )
+        raise AssertionError(f"{target.url}: not ready: {status}") from None
     assert target.evaluate("() => document.body.dataset.pyodide") == "ready", target.text_content(
         '[data-testid="status-text"]'
     )
@@ -295,6 +307,21 @@ _READ_SAVED_TEXT = """async (key) => {
     db.close();
   }
 }"""
+
+
+def encode_in_page(page, text: str, tokenizer: str) -> None:
+    """Type ``text`` into Tokenize, pick ``tokenizer``, wait until its count is shown and its token
+    chips are drawn (``text`` not empty)."""
+    set_text(page, "tokenize-text", text)
+    page.select_option('[data-testid="tokenize-tokenizer"]', tokenizer)
+    page.wait_for_function(
+        """([tok, text]) => (document.querySelector('#view-tokenize').dataset.encoded || '').startsWith(tok + ':')
+             && document.querySelector('[data-testid="tokenize-text"]').value === text
+             && document.querySelector('[data-testid="token"]') !== null""",
+        arg=[tokenizer, text],
+        timeout=READY_TIMEOUT,
+    )
+    settle(page)
 
 
 def settle(page) -> None:

@@ -35,6 +35,7 @@ from tests.e2e.helpers import (
     storage_allowed_context,
     tiktoken_for,
     wait_frame_fits,
+    wait_ready,
 )
 from tests.reference import tiktoken_pattern
 from tests.reference.slow_bpe import slow_train, slow_train_steps
@@ -92,15 +93,7 @@ def _frame(page, fid: str):
 def _wait_ready(frame) -> None:
     # polling by interval: a cross-site frame out of view gets no animation frames, so the default
     # requestAnimationFrame polling can wait forever on a frame that is ready (as in every wait here)
-    try:
-        frame.wait_for_function(
-            "() => ['ready', 'error'].includes(document.body?.dataset.pyodide)", timeout=READY_TIMEOUT, polling=200
-        )
-    except Exception as e:
-        status = frame.evaluate(
-            "() => [document.body?.dataset.pyodide, document.querySelector('.status')?.textContent]"
-        )
-        raise AssertionError(f"{frame.url}: not ready: {status}") from e
+    wait_ready(frame, polling=200)
     status = frame.text_content('[data-testid="status-text"]')
     assert status == "Ready", status  # a first start: no "worker was restarted", no error
 

@@ -29,11 +29,11 @@ import time
 import pytest
 
 from tests.e2e.helpers import (
-    READY_TIMEOUT,
     ROOT,
     storage_allowed_context,
     tiktoken_for,
     wait_frame_fits,
+    wait_ready,
 )
 from tools.buildutil import pyodide_site_dir
 
@@ -93,10 +93,7 @@ def _need(module: str, package: str) -> None:
 
 
 def _ready(frame) -> dict:
-    frame.wait_for_function(
-        "() => ['ready', 'error'].includes(document.body?.dataset.pyodide)", timeout=READY_TIMEOUT, polling=200
-    )
-    assert frame.evaluate("() => document.body.dataset.pyodide") == "ready"
+    wait_ready(frame, polling=200)
     return frame.evaluate("async () => (await window.bytepair.ready).runtime")
 
 

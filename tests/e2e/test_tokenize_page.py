@@ -31,19 +31,6 @@ pytestmark = pytest.mark.e2e
 FAMILY = "👨\u200d👩\u200d👧"  # issue 11: the ZWJ inside is o200k token 2524
 
 
-def encode_in_page(page, text: str, tokenizer: str) -> None:
-    """Type `text` into Tokenize, pick `tokenizer`, wait until the chips are drawn."""
-    h.set_text(page, "tokenize-text", text)
-    page.select_option('[data-testid="tokenize-tokenizer"]', tokenizer)
-    page.wait_for_function(
-        "([tok, text]) => { const r = document.querySelector('#view-tokenize'); return (r.dataset.encoded || '').startsWith(tok + ':')"
-        " && document.querySelector('[data-testid=\"tokenize-text\"]').value === text && document.querySelector('[data-testid=\"token\"]'); }",
-        arg=[tokenizer, text],
-        timeout=h.READY_TIMEOUT,
-    )
-    h.settle(page)
-
-
 def chip_ids(page) -> list[int]:
     return [
         int(i)
@@ -59,7 +46,7 @@ def test_newline_token_ids_stay_on_the_line_of_their_token(page, site_url):
     h.open_ready(page, site_url, "tokenize")
     page.check('[data-testid="toggle-ids"]')
     text = "alpha beta\ngamma delta\n\nepsilon\n"
-    encode_in_page(page, text, "cl100k_base")
+    h.encode_in_page(page, text, "cl100k_base")
     assert chip_ids(page) == h.tiktoken_for("cl100k_base").encode(text)
     for ws in (False, True):
         page.set_checked('[data-testid="toggle-whitespace"]', ws)
@@ -84,7 +71,7 @@ def test_newline_token_ids_stay_on_the_line_of_their_token(page, site_url):
 def test_invisible_characters_show_by_name_in_chips_detail_decode_and_merges(page, site_url):
     h.open_ready(page, site_url, "tokenize")
     enc = h.tiktoken_for("o200k_base")
-    encode_in_page(page, FAMILY + " a\x1bb", "o200k_base")
+    h.encode_in_page(page, FAMILY + " a\x1bb", "o200k_base")
     assert chip_ids(page) == enc.encode(FAMILY + " a\x1bb")
     assert 2524 in chip_ids(page)
     for ws in (False, True):
@@ -133,7 +120,7 @@ def test_fragments_are_explained_in_place_and_rtl_tokens_are_isolated(page, site
     h.open_ready(page, site_url, "tokenize")
     text = "বাংলা ভাষা مرحبا بالعالم"
     enc = h.tiktoken_for("cl100k_base")
-    encode_in_page(page, text, "cl100k_base")
+    h.encode_in_page(page, text, "cl100k_base")
     ids = enc.encode(text)
     assert chip_ids(page) == ids
     split = [i for i in ids if not _is_utf8(enc.decode_single_token_bytes(i))]
@@ -234,12 +221,12 @@ def test_p50k_special_token_switch_copy_and_decode(browser, site_url):
         )
         assert "p50k_base" in names
         code = "def f(x):\n        return x  # eight spaces\n"
-        encode_in_page(page, code, "p50k_base")
+        h.encode_in_page(page, code, "p50k_base")
         assert chip_ids(page) == h.tiktoken_for("p50k_base").encode(code)
 
         enc = h.tiktoken_for("cl100k_base")
         text = "Hello<|endoftext|>world"
-        encode_in_page(page, text, "cl100k_base")
+        h.encode_in_page(page, text, "cl100k_base")
         as_text = enc.encode(text, disallowed_special=())
         assert chip_ids(page) == as_text and page.text_content('[data-testid="count-tokens"]') == str(len(as_text))
         page.check('[data-testid="toggle-specials"]')
@@ -282,7 +269,7 @@ def test_persian_tokens_read_right_to_left_and_stay_isolated(page, site_url):
     h.open_ready(page, site_url, "tokenize")
     text = "توکنسازهای ساده و آموزشی"
     enc = h.tiktoken_for("cl100k_base")
-    encode_in_page(page, text, "cl100k_base")
+    h.encode_in_page(page, text, "cl100k_base")
     ids = enc.encode(text)
     assert chip_ids(page) == ids and len(ids) >= 2
     boxes = page.locator('[data-testid="token"]').evaluate_all(
@@ -295,7 +282,7 @@ def test_persian_tokens_read_right_to_left_and_stay_isolated(page, site_url):
     iso = page.locator('[data-testid="token"]').evaluate_all("(els) => els.map((e) => getComputedStyle(e).unicodeBidi)")
     assert set(iso) == {"isolate"}
     # an English text in the same list reads left to right again
-    encode_in_page(page, "Hello world", "o200k_base")
+    h.encode_in_page(page, "Hello world", "o200k_base")
     boxes = page.locator('[data-testid="token"]').evaluate_all(
         "(els) => els.map((e) => e.getBoundingClientRect().left)"
     )

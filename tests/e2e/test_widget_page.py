@@ -19,7 +19,6 @@ import pytest
 
 from tests.e2e.helpers import (
     DEFAULT_TIMEOUT_MS,
-    READY_TIMEOUT,
     course_server,
     cross_site,
     lz_compress,
@@ -77,9 +76,7 @@ def _frame(page, wid: str):
 
 
 def _ready(frame) -> dict:
-    frame.wait_for_function(
-        "() => ['ready', 'error'].includes(document.body?.dataset.pyodide)", timeout=READY_TIMEOUT, polling=200
-    )
+    wait_ready(frame, polling=200)
     assert frame.text_content('[data-testid="status-text"]') == "Ready"
     return frame.evaluate("async () => (await window.bytepair.ready).runtime")
 
