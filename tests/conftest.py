@@ -38,17 +38,9 @@ def tiktoken_get():
     """``get(name)``: tiktoken's Encoding for ``name``, built offline from bytepair's ranks (each
     once a session); skips without tiktoken."""
     pytest.importorskip("tiktoken")
-    import bytepair
-    from tests.reference import tiktoken_encoding
+    from tests.reference import tiktoken_for
 
-    cache = {}
-
-    def get(name):
-        if name not in cache:
-            cache[name] = tiktoken_encoding(name, bytepair.get_encoding(name).mergeable_ranks())
-        return cache[name]
-
-    return get
+    return tiktoken_for
 
 
 #: pytest-xdist groups by test folder (``--dist loadgroup``: tools/testrun.py). Each group runs in one worker,

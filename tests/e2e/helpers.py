@@ -174,12 +174,11 @@ def open_ready(page, site_url: str, view: str = "train") -> None:
 
 
 def tiktoken_for(name: str):
-    """tiktoken's Encoding for ``name``, built offline from bytepair's rank files (skips without tiktoken)."""
-    pytest.importorskip("tiktoken")
-    from bytepair import registry
-    from tests.reference import tiktoken_encoding
+    """tiktoken's Encoding for ``name``, built offline from bytepair's rank files (skips without tiktoken;
+    built once a process: tests.reference.tiktoken_for)."""
+    from tests.reference import tiktoken_for as cached
 
-    return tiktoken_encoding(name, registry.load_ranks(name))
+    return cached(name)
 
 
 def udhr_text(codes) -> str:

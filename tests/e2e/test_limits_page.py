@@ -138,17 +138,12 @@ def test_chat_context_line_within_and_over_the_window(page, site_url):
     assert line.get_attribute("data-over") == "true"
 
 
-def test_chunk_form_fits_a_phone(browser, site_url):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
-    page = context.new_page()
-    try:
-        h.open_ready(page, site_url, "tokenize")
-        geo = page.locator('[data-testid="chunk-form"]').evaluate("""(el) => {
-            const right = Math.max(...[...el.querySelectorAll('input, select, button')]
-                .map((c) => c.getBoundingClientRect().right));
-            return { right, page: document.documentElement.scrollWidth };
-        }""")
-        assert geo["right"] <= 390 and geo["page"] <= 390, geo
-    finally:
-        context.close()
+def test_chunk_form_fits_a_phone(phone_page, site_url):
+    page = phone_page
+    h.open_ready(page, site_url, "tokenize")
+    geo = page.locator('[data-testid="chunk-form"]').evaluate("""(el) => {
+        const right = Math.max(...[...el.querySelectorAll('input, select, button')]
+            .map((c) => c.getBoundingClientRect().right));
+        return { right, page: document.documentElement.scrollWidth };
+    }""")
+    assert geo["right"] <= 390 and geo["page"] <= 390, geo
