@@ -1,6 +1,7 @@
 """Shared pytest setup: make the repository root (for ``tools``, ``tests``) and
 ``py/`` (for ``bytepair``, without installing it) importable; the ``adapter``
-fixture: the worker adapter package ``web/src/py/playground``."""
+fixture: the worker adapter package ``web/src/py/playground``; the ``tiktoken_get`` fixture:
+tiktoken's encodings as references."""
 
 import os
 import pathlib
@@ -30,6 +31,16 @@ def adapter():
     import playground
 
     return playground
+
+
+@pytest.fixture(scope="session")
+def tiktoken_get():
+    """``get(name)``: tiktoken's Encoding for ``name``, built offline from bytepair's ranks (each
+    once a session); skips without tiktoken."""
+    pytest.importorskip("tiktoken")
+    from tests.reference import tiktoken_for
+
+    return tiktoken_for
 
 
 #: pytest-xdist groups by test folder (``--dist loadgroup``: tools/testrun.py). Each group runs in one worker,

@@ -326,26 +326,18 @@ def train(
         ) as prog:
             task = prog.add_task("count", total=total)
             try:
-                if dask_spec:
-                    counts = _count_on_dask(
-                        dask_spec,
-                        sources,
-                        pattern=pattern,
-                        special=special,
-                        normalization=normalization,
-                        errors=errors,
-                        partition_bytes=partition_bytes,
-                        on_bytes=lambda n: prog.advance(task, n),
-                    )
-                else:
-                    counts = corpus.count_pieces(
-                        corpus.read_text(sources, errors=errors, on_bytes=lambda n: prog.advance(task, n)),
-                        pattern=pattern,
-                        special_tokens=special,
-                        normalization=normalization,
-                        workers=workers,
-                        chunk_chars=chunk_chars,
-                    )
+                counts = _count_sources(
+                    sources,
+                    pattern=pattern,
+                    special=special,
+                    normalization=normalization,
+                    errors=errors,
+                    workers=workers,
+                    chunk_chars=chunk_chars,
+                    dask_spec=dask_spec,
+                    partition_bytes=partition_bytes,
+                    on_bytes=lambda n: prog.advance(task, n),
+                )
             except BytepairError as e:
                 _fail(str(e))
             except KeyboardInterrupt:
@@ -414,24 +406,16 @@ def pieces(files, pattern, special, normalization, output, workers, errors, dask
     """Count the pieces of FILES (the input of `train --counts`)."""
     try:
         sources = corpus.expand_sources(files)
-        if dask_spec:
-            counts = _count_on_dask(
-                dask_spec,
-                sources,
-                pattern=pattern,
-                special=special,
-                normalization=normalization,
-                errors=errors,
-                partition_bytes=partition_bytes,
-            )
-        else:
-            counts = corpus.count_pieces(
-                corpus.read_text(sources, errors=errors),
-                pattern=pattern,
-                special_tokens=special,
-                normalization=normalization,
-                workers=workers,
-            )
+        counts = _count_sources(
+            sources,
+            pattern=pattern,
+            special=special,
+            normalization=normalization,
+            errors=errors,
+            workers=workers,
+            dask_spec=dask_spec,
+            partition_bytes=partition_bytes,
+        )
     except BytepairError as e:
         _fail(str(e))
     fmt = "json" if output.endswith(".json") else "tsv"
@@ -445,18 +429,34 @@ def pieces(files, pattern, special, normalization, output, workers, errors, dask
             corpus.write_counts(counts, f, fmt=fmt)
 
 
-def _count_on_dask(
-    spec: str,
+def _count_sources(
     sources: Sequence[str],
     *,
     pattern: str,
     special: Sequence[str],
     normalization: str | None,
     errors: str,
+    workers: int | None,
+    chunk_chars: int = corpus.CHUNK_CHARS,
+    dask_spec: str | None,
     partition_bytes: int,
     on_bytes=None,
 ) -> dict[str, int]:
-    """Piece counts of ``sources`` on the Dask cluster ``spec`` (``local:N`` or a scheduler address)."""
+    """Piece counts of ``sources`` (paths, ``"-"``: stdin) for `train` and `pieces`: in ``workers``
+    local processes (chunks of ``chunk_chars`` characters), or on the Dask cluster ``dask_spec``
+    (``local:N`` or a scheduler address) in partitions of ``partition_bytes``. ``on_bytes(n)``:
+    after each ``n`` bytes read. Raises BytepairError (bad input); exits with a message on a
+    missing Dask or an unreachable cluster."""
+    if not dask_spec:
+        return corpus.count_pieces(
+            corpus.read_text(sources, errors=errors, on_bytes=on_bytes),
+            pattern=pattern,
+            special_tokens=special,
+            normalization=normalization,
+            workers=workers,
+            chunk_chars=chunk_chars,
+        )
+    spec = dask_spec
     from . import cluster_count
 
     try:

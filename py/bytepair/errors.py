@@ -15,7 +15,10 @@ The classes also derive from the built-in exception callers already catch
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+_V = TypeVar("_V")
 
 
 class BytepairError(Exception):
@@ -91,6 +94,26 @@ class UnknownNameError(BytepairError, KeyError):
 
     def details(self) -> dict[str, Any]:
         return {"known": self.known}
+
+
+def lookup(table: Mapping[str, _V], key: str, *, what: str, field: str) -> _V:
+    """``table[key]``: one entry of a table of named things (lessons, gallery examples, ...).
+
+    Args:
+        table: id -> entry; its order is the order the error lists the ids in.
+        key: the id asked for (a caller's value of another type, even unhashable, is simply unknown).
+        what: the kind of entry, as the message names it (``"lesson"``).
+        field: the error's ``field`` (the argument that named the id).
+
+    Raises:
+        UnknownNameError: ``key`` is not an id of ``table`` (``known``: every id, in order;
+        the message ``"no {what} {key!r}; known: a, b"``).
+    """
+    try:
+        return table[key]
+    except (KeyError, TypeError) as e:
+        known = list(table)
+        raise UnknownNameError(f"no {what} {key!r}; known: {', '.join(known)}", field=field, known=known) from e
 
 
 class PatternError(BytepairError, ValueError):
@@ -248,4 +271,5 @@ __all__ = [
     "TokenizerFileError",
     "ToolsError",
     "UnknownNameError",
+    "lookup",
 ]

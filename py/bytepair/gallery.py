@@ -35,7 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .decoding import token_to_display
-from .errors import ArgumentError, BytepairError, UnknownNameError
+from .errors import ArgumentError, BytepairError, lookup
 
 __all__ = [
     "EMOJI_FAMILY",
@@ -338,13 +338,7 @@ def example(example_id: str) -> Example:
     Raises:
         UnknownNameError: no such example (``known`` lists the ids).
     """
-    try:
-        return _BY_ID[example_id]
-    except (KeyError, TypeError) as e:
-        known = list(_BY_ID)
-        raise UnknownNameError(
-            f"no gallery example {example_id!r}; known: {', '.join(known)}", field="example", known=known
-        ) from e
+    return lookup(_BY_ID, example_id, what="gallery example", field="example")
 
 
 def _default_getter() -> Getter:

@@ -27,7 +27,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from .errors import UnknownNameError
+from .errors import lookup
 
 __all__ = [
     "LESSONS",
@@ -241,13 +241,7 @@ def lesson(lesson_id: str) -> Lesson:
     Raises:
         UnknownNameError: no such lesson (``known`` lists the ids).
     """
-    try:
-        return _BY_ID[lesson_id]
-    except (KeyError, TypeError) as e:
-        known = list(_BY_ID)
-        raise UnknownNameError(
-            f"no lesson {lesson_id!r}; known: {', '.join(known)}", field="lesson", known=known
-        ) from e
+    return lookup(_BY_ID, lesson_id, what="lesson", field="lesson")
 
 
 def lesson_encodings() -> list[str]:

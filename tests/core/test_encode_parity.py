@@ -18,7 +18,7 @@ import bytepair
 from tests import corpora
 from tests.corpora import has_lone_surrogates
 from tests.hypothesis_profiles import examples
-from tests.reference import TIKTOKEN_NAMES, tiktoken_constructor, tiktoken_encoding, tiktoken_file_sha256
+from tests.reference import TIKTOKEN_NAMES, tiktoken_constructor, tiktoken_file_sha256, tiktoken_for
 from tests.reference.slow_bpe import slow_encode_ranks
 
 try:  # not available inside Pyodide
@@ -29,15 +29,7 @@ except ImportError:  # pragma: no cover
 
 ENCODINGS = ("gpt2", "p50k_base", "cl100k_base", "o200k_base")
 
-_REFERENCES: dict[str, object] = {}
-
-
-def reference(name: str):
-    """tiktoken's encoding ``name`` (skips the test when tiktoken is missing)."""
-    pytest.importorskip("tiktoken")
-    if name not in _REFERENCES:
-        _REFERENCES[name] = tiktoken_encoding(name, bytepair.registry.load_ranks(name))
-    return _REFERENCES[name]
+reference = tiktoken_for  # tiktoken's encoding ``name`` (skips the test when tiktoken is missing)
 
 
 def fix_surrogates(text: str) -> str:

@@ -27,21 +27,6 @@ def test_templates_hold_no_numbers():
         assert all(label == text or not any(c.isdigit() for c in label) for label, text in ex.texts)
 
 
-@pytest.fixture(scope="module")
-def tiktoken_get():
-    pytest.importorskip("tiktoken")
-    from tests.reference import tiktoken_encoding
-
-    cache = {}
-
-    def get(name):
-        if name not in cache:
-            cache[name] = tiktoken_encoding(name, bytepair.get_encoding(name).mergeable_ranks())
-        return cache[name]
-
-    return get
-
-
 @pytest.mark.parametrize("example_id", IDS)
 def test_facts_equal_tiktoken(example_id, tiktoken_get):
     mine = gallery.facts(example_id)

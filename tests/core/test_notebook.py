@@ -17,7 +17,7 @@ import pytest
 
 import bytepair
 from bytepair.notebook import TOKEN_COLORS, TokenView, show
-from tests.reference import tiktoken_encoding
+from tests.reference import tiktoken_for
 
 VOID = {"br", "img", "hr", "meta", "link", "input", "wbr"}
 
@@ -68,14 +68,7 @@ def chips(view: TokenView):
     return find(parse(view._repr_html_()).root, "bytepair-token")
 
 
-_TIKTOKEN: dict[str, object] = {}
-
-
-def reference(name: str):
-    pytest.importorskip("tiktoken")
-    if name not in _TIKTOKEN:
-        _TIKTOKEN[name] = tiktoken_encoding(name, bytepair.registry.load_ranks(name))
-    return _TIKTOKEN[name]
+reference = tiktoken_for
 
 
 TEXTS = [

@@ -37,21 +37,6 @@ def udhr() -> dict[str, str]:
     return {row["code"]: row["text"] for row in data["languages"]}
 
 
-@pytest.fixture(scope="module")
-def tiktoken_get():
-    pytest.importorskip("tiktoken")
-    from tests.reference import tiktoken_encoding
-
-    cache = {}
-
-    def get(name):
-        if name not in cache:
-            cache[name] = tiktoken_encoding(name, bytepair.get_encoding(name).mergeable_ranks())
-        return cache[name]
-
-    return get
-
-
 # ---------------------------------------------------------------- corpus figures
 @pytest.mark.parametrize("name", ["gpt2", "cl100k_base"])
 def test_premiums_on_udhr_equal_tiktoken(name, udhr, tiktoken_get):

@@ -80,6 +80,17 @@ def page(browser):
 
 
 @pytest.fixture
+def phone_page(browser):
+    """A page in a phone's context: 390×844 CSS px, mobile, a touch screen (no hover)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+@pytest.fixture
 def csp_free_page(browser):
     context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
     context.set_default_timeout(DEFAULT_TIMEOUT_MS)

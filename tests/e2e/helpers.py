@@ -50,6 +50,7 @@ __all__ = [
     "ROOT",
     "course_server",
     "cross_site",
+    "encode_in_page",
     "storage_allowed_context",
     "lz_compress",
     "open_ready",
@@ -60,8 +61,10 @@ __all__ = [
     "udhr_text",
     "unavailable",
     "visible_error",
+    "wait_frame_fits",
     "wait_saved",
     "wait_ready",
+    "wait_text",
     "wait_training_over",
 ]
 
@@ -143,11 +146,22 @@ def unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-def wait_ready(target) -> None:
-    """Wait until the page (or frame) ``target`` has booted Pyodide; fail with the status text on an error."""
-    target.wait_for_function(
-        "() => ['ready', 'error'].includes(document.body?.dataset.pyodide)", timeout=READY_TIMEOUT
-    )  # body is null while a reloading page is still in its <head>
+def wait_ready(target, *, polling: int | str = "raf") -> None:
+    """Wait until the page (or frame) ``target`` has booted Pyodide; fail (AssertionError) with the
+    status text on an error or after ``READY_TIMEOUT`` ms. ``polling``: Playwright's (ms, or "raf":
+    on animation frames); a frame of an embed or widget wants ms, as a cross-site frame out of view
+    gets no animation frames."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    try:
+        target.wait_for_function(
+            "() => ['ready', 'error'].includes(document.body?.dataset.pyodide)", timeout=READY_TIMEOUT, polling=polling
+        )  # body is null while a reloading page is still in its <head>
+    except PlaywrightTimeoutError:
+        status = target.evaluate(
+            "() => [document.body?.dataset.pyodide, document.querySelector('.status')?.textContent]"
+        )
+        raise AssertionError(f"{target.url}: not ready: {status}") from None
     assert target.evaluate("() => document.body.dataset.pyodide") == "ready", target.text_content(
         '[data-testid="status-text"]'
     )
@@ -160,12 +174,11 @@ def open_ready(page, site_url: str, view: str = "train") -> None:
 
 
 def tiktoken_for(name: str):
-    """tiktoken's Encoding for ``name``, built offline from bytepair's rank files (skips without tiktoken)."""
-    pytest.importorskip("tiktoken")
-    from bytepair import registry
-    from tests.reference import tiktoken_encoding
+    """tiktoken's Encoding for ``name``, built offline from bytepair's rank files (skips without tiktoken;
+    built once a process: tests.reference.tiktoken_for)."""
+    from tests.reference import tiktoken_for as cached
 
-    return tiktoken_encoding(name, registry.load_ranks(name))
+    return cached(name)
 
 
 def udhr_text(codes) -> str:
@@ -269,7 +282,7 @@ def wait_saved(page, key: str, value: str | None = None, *, contains: str | None
             return
         if time.monotonic() > deadline:
             raise AssertionError(f"storage key {key!r} never held the text waited for; last read: {got!r}")
-        page.wait_for_timeout(100)
+        page.wait_for_timeout(100)  # IndexedDB tells no other connection of a write: polled
 
 
 #: Reads one record of the page's IndexedDB store ``texts`` (null when the database or key is missing).
@@ -295,9 +308,78 @@ _READ_SAVED_TEXT = """async (key) => {
 }"""
 
 
+def encode_in_page(page, text: str, tokenizer: str) -> None:
+    """Type ``text`` into Tokenize, pick ``tokenizer``, wait until its count is shown and its token
+    chips are drawn (``text`` not empty)."""
+    set_text(page, "tokenize-text", text)
+    page.select_option('[data-testid="tokenize-tokenizer"]', tokenizer)
+    page.wait_for_function(
+        """([tok, text]) => (document.querySelector('#view-tokenize').dataset.encoded || '').startsWith(tok + ':')
+             && document.querySelector('[data-testid="tokenize-text"]').value === text
+             && document.querySelector('[data-testid="token"]') !== null""",
+        arg=[tokenizer, text],
+        timeout=READY_TIMEOUT,
+    )
+    settle(page)
+
+
 def settle(page) -> None:
     """Wait until the views have rendered (they render on animation frames)."""
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+#: The content height a framed page posts to its embedding page, in CSS px (web/src/embedded.js reportHeight).
+_CONTENT_HEIGHT = """() => Math.ceil(Math.max(
+  document.documentElement.getBoundingClientRect().height, document.body.getBoundingClientRect().height))"""
+
+
+def wait_frame_fits(iframe, *, timeout=15_000) -> int:
+    """Wait until the ``<iframe>`` at locator ``iframe`` is as tall as its document's content
+    (within 2 px: the embedding script applied the height the framed page posted) and return the
+    iframe's height in CSS px. The content is read again after each fit and followed while it
+    still changes. Raises AssertionError (both heights) when the frame does not fit within
+    ``timeout`` ms. The wait polls by interval: a cross-site frame out of view gets no animation
+    frames."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    frame = iframe.element_handle().content_frame()
+    content = box = None
+    for _ in range(20):  # a content that never holds still for one fit is a failure too
+        now = frame.evaluate(_CONTENT_HEIGHT)
+        if now == content:
+            return box
+        content = now
+        try:
+            iframe.page.wait_for_function(
+                "([el, want]) => Math.abs(el.clientHeight - want) <= 2",
+                arg=[iframe.element_handle(), content],
+                timeout=timeout,
+                polling=200,
+            )
+        except PlaywrightTimeoutError:
+            box = iframe.evaluate("(el) => el.clientHeight")
+            raise AssertionError(f"the frame never fitted its content: frame {box} px, content {content} px") from None
+        box = iframe.evaluate("(el) => el.clientHeight")
+    raise AssertionError(f"the frame's content never held still: last {content} px")
+
+
+def wait_text(locator, wants, *, timeout=30_000) -> str:
+    """Wait until the element at ``locator`` shows one of the texts ``wants`` (its textContent without
+    the bidi isolates U+2068/U+2069 that wording puts around values) and return it. Raises
+    AssertionError (the text shown, the texts wanted) after ``timeout`` ms."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    wants = list(wants)
+    try:
+        locator.page.wait_for_function(
+            "([el, wants]) => wants.includes((el.textContent || '').replace(/[\\u2068\\u2069]/g, ''))",
+            arg=[locator.element_handle(), wants],
+            timeout=timeout,
+        )
+    except PlaywrightTimeoutError:
+        shown = (locator.text_content() or "").replace("\u2068", "").replace("\u2069", "")
+        raise AssertionError((shown, wants)) from None
+    return (locator.text_content() or "").replace("\u2068", "").replace("\u2069", "")
 
 
 def visible_error(page, testid: str) -> str:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import collections
 import json
-import time
 import urllib.parse
 
 import pytest
@@ -35,6 +34,8 @@ from tests.e2e.helpers import (
     set_text,
     storage_allowed_context,
     tiktoken_for,
+    wait_frame_fits,
+    wait_ready,
 )
 from tests.reference import tiktoken_pattern
 from tests.reference.slow_bpe import slow_train, slow_train_steps
@@ -92,30 +93,9 @@ def _frame(page, fid: str):
 def _wait_ready(frame) -> None:
     # polling by interval: a cross-site frame out of view gets no animation frames, so the default
     # requestAnimationFrame polling can wait forever on a frame that is ready (as in every wait here)
-    try:
-        frame.wait_for_function(
-            "() => ['ready', 'error'].includes(document.body?.dataset.pyodide)", timeout=READY_TIMEOUT, polling=200
-        )
-    except Exception as e:
-        status = frame.evaluate(
-            "() => [document.body?.dataset.pyodide, document.querySelector('.status')?.textContent]"
-        )
-        raise AssertionError(f"{frame.url}: not ready: {status}") from e
+    wait_ready(frame, polling=200)
     status = frame.text_content('[data-testid="status-text"]')
     assert status == "Ready", status  # a first start: no "worker was restarted", no error
-
-
-def _heights_match(page, fid: str, timeout_s: float = 15) -> None:
-    """The iframe's height equals its document's content height (embed.js applied the last message)."""
-    frame = _frame(page, fid)
-    deadline = time.monotonic() + timeout_s
-    while True:
-        content = frame.evaluate("() => Math.ceil(document.documentElement.getBoundingClientRect().height)")
-        box = page.locator(f"#{fid}").evaluate("(el) => el.clientHeight")
-        if abs(box - content) <= 2 or time.monotonic() > deadline:
-            break
-        time.sleep(0.2)
-    assert abs(box - content) <= 2, (fid, box, content)
 
 
 def _textbook_first_pair() -> tuple[tuple[str, str], int]:
@@ -275,7 +255,7 @@ def test_cross_site_embeds_with_third_party_storage_blocked(browser, sites):
         # heights follow the content after it grew (the touch did not freeze Compare's)
         for fid in ("compare", "train", "steps"):
             page.locator(f"#{fid}").scroll_into_view_if_needed()
-            _heights_match(page, fid)
+            wait_frame_fits(page.locator(f"#{fid}"))
         assert page.locator("#compare").evaluate("(el) => el.clientHeight") > 600
     finally:
         context.close()

@@ -211,23 +211,16 @@ def test_step_embed_follows_its_content_on_next_and_settings(browser, site_url):
         steps = frames["steps-frame"]
         steps.wait_for_function("() => document.querySelector('#view-steps').dataset.shown", timeout=h.READY_TIMEOUT)
         h.settle(steps)
-        time.sleep(0.5)
         iframe = page.locator('iframe[data-testid="steps-frame"]')
-        before = iframe.evaluate("(el) => el.getBoundingClientRect().height")
+        before = h.wait_frame_fits(iframe)
         steps.click('[data-testid="steps-next"]')
         steps.wait_for_function("() => document.querySelector('#view-steps').dataset.step === '1'")
         steps.click('[data-testid="steps-next"]')
         steps.locator('[data-testid="steps-setup"] summary').click()
         h.settle(steps)
-        time.sleep(0.5)
         # issue 19: the frame follows its content (no height lock: a locked frame hid what grew
         # in a nested scroll with no cue)
-        content = steps.evaluate("() => document.documentElement.scrollHeight")
-        iframe.page.wait_for_function(
-            "([el, want]) => Math.abs(el.getBoundingClientRect().height - want) <= 2",
-            arg=[iframe.element_handle(), content],
-        )
-        after = iframe.evaluate("(el) => el.getBoundingClientRect().height")
+        after = h.wait_frame_fits(iframe)
         assert after > before, (before, after)
     finally:
         context.close()

@@ -83,7 +83,7 @@ def lab(tmp_path_factory):
                 if urllib.request.urlopen(url + "/api", timeout=2).status == 200:
                     break
             except OSError:
-                time.sleep(0.5)
+                time.sleep(0.5)  # a starting server has no event to wait on: its API is polled
         else:
             pytest.fail("JupyterLab did not start")
         yield url

@@ -23,14 +23,20 @@ def ascii_digits(s: str) -> str:
     return "".join(str(unicodedata.decimal(c)) if unicodedata.decimal(c, None) is not None else c for c in s)
 
 
-def _cards(page, site_url, code, size):
+def _open_lessons(page, site_url, code: str, size: str, *, theme: str | None = None) -> None:
+    """Tokenize in locale ``code`` at ``size`` (a key of SIZES), its lesson cards opened and drawn."""
     w, hgt = SIZES[size]
     page.set_viewport_size({"width": w, "height": hgt})
-    page.goto(f"{site_url}?lang={code}#tokenize")
+    page.goto(f"{site_url}?lang={code}{f'&theme={theme}' if theme else ''}#tokenize")
     h.wait_ready(page)
     page.click('[data-testid="lessons"] > summary')
     page.wait_for_selector('[data-testid="lesson"][data-id="pipeline-stages"]', timeout=120_000)
-    # nothing sticks out of the page, also right to left on a phone
+
+
+def _card(page, site_url, code: str, size: str, lesson_id: str) -> str:
+    """Open the lesson cards (:func:`_open_lessons`), check that nothing sticks out of the page (also
+    right to left on a phone), and return the CSS selector of lesson ``lesson_id``'s card."""
+    _open_lessons(page, site_url, code, size)
     over = page.evaluate(
         """() => [...document.querySelectorAll('[data-testid="lesson"], [data-testid="lesson"] *')]
         .filter((e) => e.getBoundingClientRect().width > 0)
@@ -38,7 +44,16 @@ def _cards(page, site_url, code, size):
         .map((e) => e.tagName + '.' + e.className)"""
     )
     assert over == []
-    return page
+    return f'[data-testid="lesson"][data-id="{lesson_id}"]'
+
+
+def _encoded(page, tokenizer: str, n: int) -> None:
+    """Wait until Tokenize shows ``n`` tokens of ``tokenizer`` (its dataset.encoded)."""
+    page.wait_for_function(
+        "([t, n]) => document.querySelector('#view-tokenize').dataset.encoded === `${t}:${n}`",
+        arg=[tokenizer, n],
+        timeout=120_000,
+    )
 
 
 def _href(page, lesson_id):
@@ -47,8 +62,7 @@ def _href(page, lesson_id):
 
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_bangla_lesson_opens_compare_with_tiktokens_counts(page, site_url, size):
-    _cards(page, site_url, "bn", size)
-    card = '[data-testid="lesson"][data-id="bangla-premium"]'
+    card = _card(page, site_url, "bn", size, "bangla-premium")
     note = page.text_content(f"{card} [data-testid='lesson-note']")
     refs = {n: h.tiktoken_for(n) for n in ("gpt2", "cl100k_base", "o200k_base")}
     want = {
@@ -78,8 +92,7 @@ def test_bangla_lesson_opens_compare_with_tiktokens_counts(page, site_url, size)
 
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_urdu_lesson_opens_strawberry_with_tiktokens_pieces(page, site_url, size):
-    _cards(page, site_url, "ur", size)
-    card = '[data-testid="lesson"][data-id="counting-rs"]'
+    card = _card(page, site_url, "ur", size, "counting-rs")
     assert page.evaluate("() => document.documentElement.dir") == "rtl"
     note = page.text_content(f"{card} [data-testid='lesson-note']")
     assert "strawberry" in note and "کا اپنا tokenizer" in note
@@ -91,16 +104,13 @@ def test_urdu_lesson_opens_strawberry_with_tiktokens_pieces(page, site_url, size
     page.click(f"{card} [data-testid='lesson-open']")
     # the gallery's strawberry in Tokenize, under gpt2 (the example's first tokenizer)
     want = len(h.tiktoken_for("gpt2").encode_ordinary("strawberry"))
-    page.wait_for_function(
-        "(n) => document.querySelector('#view-tokenize').dataset.encoded === `gpt2:${n}`", arg=want, timeout=120_000
-    )
+    _encoded(page, "gpt2", want)
     assert page.input_value('[data-testid="tokenize-text"]') == "strawberry"
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_textbook_lesson_opens_step_through_at_the_oracles_merges(page, site_url, size):
-    _cards(page, site_url, "bn", size)
-    card = '[data-testid="lesson"][data-id="textbook-merges"]'
+    card = _card(page, site_url, "bn", size, "textbook-merges")
     steps = oracle_learn(PAPER_VOCAB, 5, "lexicographic")
     merged = [s["merged"] for s in steps]
     note = page.text_content(f"{card} [data-testid='lesson-note']")
@@ -119,8 +129,7 @@ def test_textbook_lesson_opens_step_through_at_the_oracles_merges(page, site_url
 
 
 def test_pipeline_lesson_lists_the_five_stages_in_persian(page, site_url):
-    _cards(page, site_url, "fa", "phone")
-    card = '[data-testid="lesson"][data-id="pipeline-stages"]'
+    card = _card(page, site_url, "fa", "phone", "pipeline-stages")
     stages = page.eval_on_selector_all(
         f"{card} [data-testid='lesson-stages'] li", "ls => ls.map((l) => l.dataset.stage)"
     )
@@ -130,36 +139,22 @@ def test_pipeline_lesson_lists_the_five_stages_in_persian(page, site_url):
     model = page.text_content(f"{card} li[data-stage='model']")
     assert str(n) in ascii_digits(model)
     page.click(f"{card} [data-testid='lesson-open']")
-    page.wait_for_function(
-        "(n) => document.querySelector('#view-tokenize').dataset.encoded === `o200k_base:${n}`", arg=n, timeout=120_000
-    )
-
-
-def _catalog_text(code: str, key: str) -> str:
-    import json
-
-    return json.loads((h.ROOT / "web" / "src" / "locales" / f"{code}.json").read_text(encoding="utf-8"))["messages"][
-        key
-    ]["text"]
+    _encoded(page, "o200k_base", n)
 
 
 def test_tokenize_sample_text_follows_the_language(page, site_url):
     page.goto(f"{site_url}?lang=bn#tokenize")
     h.wait_ready(page)
-    bn = _catalog_text("bn", "tok.sample")
+    bn = h.messages("bn")["tok.sample"]["text"]
     assert "Tokenizer লেখাকে" in bn
     n = len(h.tiktoken_for("cl100k_base").encode_ordinary(bn))
-    page.wait_for_function(
-        "(n) => document.querySelector('#view-tokenize').dataset.encoded === `cl100k_base:${n}`", arg=n, timeout=120_000
-    )
+    _encoded(page, "cl100k_base", n)
     assert page.input_value('[data-testid="tokenize-text"]') == bn
     # an unedited sample follows a language switch; the count follows it
     page.select_option('[data-testid="lang-picker"]', "ur")
-    ur = _catalog_text("ur", "tok.sample")
+    ur = h.messages("ur")["tok.sample"]["text"]
     n = len(h.tiktoken_for("cl100k_base").encode_ordinary(ur))
-    page.wait_for_function(
-        "(n) => document.querySelector('#view-tokenize').dataset.encoded === `cl100k_base:${n}`", arg=n, timeout=120_000
-    )
+    _encoded(page, "cl100k_base", n)
     assert page.input_value('[data-testid="tokenize-text"]') == ur
 
 
@@ -175,35 +170,11 @@ def test_train_offers_a_hinglish_sample(page, site_url):
     assert all(c.isascii() for c in want)  # Hindi in Latin letters
 
 
-@pytest.fixture
-def axe_page(browser):
-    """A page whose context bypasses the CSP, so axe-core can be injected as a script tag."""
-    context = browser.new_context(bypass_csp=True)
-    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
-    pg = context.new_page()
-    yield pg
-    context.close()
-
-
 @pytest.mark.parametrize(("code", "theme", "size"), [("ur", "dark", "phone"), ("bn", "light", "desktop")])
-def test_axe_finds_nothing_serious_in_the_lesson_cards(axe_page, site_url, code, theme, size):
-    page = axe_page
-    w, hgt = SIZES[size]
-    page.set_viewport_size({"width": w, "height": hgt})
-    page.goto(f"{site_url}?lang={code}&theme={theme}#tokenize")
-    h.wait_ready(page)
-    page.click('[data-testid="lessons"] > summary')
-    page.wait_for_selector('[data-testid="lesson"][data-id="pipeline-stages"]', timeout=120_000)
+def test_axe_finds_nothing_serious_in_the_lesson_cards(csp_free_page, site_url, code, theme, size):
+    page = csp_free_page
+    _open_lessons(page, site_url, code, size, theme=theme)
     for box in page.query_selector_all('[data-testid="lesson"] details > summary'):
         box.click()  # the embed snippets too
-    page.add_script_tag(path=str(h.ROOT / "node_modules" / "axe-core" / "axe.min.js"))
-    result = page.evaluate(
-        """async () => {
-          const r = await axe.run(document.querySelector('[data-testid="lessons"]'), {
-            runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-          });
-          return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
-        }"""
-    )
-    assert [v for v in result if v["impact"] in ("serious", "critical")] == []
+    assert h.axe_violations(page, '[data-testid="lessons"]') == []
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")

@@ -25,6 +25,7 @@ from tests.e2e.helpers import (
     tiktoken_for,
     train,
     wait_ready,
+    wait_text,
 )
 from tests.reference import tiktoken_pattern
 from tests.reference.slow_bpe import slow_train
@@ -94,12 +95,7 @@ def test_after_one_visit_the_playground_works_offline(browser, site_url):
         page.select_option('[data-testid="tokenize-tokenizer"]', "cl100k_base")
         page.select_option('[data-testid="tokenize-tokenizer"]', model)
         want = catalog("fa")["messages"]["error.offline.named"]["text"].replace("{name}", model)
-        for _ in range(300):  # until the refused load of the model is worded
-            shown = (error.text_content() or "").replace("\u2068", "").replace("\u2069", "")
-            if shown == want:
-                break
-            page.wait_for_timeout(100)
-        assert shown == want, (shown, want)
+        wait_text(error, [want])  # the refused load of the model, worded
         page.select_option('[data-testid="lang-picker"]', "en")
 
         page.click('[data-view="train"]')

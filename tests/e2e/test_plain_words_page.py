@@ -46,54 +46,49 @@ DEVELOPER_WORDS = re.compile(
 )
 
 
-def test_touch_screens_never_read_hover(browser, site_url):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
-    page = context.new_page()
-    try:
-        h.open_ready(page, site_url, "tokenize")
-        assert page.evaluate("() => matchMedia('(hover: none)').matches || matchMedia('(pointer: coarse)').matches")
-        _tokenize(page, LEGEND_TEXT)
-        page.locator('[data-testid="legend-invisible"]').wait_for(state="visible")
-        page.locator('[data-testid="legend-fragment"]').wait_for(state="visible")
-        detail = page.locator('[data-testid="token-detail"]')
-        assert detail.inner_text().strip() == "Tap a token."
-        assert "tap its token" in page.locator('[data-testid="legend-invisible"]').inner_text()
-        seen = {}
-        for view in VIEWS:
-            page.click(f"#tab-{view}")
-            if view == "chat":
-                page.locator('[data-testid="chat-tokens"] [data-testid="chat-token"]').first.wait_for(
-                    timeout=h.READY_TIMEOUT
-                )
-            h.settle(page)
-            seen[view] = _visible_text(page)
-        # where the clipboard is refused, the fallback says how to copy on this device
-        page.evaluate("() => { navigator.clipboard.writeText = () => Promise.reject(new Error('refused')); }")
-        page.click("#tab-tokenize")
-        page.click('[data-testid="copy-ids-json"]')
-        page.wait_for_function("() => /selected/.test(document.querySelector('#view-tokenize').innerText)")
-        seen["copy ids"] = _visible_text(page)
-        assert "touch and hold them to copy" in seen["copy ids"]
-        page.click('[data-testid="share-button"]')
-        status = page.locator('[data-testid="share-status"]')
-        page.wait_for_function("() => document.querySelector('[data-testid=\"share-status\"]').innerText")
-        assert status.inner_text() == "Link selected: touch and hold it to copy it."
-        seen["share"] = _visible_text(page)
-        assert "Ctrl" not in seen["share"] and "Ctrl" not in seen["copy ids"]
-        page.keyboard.press("Escape")
-        hits = {v: re.findall(r"[^.\n]*\bhover[^.\n]*", t, flags=re.I) for v, t in seen.items()}
-        assert not any(hits.values()), hits
-        assert "Tap a token to see its id and message." in seen["chat"]
-        # what the words promise holds: a tap shows the token (the ZWJ's name included)
-        page.click("#tab-tokenize")
-        page.locator('#view-tokenize [data-testid="token"]:has([data-testid="invisible-char"])').first.tap()
-        page.wait_for_function(
-            "() => document.querySelector('[data-testid=\"token-detail\"]').innerText.includes('ZERO WIDTH JOINER')",
-            timeout=10_000,
-        )
-    finally:
-        context.close()
+def test_touch_screens_never_read_hover(phone_page, site_url):
+    page = phone_page
+    h.open_ready(page, site_url, "tokenize")
+    assert page.evaluate("() => matchMedia('(hover: none)').matches || matchMedia('(pointer: coarse)').matches")
+    _tokenize(page, LEGEND_TEXT)
+    page.locator('[data-testid="legend-invisible"]').wait_for(state="visible")
+    page.locator('[data-testid="legend-fragment"]').wait_for(state="visible")
+    detail = page.locator('[data-testid="token-detail"]')
+    assert detail.inner_text().strip() == "Tap a token."
+    assert "tap its token" in page.locator('[data-testid="legend-invisible"]').inner_text()
+    seen = {}
+    for view in VIEWS:
+        page.click(f"#tab-{view}")
+        if view == "chat":
+            page.locator('[data-testid="chat-tokens"] [data-testid="chat-token"]').first.wait_for(
+                timeout=h.READY_TIMEOUT
+            )
+        h.settle(page)
+        seen[view] = _visible_text(page)
+    # where the clipboard is refused, the fallback says how to copy on this device
+    page.evaluate("() => { navigator.clipboard.writeText = () => Promise.reject(new Error('refused')); }")
+    page.click("#tab-tokenize")
+    page.click('[data-testid="copy-ids-json"]')
+    page.wait_for_function("() => /selected/.test(document.querySelector('#view-tokenize').innerText)")
+    seen["copy ids"] = _visible_text(page)
+    assert "touch and hold them to copy" in seen["copy ids"]
+    page.click('[data-testid="share-button"]')
+    status = page.locator('[data-testid="share-status"]')
+    page.wait_for_function("() => document.querySelector('[data-testid=\"share-status\"]').innerText")
+    assert status.inner_text() == "Link selected: touch and hold it to copy it."
+    seen["share"] = _visible_text(page)
+    assert "Ctrl" not in seen["share"] and "Ctrl" not in seen["copy ids"]
+    page.keyboard.press("Escape")
+    hits = {v: re.findall(r"[^.\n]*\bhover[^.\n]*", t, flags=re.I) for v, t in seen.items()}
+    assert not any(hits.values()), hits
+    assert "Tap a token to see its id and message." in seen["chat"]
+    # what the words promise holds: a tap shows the token (the ZWJ's name included)
+    page.click("#tab-tokenize")
+    page.locator('#view-tokenize [data-testid="token"]:has([data-testid="invisible-char"])').first.tap()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"token-detail\"]').innerText.includes('ZERO WIDTH JOINER')",
+        timeout=10_000,
+    )
 
 
 def test_a_mouse_keeps_the_hover_words(page, site_url):
@@ -168,12 +163,12 @@ def test_a_burst_of_bad_step_inputs_shows_only_plain_messages(page, site_url):
         "low\t5 extra",
         "null",
     ]
-    for text in bad_texts:  # faster than the view's debounce: calls overlap
+    for text in bad_texts:
         h.set_text(page, "steps-text", text)
-        page.wait_for_timeout(60)
+        page.wait_for_timeout(60)  # a pace, not a wait: faster than the view's debounce, so calls overlap
     for n in ["0", "-1", "1e9", "2.5", "99999"]:
         page.fill('[data-testid="steps-merges"]', n)
-        page.wait_for_timeout(60)
+        page.wait_for_timeout(60)  # (the same pace)
     page.fill('[data-testid="steps-merges"]', "3")
     h.set_text(page, "steps-text", "low 5\nlower 2\nnewest 6")
     page.wait_for_function(

@@ -29,10 +29,11 @@ import time
 import pytest
 
 from tests.e2e.helpers import (
-    READY_TIMEOUT,
     ROOT,
     storage_allowed_context,
     tiktoken_for,
+    wait_frame_fits,
+    wait_ready,
 )
 from tools.buildutil import pyodide_site_dir
 
@@ -92,25 +93,8 @@ def _need(module: str, package: str) -> None:
 
 
 def _ready(frame) -> dict:
-    frame.wait_for_function(
-        "() => ['ready', 'error'].includes(document.body?.dataset.pyodide)", timeout=READY_TIMEOUT, polling=200
-    )
-    assert frame.evaluate("() => document.body.dataset.pyodide") == "ready"
+    wait_ready(frame, polling=200)
     return frame.evaluate("async () => (await window.bytepair.ready).runtime")
-
-
-def _heights_match(page, widget, timeout_s: float = 15) -> None:
-    """The widget's iframe is as tall as its document's content (after it settled)."""
-    iframe = widget.locator("iframe")
-    frame = iframe.element_handle().content_frame()
-    deadline = time.monotonic() + timeout_s
-    while True:
-        content = frame.evaluate("() => Math.ceil(document.documentElement.getBoundingClientRect().height)")
-        box = iframe.evaluate("(el) => el.clientHeight")
-        if abs(box - content) <= 2 or time.monotonic() > deadline:
-            break
-        time.sleep(0.2)
-    assert abs(box - content) <= 2, (widget.get_attribute("view"), box, content)
 
 
 def _check_lesson(browser, tmp_path, server, lesson_url: str, lang: str) -> None:
@@ -165,7 +149,7 @@ def _check_lesson(browser, tmp_path, server, lesson_url: str, lang: str) -> None
         assert server.hits[wasm] - before == 1
         for i in range(3):
             widgets.nth(i).scroll_into_view_if_needed()
-            _heights_match(page, widgets.nth(i))
+            wait_frame_fits(widgets.nth(i).locator("iframe"))
     finally:
         context.close()
     assert errors == []

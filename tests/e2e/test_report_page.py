@@ -102,3 +102,18 @@ def test_report_view_three_kinds_of_tokenizer_and_the_flores_subset(page, site_u
         == report_published.petrov_premiums("cl100k_base")["shn_Mymr"]
     )
     assert "first 10 sentences" in page.get_by_test_id("report-corpus-note").text_content()
+
+
+def test_a_sample_corpus_that_does_not_download_is_worded_from_the_catalog(page, site_url):
+    """Report and Compare: the UDHR samples answered with HTTP 404 show the locale's sentence
+    (error.samples, from the error's type and values), not an English message inside "something
+    went wrong"."""
+    page.context.route("**/samples/udhr.json", lambda route: route.fulfill(status=404, body="gone"))
+    page.goto(f"{site_url}?lang=fa#report")
+    h.wait_ready(page)
+    want = h.messages("fa")["error.samples"]["text"].replace("{file}", "udhr.json").replace("{status}", "404")
+    page.get_by_test_id("report-button").click()
+    h.wait_text(page.locator('[data-testid="report-error"]'), [want])
+    page.click('[role="tab"][data-view="compare"]')
+    page.click('[data-testid="compare-button"]')
+    h.wait_text(page.locator('[data-testid="compare-error"]'), [want])

@@ -107,6 +107,8 @@ def test_a_shown_large_text_is_not_copied_on_every_render(page, site_url):
         h.settle(page)
         page.click("#tab-tokenize")
         h.settle(page)
+    # nothing to wait on when nothing is due: past the view's debounces (encode 200 ms, save 400 ms),
+    # a read one of them made would be counted
     page.wait_for_timeout(500)
     assert page.evaluate("() => window.__bigReads") == 0
     # the shown text can be edited: a keystroke keeps it in the box and the count follows

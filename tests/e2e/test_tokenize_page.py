@@ -31,19 +31,6 @@ pytestmark = pytest.mark.e2e
 FAMILY = "👨\u200d👩\u200d👧"  # issue 11: the ZWJ inside is o200k token 2524
 
 
-def encode_in_page(page, text: str, tokenizer: str) -> None:
-    """Type `text` into Tokenize, pick `tokenizer`, wait until the chips are drawn."""
-    h.set_text(page, "tokenize-text", text)
-    page.select_option('[data-testid="tokenize-tokenizer"]', tokenizer)
-    page.wait_for_function(
-        "([tok, text]) => { const r = document.querySelector('#view-tokenize'); return (r.dataset.encoded || '').startsWith(tok + ':')"
-        " && document.querySelector('[data-testid=\"tokenize-text\"]').value === text && document.querySelector('[data-testid=\"token\"]'); }",
-        arg=[tokenizer, text],
-        timeout=h.READY_TIMEOUT,
-    )
-    h.settle(page)
-
-
 def chip_ids(page) -> list[int]:
     return [
         int(i)
@@ -59,7 +46,7 @@ def test_newline_token_ids_stay_on_the_line_of_their_token(page, site_url):
     h.open_ready(page, site_url, "tokenize")
     page.check('[data-testid="toggle-ids"]')
     text = "alpha beta\ngamma delta\n\nepsilon\n"
-    encode_in_page(page, text, "cl100k_base")
+    h.encode_in_page(page, text, "cl100k_base")
     assert chip_ids(page) == h.tiktoken_for("cl100k_base").encode(text)
     for ws in (False, True):
         page.set_checked('[data-testid="toggle-whitespace"]', ws)
@@ -84,7 +71,7 @@ def test_newline_token_ids_stay_on_the_line_of_their_token(page, site_url):
 def test_invisible_characters_show_by_name_in_chips_detail_decode_and_merges(page, site_url):
     h.open_ready(page, site_url, "tokenize")
     enc = h.tiktoken_for("o200k_base")
-    encode_in_page(page, FAMILY + " a\x1bb", "o200k_base")
+    h.encode_in_page(page, FAMILY + " a\x1bb", "o200k_base")
     assert chip_ids(page) == enc.encode(FAMILY + " a\x1bb")
     assert 2524 in chip_ids(page)
     for ws in (False, True):
@@ -133,7 +120,7 @@ def test_fragments_are_explained_in_place_and_rtl_tokens_are_isolated(page, site
     h.open_ready(page, site_url, "tokenize")
     text = "বাংলা ভাষা مرحبا بالعالم"
     enc = h.tiktoken_for("cl100k_base")
-    encode_in_page(page, text, "cl100k_base")
+    h.encode_in_page(page, text, "cl100k_base")
     ids = enc.encode(text)
     assert chip_ids(page) == ids
     split = [i for i in ids if not _is_utf8(enc.decode_single_token_bytes(i))]
@@ -170,44 +157,38 @@ def _lead_fragment(b: bytes) -> bool:
 # --- phones ---------------------------------------------------------------------
 
 
-def test_phone_tabs_merges_table_and_touch_hints(browser, site_url):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
-    page = context.new_page()
-    try:
-        h.open_ready(page, site_url, "train")
-        # every tab is on screen (the bar wraps instead of cutting "Step t…")
-        tabs = page.locator('[role="tab"]').evaluate_all("(els) => els.map((e) => e.getBoundingClientRect().right)")
-        assert len(tabs) >= 4 and max(tabs) <= 390, tabs
-        # the merges table's New token and Pair count columns are inside the card
-        h.train(page, "the cat sat on the mat with the hat " * 20, 300, name="phone")
-        geo = page.evaluate("""() => {
-            const wrap = document.querySelector('.merges-wrap').getBoundingClientRect();
-            const ths = [...document.querySelectorAll('[data-testid="merges-table"] thead th')].map((t) => t.getBoundingClientRect());
-            return {right: wrap.right, heads: ths.map((r) => r.right)};
-        }""")
-        assert max(geo["heads"]) <= geo["right"] + 1, geo
-        # touch screens get no keyboard hints
-        assert page.evaluate("() => matchMedia('(hover: none)').matches || matchMedia('(pointer: coarse)').matches")
-        page.click("#tab-steps")
-        assert page.locator("#view-steps .keys").is_hidden()
-        page.click("#tab-tokenize")
-        assert (
-            page.locator("#tokens-help .pointer-hint").is_hidden()
-            and page.locator("#tokens-help .touch-hint").is_visible()
-        )
-        assert (
-            "Tap a token" in page.locator("#tokens-help").inner_text()
-            and "arrow keys" not in page.locator("#tokens-help").inner_text()
-        )
-        # webfix2 5: the legend says "Tap" too (a Bengali letter is split into byte fragments by cl100k_base)
-        page.select_option('[data-testid="tokenize-tokenizer"]', "cl100k_base")
-        h.set_text(page, "tokenize-text", "আমি বাংলায় গান গাই")
-        legend = page.locator('[data-testid="legend-fragment"]')
-        legend.wait_for(state="visible")
-        assert "Tap a token" in legend.inner_text() and "Hover" not in legend.inner_text()
-    finally:
-        context.close()
+def test_phone_tabs_merges_table_and_touch_hints(phone_page, site_url):
+    page = phone_page
+    h.open_ready(page, site_url, "train")
+    # every tab is on screen (the bar wraps instead of cutting "Step t…")
+    tabs = page.locator('[role="tab"]').evaluate_all("(els) => els.map((e) => e.getBoundingClientRect().right)")
+    assert len(tabs) >= 4 and max(tabs) <= 390, tabs
+    # the merges table's New token and Pair count columns are inside the card
+    h.train(page, "the cat sat on the mat with the hat " * 20, 300, name="phone")
+    geo = page.evaluate("""() => {
+        const wrap = document.querySelector('.merges-wrap').getBoundingClientRect();
+        const ths = [...document.querySelectorAll('[data-testid="merges-table"] thead th')].map((t) => t.getBoundingClientRect());
+        return {right: wrap.right, heads: ths.map((r) => r.right)};
+    }""")
+    assert max(geo["heads"]) <= geo["right"] + 1, geo
+    # touch screens get no keyboard hints
+    assert page.evaluate("() => matchMedia('(hover: none)').matches || matchMedia('(pointer: coarse)').matches")
+    page.click("#tab-steps")
+    assert page.locator("#view-steps .keys").is_hidden()
+    page.click("#tab-tokenize")
+    assert (
+        page.locator("#tokens-help .pointer-hint").is_hidden() and page.locator("#tokens-help .touch-hint").is_visible()
+    )
+    assert (
+        "Tap a token" in page.locator("#tokens-help").inner_text()
+        and "arrow keys" not in page.locator("#tokens-help").inner_text()
+    )
+    # webfix2 5: the legend says "Tap" too (a Bengali letter is split into byte fragments by cl100k_base)
+    page.select_option('[data-testid="tokenize-tokenizer"]', "cl100k_base")
+    h.set_text(page, "tokenize-text", "আমি বাংলায় গান গাই")
+    legend = page.locator('[data-testid="legend-fragment"]')
+    legend.wait_for(state="visible")
+    assert "Tap a token" in legend.inner_text() and "Hover" not in legend.inner_text()
 
 
 def test_desktop_keeps_the_keyboard_hints(page, site_url):
@@ -234,12 +215,12 @@ def test_p50k_special_token_switch_copy_and_decode(browser, site_url):
         )
         assert "p50k_base" in names
         code = "def f(x):\n        return x  # eight spaces\n"
-        encode_in_page(page, code, "p50k_base")
+        h.encode_in_page(page, code, "p50k_base")
         assert chip_ids(page) == h.tiktoken_for("p50k_base").encode(code)
 
         enc = h.tiktoken_for("cl100k_base")
         text = "Hello<|endoftext|>world"
-        encode_in_page(page, text, "cl100k_base")
+        h.encode_in_page(page, text, "cl100k_base")
         as_text = enc.encode(text, disallowed_special=())
         assert chip_ids(page) == as_text and page.text_content('[data-testid="count-tokens"]') == str(len(as_text))
         page.check('[data-testid="toggle-specials"]')
@@ -282,7 +263,7 @@ def test_persian_tokens_read_right_to_left_and_stay_isolated(page, site_url):
     h.open_ready(page, site_url, "tokenize")
     text = "توکنسازهای ساده و آموزشی"
     enc = h.tiktoken_for("cl100k_base")
-    encode_in_page(page, text, "cl100k_base")
+    h.encode_in_page(page, text, "cl100k_base")
     ids = enc.encode(text)
     assert chip_ids(page) == ids and len(ids) >= 2
     boxes = page.locator('[data-testid="token"]').evaluate_all(
@@ -295,7 +276,7 @@ def test_persian_tokens_read_right_to_left_and_stay_isolated(page, site_url):
     iso = page.locator('[data-testid="token"]').evaluate_all("(els) => els.map((e) => getComputedStyle(e).unicodeBidi)")
     assert set(iso) == {"isolate"}
     # an English text in the same list reads left to right again
-    encode_in_page(page, "Hello world", "o200k_base")
+    h.encode_in_page(page, "Hello world", "o200k_base")
     boxes = page.locator('[data-testid="token"]').evaluate_all(
         "(els) => els.map((e) => e.getBoundingClientRect().left)"
     )
@@ -351,28 +332,23 @@ def test_mistral_switch_words_a_tekken_file_as_one(page, site_url):
     assert "Tekken file" in words and "tokenizer.json" not in words, words
 
 
-def test_special_tokens_label_wraps_as_text_on_a_phone(browser, site_url):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
-    page = context.new_page()
-    try:
-        h.open_ready(page, site_url, "tokenize")
-        # the words after the <code> wrap back to the left edge of the words before it (one text
-        # block), not into a column of their own right of the code
-        lefts = page.evaluate(
-            """() => {
-                const label = document.querySelector('[data-testid="specials-switch"]');
-                const code = label.querySelector('code');
-                const range = (node) => { const r = document.createRange(); r.selectNodeContents(node); return r; };
-                // the words are the spans around the <code> (each a catalog entry since issue 21)
-                const before = range(code.previousElementSibling).getClientRects()[0].left;
-                const after = [...range(code.nextElementSibling).getClientRects()].map((r) => r.left);
-                return { before, after, code: code.getBoundingClientRect().right };
-            }"""
-        )
-        assert min(lefts["after"]) <= lefts["before"] + 1, lefts
-    finally:
-        context.close()
+def test_special_tokens_label_wraps_as_text_on_a_phone(phone_page, site_url):
+    page = phone_page
+    h.open_ready(page, site_url, "tokenize")
+    # the words after the <code> wrap back to the left edge of the words before it (one text
+    # block), not into a column of their own right of the code
+    lefts = page.evaluate(
+        """() => {
+            const label = document.querySelector('[data-testid="specials-switch"]');
+            const code = label.querySelector('code');
+            const range = (node) => { const r = document.createRange(); r.selectNodeContents(node); return r; };
+            // the words are the spans around the <code> (each a catalog entry since issue 21)
+            const before = range(code.previousElementSibling).getClientRects()[0].left;
+            const after = [...range(code.nextElementSibling).getClientRects()].map((r) => r.left);
+            return { before, after, code: code.getBoundingClientRect().right };
+        }"""
+    )
+    assert min(lefts["after"]) <= lefts["before"] + 1, lefts
 
 
 def test_deepseek_switch_says_it_follows_the_tokenizer_json(page, site_url):
@@ -415,41 +391,36 @@ def test_a_tiktoken_file_loaded_as_tokenizer_json_is_named(page, site_url):
     assert "tiktoken rank file" in message and "not valid JSON" not in message, message
 
 
-def test_token_detail_wraps_between_words_on_a_phone(browser, site_url):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    context.set_default_timeout(h.DEFAULT_TIMEOUT_MS)
-    page = context.new_page()
-    try:
-        enc = h.tiktoken_for("cl100k_base")
-        text = "the fish 😀🎉 the fox jumps over"
-        h.open_ready(page, site_url, "tokenize")
-        page.select_option('[data-testid="tokenize-tokenizer"]', "cl100k_base")
-        h.set_text(page, "tokenize-text", text)
-        page.wait_for_function(
-            "(want) => document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded === want",
-            arg=f"cl100k_base:{len(enc.encode(text))}",
-        )
-        page.locator('[data-testid="tokens"] .tok-group').nth(3).click()  # 🎉: three byte tokens
-        detail = page.locator('[data-testid="token-detail"]')
-        page.wait_for_function(
-            "() => document.querySelector('[data-testid=\"token-detail\"]').textContent.includes('UTF-8 bytes')"
-        )
-        geo = detail.evaluate("""(el) => {
-            const box = el.getBoundingClientRect();
-            // every word of letters lies on one line: a range over it has one box
-            const split = [];
-            const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-                for (const m of n.data.matchAll(/[A-Za-z]{2,}/g)) {
-                    const r = document.createRange();
-                    r.setStart(n, m.index);
-                    r.setEnd(n, m.index + m[0].length);
-                    if (r.getClientRects().length > 1) split.push(m[0]);
-                }
+def test_token_detail_wraps_between_words_on_a_phone(phone_page, site_url):
+    page = phone_page
+    enc = h.tiktoken_for("cl100k_base")
+    text = "the fish 😀🎉 the fox jumps over"
+    h.open_ready(page, site_url, "tokenize")
+    page.select_option('[data-testid="tokenize-tokenizer"]', "cl100k_base")
+    h.set_text(page, "tokenize-text", text)
+    page.wait_for_function(
+        "(want) => document.querySelector('[data-testid=\"view-tokenize\"]').dataset.encoded === want",
+        arg=f"cl100k_base:{len(enc.encode(text))}",
+    )
+    page.locator('[data-testid="tokens"] .tok-group').nth(3).click()  # 🎉: three byte tokens
+    detail = page.locator('[data-testid="token-detail"]')
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"token-detail\"]').textContent.includes('UTF-8 bytes')"
+    )
+    geo = detail.evaluate("""(el) => {
+        const box = el.getBoundingClientRect();
+        // every word of letters lies on one line: a range over it has one box
+        const split = [];
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            for (const m of n.data.matchAll(/[A-Za-z]{2,}/g)) {
+                const r = document.createRange();
+                r.setStart(n, m.index);
+                r.setEnd(n, m.index + m[0].length);
+                if (r.getClientRects().length > 1) split.push(m[0]);
             }
-            return { scroll: el.scrollWidth, client: el.clientWidth, right: box.right, split };
-        }""")
-        assert geo["scroll"] <= geo["client"] and geo["right"] <= 390, geo
-        assert not geo["split"], geo
-    finally:
-        context.close()
+        }
+        return { scroll: el.scrollWidth, client: el.clientWidth, right: box.right, split };
+    }""")
+    assert geo["scroll"] <= geo["client"] and geo["right"] <= 390, geo
+    assert not geo["split"], geo

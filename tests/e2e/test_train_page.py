@@ -97,7 +97,7 @@ def test_missing_tokenizer_warning_stays_while_the_fallback_is_shown(page, site_
     page.goto(site_url + f"#tokenize?tok=nowhere-bpe&ids=1&t={h.lz_compress(text)}")
     h.wait_ready(page)
     page.wait_for_function("() => document.querySelector('[data-testid=\"count-tokens\"]').textContent !== '–'")
-    page.wait_for_timeout(1500)
+    h.wait_saved(page, "tokenize", text)  # the link's last deferred work: its text saved (debounced)
     h.settle(page)
     note = page.locator('[data-testid="tokenizer-link-note"]')
     assert note.is_visible()

@@ -15,18 +15,16 @@ ONE runtime, and the server sees ``pyodide.asm.wasm`` fetched once.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from tests.e2e.helpers import (
     DEFAULT_TIMEOUT_MS,
-    READY_TIMEOUT,
     course_server,
     cross_site,
     lz_compress,
     storage_allowed_context,
     tiktoken_for,
+    wait_frame_fits,
     wait_ready,
 )
 from tools.buildutil import pyodide_site_dir
@@ -78,25 +76,9 @@ def _frame(page, wid: str):
 
 
 def _ready(frame) -> dict:
-    frame.wait_for_function(
-        "() => ['ready', 'error'].includes(document.body?.dataset.pyodide)", timeout=READY_TIMEOUT, polling=200
-    )
+    wait_ready(frame, polling=200)
     assert frame.text_content('[data-testid="status-text"]') == "Ready"
     return frame.evaluate("async () => (await window.bytepair.ready).runtime")
-
-
-def _heights_match(page, wid: str, timeout_s: float = 15) -> int:
-    """The widget's iframe is as tall as its document's content; returns that height."""
-    frame = _frame(page, wid)
-    deadline = time.monotonic() + timeout_s
-    while True:
-        content = frame.evaluate("() => Math.ceil(document.documentElement.getBoundingClientRect().height)")
-        box = page.locator(f"#{wid} iframe").evaluate("(el) => el.clientHeight")
-        if abs(box - content) <= 2 or time.monotonic() > deadline:
-            break
-        time.sleep(0.2)
-    assert abs(box - content) <= 2, (wid, box, content)
-    return box
 
 
 def test_three_widgets_on_a_cross_site_course_page(browser, sites, tmp_path):
@@ -142,7 +124,7 @@ def test_three_widgets_on_a_cross_site_course_page(browser, sites, tmp_path):
             )
             want = [len(enc[name].encode_ordinary(line.split(" | ", 1)[1])) for line in _parallel().split("\n")]
             assert sorted(shown) == sorted(want), name
-        assert _heights_match(page, "cmp") > 640  # it grew past the placeholder's height, and followed
+        assert wait_frame_fits(page.locator("#cmp iframe")) > 640  # it grew past the placeholder's height, and followed
 
         # Train: scrolled near, its iframe appears, with the settings from the attributes
         page.evaluate("() => window.scrollTo(0, document.querySelector('#train').offsetTop - 900)")
@@ -162,7 +144,7 @@ def test_three_widgets_on_a_cross_site_course_page(browser, sites, tmp_path):
         # heights follow the content; the course page heard the page's height in both forms
         for wid in ("tok", "cmp", "train"):
             page.locator(f"#{wid}").scroll_into_view_if_needed()
-            _heights_match(page, wid)
+            wait_frame_fits(page.locator(f"#{wid} iframe"))
         page.wait_for_function(
             "() => window.lti.at(-1) === Math.ceil(Math.max(document.documentElement.scrollHeight,"
             " document.documentElement.getBoundingClientRect().height))",

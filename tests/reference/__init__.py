@@ -7,6 +7,7 @@ code in ``py/bytepair`` can be checked against them.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any
 
@@ -49,6 +50,18 @@ def tiktoken_constructor(name: str, ranks: dict[bytes, int] | None = None) -> di
 def tiktoken_pattern(name: str) -> str:
     """tiktoken's split pattern (``pat_str``) for encoding ``name``."""
     return tiktoken_constructor(name)["pat_str"]
+
+
+@functools.cache
+def tiktoken_for(name: str):
+    """tiktoken's ``Encoding`` for ``name`` built offline from bytepair's rank files (once a process);
+    skips the calling test when tiktoken is not installed."""
+    import pytest
+
+    pytest.importorskip("tiktoken")
+    from bytepair import registry
+
+    return tiktoken_encoding(name, registry.load_ranks(name))
 
 
 def tiktoken_encoding(name: str, ranks: dict[bytes, int]):

@@ -50,6 +50,23 @@ export function showError(root, key, message) {
   }
 }
 
+/**
+ * A status note right after `anchor`: `<p class="link-note" role="status" data-testid=testid>`,
+ * hidden while it says nothing. Returns say(message): the note shows `message` ("" hides it).
+ * (Tokenize and Compare: a link's tokenizer this page does not have, next to the picker.)
+ * @param {Element} anchor
+ * @param {string} testid
+ * @returns {(message: string) => void}
+ */
+export function noteAfter(anchor, testid) {
+  const note = h("p", { class: "link-note", role: "status", dataset: { testid }, hidden: true });
+  anchor.after(note);
+  return (message) => {
+    note.textContent = message;
+    note.hidden = !message;
+  };
+}
+
 /** Offer bytes or text as a file download (a blob: URL, no server round trip). */
 export function download(filename, data, type = "application/octet-stream") {
   const url = URL.createObjectURL(new Blob([data], { type }));

@@ -256,7 +256,8 @@ export function errorText(err) {
   // a tools box's fault (chat_tools: ToolsError.reason), the tool counted from 1
   if (err?.type === "tools" && d?.reason && messages[`error.tools.${d.reason}`])
     return t(`error.tools.${d.reason}`, { ...d, tool: d.tool_index != null ? d.tool_index + 1 : null });
-  if (err?.type && messages[key]) return t(key, { field: err.field ?? "", message });
+  // any other type with a sentence of its own: its values fill it (samplesError: file, status)
+  if (err?.type && messages[key]) return t(key, { ...d, field: err.field ?? "", message });
   return t("error.other", { message });
 }
 

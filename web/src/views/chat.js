@@ -10,6 +10,7 @@
 // move, a link); typing only updates the state, so focus and caret stay put.
 
 import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
+import { renderOnFrames } from "../store.js";
 import { int } from "../format.js";
 import * as storage from "../storage.js";
 import { drawContextLine } from "../contextline.js";
@@ -649,14 +650,7 @@ export function mountChat(root, store, api) {
     return notes;
   }
 
-  let frame = 0;
-  store.subscribe(() => {
-    if (!frame)
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        render(store.state);
-      });
-  });
+  renderOnFrames(store, render);
   buildEditors();
   onLocaleChange(() => {
     const next = localSample();

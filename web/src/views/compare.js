@@ -1,7 +1,8 @@
 // Compare view: parallel texts (UDHR samples or the user's own) x tokenizers:
 // a sortable table (tokens, bytes per token, premium over the baseline) and a bar chart.
 
-import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
+import { $, h, showError, debounce, slowCallNotice, noteAfter } from "../dom.js";
+import { renderOnFrames } from "../store.js";
 import { int, fixed, percent } from "../format.js";
 import { t, num, locale, onLocaleChange, errorText, displayName } from "../i18n.js";
 import { barChart } from "../charts.js";
@@ -10,6 +11,7 @@ import { addText, restoreText, choiceParam, missingTokenizersNote } from "../lin
 import { scrollHint } from "../scrollhint.js";
 import { tokenizerGroups, defaultCompareTokenizers } from "../tokenizer-groups.js";
 import { mountModelProgress } from "./model-ui.js";
+import { BytepairError } from "../errors.js";
 
 const SCRIPTS = [
   "Latin",
@@ -132,6 +134,22 @@ export function parseParallel(input) {
   return { texts };
 }
 
+/**
+ * A sample corpus that did not download (an HTTP error status), as data: type "samples", worded
+ * by errorText from the catalog's error.samples ({file}: its name under samples/, {status}).
+ * @param {string} file
+ * @param {number} status
+ */
+export function samplesError(file, status) {
+  return new BytepairError({
+    type: "samples",
+    field: "source",
+    file,
+    status: String(status), // as the server sent it: ASCII digits in every locale
+    message: `Could not load samples/${file} (HTTP ${status}).`,
+  });
+}
+
 /** parseParallel's error in the reader's language (line numbers stay ASCII: they name a line of the input). */
 export function parallelError(error) {
   return t(`error.${error.type}`, { line: String(error.line ?? ""), name: error.name ?? "" });
@@ -211,7 +229,7 @@ export function mountCompare(root, store, api) {
   async function loadSamples() {
     if (!samples) {
       const res = await fetch(new URL("../../samples/udhr.json", import.meta.url));
-      if (!res.ok) throw new Error(t("error.samples", { status: String(res.status) }));
+      if (!res.ok) throw samplesError("udhr.json", res.status);
       const data = await res.json();
       samples = (Array.isArray(data) ? data : data.languages).map((s) => ({
         key: s.code,
@@ -233,17 +251,7 @@ export function mountCompare(root, store, api) {
     return sel && (known.length || !sel.length) ? known : defaultCompareTokenizers(api);
   }
   // a link's tokenizers that this page does not have: said under the tick boxes
-  const linkNote = h("p", {
-    class: "link-note",
-    role: "status",
-    dataset: { testid: "compare-link-note" },
-    hidden: true,
-  });
-  checks.after(linkNote);
-  function sayMissing(message) {
-    linkNote.textContent = message;
-    linkNote.hidden = !message;
-  }
+  const sayMissing = noteAfter(checks, "compare-link-note");
 
   function fillChecks() {
     checks.replaceChildren(...tokenizerCheckGroups(api, new Set(selected())));
@@ -577,18 +585,13 @@ export function mountCompare(root, store, api) {
   fillChecks();
   api.withFacts(() => fillChecks()); // the real encodings are known once the worker is ready
   let started = false;
-  let frame = 0;
   store.subscribe((state) => {
     if (!started && state.view === "compare" && state.status.phase === "ready") {
       started = true;
       run();
     }
-    if (!frame)
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        render(store.state);
-      });
   });
+  renderOnFrames(store, render);
   render(store.state);
   onLocaleChange(() => {
     drawnRows = null; // headers, names, numbers and the chart worded again

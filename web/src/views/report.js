@@ -6,11 +6,12 @@
 // Text reaches the DOM through textContent and attributes only.
 
 import { $, h, showError, download } from "../dom.js";
+import { renderOnFrames } from "../store.js";
 import { int, fixed } from "../format.js";
 import { choiceParam, addText, restoreText } from "../links.js";
 import { mountModelProgress } from "./model-ui.js";
 import { mountStory } from "./story.js";
-import { parseParallel, parallelError, scriptText, tokenizerCheckGroups } from "./compare.js";
+import { parseParallel, parallelError, samplesError, scriptText, tokenizerCheckGroups } from "./compare.js";
 import { t, num, locale, displayName, errorText } from "../i18n.js";
 import { BytepairError } from "../errors.js";
 
@@ -240,10 +241,11 @@ export function mountReport(root, store, api) {
   const cache = {}; // corpus source -> {name, texts: [{key, lang, name, text}]}
   let names = {}; // language key -> display name
 
+  /** The corpus of `source`: {name, texts, ...}, or {error} (parseParallel's, as data) for own texts it refuses. */
   async function loadCorpus(source) {
     if (source === "custom") {
       const parsed = parseParallel(customText.value);
-      if (parsed.error) throw Object.assign(new Error(parallelError(parsed.error)), { worded: true }); // (the catalog's)
+      if (parsed.error) return { error: parsed.error };
       return { name: t("report.corpus.yours"), custom: true, texts: parsed.texts };
     }
     if (!cache[source]) {
@@ -266,7 +268,7 @@ export function mountReport(root, store, api) {
           url: url.pathname,
         });
       }
-      if (!res.ok) throw new Error(t("report.error.samples", { file, status: String(res.status) }));
+      if (!res.ok) throw samplesError(file, res.status);
       const data = await res.json();
       cache[source] = {
         name: data.unit ? (source === "flores" ? data.unit : t("report.corpus.udhr.unit", { unit: data.unit })) : file,
@@ -300,6 +302,9 @@ export function mountReport(root, store, api) {
     try {
       corpus = await loadCorpus(store.state.report.source);
     } catch {
+      corpus = null;
+    }
+    if (!corpus || corpus.error) {
       baselineSelect.replaceChildren();
       return;
     }
@@ -337,6 +342,12 @@ export function mountReport(root, store, api) {
     const source = store.state.report.source;
     try {
       const corpus = await loadCorpus(source);
+      if (corpus.error) {
+        // the own texts refused: worded from the fault's data, as Compare words it
+        status.textContent = "";
+        showError(root, "report", parallelError(corpus.error));
+        return;
+      }
       names = Object.fromEntries(
         corpus.texts.map((x) => [x.key, languageName(x.lang ?? x.key, x.name, corpus.custom)]),
       );
@@ -368,7 +379,7 @@ export function mountReport(root, store, api) {
       if (mine !== seq) return;
       set({ running: false });
       status.textContent = "";
-      showError(root, "report", err.worded ? err.message : errorText(err)); // worded: already in the reader's words
+      showError(root, "report", errorText(err));
     } finally {
       if (mine === seq) bar.hidden = true;
     }
@@ -564,14 +575,7 @@ export function mountReport(root, store, api) {
 
   fillChecks();
   fillBaselines();
-  let frame = 0;
-  store.subscribe(() => {
-    if (!frame)
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        render(store.state);
-      });
-  });
+  renderOnFrames(store, render);
   render(store.state);
   // (catalog words: the run button's label is the one dynamic text worded here)
   runButton.title = t("report.run.title");

@@ -11,6 +11,7 @@
 // Home/End first/last; in a right-to-left page the arrows swap (next lies to the left).
 
 import { $, $$, h, showError, debounce } from "../dom.js";
+import { renderOnFrames } from "../store.js";
 import { t, num, onLocaleChange, errorText, pretokenizerLabel } from "../i18n.js";
 import { addText, restoreText, choiceParam } from "../links.js";
 import { isolateLtrRuns, textDirection } from "../tokenlist.js";
@@ -778,14 +779,9 @@ export function mountSteps(root, store, api) {
     );
 
   fillForm();
-  let frame = 0;
   let savedSteps = null;
+  renderOnFrames(store, render);
   store.subscribe((state) => {
-    if (!frame)
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        render(store.state);
-      });
     if (state.view !== "steps" && S().playing) pause();
     if (savedSteps !== null && SAVE_KEYS.some((k) => state.steps[k] !== savedSteps[k])) saveSteps();
     savedSteps = state.steps;

@@ -1,6 +1,7 @@
 // Tokenize view: text in, coloured token spans out, counts, token details.
 
-import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
+import { $, h, showError, debounce, slowCallNotice, noteAfter } from "../dom.js";
+import { renderOnFrames } from "../store.js";
 import { charCount, byteCount } from "../format.js";
 import { chipContent, markNames } from "../tokenchips.js";
 import { mountTokenizeTools } from "./tokenize_tools.js";
@@ -101,17 +102,7 @@ export function mountTokenize(root, store, api) {
 
   let wanted = null; // a tokenizer a link asked for, not (yet) known here
   // the link's tokenizer is missing: said next to the picker while the fallback is shown
-  const linkNote = h("p", {
-    class: "link-note",
-    role: "status",
-    dataset: { testid: "tokenizer-link-note" },
-    hidden: true,
-  });
-  select.after(linkNote);
-  function sayMissing(message) {
-    linkNote.textContent = message;
-    linkNote.hidden = !message;
-  }
+  const sayMissing = noteAfter(select, "tokenizer-link-note");
   let linked = false; // a link chose the tokenizer (else the one chosen before the reload is restored)
   const CHOICE_KEY = "tokenize-tokenizer";
   function fillSelect() {
@@ -538,14 +529,7 @@ export function mountTokenize(root, store, api) {
 
   const tools = mountTokenizeTools(root, store, api, { refresh: encodeNow, text: getText });
 
-  let frame = 0;
-  store.subscribe(() => {
-    if (!frame)
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        render(store.state);
-      });
-  });
+  renderOnFrames(store, render);
   render(store.state);
   onLocaleChange(() => {
     drawn = { result: null, showIds: null, whitespace: null }; // the note is worded again
