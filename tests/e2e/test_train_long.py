@@ -142,7 +142,13 @@ def test_merges_table_is_windowed_and_scrolls_to_every_merge(page, site_url):
     # merges arriving (a replay adds them at the top) leave a reader scrolled down where they were
     page.select_option('[data-testid="replay-speed"]', "500")
     page.locator('[data-action="replay"]').click()
-    page.wait_for_function("(t) => Number(document.querySelector(t).getAttribute('aria-rowcount')) > 600", arg=TABLE)
+    # (the replay's first frame empties the table; until then it still holds the run's 2,000 rows: wait
+    # for the replay to be drawn, else a busy page is scrolled there and the replay's start undoes it)
+    page.wait_for_function(
+        """(t) => document.querySelector('[data-action="replay"]').getAttribute('aria-pressed') === 'true'
+                 && Number(document.querySelector(t).getAttribute('aria-rowcount')) > 600""",
+        arg=TABLE,
+    )
     page.evaluate("() => { document.querySelector('.merges-wrap').scrollTop = 8000; }")
     h.settle(page)
     _AT = """(id) => { const tr = document.querySelector(`[data-testid="merges-body"] tr[data-id="${id}"]`);
