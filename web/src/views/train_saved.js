@@ -1,7 +1,7 @@
 // Train's saved tokenizers: the list (merges, downloads with load-it-in-Python snippets, rename,
 // delete) and importing a tokenizer.json; split out of views/train.js.
 
-import { $, h, showError } from "../dom.js";
+import { $, h, showError, smallButton } from "../dom.js";
 import { t, num, errorText, pretokenizerLabel } from "../i18n.js";
 import { readTextFile } from "../files.js";
 import { exportPanel } from "./train_export.js";
@@ -73,19 +73,8 @@ export function mountSaved(root, api, { openMerges }) {
         h(
           "div",
           { class: "saved-actions" },
-          h("button", {
-            type: "button",
-            class: "button small",
-            text: t("train.rename.save"),
-            dataset: { action: "rename-save" },
-            on: { click: save },
-          }),
-          h("button", {
-            type: "button",
-            class: "button small secondary",
-            text: t("train.cancel"),
-            on: { click: () => renderSaved() },
-          }),
+          smallButton(t("train.rename.save"), { kind: "", action: "rename-save", onClick: save }),
+          smallButton(t("train.cancel"), { onClick: () => renderSaved() }),
         ),
       );
       input.focus();
@@ -96,37 +85,27 @@ export function mountSaved(root, api, { openMerges }) {
       h(
         "div",
         { class: "saved-actions" },
-        h("button", {
-          type: "button",
-          class: "button small secondary",
-          text: t("train.merges"),
-          dataset: { action: "open-merges" },
-          attrs: { "aria-label": t("train.saved.open", { name }) },
-          on: { click: () => openMerges(name) },
+        smallButton(t("train.merges"), {
+          action: "open-merges",
+          label: t("train.saved.open", { name }),
+          onClick: () => openMerges(name),
         }),
-        h("button", {
-          type: "button",
-          class: "button small secondary",
-          text: t("train.download"),
-          dataset: { action: "downloads" },
-          attrs: { "aria-label": t("train.download.label", { name }), "aria-expanded": "false" },
-          on: { click: (e) => toggleDownloads(li, name, e.currentTarget) },
+        smallButton(t("train.download"), {
+          action: "downloads",
+          label: t("train.download.label", { name }),
+          attrs: { "aria-expanded": "false" },
+          onClick: (e) => toggleDownloads(li, name, e.currentTarget),
         }),
-        h("button", {
-          type: "button",
-          class: "button small secondary",
-          text: t("train.rename"),
-          dataset: { action: "rename" },
-          attrs: { "aria-label": t("train.rename.named", { name }) },
-          on: { click: startRename },
+        smallButton(t("train.rename"), {
+          action: "rename",
+          label: t("train.rename.named", { name }),
+          onClick: startRename,
         }),
-        h("button", {
-          type: "button",
-          class: "button small danger",
-          text: t("train.delete"),
-          dataset: { action: "delete" },
-          attrs: { "aria-label": t("train.delete.named", { name }) },
-          on: { click: () => confirmDelete(li, name) },
+        smallButton(t("train.delete"), {
+          kind: "danger",
+          action: "delete",
+          label: t("train.delete.named", { name }),
+          onClick: () => confirmDelete(li, name),
         }),
       ),
     );
@@ -156,36 +135,27 @@ export function mountSaved(root, api, { openMerges }) {
 
   /** Deleting asks first, in place: "Delete “name”? [Yes, delete] [Cancel]". */
   function confirmDelete(li, name) {
-    const cancel = h("button", {
-      type: "button",
-      class: "button small secondary",
-      text: t("train.cancel"),
-      dataset: { action: "delete-cancel" },
-      on: {
-        click: () => {
-          renderSaved();
-          savedList
-            .querySelector(`[data-action="delete"][aria-label="${CSS.escape(t("train.delete.named", { name }))}"]`)
-            ?.focus();
-        },
+    const cancel = smallButton(t("train.cancel"), {
+      action: "delete-cancel",
+      onClick: () => {
+        renderSaved();
+        savedList
+          .querySelector(`[data-action="delete"][aria-label="${CSS.escape(t("train.delete.named", { name }))}"]`)
+          ?.focus();
       },
     });
-    const yes = h("button", {
-      type: "button",
-      class: "button small danger",
-      text: t("train.delete.yes"),
-      dataset: { action: "delete-confirm" },
-      attrs: { "aria-label": t("train.delete.yesNamed", { name }) },
-      on: {
-        click: async () => {
-          try {
-            await api.deleteTokenizer(name);
-            savedError("");
-          } catch (err) {
-            savedError(errorText(err));
-            renderSaved();
-          }
-        },
+    const yes = smallButton(t("train.delete.yes"), {
+      kind: "danger",
+      action: "delete-confirm",
+      label: t("train.delete.yesNamed", { name }),
+      onClick: async () => {
+        try {
+          await api.deleteTokenizer(name);
+          savedError("");
+        } catch (err) {
+          savedError(errorText(err));
+          renderSaved();
+        }
       },
     });
     li.replaceChildren(
