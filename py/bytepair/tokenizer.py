@@ -18,6 +18,7 @@ from __future__ import annotations
 import bisect
 import codecs
 import dataclasses
+import functools
 import itertools
 from collections.abc import Callable, Collection, Generator, Iterable, Mapping, Sequence
 from types import MappingProxyType
@@ -111,7 +112,7 @@ class Tokenizer:
             self._encode_piece: Callable[[bytes], Sequence[int]] = bpe.rank_encoder(self._ranks)
         else:
             self._merges = dict(merges)  # type: ignore[arg-type]
-            self._vocab = _vocab_from_merges(self._merges)
+            _check_merges(self._merges)  # (the vocabulary itself is built on first use: _vocab)
             merges_get = self._merges
             self._encode_piece = lambda b: bpe.encode_piece_merges(b, merges_get)
         self._special_tokens: dict[str, int] = {}
@@ -206,9 +207,28 @@ class Tokenizer:
     def special_tokens_set(self) -> set[str]:
         return set(self._special_tokens)
 
+    @functools.cached_property
+    def _vocab(self) -> dict[int, bytes]:
+        """``{id: token bytes}`` of a trained tokenizer, built from its merges on first use (a real
+        encoding's is set in ``__init__``). Late merges of a long run without a pre-tokenizer make
+        tokens of many KB: hundreds of MB in all, seconds to build; a tokenizer made at the end of a
+        training run (or read from a file) is usable for encoding before then (issue 19: Stop)."""
+        vocab = _vocab_from_merges(self._merges)  # type: ignore[arg-type]
+        for tok, i in self._special_tokens.items():
+            vocab[i] = tok.encode("utf-8")
+        return vocab
+
+    def _n_tokens(self) -> int:
+        """``len(self._vocab)``, without building a trained tokenizer's vocabulary."""
+        if self._merges is not None and "_vocab" not in self.__dict__:
+            return 256 + len(self._merges) + len(self._special_tokens)
+        return len(self._vocab)
+
     @property
     def n_vocab(self) -> int:
         """Largest token id + 1 (tiktoken's definition; real encodings have holes)."""
+        if self._merges is not None and "_vocab" not in self.__dict__:
+            return max([255 + len(self._merges), *self._special_tokens.values()]) + 1
         return max(self._vocab) + 1
 
     @property
@@ -684,7 +704,7 @@ class Tokenizer:
         return {
             "name": self.name,
             "model": "BPE (learned merges)" if self.is_trained else "BPE (tiktoken ranks)",
-            "vocab_size": len(self._vocab) - n_special,
+            "vocab_size": self._n_tokens() - n_special,
             "n_vocab": self.n_vocab,
             "n_merges": len(self._merges) if self._merges is not None else len(self._vocab) - n_special - 256,
             "n_added_tokens": n_special,
@@ -767,13 +787,27 @@ def from_json(text: str | bytes) -> Tokenizer:
         raise TokenizerFileError(f"tokenizer file is invalid: {e}") from e
 
 
-def _vocab_from_merges(merges: dict[tuple[int, int], int]) -> dict[int, bytes]:
-    """ids 0..255 = bytes; each merge's id = its two parts joined (minbpe ``_build_vocab``)."""
-    vocab = {i: bytes((i,)) for i in range(256)}
+def _check_merges(merges: dict[tuple[int, int], int]) -> None:
+    """Merge ids are 256, 257, ... in learned order, each made of ids made before it.
+
+    Raises:
+        ValueError: which merge breaks that, and how.
+    """
     for k, ((a, b), new) in enumerate(merges.items()):
         if new != 256 + k:
             raise ValueError(f"merge {k} ({a}, {b}) has id {new}; merge ids must be 256, 257, ... in learned order")
-        if a not in vocab or b not in vocab:
+        if not (isinstance(a, int) and isinstance(b, int) and 0 <= a < new and 0 <= b < new):
             raise ValueError(f"merge {k} ({a}, {b}) uses an id that no earlier merge made; ids so far are 0..{new - 1}")
+
+
+def _vocab_from_merges(merges: dict[tuple[int, int], int]) -> dict[int, bytes]:
+    """ids 0..255 = bytes; each merge's id = its two parts joined (minbpe ``_build_vocab``).
+
+    Raises:
+        ValueError: as :func:`_check_merges`.
+    """
+    _check_merges(merges)
+    vocab = {i: bytes((i,)) for i in range(256)}
+    for (a, b), new in merges.items():
         vocab[new] = vocab[a] + vocab[b]
     return vocab

@@ -205,6 +205,29 @@ def test_merges_in_learned_order_and_n_vocab(config):
     assert tok.encode(probe) == slow_encode_merges(chunks, dict(tok.merges))
 
 
+def test_from_merges_builds_its_vocabulary_when_first_used():
+    """Issue 19: a tokenizer made from merges (the end of a training run, Stop) encodes and says its
+    size before its vocabulary (late tokens of a long run: hundreds of MB) is built; built, it is
+    the slow minbpe trainer's. Bad merges are refused at once, as before."""
+    text = TRAIN_TEXT.replace(EOT, "")
+    steps = list(slow_train_steps(text, 120))
+    tok = bytepair.Tokenizer.from_merges({s.pair: s.new_id for s in steps}, pattern="none", name="lazy")
+    assert "_vocab" not in tok.__dict__
+    assert tok.n_vocab == 256 + len(steps)
+    assert tok.describe()["vocab_size"] == 256 + len(steps)
+    assert tok.encode("where is my order ?") == slow_encode_merges([b"where is my order ?"], dict(tok.merges))
+    assert "_vocab" not in tok.__dict__  # (encoding needs the merges only)
+    assert dict(tok.vocab) == merges_vocab({s.pair: s.new_id for s in steps})
+    with_special = bytepair.Tokenizer.from_merges(
+        [s.pair for s in steps], pattern="none", name="lazy", special_tokens=["<|x|>"]
+    )
+    assert with_special.n_vocab == 256 + len(steps) + 1
+    assert with_special.vocab[256 + len(steps)] == b"<|x|>"
+    for bad in ({(65, 66): 257}, {(65, 300): 256}, {("a", 66): 256}):
+        with pytest.raises(ValueError):
+            bytepair.Tokenizer.from_merges(bad, pattern="none")
+
+
 @pytest.mark.parametrize("name", ["gpt2", "p50k_base", "cl100k_base", "o200k_base"])
 def test_real_encoding_n_vocab(name):
     """n_vocab as tiktoken defines it (1 + the largest id)."""

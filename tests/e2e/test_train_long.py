@@ -59,3 +59,109 @@ def test_long_tokens_whole_on_demand_and_the_pairs_once_note_stops(page, site_ur
     meta = page.evaluate("() => window.bytepair.trainedTokenizers().find((t) => t.name === 'once').meta")
     assert meta["n_merges"] == kept
     assert page.console_errors == []
+
+
+TABLE = '[data-testid="merges-table"]'
+BODY_ROWS = '[data-testid="merges-body"] tr'
+_ROWS = """() => [...document.querySelectorAll('[data-testid="merges-body"] tr')].map((tr) => [
+    Number(tr.getAttribute('aria-rowindex')), Number(tr.dataset.id), Number(tr.dataset.left),
+    Number(tr.dataset.right), Number(tr.dataset.count)])"""
+#: rows of the merges table fully inside its scrolled box: [aria-rowindex, id]
+_IN_VIEW = """() => {
+  const wrap = document.querySelector('.merges-wrap').getBoundingClientRect();
+  return [...document.querySelectorAll('[data-testid="merges-body"] tr')].filter((tr) => {
+    const r = tr.getBoundingClientRect();
+    return r.height > 0 && r.top >= wrap.top - 1 && r.bottom <= wrap.bottom + 1;
+  }).map((tr) => [Number(tr.getAttribute('aria-rowindex')), Number(tr.dataset.id)]);
+}"""
+
+
+def _scroll_table(page, where: str) -> None:
+    """Scroll the merges table to its "end" or "top" and wait until the rows there are drawn."""
+    page.evaluate(
+        "(end) => { const w = document.querySelector('.merges-wrap'); w.scrollTop = end ? w.scrollHeight : 0; }",
+        where == "end",
+    )
+    h.settle(page)
+    h.settle(page)
+
+
+def test_merges_table_is_windowed_and_scrolls_to_every_merge(page, site_url):
+    # thousands of merges (no pre-tokenizer; late ones occur once), the slow minbpe-style oracle's
+    text = udhr_round_robin(8_000)
+    n = 2_000
+    steps = list(slow_train_steps(text, n))
+    assert len(steps) == n
+    want = {s.new_id: [s.new_id, *s.pair, s.count] for s in steps}
+
+    h.open_ready(page, site_url)
+    h.train(page, text, 256 + n, name="window", pattern="none")
+    h.settle(page)
+    # the table holds few rows, and tells assistive technology how many there are
+    assert page.get_attribute(TABLE, "aria-rowcount") == str(n + 1)  # (+ the header row)
+    rows = page.evaluate(_ROWS)
+    assert 0 < len(rows) <= 80, len(rows)
+    # newest first: the top row is the last merge, row 2 (after the header)
+    assert rows[0] == [2, *want[255 + n]]
+    for index, *merge in rows:
+        assert merge == want[merge[0]] and index == 2 + (255 + n - merge[0])
+
+    for viewport, lang in (((1280, 900), "en"), ((390, 844), "ur")):
+        page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+        if lang != "en":
+            page.select_option('[data-testid="lang-picker"]', lang)
+            page.wait_for_function("() => document.documentElement.dir === 'rtl'")
+        # the end of the table: the first merge, in view and right
+        _scroll_table(page, "end")
+        seen = page.evaluate(_IN_VIEW)
+        assert seen, (lang, seen)
+        strides = page.evaluate(
+            """() => { const tops = [...document.querySelectorAll('[data-testid="merges-body"] tr')].map(
+                          (tr) => tr.getBoundingClientRect().top);
+                       return [...new Set(tops.slice(1).map((t, i) => Math.round((t - tops[i]) * 10)))]; }"""
+        )
+        assert len(strides) == 1, (lang, "rows of one height", strides)
+        assert seen[-1] == [n + 1, 256], (lang, seen[-1])
+        rows = page.evaluate(_ROWS)
+        assert len(rows) <= 80, (lang, len(rows))
+        assert rows[-1] == [n + 1, *want[256]]
+        for index, *merge in rows:
+            assert merge == want[merge[0]] and index == 2 + (255 + n - merge[0])
+        # the middle: the rows drawn are those in view
+        page.evaluate("() => { const w = document.querySelector('.merges-wrap'); w.scrollTop = w.scrollHeight / 2; }")
+        h.settle(page)
+        h.settle(page)
+        seen = page.evaluate(_IN_VIEW)
+        assert seen and all(abs(i - (n + 1) / 2) < 60 for i, _ in seen), (lang, seen)
+        for index, id_ in seen:
+            assert index == 2 + (255 + n - id_)
+        # and back to the top: the newest merge
+        _scroll_table(page, "top")
+        assert page.evaluate(_IN_VIEW)[0] == [2, 255 + n]
+
+    # merges arriving (a replay adds them at the top) leave a reader scrolled down where they were
+    page.select_option('[data-testid="replay-speed"]', "500")
+    page.locator('[data-action="replay"]').click()
+    # (the replay's first frame empties the table; until then it still holds the run's 2,000 rows: wait
+    # for the replay to be drawn, else a busy page is scrolled there and the replay's start undoes it)
+    page.wait_for_function(
+        """(t) => document.querySelector('[data-action="replay"]').getAttribute('aria-pressed') === 'true'
+                 && Number(document.querySelector(t).getAttribute('aria-rowcount')) > 600""",
+        arg=TABLE,
+    )
+    page.evaluate("() => { document.querySelector('.merges-wrap').scrollTop = 8000; }")
+    h.settle(page)
+    _AT = """(id) => { const tr = document.querySelector(`[data-testid="merges-body"] tr[data-id="${id}"]`);
+                       return tr ? tr.getBoundingClientRect().top - document.querySelector('.merges-wrap')
+                                   .getBoundingClientRect().top : null; }"""
+    watched, top, rowcount = page.evaluate(
+        f"""() => {{ const id = ({_IN_VIEW})()[0][1];
+                    return [id, ({_AT})(id), Number(document.querySelector('{TABLE}').getAttribute('aria-rowcount'))]; }}"""
+    )
+    page.wait_for_function(
+        "([t, n]) => Number(document.querySelector(t).getAttribute('aria-rowcount')) > n + 100", arg=[TABLE, rowcount]
+    )
+    h.settle(page)
+    assert abs(page.evaluate(_AT, watched) - top) <= 2
+    assert page.locator('[data-testid="merges-body"] tr').count() <= 80
+    assert page.console_errors == []

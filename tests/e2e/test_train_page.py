@@ -38,9 +38,15 @@ def _train_and_stop_mid_run(page, name: str) -> int:
     d = load_udhr()
     text = "\n".join(d[c].text for c in sorted(d)[:60])
     h.train(page, text, 30_000, name=name, wait=False)
+    # (the table is windowed past 300 rows, merges_table.js: it then holds only the ~40 rows in view,
+    # and says how many there are in aria-rowcount; a busy page may first draw it with more than 300)
     page.wait_for_function(
-        """() => document.querySelectorAll('[data-testid="merges-body"] tr').length >= 50
-                 && document.body.dataset.training === 'running'""",
+        """() => {
+            const table = document.querySelector('[data-testid="merges-table"]');
+            const listed = table.hasAttribute('aria-rowcount')
+                ? Number(table.getAttribute('aria-rowcount')) - 1
+                : document.querySelectorAll('[data-testid="merges-body"] tr').length;
+            return listed >= 50 && document.body.dataset.training === 'running'; }""",
         timeout=120_000,
     )
     # what the page says at the moment Stop is clicked

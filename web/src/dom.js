@@ -26,6 +26,23 @@ export function h(tag, props = {}, ...children) {
 }
 
 /**
+ * A small button, `<button type="button" class="button small {kind}">text</button>`: kind "secondary",
+ * "danger" or "" (the main one; more classes may follow, "secondary one-line"); action: its
+ * data-action (the tests' handle), label: its aria-label (both left out when null); attrs: more
+ * attributes; onClick: what a click does.
+ */
+export function smallButton(text, { kind = "secondary", action = null, label = null, attrs = {}, onClick }) {
+  return h("button", {
+    type: "button",
+    class: kind ? `button small ${kind}` : "button small",
+    text,
+    dataset: action ? { action } : null,
+    attrs: { "aria-label": label, ...attrs },
+    on: { click: onClick },
+  });
+}
+
+/**
  * Words for a mouse and words for a touch screen, as two spans: `pointer` (hover, keys)
  * and `touch` (tap). styles.css shows one of them, by the one media query
  * `(hover: none), (pointer: coarse)` ("touch screens" there); nothing else decides.

@@ -19,7 +19,21 @@ installErrorTransfer(Comlink);
 
 const SITE = new URL("../", import.meta.url); // web/dist/ root
 const DATA_DIR = "/home/pyodide/bytepair-data"; // os.environ["BYTEPAIR_DATA_DIR"]
-const SLICE_MS = 50; // one training slice: merges run, then one batch is posted
+const SLICE_MS = 50; // one training slice: merges run, then the worker yields (Stop is handled between slices)
+// merges go to the page at most this often, the slices' batches joined (a message every 50 ms kept a page
+// with two Train widgets busy: issue 19); the first merges and the last go at once
+const POST_MS = 150;
+
+/** Join training batch `b` (named columns) onto `a` (kept), for one message to the page. */
+function joinBatches(a, b) {
+  if (!a) return b;
+  for (const [k, col] of Object.entries(b.events)) {
+    const into = a.events[k];
+    for (let i = 0; i < col.length; i += 1) into.push(col[i]);
+  }
+  a.done = b.done;
+  return a;
+}
 
 let pyodide = null;
 let pg = null; // the adapter package `playground` (a PyProxy)
@@ -823,13 +837,23 @@ const api = {
       let stopped = false;
       const clock = () => performance.timeOrigin + performance.now(); // (ms since the epoch: the page's marks)
       const timing = {}; // after Stop: when the worker stopped and when the tokenizer was built
+      let pending = null; // merges not yet posted (POST_MS)
+      let postedAt = -Infinity;
+      const post = () => {
+        if (pending && onMerges && !client.stopRequested) onMerges(pending).catch(() => {});
+        pending = null;
+        postedAt = performance.now();
+      };
       try {
         for (;;) {
           let batch;
           try {
             batch = JSON.parse(callPython(pg, session, "step", [SLICE_MS]));
           } catch (err) {
-            if (!isInterrupt(err)) throw err;
+            if (!isInterrupt(err)) {
+              post(); // (the merges before an error, e.g. out of memory, are the run's: the page shows them)
+              throw err;
+            }
             // Stop landed inside a merge: the trainer's generator ended there, and the merges it had
             // yielded (all complete) are in the session; the page's limit keeps those it showed
             stopped = true;
@@ -844,7 +868,8 @@ const api = {
             await awaitStopMessage(client);
             break;
           }
-          if (batch.events.id.length && onMerges && !client.stopRequested) onMerges(batch).catch(() => {});
+          if (batch.events.id.length) pending = joinBatches(pending, batch);
+          if (batch.done || performance.now() - postedAt >= POST_MS) post();
           if (batch.done) break;
           await nextTask();
           if (client.stopRequested) {

@@ -1,6 +1,6 @@
-// Train view: text in, Train/Stop, live merges, progress, compression curve,
-// saved tokenizers (merges, downloads with load-it-in-Python snippets, rename, delete),
-// sample texts, replay of a run; the form, the last run and its table survive reloads.
+// Train view: text in, Train/Stop, live merges (a windowed table: merges_table.js), progress,
+// compression curve, saved tokenizers (train_saved.js), sample texts, replay of a run; the form,
+// the last run and its table survive reloads.
 
 import { $, h, showError, debounce } from "../dom.js";
 import { visibleWhitespace } from "../format.js";
@@ -10,13 +10,14 @@ import { readTextFile } from "../files.js";
 import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
 import { mountSamples } from "./train_samples.js";
-import { exportPanel } from "./train_export.js";
+import { mountSaved, nameText, sizeText } from "./train_saved.js";
 import { mountLargeText } from "../largetext.js";
+import { windowedBody } from "./merges_table.js";
 
-const MAX_ROWS = 300; // merges rows kept in the table (newest first)
-// during a run, the merges table is brought up to date at most this often (rebuilding 300 rows 4 times a
-// second kept the main thread busy 78% of a long run, timers a second late: issue 19, bench_browser train-long)
-const LIVE_TABLE_MS = 1000;
+// during a run, the merges table is brought up to date at most this often (it is windowed: only the rows
+// in view are drawn, merges_table.js; redrawing 300 rows 4 times a second used to keep the main thread
+// busy 78% of a long run, timers a second late: issue 19, bench_browser train-long)
+const LIVE_TABLE_MS = 250;
 const SETTINGS_KEY = "train-settings"; // storage.saveText keys: the form's choices, the last run
 const LAST_RUN_KEY = "train-last-run";
 const REPLAY_SPEEDS = [1, 5, 20, 100, 500]; // merges per second
@@ -79,14 +80,6 @@ export const LONG_TOKEN_SHOWN = 24;
  * a Promise of the token's whole label (Python labels only a long token's start in the stream:
  * playground train.LABEL_BYTES), or null when it cannot yet (a run still going).
  */
-/** A size in bytes in the locale's words and digits ("512 B", "1.5 KB", "2.25 MB"; 1 KB = 1024 B). */
-function sizeText(n) {
-  const f = (x, d) => num(x, { minimumFractionDigits: d, maximumFractionDigits: d, useGrouping: false });
-  if (n < 1024) return t("train.unit.B", { n: f(n, 0) });
-  if (n < 1024 * 1024) return t("train.unit.KB", { n: f(n / 1024, 1) });
-  return t("train.unit.MB", { n: f(n / 1024 / 1024, 2) });
-}
-
 /** A duration in the locale's words and digits ("350 ms", "2.5 s", "1 min 5 s"). */
 function durationText(ms) {
   if (ms < 1000) return t("train.unit.ms", { n: Math.round(ms) });
@@ -138,9 +131,6 @@ function tokenCode(shown, title) {
   return h("code", { class: "tok", title }, ...body);
 }
 
-/** A tokenizer name's problem (api.nameIssue: {kind, name, max}) in the reader's language. */
-const nameText = (issue) => t(`train.name.${issue.kind}`, { name: issue.name, max: issue.max });
-
 export function mountTrain(root, store, api) {
   const form = $(root, '[data-testid="train-form"]');
   const textArea = $(root, '[data-testid="train-text"]');
@@ -161,9 +151,6 @@ export function mountTrain(root, store, api) {
   const mergesEmpty = $(root, '[data-testid="merges-empty"]');
   const chartCanvas = $(root, '[data-testid="compression-chart"]');
   const chartEmpty = $(root, '[data-testid="compression-empty"]');
-  const savedList = $(root, '[data-testid="saved-list"]');
-  const savedEmpty = $(root, '[data-testid="saved-empty"]');
-  const importInput = $(root, '[data-testid="import-file"]');
 
   // the pre-tokenizers and the vocab-size bounds come from Python (api.facts, py/bytepair/facts.py)
   function fillFacts() {
@@ -608,216 +595,17 @@ export function mountTrain(root, store, api) {
     }
   }
 
-  // --- saved tokenizers ----------------------------------------------------
-  const savedError = (msg) => showError(root, "saved", msg);
-
-  function savedItem({ name, meta }) {
-    const label = h("strong", { class: "saved-name", text: name });
-    const info = [];
-    if (meta?.n_merges != null) info.push(t("train.saved.merges", { n: meta.n_merges }));
-    if (meta?.n_vocab != null) info.push(t("train.saved.vocab", { n: meta.n_vocab }));
-    if (meta?.pattern) {
-      const p = api.facts?.pretokenizers.find((p) => p.value === meta.pattern);
-      info.push(t("train.saved.pattern", { name: p ? pretokenizerLabel(p) : t("train.saved.customRegex") }));
-    }
-    if (meta?.bytes) info.push(t("train.saved.size", { size: sizeText(meta.bytes) }));
-    const li = h("li", { dataset: { tokenizer: name, testid: "saved-item" } });
-    const startRename = () => {
-      const input = h("input", {
-        type: "text",
-        value: name,
-        maxLength: 60,
-        attrs: { "aria-label": t("train.rename.label", { name }), "data-testid": "rename-input", dir: "auto" },
-      });
-      const save = async () => {
-        const issue = api.nameIssue(input.value, { except: name });
-        if (issue) {
-          savedError(nameText(issue));
-          input.focus();
-          return;
-        }
-        try {
-          await api.renameTokenizer(name, input.value);
-          savedError("");
-        } catch (err) {
-          savedError(errorText(err));
-          input.focus();
-        }
-      };
-      input.addEventListener("keydown", (e) => {
-        if (e.key === "Enter") {
-          e.preventDefault();
-          save();
-        }
-        if (e.key === "Escape") renderSaved();
-      });
-      li.replaceChildren(
-        input,
-        h(
-          "div",
-          { class: "saved-actions" },
-          h("button", {
-            type: "button",
-            class: "button small",
-            text: t("train.rename.save"),
-            dataset: { action: "rename-save" },
-            on: { click: save },
-          }),
-          h("button", {
-            type: "button",
-            class: "button small secondary",
-            text: t("train.cancel"),
-            on: { click: () => renderSaved() },
-          }),
-        ),
-      );
-      input.focus();
-      input.select();
-    };
-    li.append(
-      h("div", {}, label, h("div", { class: "hint", text: info.join(" · ") })),
-      h(
-        "div",
-        { class: "saved-actions" },
-        h("button", {
-          type: "button",
-          class: "button small secondary",
-          text: t("train.merges"),
-          dataset: { action: "open-merges" },
-          attrs: { "aria-label": t("train.saved.open", { name }) },
-          on: { click: () => openMerges(name) },
-        }),
-        h("button", {
-          type: "button",
-          class: "button small secondary",
-          text: t("train.download"),
-          dataset: { action: "downloads" },
-          attrs: { "aria-label": t("train.download.label", { name }), "aria-expanded": "false" },
-          on: { click: (e) => toggleDownloads(li, name, e.currentTarget) },
-        }),
-        h("button", {
-          type: "button",
-          class: "button small secondary",
-          text: t("train.rename"),
-          dataset: { action: "rename" },
-          attrs: { "aria-label": t("train.rename.named", { name }) },
-          on: { click: startRename },
-        }),
-        h("button", {
-          type: "button",
-          class: "button small danger",
-          text: t("train.delete"),
-          dataset: { action: "delete" },
-          attrs: { "aria-label": t("train.delete.named", { name }) },
-          on: { click: () => confirmDelete(li, name) },
-        }),
-      ),
-    );
-    return li;
-  }
-
-  /** The download panel (files and load-it-in-Python snippets from Python) under a saved item. */
-  async function toggleDownloads(li, name, button) {
-    const open = li.querySelector('[data-testid="export-panel"]');
-    if (open) {
-      open.remove();
-      button.setAttribute("aria-expanded", "false");
-      return;
-    }
-    button.disabled = true;
-    try {
-      const files = await api.exportFiles(name);
-      li.append(exportPanel(name, files));
-      button.setAttribute("aria-expanded", "true");
-      savedError("");
-    } catch (err) {
-      savedError(errorText(err));
-    } finally {
-      button.disabled = false;
-    }
-  }
-
-  /** Deleting asks first, in place: "Delete “name”? [Yes, delete] [Cancel]". */
-  function confirmDelete(li, name) {
-    const cancel = h("button", {
-      type: "button",
-      class: "button small secondary",
-      text: t("train.cancel"),
-      dataset: { action: "delete-cancel" },
-      on: {
-        click: () => {
-          renderSaved();
-          savedList
-            .querySelector(`[data-action="delete"][aria-label="${CSS.escape(t("train.delete.named", { name }))}"]`)
-            ?.focus();
-        },
-      },
-    });
-    const yes = h("button", {
-      type: "button",
-      class: "button small danger",
-      text: t("train.delete.yes"),
-      dataset: { action: "delete-confirm" },
-      attrs: { "aria-label": t("train.delete.yesNamed", { name }) },
-      on: {
-        click: async () => {
-          try {
-            await api.deleteTokenizer(name);
-            savedError("");
-          } catch (err) {
-            savedError(errorText(err));
-            renderSaved();
-          }
-        },
-      },
-    });
-    li.replaceChildren(
-      h(
-        "div",
-        {},
-        h("strong", { class: "saved-name", text: t("train.delete.ask", { name }) }),
-        h("div", { class: "hint", text: t("train.delete.hint") }),
-      ),
-      h("div", { class: "saved-actions" }, yes, cancel),
-    );
-    li.addEventListener("keydown", (e) => {
-      if (e.key === "Escape") cancel.click();
-    });
-    cancel.focus();
-  }
-
-  function renderSaved() {
-    const items = api.trainedTokenizers();
-    savedList.replaceChildren(...items.map(savedItem));
-    savedEmpty.hidden = items.length > 0;
-  }
-  api.onTokenizersChanged(renderSaved);
-  api.ready.then(renderSaved, () => {});
+  // --- saved tokenizers (train_saved.js) -------------------------------------------
+  const saved = mountSaved(root, api, { openMerges });
+  const savedError = saved.error;
   // not cross-origin isolated: Stop is handled between merges only (say so next to the button)
   api.ready.then(
     (info) => (stopHint.hidden = !!info?.isolated),
     () => {},
   );
 
-  importInput.addEventListener("change", async () => {
-    const file = importInput.files[0];
-    importInput.value = "";
-    if (!file) return;
-    const res = await readTextFile(file, { maxBytes: 50 * 1024 * 1024 });
-    if (res.error) return savedError(res.error);
-    const base = file.name.replace(/\.json$/i, "");
-    let name = base;
-    for (let i = 2; api.nameProblem(name); i += 1) name = `${base} (${i})`;
-    try {
-      await api.importTokenizer(name, res.text);
-      savedError("");
-    } catch (err) {
-      savedError(`${file.name}: ${errorText(err)}`);
-    }
-  });
-
   // --- render ----------------------------------------------------------------
-  let renderedMerges = 0;
+  let tableRows = 0; // rows the merges table holds (drawn or not: it is windowed)
   let renderedRun = null;
   let tableAt = 0; // when the merges table last changed (performance.now())
   let shownCount = 0; // merges the progress line shows now (Stop keeps exactly these)
@@ -846,6 +634,24 @@ export function mountTrain(root, store, api) {
     return s.running || !name ? null : api.tokenLabel(name, id);
   };
 
+  // one merges-table row: display position pos (0 = the newest shown merge)
+  const mergeRow = (pos) => {
+    const s = store.state.train;
+    const upTo = s.replay ? s.replay.at : s.merges.length;
+    const m = s.merges[Math.min(tableRows, upTo) - 1 - pos];
+    return h(
+      "tr",
+      { dataset: { id: m.id, left: m.left, right: m.right, count: m.count } },
+      h("td", { class: "num", text: String(m.id) }),
+      tokenCell(m.leftText, m.leftBytes, wholeLabel(m.left)),
+      tokenCell(m.rightText, m.rightBytes, wholeLabel(m.right)),
+      tokenCell(m.tokenText, m.tokenBytes, wholeLabel(m.id)),
+      h("td", { class: "num", text: m.count == null ? "–" : num(m.count) }),
+    );
+  };
+  const mergesWrap = mergesBody.closest(".merges-wrap");
+  const table = windowedBody({ scroller: mergesWrap, body: mergesBody, renderRow: mergeRow });
+
   function render(state) {
     const s = state.train;
     const ready = state.status.phase === "ready";
@@ -857,58 +663,30 @@ export function mountTrain(root, store, api) {
     document.body.dataset.training = phase;
     document.body.dataset.trainSaving = String(!!s.saving); // (a stopped run shown before it is stored)
 
-    // merges table (newest first, incremental; a replay shows the first s.replay.at)
+    // merges table (newest first, windowed; a replay shows the first s.replay.at)
     const upTo = s.replay ? s.replay.at : s.merges.length;
-    if (renderedRun !== s.startedAt || renderedMerges > upTo) {
-      mergesBody.replaceChildren();
-      renderedMerges = 0;
-      renderedRun = s.startedAt;
-    }
-    // during a run the table follows at most every LIVE_TABLE_MS (laying out 300 new rows each frame
-    // kept the page busy: Stop's reply waited behind it); the progress line follows every frame
+    // during a run the table follows at most every LIVE_TABLE_MS; the progress line follows every frame
     const now = performance.now();
-    const tableDue = !(s.running && !s.replay) || now - tableAt >= LIVE_TABLE_MS || !renderedMerges;
-    if (upTo > renderedMerges && tableDue) {
+    const tableDue = !(s.running && !s.replay) || now - tableAt >= LIVE_TABLE_MS || !tableRows;
+    if (renderedRun !== s.startedAt || tableRows > upTo) {
+      renderedRun = s.startedAt;
+      tableRows = upTo;
       tableAt = now;
-      const start = Math.max(renderedMerges, upTo - MAX_ROWS);
-      const rows = [];
-      for (let i = upTo - 1; i >= start; i -= 1) {
-        const m = s.merges[i];
-        rows.push(
-          h(
-            "tr",
-            { dataset: { id: m.id, left: m.left, right: m.right, count: m.count } },
-            h("td", { class: "num", text: String(m.id) }),
-            tokenCell(m.leftText, m.leftBytes, wholeLabel(m.left)),
-            tokenCell(m.rightText, m.rightBytes, wholeLabel(m.right)),
-            tokenCell(m.tokenText, m.tokenBytes, wholeLabel(m.id)),
-            h("td", { class: "num", text: m.count == null ? "–" : num(m.count) }),
-          ),
-        );
-      }
-      // one DOM change per frame (removing old rows one by one kept the page busy during a run)
-      if (rows.length >= MAX_ROWS) mergesBody.replaceChildren(...rows);
-      else {
-        mergesBody.prepend(...rows);
-        const extra = mergesBody.rows.length - MAX_ROWS;
-        if (extra > 0) {
-          const cut = document.createRange();
-          cut.setStartBefore(mergesBody.rows[MAX_ROWS]);
-          cut.setEndAfter(mergesBody.lastElementChild);
-          cut.deleteContents();
-        }
-      }
-      renderedMerges = upTo;
+      mergesWrap.scrollTop = 0;
+      table.set(upTo);
+    } else if (upTo > tableRows && tableDue) {
+      tableAt = now;
+      const added = upTo - tableRows;
+      tableRows = upTo;
+      table.set(upTo, { keepPosition: added });
     }
     mergesEmpty.hidden = s.merges.length > 0;
     const of = s.opened ? "Of" : s.restored ? "Last" : "";
     mergesNote.textContent = s.replay
       ? t("train.note.replay", { at: upTo, n: s.merges.length })
-      : upTo > MAX_ROWS
-        ? t(`train.note.latest${of}`, { shown: MAX_ROWS, n: upTo, name: s.opened ?? "" })
-        : upTo
-          ? t(`train.note.all${of}`, { n: upTo, name: s.opened ?? "" })
-          : "";
+      : upTo
+        ? t(`train.note.all${of}`, { n: upTo, name: s.opened ?? "" })
+        : "";
     replayButton.disabled = s.running || !s.merges.length;
     replayButton.textContent = s.replay ? t("train.replay.stop") : t("train.replay");
     replayButton.setAttribute("aria-pressed", String(!!s.replay));
@@ -1033,8 +811,8 @@ export function mountTrain(root, store, api) {
     wordVocabHint();
     for (const o of patternSelect.options) o.textContent = pretokenizerLabel({ value: o.value, label: o.textContent });
     updateSize();
-    renderSaved();
-    renderedRun = null; // the merges table's numbers again
+    saved.render();
+    table.redraw(); // the merges table's numbers again
     delete chartCanvas.dataset.run; // the chart's titles again
     render(store.state);
   });

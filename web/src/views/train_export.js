@@ -3,7 +3,7 @@
 // snippet. The files and the snippets come from Python (bytepair.hf_export through
 // the worker's exportFiles); this module only lays them out.
 
-import { h, download, deviceHint } from "../dom.js";
+import { h, download, deviceHint, smallButton } from "../dom.js";
 import { t } from "../i18n.js";
 
 const FORMATS = [
@@ -28,29 +28,25 @@ const SNIPPET_LABELS = {
 function snippetBlock(name, code) {
   const pre = h("pre", { class: "snippet", tabIndex: 0, dataset: { snippet: name } }, h("code", { text: code }));
   const status = h("span", { class: "hint", attrs: { "aria-live": "polite" } });
-  const copy = h("button", {
-    type: "button",
-    class: "button small secondary one-line",
-    text: t("train.copy"),
-    dataset: { action: "copy-snippet" },
-    attrs: { "aria-label": t("train.copy.label", { name }) },
-    on: {
-      click: async () => {
-        try {
-          await navigator.clipboard.writeText(code);
-          status.textContent = t("train.copied");
-        } catch {
-          const range = document.createRange();
-          range.selectNodeContents(pre);
-          getSelection().removeAllRanges();
-          getSelection().addRange(range);
-          status.replaceChildren(
-            t("train.selected"),
-            " ",
-            ...deviceHint(t("train.selected.pointer"), t("train.selected.touch")),
-          );
-        }
-      },
+  const copy = smallButton(t("train.copy"), {
+    kind: "secondary one-line",
+    action: "copy-snippet",
+    label: t("train.copy.label", { name }),
+    onClick: async () => {
+      try {
+        await navigator.clipboard.writeText(code);
+        status.textContent = t("train.copied");
+      } catch {
+        const range = document.createRange();
+        range.selectNodeContents(pre);
+        getSelection().removeAllRanges();
+        getSelection().addRange(range);
+        status.replaceChildren(
+          t("train.selected"),
+          " ",
+          ...deviceHint(t("train.selected.pointer"), t("train.selected.touch")),
+        );
+      }
     },
   });
   return h(
@@ -81,13 +77,11 @@ export function exportPanel(name, files) {
             class: "hint",
             text: `${t("train.unavailable", { format: f.label })} ${files.problems[f.key] ?? ""}`,
           })
-        : h("button", {
-            type: "button",
-            class: "button small",
-            text: t("train.download.file", { file: fileName }),
-            dataset: { action: `download-${f.file}` },
-            attrs: { "aria-label": t("train.download.as", { name, format: f.label }) },
-            on: { click: () => download(fileName, data, f.type) },
+        : smallButton(t("train.download.file", { file: fileName }), {
+            kind: "",
+            action: `download-${f.file}`,
+            label: t("train.download.as", { name, format: f.label }),
+            onClick: () => download(fileName, data, f.type),
           });
     return h(
       "section",
