@@ -24,7 +24,7 @@ from collections.abc import Collection, Generator
 from typing import Any, Literal
 
 from . import hf_chunked, models, offsets
-from .pretokenize import compile_pattern
+from .split.pretokenize import compile_pattern
 from .tokenizer import TokenSpan
 
 #: Pieces encoded between two looks at the clock.

@@ -64,8 +64,8 @@ from .charnames import on_base
 from .decoding import gpt2_view, token_to_display
 from .errors import ArgumentError
 from .normalize import normalize
-from .patterns import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
-from .pretokenize import compile_pattern
+from .split.patterns import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
+from .split.pretokenize import compile_pattern
 from .surrogates import fix_surrogates
 
 __all__ = [

@@ -25,7 +25,7 @@ from typing import Any, cast
 from .decoding import bytes_to_unicode
 from .errors import TokenizerFileError
 from .normalize import UnicodeForm
-from .pretokenize import compile_pattern
+from .split.pretokenize import compile_pattern
 
 __all__ = [
     "SUPPORTED",

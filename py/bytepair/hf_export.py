@@ -29,7 +29,7 @@ How the ``tokenizer.json`` stays exact (each point is checked by
   drop the gaps), which is ``findall``.
 * The regex engine: ``tokenizers`` runs Oniguruma (Ruby syntax), not Python's
   ``regex``. The pattern is first rewritten by
-  :func:`bytepair.retranslate.to_stdlib_re` (every ``\\p{..}``, ``\\s``,
+  :func:`bytepair.split.retranslate.to_stdlib_re` (every ``\\p{..}``, ``\\s``,
   ``\\d``, ``\\w`` and case-insensitive group becomes explicit code-point
   ranges measured from ``regex``, so both engines agree whatever their Unicode
   versions), then into syntax both engines read alike (:func:`onig_pattern`):
@@ -73,7 +73,7 @@ from typing import Any, cast
 from .decoding import gpt2_view
 from .errors import ArgumentError, TokenizerFileError
 from .normalize import UnicodeForm
-from .patterns import PATTERNS
+from .split.patterns import PATTERNS
 
 __all__ = [
     "load_snippets",
@@ -94,7 +94,7 @@ def onig_pattern(pattern: str, *, dialect: str = "onig") -> str:
 
     Args:
         pattern: the split pattern (a custom regex or one of
-            :data:`bytepair.patterns.PATTERNS`).
+            :data:`bytepair.split.patterns.PATTERNS`).
         dialect: ``"onig"`` (Oniguruma, Ruby syntax: "dot matches newline"
             is the ``m`` flag) or ``"fancy"`` (Rust's fancy-regex, which
             tiktoken runs: it is the ``s`` flag there, as in Python).
@@ -103,7 +103,7 @@ def onig_pattern(pattern: str, *, dialect: str = "onig") -> str:
         A pattern in the syntax common to Oniguruma (Ruby syntax, as
         ``tokenizers`` compiles it) and Python's ``regex``: Unicode classes
         expanded into code-point ranges (by
-        :func:`bytepair.retranslate.to_stdlib_re`), anchors written as
+        :func:`bytepair.split.retranslate.to_stdlib_re`), anchors written as
         look-arounds, possessive intervals as atomic groups; astral characters
         are written literally.
 
@@ -111,7 +111,7 @@ def onig_pattern(pattern: str, *, dialect: str = "onig") -> str:
         TokenizerFileError: the pattern uses syntax that cannot be written so
             that both engines agree (``component`` names it).
     """
-    from .retranslate import to_stdlib_re
+    from .split.retranslate import to_stdlib_re
 
     try:
         src = to_stdlib_re(pattern)

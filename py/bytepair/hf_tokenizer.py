@@ -38,8 +38,8 @@ from . import hf_components as hc
 from .errors import ArgumentError, TokenizerFileError
 from .jsonguard import read_json_object
 from .offsets import chars_to_utf16
-from .pretokenize import compile_pattern
 from .protocol import LIMIT_BATCH, PipelineKind, check_count, count_within
+from .split.pretokenize import compile_pattern
 from .surrogates import fix_surrogates
 from .tokenizer import TokenSpan
 

@@ -156,8 +156,8 @@ def _textbook(get: Getter) -> dict[str, Any]:
 def _pipeline(get: Getter) -> dict[str, Any]:
     import unicodedata
 
-    from .patterns import O200K_PATTERN
-    from .pretokenize import compile_pattern
+    from .split.patterns import O200K_PATTERN
+    from .split.pretokenize import compile_pattern
 
     enc = get("o200k_base")
     return {

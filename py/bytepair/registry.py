@@ -24,7 +24,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from bytepair.errors import UnknownNameError
-from bytepair.patterns import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
+from bytepair.split.patterns import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
 from bytepair.tiktoken_file import load_tiktoken_bpe
 from bytepair.vocab_file import load_vocab
 

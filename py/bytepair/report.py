@@ -28,8 +28,8 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from . import _unicode_tables as _tables
 from .errors import ArgumentError
+from .split import _unicode_tables as _tables
 
 __all__ = [
     "METRICS",

@@ -33,7 +33,7 @@ from itertools import chain
 from . import textbook
 from .decoding import token_to_display
 from .errors import ArgumentError
-from .pretokenize import compile_pattern, resolve_pattern
+from .split.pretokenize import compile_pattern, resolve_pattern
 from .surrogates import utf8
 
 __all__ = [
@@ -708,10 +708,10 @@ def learn_steps(
             ``"tie_break"``, ``"n_merges"`` or ``"text"`` (no words, a
             malformed ``word count`` line with its number, a text over the limit).
         PatternError: (a ValueError) a bad pattern, with a short message
-            (:func:`bytepair.pretokenize.check_pattern`).
+            (:func:`bytepair.split.pretokenize.check_pattern`).
         TypeError: wrong argument types.
     """
-    from .pretokenize import check_pattern
+    from .split.pretokenize import check_pattern
 
     if mode not in MODES:
         raise ArgumentError(f"Unknown step-through mode {mode!r}: use 'textbook' or 'bytes'.", field="mode")

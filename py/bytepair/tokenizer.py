@@ -26,9 +26,9 @@ from typing import ClassVar, Literal
 from . import bpe, offsets, specials
 from .errors import TokenizerFileError
 from .normalize import normalize
-from .pretokenize import compile_pattern, resolve_pattern
 from .protocol import LIMIT_BATCH, PipelineKind, check_count, count_within
 from .serialize import read_json, to_json
+from .split.pretokenize import compile_pattern, resolve_pattern
 from .surrogates import fix_surrogates
 
 __all__ = ["Tokenizer", "TokenSpan"]
@@ -676,7 +676,7 @@ class Tokenizer:
         is, or ``None``) or ``None``; byte-level, no byte fallback, nothing added
         by a post-processor (no BOS/EOS).
         """
-        from .patterns import PATTERNS
+        from .split.patterns import PATTERNS
 
         pattern = self._pattern
         pattern_name = next((n for n, p in PATTERNS.items() if p == pattern), None) if pattern else None

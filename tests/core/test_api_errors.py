@@ -12,7 +12,7 @@ import pytest
 
 import bytepair
 from bytepair import errors, steps
-from bytepair.pretokenize import check_pattern, compile_pattern
+from bytepair.split.pretokenize import check_pattern, compile_pattern
 
 TEXT = "low lower newest widest " * 20
 

@@ -17,7 +17,7 @@ import pytest
 
 import bytepair
 from bytepair import errors, steps, textbook
-from bytepair.pretokenize import compile_pattern, resolve_pattern
+from bytepair.split.pretokenize import compile_pattern, resolve_pattern
 from tests.reference.slow_bpe import slow_encode_merges, slow_train
 
 TRAIN = (

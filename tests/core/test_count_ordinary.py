@@ -59,8 +59,8 @@ def test_count_ordinary_trained():
 
 
 def _pieces(text):
-    from bytepair.patterns import GPT2_PATTERN
-    from bytepair.pretokenize import compile_pattern
+    from bytepair.split.patterns import GPT2_PATTERN
+    from bytepair.split.pretokenize import compile_pattern
 
     return compile_pattern(GPT2_PATTERN).findall(text)
 

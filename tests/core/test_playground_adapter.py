@@ -193,8 +193,8 @@ def test_merges_table_and_export_files_forward_bytepair(pg):
 
 
 def test_prepare_compiles_the_encodings_pattern_and_ignores_other_names(pg):
-    from bytepair.patterns import GPT2_PATTERN
-    from bytepair.pretokenize import _compile, compile_pattern
+    from bytepair.split.patterns import GPT2_PATTERN
+    from bytepair.split.pretokenize import _compile, compile_pattern
 
     _compile.cache_clear()
     pg.prepare("gpt2")

@@ -26,7 +26,7 @@ import pytest
 
 import bytepair
 from bytepair import steps as steps_mod
-from bytepair.pretokenize import compile_pattern, resolve_pattern
+from bytepair.split.pretokenize import compile_pattern, resolve_pattern
 from bytepair.steps import byte_initial_state, byte_steps
 from tests.hypothesis_profiles import examples
 

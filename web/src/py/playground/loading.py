@@ -11,7 +11,7 @@ import bytepair
 from bytepair import chat, models, registry
 from bytepair import facts as _facts
 from bytepair.errors import ArgumentError
-from bytepair.pretokenize import compile_pattern
+from bytepair.split.pretokenize import compile_pattern
 
 from . import state
 from .convert import dumps, exposed, trained_info

@@ -10,7 +10,7 @@ import time
 import bytepair
 from bytepair import facts
 from bytepair.errors import ArgumentError, OutOfMemoryError
-from bytepair.pretokenize import check_pattern as _check_pattern
+from bytepair.split.pretokenize import check_pattern as _check_pattern
 from bytepair.surrogates import utf8
 
 from . import state

@@ -1,8 +1,8 @@
 r"""Equivalent forms of the encodings' split patterns that run faster on stdlib ``re``.
 
-:func:`re_form` returns, for a pattern of :data:`bytepair.patterns.PATTERNS`, a
+:func:`re_form` returns, for a pattern of :data:`bytepair.split.patterns.PATTERNS`, a
 pattern in the same (``regex``) syntax that finds the same pieces in every text,
-written so that ``re`` (the ``"re"`` back-end of :mod:`bytepair.pretokenize`,
+written so that ``re`` (the ``"re"`` back-end of :mod:`bytepair.split.pretokenize`,
 the one Pyodide runs) spends fewer steps on common text. Any other pattern is
 returned unchanged.
 
@@ -24,7 +24,7 @@ form against the original on ``regex`` (corpora, every edge case, Hypothesis).
 
 The front alternatives look at a character only through ASCII ranges and the
 classes ``\s \p{L} \p{N} \p{M}``, so the astral proxies of
-:mod:`bytepair.pretokenize` (a BMP stand-in in the same classes, never ASCII)
+:mod:`bytepair.split.pretokenize` (a BMP stand-in in the same classes, never ASCII)
 stay exact with this form too.
 """
 
@@ -78,7 +78,7 @@ _FORMS = {O200K_PATTERN: O200K_RE_FORM}
 
 def re_form(pattern: str) -> str:
     """The form of ``pattern`` to give the stdlib ``re`` back-end (``regex`` syntax, for
-    :func:`bytepair.retranslate.to_stdlib_re`): :data:`O200K_RE_FORM` for
+    :func:`bytepair.split.retranslate.to_stdlib_re`): :data:`O200K_RE_FORM` for
     ``o200k_base``'s pattern, else ``pattern`` itself. Both find the same pieces in
     every text (module docstring)."""
     return _FORMS.get(pattern, pattern)

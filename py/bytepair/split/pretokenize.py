@@ -5,7 +5,7 @@ Two back-ends run the same ``regex``-syntax split patterns:
 * ``"regex"``: the third-party ``regex`` module (``pip install regex``), the
   reference. Used on CPython.
 * ``"re"``: the standard library ``re`` (Python 3.11+) on the pattern rewritten
-  by :func:`bytepair.retranslate.to_stdlib_re` (``\\p{..}``, ``\\s``, ... as
+  by :func:`bytepair.split.retranslate.to_stdlib_re` (``\\p{..}``, ``\\s``, ... as
   code-point ranges measured from ``regex``). Used where ``regex`` cannot be
   imported, e.g. in Pyodide; the tests prove both split every corpus the same.
 
@@ -22,7 +22,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Protocol
 
-from .errors import PatternError
+from ..errors import PatternError
 from .patterns import ALIASES, PATTERNS
 from .re_forms import re_form
 from .retranslate import to_stdlib_re
@@ -106,7 +106,7 @@ _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 # ----------------------------------------------------------- astral proxies
-# The encodings' patterns (bytepair.patterns.PATTERNS) look at a character only
+# The encodings' patterns (bytepair.split.patterns.PATTERNS) look at a character only
 # through the classes below (their literals and re_forms' ranges are ASCII). So each character above
 # U+FFFF can be replaced by a proxy: a BMP character (not ASCII, not a case
 # variant of a literal) in exactly the same classes. The fast BMP-only `re`
@@ -199,7 +199,7 @@ class _StdlibSplit:
     runs on the translation without those ranges (exact for it, several times
     faster); a text with any character above U+FFFF runs on the full one
     (compiled on first use; it has the same structure, so it compiles too).
-    ``findall`` of the encodings' patterns (:data:`bytepair.patterns.PATTERNS`)
+    ``findall`` of the encodings' patterns (:data:`bytepair.split.patterns.PATTERNS`)
     runs such texts on the BMP translation too, with proxies for the astral
     characters (:func:`_findall_with_proxies`).
     """
@@ -243,7 +243,7 @@ class _StdlibSplit:
 
 class _HybridSplit:
     """``backend="auto"`` where ``regex`` is available, for the encodings'
-    patterns (:data:`bytepair.patterns.PATTERNS`): ``regex`` for short texts,
+    patterns (:data:`bytepair.split.patterns.PATTERNS`): ``regex`` for short texts,
     the stdlib ``re`` BMP-only translation (the ``"re"`` back-end, proven equal
     to ``regex`` on every corpus by tests/core/test_patterns.py) for long
     texts, with characters above U+FFFF replaced by proxies
@@ -300,7 +300,7 @@ def compile_pattern(pattern: str, *, backend: str = "auto") -> SplitPattern:
     """Compile a split pattern (``regex`` syntax) for splitting text into pieces.
 
     Args:
-        pattern: the split pattern, e.g. :data:`bytepair.patterns.CL100K_PATTERN`
+        pattern: the split pattern, e.g. :data:`bytepair.split.patterns.CL100K_PATTERN`
             or a custom regex with ``\\p{..}`` classes (not an encoding name:
             see :func:`resolve_pattern`).
         backend: ``"auto"`` (:data:`BACKEND`), ``"regex"`` or ``"re"``.
@@ -475,7 +475,7 @@ def resolve_pattern(name_or_regex: str | None) -> str | None:
         PatternError (a ValueError, with ``pos``/``construct``/``reason``): an empty string; a bare word that is not a known name
             (likely a misspelt name; write ``(?:word)`` for a literal regex);
             a custom regex that does not compile on the back-end in use
-            (:data:`bytepair.pretokenize.BACKEND`); the message quotes the
+            (:data:`bytepair.split.pretokenize.BACKEND`); the message quotes the
             regex error and its position and lists the known names.
     """
     if name_or_regex is None:

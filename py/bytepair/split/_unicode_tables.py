@@ -2,7 +2,7 @@
 
 Measured from the ``regex`` module 2026.5.9 (Unicode 17.0.0,
 as stated in its package description) over every code point U+0000..U+10FFFF.
-See tools/gen_unicode_tables.py for the format; ``bytepair.retranslate`` reads it.
+See tools/gen_unicode_tables.py for the format; ``bytepair.split.retranslate`` reads it.
 """
 
 REGEX_VERSION = '2026.5.9'

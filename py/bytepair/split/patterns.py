@@ -9,8 +9,8 @@ is one sequence (minbpe's ``BasicTokenizer``).
 The patterns are copied character for character from tiktoken
 (``tiktoken_ext/openai_public.py``, https://github.com/openai/tiktoken, MIT);
 a test checks them against the installed tiktoken. Use
-:func:`bytepair.pretokenize.compile_pattern` to run one and
-:func:`bytepair.pretokenize.resolve_pattern` to turn a ``pattern=`` argument into one (this
+:func:`bytepair.split.pretokenize.compile_pattern` to run one and
+:func:`bytepair.split.pretokenize.resolve_pattern` to turn a ``pattern=`` argument into one (this
 module is data only: it imports nothing of bytepair, so the split modules can import it).
 """
 

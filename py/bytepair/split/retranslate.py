@@ -1,6 +1,6 @@
 """Rewrite a ``regex``-syntax split pattern so the standard ``re`` matches the same.
 
-The split patterns of the real encodings (see :mod:`bytepair.patterns`) are
+The split patterns of the real encodings (see :mod:`bytepair.split.patterns`) are
 written for the third-party ``regex`` module (tiktoken runs them on Rust's
 fancy-regex): they use ``\\p{L}``-style Unicode properties, which ``re`` lacks.
 Python 3.11+ ``re`` has everything else they need (possessive quantifiers
@@ -11,7 +11,7 @@ what ``re`` does not have or means differently:
   escapes ``\\s \\S \\d \\D \\w \\W \\h`` become explicit code-point ranges,
   outside and inside character classes (``\\S``/``\\P{X}`` inside a class add
   the complement ranges, so ``[^\\S\\n]`` keeps its meaning). The ranges come
-  from :mod:`bytepair._unicode_tables`, measured from ``regex`` itself: ``re``'s
+  from :mod:`bytepair.split._unicode_tables`, measured from ``regex`` itself: ``re``'s
   own ``\\s`` includes U+001C..U+001F, ``regex``'s does not, and the two follow
   different Unicode versions.
 * ``\\b``/``\\B`` become look-arounds over ``regex``'s ``\\w``.
@@ -57,8 +57,8 @@ import functools
 import re
 import unicodedata
 
+from ..errors import PatternError
 from . import _unicode_tables as _tables
-from .errors import PatternError
 
 __all__ = ["to_stdlib_re", "supported_properties"]
 
@@ -652,14 +652,14 @@ def to_stdlib_re(pattern: str, *, bmp_only: bool = False) -> str:
             such characters, and much faster there: ``re`` tests BMP
             characters against one bitmap but scans astral ranges one by one
             (hundreds for ``\\p{L}``) whenever the bitmap says no.
-            :func:`bytepair.pretokenize.compile_pattern` picks per text.
+            :func:`bytepair.split.pretokenize.compile_pattern` picks per text.
 
     Returns:
         A ``str`` pattern for ``re`` (Python 3.11+, no flags needed) that finds
         the same matches at the same character offsets as
         ``regex.compile(pattern)``. Unicode classes are expanded into
         code-point ranges measured from ``regex`` (see
-        :mod:`bytepair._unicode_tables` for the versions), so the output can be
+        :mod:`bytepair.split._unicode_tables` for the versions), so the output can be
         tens of kilobytes long.
 
     Raises:
