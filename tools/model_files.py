@@ -10,7 +10,7 @@ and are read as they are, the blocks a text needs inflated in Python):
 * ``hf`` models: ``tokenizer.json`` + ``tokenizer_config.json`` from the npm
   package (pinned in ``package-lock.json``), loaded with this repository's
   bytepair and written in its compact form, ``<name>.bpv``
-  (:func:`bytepair.hf_tokenizer.to_compact`, :mod:`bytepair.vocab_file`'s
+  (:func:`bytepair.hf_tokenizer.to_compact`, :mod:`bytepair.formats.vocab_file`'s
   format, as the OpenAI ``vocab/*.bpv.gz``: 3-5x quicker to load in Pyodide
   than the JSON; ``tests/core/test_model_files.py`` checks it encodes as the
   original file does);
@@ -78,7 +78,14 @@ def mistral_wheel() -> pathlib.Path:
 
 def _fingerprint(model: _models.OpenModel, inputs: list[tuple[str, bytes | int]]) -> str:
     h = hashlib.sha256(json.dumps(model.to_dict(), sort_keys=True).encode())
-    for mod in ("hf_tokenizer.py", "hf_components.py", "hf_lazy.py", "hf_added.py", "models.py", "vocab_file.py"):
+    for mod in (
+        "hf_tokenizer.py",
+        "hf_components.py",
+        "hf_lazy.py",
+        "hf_added.py",
+        "models.py",
+        "formats/vocab_file.py",
+    ):
         h.update((PY_SRC / "bytepair" / mod).read_bytes())
     for name, v in inputs:
         h.update(name.encode() + b"\0" + (v if isinstance(v, bytes) else str(v).encode()) + b"\0")

@@ -25,11 +25,11 @@ from .decoding import (
     token_to_display_parts,
     token_to_label,
 )
+from .formats.serialize import to_json
+from .formats.tiktoken_file import dump_tiktoken_bpe, load_tiktoken_bpe, parse_tiktoken_bpe
 from .registry import encoding_info, get_encoding, list_encoding_names
-from .serialize import to_json
 from .split.patterns import PATTERNS
 from .split.pretokenize import resolve_pattern
-from .tiktoken_file import dump_tiktoken_bpe, load_tiktoken_bpe, parse_tiktoken_bpe
 from .tokenizer import Tokenizer, TokenSpan, from_json
 from .trainer import MergeEvent, train, train_iter
 

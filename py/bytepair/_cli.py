@@ -291,7 +291,7 @@ def train(
         _fail(f"--pattern: {e}")
     base = os.path.basename(output)
     if (base == "tokenizer.json" or base.endswith(".tokenizer.json")) and bytepair.resolve_pattern(pattern) is not None:
-        from .hf_export import onig_pattern
+        from .formats.hf_export import onig_pattern
 
         try:  # before hours of training, not after
             onig_pattern(bytepair.resolve_pattern(pattern))

@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .errors import ToolsError
-from .jsonguard import MAX_NESTING, nesting_depth
+from .formats.jsonguard import MAX_NESTING, nesting_depth
 
 __all__ = ["function_of", "json_schema_to_typescript", "parse_tools_json", "tools_section", "validate_tools"]
 
@@ -51,7 +51,7 @@ def parse_tools_json(text: str) -> list[dict[str, Any]] | None:
     Raises:
         ToolsError: a JSON syntax error (``line``, ``column``: 1-based
             *characters*; ``pos``: 0-based character offset), nesting deeper
-            than :data:`bytepair.jsonguard.MAX_NESTING`, or tools of the wrong
+            than :data:`bytepair.formats.jsonguard.MAX_NESTING`, or tools of the wrong
             shape (``tool_index``, ``path``).
     """
     if not isinstance(text, str):

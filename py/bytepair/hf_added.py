@@ -5,7 +5,7 @@ header they took 887 KB, and ``tokenizer_config.json``'s
 ``added_tokens_decoder`` repeated them (861 KB); parsing both, then building a
 token object from each dict, was most of the time a compact file took to load
 after its tables (:mod:`bytepair.hf_lazy`). As columns they are one ``text``
-section, two ``u32`` sections (:mod:`bytepair.vocab_file`) and no JSON, and
+section, two ``u32`` sections (:mod:`bytepair.formats.vocab_file`) and no JSON, and
 the config's copy is rebuilt from them only when someone reads it.
 
 Columns (one item per added token, in file order):

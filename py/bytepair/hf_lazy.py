@@ -21,7 +21,7 @@ Key ``g`` maps to bucket ``1 + h % n_buckets`` with ``h`` its characters'
 code points in base 40503 (:func:`bucket_of`; the same on every Python,
 unlike ``hash``).
 
-File sections (``.bpv`` ``kind="hf"``, :mod:`bytepair.vocab_file`), for each
+File sections (``.bpv`` ``kind="hf"``, :mod:`bytepair.formats.vocab_file`), for each
 table ``T`` in ``vocab`` / ``merge``: ``T_text`` (text: the entries, bucket
 after bucket; merges as ``left + sep + right``), ``T_values`` (u32: id or rank
 of each), ``T_starts`` (u32, ``n_buckets + 2``: index of each bucket's first
@@ -29,7 +29,7 @@ entry, then the total) and ``T_offsets`` (u32, same length: byte offset of
 each bucket's first entry in ``T_text``). Within a bucket, entries are in id /
 rank order and ``T_values`` holds the first value, then the differences (they
 compress better). ``T_text`` and ``T_values`` are deflated in blocks of
-:data:`BLOCK_BUCKETS` buckets (:class:`bytepair.vocab_file.Blocks`): a first
+:data:`BLOCK_BUCKETS` buckets (:class:`bytepair.formats.vocab_file.Blocks`): a first
 count inflates the few blocks its buckets are in, not the whole table (Gemma 3:
 the page's default text loads 282 of 16,381 buckets). Meta ``lazy``: ``{"buckets", "vocab_sep", "merge_sep_char",
 "n_tokens", "max_id"}``. An ``id -> token`` lookup of an id not loaded yet
@@ -119,7 +119,7 @@ def block_cuts(firsts: Sequence[int], *, scale: int = 1, every: int = BLOCK_BUCK
 
 
 class _U32Blocks:
-    """A deflated u32 section (:class:`bytepair.vocab_file.Blocks`) read as ``array('I')`` slices."""
+    """A deflated u32 section (:class:`bytepair.formats.vocab_file.Blocks`) read as ``array('I')`` slices."""
 
     __slots__ = ("blocks",)
 

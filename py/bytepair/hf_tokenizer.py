@@ -36,7 +36,7 @@ from typing import Any, ClassVar, Literal, overload
 from . import hf_added
 from . import hf_components as hc
 from .errors import ArgumentError, TokenizerFileError
-from .jsonguard import read_json_object
+from .formats.jsonguard import read_json_object
 from .offsets import chars_to_utf16
 from .protocol import LIMIT_BATCH, PipelineKind, check_count, count_within
 from .split.pretokenize import compile_pattern
@@ -1368,7 +1368,7 @@ def _replaces_space(spec: Any) -> bool:
 
 
 def to_compact(tok: HFTokenizer) -> bytes:
-    """``tok`` in bytepair's compact vocabulary format (:mod:`bytepair.vocab_file`,
+    """``tok`` in bytepair's compact vocabulary format (:mod:`bytepair.formats.vocab_file`,
     ``kind="hf"``; *bytes*, every section deflated, so no gzip is needed around
     it): what the site ships as ``models/<name>.bpv``, quick to load:
     :func:`from_compact` builds only the table entries a text needs, inflating
@@ -1397,7 +1397,7 @@ def to_compact(tok: HFTokenizer) -> bytes:
             uses all of them).
     """
     from . import hf_lazy
-    from .vocab_file import text_separator, write_vocab_file
+    from .formats.vocab_file import text_separator, write_vocab_file
 
     tok._full()
     ranks = tok._merge_ranks()
@@ -1502,8 +1502,8 @@ def from_compact(data: bytes) -> HFTokenizer:
         TokenizerFileError: not a compact (``.bpv``, ``kind="hf"``) tokenizer,
             another format version, or damaged.
     """
+    from .formats.vocab_file import read_vocab_file
     from .hf_lazy import LazyTables
-    from .vocab_file import read_vocab_file
 
     lazy = None
     try:

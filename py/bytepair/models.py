@@ -202,7 +202,7 @@ def tekken_site_form(data: Any) -> bytes:
     import base64
     import json
 
-    from .jsonguard import read_json_object
+    from .formats.jsonguard import read_json_object
     from .tekken import TekkenTokenizer
 
     d = read_json_object(data, "Tekken file")
@@ -223,7 +223,7 @@ def tekken_site_form(data: Any) -> bytes:
 
 
 def site_file(model: OpenModel) -> str:
-    """The file name under the site's ``models/``: ``<name>.bpv`` (:mod:`bytepair.vocab_file`; its big
+    """The file name under the site's ``models/``: ``<name>.bpv`` (:mod:`bytepair.formats.vocab_file`; its big
     sections deflated in blocks, no gzip around it) or ``<name>.tekken.json.gz`` (gzip-compressed)."""
     return f"{model.name}.tekken.json.gz" if model.format == "tekken" else f"{model.name}.bpv"
 
@@ -250,7 +250,7 @@ def load_tokenizer_file(data: Any, *, config: Any = None, name: str | None = Non
             a ``.tiktoken`` rank file: ``component="tiktoken"``, ``where="line 1"``.
     """
     from . import hf_tokenizer, tekken
-    from .jsonguard import read_json_object
+    from .formats.jsonguard import read_json_object
 
     # contents, never a path: text that is not JSON must say so, not be opened as a file name
     if isinstance(data, str):

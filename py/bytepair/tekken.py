@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Literal
 
 from .decoding import token_to_display
 from .errors import ArgumentError, TokenizerFileError
-from .jsonguard import read_json_object
+from .formats.jsonguard import read_json_object
 from .protocol import PipelineKind
 from .tokenizer import Tokenizer, TokenSpan
 

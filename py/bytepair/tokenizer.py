@@ -25,9 +25,9 @@ from typing import ClassVar, Literal
 
 from . import bpe, offsets, specials
 from .errors import TokenizerFileError
+from .formats.serialize import read_json, to_json
 from .normalize import normalize
 from .protocol import LIMIT_BATCH, PipelineKind, check_count, count_within
-from .serialize import read_json, to_json
 from .split.pretokenize import compile_pattern, resolve_pattern
 from .surrogates import fix_surrogates
 
@@ -703,7 +703,7 @@ class Tokenizer:
 
     # ------------------------------------------------------------------ files
     def to_json(self) -> str:
-        """The versioned JSON form of a trained tokenizer (see :mod:`bytepair.serialize`)."""
+        """The versioned JSON form of a trained tokenizer (see :mod:`bytepair.formats.serialize`)."""
         return to_json(self)
 
     def to_tiktoken(self) -> bytes:
@@ -713,19 +713,19 @@ class Tokenizer:
             ValueError: two ids of a trained tokenizer have the same bytes (a
                 rank file cannot express that; save JSON instead).
         """
-        from .tiktoken_file import dump_tiktoken_bpe
+        from .formats.tiktoken_file import dump_tiktoken_bpe
 
         return dump_tiktoken_bpe(self.mergeable_ranks())
 
     def to_tokenizer_json(self) -> str:
-        """A Hugging Face ``tokenizer.json`` with the same ids (see :func:`bytepair.hf_export.to_tokenizer_json`)."""
-        from .hf_export import to_tokenizer_json
+        """A Hugging Face ``tokenizer.json`` with the same ids (see :func:`bytepair.formats.hf_export.to_tokenizer_json`)."""
+        from .formats.hf_export import to_tokenizer_json
 
         return to_tokenizer_json(self)
 
     def to_tokenizer_config_json(self) -> str:
-        """The matching ``tokenizer_config.json`` (see :func:`bytepair.hf_export.to_tokenizer_config_json`)."""
-        from .hf_export import to_tokenizer_config_json
+        """The matching ``tokenizer_config.json`` (see :func:`bytepair.formats.hf_export.to_tokenizer_config_json`)."""
+        from .formats.hf_export import to_tokenizer_config_json
 
         return to_tokenizer_config_json(self)
 
@@ -747,7 +747,7 @@ class Tokenizer:
 
 
 def from_json(text: str | bytes) -> Tokenizer:
-    """Load a tokenizer saved by :meth:`Tokenizer.to_json` (format: :mod:`bytepair.serialize`).
+    """Load a tokenizer saved by :meth:`Tokenizer.to_json` (format: :mod:`bytepair.formats.serialize`).
 
     Args:
         text: the JSON text (``str`` or UTF-8 ``bytes``).
@@ -757,7 +757,7 @@ def from_json(text: str | bytes) -> Tokenizer:
 
     Raises:
         TypeError: ``text`` is neither ``str`` nor ``bytes``.
-        TokenizerFileError (a ValueError): see :func:`bytepair.serialize.read_json`; also a file whose
+        TokenizerFileError (a ValueError): see :func:`bytepair.formats.serialize.read_json`; also a file whose
             fields the tokenizer refuses (an invalid pattern or normalization).
     """
     fields = read_json(text)

@@ -20,7 +20,7 @@ import pytest
 
 from bytepair import chat, chat_formats, chat_tools, openai_chat
 from bytepair.errors import ToolsError
-from bytepair.jsonguard import MAX_NESTING
+from bytepair.formats.jsonguard import MAX_NESTING
 from tests import hf_models
 from tests.reference.openai_chat_refs import harmony_encoding
 

@@ -12,8 +12,8 @@ import pytest
 
 import bytepair
 from bytepair import hf_added
+from bytepair.formats.vocab_file import read_vocab_file
 from bytepair.hf_tokenizer import from_compact, to_compact
-from bytepair.vocab_file import read_vocab_file
 
 tokenizers = pytest.importorskip("tokenizers")
 

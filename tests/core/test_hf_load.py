@@ -88,7 +88,7 @@ def test_compact_file_stores_the_characters_glued_before_space():
 
 def test_compact_file_without_the_stored_characters_still_cuts():
     """A file written before ``cut_glued`` existed: the characters are found by the scan."""
-    from bytepair.vocab_file import read_vocab_file, write_vocab_file
+    from bytepair.formats.vocab_file import read_vocab_file, write_vocab_file
 
     vocab = ["a", "b", "\u2581", "a\u2581", "\u2581b"]
     tok = bytepair.from_tokenizer_json(_metaspace_json(vocab, ["a \u2581", "\u2581 b"]))

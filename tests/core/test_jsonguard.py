@@ -1,4 +1,4 @@
-"""The JSON nesting guard (bytepair.jsonguard): every reader of a file a user hands in
+"""The JSON nesting guard (bytepair.formats.jsonguard): every reader of a file a user hands in
 refuses deep nesting with a TokenizerFileError before json.loads (tester round 2, problem 2:
 "[" * 100000 + "]" * 100000 as "your own tokenizer.json" crashed Pyodide)."""
 
@@ -10,8 +10,9 @@ import pathlib
 import pytest
 
 import bytepair
-from bytepair import corpus, jsonguard, models, tekken
+from bytepair import corpus, models, tekken
 from bytepair.errors import TokenizerFileError
+from bytepair.formats import jsonguard
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DEEP = "[" * 100_000 + "]" * 100_000  # the tester's /tmp/tester/bad/deep.json

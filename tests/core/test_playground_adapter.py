@@ -175,7 +175,7 @@ def test_a_long_token_is_streamed_shortened_and_given_whole_on_demand(pg):
 
 
 def test_merges_table_and_export_files_forward_bytepair(pg):
-    from bytepair import hf_export
+    from bytepair.formats import hf_export
 
     tok = bytepair.train("low lower newest widest " * 10, 270, pattern="gpt2", name="mine")
     pg.register_trained("mine", tok.to_json())

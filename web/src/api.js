@@ -884,7 +884,7 @@ export function createApi({ onStatus, shared = false }) {
       return t.json;
     },
     /**
-     * Download files of a tokenizer and their "load it in Python" snippets (bytepair.hf_export):
+     * Download files of a tokenizer and their "load it in Python" snippets (bytepair.formats.hf_export):
      * {tokenizer_json, tiktoken, bytepair_json: text or null, snippets: {tokenizers, transformers, tiktoken,
      * bytepair}, file_names: {hf, tiktoken, bytepair}, problems: {format: why it is null}}.
      */

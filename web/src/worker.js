@@ -279,7 +279,7 @@ async function ensureVocab(name) {
       py("prepare", name); // compile the split pattern while the file downloads
       const res = await fetching;
       let data = new Uint8Array(await res.arrayBuffer());
-      // Compact vocabularies (bytepair.vocab_file sniffs gzip): unzip here, natively, not in Python.
+      // Compact vocabularies (bytepair.formats.vocab_file sniffs gzip): unzip here, natively, not in Python.
       if (file.endsWith(".bpv.gz") && data[0] === 0x1f && data[1] === 0x8b) {
         const unzipped = new Blob([data]).stream().pipeThrough(new DecompressionStream("gzip"));
         data = new Uint8Array(await new Response(unzipped).arrayBuffer());

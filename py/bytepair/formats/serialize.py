@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     pass
 
-from .errors import TokenizerFileError
+from ..errors import TokenizerFileError
 from .jsonguard import load_json
 
 __all__ = ["FORMAT", "VERSION", "to_json", "read_json"]

@@ -24,7 +24,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import TokenizerFileError
+from ..errors import TokenizerFileError
 
 __all__ = ["MAX_NESTING", "check_nesting", "load_json", "nesting_depth", "read_json_object"]
 

@@ -70,10 +70,10 @@ import json
 import re
 from typing import Any, cast
 
-from .decoding import gpt2_view
-from .errors import ArgumentError, TokenizerFileError
-from .normalize import UnicodeForm
-from .split.patterns import PATTERNS
+from ..decoding import gpt2_view
+from ..errors import ArgumentError, TokenizerFileError
+from ..normalize import UnicodeForm
+from ..split.patterns import PATTERNS
 
 __all__ = [
     "load_snippets",
@@ -111,7 +111,7 @@ def onig_pattern(pattern: str, *, dialect: str = "onig") -> str:
         TokenizerFileError: the pattern uses syntax that cannot be written so
             that both engines agree (``component`` names it).
     """
-    from .split.retranslate import to_stdlib_re
+    from ..split.retranslate import to_stdlib_re
 
     try:
         src = to_stdlib_re(pattern)
@@ -523,7 +523,7 @@ def _tiktoken_rule_matches(tok) -> None:
     """Raise unless tiktoken's rule (lowest rank of the joined bytes) gives
     minbpe's merges: each token's bytes, encoded with only the lower ranks,
     must come out as exactly its merge pair."""
-    from . import bpe
+    from .. import bpe
 
     vocab = tok.vocab
     ranks = {b: i for i, b in vocab.items() if i not in set(tok.special_tokens.values())}
