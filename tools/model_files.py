@@ -10,7 +10,7 @@ and are read as they are, the blocks a text needs inflated in Python):
 * ``hf`` models: ``tokenizer.json`` + ``tokenizer_config.json`` from the npm
   package (pinned in ``package-lock.json``), loaded with this repository's
   bytepair and written in its compact form, ``<name>.bpv``
-  (:func:`bytepair.hf_tokenizer.to_compact`, :mod:`bytepair.formats.vocab_file`'s
+  (:func:`bytepair.hf.tokenizer.to_compact`, :mod:`bytepair.formats.vocab_file`'s
   format, as the OpenAI ``vocab/*.bpv.gz``: 3-5x quicker to load in Pyodide
   than the JSON; ``tests/core/test_model_files.py`` checks it encodes as the
   original file does);
@@ -79,10 +79,10 @@ def mistral_wheel() -> pathlib.Path:
 def _fingerprint(model: _models.OpenModel, inputs: list[tuple[str, bytes | int]]) -> str:
     h = hashlib.sha256(json.dumps(model.to_dict(), sort_keys=True).encode())
     for mod in (
-        "hf_tokenizer.py",
-        "hf_components.py",
-        "hf_lazy.py",
-        "hf_added.py",
+        "hf/tokenizer.py",
+        "hf/components.py",
+        "hf/lazy.py",
+        "hf/added.py",
         "models.py",
         "formats/vocab_file.py",
     ):
@@ -100,7 +100,7 @@ def build_model_file(model: _models.OpenModel) -> pathlib.Path:
     """
     from bytepair import from_tokenizer_json
     from bytepair.errors import TokenizerFileError
-    from bytepair.hf_tokenizer import to_compact
+    from bytepair.hf.tokenizer import to_compact
 
     out_dir = CACHE / "models"
     if model.source.startswith("npm:"):
@@ -136,7 +136,7 @@ def build_model_file(model: _models.OpenModel) -> pathlib.Path:
     for old in out_dir.glob(f"*-{_models.site_file(model)}"):
         old.unlink()
     tmp = target.with_name(f".{target.name}.tmp")
-    # .bpv: its big sections are deflated block by block (bytepair.hf_lazy), read as they are
+    # .bpv: its big sections are deflated block by block (bytepair.hf.lazy), read as they are
     tmp.write_bytes(data if model.format == "hf" else gzip.compress(data, 6, mtime=0))
     tmp.replace(target)
     log(f"models/{_models.site_file(model)}: {len(data) / 1e6:.1f} MB -> {target.stat().st_size / 1e6:.1f} MB")

@@ -37,10 +37,10 @@ if TYPE_CHECKING:  # loaded on first use (see __getattr__); listed here for type
     from . import align, chat, chat_formats, explain, gallery, lessons, openai_chat, steps, textbook
     from .align import compare_segmentations
     from .explain import explain_tokens, token_story
-    from .hf_tokenizer import HFTokenizer, from_tokenizer_json
+    from .hf.tekken import TekkenTokenizer, from_tekken
+    from .hf.tokenizer import HFTokenizer, from_tokenizer_json
     from .limits import Chunk, chunk, is_within_limit
     from .notebook import TokenView, show
-    from .tekken import TekkenTokenizer, from_tekken
 
 #: Names loaded on first use (PEP 562): the teaching and page modules, open-model files, limits
 #: and the notebook view, so ``import bytepair`` loads only the encoder, trainer and file formats.
@@ -53,15 +53,15 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "compare_segmentations": ("align", "compare_segmentations"),
     "explain_tokens": ("explain", "explain_tokens"),
     "token_story": ("explain", "token_story"),
-    "HFTokenizer": ("hf_tokenizer", "HFTokenizer"),
-    "from_tokenizer_json": ("hf_tokenizer", "from_tokenizer_json"),
+    "HFTokenizer": ("hf.tokenizer", "HFTokenizer"),
+    "from_tokenizer_json": ("hf.tokenizer", "from_tokenizer_json"),
     "Chunk": ("limits", "Chunk"),
     "chunk": ("limits", "chunk"),
     "is_within_limit": ("limits", "is_within_limit"),
     "TokenView": ("notebook", "TokenView"),
     "show": ("notebook", "show"),
-    "TekkenTokenizer": ("tekken", "TekkenTokenizer"),
-    "from_tekken": ("tekken", "from_tekken"),
+    "TekkenTokenizer": ("hf.tekken", "TekkenTokenizer"),
+    "from_tekken": ("hf.tekken", "from_tekken"),
 }
 
 

@@ -7,9 +7,9 @@ whatever the pattern's look-arounds) a range at a time, and the sum equals
 ``len(tok.encode_ordinary(text))``. The playground's worker steps a :class:`CountJob` for ~50 ms,
 yields to its other calls, and steps it again (``web/src/worker.js`` ``countStepped``).
 
-Open models and loaded ``tokenizer.json`` files (:class:`bytepair.hf_tokenizer.HFTokenizer`) are
-stepped by :func:`bytepair.hf_chunked.hf_count_steps` (their pipeline's stages, the model's
-pieces a batch at a time); Tekken files (:class:`bytepair.tekken.TekkenTokenizer`) count their
+Open models and loaded ``tokenizer.json`` files (:class:`bytepair.hf.tokenizer.HFTokenizer`) are
+stepped by :func:`bytepair.hf.chunked.hf_count_steps` (their pipeline's stages, the model's
+pieces a batch at a time); Tekken files (:class:`bytepair.hf.tekken.TekkenTokenizer`) count their
 base :class:`Tokenizer` in steps, plus BOS.
 
 Counted in one step, as :func:`bytepair.models.count_tokens` counts (exact, not divided): a
@@ -23,7 +23,8 @@ import time
 from collections.abc import Collection, Generator
 from typing import Any, Literal
 
-from . import hf_chunked, models, offsets
+from . import models, offsets
+from .hf import chunked as hf_chunked
 from .split.pretokenize import compile_pattern
 from .tokenizer import TokenSpan
 
@@ -125,7 +126,7 @@ def count_steps(
     Special tokens follow each kind's ``encode``: a :class:`bytepair.Tokenizer` takes tiktoken's
     ``allowed_special`` / ``disallowed_special`` (checked over the whole text first, as
     :meth:`Tokenizer.encode`: a disallowed one raises before anything is counted); open models
-    (:class:`bytepair.HFTokenizer`, through :func:`bytepair.hf_chunked.hf_count_steps`) and Tekken
+    (:class:`bytepair.HFTokenizer`, through :func:`bytepair.hf.chunked.hf_count_steps`) and Tekken
     files recognise their added tokens and take ``add_special_tokens`` (BOS/EOS counted).
     Each kind's own ``count_steps`` (:class:`bytepair.protocol.TokenizerLike`) does the walk; a
     Tokenizer without a split pattern is counted in one go (no yield).
@@ -173,7 +174,7 @@ def first_spans(
         raise ValueError(f"limit must be >= 0, got {limit}")
     if units not in ("chars", "utf16"):
         raise ValueError(f'units must be "chars" or "utf16", got {units!r}')
-    if tok.pipeline == "stages":  # open models: bytepair.hf_chunked.hf_first_spans
+    if tok.pipeline == "stages":  # open models: bytepair.hf.chunked.hf_first_spans
         return hf_chunked.hf_first_spans(tok, text, limit, units=units, add_special_tokens=add_special_tokens)
     if tok.pipeline == "base":  # its base Tokenizer's spans after BOS (as its encode_with_spans)
         bos = tok.bos_id if add_special_tokens else None

@@ -159,7 +159,7 @@ def open_model(name: str) -> OpenModel:
 def load_model_file(data: bytes, *, name: str, label: str | None = None) -> Any:
     """Load one shipped model from its site file (``models/<name>.<format>``, decompressed *bytes*).
 
-    ``hf`` models ship as :func:`bytepair.hf_tokenizer.to_compact` output (built
+    ``hf`` models ship as :func:`bytepair.hf.tokenizer.to_compact` output (built
     from the package's ``tokenizer.json`` + ``tokenizer_config.json``), Tekken
     models as :func:`tekken_site_form` of their Tekken JSON.
 
@@ -170,7 +170,8 @@ def load_model_file(data: bytes, *, name: str, label: str | None = None) -> Any:
     Raises:
         UnknownNameError: unknown ``name``. TokenizerFileError: damaged file.
     """
-    from . import hf_tokenizer, tekken
+    from .hf import tekken
+    from .hf import tokenizer as hf_tokenizer
 
     model = open_model(name)
     if model.format == "tekken":
@@ -203,7 +204,7 @@ def tekken_site_form(data: Any) -> bytes:
     import json
 
     from .formats.jsonguard import read_json_object
-    from .tekken import TekkenTokenizer
+    from .hf.tekken import TekkenTokenizer
 
     d = read_json_object(data, "Tekken file")
     TekkenTokenizer(d)  # validates
@@ -249,8 +250,9 @@ def load_tokenizer_file(data: Any, *, config: Any = None, name: str | None = Non
         TokenizerFileError: not JSON, not a tokenizer file, or unsupported (``where``: the JSON path);
             a ``.tiktoken`` rank file: ``component="tiktoken"``, ``where="line 1"``.
     """
-    from . import hf_tokenizer, tekken
     from .formats.jsonguard import read_json_object
+    from .hf import tekken
+    from .hf import tokenizer as hf_tokenizer
 
     # contents, never a path: text that is not JSON must say so, not be opened as a file name
     if isinstance(data, str):

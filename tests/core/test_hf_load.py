@@ -1,4 +1,4 @@
-"""The quick-load parts of ``bytepair.hf_tokenizer`` (issue 12: first count with a
+"""The quick-load parts of ``bytepair.hf.tokenizer`` (issue 12: first count with a
 model within 0.3 s of choosing it): the added-token matcher that needs no regex
 compile, and the derived facts the compact file stores.
 
@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bytepair
-from bytepair.hf_tokenizer import _AddedMatcher, from_compact, to_compact
+from bytepair.hf.tokenizer import _AddedMatcher, from_compact, to_compact
 from tests.hypothesis_profiles import examples
 
 

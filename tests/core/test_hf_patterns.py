@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("regex")
 
-from bytepair import hf_components
+from bytepair.hf import components as hf_components
 from bytepair.split.pretokenize import compile_pattern
 from tests import corpora
 from tests.hf_models import KEYS, require, tekken_path

@@ -10,9 +10,10 @@ import pathlib
 import pytest
 
 import bytepair
-from bytepair import corpus, models, tekken
+from bytepair import corpus, models
 from bytepair.errors import TokenizerFileError
 from bytepair.formats import jsonguard
+from bytepair.hf import tekken
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DEEP = "[" * 100_000 + "]" * 100_000  # the tester's /tmp/tester/bad/deep.json

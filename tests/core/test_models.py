@@ -300,7 +300,7 @@ def test_a_tiktoken_rank_file_brought_as_tokenizer_json_is_named_as_such(name):
 @pytest.mark.parametrize("name", list(HF_KEYS))
 def test_site_file_stores_the_added_tokens_once_and_gives_them_back(name):
     """The site file holds the added tokens as columns, not as JSON, and not a second time as the
-    config's ``added_tokens_decoder`` (bytepair.hf_added); the tokenizer loaded from it still gives
+    config's ``added_tokens_decoder`` (bytepair.hf.added); the tokenizer loaded from it still gives
     `tokenizers`' added tokens and the original ``tokenizer_config.json`` (read with ``json``)."""
     from bytepair.formats.vocab_file import read_vocab_file
 

@@ -85,7 +85,7 @@ def write_fixture(path: pathlib.Path = FIXTURE) -> pathlib.Path:
             ):
                 shutil.copyfile(src, dst)
         site = _site_file(key)
-        if site is not None:  # the form the site ships (bytepair.hf_lazy), as the page loads it
+        if site is not None:  # the form the site ships (bytepair.hf.lazy), as the page loads it
             shutil.copyfile(site, dest / "site.bpv")
         ref = tokenizers.Tokenizer.from_file(str(d / "tokenizer.json"))
         ids = {k: ref.encode(t).ids for k, t in texts.items()}

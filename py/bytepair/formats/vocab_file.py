@@ -14,7 +14,7 @@ One format serves every vocabulary bytepair ships:
   CPython reads them too when a data directory holds them
   (:func:`bytepair.registry.data_path`).
 * ``kind="hf"``: Hugging Face ``tokenizer.json`` BPE models
-  (:func:`bytepair.hf_tokenizer.to_compact` / ``from_compact``), the site's
+  (:func:`bytepair.hf.tokenizer.to_compact` / ``from_compact``), the site's
   ``models/<name>.bpv.gz``, written at site build time.
 
 Layout (integers little-endian; the whole file may be gzip-compressed,
@@ -26,7 +26,7 @@ worker unzips natively before Python reads it)::
                         message saying to rebuild them (1: b"BPVOCAB1", before
                         the open models shared the format; 2: before
                         ``kind="hf"`` files stored added tokens as columns,
-                        :mod:`bytepair.hf_added`)
+                        :mod:`bytepair.hf.added`)
     hlen      u32       length of the header
     header    hlen bytes of UTF-8 JSON:
                 {"kind": "ranks" | "hf",
@@ -54,12 +54,12 @@ reader can inflate only the blocks it reads (:class:`Blocks`).
 Stored as ``u32 n``, then ``n`` u32 end offsets of the blocks in the section's
 bytes, then ``n`` u32 end offsets of the compressed blocks (counted from the
 first block), then the blocks. A file whose big sections are deflated needs no
-gzip around it (the open models' site files, :mod:`bytepair.hf_lazy`).
+gzip around it (the open models' site files, :mod:`bytepair.hf.lazy`).
 
 Sections of ``kind="ranks"``: ``tokens`` (bytes, in id order), ``ids`` (u32;
 only when the ids are not ``0..n-1``), ``merges`` (u32 ``left, right`` pairs
 in learned order; only for merge-list vocabularies). Of ``kind="hf"``: see
-:func:`bytepair.hf_tokenizer.to_compact`.
+:func:`bytepair.hf.tokenizer.to_compact`.
 
 Example::
 
@@ -370,7 +370,7 @@ def read_vocab_file(
         kind: when given, the file must be of this kind.
         raw: names of "text" / "bytes" sections to give as they are stored (a
             ``memoryview`` of the file, not split), for readers that split
-            parts of them later (:mod:`bytepair.hf_lazy`); a deflated section
+            parts of them later (:mod:`bytepair.hf.lazy`); a deflated section
             named here (of any type) is given as :class:`Blocks`, inflated as
             it is read. Every other deflated section is inflated at once.
 

@@ -22,10 +22,10 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any, cast
 
-from .decoding import bytes_to_unicode
-from .errors import TokenizerFileError
-from .normalize import UnicodeForm
-from .split.pretokenize import compile_pattern
+from ..decoding import bytes_to_unicode
+from ..errors import TokenizerFileError
+from ..normalize import UnicodeForm
+from ..split.pretokenize import compile_pattern
 
 __all__ = [
     "SUPPORTED",

@@ -4,7 +4,7 @@ Why: Gemma 3 has 6,415 added tokens. As JSON objects in the compact file's
 header they took 887 KB, and ``tokenizer_config.json``'s
 ``added_tokens_decoder`` repeated them (861 KB); parsing both, then building a
 token object from each dict, was most of the time a compact file took to load
-after its tables (:mod:`bytepair.hf_lazy`). As columns they are one ``text``
+after its tables (:mod:`bytepair.hf.lazy`). As columns they are one ``text``
 section, two ``u32`` sections (:mod:`bytepair.formats.vocab_file`) and no JSON, and
 the config's copy is rebuilt from them only when someone reads it.
 

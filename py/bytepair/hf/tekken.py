@@ -26,11 +26,11 @@ import itertools
 from collections.abc import Collection, Generator, Iterable
 from typing import Any, ClassVar, Literal
 
-from .decoding import token_to_display
-from .errors import ArgumentError, TokenizerFileError
-from .formats.jsonguard import read_json_object
-from .protocol import PipelineKind
-from .tokenizer import Tokenizer, TokenSpan
+from ..decoding import token_to_display
+from ..errors import ArgumentError, TokenizerFileError
+from ..formats.jsonguard import read_json_object
+from ..protocol import PipelineKind
+from ..tokenizer import Tokenizer, TokenSpan
 
 __all__ = ["TekkenTokenizer", "from_tekken"]
 
@@ -310,7 +310,7 @@ class TekkenTokenizer:
             ArgumentError: a Tekken file of another version than ``v3``.
             ToolsError: tools of the wrong shape.
         """
-        from . import mistral_chat
+        from .. import mistral_chat
 
         if self.version != "v3":
             raise ArgumentError(

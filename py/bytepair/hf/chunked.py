@@ -1,6 +1,6 @@
 """An open model's count in exact steps: :meth:`HFTokenizer.encode`'s pipeline, divided.
 
-:meth:`bytepair.hf_tokenizer.HFTokenizer.encode` runs ``tokenizers``' stages in order: added
+:meth:`bytepair.hf.tokenizer.HFTokenizer.encode` runs ``tokenizers``' stages in order: added
 tokens found in the raw text, the normalizer on each text segment between them, added tokens
 that match the normalized text, the pre-tokenizer, the model on each pre-tokenized piece, and
 the post-processor (BOS/EOS). :func:`hf_count_steps` runs the same stages (the class's public stage interface),
@@ -10,7 +10,7 @@ and divides the only long parts, which are all piece-wise:
   pieces are counted a batch at a time;
 * **the pre-tokenizer**: every step of a ``tokenizers`` pre-tokenizer (Split, ByteLevel,
   Metaspace, Digits, Punctuation, Whitespace ...) maps each piece on its own
-  (``bytepair.hf_components``: ``step(pieces)`` is the concatenation of ``step([p])``). When
+  (``bytepair.hf.components``: ``step(pieces)`` is the concatenation of ``step([p])``). When
   the first steps are ``Split`` with ``Isolated`` behaviour (Llama 3, Qwen 3, gpt-oss: one;
   DeepSeek V3: three), their pieces come from lazy ``finditer`` walks (gaps and matches,
   empty ones dropped: ``_split_piece`` of ``_behave(..., "Isolated", False)``, each split
@@ -34,12 +34,12 @@ import re
 from collections.abc import Generator, Iterator
 from typing import TYPE_CHECKING
 
-from . import hf_components as hc
-from .offsets import chars_to_utf16
-from .tokenizer import TokenSpan
+from ..offsets import chars_to_utf16
+from ..tokenizer import TokenSpan
+from . import components as hc
 
 if TYPE_CHECKING:
-    from . import hf_tokenizer as hft
+    from . import tokenizer as hft
 
 #: Distinct pieces kept in a count's cache (raw piece -> tokens) before it is cleared.
 _COUNT_CACHE_MAX = 200_000

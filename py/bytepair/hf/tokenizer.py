@@ -18,7 +18,7 @@
 5. with ``add_special_tokens`` the post-processor adds BOS etc.
 
 Only ``type: "BPE"`` models and the components in
-:data:`bytepair.hf_components.SUPPORTED` load; anything else raises
+:data:`bytepair.hf.components.SUPPORTED` load; anything else raises
 :class:`bytepair.errors.TokenizerFileError` with the JSON path of the
 component, never a tokenizer that would give wrong ids.
 """
@@ -33,15 +33,15 @@ import re
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, ClassVar, Literal, overload
 
-from . import hf_added
-from . import hf_components as hc
-from .errors import ArgumentError, TokenizerFileError
-from .formats.jsonguard import read_json_object
-from .offsets import chars_to_utf16
-from .protocol import LIMIT_BATCH, PipelineKind, check_count, count_within
-from .split.pretokenize import compile_pattern
-from .surrogates import fix_surrogates
-from .tokenizer import TokenSpan
+from ..errors import ArgumentError, TokenizerFileError
+from ..formats.jsonguard import read_json_object
+from ..offsets import chars_to_utf16
+from ..protocol import LIMIT_BATCH, PipelineKind, check_count, count_within
+from ..split.pretokenize import compile_pattern
+from ..surrogates import fix_surrogates
+from ..tokenizer import TokenSpan
+from . import added as hf_added
+from . import components as hc
 
 __all__ = ["Encoding", "HFTokenizer", "from_compact", "from_tokenizer_json", "to_compact"]
 
@@ -146,7 +146,7 @@ class _AddedToken:
 
     @classmethod
     def from_columns(cls, content: Iterable[str], ids: Iterable[int], flags: Iterable[int]) -> list[_AddedToken]:
-        """Added tokens from compact columns (:mod:`bytepair.hf_added`), without building dicts."""
+        """Added tokens from compact columns (:mod:`bytepair.hf.added`), without building dicts."""
         out = []
         new = cls.__new__
         for c, i, f in zip(content, ids, flags):
@@ -216,7 +216,7 @@ class HFTokenizer:
     are those of ``tokenizers.Tokenizer.from_file(path)`` for the same file.
 
     Implements :class:`bytepair.protocol.TokenizerLike`. Its pipeline stages, public inside the
-    package (used by :meth:`encode` itself, :mod:`bytepair.hf_chunked` and
+    package (used by :meth:`encode` itself, :mod:`bytepair.hf.chunked` and
     :mod:`bytepair.explain`): :meth:`check_text`, :meth:`split_added` (added tokens, raw then
     normalized), :attr:`normalizer`, :attr:`pre_tokenizer`, :meth:`model_ids` (the model),
     :meth:`post_process` / :attr:`template`, and :meth:`run_stages` (all but the last, in order).
@@ -241,9 +241,9 @@ class HFTokenizer:
         _added_columns: tuple | None = None,
     ) -> None:
         """Prefer :func:`from_tokenizer_json`. ``data``: the parsed ``tokenizer.json``.
-        (``_lazy``: :func:`from_compact`'s :class:`bytepair.hf_lazy.LazyTables`, whose
+        (``_lazy``: :func:`from_compact`'s :class:`bytepair.hf.lazy.LazyTables`, whose
         ``vocab`` is ``model.vocab``; ``_added_columns``: its added tokens as
-        ``(content, ids, flags)`` columns (:mod:`bytepair.hf_added`) in place of
+        ``(content, ids, flags)`` columns (:mod:`bytepair.hf.added`) in place of
         ``data["added_tokens"]``.)
 
         Raises:
@@ -276,7 +276,7 @@ class HFTokenizer:
         if not isinstance(vocab, dict):
             raise TokenizerFileError("model.vocab must be an object {token: id}", where="model.vocab", component="BPE")
         self._vocab: dict[str, int] = vocab
-        # from_compact: the tables filled bucket by bucket (bytepair.hf_lazy), None once complete
+        # from_compact: the tables filled bucket by bucket (bytepair.hf.lazy), None once complete
         self._lazy: Any = _lazy
         self._merges_raw = model.get("merges") or []
         if not isinstance(self._merges_raw, list):
@@ -452,7 +452,7 @@ class HFTokenizer:
         return f"<HFTokenizer {self.name!r} n_vocab={self.n_vocab}>"
 
     # ------------------------------------------------------ pipeline stages
-    # Public inside the package: encode runs these, and so do bytepair.hf_chunked (stepped counts,
+    # Public inside the package: encode runs these, and so do bytepair.hf.chunked (stepped counts,
     # first spans) and bytepair.explain (token stories).
     @property
     def normalizer(self) -> Callable[[str, Any], tuple[str, Any]] | None:
@@ -521,14 +521,14 @@ class HFTokenizer:
         disallowed_special: Any = "all",
         batch: int = 2048,
     ) -> Generator[tuple[int, int], None, int]:
-        """Count as :meth:`encode` in exact steps (:func:`bytepair.hf_chunked.hf_count_steps`;
+        """Count as :meth:`encode` in exact steps (:func:`bytepair.hf.chunked.hf_count_steps`;
         added tokens are always recognised: ``allowed_special`` / ``disallowed_special`` are
         ignored). Yields ``(tokens so far, position)``; returns the total.
 
         Raises:
             TypeError: ``text`` is not a ``str``. ValueError: ``batch`` < 1.
         """
-        from .hf_chunked import hf_count_steps
+        from .chunked import hf_count_steps
 
         return (yield from hf_count_steps(self, text, add_special_tokens=add_special_tokens, batch=batch))
 
@@ -541,7 +541,7 @@ class HFTokenizer:
     @property
     def model_vocab(self) -> dict[str, int]:
         """The BPE model's vocabulary (token string -> id). A compact model's fills bucket by bucket
-        as the stages touch its pieces (:mod:`bytepair.hf_lazy`)."""
+        as the stages touch its pieces (:mod:`bytepair.hf.lazy`)."""
         return self._vocab
 
     def merge_ranks(self) -> dict[str, int]:
@@ -568,7 +568,7 @@ class HFTokenizer:
 
     # ------------------------------------------------------------- the model
     def _full(self) -> None:
-        """Load the rest of a compact model's tables (:mod:`bytepair.hf_lazy`); no-op otherwise."""
+        """Load the rest of a compact model's tables (:mod:`bytepair.hf.lazy`); no-op otherwise."""
         if self._lazy is not None:
             self._lazy.load_all()
             self._lazy = None
@@ -1236,7 +1236,7 @@ class HFTokenizer:
         raises: ``ChatTemplateError``, ``ArgumentError``, ``ImportError``
         without jinja2). ``return_dict`` / ``return_tensors`` are not offered.
         """
-        from . import chat
+        from .. import chat
 
         for k in ("return_dict", "return_tensors", "padding", "truncation", "max_length"):
             if kwargs.get(k):
@@ -1372,17 +1372,17 @@ def to_compact(tok: HFTokenizer) -> bytes:
     ``kind="hf"``; *bytes*, every section deflated, so no gzip is needed around
     it): what the site ships as ``models/<name>.bpv``, quick to load:
     :func:`from_compact` builds only the table entries a text needs, inflating
-    only the blocks they are in (:mod:`bytepair.hf_lazy`).
+    only the blocks they are in (:mod:`bytepair.hf.lazy`).
 
     Sections: the vocabulary and the merges in buckets (``vocab_*``,
-    ``merge_*``, ``id_bucket``: see :mod:`bytepair.hf_lazy`). Models with a
+    ``merge_*``, ``id_bucket``: see :mod:`bytepair.hf.lazy`). Models with a
     ``continuing_subword_prefix`` or ``end_of_word_suffix`` (whose merges are
     not substrings of the text) are written whole instead: ``vocab`` (text:
     the vocabulary's strings in file order), ``ids`` (u32; only when they are
     not ``0..n-1``), ``merge_keys`` (text: each merge as ``left + merge_sep +
     right``, in rank order), ``ranks`` (u32; only when the ranks are not
     ``0..m-1``). The added tokens, when columns give them back exactly: ``added_content``,
-    ``added_ids``, ``added_flags`` (:mod:`bytepair.hf_added`; else they stay in ``data``).
+    ``added_ids``, ``added_flags`` (:mod:`bytepair.hf.added`; else they stay in ``data``).
     ``meta``: ``data`` (the rest of the ``tokenizer.json``),
     ``config`` (without its ``added_tokens_decoder`` when that is the added tokens'
     columns again: then ``config_added_tokens_decoder: true``, and the tokenizer's
@@ -1396,8 +1396,8 @@ def to_compact(tok: HFTokenizer) -> bytes:
         TokenizerFileError: no separator character is free (a vocabulary that
             uses all of them).
     """
-    from . import hf_lazy
-    from .formats.vocab_file import text_separator, write_vocab_file
+    from ..formats.vocab_file import text_separator, write_vocab_file
+    from . import lazy as hf_lazy
 
     tok._full()
     ranks = tok._merge_ranks()
@@ -1441,7 +1441,7 @@ def to_compact(tok: HFTokenizer) -> bytes:
 
 
 def _bucketed(tok: HFTokenizer, vocab: dict[str, int], ranks: dict[str, int], hf_lazy, text_separator):
-    """The sections and ``lazy`` meta of a bucketed compact file (see :mod:`bytepair.hf_lazy`).
+    """The sections and ``lazy`` meta of a bucketed compact file (see :mod:`bytepair.hf.lazy`).
 
     Raises:
         ValueError: no separator is free for a table.
@@ -1492,7 +1492,7 @@ def _bucketed(tok: HFTokenizer, vocab: dict[str, int], ranks: dict[str, int], hf
 def from_compact(data: bytes) -> HFTokenizer:
     """Load what :func:`to_compact` wrote (*bytes*, gzip-compressed or not).
 
-    A bucketed file (:mod:`bytepair.hf_lazy`) loads only the entries that need
+    A bucketed file (:mod:`bytepair.hf.lazy`) loads only the entries that need
     no text (bucket 0); each text's buckets load as it is encoded, and
     everything loads for a text over 50,000 characters, once a quarter of the
     buckets has loaded, or when a method needs
@@ -1502,8 +1502,8 @@ def from_compact(data: bytes) -> HFTokenizer:
         TokenizerFileError: not a compact (``.bpv``, ``kind="hf"``) tokenizer,
             another format version, or damaged.
     """
-    from .formats.vocab_file import read_vocab_file
-    from .hf_lazy import LazyTables
+    from ..formats.vocab_file import read_vocab_file
+    from .lazy import LazyTables
 
     lazy = None
     try:
