@@ -34,8 +34,9 @@ from .tokenizer import Tokenizer, TokenSpan, from_json
 from .trainer import MergeEvent, train, train_iter
 
 if TYPE_CHECKING:  # loaded on first use (see __getattr__); listed here for type checkers
-    from . import align, chat, chat_formats, explain, gallery, lessons, openai_chat, steps, textbook
+    from . import align, chat, chat_formats, explain, gallery, lessons, steps, textbook
     from .align import compare_segmentations
+    from .chat import openai as openai_chat
     from .explain import explain_tokens, token_story
     from .hf.tekken import TekkenTokenizer, from_tekken
     from .hf.tokenizer import HFTokenizer, from_tokenizer_json
@@ -46,10 +47,8 @@ if TYPE_CHECKING:  # loaded on first use (see __getattr__); listed here for type
 #: and the notebook view, so ``import bytepair`` loads only the encoder, trainer and file formats.
 #: name -> (module, attribute or None for the module itself).
 _LAZY: dict[str, tuple[str, str | None]] = {
-    **{
-        m: (m, None)
-        for m in ("align", "chat", "chat_formats", "explain", "gallery", "lessons", "openai_chat", "steps", "textbook")
-    },
+    **{m: (m, None) for m in ("align", "chat", "chat_formats", "explain", "gallery", "lessons", "steps", "textbook")},
+    "openai_chat": ("chat.openai", None),
     "compare_segmentations": ("align", "compare_segmentations"),
     "explain_tokens": ("explain", "explain_tokens"),
     "token_story": ("explain", "token_story"),

@@ -646,7 +646,8 @@ def _read_json_file(path: str, what: str) -> str:
 def chat(messages_file, format_id, tokenizer_file, tools_file, no_generation_prompt, as_json):
     """Count a conversation (a JSON array of {"role", "content"}) as a chat format renders it,
     per message, with tool definitions on a line of their own."""
-    from . import chat_formats, chat_tools
+    from . import chat_formats
+    from .chat import tools as chat_tools
 
     try:
         messages = json.loads(_read_json_file(messages_file, "messages"))

@@ -5,11 +5,11 @@ A *chat format* is a tokenizer plus the wrapper its model puts around
 messages:
 
 * ``"chatml"`` - OpenAI's ChatML layout as gpt-tokenizer's ``encodeChat``
-  builds it (:func:`bytepair.openai_chat.chatml_breakdown`), for
+  builds it (:func:`bytepair.chat.openai.chatml_breakdown`), for
   ``cl100k_base`` and ``o200k_base`` chat models, in the ``gpt-4`` or
   ``gpt-3.5`` style;
 * ``"harmony"`` - gpt-oss's harmony format
-  (:func:`bytepair.openai_chat.harmony_breakdown`, ``o200k_harmony``);
+  (:func:`bytepair.chat.openai.harmony_breakdown`, ``o200k_harmony``);
 * ``"chat_template"`` - an open model's Jinja chat template from its
   ``tokenizer_config.json`` (:func:`bytepair.chat.chat_breakdown`, rendered
   with jinja2 as ``transformers`` does).
@@ -27,7 +27,9 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from . import chat, chat_tools, openai_chat
+from . import chat
+from .chat import openai as openai_chat
+from .chat import tools as chat_tools
 from .errors import ArgumentError, MessageError, UnknownNameError
 
 __all__ = [
@@ -186,7 +188,7 @@ OPENAI_CHAT_FORMATS: tuple[dict[str, str], ...] = (
 
 #: Open models whose chat format is a maker's library, not a Jinja template:
 #: Mistral NeMo as PyPI ``mistral-common`` encodes a chat completion
-#: (:func:`bytepair.mistral_chat.nemo_breakdown`; ``tokenizer``: the Tekken model's name).
+#: (:func:`bytepair.chat.mistral.nemo_breakdown`; ``tokenizer``: the Tekken model's name).
 LIBRARY_CHAT_FORMATS: tuple[dict[str, str], ...] = (
     {
         "id": "mistral-nemo",
@@ -353,11 +355,11 @@ def breakdown(
         units: ``"chars"`` or ``"utf16"`` (JavaScript string indices) for the spans.
         get_tokenizer: ``name -> tokenizer`` for chat templates and Mistral
             (the playground's lookup of loaded open models); required for them.
-        tools: tool (function) definitions (:mod:`bytepair.chat_tools`;
+        tools: tool (function) definitions (:mod:`bytepair.chat.tools`;
             ``None`` or ``[]`` for none): a chat template's ``tools`` variable
             (as transformers), harmony's developer-message ``# Tools`` section
             (as openai-harmony), for ChatML an estimate (``estimate=True``,
-            :func:`bytepair.openai_chat.chatml_breakdown`). Their tokens are
+            :func:`bytepair.chat.openai.chatml_breakdown`). Their tokens are
             counted in ``tools_tokens``.
         **template_kwargs: extra variables for a chat template (e.g. Llama's
             ``date_string="26 Jul 2024"``; default: today's date, as transformers).
@@ -396,7 +398,7 @@ def breakdown(
     elif f["format"] == "mistral":
         if get_tokenizer is None:
             raise ArgumentError("Mistral's format needs the tokenizer: pass get_tokenizer", field="get_tokenizer")
-        from . import mistral_chat
+        from .chat import mistral as mistral_chat
 
         return mistral_chat.nemo_breakdown(msgs, tokenizer=get_tokenizer(f["tokenizer"]), tools=tools, units=units)
     else:

@@ -200,7 +200,7 @@ def test_import_bytepair_leaves_teaching_and_page_modules_unloaded():
     env = {**os.environ, "PYTHONPATH": str(PKG.parent)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     got = json.loads(out.stdout)
-    lazy = {"align", "chat", "chat_formats", "explain", "gallery", "lessons", "openai_chat", "steps", "textbook"}
+    lazy = {"align", "chat", "chat_formats", "explain", "gallery", "lessons", "chat.openai", "steps", "textbook"}
     lazy |= {"hf.tokenizer", "hf.tekken", "limits", "notebook", "chunked", "models"}
     assert sorted(m for m in got["before"] if m.removeprefix("bytepair.") in lazy) == []
     assert got["missing"] == [] and got["dir"] == []

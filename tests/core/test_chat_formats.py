@@ -22,7 +22,8 @@ import pathlib
 import pytest
 
 import bytepair
-from bytepair import chat_formats, facts, openai_chat
+from bytepair import chat_formats, facts
+from bytepair.chat import openai as openai_chat
 from bytepair.errors import ArgumentError, ChatTemplateError, MessageError, UnknownNameError
 from tests.reference.openai_chat_refs import gpt_tokenizer_encode_chat
 

@@ -118,7 +118,7 @@ def test_an_open_string_reaches_json_loads(text):
 
 @pytest.mark.parametrize("text", UNTERMINATED)
 def test_an_open_string_in_tools_gives_line_and_column(text):
-    from bytepair.chat_tools import parse_tools_json
+    from bytepair.chat.tools import parse_tools_json
     from bytepair.errors import ToolsError
 
     ref = _decode_error(text)

@@ -299,7 +299,7 @@ class TekkenTokenizer:
     ) -> list[int] | str:
         """The conversation in Mistral's chat format as PyPI ``mistral-common``
         encodes it for this (``v3``) Tekken file (``encode_chat_completion``;
-        :func:`bytepair.mistral_chat.nemo_breakdown` is the one implementation):
+        :func:`bytepair.chat.mistral.nemo_breakdown` is the one implementation):
         ids, or (``tokenize=False``) the text with the special tokens spelled out.
 
         ``add_generation_prompt`` is accepted for transformers-style calls; the
@@ -310,7 +310,7 @@ class TekkenTokenizer:
             ArgumentError: a Tekken file of another version than ``v3``.
             ToolsError: tools of the wrong shape.
         """
-        from .. import mistral_chat
+        from ..chat import mistral as mistral_chat
 
         if self.version != "v3":
             raise ArgumentError(

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from bytepair import charnames, chat_formats, chat_tools
+from bytepair import charnames, chat_formats
+from bytepair.chat import tools as chat_tools
 
 from .convert import dumps, exposed
 from .state import get_tokenizer
@@ -21,7 +22,7 @@ def chat_requirements(format_id: str) -> str:
 def chat_tools_check(tools_json: str) -> str:
     """JSON ``{"count": n}`` for the tools box's text (``0`` when blank); a bad text raises
     ``bytepair.errors.ToolsError`` (line/column of a JSON syntax error, ``tool_index``/``path``
-    of a bad tool) - ``bytepair.chat_tools.parse_tools_json``."""
+    of a bad tool) - ``bytepair.chat.tools.parse_tools_json``."""
     tools = chat_tools.parse_tools_json(tools_json)
     return dumps({"count": len(tools or [])})
 
@@ -33,7 +34,7 @@ def chat_breakdown(format_id: str, messages_json: str, add_generation_prompt: bo
     tools_spans, estimate, format, template_name, tokenizer_name, ...}``); token display strings
     as ``display``; plus ``marks``: ``bytepair.charnames.invisible_marks`` of the rendered ``text``
     (UTF-16), the invisible characters the token list and detail line name (as ``encode_spans``
-    gives Tokenize). ``tools_json``: the tools box's text (``bytepair.chat_tools.parse_tools_json``;
+    gives Tokenize). ``tools_json``: the tools box's text (``bytepair.chat.tools.parse_tools_json``;
     blank: no tools)."""
     b = chat_formats.breakdown(
         format_id,

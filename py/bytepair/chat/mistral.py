@@ -29,9 +29,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .chat import ChatBreakdown, build_breakdown, token_char_spans
-from .chat_tools import function_of, validate_tools
-from .errors import ArgumentError, MessageError
+from ..errors import ArgumentError, MessageError
+from . import ChatBreakdown, build_breakdown, token_char_spans
+from .tools import function_of, validate_tools
 
 __all__ = ["MISTRAL_ROLES", "nemo_breakdown", "nemo_tools_json"]
 
@@ -77,7 +77,7 @@ def nemo_breakdown(
         messages: ``[{"role": "system"|"user"|"assistant", "content": str}]``.
         tokenizer: the NeMo Tekken tokenizer (:func:`bytepair.from_tekken` of
             ``tekken_240718.json``): ``encode_ordinary``, ``special_tokens``.
-        tools: tool definitions (:mod:`bytepair.chat_tools`), or ``None``.
+        tools: tool definitions (:mod:`bytepair.chat.tools`), or ``None``.
         units: ``"chars"`` or ``"utf16"`` for the spans.
 
     Returns:

@@ -45,7 +45,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from .errors import ArgumentError, ChatTemplateError
+from ..errors import ArgumentError, ChatTemplateError
 
 #: The named special-token attributes of ``transformers``' tokenizers
 #: (``PreTrainedTokenizerBase.SPECIAL_TOKENS_ATTRIBUTES``, transformers 5.x), in order.
@@ -622,7 +622,7 @@ class ChatBreakdown:
     + tools_tokens == total``); ``tools_spans``: where the rendered tools are in
     ``text`` (``[start, end)`` pairs, same units as the tokens). ``estimate``:
     true where the layout is not the model maker's own (OpenAI ChatML with
-    tools, see :func:`bytepair.openai_chat.chatml_breakdown`). ``tools_ignored``: tools were
+    tools, see :func:`bytepair.chat.openai.chatml_breakdown`). ``tools_ignored``: tools were
     given but the format does not use them (a chat template that renders the same prompt
     without them, as Llama 3.0's, Gemma 3's and DeepSeek V3's): ``tools_tokens`` is 0 because
     they are not in the prompt, not because they are free."""

@@ -35,13 +35,13 @@ plain text: harmony's structured system/developer contents
 (``SystemContent``: model identity, reasoning effort, knowledge cutoff)
 are not generated here - pass the text they render to if you want it counted;
 function tools (``tools=``) are rendered into the developer message as
-openai-harmony does (:mod:`bytepair.chat_tools`).
+openai-harmony does (:mod:`bytepair.chat.tools`).
 The harmony special tokens and ids (``o200k_harmony``) are those of
 openai-harmony and of gpt-oss's ``tokenizer.json`` (which disagree on id
 200018: ``<|endofprompt|>`` in tokenizer.json, tiktoken and gpt-tokenizer,
 ``<|reserved_200018|>`` in openai-harmony; bytepair follows the former).
 
->>> from bytepair.openai_chat import encode_chatml, encode_harmony
+>>> from bytepair.chat.openai import encode_chatml, encode_harmony
 >>> encode_chatml([{"role": "user", "content": "Hi"}])   # gpt-4 layout, cl100k_base
 [100264, 882, 100266, 13347, 100265, 100264, 78191, 100266]
 >>> encode_harmony([{"role": "user", "content": "Hi"}])  # <|start|>user<|message|>Hi<|end|><|start|>assistant
@@ -53,9 +53,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .chat import ChatBreakdown, build_breakdown, token_char_spans
-from .chat_tools import tools_section
-from .errors import ArgumentError, MessageError
+from ..errors import ArgumentError, MessageError
+from . import ChatBreakdown, build_breakdown, token_char_spans
+from .tools import tools_section
 
 #: ChatML special tokens per encoding (gpt-tokenizer 4.0.0, src/encodingParams/).
 CHATML_SPECIAL_TOKENS: dict[str, dict[str, int]] = {
@@ -95,7 +95,7 @@ def harmony_encoding():
     """``o200k_base`` with the ``o200k_harmony`` special tokens registered (a
     :class:`bytepair.Tokenizer`, shared: use ``.copy()`` to change it)."""
     if not _harmony_cache:
-        from .registry import get_encoding
+        from ..registry import get_encoding
 
         enc = get_encoding("o200k_base").copy()
         specials = dict(HARMONY_SPECIAL_TOKENS)
@@ -194,7 +194,7 @@ class _Builder:
 
 
 def _chatml(messages, encoding: str, style: str, prime: str, tools=None) -> tuple[_Builder, list[str]]:
-    from .registry import get_encoding
+    from ..registry import get_encoding
 
     if encoding not in CHATML_SPECIAL_TOKENS:
         raise ArgumentError(
@@ -279,7 +279,7 @@ def encode_chatml(
         encoding: ``"cl100k_base"`` (gpt-3.5, gpt-4) or ``"o200k_base"`` (gpt-4o, o-series, gpt-4.1, gpt-5).
         style: ``"gpt-4"`` or ``"gpt-3.5"`` (:func:`chatml_style` of a model name).
         prime: the role the reply is primed with; ``""`` for none.
-        tools: tool definitions (:mod:`bytepair.chat_tools`), or ``None``.
+        tools: tool definitions (:mod:`bytepair.chat.tools`), or ``None``.
 
     Returns:
         Token ids (``<|im_start|>`` etc. with the ids of :data:`CHATML_SPECIAL_TOKENS`).
@@ -309,7 +309,7 @@ def chatml_breakdown(
 
     Tools: OpenAI does not publish how its API renders tool definitions for
     these models, so the count is an **estimate** (``estimate=True``). The
-    layout: harmony's ``# Tools`` section (:func:`bytepair.chat_tools.tools_section`,
+    layout: harmony's ``# Tools`` section (:func:`bytepair.chat.tools.tools_section`,
     OpenAI's published rendering for gpt-oss: TypeScript types in
     ``namespace functions``) appended to the first system message after
     ``"\n\n"``, or as a system message of its own before the first message;
@@ -402,8 +402,8 @@ def encode_harmony(
             (``functions.get_weather``), ``content_type`` (``"<|constrain|>json"``).
         prime: the role the completion is primed with (``<|start|>assistant``); ``""`` for none.
         drop_analysis: harmony's ``auto_drop_analysis``.
-        tools: function tools (:mod:`bytepair.chat_tools`): their ``# Tools``
-            section (:func:`bytepair.chat_tools.tools_section`) goes into the
+        tools: function tools (:mod:`bytepair.chat.tools`): their ``# Tools``
+            section (:func:`bytepair.chat.tools.tools_section`) goes into the
             developer message, as openai-harmony's
             ``DeveloperContent.with_function_tools``: after the first developer
             message's text and ``"\n\n"`` (that text standing for the rendered

@@ -21,7 +21,7 @@ How they enter the prompt depends on the format:
   a ``namespace functions { ... }`` of TypeScript-like type definitions;
 * OpenAI ChatML models: OpenAI does not publish it. bytepair puts the same
   section into the system message (an *estimate*, see
-  :func:`bytepair.openai_chat.chatml_breakdown`).
+  :func:`bytepair.chat.openai.chatml_breakdown`).
 
 :func:`parse_tools_json` reads the JSON a user types and reports a syntax
 error at its line and column (:class:`bytepair.errors.ToolsError`).
@@ -33,8 +33,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .errors import ToolsError
-from .formats.jsonguard import MAX_NESTING, nesting_depth
+from ..errors import ToolsError
+from ..formats.jsonguard import MAX_NESTING, nesting_depth
 
 __all__ = ["function_of", "json_schema_to_typescript", "parse_tools_json", "tools_section", "validate_tools"]
 
