@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--text", default=None, help="a UTF-8 text file (default: the UDHR mix)")
     args = ap.parse_args(argv)
     import bytepair
-    from bytepair import chunked
+    from bytepair.app import chunked
     from bytepair.hf import tokenizer as hf_tokenizer
     from tests import hf_models
 

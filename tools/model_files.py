@@ -1,8 +1,8 @@
 """The open-model tokenizer files of the playground (``web/dist/models/``).
 
-The table is :data:`bytepair.models.OPEN_MODELS` (one row per model: name,
+The table is :data:`bytepair.app.models.OPEN_MODELS` (one row per model: name,
 files, source package). For each row the build writes
-``models/<bytepair.models.site_file(model)>`` (Tekken files gzip-compressed, served as
+``models/<bytepair.app.models.site_file(model)>`` (Tekken files gzip-compressed, served as
 ``application/gzip``, no Content-Encoding, the worker decompresses them with
 ``DecompressionStream("gzip")``; ``.bpv`` files deflate their big sections block by block
 and are read as they are, the blocks a text needs inflated in Python):
@@ -15,9 +15,9 @@ and are read as they are, the blocks a text needs inflated in Python):
   than the JSON; ``tests/core/test_model_files.py`` checks it encodes as the
   original file does);
 * ``tekken`` models: the Tekken JSON from the PyPI wheel of
-  ``mistral-common`` (:data:`bytepair.models.MISTRAL_COMMON`), downloaded once
+  ``mistral-common`` (:data:`bytepair.app.models.MISTRAL_COMMON`), downloaded once
   into ``.cache/wheels`` with ``pip download --no-deps`` and sha256-checked,
-  trimmed by :func:`bytepair.models.tekken_site_form` (same format, 6 MB instead of 15).
+  trimmed by :func:`bytepair.app.models.tekken_site_form` (same format, 6 MB instead of 15).
 
 Derived files are cached in ``.cache/models`` under a fingerprint of their
 inputs (package version, input sizes, the bytepair modules that write them),
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 if str(PY_SRC) not in sys.path:
     sys.path.insert(0, str(PY_SRC))
 
-from bytepair import models as _models  # noqa: E402  (this repository's bytepair, not an installed one)
+from bytepair.app import models as _models  # noqa: E402  (this repository's bytepair, not an installed one)
 
 
 def _npm_dir(source: str) -> pathlib.Path:
@@ -60,7 +60,7 @@ def mistral_wheel() -> pathlib.Path:
     """The pinned ``mistral-common`` wheel in ``.cache/wheels`` (downloaded once, sha256-checked).
 
     Raises:
-        BuildError: the download fails or its sha256 differs from :data:`bytepair.models.MISTRAL_COMMON`.
+        BuildError: the download fails or its sha256 differs from :data:`bytepair.app.models.MISTRAL_COMMON`.
     """
     version, fname, sha = _models.MISTRAL_COMMON
     cache = CACHE / "wheels"
@@ -83,7 +83,7 @@ def _fingerprint(model: _models.OpenModel, inputs: list[tuple[str, bytes | int]]
         "hf/components.py",
         "hf/lazy.py",
         "hf/added.py",
-        "models.py",
+        "app/models.py",
         "formats/vocab_file.py",
     ):
         h.update((PY_SRC / "bytepair" / mod).read_bytes())

@@ -35,7 +35,7 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
     vocab/<name>.bpv.gz                 the same ranks in the compact format of
                                         ``bytepair.formats.vocab_file`` (generated from the rank
                                         files); the worker fetches these lazily
-    models/<name>.bpv,                  the open-model tokenizers of bytepair.models.OPEN_MODELS
+    models/<name>.bpv,                  the open-model tokenizers of bytepair.app.models.OPEN_MODELS
     models/<name>.tekken.json.gz        (tools/model_files.py; .bpv: bytepair.formats.vocab_file's
                                         format, kind "hf"), fetched on first use and kept
                                         in the browser's Cache API by the worker

@@ -100,7 +100,7 @@ def load_tokenizer(spec: str, *, pattern: str | None = None):
             return bytepair.from_json(data)
         obj = json.loads(data)
         if isinstance(obj, dict) and ("model" in obj or ("vocab" in obj and "config" in obj)):
-            from .models import load_tokenizer_file
+            from .app.models import load_tokenizer_file
 
             return load_tokenizer_file(obj, name=name)  # tokenizer.json or Mistral Tekken
         _fail(f"{spec}: not a tokenizer file bytepair reads (bytepair JSON, .tiktoken, tokenizer.json, Tekken)")
@@ -596,7 +596,7 @@ def count(files, texts, encoding, tokenizer_file, pattern, fmt, errors):
 def chunk(file, encoding, tokenizer_file, pattern, max_tokens, overlap, boundary, output, errors):
     """Cut FILE (or stdin) into chunks of at most --max-tokens tokens (bytepair.chunk), written as
     JSON lines {"index", "text", "tokens", "start", "end"} (start/end: character offsets)."""
-    from .limits import chunk as chunk_text
+    from .app.limits import chunk as chunk_text
 
     tok = _pick_tokenizer(encoding, tokenizer_file, pattern)
     text = _read_all([file], errors)
@@ -646,7 +646,7 @@ def _read_json_file(path: str, what: str) -> str:
 def chat(messages_file, format_id, tokenizer_file, tools_file, no_generation_prompt, as_json):
     """Count a conversation (a JSON array of {"role", "content"}) as a chat format renders it,
     per message, with tool definitions on a line of their own."""
-    from . import chat_formats
+    from .app import chat_formats
     from .chat import tools as chat_tools
 
     try:

@@ -386,7 +386,7 @@ class Tokenizer:
 
         With a split pattern the pieces come from one lazy ``finditer`` over the whole text (the
         same pieces as :meth:`encode_ordinary`, whatever the pattern's look-arounds); without one
-        the text is counted in one go (no yield). See :func:`bytepair.chunked.count_steps`.
+        the text is counted in one go (no yield). See :func:`bytepair.app.chunked.count_steps`.
 
         Raises:
             TypeError: ``text`` is not a ``str``. ValueError: ``batch`` < 1; a disallowed special
@@ -494,7 +494,7 @@ class Tokenizer:
         disallowed_special: Literal["all"] | Collection[str] = "all",
     ) -> int | Literal[False]:
         """The token count of ``text`` (as :meth:`encode`) if at most ``limit``, else ``False``,
-        stopping as soon as the count passes ``limit`` (:func:`bytepair.limits.is_within_limit`).
+        stopping as soon as the count passes ``limit`` (:func:`bytepair.app.limits.is_within_limit`).
 
         Raises:
             ArgumentError: ``limit`` is negative or not an int (``field="limit"``).

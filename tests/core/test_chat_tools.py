@@ -18,7 +18,8 @@ import pathlib
 
 import pytest
 
-from bytepair import chat, chat_formats
+from bytepair import chat
+from bytepair.app import chat_formats
 from bytepair.chat import openai as openai_chat
 from bytepair.chat import tools as chat_tools
 from bytepair.errors import ToolsError

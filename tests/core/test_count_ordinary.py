@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 import bytepair
-from bytepair import models, registry
+from bytepair import registry
+from bytepair.app import models
 from tests import corpora
 from tests.reference import tiktoken_encoding
 

@@ -1,4 +1,4 @@
-"""Token stories for open models (issue 13): ``bytepair.explain`` on the shipped
+"""Token stories for open models (issue 13): ``bytepair.teach.explain`` on the shipped
 ``tokenizer.json`` files and Mistral's Tekken.
 
 Every story's id must replay to ``encode(text, add_special_tokens=False)`` and
@@ -17,7 +17,7 @@ import pytest
 
 import bytepair
 from bytepair.errors import ArgumentError
-from bytepair.explain import describe, explain_tokens, token_story
+from bytepair.teach.explain import describe, explain_tokens, token_story
 from tests import corpora, hf_models
 
 EXTRA = "Emoji 👩‍👩‍👧 🇫🇷 😀, digits 1234567 3.14159 and 2026-12-01.\n\n  tabs\tend "

@@ -10,7 +10,8 @@ import pathlib
 import pytest
 
 import bytepair
-from bytepair import corpus, models
+from bytepair import corpus
+from bytepair.app import models
 from bytepair.errors import TokenizerFileError
 from bytepair.formats import jsonguard
 from bytepair.hf import tekken

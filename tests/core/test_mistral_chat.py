@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from bytepair import chat_formats, from_tekken
+from bytepair import from_tekken
+from bytepair.app import chat_formats
 from bytepair.chat import mistral as mistral_chat
 from bytepair.errors import MessageError
 from tests import hf_models

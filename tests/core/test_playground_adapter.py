@@ -208,7 +208,7 @@ def test_prepare_compiles_the_encodings_pattern_and_ignores_other_names(pg):
 
 
 def test_chat_breakdown_is_bytepairs_with_utf16_spans(pg):
-    from bytepair import chat_formats
+    from bytepair.app import chat_formats
 
     msgs = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi 👋🏽 there"}]
     got = json.loads(pg.chat_breakdown("chatml-o200k", json.dumps(msgs), True))

@@ -84,9 +84,9 @@ def test_site_file_ids_equal_reference(model):
 
 @pytest.mark.parametrize("model", sorted(DATA["models"]) + [f"tekken_{v}" for v in sorted(DATA["tekken"])])
 def test_stepped_counts_and_first_spans_equal_reference(model):
-    """bytepair.chunked.CountJob in steps of 3 pieces (bytepair.hf.chunked for open models), and
+    """bytepair.app.chunked.CountJob in steps of 3 pieces (bytepair.hf.chunked for open models), and
     first_spans where it applies, against the reference's ids of each text."""
-    from bytepair import chunked
+    from bytepair.app import chunked
 
     tok = _tok(model)
     for key, ids in _expected(model)["ids"].items():

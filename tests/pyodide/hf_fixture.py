@@ -45,7 +45,7 @@ def _fffd(text: str) -> str:
 
 def _site_file(key: str) -> pathlib.Path | None:
     """The site's ``models/<name>.bpv`` of model ``key`` (built and cached by tools/model_files.py)."""
-    from bytepair import models
+    from bytepair.app import models
     from tools.model_files import build_model_file
 
     for m in models.OPEN_MODELS:

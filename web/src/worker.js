@@ -466,7 +466,7 @@ function nextTask() {
 const api = {
   init(onProgress, interruptBuffer, onReceived) {
     this.client.onReceived = onReceived ?? null; // clientApi: the page's watchdogs start when a call is taken in
-    // the facts the page builds its lists and limits from (py/bytepair/facts.py) travel with the ready reply
+    // the facts the page builds its lists and limits from (py/bytepair/app/facts.py) travel with the ready reply
     if (!ready) {
       ready = boot(onProgress, interruptBuffer)
         .then((info) => ({ ...info, facts: JSON.parse(py("facts")) }))
@@ -512,7 +512,7 @@ const api = {
   },
 
   /**
-   * count, in steps of SLICE_MS (playground CountSession over bytepair.chunked.CountJob, exact):
+   * count, in steps of SLICE_MS (playground CountSession over bytepair.app.chunked.CountJob, exact):
    * between steps the worker yields, so other calls (another view's, another page's) run. key: a
    * newer stepped count of this client with the same key ends this one, which rejects with an
    * error named "Superseded". onProgress(position, length) (characters) after each step.

@@ -288,7 +288,7 @@ def hf_first_spans(
     that many.
 
     Returns:
-        ``(spans, covered)`` as :func:`bytepair.chunked.first_spans`, or ``None`` (the caller
+        ``(spans, covered)`` as :func:`bytepair.app.chunked.first_spans`, or ``None`` (the caller
         encodes the whole text).
     """
     norm = tok.normalizer

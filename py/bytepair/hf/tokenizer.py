@@ -217,7 +217,7 @@ class HFTokenizer:
 
     Implements :class:`bytepair.protocol.TokenizerLike`. Its pipeline stages, public inside the
     package (used by :meth:`encode` itself, :mod:`bytepair.hf.chunked` and
-    :mod:`bytepair.explain`): :meth:`check_text`, :meth:`split_added` (added tokens, raw then
+    :mod:`bytepair.teach.explain`): :meth:`check_text`, :meth:`split_added` (added tokens, raw then
     normalized), :attr:`normalizer`, :attr:`pre_tokenizer`, :meth:`model_ids` (the model),
     :meth:`post_process` / :attr:`template`, and :meth:`run_stages` (all but the last, in order).
     """
@@ -453,7 +453,7 @@ class HFTokenizer:
 
     # ------------------------------------------------------ pipeline stages
     # Public inside the package: encode runs these, and so do bytepair.hf.chunked (stepped counts,
-    # first spans) and bytepair.explain (token stories).
+    # first spans) and bytepair.teach.explain (token stories).
     @property
     def normalizer(self) -> Callable[[str, Any], tuple[str, Any]] | None:
         """The normalize stage, ``normalizer(segment, align) -> (segment, align)`` (``align``: one
@@ -537,7 +537,7 @@ class HFTokenizer:
         """Capability: the pre-tokenizer holds a split regex (:attr:`pattern`)."""
         return self.pattern is not None
 
-    # The BPE model's parts, for replaying its merges (bytepair.explain's stories)
+    # The BPE model's parts, for replaying its merges (bytepair.teach.explain's stories)
     @property
     def model_vocab(self) -> dict[str, int]:
         """The BPE model's vocabulary (token string -> id). A compact model's fills bucket by bucket
@@ -1034,7 +1034,7 @@ class HFTokenizer:
 
     def is_within_limit(self, text: str, limit: int, *, add_special_tokens: bool = True) -> int | Literal[False]:
         """The token count of ``text`` (as :meth:`encode`) if at most ``limit``, else ``False``,
-        stopping as soon as the count passes ``limit`` (:func:`bytepair.limits.is_within_limit`).
+        stopping as soon as the count passes ``limit`` (:func:`bytepair.app.limits.is_within_limit`).
 
         Raises:
             ArgumentError: ``limit`` is negative or not an int (``field="limit"``).

@@ -165,7 +165,7 @@ export function mountTrain(root, store, api) {
   const savedEmpty = $(root, '[data-testid="saved-empty"]');
   const importInput = $(root, '[data-testid="import-file"]');
 
-  // the pre-tokenizers and the vocab-size bounds come from Python (api.facts, py/bytepair/facts.py)
+  // the pre-tokenizers and the vocab-size bounds come from Python (api.facts, py/bytepair/app/facts.py)
   function fillFacts() {
     const facts = api.facts;
     if (!facts || patternSelect.options.length) return;

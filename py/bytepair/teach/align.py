@@ -36,8 +36,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from .errors import ArgumentError
-from .surrogates import utf8
+from ..errors import ArgumentError
+from ..surrogates import utf8
 
 __all__ = ["Comparison", "RowSummary", "compare_segmentations", "cuts"]
 

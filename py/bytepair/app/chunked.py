@@ -12,7 +12,7 @@ stepped by :func:`bytepair.hf.chunked.hf_count_steps` (their pipeline's stages, 
 pieces a batch at a time); Tekken files (:class:`bytepair.hf.tekken.TekkenTokenizer`) count their
 base :class:`Tokenizer` in steps, plus BOS.
 
-Counted in one step, as :func:`bytepair.models.count_tokens` counts (exact, not divided): a
+Counted in one step, as :func:`bytepair.app.models.count_tokens` counts (exact, not divided): a
 Tokenizer without a split pattern (``pattern="none"``: the whole text is one piece, and BPE
 merges across any cut).
 """
@@ -23,10 +23,11 @@ import time
 from collections.abc import Collection, Generator
 from typing import Any, Literal
 
-from . import models, offsets
-from .hf import chunked as hf_chunked
-from .split.pretokenize import compile_pattern
-from .tokenizer import TokenSpan
+from .. import offsets
+from ..hf import chunked as hf_chunked
+from ..split.pretokenize import compile_pattern
+from ..tokenizer import TokenSpan
+from . import models
 
 #: Pieces encoded between two looks at the clock.
 _BATCH = 2048
@@ -35,7 +36,7 @@ _BATCH = 2048
 class CountJob:
     """The number of tokens of ``text`` under ``tok``, counted in steps.
 
-    Counts as :func:`bytepair.models.count_tokens` (``add_special_tokens`` for open models).
+    Counts as :func:`bytepair.app.models.count_tokens` (``add_special_tokens`` for open models).
 
     Attributes:
         count: tokens counted so far (the total once :attr:`done`).
@@ -153,7 +154,7 @@ def first_spans(
 ) -> tuple[list, int] | None:
     """The first ``limit`` tokens of ``text`` with their spans, without encoding the rest.
 
-    The spans equal ``bytepair.models.view_spans(tok, text, units=units)[:limit]`` (special-token strings
+    The spans equal ``bytepair.app.models.view_spans(tok, text, units=units)[:limit]`` (special-token strings
     as plain text), exactly: the pieces come from one lazy ``finditer`` over the whole text, so
     they are the whole text's pieces, and the walk stops once ``limit`` tokens are out. Its cost
     follows ``limit``, not the text's length (a 5 MB text's first 5,000 tokens: milliseconds).

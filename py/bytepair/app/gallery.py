@@ -34,8 +34,8 @@ import string
 from collections.abc import Callable
 from typing import Any
 
-from .decoding import token_to_display
-from .errors import ArgumentError, BytepairError, UnknownNameError
+from ..decoding import token_to_display
+from ..errors import ArgumentError, BytepairError, UnknownNameError
 
 __all__ = [
     "EMOJI_FAMILY",
@@ -348,7 +348,7 @@ def example(example_id: str) -> Example:
 
 
 def _default_getter() -> Getter:
-    from .registry import get_encoding
+    from ..registry import get_encoding
 
     return get_encoding
 

@@ -1,6 +1,6 @@
 """Chat templates the current models use that the shipped tokenizer files lack (data only).
 
-Read by :func:`bytepair.chat_formats.published_template`. A Python module, not a
+Read by :func:`bytepair.app.chat_formats.published_template`. A Python module, not a
 data file, because the playground's Pyodide memory snapshot carries imported
 modules but no package files (``tools/snapshot.py``).
 

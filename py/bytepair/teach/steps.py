@@ -30,11 +30,11 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import chain
 
+from ..decoding import token_to_display
+from ..errors import ArgumentError
+from ..split.pretokenize import compile_pattern, resolve_pattern
+from ..surrogates import utf8
 from . import textbook
-from .decoding import token_to_display
-from .errors import ArgumentError
-from .split.pretokenize import compile_pattern, resolve_pattern
-from .surrogates import utf8
 
 __all__ = [
     "APPLY_MAX_BYTES",
@@ -329,7 +329,7 @@ def byte_steps(
 #: Longest text :func:`apply` encodes step by step, in bytes of UTF-8.
 APPLY_MAX_BYTES = 2000
 
-#: One merge rule that fired in :func:`apply` (the same type as :func:`bytepair.textbook.apply`'s):
+#: One merge rule that fired in :func:`apply` (the same type as :func:`bytepair.teach.textbook.apply`'s):
 #: ``index`` (0-based merge index), ``pair``/``merged`` (displayed tokens), ``symbols``
 #: (every piece's tokens after the rule, concatenated), ``positions`` (of the new tokens in ``symbols``).
 ApplyStep = textbook.ApplyStep
@@ -359,7 +359,7 @@ def apply_start(text: str, *, pattern: str | None = "gpt2") -> list[str]:
 def apply(text: str, merges: Sequence[tuple[int, int]], *, pattern: str | None = "gpt2") -> list[ApplyStep]:
     """Encode a (new) text step by step with learned byte-level merges.
 
-    The byte-level twin of :func:`bytepair.textbook.apply`: the text is split by
+    The byte-level twin of :func:`bytepair.teach.textbook.apply`: the text is split by
     the pre-tokenizer into pieces, each piece starts as its UTF-8 bytes (ids
     0..255; a lone surrogate becomes U+FFFD), and each merge, in learned order,
     replaces its pair in every piece left to right without overlap. Merge ``k``
@@ -424,7 +424,7 @@ def apply(text: str, merges: Sequence[tuple[int, int]], *, pattern: str | None =
 
 # ----------------------------------------------------------------------------- one step type for both modes
 
-#: The step-through's modes: Sennrich et al.'s word-level BPE (:mod:`bytepair.textbook`) and byte-level BPE.
+#: The step-through's modes: Sennrich et al.'s word-level BPE (:mod:`bytepair.teach.textbook`) and byte-level BPE.
 MODES: tuple[str, ...] = ("textbook", "bytes")
 #: Rows of the byte-level pair-count table a :class:`StepSession` keeps per step (the textbook table is complete).
 PAIRS_SHOWN = 200
@@ -658,7 +658,7 @@ class StepSession:
         return apply_start(text, pattern=self.pattern)
 
     def apply(self, text: str) -> list[ApplyStep]:
-        """Encode a new word (textbook, :func:`bytepair.textbook.apply`) or a short
+        """Encode a new word (textbook, :func:`bytepair.teach.textbook.apply`) or a short
         text (bytes, :func:`apply`) with the session's merges; one step per rule that fired.
 
         Raises:
@@ -691,7 +691,7 @@ def learn_steps(
     """Learn up to ``n_merges`` merges step by step, in either mode.
 
     Args:
-        mode: ``"textbook"`` (:func:`bytepair.textbook.learn`) or ``"bytes"`` (:func:`byte_steps`).
+        mode: ``"textbook"`` (:func:`bytepair.teach.textbook.learn`) or ``"bytes"`` (:func:`byte_steps`).
         text: textbook: ``word count`` lines (``input="counts"``) or plain text
             whose words are counted (``input="text"``); bytes: the text
             (at most :data:`MAX_TEXT_BYTES` bytes of UTF-8).
@@ -711,7 +711,7 @@ def learn_steps(
             (:func:`bytepair.split.pretokenize.check_pattern`).
         TypeError: wrong argument types.
     """
-    from .split.pretokenize import check_pattern
+    from ..split.pretokenize import check_pattern
 
     if mode not in MODES:
         raise ArgumentError(f"Unknown step-through mode {mode!r}: use 'textbook' or 'bytes'.", field="mode")

@@ -5,7 +5,7 @@ Hinglish and Persian. Each :class:`Lesson` is one of their worked examples: the
 course (``course``: its language, the locale the link opens in), the view and
 that view's link parameters (``params``, the keys of web/README.md's "Links"
 table; a text goes in ``text`` and the page packs it into ``t``), and the facts
-its note is worded from. As in :mod:`bytepair.gallery`, no number is typed into a
+its note is worded from. As in :mod:`bytepair.app.gallery`, no number is typed into a
 note: :func:`lesson_facts` computes every one by encoding or training, and the
 figures the course itself prints are kept apart as quoted data
 (``Lesson.quoted``), so the page can show them next to ours honestly. The
@@ -27,7 +27,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from .errors import UnknownNameError
+from ..errors import UnknownNameError
 
 __all__ = [
     "LESSONS",
@@ -99,7 +99,7 @@ def _counts(get: Getter, key: str, text: str) -> dict[str, int]:
 
 
 def _premium(get: Getter) -> dict[str, Any]:
-    from .trainer import train
+    from ..trainer import train
 
     out: dict[str, Any] = {"text_en": BANGLA_EN, "text_bn": BANGLA_BN}
     out.update(_counts(get, "en", BANGLA_EN))
@@ -112,7 +112,7 @@ def _premium(get: Getter) -> dict[str, Any]:
 
 
 def _shown(get: Getter, name: str, text: str) -> str:
-    from .decoding import token_to_display
+    from ..decoding import token_to_display
 
     enc = get(name)
     return "".join(f"[{token_to_display(enc.decode_single_token_bytes(i))}]" for i in enc.encode_ordinary(text))
@@ -131,7 +131,7 @@ def _merge_text(pair: tuple[str, str]) -> str:
 
 
 def _textbook(get: Getter) -> dict[str, Any]:
-    from .textbook import learn, parse_word_counts
+    from ..teach.textbook import learn, parse_word_counts
 
     steps = learn(parse_word_counts(TEXTBOOK_COUNTS), TEXTBOOK_MERGES, tie_break="lexicographic")
     merges = [s.pair for s in steps]
@@ -156,8 +156,8 @@ def _textbook(get: Getter) -> dict[str, Any]:
 def _pipeline(get: Getter) -> dict[str, Any]:
     import unicodedata
 
-    from .split.patterns import O200K_PATTERN
-    from .split.pretokenize import compile_pattern
+    from ..split.patterns import O200K_PATTERN
+    from ..split.pretokenize import compile_pattern
 
     enc = get("o200k_base")
     return {
@@ -256,7 +256,7 @@ def lesson_encodings() -> list[str]:
 
 
 def _default_getter() -> Getter:
-    from .registry import get_encoding
+    from ..registry import get_encoding
 
     return get_encoding
 

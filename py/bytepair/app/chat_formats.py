@@ -17,7 +17,7 @@ messages:
 :data:`OPENAI_CHAT_FORMATS` lists the OpenAI ones, :data:`LIBRARY_CHAT_FORMATS`
 Mistral NeMo's (``"mistral"``, as mistral-common); :func:`chat_formats` adds
 one ``chat_template`` entry for each open model that has a template, and
-reaches the page through :func:`bytepair.facts.facts` (``"chat"``).
+reaches the page through :func:`bytepair.app.facts.facts` (``"chat"``).
 :func:`breakdown` counts a conversation in a format by its id.
 """
 
@@ -27,10 +27,10 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from . import chat
-from .chat import openai as openai_chat
-from .chat import tools as chat_tools
-from .errors import ArgumentError, MessageError, UnknownNameError
+from .. import chat
+from ..chat import openai as openai_chat
+from ..chat import tools as chat_tools
+from ..errors import ArgumentError, MessageError, UnknownNameError
 
 __all__ = [
     "CHAT_ROLES",
@@ -51,7 +51,7 @@ __all__ = [
 #: The roles the Chat view offers for a message, in its order.
 CHAT_ROLES: tuple[str, ...] = ("system", "user", "assistant", "tool")
 
-#: The shipped open models (:data:`bytepair.models.OPEN_MODELS` names) whose
+#: The shipped open models (:data:`bytepair.app.models.OPEN_MODELS` names) whose
 #: ``tokenizer_config.json`` has a ``chat_template``; gpt-oss's file has none
 #: (its format is harmony, listed with OpenAI's), Mistral's Tekken file none
 #: either. ``tests/core/test_chat_formats.py`` checks this against the files.
@@ -66,7 +66,7 @@ TEMPLATE_PREFIX = "template:"
 #: carry: ``name -> {"tokenizer", "label", "label_kind", "label_models", "maker",
 #: "note", "note_model", "note_source"}`` (the label and note as data:
 #: :data:`LABEL_FORMS`, :data:`NOTE_FORM`); the template text and its
-#: source are in ``bytepair/_chat_templates.py`` (:func:`published_template`).
+#: source are in ``bytepair/app/_chat_templates.py`` (:func:`published_template`).
 #: Llama 3.1, 3.2 and 3.3 put a dated system preamble ("Cutting Knowledge Date:
 #: December 2023", "Today Date: <today>") before every conversation; the
 #: shipped Llama 3 tokenizer file has Llama 3.0's template, which has none.
@@ -112,7 +112,7 @@ NOTE_FORM = "{maker}'s {model} chat template ({source}), as transformers renders
 def published_template(name: str) -> str:
     """The text of the chat template ``name`` of :data:`PUBLISHED_TEMPLATES`.
 
-    Source: ``bytepair/_chat_templates.py`` (each entry names the file it
+    Source: ``bytepair/app/_chat_templates.py`` (each entry names the file it
     was taken from and that file's sha256).
 
     Raises:
@@ -262,7 +262,7 @@ def _published_format(tname: str, group: str = "Open models") -> dict[str, str]:
 
 
 def open_model_rows() -> list[dict[str, Any]]:
-    """:data:`bytepair.models.OPEN_MODELS` as :func:`chat_formats` takes them:
+    """:data:`bytepair.app.models.OPEN_MODELS` as :func:`chat_formats` takes them:
     ``[{"name", "label", "maker", "chat_template": bool}]`` (in their order)."""
     from . import models
 
@@ -398,7 +398,7 @@ def breakdown(
     elif f["format"] == "mistral":
         if get_tokenizer is None:
             raise ArgumentError("Mistral's format needs the tokenizer: pass get_tokenizer", field="get_tokenizer")
-        from .chat import mistral as mistral_chat
+        from ..chat import mistral as mistral_chat
 
         return mistral_chat.nemo_breakdown(msgs, tokenizer=get_tokenizer(f["tokenizer"]), tools=tools, units=units)
     else:

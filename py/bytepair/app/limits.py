@@ -1,6 +1,6 @@
 """Token limits: does a text fit, cutting a text into chunks that fit, and models' context windows.
 
-* :func:`is_within_limit` counts a text in order (:func:`bytepair.chunked.count_steps`: the
+* :func:`is_within_limit` counts a text in order (:func:`bytepair.app.chunked.count_steps`: the
   pre-tokenizer's pieces a batch at a time; open models through their own pipeline) and stops as
   soon as the count passes the limit. Semantics of gpt-tokenizer's ``isWithinTokenLimit(text,
   limit)`` (github.com/niieani/gpt-tokenizer, README "isWithinTokenLimit"): the count when the
@@ -9,7 +9,7 @@
   each, every chunk counted again on its own (semchunk's rule: re-encoded counts, not slices of
   the whole text's ids as LangChain's ``TokenTextSplitter``, whose chunks can re-encode longer).
 * :data:`CONTEXT_WINDOWS`: models' context windows (tokens), dated, with their sources; the page
-  gets them through :func:`bytepair.facts.facts`.
+  gets them through :func:`bytepair.app.facts.facts`.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ import re
 from collections.abc import Collection
 from typing import Any, Literal
 
+from ..errors import ArgumentError
+from ..protocol import LIMIT_BATCH, check_count, count_within
 from . import chunked, models
-from .errors import ArgumentError
-from .protocol import LIMIT_BATCH, check_count, count_within
 
 __all__ = [
     "BOUNDARIES",
@@ -99,7 +99,7 @@ _PREFERRED_TRIES = 4
 @dataclasses.dataclass(frozen=True, slots=True)
 class Chunk:
     """One chunk of a text: ``text == whole[start:end]`` (``start``/``end`` in characters);
-    ``tokens``: its count encoded on its own (:func:`bytepair.models.count_tokens`)."""
+    ``tokens``: its count encoded on its own (:func:`bytepair.app.models.count_tokens`)."""
 
     index: int
     text: str
@@ -249,7 +249,7 @@ class ContextWindow:
     """A model's context window: ``tokens`` (input and output together), as ``source`` states
     it (``stated``: the source's own wording; "128K" of open models is their config's 131,072),
     ``date``: when the source published it (ISO date); ``tokenizer``: the bytepair name that
-    counts its tokens (an encoding of :mod:`bytepair.registry` or an open model of :mod:`bytepair.models`)."""
+    counts its tokens (an encoding of :mod:`bytepair.registry` or an open model of :mod:`bytepair.app.models`)."""
 
     model: str
     label: str
@@ -285,7 +285,7 @@ CONTEXT_WINDOWS: tuple[ContextWindow, ...] = (
 )  # fmt: skip
 
 
-#: The Chat view's formats (``bytepair.chat_formats.chat_formats`` ids) -> the model of
+#: The Chat view's formats (``bytepair.app.chat_formats.chat_formats`` ids) -> the model of
 #: :data:`CONTEXT_WINDOWS` whose window their count is shown against: the OpenAI formats, and
 #: open-model formats whose model is not their tokenizer's default (the format, not the tokenizer,
 #: picks the model: the Llama 3 tokenizer file's own template is Llama 3.0's, 8,192 tokens). Other
@@ -301,7 +301,7 @@ CHAT_FORMAT_MODELS: dict[str, str] = {
 
 def chat_context_models(formats: list[dict[str, Any]]) -> dict[str, str]:
     """``{chat format id: model of CONTEXT_WINDOWS}`` for the Chat view's ``formats``
-    (``bytepair.chat_formats.chat_formats`` rows: ``id``, ``tokenizer``); formats without one are left out."""
+    (``bytepair.app.chat_formats.chat_formats`` rows: ``id``, ``tokenizer``); formats without one are left out."""
     out = {}
     for f in formats:
         model = CHAT_FORMAT_MODELS.get(f["id"])
