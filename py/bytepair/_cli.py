@@ -826,8 +826,8 @@ def report(tokenizer_spec, corpus_spec, baseline, pattern, with_vocab, as_json):
     """A report card for TOKENIZER (encoding name or file): per-language premium, byte premium,
     fertility, continued words, Rényi efficiency, bytes per token; and the vocabulary's anatomy."""
     from .report import corpus_report
-    from .report_corpora import load_corpus
-    from .report_vocab import vocab_report
+    from .report.corpora import load_corpus
+    from .report.vocab import vocab_report
 
     tok = load_tokenizer(tokenizer_spec, pattern=pattern)
     try:

@@ -219,8 +219,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("formats", {"formats"}),
     (
         "core",
-        {"tokenizer", "trainer", "corpus", "cluster_count", "registry", "notebook", "report", "report_card"}
-        | {"report_corpora", "report_published", "report_vocab", "_petrov2023"},
+        {"tokenizer", "trainer", "corpus", "cluster_count", "registry", "notebook", "report"},
     ),
     ("chat", {"chat"}),
     ("hf", {"hf"}),

@@ -303,7 +303,7 @@ def test_adapter_modules_stay_small(pg):
 
 
 def test_report_session_steps_to_the_report_card(pg):
-    """The Report view's session (bytepair.report_card.ReportJob): stepped to the end, counts as tiktoken's."""
+    """The Report view's session (bytepair.report.card.ReportJob): stepped to the end, counts as tiktoken's."""
     pytest.importorskip("tiktoken")
     from tests.reference import tiktoken_encoding
 

@@ -523,7 +523,7 @@ export function createApi({ onStatus, shared = false }) {
       );
     },
     /**
-     * A report card (bytepair.report_card.ReportJob().result()): texts [{key, text}] (parallel) x
+     * A report card (bytepair.report.card.ReportJob().result()): texts [{key, text}] (parallel) x
      * tokenizers (names), premiums against options.baseline (a key of texts), paper figures, vocabulary
      * anatomy. options: {baseline, corpus (its name, kept in the result), wordMetrics (fertility;
      * default true), onProgress(position, length)}. Counted in steps: other calls run in between.

@@ -555,7 +555,7 @@ const api = {
   },
 
   /**
-   * The Report view (playground ReportSession over bytepair.report_card.ReportJob): texts [{key, text}]
+   * The Report view (playground ReportSession over bytepair.report.card.ReportJob): texts [{key, text}]
    * x tokenizer names, in steps of SLICE_MS; between steps other calls run. onProgress(position, length)
    * (units: one language of one tokenizer, or one vocabulary) after each step. -> ReportJob.result().
    */

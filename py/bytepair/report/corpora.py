@@ -27,7 +27,7 @@ import dataclasses
 import json
 import pathlib
 
-from .errors import ArgumentError
+from ..errors import ArgumentError
 
 __all__ = ["ParallelCorpus", "load_corpus", "read_flores200", "read_parallel_dir", "read_udhr_samples", "UDHR_SAMPLES"]
 

@@ -34,9 +34,9 @@ import itertools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .decoding import token_to_display
-from .report import char_script
-from .split import _unicode_tables as _tables
+from ..decoding import token_to_display
+from ..split import _unicode_tables as _tables
+from . import char_script
 
 __all__ = ["CATEGORIES", "VocabReport", "ordinary_ids", "partial_utf8_ids", "single_token_numbers", "vocab_report"]
 

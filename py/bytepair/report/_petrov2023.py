@@ -4,7 +4,7 @@ Generated from AleksandarPetrov/tokenization-fairness (MIT) at commit
 365c3f85bdb302fdcf6d389f5f1651e4ef041741: the tokens of each FLORES-200 language's dev + devtest
 text (joined with spaces, encoded whole) under the four OpenAI encodings bytepair ships, keyed
 by FLORES-200 code (``compute/flores_language_map.csv``). Data only; read it through
-:mod:`bytepair.report_published`.
+:mod:`bytepair.report.published`.
 """
 
 from __future__ import annotations

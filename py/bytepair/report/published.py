@@ -5,7 +5,7 @@ Unfairness Between Languages" (NeurIPS 2023) published the tokens of every
 FLORES-200 language (dev + devtest, joined with spaces, encoded whole) under
 many tokenizers, four of which bytepair ships (gpt2, r50k_base, p50k_base,
 cl100k_base): ``assets/tokenization_lengths.csv`` of
-AleksandarPetrov/tokenization-fairness, copied into :mod:`bytepair._petrov2023`
+AleksandarPetrov/tokenization-fairness, copied into :mod:`bytepair.report._petrov2023`
 (``tests/core/test_report_flores.py`` checks bytepair's counts against the same CSV).
 
 :func:`petrov_premiums` turns those counts into premiums against a baseline, and

@@ -2,7 +2,7 @@
 
 For any tokenizer bytepair loads or trains (``bytepair.get_encoding``, open
 models, ``tokenizer.json`` / Tekken files, a trained :class:`bytepair.Tokenizer`)
-and a parallel corpus ``{language: text}`` (:mod:`bytepair.report_corpora`),
+and a parallel corpus ``{language: text}`` (:mod:`bytepair.report.corpora`),
 :func:`corpus_report` measures each language. Every figure is defined in
 :data:`METRICS`, with its unit and published source, and travels with the
 results (``CorpusReport.to_dict()["metrics"]``).
@@ -28,8 +28,8 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .errors import ArgumentError
-from .split import _unicode_tables as _tables
+from ..errors import ArgumentError
+from ..split import _unicode_tables as _tables
 
 __all__ = [
     "METRICS",
@@ -269,7 +269,7 @@ class CorpusReport:
     baseline: str
     alpha: float
     languages: tuple[LanguageReport, ...]
-    #: every token id the corpus encoded to (for :func:`bytepair.report_vocab.vocab_report`'s ``produced``)
+    #: every token id the corpus encoded to (for :func:`bytepair.report.vocab.vocab_report`'s ``produced``)
     produced: frozenset[int] = dataclasses.field(default=frozenset(), repr=False, compare=False)
 
     def language(self, lang: str) -> LanguageReport:

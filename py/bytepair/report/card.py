@@ -1,13 +1,13 @@
 """A report card of one or several tokenizers on a parallel corpus, measured in steps.
 
 :class:`ReportJob` runs :func:`bytepair.report.measure_language` for every
-(tokenizer, language) pair and :func:`bytepair.report_vocab.vocab_report` for
+(tokenizer, language) pair and :func:`bytepair.report.vocab.vocab_report` for
 every tokenizer, a few at a time (:meth:`ReportJob.step` works for about a
 given number of milliseconds), so a caller can show progress and answer other
 calls in between (the playground's Report view). :meth:`ReportJob.result` is
 one JSON-friendly dict: per tokenizer the languages' figures, Petrov et al.'s
 published premium beside ours where the paper has the tokenizer and the
-language (:mod:`bytepair.report_published`), and the vocabulary anatomy; with
+language (:mod:`bytepair.report.published`), and the vocabulary anatomy; with
 every metric's and category's definition and source.
 """
 
@@ -17,8 +17,10 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from . import report, report_published, report_vocab
-from .errors import ArgumentError
+from .. import report
+from ..errors import ArgumentError
+from . import published as report_published
+from . import vocab as report_vocab
 
 __all__ = ["ReportJob"]
 
@@ -28,7 +30,7 @@ def _paper_encoding(name: str, tok: Any) -> str | None:
     (a trained tokenizer someone called "gpt2" is not GPT-2)."""
     if name not in report_published.PETROV_ENCODINGS:
         return None
-    from . import get_encoding
+    from .. import get_encoding
 
     return name if tok is get_encoding(name) else None
 
@@ -42,7 +44,7 @@ class ReportJob:
         baseline: the language premiums are measured against (a key of ``texts``).
         corpus: what the corpus is, kept in the result (``"FLORES-200 devtest, first 10 sentences"``).
         alpha: Rényi order (:func:`bytepair.report.renyi_efficiency`).
-        vocab: also sort each vocabulary into categories (:func:`bytepair.report_vocab.vocab_report`,
+        vocab: also sort each vocabulary into categories (:func:`bytepair.report.vocab.vocab_report`,
             with the tokens the corpus produced for ``never_produced``).
         word_metrics: measure fertility and continued words (one more encode with spans per
             space-delimited language: about 3x the time of the counts alone).
@@ -131,7 +133,7 @@ class ReportJob:
         paper_premium], vocab}], metrics, paper_source}``; rows as :class:`bytepair.report.LanguageReport`
         (premium and byte_premium: ratios), ``paper_premium`` Petrov et al.'s premium of the same
         language against the same baseline on full FLORES-200 (``None`` where the paper has no
-        figure), ``vocab`` :meth:`bytepair.report_vocab.VocabReport.to_dict` (``None`` without vocab).
+        figure), ``vocab`` :meth:`bytepair.report.vocab.VocabReport.to_dict` (``None`` without vocab).
 
         Raises:
             ArgumentError: (``field="state"``) called before :attr:`done`; (``field="baseline"``)
