@@ -24,8 +24,6 @@ from typing import Protocol
 
 from ..errors import PatternError
 from .patterns import ALIASES, PATTERNS
-from .re_forms import re_form
-from .retranslate import to_stdlib_re
 
 try:
     import regex as _regex
@@ -120,10 +118,28 @@ _PROXY_CANDIDATES = (
 _proxy_state: dict = {}
 
 
+def _to_re(pattern: str, *, bmp_only: bool = False) -> str:
+    """``pattern`` (``regex`` syntax) for the stdlib ``re``: its faster equivalent form
+    (:func:`bytepair.split.re_forms.re_form`), translated (:func:`bytepair.split.retranslate.to_stdlib_re`).
+
+    The translator and its Unicode tables load here, on the first ``re`` compile, not with the
+    package: CPython with ``regex`` never needs them.
+
+    Raises:
+        PatternError: a construct the translation cannot express.
+    """
+    from .re_forms import re_form
+    from .retranslate import to_stdlib_re
+
+    return to_stdlib_re(re_form(pattern), bmp_only=bmp_only)
+
+
 def _proxy_of(ch: str) -> str | None:
     """The BMP stand-in of astral character ``ch`` (``None``: none has its classes)."""
     st = _proxy_state
     if not st:
+        from .retranslate import to_stdlib_re
+
         classes = [re.compile(to_stdlib_re(c)) for c in _PROXY_CLASSES]
         st["sig"] = lambda c: tuple(k.fullmatch(c) is not None for k in classes)
         reps: dict[tuple, str] = {}
@@ -209,7 +225,7 @@ class _StdlibSplit:
     def __init__(self, pattern: str) -> None:
         self.pattern = pattern  # the original (regex-syntax) pattern
         # re_form: an equivalent form of the encodings' patterns that re runs faster
-        self._bmp = _compile_re(pattern, to_stdlib_re(re_form(pattern), bmp_only=True))
+        self._bmp = _compile_re(pattern, _to_re(pattern, bmp_only=True))
         self._full = None
         self._whole = bool(self._bmp.groups)
         # the encodings' patterns split texts with astral characters through proxies
@@ -221,7 +237,7 @@ class _StdlibSplit:
         if text.isascii() or _ASTRAL.search(text) is None:
             return self._bmp
         if self._full is None:
-            self._full = _compile_re(self.pattern, to_stdlib_re(re_form(self.pattern)))
+            self._full = _compile_re(self.pattern, _to_re(self.pattern))
         return self._full
 
     def findall(self, text: str) -> list[str]:
@@ -267,7 +283,7 @@ class _HybridSplit:
         """The compiled BMP-only ``re`` translation, or ``self._regex`` if it cannot be had."""
         if self._re is None:
             try:
-                self._re = _compile_re(self.pattern, to_stdlib_re(re_form(self.pattern), bmp_only=True))
+                self._re = _compile_re(self.pattern, _to_re(self.pattern, bmp_only=True))
             except (ValueError, re.error):
                 self._re = False
         return self._regex if self._re is False else self._re
