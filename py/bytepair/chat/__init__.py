@@ -34,6 +34,10 @@ The per-message breakdown (:func:`chat_breakdown`) splits the tokens of the
 rendered prompt into each message's content and the template's overhead, and
 the overhead after the last message (the generation prompt); see its
 docstring for the rule and its limits.
+
+The sub-package's other modules build on this one: :mod:`bytepair.chat.openai` (ChatML,
+harmony), :mod:`bytepair.chat.mistral` (Mistral NeMo), :mod:`bytepair.chat.tools` (tool
+definitions); this module imports none of them.
 """
 
 from __future__ import annotations

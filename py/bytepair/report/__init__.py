@@ -16,6 +16,11 @@ puts spaces between words; :func:`dominant_script` names the script of a text
 (the script with most letters, from bytepair's Unicode tables) and
 :data:`NOT_SPACE_DELIMITED` lists the scripts written without spaces between
 words, for which the two word metrics are ``None`` (``space_delimited=False``).
+
+The sub-package's other modules build on this one: :mod:`bytepair.report.vocab` (a vocabulary's
+anatomy), :mod:`bytepair.report.corpora` (corpora from disk), :mod:`bytepair.report.card` (the
+Report view's job), :mod:`bytepair.report.published` (Petrov et al.'s figures); this module
+imports none of them.
 """
 
 from __future__ import annotations
