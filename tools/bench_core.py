@@ -51,7 +51,7 @@ def train_stages(text: str, vocab_size: int, repeat: int) -> dict[str, float]:
     """CPU seconds of each training stage, fastest of ``repeat`` runs:
     ``split`` (pattern split + piece counting), ``index`` (layout, pair index
     and heap, up to the first merge) and ``loop`` (every merge after it)."""
-    from bytepair.pretokenize import resolve_pattern
+    from bytepair.split.pretokenize import resolve_pattern
     from bytepair.trainer import _pieces, _train
 
     clock = cpu_clock()

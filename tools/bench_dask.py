@@ -75,7 +75,7 @@ def bench_dask_count(mb: float, repeat: int = 1, *, partition_bytes: int = 8 << 
 def bench_train_memory(mb: float, vocab_size: int) -> dict:
     """Wall time and peak RSS of ``bytepair train`` and HF ``BpeTrainer`` on the same files."""
     import bytepair
-    from bytepair.hf_export import onig_pattern
+    from bytepair.formats.hf_export import onig_pattern
 
     files = bench_train_large.assemble(mb)
     size = sum(p.stat().st_size for p in files)

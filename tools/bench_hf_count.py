@@ -6,7 +6,7 @@ For each model (``tests/hf_models.py``), on one long text (default: the UDHR mix
 * bytepair ``encode`` (all ids) and ``chunked.CountJob`` (the playground's count, in 50 ms steps;
   its largest step is printed too), and o200k's ``CountJob`` on the same text for scale;
 * the Tokenize view's first tokens: ``encode_with_spans`` of the whole text (the path before
-  ``bytepair.hf_chunked``) vs ``chunked.first_spans(text, 5000)``.
+  ``bytepair.hf.chunked``) vs ``chunked.first_spans(text, 5000)``.
 
 Every count is checked against ``tokenizers``'. Each model is loaded from its site form
 (``to_compact``) with its whole tables read first, so load time is not in the figures.
@@ -40,7 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--text", default=None, help="a UTF-8 text file (default: the UDHR mix)")
     args = ap.parse_args(argv)
     import bytepair
-    from bytepair import chunked, hf_tokenizer
+    from bytepair.app import chunked
+    from bytepair.hf import tokenizer as hf_tokenizer
     from tests import hf_models
 
     if args.text:

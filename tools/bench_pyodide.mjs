@@ -24,8 +24,8 @@ const result = pyodide.runPython(`
 import sys
 sys.dont_write_bytecode = True
 sys.path[:0] = ["/repo/py", "/repo"]
-import bytepair.pretokenize
-assert bytepair.pretokenize.BACKEND == "re", bytepair.pretokenize.BACKEND
+import bytepair.split.pretokenize
+assert bytepair.split.pretokenize.BACKEND == "re", bytepair.split.pretokenize.BACKEND
 from tools import bench_core
 import json
 json.dumps({"python": sys.version.split()[0], "results": bench_core.run(${Number(n)}, ${Number(vocab)}, ${Number(repeat)})})

@@ -13,7 +13,7 @@ the same split pattern:
 * ``bytepair train FILES -v N -p PATTERN`` (streamed counting in worker
   processes, then the merge loop);
 * ``tokenizers``: ``BPE`` model, ``Split`` (the pattern rewritten for
-  Oniguruma by :func:`bytepair.hf_export.onig_pattern`) + ``ByteLevel``
+  Oniguruma by :func:`bytepair.formats.hf_export.onig_pattern`) + ``ByteLevel``
   pre-tokenizer, ``BpeTrainer(vocab_size=N, initial_alphabet=ByteLevel.alphabet())``.
 
 Prints wall time and peak resident memory (``ru_maxrss`` of the process and
@@ -162,7 +162,7 @@ def main() -> None:
 
     sys.path.insert(0, str(ROOT / "py"))
     import bytepair
-    from bytepair.hf_export import onig_pattern
+    from bytepair.formats.hf_export import onig_pattern
 
     files = assemble(args.mb)
     total = sum(p.stat().st_size for p in files)

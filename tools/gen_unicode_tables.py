@@ -1,12 +1,12 @@
-"""Generate ``py/bytepair/_unicode_tables.py`` from the ``regex`` module itself.
+"""Generate ``py/bytepair/split/_unicode_tables.py`` from the ``regex`` module itself.
 
 Run from the repository root::
 
-    python tools/gen_unicode_tables.py            # writes py/bytepair/_unicode_tables.py
+    python tools/gen_unicode_tables.py            # writes py/bytepair/split/_unicode_tables.py
     python tools/gen_unicode_tables.py --check    # exit 1 if the committed file is stale
 
 Why: in Pyodide there is no ``regex`` build, so split patterns run on the standard
-``re`` after ``bytepair.retranslate.to_stdlib_re`` expands ``\\p{..}``, ``\\s``,
+``re`` after ``bytepair.split.retranslate.to_stdlib_re`` expands ``\\p{..}``, ``\\s``,
 ``\\d``, ``\\w`` ... into code-point ranges. Those ranges must be exactly what
 ``regex`` matches (``regex``'s ``\\s`` excludes U+001C..U+001F, ``re``'s includes
 them; the Unicode versions differ too), so every table here is measured, not
@@ -49,7 +49,7 @@ import time
 import regex
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-OUT = ROOT / "py" / "bytepair" / "_unicode_tables.py"
+OUT = ROOT / "py" / "bytepair" / "split" / "_unicode_tables.py"
 MAX_CP = 0x10FFFF
 ALL = "".join(map(chr, range(MAX_CP + 1)))
 
@@ -363,7 +363,7 @@ def build() -> str:
         "",
         f"Measured from the ``regex`` module {regex.__version__} (Unicode {unicode_version},",
         "as stated in its package description) over every code point U+0000..U+10FFFF.",
-        "See tools/gen_unicode_tables.py for the format; ``bytepair.retranslate`` reads it.",
+        "See tools/gen_unicode_tables.py for the format; ``bytepair.split.retranslate`` reads it.",
         '"""',
         "",
         f"REGEX_VERSION = {regex.__version__!r}",

@@ -16,7 +16,7 @@ standard base64 of its bytes and ``token_i`` has rank ``offset + i``. A new line
 starts wherever the ranks have a hole (``p50k_base``: 0..50255, then
 50257..50280). The ignored first field is ``!`` in every file of js-tiktoken 1.0.21.
 
-Output. Each table is written with :func:`bytepair.tiktoken_file.dump_tiktoken_bpe`
+Output. Each table is written with :func:`bytepair.formats.tiktoken_file.dump_tiktoken_bpe`
 (``<base64> <rank>\\n`` sorted by rank); its sha256 must equal the
 ``expected_hash`` tiktoken pins for OpenAI's published file
 (``tiktoken_ext/openai_public.py``), i.e. the text is byte-identical to
@@ -152,9 +152,9 @@ def gzip_deterministic(data: bytes) -> bytes:
 
 
 def _tiktoken_file_module() -> Any:
-    """``bytepair/tiktoken_file.py`` loaded on its own (stdlib only), so this tool
+    """``bytepair/formats/tiktoken_file.py`` loaded on its own (stdlib only), so this tool
     runs even while the rest of the package is being changed."""
-    path = ROOT / "py" / "bytepair" / "tiktoken_file.py"
+    path = ROOT / "py" / "bytepair" / "formats" / "tiktoken_file.py"
     spec = importlib.util.spec_from_file_location("_bytepair_tiktoken_file", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

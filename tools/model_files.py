@@ -1,8 +1,8 @@
 """The open-model tokenizer files of the playground (``web/dist/models/``).
 
-The table is :data:`bytepair.models.OPEN_MODELS` (one row per model: name,
+The table is :data:`bytepair.app.models.OPEN_MODELS` (one row per model: name,
 files, source package). For each row the build writes
-``models/<bytepair.models.site_file(model)>`` (Tekken files gzip-compressed, served as
+``models/<bytepair.app.models.site_file(model)>`` (Tekken files gzip-compressed, served as
 ``application/gzip``, no Content-Encoding, the worker decompresses them with
 ``DecompressionStream("gzip")``; ``.bpv`` files deflate their big sections block by block
 and are read as they are, the blocks a text needs inflated in Python):
@@ -10,14 +10,14 @@ and are read as they are, the blocks a text needs inflated in Python):
 * ``hf`` models: ``tokenizer.json`` + ``tokenizer_config.json`` from the npm
   package (pinned in ``package-lock.json``), loaded with this repository's
   bytepair and written in its compact form, ``<name>.bpv``
-  (:func:`bytepair.hf_tokenizer.to_compact`, :mod:`bytepair.vocab_file`'s
+  (:func:`bytepair.hf.tokenizer.to_compact`, :mod:`bytepair.formats.vocab_file`'s
   format, as the OpenAI ``vocab/*.bpv.gz``: 3-5x quicker to load in Pyodide
   than the JSON; ``tests/core/test_model_files.py`` checks it encodes as the
   original file does);
 * ``tekken`` models: the Tekken JSON from the PyPI wheel of
-  ``mistral-common`` (:data:`bytepair.models.MISTRAL_COMMON`), downloaded once
+  ``mistral-common`` (:data:`bytepair.app.models.MISTRAL_COMMON`), downloaded once
   into ``.cache/wheels`` with ``pip download --no-deps`` and sha256-checked,
-  trimmed by :func:`bytepair.models.tekken_site_form` (same format, 6 MB instead of 15).
+  trimmed by :func:`bytepair.app.models.tekken_site_form` (same format, 6 MB instead of 15).
 
 Derived files are cached in ``.cache/models`` under a fingerprint of their
 inputs (package version, input sizes, the bytepair modules that write them),
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 if str(PY_SRC) not in sys.path:
     sys.path.insert(0, str(PY_SRC))
 
-from bytepair import models as _models  # noqa: E402  (this repository's bytepair, not an installed one)
+from bytepair.app import models as _models  # noqa: E402  (this repository's bytepair, not an installed one)
 
 
 def _npm_dir(source: str) -> pathlib.Path:
@@ -60,7 +60,7 @@ def mistral_wheel() -> pathlib.Path:
     """The pinned ``mistral-common`` wheel in ``.cache/wheels`` (downloaded once, sha256-checked).
 
     Raises:
-        BuildError: the download fails or its sha256 differs from :data:`bytepair.models.MISTRAL_COMMON`.
+        BuildError: the download fails or its sha256 differs from :data:`bytepair.app.models.MISTRAL_COMMON`.
     """
     version, fname, sha = _models.MISTRAL_COMMON
     cache = CACHE / "wheels"
@@ -78,7 +78,14 @@ def mistral_wheel() -> pathlib.Path:
 
 def _fingerprint(model: _models.OpenModel, inputs: list[tuple[str, bytes | int]]) -> str:
     h = hashlib.sha256(json.dumps(model.to_dict(), sort_keys=True).encode())
-    for mod in ("hf_tokenizer.py", "hf_components.py", "hf_lazy.py", "hf_added.py", "models.py", "vocab_file.py"):
+    for mod in (
+        "hf/tokenizer.py",
+        "hf/components.py",
+        "hf/lazy.py",
+        "hf/added.py",
+        "app/models.py",
+        "formats/vocab_file.py",
+    ):
         h.update((PY_SRC / "bytepair" / mod).read_bytes())
     for name, v in inputs:
         h.update(name.encode() + b"\0" + (v if isinstance(v, bytes) else str(v).encode()) + b"\0")
@@ -93,7 +100,7 @@ def build_model_file(model: _models.OpenModel) -> pathlib.Path:
     """
     from bytepair import from_tokenizer_json
     from bytepair.errors import TokenizerFileError
-    from bytepair.hf_tokenizer import to_compact
+    from bytepair.hf.tokenizer import to_compact
 
     out_dir = CACHE / "models"
     if model.source.startswith("npm:"):
@@ -129,7 +136,7 @@ def build_model_file(model: _models.OpenModel) -> pathlib.Path:
     for old in out_dir.glob(f"*-{_models.site_file(model)}"):
         old.unlink()
     tmp = target.with_name(f".{target.name}.tmp")
-    # .bpv: its big sections are deflated block by block (bytepair.hf_lazy), read as they are
+    # .bpv: its big sections are deflated block by block (bytepair.hf.lazy), read as they are
     tmp.write_bytes(data if model.format == "hf" else gzip.compress(data, 6, mtime=0))
     tmp.replace(target)
     log(f"models/{_models.site_file(model)}: {len(data) / 1e6:.1f} MB -> {target.stat().st_size / 1e6:.1f} MB")

@@ -34,10 +34,10 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
     vocab/<name>.tiktoken.gz            the OpenAI rank files (served as application/gzip,
                                         no Content-Encoding)
     vocab/<name>.bpv.gz                 the same ranks in the compact format of
-                                        ``bytepair.vocab_file`` (generated from the rank
+                                        ``bytepair.formats.vocab_file`` (generated from the rank
                                         files); the worker fetches these lazily
-    models/<name>.bpv,                  the open-model tokenizers of bytepair.models.OPEN_MODELS
-    models/<name>.tekken.json.gz        (tools/model_files.py; .bpv: bytepair.vocab_file's
+    models/<name>.bpv,                  the open-model tokenizers of bytepair.app.models.OPEN_MODELS
+    models/<name>.tekken.json.gz        (tools/model_files.py; .bpv: bytepair.formats.vocab_file's
                                         format, kind "hf"), fetched on first use and kept
                                         in the browser's Cache API by the worker
     samples/udhr.json                   parallel texts: {"source", "unit", "languages": [
@@ -238,7 +238,7 @@ def step_vocab(out: DistWriter) -> dict[str, int]:
         sizes[f.name] = f.stat().st_size
         compact = f"vocab/{compact_vocab_name(f.name)}"
         # stale when older than its rank file or than the format's code (a new .bpv version)
-        if not (out.is_newer(compact, f) and out.is_newer(compact, PY_SRC / "bytepair" / "vocab_file.py")):
+        if not (out.is_newer(compact, f) and out.is_newer(compact, PY_SRC / "bytepair" / "formats" / "vocab_file.py")):
             out.write(compact, compact_vocab(f))
         sizes[compact.removeprefix("vocab/")] = (out.root / compact).stat().st_size
     return sizes
@@ -269,14 +269,14 @@ def compact_vocab_name(file: str) -> str:
 
 
 def compact_vocab(path: pathlib.Path) -> bytes:
-    """The ``.bpv.gz`` form (``bytepair.vocab_file``, gzip with mtime 0) of a ``.tiktoken.gz`` rank file."""
+    """The ``.bpv.gz`` form (``bytepair.formats.vocab_file``, gzip with mtime 0) of a ``.tiktoken.gz`` rank file."""
     import gzip
     import sys
 
     if str(PY_SRC) not in sys.path:
         sys.path.insert(0, str(PY_SRC))
-    from bytepair.tiktoken_file import load_tiktoken_bpe
-    from bytepair.vocab_file import dump_vocab
+    from bytepair.formats.tiktoken_file import load_tiktoken_bpe
+    from bytepair.formats.vocab_file import dump_vocab
 
     return gzip.compress(dump_vocab(load_tiktoken_bpe(path)), compresslevel=9, mtime=0)
 

@@ -25,43 +25,54 @@ from .decoding import (
     token_to_display_parts,
     token_to_label,
 )
-from .patterns import PATTERNS
-from .pretokenize import resolve_pattern
+from .formats.serialize import to_json
+from .formats.tiktoken_file import dump_tiktoken_bpe, load_tiktoken_bpe, parse_tiktoken_bpe
 from .registry import encoding_info, get_encoding, list_encoding_names
-from .serialize import to_json
-from .tiktoken_file import dump_tiktoken_bpe, load_tiktoken_bpe, parse_tiktoken_bpe
+from .split.patterns import PATTERNS
+from .split.pretokenize import resolve_pattern
 from .tokenizer import Tokenizer, TokenSpan, from_json
 from .trainer import MergeEvent, train, train_iter
 
 if TYPE_CHECKING:  # loaded on first use (see __getattr__); listed here for type checkers
-    from . import align, chat, chat_formats, explain, gallery, lessons, openai_chat, steps, textbook
-    from .align import compare_segmentations
-    from .explain import explain_tokens, token_story
-    from .hf_tokenizer import HFTokenizer, from_tokenizer_json
-    from .limits import Chunk, chunk, is_within_limit
+    from . import chat
+    from .app import chat_formats, gallery, lessons
+    from .app.limits import Chunk, chunk, is_within_limit
+    from .chat import openai as openai_chat
+    from .hf.tekken import TekkenTokenizer, from_tekken
+    from .hf.tokenizer import HFTokenizer, from_tokenizer_json
     from .notebook import TokenView, show
-    from .tekken import TekkenTokenizer, from_tekken
+    from .teach import align, explain, steps, textbook
+    from .teach.align import compare_segmentations
+    from .teach.explain import explain_tokens, token_story
 
-#: Names loaded on first use (PEP 562): the teaching and page modules, open-model files, limits
-#: and the notebook view, so ``import bytepair`` loads only the encoder, trainer and file formats.
-#: name -> (module, attribute or None for the module itself).
+#: Names loaded on first use (PEP 562): the teaching sub-package (``teach``), the playground's own
+#: modules (``app``), chat templates (``chat``), open-model files (``hf``) and the notebook view, so
+#: ``import bytepair`` loads only the encoder, trainer, split patterns and file formats.
+#: name -> (module under ``bytepair``, attribute or None for the module itself).
 _LAZY: dict[str, tuple[str, str | None]] = {
-    **{
-        m: (m, None)
-        for m in ("align", "chat", "chat_formats", "explain", "gallery", "lessons", "openai_chat", "steps", "textbook")
-    },
-    "compare_segmentations": ("align", "compare_segmentations"),
-    "explain_tokens": ("explain", "explain_tokens"),
-    "token_story": ("explain", "token_story"),
-    "HFTokenizer": ("hf_tokenizer", "HFTokenizer"),
-    "from_tokenizer_json": ("hf_tokenizer", "from_tokenizer_json"),
-    "Chunk": ("limits", "Chunk"),
-    "chunk": ("limits", "chunk"),
-    "is_within_limit": ("limits", "is_within_limit"),
+    # modules, under the names they had before the sub-packages
+    "align": ("teach.align", None),
+    "explain": ("teach.explain", None),
+    "steps": ("teach.steps", None),
+    "textbook": ("teach.textbook", None),
+    "chat": ("chat", None),
+    "openai_chat": ("chat.openai", None),
+    "chat_formats": ("app.chat_formats", None),
+    "gallery": ("app.gallery", None),
+    "lessons": ("app.lessons", None),
+    # functions and classes
+    "compare_segmentations": ("teach.align", "compare_segmentations"),
+    "explain_tokens": ("teach.explain", "explain_tokens"),
+    "token_story": ("teach.explain", "token_story"),
+    "HFTokenizer": ("hf.tokenizer", "HFTokenizer"),
+    "from_tokenizer_json": ("hf.tokenizer", "from_tokenizer_json"),
+    "Chunk": ("app.limits", "Chunk"),
+    "chunk": ("app.limits", "chunk"),
+    "is_within_limit": ("app.limits", "is_within_limit"),
     "TokenView": ("notebook", "TokenView"),
     "show": ("notebook", "show"),
-    "TekkenTokenizer": ("tekken", "TekkenTokenizer"),
-    "from_tekken": ("tekken", "from_tekken"),
+    "TekkenTokenizer": ("hf.tekken", "TekkenTokenizer"),
+    "from_tekken": ("hf.tekken", "from_tekken"),
 }
 
 

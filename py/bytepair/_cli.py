@@ -100,7 +100,7 @@ def load_tokenizer(spec: str, *, pattern: str | None = None):
             return bytepair.from_json(data)
         obj = json.loads(data)
         if isinstance(obj, dict) and ("model" in obj or ("vocab" in obj and "config" in obj)):
-            from .models import load_tokenizer_file
+            from .app.models import load_tokenizer_file
 
             return load_tokenizer_file(obj, name=name)  # tokenizer.json or Mistral Tekken
         _fail(f"{spec}: not a tokenizer file bytepair reads (bytepair JSON, .tiktoken, tokenizer.json, Tekken)")
@@ -291,7 +291,7 @@ def train(
         _fail(f"--pattern: {e}")
     base = os.path.basename(output)
     if (base == "tokenizer.json" or base.endswith(".tokenizer.json")) and bytepair.resolve_pattern(pattern) is not None:
-        from .hf_export import onig_pattern
+        from .formats.hf_export import onig_pattern
 
         try:  # before hours of training, not after
             onig_pattern(bytepair.resolve_pattern(pattern))
@@ -596,7 +596,7 @@ def count(files, texts, encoding, tokenizer_file, pattern, fmt, errors):
 def chunk(file, encoding, tokenizer_file, pattern, max_tokens, overlap, boundary, output, errors):
     """Cut FILE (or stdin) into chunks of at most --max-tokens tokens (bytepair.chunk), written as
     JSON lines {"index", "text", "tokens", "start", "end"} (start/end: character offsets)."""
-    from .limits import chunk as chunk_text
+    from .app.limits import chunk as chunk_text
 
     tok = _pick_tokenizer(encoding, tokenizer_file, pattern)
     text = _read_all([file], errors)
@@ -646,7 +646,8 @@ def _read_json_file(path: str, what: str) -> str:
 def chat(messages_file, format_id, tokenizer_file, tools_file, no_generation_prompt, as_json):
     """Count a conversation (a JSON array of {"role", "content"}) as a chat format renders it,
     per message, with tool definitions on a line of their own."""
-    from . import chat_formats, chat_tools
+    from .app import chat_formats
+    from .chat import tools as chat_tools
 
     try:
         messages = json.loads(_read_json_file(messages_file, "messages"))
@@ -825,8 +826,8 @@ def report(tokenizer_spec, corpus_spec, baseline, pattern, with_vocab, as_json):
     """A report card for TOKENIZER (encoding name or file): per-language premium, byte premium,
     fertility, continued words, Rényi efficiency, bytes per token; and the vocabulary's anatomy."""
     from .report import corpus_report
-    from .report_corpora import load_corpus
-    from .report_vocab import vocab_report
+    from .report.corpora import load_corpus
+    from .report.vocab import vocab_report
 
     tok = load_tokenizer(tokenizer_spec, pattern=pattern)
     try:

@@ -59,9 +59,9 @@ from typing import IO, Any
 
 from . import specials as _specials
 from .errors import ArgumentError, BytepairError, TokenizerFileError
-from .jsonguard import load_json
+from .formats.jsonguard import load_json
 from .normalize import normalize
-from .pretokenize import compile_pattern, resolve_pattern
+from .split.pretokenize import compile_pattern, resolve_pattern
 from .trainer import check_train_args, tokenizer_from_merges
 
 __all__ = [

@@ -102,7 +102,7 @@ class TokenizerLike(Protocol):
         disallowed_special: Literal["all"] | Collection[str] = "all",
         batch: int = 2048,
     ) -> Generator[tuple[int, int], None, int]:
-        """Count as ``encode`` does (see :func:`bytepair.chunked.count_steps`)."""
+        """Count as ``encode`` does (see :func:`bytepair.app.chunked.count_steps`)."""
         ...
 
 

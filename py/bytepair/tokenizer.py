@@ -26,10 +26,10 @@ from typing import ClassVar, Literal
 
 from . import bpe, offsets, specials
 from .errors import TokenizerFileError
+from .formats.serialize import read_json, to_json
 from .normalize import normalize
-from .pretokenize import compile_pattern, resolve_pattern
 from .protocol import LIMIT_BATCH, PipelineKind, check_count, count_within
-from .serialize import read_json, to_json
+from .split.pretokenize import compile_pattern, resolve_pattern
 from .surrogates import fix_surrogates
 
 __all__ = ["Tokenizer", "TokenSpan"]
@@ -406,7 +406,7 @@ class Tokenizer:
 
         With a split pattern the pieces come from one lazy ``finditer`` over the whole text (the
         same pieces as :meth:`encode_ordinary`, whatever the pattern's look-arounds); without one
-        the text is counted in one go (no yield). See :func:`bytepair.chunked.count_steps`.
+        the text is counted in one go (no yield). See :func:`bytepair.app.chunked.count_steps`.
 
         Raises:
             TypeError: ``text`` is not a ``str``. ValueError: ``batch`` < 1; a disallowed special
@@ -514,7 +514,7 @@ class Tokenizer:
         disallowed_special: Literal["all"] | Collection[str] = "all",
     ) -> int | Literal[False]:
         """The token count of ``text`` (as :meth:`encode`) if at most ``limit``, else ``False``,
-        stopping as soon as the count passes ``limit`` (:func:`bytepair.limits.is_within_limit`).
+        stopping as soon as the count passes ``limit`` (:func:`bytepair.app.limits.is_within_limit`).
 
         Raises:
             ArgumentError: ``limit`` is negative or not an int (``field="limit"``).
@@ -696,7 +696,7 @@ class Tokenizer:
         is, or ``None``) or ``None``; byte-level, no byte fallback, nothing added
         by a post-processor (no BOS/EOS).
         """
-        from .patterns import PATTERNS
+        from .split.patterns import PATTERNS
 
         pattern = self._pattern
         pattern_name = next((n for n, p in PATTERNS.items() if p == pattern), None) if pattern else None
@@ -723,7 +723,7 @@ class Tokenizer:
 
     # ------------------------------------------------------------------ files
     def to_json(self) -> str:
-        """The versioned JSON form of a trained tokenizer (see :mod:`bytepair.serialize`)."""
+        """The versioned JSON form of a trained tokenizer (see :mod:`bytepair.formats.serialize`)."""
         return to_json(self)
 
     def to_tiktoken(self) -> bytes:
@@ -733,19 +733,19 @@ class Tokenizer:
             ValueError: two ids of a trained tokenizer have the same bytes (a
                 rank file cannot express that; save JSON instead).
         """
-        from .tiktoken_file import dump_tiktoken_bpe
+        from .formats.tiktoken_file import dump_tiktoken_bpe
 
         return dump_tiktoken_bpe(self.mergeable_ranks())
 
     def to_tokenizer_json(self) -> str:
-        """A Hugging Face ``tokenizer.json`` with the same ids (see :func:`bytepair.hf_export.to_tokenizer_json`)."""
-        from .hf_export import to_tokenizer_json
+        """A Hugging Face ``tokenizer.json`` with the same ids (see :func:`bytepair.formats.hf_export.to_tokenizer_json`)."""
+        from .formats.hf_export import to_tokenizer_json
 
         return to_tokenizer_json(self)
 
     def to_tokenizer_config_json(self) -> str:
-        """The matching ``tokenizer_config.json`` (see :func:`bytepair.hf_export.to_tokenizer_config_json`)."""
-        from .hf_export import to_tokenizer_config_json
+        """The matching ``tokenizer_config.json`` (see :func:`bytepair.formats.hf_export.to_tokenizer_config_json`)."""
+        from .formats.hf_export import to_tokenizer_config_json
 
         return to_tokenizer_config_json(self)
 
@@ -767,7 +767,7 @@ class Tokenizer:
 
 
 def from_json(text: str | bytes) -> Tokenizer:
-    """Load a tokenizer saved by :meth:`Tokenizer.to_json` (format: :mod:`bytepair.serialize`).
+    """Load a tokenizer saved by :meth:`Tokenizer.to_json` (format: :mod:`bytepair.formats.serialize`).
 
     Args:
         text: the JSON text (``str`` or UTF-8 ``bytes``).
@@ -777,7 +777,7 @@ def from_json(text: str | bytes) -> Tokenizer:
 
     Raises:
         TypeError: ``text`` is neither ``str`` nor ``bytes``.
-        TokenizerFileError (a ValueError): see :func:`bytepair.serialize.read_json`; also a file whose
+        TokenizerFileError (a ValueError): see :func:`bytepair.formats.serialize.read_json`; also a file whose
             fields the tokenizer refuses (an invalid pattern or normalization).
     """
     fields = read_json(text)

@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING
 from . import specials as _specials
 from .errors import ArgumentError, ArgumentTypeError
 from .normalize import normalize
-from .pretokenize import compile_pattern, resolve_pattern
+from .split.pretokenize import compile_pattern, resolve_pattern
 from .surrogates import utf8
 
 if TYPE_CHECKING:

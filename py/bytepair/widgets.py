@@ -34,9 +34,9 @@ import threading
 import time
 from typing import Any
 
+from .app.facts import PRETOKENIZERS, check_vocab_size
 from .decoding import token_to_label
 from .errors import ArgumentError, BytepairError
-from .facts import PRETOKENIZERS, check_vocab_size
 from .notebook import TOKEN_COLORS, token_parts, token_title
 from .registry import encoding_info, get_encoding, list_encoding_names
 from .surrogates import fix_surrogates
@@ -96,7 +96,7 @@ def _train_class() -> type:
         Args (keyword-only after ``text``):
             text: the training text (*characters*).
             vocab_size: final vocabulary size (*tokens*: 256 bytes + merges),
-                :data:`bytepair.facts.MIN_VOCAB_SIZE`..:data:`bytepair.facts.MAX_VOCAB_SIZE`.
+                :data:`bytepair.app.facts.MIN_VOCAB_SIZE`..:data:`bytepair.app.facts.MAX_VOCAB_SIZE`.
             pattern: pre-tokenizer, as :func:`bytepair.train` (``"none"``, ``"gpt2"``,
                 ``"cl100k_base"``, ``"o200k_base"`` or a regex).
             autostart: start training at once.

@@ -1,4 +1,4 @@
-"""bytepair.align: boundaries of several tokenizations, checked against a brute force
+"""bytepair.teach.align: boundaries of several tokenizations, checked against a brute force
 that works from the tokens' bytes (not from their spans)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import json
 import pytest
 
 import bytepair
-from bytepair.align import compare_segmentations, cuts
 from bytepair.errors import ArgumentError
+from bytepair.teach.align import compare_segmentations, cuts
 from tests import corpora
 
 

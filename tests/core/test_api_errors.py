@@ -11,8 +11,9 @@ import json
 import pytest
 
 import bytepair
-from bytepair import errors, steps
-from bytepair.pretokenize import check_pattern, compile_pattern
+from bytepair import errors
+from bytepair.split.pretokenize import check_pattern, compile_pattern
+from bytepair.teach import steps
 
 TEXT = "low lower newest widest " * 20
 

@@ -4,9 +4,12 @@
   which run later but still tie the two modules together), except ``if TYPE_CHECKING:`` blocks.
 - No module reads an underscore attribute of another module's objects: ``x._name`` is allowed
   where ``x`` is ``self``/``cls``, or where ``_name`` is an attribute that a class defined in the
-  same module sets or defines (``tok._unk`` inside ``hf_tokenizer.py``, on another
+  same module sets or defines (``tok._unk`` inside ``hf/tokenizer.py``, on another
   ``HFTokenizer``). Everything else goes through the classes' public stage interfaces.
 - ``isinstance`` on the tokenizer classes appears only in ``protocol.py``.
+- The sub-packages are layers (:data:`LAYERS`, drawn in docs/ARCHITECTURE.md "The map"): a module
+  imports only from its own layer or the layers below it, so there is no circle between
+  sub-packages either, and every module of the package has its place in the list.
 """
 
 from __future__ import annotations
@@ -200,7 +203,72 @@ def test_import_bytepair_leaves_teaching_and_page_modules_unloaded():
     env = {**os.environ, "PYTHONPATH": str(PKG.parent)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     got = json.loads(out.stdout)
-    lazy = {"align", "chat", "chat_formats", "explain", "gallery", "lessons", "openai_chat", "steps", "textbook"}
-    lazy |= {"hf_tokenizer", "tekken", "limits", "notebook", "chunked", "models"}
-    assert sorted(m for m in got["before"] if m.removeprefix("bytepair.") in lazy) == []
+    # the sub-packages loaded on first use, whole, and the notebook view
+    lazy = ("bytepair.teach", "bytepair.app", "bytepair.chat", "bytepair.hf", "bytepair.notebook")
+    assert [m for m in got["before"] if m.startswith(lazy)] == []
     assert got["missing"] == [] and got["dir"] == []
+
+
+#: The layers of the package, bottom first: a sub-package (``"split"``: every module under
+#: ``py/bytepair/split/``) or a top-level module. A module imports only from its own layer or a
+#: lower one (imports of the package ``bytepair`` itself, the public names, do not count: its
+#: ``__init__`` is the door, not a layer). A new module or sub-package needs a place here.
+LAYERS: list[tuple[str, set[str]]] = [
+    ("floor", {"errors", "surrogates", "specials", "normalize", "offsets", "charnames", "decoding", "protocol", "bpe"}),
+    ("split", {"split"}),
+    ("formats", {"formats"}),
+    (
+        "core",
+        {"tokenizer", "trainer", "corpus", "cluster_count", "registry", "notebook", "report"},
+    ),
+    ("chat", {"chat"}),
+    ("hf", {"hf"}),
+    ("tiktoken", {"tiktoken"}),
+    ("teach", {"teach"}),
+    ("app", {"app"}),
+    ("entry", {"bytepair", "_cli", "__main__", "widgets"}),
+]
+
+
+def _unit(module: str) -> str:
+    """The layer unit of a module: its sub-package, else its own name (``bytepair``: the package)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "bytepair"
+
+
+def _layer_of() -> dict[str, int]:
+    return {unit: i for i, (_, units) in enumerate(LAYERS) for unit in units}
+
+
+def _upward_imports(graph: dict[str, set[str]], layer: dict[str, int]) -> list[str]:
+    bad = []
+    for name, deps in graph.items():
+        for dep in deps:
+            if dep != "bytepair" and layer[_unit(dep)] > layer[_unit(name)]:
+                bad.append(f"{name} ({_unit(name)}) imports {dep} ({_unit(dep)})")
+    return sorted(bad)
+
+
+def test_every_module_has_a_layer():
+    layer = _layer_of()
+    assert sorted({_unit(m) for m in MODULES} - set(layer)) == []
+    assert sorted(set(layer) - {_unit(m) for m in MODULES}) == []  # no stale entry
+
+
+def test_layer_check_finds_an_upward_import():
+    layer = {"split": 0, "app": 1}
+    graph = {"bytepair.split.patterns": {"bytepair.app.models"}, "bytepair.app.models": {"bytepair.split.patterns"}}
+    assert _upward_imports(graph, layer) == ["bytepair.split.patterns (split) imports bytepair.app.models (app)"]
+
+
+def test_imports_go_down_the_layers():
+    """No import from a higher layer, so no circle between sub-packages (each one node) either."""
+    graph = {name: _imports(name, tree) for name, tree in TREES.items()}
+    assert _upward_imports(graph, _layer_of()) == []
+    units: dict[str, set[str]] = {}
+    for name, deps in graph.items():
+        units.setdefault(_unit(name), set()).update(
+            _unit(d) for d in deps if d != "bytepair" and _unit(d) != _unit(name)
+        )
+    units.pop("bytepair", None)
+    assert _circles(units) == []

@@ -203,7 +203,7 @@ def test_compact_vocab_is_rebuilt_when_the_format_code_is_newer(tmp_path, monkey
     import gzip
     import os
 
-    from bytepair.vocab_file import read_vocab
+    from bytepair.formats.vocab_file import read_vocab
     from tools import site_build
 
     src = tmp_path / "src"
@@ -214,7 +214,7 @@ def test_compact_vocab_is_rebuilt_when_the_format_code_is_newer(tmp_path, monkey
     (dist / "vocab").mkdir(parents=True)
     stale = dist / "vocab" / "p50k_base.bpv.gz"
     stale.write_bytes(b"an old format")
-    code = site_build.PY_SRC / "bytepair" / "vocab_file.py"
+    code = site_build.PY_SRC / "bytepair" / "formats" / "vocab_file.py"
     t_code = code.stat().st_mtime_ns
     os.utime(src / "p50k_base.tiktoken.gz", ns=(t_code - 2_000_000_000, t_code - 2_000_000_000))
     os.utime(stale, ns=(t_code - 1_000_000_000, t_code - 1_000_000_000))  # newer than the rank file

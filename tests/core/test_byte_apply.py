@@ -1,4 +1,4 @@
-"""Applying learned merges byte by byte (``bytepair.steps``' apply, and the textbook
+"""Applying learned merges byte by byte (``bytepair.teach.steps``' apply, and the textbook
 mode's) vs a slow oracle; one step type for both modes; merge events and merges
 recovered from ranks. (The structured errors of these calls: test_api_errors.py.)
 
@@ -16,8 +16,9 @@ import random
 import pytest
 
 import bytepair
-from bytepair import errors, steps, textbook
-from bytepair.pretokenize import compile_pattern, resolve_pattern
+from bytepair import errors
+from bytepair.split.pretokenize import compile_pattern, resolve_pattern
+from bytepair.teach import steps, textbook
 from tests.reference.slow_bpe import slow_encode_merges, slow_train
 
 TRAIN = (

@@ -6,7 +6,7 @@ References: CIEDE2000 and the CVD simulation are colour-science's (``colour.delt
 "CIE 2000" after Sharma, Wu & Dalal 2005; ``colour.matrix_cvd_Machado2009`` after Machado,
 Oliveira & Fernandes 2009, severity 1.0, applied to linear sRGB). The CIEDE2000 function is first
 checked against pairs of Sharma et al.'s published test data (Table 1). The palette is read from
-web/src/palette.js; the built-in tokenizers from bytepair.facts().
+web/src/palette.js; the built-in tokenizers from bytepair.app.facts().
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bytepair.facts import facts
+from bytepair.app.facts import facts
 
 np = pytest.importorskip("numpy")
 with warnings.catch_warnings():

@@ -1,4 +1,4 @@
-"""bytepair.chat_formats: the Chat view's formats and its one entry point.
+"""bytepair.app.chat_formats: the Chat view's formats and its one entry point.
 
 References:
 
@@ -22,7 +22,8 @@ import pathlib
 import pytest
 
 import bytepair
-from bytepair import chat_formats, facts, openai_chat
+from bytepair.app import chat_formats, facts
+from bytepair.chat import openai as openai_chat
 from bytepair.errors import ArgumentError, ChatTemplateError, MessageError, UnknownNameError
 from tests.reference.openai_chat_refs import gpt_tokenizer_encode_chat
 
@@ -227,7 +228,7 @@ def test_template_format_equals_transformers(model, case):
 
 
 def test_chat_template_models_are_the_files_with_a_template():
-    from bytepair import models
+    from bytepair.app import models
     from tests.reference.chat_transformers import node_modules
 
     have = []

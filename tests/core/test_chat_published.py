@@ -1,5 +1,5 @@
 """Chat templates bytepair ships apart from the tokenizer files
-(``bytepair.chat_formats.PUBLISHED_TEMPLATES``: Meta's Llama 3.2 template, whose
+(``bytepair.app.chat_formats.PUBLISHED_TEMPLATES``: Meta's Llama 3.2 template, whose
 dated system preamble Llama 3.1 / 3.2 / 3.3 use), rendered and counted as
 ``transformers`` renders the same template text on the shipped Llama 3 files
 (``tests/reference/chat_transformers.py``, offline)."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bytepair import chat_formats
+from bytepair.app import chat_formats
 from tests import hf_models
 
 pytest.importorskip("jinja2")

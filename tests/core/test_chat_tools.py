@@ -1,4 +1,4 @@
-"""Tool definitions counted (bytepair.chat_tools and the chat formats' ``tools=``).
+"""Tool definitions counted (bytepair.chat.tools and the chat formats' ``tools=``).
 
 References:
 
@@ -18,9 +18,12 @@ import pathlib
 
 import pytest
 
-from bytepair import chat, chat_formats, chat_tools, openai_chat
+from bytepair import chat
+from bytepair.app import chat_formats
+from bytepair.chat import openai as openai_chat
+from bytepair.chat import tools as chat_tools
 from bytepair.errors import ToolsError
-from bytepair.jsonguard import MAX_NESTING
+from bytepair.formats.jsonguard import MAX_NESTING
 from tests import hf_models
 from tests.reference.openai_chat_refs import harmony_encoding
 

@@ -1,4 +1,4 @@
-"""bytepair.chunked.CountJob: a count in time-boxed steps equals the one-call count.
+"""bytepair.app.chunked.CountJob: a count in time-boxed steps equals the one-call count.
 
 References: tiktoken (OpenAI encodings, built offline from the rank files), and, for the
 kinds not divided (open models) or with normalization / lone surrogates, the tokenizer's own
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import bytepair
-from bytepair import chunked, models
+from bytepair.app import chunked, models
 from tests import corpora
 
 TEXT_CODES = ("eng", "arb", "cmn_hans", "hin", "rus", "jpn", "tha", "amh", "kor", "ell")

@@ -21,7 +21,7 @@ import time
 import pytest
 
 import bytepair
-from bytepair import hf_export
+from bytepair.formats import hf_export
 
 pytest.importorskip("click")
 pytest.importorskip("rich")

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 import bytepair
-from bytepair import models, registry
+from bytepair import registry
+from bytepair.app import models
 from tests import corpora
 from tests.reference import tiktoken_encoding
 
@@ -59,8 +60,8 @@ def test_count_ordinary_trained():
 
 
 def _pieces(text):
-    from bytepair.patterns import GPT2_PATTERN
-    from bytepair.pretokenize import compile_pattern
+    from bytepair.split.patterns import GPT2_PATTERN
+    from bytepair.split.pretokenize import compile_pattern
 
     return compile_pattern(GPT2_PATTERN).findall(text)
 

@@ -123,7 +123,7 @@ def _rank_oracle_split(name: str):
 
         return regex.compile(tiktoken_constructor(name)["pat_str"]).findall
     except ImportError:
-        from bytepair.pretokenize import compile_pattern
+        from bytepair.split.pretokenize import compile_pattern
 
         return compile_pattern(bytepair.get_encoding(name).pattern, backend="re").findall
 

@@ -1,4 +1,4 @@
-"""bytepair.explain: the story of every token replays to exactly the encoder's ids.
+"""bytepair.teach.explain: the story of every token replays to exactly the encoder's ids.
 
 The oracle here is written from the definitions of the two merge rules
 (tiktoken: lowest rank of the joined bytes, leftmost on ties; minbpe: lowest
@@ -21,13 +21,7 @@ from hypothesis import strategies as st
 import bytepair
 from bytepair.decoding import token_to_display
 from bytepair.errors import ArgumentError
-from bytepair.explain import (
-    alternative_label,
-    describe,
-    explain_tokens,
-    split_alternatives,
-    token_story,
-)
+from bytepair.teach.explain import alternative_label, describe, explain_tokens, split_alternatives, token_story
 from tests import corpora, reference
 from tests.hypothesis_profiles import examples
 
@@ -444,7 +438,7 @@ def test_the_pages_english_piece_labels_are_pythons():
     English it must read as Python's alternative_label, the CLI's wording."""
     from pathlib import Path
 
-    from bytepair.explain import _LABELS, alternative_label
+    from bytepair.teach.explain import _LABELS, alternative_label
 
     root = Path(__file__).resolve().parents[2] / "web" / "src" / "locales"
     en = json.loads((root / "en.json").read_text(encoding="utf-8"))["messages"]

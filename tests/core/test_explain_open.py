@@ -1,4 +1,4 @@
-"""Token stories for open models (issue 13): ``bytepair.explain`` on the shipped
+"""Token stories for open models (issue 13): ``bytepair.teach.explain`` on the shipped
 ``tokenizer.json`` files and Mistral's Tekken.
 
 Every story's id must replay to ``encode(text, add_special_tokens=False)`` and
@@ -17,7 +17,7 @@ import pytest
 
 import bytepair
 from bytepair.errors import ArgumentError
-from bytepair.explain import describe, explain_tokens, token_story
+from bytepair.teach.explain import describe, explain_tokens, token_story
 from tests import corpora, hf_models
 
 EXTRA = "Emoji 👩‍👩‍👧 🇫🇷 😀, digits 1234567 3.14159 and 2026-12-01.\n\n  tabs\tend "
@@ -122,9 +122,9 @@ def test_open_model_errors_are_argument_errors():
 
 @pytest.mark.parametrize("key", hf_models.KEYS)
 def test_hf_stories_of_a_compact_file_are_those_of_the_whole_tables(key, text):
-    """A compact file fills its tables as texts need them (bytepair.hf_lazy); the stories read
+    """A compact file fills its tables as texts need them (bytepair.hf.lazy); the stories read
     merges and tokens straight from those tables, and must still find every step."""
-    from bytepair.hf_tokenizer import from_compact
+    from bytepair.hf.tokenizer import from_compact
 
     tok = from_compact(hf_models.compact(key))
     short = text[:600]

@@ -1,4 +1,4 @@
-"""bytepair.gallery: every number an explanation states comes from the tokenizers,
+"""bytepair.app.gallery: every number an explanation states comes from the tokenizers,
 and equals what tiktoken gives; the templates type in no number of their own."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import bytepair
-from bytepair import gallery
+from bytepair.app import gallery
 from bytepair.errors import UnknownNameError
 from tests import corpora
 

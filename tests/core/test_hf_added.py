@@ -1,4 +1,4 @@
-"""Added tokens stored as columns in compact files (``bytepair.hf_added``).
+"""Added tokens stored as columns in compact files (``bytepair.hf.added``).
 
 Reference: Hugging Face ``tokenizers`` on the same ``tokenizer.json`` (its added tokens and
 ids); a list the columns cannot give back exactly stays JSON in the file.
@@ -11,9 +11,9 @@ import json
 import pytest
 
 import bytepair
-from bytepair import hf_added
-from bytepair.hf_tokenizer import from_compact, to_compact
-from bytepair.vocab_file import read_vocab_file
+from bytepair.formats.vocab_file import read_vocab_file
+from bytepair.hf import added as hf_added
+from bytepair.hf.tokenizer import from_compact, to_compact
 
 tokenizers = pytest.importorskip("tokenizers")
 

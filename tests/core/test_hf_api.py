@@ -11,7 +11,7 @@ import pathlib
 import pytest
 
 from bytepair.errors import ArgumentError
-from bytepair.hf_tokenizer import Encoding, from_compact
+from bytepair.hf.tokenizer import Encoding, from_compact
 from tests import hf_models
 
 HERE = pathlib.Path(__file__).resolve().parent

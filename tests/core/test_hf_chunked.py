@@ -1,4 +1,4 @@
-"""bytepair.chunked.CountJob on open models (bytepair.hf_chunked): a count in steps that cut
+"""bytepair.app.chunked.CountJob on open models (bytepair.hf.chunked): a count in steps that cut
 anywhere equals ``tokenizers``' ``len(encode(text, add_special_tokens=...).ids)``; Tekken's equals
 mistral-common's ``len(encode(text, bos=..., eos=False))``.
 
@@ -12,8 +12,9 @@ import json
 import pytest
 
 import bytepair
-from bytepair import chunked, hf_chunked
-from bytepair.hf_tokenizer import from_compact
+from bytepair.app import chunked
+from bytepair.hf import chunked as hf_chunked
+from bytepair.hf.tokenizer import from_compact
 from tests import corpora, hf_models
 
 TEXT_CODES = ("eng", "arb", "cmn_hans", "hin", "rus", "jpn", "tha", "kor", "deu", "vie")

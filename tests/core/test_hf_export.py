@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bytepair
-from bytepair import hf_export
 from bytepair.errors import ArgumentError, TokenizerFileError
+from bytepair.formats import hf_export
 from tests import corpora
 from tests.hypothesis_profiles import examples
 

@@ -1,4 +1,4 @@
-"""The quick-load parts of ``bytepair.hf_tokenizer`` (issue 12: first count with a
+"""The quick-load parts of ``bytepair.hf.tokenizer`` (issue 12: first count with a
 model within 0.3 s of choosing it): the added-token matcher that needs no regex
 compile, and the derived facts the compact file stores.
 
@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bytepair
-from bytepair.hf_tokenizer import _AddedMatcher, from_compact, to_compact
+from bytepair.hf.tokenizer import _AddedMatcher, from_compact, to_compact
 from tests.hypothesis_profiles import examples
 
 
@@ -88,7 +88,7 @@ def test_compact_file_stores_the_characters_glued_before_space():
 
 def test_compact_file_without_the_stored_characters_still_cuts():
     """A file written before ``cut_glued`` existed: the characters are found by the scan."""
-    from bytepair.vocab_file import read_vocab_file, write_vocab_file
+    from bytepair.formats.vocab_file import read_vocab_file, write_vocab_file
 
     vocab = ["a", "b", "\u2581", "a\u2581", "\u2581b"]
     tok = bytepair.from_tokenizer_json(_metaspace_json(vocab, ["a \u2581", "\u2581 b"]))

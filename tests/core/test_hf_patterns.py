@@ -2,7 +2,7 @@
 
 Reference: the ``regex`` module (the CPython back-end; ``tokenizers`` parity is
 checked on it in ``test_hf_parity.py``). The ``re`` back-end (Pyodide) runs the
-pattern rewritten by ``bytepair.retranslate``; here both split the UDHR sample,
+pattern rewritten by ``bytepair.split.retranslate``; here both split the UDHR sample,
 Python source and the hard cases the same way, for every regex in every
 model file (Llama 3's ``(?i:...)``, DeepSeek's literal CJK ranges and
 ``\\p{P}``/``\\p{S}``, gpt-oss's and Tekken's case classes) and for the
@@ -17,8 +17,8 @@ import pytest
 
 pytest.importorskip("regex")
 
-from bytepair import hf_components
-from bytepair.pretokenize import compile_pattern
+from bytepair.hf import components as hf_components
+from bytepair.split.pretokenize import compile_pattern
 from tests import corpora
 from tests.hf_models import KEYS, require, tekken_path
 

@@ -522,7 +522,7 @@ def test_describe_and_token_views():
 
 
 def test_compact_form_round_trip_and_damage():
-    from bytepair.hf_tokenizer import from_compact, to_compact
+    from bytepair.hf.tokenizer import from_compact, to_compact
 
     for d in (
         _make("affix"),
@@ -534,7 +534,7 @@ def test_compact_form_round_trip_and_damage():
         for text in TEXTS:
             assert tok.encode(text) == ref.encode(text).ids
     blob = to_compact(bytepair.from_tokenizer_json(json.dumps(_make("ws"))))
-    from bytepair.vocab_file import dump_vocab
+    from bytepair.formats.vocab_file import dump_vocab
 
     for bad in (
         b"{}",

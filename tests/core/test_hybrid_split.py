@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from bytepair import pretokenize
-from bytepair.patterns import PATTERNS
-from bytepair.pretokenize import compile_pattern
+from bytepair.split import pretokenize
+from bytepair.split.patterns import PATTERNS
+from bytepair.split.pretokenize import compile_pattern
 from tests import corpora
 
 regex = pytest.importorskip("regex")

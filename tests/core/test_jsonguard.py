@@ -1,4 +1,4 @@
-"""The JSON nesting guard (bytepair.jsonguard): every reader of a file a user hands in
+"""The JSON nesting guard (bytepair.formats.jsonguard): every reader of a file a user hands in
 refuses deep nesting with a TokenizerFileError before json.loads (tester round 2, problem 2:
 "[" * 100000 + "]" * 100000 as "your own tokenizer.json" crashed Pyodide)."""
 
@@ -10,8 +10,11 @@ import pathlib
 import pytest
 
 import bytepair
-from bytepair import corpus, jsonguard, models, tekken
+from bytepair import corpus
+from bytepair.app import models
 from bytepair.errors import TokenizerFileError
+from bytepair.formats import jsonguard
+from bytepair.hf import tekken
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DEEP = "[" * 100_000 + "]" * 100_000  # the tester's /tmp/tester/bad/deep.json
@@ -116,7 +119,7 @@ def test_an_open_string_reaches_json_loads(text):
 
 @pytest.mark.parametrize("text", UNTERMINATED)
 def test_an_open_string_in_tools_gives_line_and_column(text):
-    from bytepair.chat_tools import parse_tools_json
+    from bytepair.chat.tools import parse_tools_json
     from bytepair.errors import ToolsError
 
     ref = _decode_error(text)

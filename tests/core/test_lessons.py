@@ -1,4 +1,4 @@
-"""The courses' lessons (bytepair.lessons, issue 21 item 6): every link state is one the page
+"""The courses' lessons (bytepair.app.lessons, issue 21 item 6): every link state is one the page
 reads, every figure we show comes from a reference, and every figure the course prints is
 checked against what reproduces it (or against every real tokenizer, when none does).
 
@@ -17,7 +17,8 @@ import re
 import pytest
 
 import bytepair
-from bytepair import gallery, lessons, textbook
+from bytepair.app import gallery, lessons
+from bytepair.teach import textbook
 from tests.reference import course_mini_bpe
 from tests.reference.textbook_oracle import PAPER_FIRST_MERGES, PAPER_VOCAB, oracle_learn
 

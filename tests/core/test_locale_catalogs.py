@@ -53,8 +53,8 @@ def test_every_key_the_page_asks_for_is_in_english():
 
 def test_report_category_definitions_are_bytepairs():
     """The Report view words a vocabulary category's definition from the catalog (keyed by
-    category); its English source is bytepair.report_vocab.CATEGORIES's, the one definition."""
-    from bytepair.report_vocab import CATEGORIES
+    category); its English source is bytepair.report.vocab.CATEGORIES's, the one definition."""
+    from bytepair.report.vocab import CATEGORIES
 
     en = _messages("en")
     shown = {k.split(".")[2] for k in en if k.startswith("report.cat.") and k.endswith(".definition")}

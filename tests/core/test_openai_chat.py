@@ -1,4 +1,4 @@
-"""OpenAI chat formats (bytepair.openai_chat) against their references.
+"""OpenAI chat formats (bytepair.chat.openai) against their references.
 
 * ChatML: npm ``gpt-tokenizer`` 4.0.0 ``encodeChat`` under Node.js
   (``tests/reference/gpt_tokenizer_chat.mjs``; needs ``node`` and
@@ -19,7 +19,7 @@ import json
 import pytest
 
 import bytepair
-from bytepair import openai_chat
+from bytepair.chat import openai as openai_chat
 from bytepair.errors import ArgumentError
 from tests.reference.openai_chat_refs import gpt_tokenizer_encode_chat, harmony_encoding
 

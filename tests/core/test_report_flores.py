@@ -21,7 +21,8 @@ import pathlib
 import pytest
 
 import bytepair
-from bytepair import report, report_corpora
+from bytepair import report
+from bytepair.report import corpora as report_corpora
 
 #: bytepair encoding -> the CSV's column.
 COLUMNS = {"gpt2": "GPT-2", "r50k_base": "r50k_base", "p50k_base": "p50k_base", "cl100k_base": "cl100k_base"}
@@ -64,9 +65,9 @@ def petrov_repo() -> pathlib.Path:
 
 
 def test_published_premiums_equal_the_csv(petrov_repo):
-    """bytepair.report_published (the paper's figure the Report view shows beside ours) holds the
+    """bytepair.report.published (the paper's figure the Report view shows beside ours) holds the
     CSV's counts for the four encodings, keyed by the FLORES codes of flores_language_map.csv."""
-    from bytepair import report_published
+    from bytepair.report import published as report_published
 
     names = {}
     with open(petrov_repo / "compute" / "flores_language_map.csv", encoding="utf-8") as f:

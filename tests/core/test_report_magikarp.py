@@ -12,7 +12,7 @@ their repository cohere-ai/magikarp publishes one report per model,
 
 How the definitions compare (and what is tested):
 
-* Our ``partial_utf8`` (``bytepair.report_vocab``: the token's bytes are not
+* Our ``partial_utf8`` (``bytepair.report.vocab``: the token's bytes are not
   valid UTF-8 on their own) counts the 128 single bytes 0x80-0xFF too; the
   reports count single bytes apart. So the comparable figure is our
   ``partial_utf8`` tokens longer than one byte, which must equal the report's
@@ -40,7 +40,7 @@ from __future__ import annotations
 import pytest
 
 import bytepair
-from bytepair import report_vocab
+from bytepair.report import vocab as report_vocab
 
 #: (our tokenizer, report file in cohere-ai/magikarp, single byte tokens, non-single-byte UTF-fragment tokens)
 #: - the two figures copied from the report's "Model info" section.

@@ -1,4 +1,4 @@
-"""Byte-level step-through (bytepair.steps) vs bytepair.train_iter and a slow oracle.
+"""Byte-level step-through (bytepair.teach.steps) vs bytepair.train_iter and a slow oracle.
 
 * ``train_iter`` (the fast trainer, itself checked against the minbpe oracle in
   test_train_parity.py) must learn the same merges in the same order: pair ids,
@@ -25,9 +25,9 @@ import re
 import pytest
 
 import bytepair
-from bytepair import steps as steps_mod
-from bytepair.pretokenize import compile_pattern, resolve_pattern
-from bytepair.steps import byte_initial_state, byte_steps
+from bytepair.split.pretokenize import compile_pattern, resolve_pattern
+from bytepair.teach import steps as steps_mod
+from bytepair.teach.steps import byte_initial_state, byte_steps
 from tests.hypothesis_profiles import examples
 
 try:
@@ -74,7 +74,7 @@ def oracle_steps(text, n_merges, pattern, max_rows):
         token[new] = token[best[0]] + token[best[1]]
         changed = []
         for pi, seq in enumerate(seqs):
-            # merged here, not with bytepair.textbook._merge: the oracle stays independent
+            # merged here, not with bytepair.teach.textbook._merge: the oracle stays independent
             merged, positions, i = [], [], 0
             while i < len(seq):
                 if seq[i : i + 2] == list(best):

@@ -1,4 +1,4 @@
-"""Textbook BPE (bytepair.textbook) vs the paper's worked example and a slow oracle.
+"""Textbook BPE (bytepair.teach.textbook) vs the paper's worked example and a slow oracle.
 
 Published values: Sennrich, Haddow & Birch (2016), "Neural Machine Translation
 of Rare Words with Subword Units", Algorithm 1 (and subword-nmt's
@@ -22,8 +22,8 @@ import re
 
 import pytest
 
-from bytepair import textbook
-from bytepair.textbook import END_OF_WORD, apply, count_words, initial_state, learn, parse_word_counts
+from bytepair.teach import textbook
+from bytepair.teach.textbook import END_OF_WORD, apply, count_words, initial_state, learn, parse_word_counts
 from tests.hypothesis_profiles import examples
 from tests.reference.textbook_oracle import PAPER_FIRST_MERGES, PAPER_VOCAB, oracle_apply, oracle_learn
 

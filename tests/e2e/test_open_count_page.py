@@ -1,5 +1,5 @@
 """Tester's problems 1 and 6, in Chromium: a long open-model count runs in exact steps
-(``bytepair.hf_chunked``), so other views answer meanwhile, and its "working" line reads as
+(``bytepair.hf.chunked``), so other views answer meanwhile, and its "working" line reads as
 progress ("Counting… 49%"), not as a stall.
 
 Expected counts come from ``tokenizers`` (Llama 3's tokenizer.json) and gpt-tokenizer (Chat).

@@ -151,7 +151,7 @@ def test_a_5mb_saved_text_is_counted_after_a_reload(page, site_url):
 
 def test_a_chat_count_answers_while_a_big_count_runs(page, site_url):
     """Issue 11: during a 5 MB count, Chat kept its old total until the count finished (one
-    Python call at a time). A big count now runs in ~50 ms steps (bytepair.chunked, exact), and
+    Python call at a time). A big count now runs in ~50 ms steps (bytepair.app.chunked, exact), and
     calls of other views run in between: a Chat breakdown sent during a 2 M-character count
     answers before that count ends, with gpt-tokenizer's ids; the count is tiktoken's; progress
     is reported; a newer count with the same key supersedes the older one."""

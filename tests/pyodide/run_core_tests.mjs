@@ -93,22 +93,22 @@ def _main(args):
         print("[pyodide] import regex: ImportError, as in the browser")
     import_failed = False
     try:
-        from bytepair import pretokenize
+        from bytepair.split import pretokenize
     except ModuleNotFoundError as e:
-        if e.name in ("bytepair", "bytepair.pretokenize"):
+        if e.name in ("bytepair", "bytepair.split.pretokenize"):
             print(f"[pyodide] {e.name} does not exist yet: split-pattern back-end not checked")
         else:
             import traceback
             traceback.print_exc()
-            print("[pyodide] ERROR: bytepair.pretokenize failed to import (see above); running the tests anyway")
+            print("[pyodide] ERROR: bytepair.split.pretokenize failed to import (see above); running the tests anyway")
             import_failed = True
     except Exception:
         import traceback
         traceback.print_exc()
-        print("[pyodide] ERROR: bytepair.pretokenize failed to import (see above); running the tests anyway")
+        print("[pyodide] ERROR: bytepair.split.pretokenize failed to import (see above); running the tests anyway")
         import_failed = True
     else:
-        print(f"[pyodide] bytepair.pretokenize.BACKEND = {pretokenize.BACKEND!r}")
+        print(f"[pyodide] bytepair.split.pretokenize.BACKEND = {pretokenize.BACKEND!r}")
         if pretokenize.BACKEND != "re":
             print("[pyodide] ERROR: expected the stdlib 're' back-end inside Pyodide")
             return 3
@@ -119,7 +119,7 @@ def _main(args):
     print(f"[pyodide] pytest {' '.join(args)}", flush=True)
     code = int(pytest.main([*args, "-p", "no:cacheprovider"]))
     if code == 0 and import_failed:
-        print("[pyodide] ERROR: the tests passed but bytepair.pretokenize does not import")
+        print("[pyodide] ERROR: the tests passed but bytepair.split.pretokenize does not import")
         return 3
     return code
 `;

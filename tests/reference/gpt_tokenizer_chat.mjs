@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // gpt-tokenizer's encodeChat (npm gpt-tokenizer 4.0.0) as a reference for
-// bytepair.openai_chat. Reads JSON from stdin: [{model, messages, options?}, ...];
+// bytepair.chat.openai. Reads JSON from stdin: [{model, messages, options?}, ...];
 // writes JSON to stdout: [ids | {error: message}, ...] in the same order.
 //
 //   node tests/reference/gpt_tokenizer_chat.mjs NODE_MODULES_DIR < cases.json

@@ -3,7 +3,7 @@
 A word is one string of space-separated symbols, pairs are counted on ``str.split()``, and a
 merge is ``re.sub`` of ``(?<!\\S)left right(?!\\S)`` by ``leftright``; ties are resolved from explicit
 first positions ``(word index, symbol index)`` or by sorting the tied pairs. A formulation
-different from ``bytepair.textbook``, which tests/core/test_textbook.py checks against it (and the
+different from ``bytepair.teach.textbook``, which tests/core/test_textbook.py checks against it (and the
 lesson tests use for the Hinglish course's merge table). Stdlib only: it also runs inside Pyodide.
 """
 

@@ -6,7 +6,7 @@
 //   await bytepair.train(text, {vocabSize, pattern, name}, (merge) => ...)
 //   bytepair.stop()
 //   await bytepair.stepsLearn({mode: "textbook", text: "low 5\nlower 2", n_merges: 10})
-//   bytepair.facts                               // shared facts from Python (py/bytepair/facts.py), once ready
+//   bytepair.facts                               // shared facts from Python (py/bytepair/app/facts.py), once ready
 //
 // `tokenizer` is an encoding name (gpt2, cl100k_base, o200k_base, ...) or the
 // name of a tokenizer the user trained (kept in browser storage).
@@ -152,7 +152,7 @@ export function createApi({ onStatus, shared = false }) {
     for (const item of items) (item.meta?.kind === "file" ? files : trained).set(item.name, item);
     if (items.length) changed();
   });
-  let facts = null; // py/bytepair/facts.py's facts(), from the worker's ready reply
+  let facts = null; // py/bytepair/app/facts.py's facts(), from the worker's ready reply
   const builtIn = () =>
     facts ? [...facts.tokenizers.map((t) => t.name), ...facts.open_models.map((m) => m.name)] : [];
   const isOpenModel = (name) => !!facts?.open_models.some((m) => m.name === name);
@@ -287,7 +287,7 @@ export function createApi({ onStatus, shared = false }) {
   const api = {
     ready,
     /**
-     * The facts shared with Python (py/bytepair/facts.py): {tokenizers: [{name, label, listed}],
+     * The facts shared with Python (py/bytepair/app/facts.py): {tokenizers: [{name, label, listed}],
      * pretokenizers: [{value, label}], vocab_size: {min, max}, steps: {max_merges, ...}, end_of_word};
      * null until the worker is ready.
      */
@@ -323,7 +323,7 @@ export function createApi({ onStatus, shared = false }) {
         name
       );
     },
-    /** The open models the site ships (py/bytepair/models.py): [{name, label, maker, family, version, format, source, files, file}]. */
+    /** The open models the site ships (py/bytepair/app/models.py): [{name, label, maker, family, version, format, source, files, file}]. */
     openModels() {
       return facts ? facts.open_models : [];
     },
@@ -375,7 +375,7 @@ export function createApi({ onStatus, shared = false }) {
     },
     /**
      * Number of tokens of `text`, counted as encode counts; tokenizer: default cl100k_base.
-     * A text of STEPPED_COUNT_CHARS or more is counted in steps (exactly: bytepair.chunked), so the
+     * A text of STEPPED_COUNT_CHARS or more is counted in steps (exactly: bytepair.app.chunked), so the
      * worker answers other calls meanwhile. options.key: a newer count with the same key ends an
      * older one still running (it rejects with an error named "Superseded"); options.onProgress(
      * position, length): characters counted so far, after each step.
@@ -393,7 +393,7 @@ export function createApi({ onStatus, shared = false }) {
      * invisible characters ("⟨ZWJ⟩"), note explains fragments; marks: {start, end, label, title} of the
      * invisible characters of `text`. options.specials: special-token strings ("<|endoftext|>") count as
      * special tokens (OpenAI/trained tokenizers). options.total false (with a limit): only the first
-     * `limit` tokens are encoded where that is exact (bytepair.chunked.first_spans: a large text's
+     * `limit` tokens are encoded where that is exact (bytepair.app.chunked.first_spans: a large text's
      * first tokens in milliseconds); n_tokens is then null and marks cover the part shown: count
      * the text with count() (in steps).
      */
@@ -424,7 +424,7 @@ export function createApi({ onStatus, shared = false }) {
       const name = await use(tokenizer, "chunkJsonl(text, tokenizer, maxTokens)");
       return textCall([name], "chunkJsonl", text, name, maxTokens, overlap, boundary, !!addSpecial);
     },
-    /** The context windows of the models `tokenizer` counts for (bytepair.limits.CONTEXT_WINDOWS), the default first. */
+    /** The context windows of the models `tokenizer` counts for (bytepair.app.limits.CONTEXT_WINDOWS), the default first. */
     contextWindows(tokenizer) {
       return (facts?.context_windows || []).filter((w) => w.tokenizer === tokenizer);
     },
@@ -531,7 +531,7 @@ export function createApi({ onStatus, shared = false }) {
       );
     },
     /**
-     * A report card (bytepair.report_card.ReportJob().result()): texts [{key, text}] (parallel) x
+     * A report card (bytepair.report.card.ReportJob().result()): texts [{key, text}] (parallel) x
      * tokenizers (names), premiums against options.baseline (a key of texts), paper figures, vocabulary
      * anatomy. options: {baseline, corpus (its name, kept in the result), wordMetrics (fertility;
      * default true), onProgress(position, length)}. Counted in steps: other calls run in between.
@@ -582,7 +582,7 @@ export function createApi({ onStatus, shared = false }) {
       }
       return call("stepsLearn", options);
     },
-    /** Step `index` (0: the start) of a session: bytepair.steps.StepView as JSON {merge, pair_counts, rows, vocab, n_symbols, ...}. */
+    /** Step `index` (0: the start) of a session: bytepair.teach.steps.StepView as JSON {merge, pair_counts, rows, vocab, n_symbols, ...}. */
     async stepsView(session, index) {
       if (!Number.isInteger(session) || !Number.isInteger(index)) {
         throw new TypeError(
@@ -635,7 +635,7 @@ export function createApi({ onStatus, shared = false }) {
       const toolsJson = tools == null ? "" : typeof tools === "string" ? tools : JSON.stringify(tools);
       await ready;
       // an open model (loaded once, with progress) or a file loaded here: "template:<tokenizer name>",
-      // or "template:<tokenizer name>@<published template>" (bytepair.chat_formats.PUBLISHED_TEMPLATES)
+      // or "template:<tokenizer name>@<published template>" (bytepair.app.chat_formats.PUBLISHED_TEMPLATES)
       // an open model's own format (Mistral NeMo as mistral-common): its tokenizer is that model
       const listed = facts?.chat?.formats?.find((x) => x.id === format);
       const templateTokenizer = format.startsWith("template:")
@@ -656,7 +656,7 @@ export function createApi({ onStatus, shared = false }) {
     },
     /**
      * Why this token: the story of token `index` (0-based) of `text` under `tokenizer`
-     * (bytepair.token_story(...).to_dict() with UTF-16 spans, plus `lines` (bytepair.explain.describe)).
+     * (bytepair.token_story(...).to_dict() with UTF-16 spans, plus `lines` (bytepair.teach.explain.describe)).
      * For a tokenizer trained in this page its merges' counts are included (created_by.count).
      */
     async tokenStory(text, tokenizer, index, { addSpecial = true, specials = false } = {}) {
@@ -689,12 +689,12 @@ export function createApi({ onStatus, shared = false }) {
       for (const t of tokenizers) names.push(await use(t, fn));
       return textCall(names, "sideBySide", text, names, addSpecial !== false, specials === true);
     },
-    /** The gallery of tokenizer oddities (bytepair.gallery.gallery_data): [{id, title, encodings, explanation, facts, texts}]. */
+    /** The gallery of tokenizer oddities (bytepair.app.gallery.gallery_data): [{id, title, encodings, explanation, facts, texts}]. */
     async gallery(ids = null) {
       await ready;
       return call("gallery", ids);
     },
-    /** The courses' worked examples (bytepair.lessons.lessons_data): [{id, course, view, params, text, quoted, facts, stages}]. */
+    /** The courses' worked examples (bytepair.app.lessons.lessons_data): [{id, course, view, params, text, quoted, facts, stages}]. */
     async lessons() {
       await ready;
       return call("lessons");
@@ -892,7 +892,7 @@ export function createApi({ onStatus, shared = false }) {
       return t.json;
     },
     /**
-     * Download files of a tokenizer and their "load it in Python" snippets (bytepair.hf_export):
+     * Download files of a tokenizer and their "load it in Python" snippets (bytepair.formats.hf_export):
      * {tokenizer_json, tiktoken, bytepair_json: text or null, snippets: {tokenizers, transformers, tiktoken,
      * bytepair}, file_names: {hf, tiktoken, bytepair}, problems: {format: why it is null}}.
      */

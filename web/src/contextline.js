@@ -1,5 +1,5 @@
 // The context-window line of Tokenize and Chat: "12,345 of 128,000 tokens (GPT-4o)", marked when
-// over. The windows are bytepair.limits.CONTEXT_WINDOWS (api.facts.context_windows); the page keeps
+// over. The windows are bytepair.app.limits.CONTEXT_WINDOWS (api.facts.context_windows); the page keeps
 // no copy.
 
 import { t, num } from "./i18n.js";

@@ -1,5 +1,5 @@
 // The tokenizer lists of Tokenize and Compare, grouped by maker: OpenAI's encodings, the open
-// models the site ships (py/bytepair/models.py, by maker, in its order), files loaded here, and
+// models the site ships (py/bytepair/app/models.py, by maker, in its order), files loaded here, and
 // tokenizers trained here. Everything comes from api (facts from Python, storage); no copy here.
 
 /** [{label, items: [{name, label}]}] in the order the page lists them (empty groups left out). */

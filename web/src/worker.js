@@ -327,7 +327,7 @@ async function ensureVocab(name) {
       })();
       py("prepare", name); // compile the split pattern while the file downloads
       let data = new Uint8Array(await fetching);
-      // Compact vocabularies (bytepair.vocab_file sniffs gzip): unzip here, natively, not in Python.
+      // Compact vocabularies (bytepair.formats.vocab_file sniffs gzip): unzip here, natively, not in Python.
       if (file.endsWith(".bpv.gz") && data[0] === 0x1f && data[1] === 0x8b) {
         const unzipped = new Blob([data]).stream().pipeThrough(new DecompressionStream("gzip"));
         data = new Uint8Array(await new Response(unzipped).arrayBuffer());
@@ -514,7 +514,7 @@ function nextTask() {
 const api = {
   init(onProgress, interruptBuffer, onReceived) {
     this.client.onReceived = onReceived ?? null; // clientApi: the page's watchdogs start when a call is taken in
-    // the facts the page builds its lists and limits from (py/bytepair/facts.py) travel with the ready reply
+    // the facts the page builds its lists and limits from (py/bytepair/app/facts.py) travel with the ready reply
     if (!ready) {
       ready = boot(onProgress, interruptBuffer)
         .then((info) => ({ ...info, facts: JSON.parse(py("facts")) }))
@@ -570,7 +570,7 @@ const api = {
   },
 
   /**
-   * count, in steps of SLICE_MS (playground CountSession over bytepair.chunked.CountJob, exact):
+   * count, in steps of SLICE_MS (playground CountSession over bytepair.app.chunked.CountJob, exact):
    * between steps the worker yields, so other calls (another view's, another page's) run. key: a
    * newer stepped count of this client with the same key ends this one, which rejects with an
    * error named "Superseded". onProgress(position, length) (characters) after each step.
@@ -613,7 +613,7 @@ const api = {
   },
 
   /**
-   * The Report view (playground ReportSession over bytepair.report_card.ReportJob): texts [{key, text}]
+   * The Report view (playground ReportSession over bytepair.report.card.ReportJob): texts [{key, text}]
    * x tokenizer names, in steps of SLICE_MS; between steps other calls run. onProgress(position, length)
    * (units: one language of one tokenizer, or one vocabulary) after each step. -> ReportJob.result().
    */

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from bytepair import bpe, specials
 from bytepair.errors import ArgumentError, ArgumentTypeError
-from bytepair.patterns import ALIASES, PATTERNS
-from bytepair.pretokenize import compile_pattern
+from bytepair.split.patterns import ALIASES, PATTERNS
+from bytepair.split.pretokenize import compile_pattern
 from bytepair.surrogates import fix_surrogates
 from bytepair.tokenizer import Tokenizer
 

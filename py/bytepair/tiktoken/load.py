@@ -2,7 +2,7 @@
 
 bytepair never downloads: a URL is refused with a message saying so; a local
 ``.tiktoken`` (or ``.tiktoken.gz``) file is read with
-:func:`bytepair.tiktoken_file.load_tiktoken_bpe`.
+:func:`bytepair.formats.tiktoken_file.load_tiktoken_bpe`.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import hashlib
 import os
 
-from bytepair import tiktoken_file
 from bytepair.errors import ArgumentError
+from bytepair.formats import tiktoken_file
 
 __all__ = ["load_tiktoken_bpe", "read_file"]
 

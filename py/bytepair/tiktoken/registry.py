@@ -6,7 +6,7 @@ special tokens to one of them, as tiktoken builds them:
 
 * ``p50k_edit``: p50k_base's ranks, ``<|endoftext|>`` 50256 and the three
   fill-in-the-middle tokens 50281-50283;
-* ``o200k_harmony``: :func:`bytepair.openai_chat.harmony_encoding` (o200k_base's
+* ``o200k_harmony``: :func:`bytepair.chat.openai.harmony_encoding` (o200k_base's
   ranks with the harmony tokens and the reserved ids up to 201087); tiktoken
   also names id 200018 ``<|reserved_200018|>`` beside ``<|endofprompt|>``, so
   ``_special_tokens`` holds both names (the id decodes to ``<|endofprompt|>``).
@@ -19,8 +19,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from bytepair import openai_chat
 from bytepair import registry as _bp_registry
+from bytepair.chat import openai as openai_chat
 from bytepair.errors import ArgumentError
 
 from .core import BY_NAME, ENCODINGS, Encoding

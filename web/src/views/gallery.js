@@ -1,5 +1,5 @@
 // The gallery of tokenizer oddities in Tokenize (issue 13): one-click examples
-// whose explanations come from bytepair.gallery (every number computed by the
+// whose explanations come from bytepair.app.gallery (every number computed by the
 // page's Python from the real tokenizers, never typed in here).
 
 import { h } from "../dom.js";
@@ -14,7 +14,7 @@ const letterList = (items) =>
     : new Intl.ListFormat(locale(), { type: "unit", style: "short" }).format(items);
 
 /**
- * An example's explanation in the page's language, worded from its facts (bytepair.gallery
+ * An example's explanation in the page's language, worded from its facts (bytepair.app.gallery
  * computes them; the catalog's gallery.ex.<id>.text is the template, the English one equal to
  * Python's Example.template): counts in the locale's digits, "N tokens" as the catalog's plural,
  * ratios with one decimal, token texts and ids as Python gives them (ASCII).
@@ -148,7 +148,7 @@ export function mountGallery(el, api, { choose }) {
       );
     }
     if (id === "counting-letters") {
-      // letters per token (computed in Python: bytepair.gallery.gallery_data)
+      // letters per token (computed in Python: bytepair.app.gallery.gallery_data)
       pieces.push(
         h(
           "ul",

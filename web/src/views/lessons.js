@@ -1,6 +1,6 @@
 // Lessons from the courses (issue 21): each course's own worked example as a card with a
 // ready link and embed snippet. What a lesson is (its course, view, link parameters, text)
-// and every figure in its note come from bytepair.lessons (computed by the page's Python;
+// and every figure in its note come from bytepair.app.lessons (computed by the page's Python;
 // the course's own figures are quoted data beside ours), worded here from the catalog.
 
 import { h } from "../dom.js";

@@ -2,7 +2,7 @@
 // UDHR samples, a FLORES-200 subset, the user's own texts): the premium chart over all languages
 // with Petrov et al.'s published premium beside ours, the figures per language, the vocabulary
 // anatomy with clickable example tokens (their story), exports (CSV, JSON, SVG). Every figure
-// comes from Python (bytepair.report_card.ReportJob through api.report); this module draws.
+// comes from Python (bytepair.report.card.ReportJob through api.report); this module draws.
 // Text reaches the DOM through textContent and attributes only.
 
 import { $, h, showError, download } from "../dom.js";
@@ -23,7 +23,7 @@ export const initialReportState = {
   source: "udhr",
   selected: null, // tokenizer names ticked (null: the default, cl100k_base)
   baseline: null, // a language key of the corpus (null: English, else the first)
-  result: null, // bytepair.report_card.ReportJob.result()
+  result: null, // bytepair.report.card.ReportJob.result()
   corpusNote: "",
   running: false,
 };
@@ -469,7 +469,7 @@ export function mountReport(root, store, api) {
         .map((tk) => {
           const v = tk.vocab;
           const cats = v.categories;
-          // a category's definition: bytepair.report_vocab.CATEGORIES's, worded by the catalog (keyed by category)
+          // a category's definition: bytepair.report.vocab.CATEGORIES's, worded by the catalog (keyed by category)
           const line = (key, n, list) =>
             h(
               "li",

@@ -3,7 +3,7 @@
 // Two modes: "textbook" (Sennrich et al. 2016: words with counts, characters
 // plus the end-of-word marker </w>, a visible tie rule) and "bytes" (byte-level
 // BPE on the user's text with a pre-tokenizer). The worker keeps every step
-// (bytepair.steps.StepSession via web/src/py/playground/steps.py: steps_learn / steps_view /
+// (bytepair.teach.steps.StepSession via web/src/py/playground/steps.py: steps_learn / steps_view /
 // steps_encode; api.js stepsLearn / stepsView / stepsEncode); this view
 // asks for one step at a time and draws it: the pair-count table, the corpus
 // re-segmented with the merged spans, the vocabulary and the sequence length.
@@ -18,7 +18,7 @@ import { isolateLtrRuns, textDirection } from "../tokenlist.js";
 import * as storage from "../storage.js";
 
 const MAX_ROWS_DRAWN = 400; // words drawn in the corpus list (textbook with plain-text input)
-let END_OF_WORD = null; // facts.end_of_word (bytepair.textbook.END_OF_WORD), once the worker is ready
+let END_OF_WORD = null; // facts.end_of_word (bytepair.teach.textbook.END_OF_WORD), once the worker is ready
 export const SPEEDS = [0.5, 1, 2, 4, 10]; // steps per second
 const DEFAULTS = {
   counts: "low 5\nlower 2\nnewest 6\nwidest 3",
@@ -45,7 +45,7 @@ export const initialStepsState = {
   learning: false,
   learned: null, // stepsLearn's summary {session, mode, n_steps, merges, ...} + the options used
   step: 0,
-  shown: null, // stepsView's step (bytepair.steps.StepView), the one drawn
+  shown: null, // stepsView's step (bytepair.teach.steps.StepView), the one drawn
   playing: false,
   speed: 1,
   encoded: null, // stepsEncode's result for the word
@@ -159,7 +159,7 @@ export function mountSteps(root, store, api) {
   const set = (patch) => store.update("steps", patch);
   const S = () => store.state.steps;
 
-  // the lists and limits come from Python (api.facts, py/bytepair/facts.py) once the worker is ready
+  // the lists and limits come from Python (api.facts, py/bytepair/app/facts.py) once the worker is ready
   const maxMerges = () => api.facts?.steps.max_merges ?? Infinity;
   const mergesHint = $(root, "#steps-merges-hint");
   /** "1–500" in the locale's digits, left to right in a right-to-left page too (U+2066 … U+2069 isolate). */

@@ -182,7 +182,7 @@ export function mountStory(el, api, { onClose = () => {}, mergeRow = () => null 
       t("story.fact.bytes"),
       h("code", { text: s.hex.replace(/(..)(?=.)/g, "$1 "), dataset: { testid: "story-hex" } }),
     );
-    // the tokenizer's own spelling (bytepair.explain.TokenStory.vocab_form): '▁' for Gemma, GPT-2's 'Ġ' for rank files
+    // the tokenizer's own spelling (bytepair.teach.explain.TokenStory.vocab_form): '▁' for Gemma, GPT-2's 'Ġ' for rank files
     const form = s.vocab_form;
     add(
       t("story.fact.forms"),

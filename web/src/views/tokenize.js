@@ -375,7 +375,7 @@ export function mountTokenize(root, store, api) {
     specialLabel.hidden = !adds;
     forget.hidden = api.kind(s.tokenizer) !== "file";
     if (adds) specialWhat.textContent = addSpecialText(desc);
-    // the switch names this tokenizer's own special token (bytepair.models.special_token_facts);
+    // the switch names this tokenizer's own special token (bytepair.app.models.special_token_facts);
     // it applies where typed special-token strings are text unless allowed (OpenAI, trained)
     if (desc?.special) {
       specialsSwitch.hidden = desc.special.typed !== "switch" || !desc.special.example;
@@ -436,7 +436,7 @@ export function mountTokenize(root, store, api) {
   }
 
   /** "12,345 of 128,000 tokens (GPT-4o)": the count against the context window of the first model
-   * bytepair.limits.CONTEXT_WINDOWS names for this tokenizer (none: hidden); the rest in its title. */
+   * bytepair.app.limits.CONTEXT_WINDOWS names for this tokenizer (none: hidden); the rest in its title. */
   function contextLineOf(s) {
     const [w, ...others] = s ? api.contextWindows(s.tokenizer) : [];
     drawContextLine(contextLine, s ? s.result.n_tokens : null, w || null, others);

@@ -153,7 +153,7 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
 
   /** The special-token items of the legend (tokenlist.js legendItems draws the others): the
    * special tokens in this result, named as this tokenizer spells them; `special`:
-   * bytepair.models.special_token_facts of the tokenizer (describe()'s `special`). */
+   * bytepair.app.models.special_token_facts of the tokenizer (describe()'s `special`). */
   function specialLegend(result, special) {
     const items = [];
     const typed = result?.special?.findIndex((sp, i) => sp && result.start[i] < result.end[i]) ?? -1;

@@ -152,7 +152,7 @@ export function mountTrain(root, store, api) {
   const chartCanvas = $(root, '[data-testid="compression-chart"]');
   const chartEmpty = $(root, '[data-testid="compression-empty"]');
 
-  // the pre-tokenizers and the vocab-size bounds come from Python (api.facts, py/bytepair/facts.py)
+  // the pre-tokenizers and the vocab-size bounds come from Python (api.facts, py/bytepair/app/facts.py)
   function fillFacts() {
     const facts = api.facts;
     if (!facts || patternSelect.options.length) return;

@@ -1,6 +1,6 @@
 // Downloads of a saved tokenizer (Train → Your tokenizers → Download): Hugging Face
 // tokenizer.json, .tiktoken and bytepair JSON, each with its "load it in Python"
-// snippet. The files and the snippets come from Python (bytepair.hf_export through
+// snippet. The files and the snippets come from Python (bytepair.formats.hf_export through
 // the worker's exportFiles); this module only lays them out.
 
 import { h, download, deviceHint, smallButton } from "../dom.js";

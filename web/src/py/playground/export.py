@@ -1,12 +1,12 @@
 """A tokenizer's files and merges for the Train view's saved list: downloads
-(``bytepair.hf_export``: tokenizer.json, .tiktoken, bytepair JSON, "load it in Python"
+(``bytepair.formats.hf_export``: tokenizer.json, .tiktoken, bytepair JSON, "load it in Python"
 snippets) and the merges table."""
 
 from __future__ import annotations
 
 import bytepair
-from bytepair import hf_export
 from bytepair.errors import BytepairError
+from bytepair.formats import hf_export
 
 from .convert import columns, dumps, exposed
 from .state import get_tokenizer
@@ -50,7 +50,7 @@ def token_label(name: str, token_id: int) -> str:
 @exposed
 def export_files(name: str) -> str:
     """The download files of a tokenizer and their "load it in Python" snippets
-    (``bytepair.hf_export``): JSON ``{tokenizer_json, tiktoken, bytepair_json, snippets, file_names,
+    (``bytepair.formats.hf_export``): JSON ``{tokenizer_json, tiktoken, bytepair_json, snippets, file_names,
     problems}``; a format that cannot hold the tokenizer exactly is ``null`` with its reason in
     ``problems[format]`` (``tiktoken`` is the ``.tiktoken`` file's text)."""
     tok = get_tokenizer(name)

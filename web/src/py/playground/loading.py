@@ -8,10 +8,11 @@ writes it into Pyodide's file system, then calls ``load_model`` / ``register_*``
 from __future__ import annotations
 
 import bytepair
-from bytepair import chat, models, registry
-from bytepair import facts as _facts
+from bytepair import chat, registry
+from bytepair.app import facts as _facts
+from bytepair.app import models
 from bytepair.errors import ArgumentError
-from bytepair.pretokenize import compile_pattern
+from bytepair.split.pretokenize import compile_pattern
 
 from . import state
 from .convert import dumps, exposed, trained_info
@@ -19,7 +20,7 @@ from .convert import dumps, exposed, trained_info
 
 @exposed
 def facts() -> str:
-    """JSON of :func:`bytepair.facts.facts` plus ``"version"``: what the page builds its lists and limits from."""
+    """JSON of :func:`bytepair.app.facts.facts` plus ``"version"``: what the page builds its lists and limits from."""
     return dumps({**_facts.facts(), "version": bytepair.__version__})
 
 

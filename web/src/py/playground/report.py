@@ -1,11 +1,11 @@
 """The Report view: a report card of tokenizers on a parallel corpus, in steps
-(``bytepair.report_card.ReportJob``; every figure is computed there)."""
+(``bytepair.report.card.ReportJob``; every figure is computed there)."""
 
 from __future__ import annotations
 
 import json
 
-from bytepair.report_card import ReportJob
+from bytepair.report.card import ReportJob
 
 from .convert import dumps, exposed
 from .state import get_tokenizer

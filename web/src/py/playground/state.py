@@ -2,9 +2,9 @@
 
 * :data:`trained` - tokenizers trained in the page or restored from its storage
   (``bytepair.Tokenizer``), by the name the page shows.
-* :data:`loaded` - open models (``bytepair.models``) and files people brought
+* :data:`loaded` - open models (``bytepair.app.models``) and files people brought
   (``HFTokenizer`` / ``TekkenTokenizer``), by name.
-* :data:`steps` - the step-through sessions (``bytepair.steps.StepSession``), one per
+* :data:`steps` - the step-through sessions (``bytepair.teach.steps.StepSession``), one per
   client, each with its number; a client's newer session replaces its older one. Clients
   are the pages using this runtime: embeds of one origin share one (a SharedWorker), and
   the worker names each page (``c1``, ``c2``, ...).

@@ -1,4 +1,4 @@
-"""The step-through view: ``bytepair.steps.learn_steps`` sessions, one step at a time.
+"""The step-through view: ``bytepair.teach.steps.learn_steps`` sessions, one step at a time.
 
 One session per client (:data:`playground.state.steps`: embeds sharing one runtime each
 keep theirs); the page names it by the number ``steps_learn`` returned, and a call naming
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from bytepair import steps
 from bytepair.errors import ArgumentError
+from bytepair.teach import steps
 
 from . import state
 from .convert import dumps, exposed
@@ -18,7 +18,7 @@ from .convert import dumps, exposed
 
 @exposed
 def steps_learn(options_json: str, client: str = "") -> str:
-    """``{mode, text, input, tie, pattern, n_merges}`` -> ``bytepair.steps.learn_steps``; JSON
+    """``{mode, text, input, tie, pattern, n_merges}`` -> ``bytepair.teach.steps.learn_steps``; JSON
     ``{session, mode, n_steps, requested, merges: {left, right, merged, count} (columns),
     n_rows, n_symbols_start, n_bytes}``. ``client``: the page asking (the worker's client id);
     its new session replaces its older one only."""
@@ -61,7 +61,7 @@ def _current(session: int) -> steps.StepSession:
 
 @exposed
 def steps_view(session: int, index: int) -> str:
-    """JSON of ``StepSession.step(index).to_dict()`` (``bytepair.steps.StepView``) plus ``session``."""
+    """JSON of ``StepSession.step(index).to_dict()`` (``bytepair.teach.steps.StepView``) plus ``session``."""
     return dumps({"session": session, **_current(session).step(index).to_dict()})
 
 

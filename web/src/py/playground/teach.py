@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import bytepair
-from bytepair import models
+from bytepair.app import models
 
 from .convert import dumps, exposed, span_columns
 from .state import get_tokenizer

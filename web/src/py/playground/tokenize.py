@@ -1,5 +1,5 @@
 """The Tokenize and Compare views: counts, ids, token spans as named columns, pasted ids
-decoded, a tokenizer's description. Counting follows ``bytepair.models.count_tokens``
+decoded, a tokenizer's description. Counting follows ``bytepair.app.models.count_tokens``
 (OpenAI and trained tokenizers: special-token strings as plain text; open models: the
 page's "Add special tokens" switch as ``add_special``)."""
 
@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 
 import bytepair
-from bytepair import charnames, chunked, decoding, limits, models
+from bytepair import charnames, decoding
+from bytepair.app import chunked, limits, models
 from bytepair.surrogates import utf8
 
 from .convert import dumps, exposed
@@ -17,12 +18,12 @@ from .state import get_tokenizer
 
 @exposed
 def count(text: str, name: str, add_special: bool = True) -> int:
-    """Number of tokens of ``text`` (``bytepair.models.count_tokens``)."""
+    """Number of tokens of ``text`` (``bytepair.app.models.count_tokens``)."""
     return models.count_tokens(get_tokenizer(name), text, add_special_tokens=add_special)
 
 
 class CountSession:
-    """:func:`count` in time-boxed steps (``bytepair.chunked.CountJob``): the worker steps it and
+    """:func:`count` in time-boxed steps (``bytepair.app.chunked.CountJob``): the worker steps it and
     lets its other calls run in between. ``step(budget_ms)`` -> JSON ``{done, count, position,
     length}`` (``position``/``length`` in characters: the progress)."""
 
@@ -60,10 +61,10 @@ def encode_spans(
     (``Ġhello``, ``▁hello``, ``<0xE0>``); ``display``: ``bytepair.token_to_label`` (invisible
     characters named); ``note``: ``bytepair.token_note`` (``note_parts``: the same as data,
     ``bytepair.decoding.token_note_parts``, which the page words in the reader's language); ``dropped``: ``[start, end]`` of characters
-    that became no token (``bytepair.models.dropped_characters``). ``specials``: special-token strings
+    that became no token (``bytepair.app.models.dropped_characters``). ``specials``: special-token strings
     (``<|endoftext|>``) become their special token (``allowed_special="all"``), else plain text.
     ``total=False`` with a ``limit``: only the first ``limit`` tokens are encoded where
-    ``bytepair.chunked.first_spans`` applies; ``n_tokens`` is then ``null`` (the page counts with
+    ``bytepair.app.chunked.first_spans`` applies; ``n_tokens`` is then ``null`` (the page counts with
     :class:`CountSession`), and ``marks`` / ``dropped`` cover the text the shown tokens cover."""
     tok = get_tokenizer(name)
     first = (
@@ -147,7 +148,7 @@ def compare(texts_json: str, names_json: str, add_special: bool = True) -> str:
 @exposed
 def describe(name: str) -> str:
     """JSON of the tokenizer's ``describe()`` plus ``adds_special_tokens`` (takes the page's switch)
-    and ``special`` (``bytepair.models.special_token_facts``: the token to name, what typed ones count as)."""
+    and ``special`` (``bytepair.app.models.special_token_facts``: the token to name, what typed ones count as)."""
     tok = get_tokenizer(name)
     return dumps(
         {

@@ -8,9 +8,9 @@ import json
 import time
 
 import bytepair
-from bytepair import facts
+from bytepair.app import facts
 from bytepair.errors import ArgumentError, OutOfMemoryError
-from bytepair.pretokenize import check_pattern as _check_pattern
+from bytepair.split.pretokenize import check_pattern as _check_pattern
 from bytepair.surrogates import utf8
 
 from . import state
