@@ -87,7 +87,12 @@ def step_adapter_wheel(out: DistWriter) -> dict[str, str]:
     name = f"{DIST_NAME}-{version}-py3-none-any.whl"
     h = hashlib.sha256(version.encode())
     pyodide_lock = ROOT / "node_modules" / "pyodide" / "pyodide-lock.json"
-    for p in [*adapter_sources(), ROOT / "tools" / "compile_pyc.mjs", ROOT / "tools" / "wheels.py", pathlib.Path(__file__)]:
+    for p in [
+        *adapter_sources(),
+        ROOT / "tools" / "compile_pyc.mjs",
+        ROOT / "tools" / "wheels.py",
+        pathlib.Path(__file__),
+    ]:
         h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
     if pyodide_lock.is_file():
         h.update(pyodide_lock.read_bytes())
