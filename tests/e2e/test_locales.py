@@ -341,3 +341,35 @@ def test_the_embed_bar_speaks_the_snippets_language(page, site_url, code):
     words = h.messages(code)
     assert page.text_content('[data-testid="share-button-embedded"]').strip() == words["embed.bar.share"]["text"]
     assert page.text_content('[data-testid="open-full"]').strip() == words["embed.bar.open"]["text"]
+
+
+def test_an_urdu_word_reads_right_to_left_in_a_text_that_opens_in_english(page, site_url):
+    """Fresh tester's finding (ur, phone): the Urdu course's paragraphs often open with an English
+    term ("BPE Tokenizer بنائیں ..."), so the token list takes the left-to-right direction of its
+    first letter; an Urdu word cut into several boxes then read spelled backwards, its first token
+    leftmost. Now each run of right-to-left boxes is one dir="rtl" span: within a word the first
+    box sits right of the next (tokenlist.js isolateRuns), while the list still opens on the left."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    text = "BPE Tokenizer بنائیں اور سیکھیں کہ ٹوکنائزیشن کیسے کام کرتی ہے"
+    enc = h.tiktoken_for("cl100k_base")
+    n_tokens = len(enc.encode_ordinary(text))
+    page.goto(f"{site_url}?lang=ur#tokenize")
+    h.wait_ready(page)
+    h.set_text(page, "tokenize-text", text)
+    page.wait_for_selector(f'#view-tokenize[data-encoded="cl100k_base:{n_tokens}"]', state="attached")
+    boxes = page.locator('#view-tokenize [data-testid="token"]').evaluate_all(
+        """(els) => els.map((e) => { const r = e.getBoundingClientRect();
+              return {text: e.textContent, left: r.left, right: r.right, top: r.top}; })"""
+    )
+    urdu = re.compile(r"[\u0600-\u06ff]")
+    pairs = [
+        (a, b)
+        for a, b in zip(boxes, boxes[1:], strict=False)
+        if urdu.search(a["text"]) and urdu.search(b["text"]) and not b["text"].startswith(" ") and a["top"] == b["top"]
+    ]
+    assert len(pairs) >= 3, boxes  # cl100k_base cuts these Urdu words into several boxes
+    for a, b in pairs:
+        assert a["left"] >= b["right"] - 0.5, (a, b)
+    first_line = [b for b in boxes if b["top"] == boxes[0]["top"]]
+    assert boxes[0]["text"].startswith("B") and boxes[0]["left"] <= min(b["left"] for b in first_line) + 0.5
+    assert page.console_errors == []

@@ -166,27 +166,32 @@ const boxText = (el) =>
     .join("");
 
 /**
- * In a right-to-left list, wrap each run of left-to-right boxes in one dir="ltr" span, so a
- * number or a Latin word cut into several tokens reads in its own order ("2024" as 202|4, not
- * 4|202). Each box is bidi-isolated (dir="auto"), and the bidi algorithm treats an isolate as
- * a neutral character: between right-to-left neighbours a run of them would be laid right to left.
- * A box is left-to-right when the browser gives it that direction (:dir(ltr)) and it holds a
- * letter or a digit; boxes of only spaces or punctuation between two such boxes join their run.
+ * Wrap each run of boxes written the other way from the list in one span of that direction, so
+ * a word cut into several tokens reads in its own order: in a right-to-left list a number or a
+ * Latin word ("2024" as 202|4, not 4|202), in a left-to-right list an Urdu or Persian word (a
+ * text that opens with "BPE Tokenizer" and goes on in Urdu: each Urdu word's tokens read from
+ * the right, not spelled backwards from the left). Each box is bidi-isolated (dir="auto"), and the bidi algorithm
+ * treats an isolate as a neutral character: between neighbours of the list's direction a run of
+ * them would be laid out in the list's direction. A box is right-to-left when the browser gives
+ * it that direction (:dir(rtl)), left-to-right when it does not and it holds a letter or a digit;
+ * boxes of only spaces or punctuation between two boxes of a run join it.
  * boxes: the list's boxes in order (children of `out`). Returns nothing; `out` is changed in place.
  */
-export function isolateLtrRuns(out, boxes) {
-  if (!out.matches(":dir(rtl)")) return;
+export function isolateRuns(out, boxes) {
+  const own = out.matches(":dir(rtl)") ? "r" : "l";
+  const other = own === "r" ? "l" : "r";
   const kind = boxes.map((el) => (el.matches(":dir(rtl)") ? "r" : /[\p{L}\p{N}]/u.test(boxText(el)) ? "l" : "n"));
   let i = 0;
   while (i < boxes.length) {
-    if (kind[i] !== "l") {
+    if (kind[i] !== other) {
       i += 1;
       continue;
     }
     let last = i;
-    for (let j = i + 1; j < boxes.length && kind[j] !== "r"; j += 1) if (kind[j] === "l") last = j;
+    for (let j = i + 1; j < boxes.length && kind[j] !== own; j += 1) if (kind[j] === other) last = j;
     if (last > i) {
-      const run = h("span", { class: "tok-run", attrs: { dir: "ltr", role: "none" } });
+      const dir = other === "r" ? "rtl" : "ltr";
+      const run = h("span", { class: "tok-run", attrs: { dir, role: "none" } });
       boxes[i].before(run);
       run.append(...boxes.slice(i, last + 1));
     }
@@ -243,7 +248,7 @@ export function mountTokenList(out, detail, { getActive, setActive, onKey = () =
       boxes = groups.map(nodeOf);
       out.replaceChildren(...boxes);
       if (text != null) out.dir = textDirection(text, out);
-      isolateLtrRuns(out, boxes);
+      isolateRuns(out, boxes);
     },
     clear() {
       groups = [];

@@ -6,7 +6,7 @@
 import { h, showError } from "../dom.js";
 import { visibleWhitespace } from "../format.js";
 import { t, num, onLocaleChange, errorText } from "../i18n.js";
-import { isolateLtrRuns, textDirection } from "../tokenlist.js";
+import { isolateRuns, textDirection } from "../tokenlist.js";
 
 /** Side by side covers the first this many UTF-16 code units of the text (a grid per word is drawn). */
 export const SBS_MAX_CHARS = 4000;
@@ -288,7 +288,7 @@ export function mountSideBySide(el, store, api) {
     rowsEl.replaceChildren(...blocks);
     // as Tokenize's token list: the rows take the text's direction, runs of left-to-right stretches in order
     rowsEl.dir = textDirection(s.text, rowsEl);
-    isolateLtrRuns(rowsEl, blocks);
+    isolateRuns(rowsEl, blocks);
     note.textContent = s.clipped ? t("side.clipped", { n: s.text.length }) : "";
   }
 

@@ -14,7 +14,7 @@ import { $, $$, h, showError, debounce } from "../dom.js";
 import { renderOnFrames } from "../store.js";
 import { t, num, onLocaleChange, errorText, pretokenizerLabel } from "../i18n.js";
 import { addText, restoreText, choiceParam } from "../links.js";
-import { isolateLtrRuns, textDirection } from "../tokenlist.js";
+import { isolateRuns, textDirection } from "../tokenlist.js";
 import * as storage from "../storage.js";
 
 const MAX_ROWS_DRAWN = 400; // words drawn in the corpus list (textbook with plain-text input)
@@ -84,12 +84,12 @@ function chips(symbols, merged, mode) {
 /**
  * `parts` (chips and separators) in one span that reads in the direction of `text` (the word's
  * own: "split" left to right, "بات" right to left, whatever the page's), runs of left-to-right
- * chips isolated as Tokenize's token list does (tokenlist.js isolateLtrRuns). Returns the span.
+ * chips isolated as Tokenize's token list does (tokenlist.js isolateRuns). Returns the span.
  */
 function symbolRow(parts, text, cls = "sym-row") {
   const row = h("span", { class: cls }, parts);
   row.dir = textDirection(text);
-  isolateLtrRuns(row, parts);
+  isolateRuns(row, parts);
   return row;
 }
 
