@@ -102,7 +102,8 @@ def test_missing_tokenizer_warning_stays_while_the_fallback_is_shown(page, site_
     text = "link text, kept"
     page.goto(site_url + f"#tokenize?tok=nowhere-bpe&ids=1&t={h.lz_compress(text)}")
     h.wait_ready(page)
-    page.wait_for_function("() => document.querySelector('[data-testid=\"count-tokens\"]').textContent !== '–'")
+    # the fallback's exact count is drawn (not only pending: "…" is neither "–" nor a count)
+    page.wait_for_selector('#view-tokenize[data-encoded^="cl100k_base:"]', state="attached")
     h.wait_saved(page, "tokenize", text)  # the link's last deferred work: its text saved (debounced)
     h.settle(page)
     note = page.locator('[data-testid="tokenizer-link-note"]')
