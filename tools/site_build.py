@@ -236,7 +236,7 @@ def step_vocab(out: DistWriter) -> dict[str, int]:
     for f in files:
         out.copy(f, f"vocab/{f.name}")
         sizes[f.name] = f.stat().st_size
-        compact = f"vocab/{compact_vocab_name(f.name)}"
+        compact = f"vocab/{_registry().compact_file(f.name)}"
         # stale when older than its rank file or than the format's code (a new .bpv version)
         if not (out.is_newer(compact, f) and out.is_newer(compact, PY_SRC / "bytepair" / "formats" / "vocab_file.py")):
             out.write(compact, compact_vocab(f))
@@ -244,28 +244,29 @@ def step_vocab(out: DistWriter) -> dict[str, int]:
     return sizes
 
 
-def vocab_for(files: dict[str, int]) -> dict[str, str]:
-    """``{encoding name: its file under vocab/}`` for every encoding of ``bytepair.registry`` whose
-    compact file (``registry.compact_file``, what the worker fetches) is among ``files`` (step_vocab's
-    ``{file: bytes}``): the manifest's ``vocab_for``, so the worker can fetch a vocabulary before
-    Python is ready (worker.js warmVocab; issue 20)."""
+def _registry():
+    """``bytepair.registry`` from this checkout (the one place that names an encoding's files)."""
     import sys
 
     if str(PY_SRC) not in sys.path:
         sys.path.insert(0, str(PY_SRC))
     from bytepair import registry
 
+    return registry
+
+
+def vocab_for(files: dict[str, int]) -> dict[str, str]:
+    """``{encoding name: its file under vocab/}`` for every encoding of ``bytepair.registry`` whose
+    compact file (``registry.compact_file``, what the worker fetches) is among ``files`` (step_vocab's
+    ``{file: bytes}``): the manifest's ``vocab_for``, so the worker can fetch a vocabulary before
+    Python is ready (worker.js warmVocab; issue 20)."""
+    registry = _registry()
     out = {}
     for name in registry.list_encoding_names():
         file = registry.compact_file(registry.encoding_info(name)["file"])
         if file in files:
             out[name] = file
     return out
-
-
-def compact_vocab_name(file: str) -> str:
-    """``o200k_base.tiktoken.gz`` -> ``o200k_base.bpv.gz`` (``bytepair.registry.compact_file``)."""
-    return file.removesuffix(".tiktoken.gz") + ".bpv.gz"
 
 
 def compact_vocab(path: pathlib.Path) -> bytes:
