@@ -335,32 +335,27 @@ _CONTENT_HEIGHT = """() => Math.ceil(Math.max(
 
 def wait_frame_fits(iframe, *, timeout=15_000) -> int:
     """Wait until the ``<iframe>`` at locator ``iframe`` is as tall as its document's content
-    (within 2 px: the embedding script applied the height the framed page posted) and return the
-    iframe's height in CSS px. The content is read again after each fit and followed while it
-    still changes. Raises AssertionError (both heights) when the frame does not fit within
-    ``timeout`` ms. The wait polls by interval: a cross-site frame out of view gets no animation
-    frames."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-
+    (within 2 px: the embedding script applied the height the framed page posted) on two reads in a
+    row with the same content height, and return the iframe's height in CSS px. Both heights are
+    read again on every poll (every 200 ms), so a content that changes during the wait is followed,
+    not compared with a stale reading. Raises AssertionError (the last two heights) when the frame
+    does not fit within ``timeout`` ms. Polling by interval, from Python: a cross-site frame out of
+    view gets no animation frames, and the two heights live in two documents."""
     frame = iframe.element_handle().content_frame()
-    content = box = None
-    for _ in range(20):  # a content that never holds still for one fit is a failure too
-        now = frame.evaluate(_CONTENT_HEIGHT)
-        if now == content:
-            return box
-        content = now
-        try:
-            iframe.page.wait_for_function(
-                "([el, want]) => Math.abs(el.clientHeight - want) <= 2",
-                arg=[iframe.element_handle(), content],
-                timeout=timeout,
-                polling=200,
-            )
-        except PlaywrightTimeoutError:
-            box = iframe.evaluate("(el) => el.clientHeight")
-            raise AssertionError(f"the frame never fitted its content: frame {box} px, content {content} px") from None
+    deadline = time.monotonic() + timeout / 1000
+    fitted = None  # the content height of the previous read, when the frame fitted it
+    while True:
+        content = frame.evaluate(_CONTENT_HEIGHT)
         box = iframe.evaluate("(el) => el.clientHeight")
-    raise AssertionError(f"the frame's content never held still: last {content} px")
+        if abs(box - content) <= 2:
+            if fitted == content:
+                return box
+            fitted = content
+        else:
+            fitted = None
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the frame never fitted its content: frame {box} px, content {content} px")
+        time.sleep(0.2)  # the poll interval (see the docstring)
 
 
 def wait_text(locator, wants, *, timeout=30_000) -> str:
