@@ -141,6 +141,30 @@ def test_the_status_line_says_how_many_bytes_are_left_in_the_locales_digits(page
         br = DIST / (rel + ".br")
         wire += br.stat().st_size if br.exists() else size
     assert abs(samples[-1][1] - wire / 1e6) <= 0.06, (samples[-1], wire)
+    # once every byte is here, the line says Python is starting (the runtime's own start takes
+    # seconds on a phone; a fresh tester read "4.3 of 4.3 MB" for 9 s with nothing moving), then
+    # each step after it, all in the reader's language: no step name reaches the line in English
+    fa = _catalog("fa")
+    starting = re.escape(fa["status.step.python"]["text"]).replace(r"\{total\}", "(.+?)") + "$"
+    seen = page.evaluate("() => window.statusSeen")
+    last_download = max(i for i, text in enumerate(seen) if re.match(pattern, text))
+    after = seen[last_download + 1 :]
+    assert after and re.match(starting, after[0]), seen
+    assert float(_digits(re.match(starting, after[0]).group(1))) == samples[-1][1], (after[0], samples[-1])
+    worded = {
+        fa[k]["text"]
+        for k in (
+            "status.step.runtime",
+            "status.step.install",
+            "status.step.playground",
+            "status.ready",
+            "status.starting",
+        )
+    }
+    # (the first text may be the page's own "Loading…", before the catalog arrives)
+    words = seen[1:] if seen[0] == _catalog("en")["status.starting"]["text"] else seen
+    assert all(re.match(pattern, text) or re.match(starting, text) or text in worded for text in words), seen
+    assert after[-1] == fa["status.ready"]["text"], seen
     assert page.console_errors == []
 
 

@@ -137,12 +137,13 @@ export function createApi({ onStatus, shared = false }) {
   const rpc = createRpc({
     shared,
     // bytes: {loaded, total} of the start's downloads while they arrive (worker.js), else undefined
-    onProgress: (fraction, message, bytes) => onStatus({ phase: "loading", fraction, message, bytes }),
+    // step: worker.js boot()'s key for the part of the start that runs ("runtime", "install", …)
+    onProgress: (fraction, step, bytes) => onStatus({ phase: "loading", fraction, step, bytes }),
     onRestart: (reason) => {
       registered = new Set();
       onStatus({ phase: "restarting", fraction: 0, message: reason });
       rpc.ready.then(
-        () => onStatus({ phase: "ready", fraction: 1, message: "Ready (the Python worker was restarted)" }),
+        () => onStatus({ phase: "ready", fraction: 1, restarted: true }),
         (err) => onStatus({ phase: "error", message: err.message }),
       );
     },
@@ -159,7 +160,7 @@ export function createApi({ onStatus, shared = false }) {
   const ready = Promise.all([rpc.start(), loaded]).then(
     ([info]) => {
       facts = info.facts;
-      onStatus({ phase: "ready", fraction: 1, message: "Ready", info });
+      onStatus({ phase: "ready", fraction: 1, info });
       return info;
     },
     (err) => {

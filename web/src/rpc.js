@@ -94,7 +94,7 @@ function spawnWorker(shared) {
 }
 
 /**
- * @param {{onProgress: (fraction:number, message:string) => void,
+ * @param {{onProgress: (fraction:number, step:string, bytes?: {loaded:number, total:number}) => void,
  *          onRestart: (reason:string) => void, shared?: boolean}} hooks
  * shared: use one runtime for all pages of the origin that ask for it (embeds), where the browser
  * has SharedWorker (not Android Chrome: there a dedicated Worker). Stop then acts between merges
@@ -185,8 +185,8 @@ export function createRpc({ onProgress, onRestart, shared = false }) {
     // arrive after the ready reply: once this worker is ready (or failed) progress is dropped,
     // or it would put the page back to "loading".
     let settled = false;
-    const progress = (fraction, message, bytes) => {
-      if (!settled && gen === generation) onProgress(fraction, message, bytes);
+    const progress = (fraction, step, bytes) => {
+      if (!settled && gen === generation) onProgress(fraction, step, bytes);
     };
     // a new worker counts the calls it takes in from 0; calls are numbered across workers (the old
     // one's pending calls reject through `dead` and settle their own numbers)

@@ -227,16 +227,16 @@ function markDownloads() {
 }
 
 async function boot(onProgress, interruptBuffer) {
-  const progress = (fraction, message) => {
-    if (onProgress) onProgress(fraction, message).catch(() => {});
+  // step: which part of the start runs, a key the page words from its catalog (main.js statusLine):
+  // "runtime" (downloading and starting the Python runtime; with bytes while they arrive),
+  // "install" (bytepair's wheels), "playground" (the adapter), "ready"
+  const progress = (fraction, step, bytes) => {
+    if (onProgress) onProgress(fraction, step, bytes).catch(() => {});
   };
   mark("init"); // the page asked for Python
-  progress(0.05, "Loading the Python runtime…");
-  const mb = (n) => (n / 1e6).toFixed(1);
+  progress(0.05, "runtime");
   bytesShown = (bytes) => {
-    if (!bytes.total) return;
-    const message = `Downloading the Python runtime: ${mb(bytes.loaded)} of ${mb(bytes.total)} MB`;
-    if (onProgress) onProgress(0.05 + (0.5 * bytes.loaded) / bytes.total, message, bytes).catch(() => {});
+    if (bytes.total) progress(0.05 + (0.5 * bytes.loaded) / bytes.total, "runtime", bytes);
   };
   if (bytesNow) bytesShown(bytesNow);
   const { started, wheelsWarm } = await runtime.finally(() => {
@@ -250,7 +250,7 @@ async function boot(onProgress, interruptBuffer) {
   if (!started.restored) await installWheels(progress, wheelsWarm); // a snapshot has bytepair imported
   globalThis.fetch = plainFetch; // the start's downloads are over
   mark("wheels_installed");
-  progress(0.85, "Starting the playground…");
+  progress(0.85, "playground");
   pyodide.FS.mkdirTree(DATA_DIR);
   // a snapshot was made with this environment (and the adapter package already imported)
   if (!started.restored) pyodide.runPython(`import os\nos.environ["BYTEPAIR_DATA_DIR"] = ${JSON.stringify(DATA_DIR)}`);
@@ -259,7 +259,7 @@ async function boot(onProgress, interruptBuffer) {
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
   mark("python_ready");
   const transfer = markDownloads();
-  progress(1, "Ready");
+  progress(1, "ready");
   return { version, python, isolated: !!interrupt, stages, transfer, boot: started.restored ? "snapshot" : "fresh" };
 }
 
@@ -271,7 +271,7 @@ async function boot(onProgress, interruptBuffer) {
  * failed download through errorCallback instead of throwing.
  */
 async function installWheels(progress, wheelsWarm) {
-  progress(0.6, "Installing bytepair…");
+  progress(0.6, "install");
   await wheelsWarm.catch(() => {});
   if (!Array.isArray(manifest.install) || !manifest.install.length) {
     throw new Error("wheels/manifest.json lists no wheels to install.");
