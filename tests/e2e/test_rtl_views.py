@@ -134,9 +134,16 @@ def test_step_through_symbols_read_in_their_words_direction(page, site_url, tmp_
     transforms = flips.evaluate_all(
         "(els) => els.filter((e) => e.getClientRects().length).map((e) => getComputedStyle(e).transform)"
     )
-    # ⇤ ◀ ▶ ⇥ (a phone hides these), the two arrow keys of the hint, the merge's arrow
+    # ⇤ ← → ⇥ (a phone hides these), the two arrow keys of the hint, the merge's arrow
     assert len(transforms) == (7 if width > 600 else 3), transforms
     assert set(transforms) == {"matrix(-1, 0, 0, 1, 0, 0)"}, transforms
+    # Previous, Play and Next draw three different signs (Next and Previous turn round, Play does not:
+    # with triangles, a right-to-left Previous looked like Play, a fresh tester found)
+    signs = [
+        page.text_content(f'[data-testid="steps-{name}"] [aria-hidden="true"]').strip()
+        for name in ("prev", "play", "next")
+    ]
+    assert len(set(signs)) == 3, signs
     assert "←" in page.get_attribute('[data-testid="steps-next"]', "title")
     assert "→" in page.get_attribute('[data-testid="steps-prev"]', "title")
 
