@@ -113,6 +113,9 @@ def test_the_status_line_says_how_many_bytes_are_left_in_the_locales_digits(page
             const el = document.querySelector('[data-testid="status-text"]');
             const text = el && el.textContent;
             if (text && window.statusSeen.at(-1) !== text) window.statusSeen.push(text);
+            const what = document.querySelector('[data-testid="count-what"]');
+            window.countSeen ??= [];
+            if (what && what.textContent && window.countSeen.at(-1) !== what.textContent) window.countSeen.push(what.textContent);
           }).observe(document, { subtree: true, childList: true, characterData: true });
         })()"""
     )
@@ -165,6 +168,13 @@ def test_the_status_line_says_how_many_bytes_are_left_in_the_locales_digits(page
     words = seen[1:] if seen[0] == _catalog("en")["status.starting"]["text"] else seen
     assert all(re.match(pattern, text) or re.match(starting, text) or text in worded for text in words), seen
     assert after[-1] == fa["status.ready"]["text"], seen
+    # the count under the text box says the same while it waits (the status line has scrolled away
+    # on a phone by then), each step in the line's own words, with the statuses' bidi isolates
+    waiting = fa["tok.count.waiting"]["text"]
+    said = [text.replace("\u2068", "").replace("\u2069", "") for text in page.evaluate("() => window.countSeen")]
+    told = {waiting.replace("{status}", text.replace("\u2068", "").replace("\u2069", "")) for text in seen}
+    assert len([text for text in said if text in told]) >= 5, said
+    assert not any(waiting.split("{status}")[0] in text for text in [page.text_content('[data-testid="count-what"]')])
     assert page.console_errors == []
 
 

@@ -16,6 +16,7 @@ import { parseHash, pageMode, linkTo, siteBase, LINK_PARAMS, unknownParamsNote, 
 import { mountShare } from "./share.js";
 import { reportHeight } from "./embedded.js";
 import { chooseLocale, setLocale, mountLanguagePicker, onLocaleChange, t, num, errorText } from "./i18n.js";
+import { statusLine } from "./statusline.js";
 
 // the language (i18n.js): its catalog is loaded before the views mount (one small fetch;
 // the Python worker started already in boot.js); the English catalog if that one fails
@@ -71,29 +72,6 @@ function renderStatus({ status }) {
     version.textContent = t("footer.version", { version: status.info.version, python: status.info.python ?? "?" });
 }
 
-// the catalog key of each step of the worker's start (worker.js boot(): status.step)
-const STEP_WORDS = {
-  runtime: "status.step.runtime",
-  install: "status.step.install",
-  playground: "status.step.playground",
-};
-
-/** The status line's words, from the catalog: the phase and the start's step (worker.js boot());
- * while the runtime downloads, how much of it is here (issue 20: "… 1.2 of 2.8 MB"), and once all
- * of it is here, that Python is starting (on a slow phone that takes seconds with nothing moving). */
-function statusLine(status) {
-  if (status.phase === "loading" && status.bytes?.total) {
-    const mb = (n) => num(n / 1e6, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-    const { loaded, total } = status.bytes;
-    if (loaded >= total) return t("status.step.python", { total: mb(total) });
-    return t("status.download", { loaded: mb(loaded), total: mb(total) });
-  }
-  if (status.phase === "error") return t("status.error", { message: status.message });
-  if (status.phase === "ready") return t(status.restarted ? "status.ready.restarted" : "status.ready");
-  if (status.phase === "restarting") return t("status.restarting");
-  if (STEP_WORDS[status.step]) return t(STEP_WORDS[status.step]);
-  return t("status.starting");
-}
 onLocaleChange(() => renderStatus(store.state));
 
 // --- a new build, and saving for offline on a metered link (src/sw-register.js, issue 20) ---

@@ -20,6 +20,7 @@ import { mountTeaching } from "./teach.js";
 import { mountLargeText } from "../largetext.js";
 import { STEPPED_COUNT_CHARS } from "../api.js";
 import { drawContextLine } from "../contextline.js";
+import { statusLine } from "../statusline.js";
 import { t, num, locale, PSEUDO, onLocaleChange, errorText } from "../i18n.js";
 
 const LIMIT = 5000; // tokens drawn; counts always cover the whole text
@@ -384,7 +385,14 @@ export function mountTokenize(root, store, api) {
     const dropped = current ? s.result.dropped || [] : [];
     droppedNote.hidden = !dropped.length;
     droppedNote.textContent = dropped.length ? droppedText(s.text, dropped) : "";
-    countWhat.textContent = current ? countedText(s, desc) : "";
+    // before Python is ready, the count says what it waits for: on a phone the status line has
+    // scrolled away by the time the reader is at the text box (a fresh tester saw "…" for 30 s)
+    const waiting = !current && ["loading", "restarting"].includes(state.status?.phase);
+    countWhat.textContent = current
+      ? countedText(s, desc)
+      : waiting
+        ? t("tok.count.waiting", { status: statusLine(state.status) })
+        : "";
     contextLineOf(current && !counting ? s : null);
 
     if (s.result && (drawn.result !== s.result || drawn.showIds !== s.showIds || drawn.whitespace !== s.whitespace)) {
