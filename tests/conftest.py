@@ -43,26 +43,28 @@ def tiktoken_get():
     return tiktoken_for
 
 
-#: pytest-xdist groups by test folder (``--dist loadgroup``: tools/testrun.py). Each group runs in one worker,
-#: in collection order: the browser tests share one server and one Chromium and never run two
-#: pages' Pyodide side by side (under ``--dist loadfile`` on 2 cores, two e2e tests timed out);
-#: the Pyodide stage's Node.js runs go to the other worker, which then takes the core tests
-#: one at a time.
-XDIST_GROUPS = {"e2e": "browser", "pyodide": "pyodide", "chat_pyodide": "pyodide"}
+#: pytest-xdist groups by test folder (``--dist loadgroup``: tools/testrun.py): two groups, one per
+#: worker of a 2-core machine. Each group runs in one worker, in collection order. The browser
+#: tests share one server and one Chromium and never run two pages' Pyodide side by side (under
+#: ``--dist loadfile`` on 2 cores, two e2e tests timed out); every other folder (core, the
+#: Pyodide stage's Node.js runs) is the second group. With the core modules as groups of their
+#: own, xdist (which hands out the group with the most tests first) started the browser group
+#: only after the largest core modules, and the run waited on it at the end.
+XDIST_GROUPS = {"e2e": "browser"}
+#: the group of every folder not in :data:`XDIST_GROUPS`
+XDIST_OTHER = "python"
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups into the test ids
 def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (``python build.py test``: tools/testrun.py), the e2e tests in one group
-    and the Pyodide stage in another (:data:`XDIST_GROUPS`); xdist hands out the largest group
-    first, so one worker goes through the browser tests while the other runs the Pyodide stage
-    and then the short core tests. Every worker marks the same way (xdist checks that they
-    collect the same tests)."""
+    """Under pytest-xdist (``BYTEPAIR_TEST_WORKERS=2 python build.py test``: tools/testrun.py), the
+    e2e tests in one group and all others in a second (:data:`XDIST_GROUPS`), so one worker goes
+    through the browser tests while the other runs the Pyodide stage and the core tests. Every
+    worker marks the same way (xdist checks that they collect the same tests)."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return
     tests = pathlib.Path(__file__).resolve().parent
     for item in items:
         path = pathlib.Path(item.path).resolve()
         folder = path.relative_to(tests).parts[0] if path.is_relative_to(tests) else None
-        if folder in XDIST_GROUPS:
-            item.add_marker(pytest.mark.xdist_group(XDIST_GROUPS[folder]))
+        item.add_marker(pytest.mark.xdist_group(XDIST_GROUPS.get(folder, XDIST_OTHER)))

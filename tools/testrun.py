@@ -10,8 +10,8 @@ runs it alone. The configuration is ``pyproject.toml`` (``[tool.ruff]``,
 ``BYTEPAIR_TEST_WORKERS=2`` runs the tests in :func:`workers` pytest-xdist processes side by
 side (the default, :data:`DEFAULT_WORKERS`, is one process until a whole run is proven), with ``--dist
 loadgroup``: all e2e tests go to one worker, in order, with one server and one Chromium,
-and the Pyodide stage to another (``tests/conftest.py``: ``XDIST_GROUPS``); the core tests
-fill the gaps one by one. Two browser pages never run side by side: under ``--dist
+and all other tests (the Pyodide stage, the core tests) to the other (``tests/conftest.py``:
+``XDIST_GROUPS``). Two browser pages never run side by side: under ``--dist
 loadfile`` on a shared 2-core machine two e2e tests timed out. Arguments that need one
 process (``-n``, ``-p no:xdist``, ``-s``, ``--pdb``, ``--trace``) turn it off.
 
