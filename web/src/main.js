@@ -15,7 +15,17 @@ import { mountPictureBars } from "./views/pictures.js";
 import { parseHash, pageMode, linkTo, siteBase, LINK_PARAMS, unknownParamsNote, unknownViewNote } from "./links.js";
 import { mountShare } from "./share.js";
 import { reportHeight } from "./embedded.js";
-import { chooseLocale, setLocale, mountLanguagePicker, onLocaleChange, locale, t, num, errorText } from "./i18n.js";
+import {
+  chooseLocale,
+  setLocale,
+  mountLanguagePicker,
+  onLocaleChange,
+  locale,
+  t,
+  num,
+  errorText,
+  setTokenizerLabel,
+} from "./i18n.js";
 
 // the language (i18n.js): its catalog is loaded before the views mount (one small fetch;
 // the Python worker started already in boot.js); the English catalog if that one fails
@@ -42,6 +52,7 @@ const store = createStore({
 
 // embeds (?embed=1) of one origin share one Python runtime (a SharedWorker; rpc.js)
 const api = createApi({ onStatus: (status) => store.set({ status }), shared: mode.embed });
+setTokenizerLabel((name) => api.label(name)); // errors name a tokenizer as its menus do
 window.bytepair = api;
 // A link is applied once the worker is ready: what it may name (tokenizers, pre-tokenizers,
 // limits) comes from Python with the ready reply (api.facts). Registered before the views
