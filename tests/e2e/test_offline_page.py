@@ -5,6 +5,8 @@ and the default vocabulary in a cache per build id, and adds COOP/COEP where the
 a first visit, Playwright takes the browser offline and reloads: Tokenize's cl100k count must equal
 tiktoken's, Train must train (checked against the slow reference trainer), and an open model never
 downloaded must say in words that the device is offline (not the browser's "Failed to fetch").
+Offline, every tokenizer not downloaded is named by its label (bytepair's registry) with what to do,
+Compare counts the others and gives each missing one its own line, and the menus mark them.
 Also: a host without the headers reloads once on the first visit and never after; a course page
 with embeds works offline after one visit; a new build's worker switches caches whole.
 """
@@ -94,7 +96,8 @@ def test_after_one_visit_the_playground_works_offline(browser, site_url):
         page.wait_for_selector('html[lang="fa"]', state="attached")
         page.select_option('[data-testid="tokenize-tokenizer"]', "cl100k_base")
         page.select_option('[data-testid="tokenize-tokenizer"]', model)
-        want = catalog("fa")["messages"]["error.offline.named"]["text"].replace("{name}", model)
+        label = page.evaluate("(n) => window.bytepair.label(n)", model)  # (the open model's, from bytepair.app.models)
+        want = catalog("fa")["messages"]["error.offline.named"]["text"].replace("{name}", label)
         wait_text(error, [want])  # the refused load of the model, worded
         page.select_option('[data-testid="lang-picker"]', "en")
 
@@ -106,6 +109,98 @@ def test_after_one_visit_the_playground_works_offline(browser, site_url):
         expected = slow_train(TRAIN_TEXT, 8, split=regex.compile(tiktoken_pattern("cl100k_base")).findall)
         assert [tuple(m[:2]) for m in saved["merges"]] == [p for p, _i, _c in expected]
         assert errors == []
+    finally:
+        context.close()
+
+
+# after one visit the default vocabulary (cl100k_base) is cached; these defaults of Compare are not
+NOT_CACHED = ["gpt2", "p50k_base", "o200k_base"]
+
+
+def _label(name: str) -> str:
+    """The tokenizer's label, as bytepair's registry defines it (the menus' label)."""
+    from bytepair import registry
+
+    return registry.encoding_info(name)["label"]
+
+
+def test_offline_each_tokenizer_not_downloaded_says_so_by_its_label_and_the_others_count(browser, site_url):
+    """Tester 3, s5: offline, Compare showed one error (gpt2's, by its id, "choose it again") and
+    counted nothing; Chat's default format named "o200k_base"; the menus did not say what works."""
+    context = _context(browser)
+    try:
+        page = context.new_page()
+        open_ready(page, site_url, "tokenize")  # (Compare would download its defaults)
+        _wait_offline_ready(page)
+        context.set_offline(True)
+        page.reload()
+        wait_ready(page)
+        page.click('[data-view="compare"]')
+        en = catalog("en")["messages"]
+        said = {n: en["error.offline.named"]["text"].replace("{name}", _label(n)) for n in NOT_CACHED}
+        marked = {n: en["tokenizer.not_downloaded"]["text"].replace("{label}", _label(n)) for n in NOT_CACHED}
+
+        # the menus mark what is not here, and only that
+        page.wait_for_function(
+            "(want) => want.every(([n, text]) => document.querySelector("
+            '`[data-testid="compare-tokenizers"] input[value="${n}"]`)?.nextElementSibling?.textContent === text)',
+            arg=list(marked.items()),
+        )
+        shown = page.eval_on_selector(
+            '[data-testid="compare-tokenizers"] input[value="cl100k_base"] + span', "s => s.textContent"
+        )
+        assert shown == _label("cl100k_base")
+        options = page.eval_on_selector_all(
+            '[data-testid="tokenize-tokenizer"] option',
+            "os => Object.fromEntries(os.map((o) => [o.value, o.textContent]))",
+        )
+        assert {n: options[n] for n in NOT_CACHED} == marked and options["cl100k_base"] == _label("cl100k_base")
+
+        # Compare: one worded line for each tokenizer not downloaded, and cl100k_base still counted
+        page.click('[data-testid="compare-button"]')
+        page.wait_for_function(
+            "(n) => document.querySelectorAll('[data-testid=\"compare-missing-item\"]').length === n",
+            arg=len(NOT_CACHED),
+        )
+        lines = page.eval_on_selector_all(
+            '[data-testid="compare-missing-item"]', "ps => ps.map((p) => [p.dataset.tokenizer, p.textContent])"
+        )
+        assert dict(lines) == said
+        page.wait_for_function("() => document.querySelector('#view-compare').dataset.compared > 0")
+        heads = page.eval_on_selector_all(
+            '[data-testid="compare-table"] th.group[colspan]', "ths => ths.map((t) => t.textContent)"
+        )
+        assert heads == [_label("cl100k_base")]
+        res = page.evaluate(
+            "([t, names]) => window.bytepair.compare([{key: 'x', text: t}], names, {partial: true})"
+            ".then((r) => ({counts: r.counts, failed: Object.fromEntries(Object.entries(r.failed)"
+            ".map(([n, e]) => [n, [e.type, e.detail.name]]))}))",
+            [TEXT, ["gpt2", "cl100k_base"]],
+        )
+        assert res["counts"] == {
+            "cl100k_base": {"x": [len(tiktoken_for("cl100k_base").encode(TEXT)), len(TEXT.encode())]}
+        }
+        assert res["failed"] == {"gpt2": ["offline", "gpt2"]}
+
+        # Chat's default format (ChatML on o200k_base): worded by its label, and marked in the menu
+        page.click('[data-view="chat"]')
+        wait_text(page.locator('[data-error-for="chat"]'), [said["o200k_base"]], timeout=60_000)
+        option = page.eval_on_selector('[data-testid="chat-format"] option:checked', "o => o.textContent")
+        assert option.endswith(marked["o200k_base"].removeprefix(_label("o200k_base"))), option
+
+        # online again: no mark, and no choice was ever disabled
+        context.set_offline(False)
+        page.wait_for_function(
+            '(want) => document.querySelector(\'[data-testid="tokenize-tokenizer"] option[value="gpt2"]\')'
+            ".textContent === want",
+            arg=_label("gpt2"),
+        )
+        assert (
+            page.eval_on_selector_all(
+                "option:disabled, [data-testid=compare-tokenizers] input:disabled", "e => e.length"
+            )
+            == 0
+        )
     finally:
         context.close()
 

@@ -12,7 +12,7 @@
 // name of a tokenizer the user trained (kept in browser storage).
 
 import { createRpc, WorkerCrashed, seconds } from "./rpc.js";
-import { BytepairError } from "./errors.js";
+import { BytepairError, isDownloadError } from "./errors.js";
 import * as storage from "./storage.js";
 
 const STOP_GRACE_MS = 1500;
@@ -113,7 +113,7 @@ export function createApi({ onStatus, shared = false }) {
     `The tokenizer took longer than ${seconds(ms)} — a custom split pattern may be backtracking; the Python worker was restarted.`;
   /** A worker call with the watchdog (every call but training); the limit grows with the text. */
   function call(method, ...args) {
-    return rpc.callLimited(limitFor(args), timeoutMessage, method, ...args);
+    return noticed(rpc.callLimited(limitFor(args), timeoutMessage, method, ...args));
   }
   /** A call's time limit in ms: callLimitMs, plus CALL_LIMIT_PER_MCHAR_MS per million characters of its text; 0: none. */
   function limitFor(args) {
@@ -131,8 +131,45 @@ export function createApi({ onStatus, shared = false }) {
    */
   function textCall(names, method, ...args) {
     const custom = names.some((n) => trained.has(n) || files.has(n));
-    return rpc.callLimited(custom ? limitFor(args) : 0, timeoutMessage, method, ...args);
+    return noticed(rpc.callLimited(custom ? limitFor(args) : 0, timeoutMessage, method, ...args));
   }
+
+  // --- what works offline (issue 20): the menus mark the tokenizers whose files are not here ---
+  let missing = new Set(); // built-in tokenizers not downloaded, known while offline (else empty)
+  let downloadFailed = false; // a download failed since the browser was last online
+  let checking = 0;
+  /** A call's promise, its download failure (worker.js fetchOk: type offline/network) noted. */
+  function noticed(promise) {
+    return promise.catch((err) => {
+      if (isDownloadError(err)) {
+        downloadFailed = true;
+        checkDownloads();
+      }
+      throw err;
+    });
+  }
+  /**
+   * While the browser is offline (or a download failed): ask the worker which built-in tokenizers
+   * work without a download and tell the views ("downloads") when that changed; online: none is
+   * marked (every choice downloads what it needs).
+   */
+  async function checkDownloads() {
+    const mine = ++checking;
+    let next = new Set();
+    if (facts && (downloadFailed || globalThis.navigator?.onLine === false)) {
+      const names = builtIn();
+      const here = await rpc.callLimited(callLimitMs, timeoutMessage, "downloaded", names).catch(() => ({}));
+      next = new Set(names.filter((n) => here[n] === false));
+    }
+    if (mine !== checking || (next.size === missing.size && [...next].every((n) => missing.has(n)))) return;
+    missing = next;
+    listeners.dispatchEvent(new Event("downloads"));
+  }
+  globalThis.addEventListener?.("offline", () => checkDownloads());
+  globalThis.addEventListener?.("online", () => {
+    downloadFailed = false;
+    checkDownloads();
+  });
 
   const rpc = createRpc({
     shared,
@@ -161,6 +198,7 @@ export function createApi({ onStatus, shared = false }) {
     ([info]) => {
       facts = info.facts;
       onStatus({ phase: "ready", fraction: 1, info });
+      checkDownloads();
       return info;
     },
     (err) => {
@@ -229,14 +267,15 @@ export function createApi({ onStatus, shared = false }) {
     if (!modelPending.has(name)) {
       const progress = (p) =>
         listeners.dispatchEvent(new CustomEvent("model-progress", { detail: { ...p, label: api.label(name) } }));
-      const p = rpc
-        .callLimited(
+      const p = noticed(
+        rpc.callLimited(
           MODEL_LOAD_LIMIT_MS,
           (ms) => `Loading ${api.label(name)} took longer than ${seconds(ms)}; the Python worker was restarted.`,
           "loadModel",
           name,
           rpc.proxy(progress),
-        )
+        ),
+      )
         .then(
           (info) => {
             if (info) modelLoads.push(info);
@@ -363,6 +402,18 @@ export function createApi({ onStatus, shared = false }) {
     },
     onTokenizersChanged(fn) {
       listeners.addEventListener("tokenizers", fn);
+    },
+    /**
+     * Whether tokenizer `name` needs a download this page cannot make now: true only while the
+     * browser is offline (or a download failed) and its file is in no cache here (the menus say
+     * so: "— not downloaded"); false online, for what is here, and for trained and loaded ones.
+     */
+    notDownloaded(name) {
+      return missing.has(name);
+    },
+    /** fn() when the set of tokenizers notDownloaded changed (the browser went offline or online). */
+    onDownloadsChanged(fn) {
+      listeners.addEventListener("downloads", fn);
     },
 
     /**
@@ -509,8 +560,14 @@ export function createApi({ onStatus, shared = false }) {
       changed();
       return { ...res, name, saved: saved.ok, saveError: saved.error };
     },
-    /** texts: [{key, text}], tokenizers: names (default: all) -> {tokenizer: {key: [tokens, utf8Bytes]}} */
-    async compare(texts, tokenizers = api.tokenizers(), { addSpecial = true } = {}) {
+    /**
+     * texts: [{key, text}], tokenizers: names (default: all) -> {tokenizer: {key: [tokens, utf8Bytes]}}.
+     * {partial: true}: a tokenizer whose file cannot be downloaded now (offline: a BytepairError of
+     * type "offline" or "network", its detail.name the tokenizer) is left out and the others are
+     * counted: resolves {counts: {tokenizer: {key: [tokens, utf8Bytes]}}, failed: {tokenizer:
+     * BytepairError}}; without it that error rejects the whole call.
+     */
+    async compare(texts, tokenizers = api.tokenizers(), { addSpecial = true, partial = false } = {}) {
       const fn = "compare(texts, tokenizers)";
       if (!Array.isArray(texts) || !texts.every((t) => t && typeof t.key === "string" && typeof t.text === "string")) {
         throw new TypeError(
@@ -522,14 +579,26 @@ export function createApi({ onStatus, shared = false }) {
           `bytepair.${fn}: tokenizers must be an array of names, e.g. ["gpt2", "cl100k_base"], got ${describe(tokenizers)}.`,
         );
       const names = [];
-      for (const t of tokenizers) names.push(await use(t, fn));
-      return textCall(
-        names,
-        "compare",
-        texts.map(({ key, text }) => ({ key, text })),
-        names,
-        addSpecial,
-      );
+      const failed = {};
+      for (const t of tokenizers) {
+        try {
+          names.push(await use(t, fn)); // (an open model downloads here)
+        } catch (err) {
+          if (!partial || !isDownloadError(err)) throw err;
+          failed[t] = err;
+        }
+      }
+      const items = texts.map(({ key, text }) => ({ key, text }));
+      if (!partial) return textCall(names, "compare", items, names, addSpecial);
+      const res = names.length
+        ? await textCall(names, "compare", items, names, addSpecial, true)
+        : { counts: {}, failed: {} };
+      for (const [name, detail] of Object.entries(res.failed)) failed[name] = new BytepairError(detail);
+      if (Object.keys(failed).length) {
+        downloadFailed = true; // (the menus mark what is not here, as after any failed download)
+        checkDownloads();
+      }
+      return { counts: res.counts, failed };
     },
     /**
      * A report card (bytepair.report.card.ReportJob().result()): texts [{key, text}] (parallel) x

@@ -19,6 +19,11 @@ export class BytepairError extends Error {
   }
 }
 
+/** Whether err is a file that could not be downloaded (worker.js fetchOk: type "offline" or "network"). */
+export function isDownloadError(err) {
+  return err instanceof BytepairError && (err.type === "offline" || err.type === "network");
+}
+
 let installed = false;
 
 /** Replace comlink's "throw" handler with one that keeps `name` and `detail` of thrown errors. */

@@ -226,6 +226,16 @@ export function t(key, params = {}) {
   });
 }
 
+let tokenizerLabel = (name) => name;
+/**
+ * How errors name a tokenizer: fn(name) -> the label its menus show (main.js: api.label, from
+ * bytepair's facts), so no error names "p50k_base" where the menu says "Codex (p50k_base)".
+ * @param {(name: string) => string} fn
+ */
+export function setTokenizerLabel(fn) {
+  tokenizerLabel = fn;
+}
+
 /**
  * An error as the reader's language says it, worded from its structure: a bytepair error's
  * `type` and `field` (errors.js BytepairError), a crash or time-out of the worker (rpc.js,
@@ -236,6 +246,11 @@ export function t(key, params = {}) {
  */
 export function errorText(err) {
   const message = err?.message ?? String(err);
+  // a tokenizer's file that could not be downloaded (worker.js fetchOk: detail.name), named by the
+  // label its menus show and worded from the catalog in every locale, English too
+  const d = err?.detail;
+  if ((err?.type === "offline" || err?.type === "network") && d?.name)
+    return t(`error.${err.type}.named`, { name: tokenizerLabel(d.name) });
   if (current === "en") return message;
   if (err?.name === "WorkerCrashed") return t("error.crashed");
   if (err?.name === "CallTimeout") return t("error.timeout");
@@ -244,15 +259,11 @@ export function errorText(err) {
   const key = `error.${err?.type}`;
   // a split pattern's fault where it is (detail.pos: 0-based character offset) and what
   // (detail.reason: the regex engine's own short words, quoted as they are)
-  const d = err?.detail;
   if (err?.type === "pattern" && d?.pos != null && d?.reason)
     return t("error.pattern.at", { pos: d.pos + 1, reason: d.reason });
   // a tokenizer file's commonest faults, worded from their values (errors.py TokenizerFileError.reason)
   if (err?.type === "tokenizer_file" && d?.reason && messages[`error.tokenizer_file.${d.reason}`])
     return t(`error.tokenizer_file.${d.reason}`, { ...d, merge: d.merge != null ? d.merge + 1 : null });
-  // a tokenizer's file that could not be downloaded, named (worker.js fetchOk: detail.name)
-  if ((err?.type === "offline" || err?.type === "network") && d?.name)
-    return t(`error.${err.type}.named`, { name: d.name });
   // a tools box's fault (chat_tools: ToolsError.reason), the tool counted from 1
   if (err?.type === "tools" && d?.reason && messages[`error.tools.${d.reason}`])
     return t(`error.tools.${d.reason}`, { ...d, tool: d.tool_index != null ? d.tool_index + 1 : null });

@@ -15,7 +15,16 @@ import { mountPictureBars } from "./views/pictures.js";
 import { parseHash, pageMode, linkTo, siteBase, LINK_PARAMS, unknownParamsNote, unknownViewNote } from "./links.js";
 import { mountShare } from "./share.js";
 import { reportHeight } from "./embedded.js";
-import { chooseLocale, setLocale, mountLanguagePicker, onLocaleChange, t, num, errorText } from "./i18n.js";
+import {
+  chooseLocale,
+  setLocale,
+  mountLanguagePicker,
+  onLocaleChange,
+  t,
+  num,
+  errorText,
+  setTokenizerLabel,
+} from "./i18n.js";
 import { statusLine } from "./statusline.js";
 
 // the language (i18n.js): its catalog is loaded before the views mount (one small fetch;
@@ -43,6 +52,7 @@ const store = createStore({
 
 // embeds (?embed=1) of one origin share one Python runtime (a SharedWorker; rpc.js)
 const api = createApi({ onStatus: (status) => store.set({ status }), shared: mode.embed });
+setTokenizerLabel((name) => api.label(name)); // errors name a tokenizer as its menus do
 window.bytepair = api;
 // A link is applied once the worker is ready: what it may name (tokenizers, pre-tokenizers,
 // limits) comes from Python with the ready reply (api.facts). Registered before the views

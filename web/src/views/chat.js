@@ -18,6 +18,7 @@ import { packText, unpackText, MAX_LINK_TEXT, choiceParam } from "../links.js";
 import { groupTokens, mountTokenList, textDirection, tokenNode } from "../tokenlist.js";
 import { chipContent, markNames } from "../tokenchips.js";
 import { mountModelProgress } from "./model-ui.js";
+import { menuLabel } from "../tokenizer-groups.js";
 import { t, num, locale, onLocaleChange, errorText } from "../i18n.js";
 
 const DEFAULT_FORMAT = "chatml-o200k";
@@ -151,7 +152,7 @@ export function mountChat(root, store, api) {
     const groups = new Map();
     for (const f of formats()) {
       if (!groups.has(f.group)) groups.set(f.group, []);
-      groups.get(f.group).push(h("option", { value: f.id, text: formatLabel(f) }));
+      groups.get(f.group).push(h("option", { value: f.id, text: menuLabel(api, f.tokenizer, formatLabel(f)) }));
     }
     select.replaceChildren(...[...groups].map(([label, options]) => h("optgroup", { label }, options)));
     if (!api.facts) return;
@@ -398,6 +399,7 @@ export function mountChat(root, store, api) {
 
   fillSelect();
   api.onTokenizersChanged(() => fillSelect());
+  api.onDownloadsChanged(() => fillSelect()); // offline: "— not downloaded" beside what is not here
   api.withFacts(() => {
     fillSelect();
     buildEditors(); // the roles come with the facts

@@ -190,14 +190,14 @@ export function tokenizerCheckGroups(api, chosen) {
       h(
         "div",
         { class: "check-items" },
-        g.items.map(({ name }) =>
+        g.items.map(({ name, label }) =>
           h(
             "label",
             {},
             h("input", { type: "checkbox", value: name, checked: chosen.has(name), dataset: { tokenizer: name } }),
             " ",
             // (dir auto: "GPT-4 (cl100k_base)" keeps its own order in a right-to-left page)
-            h("span", { text: api.label(name), attrs: { dir: "auto" }, dataset: { i18nSkip: "" } }),
+            h("span", { text: label, attrs: { dir: "auto" }, dataset: { i18nSkip: "" } }),
           ),
         ),
       ),
@@ -214,6 +214,16 @@ export function mountCompare(root, store, api) {
   const metricSelect = $(root, '[data-testid="compare-metric"]');
   const table = $(root, '[data-testid="compare-table"]');
   const canvas = $(root, '[data-testid="compare-chart"]');
+  const missingBox = $(root, '[data-testid="compare-missing"]');
+  /** One worded line per tokenizer that could not be counted ({name: error}; {}: none). */
+  const showMissing = (failed) => {
+    missingBox.replaceChildren(
+      ...Object.entries(failed).map(([name, err]) =>
+        h("p", { class: "error", text: errorText(err), dataset: { tokenizer: name, testid: "compare-missing-item" } }),
+      ),
+    );
+    missingBox.hidden = !missingBox.childElementCount;
+  };
   // a 10-tokenizer run (open models downloaded) takes ~8 s normally: the notice means a stall after 12 s
   const working = slowCallNotice($(root, '[data-testid="compare-working"]'), {
     onCancel: () => api.cancel(),
@@ -274,6 +284,7 @@ export function mountCompare(root, store, api) {
     fillChecks();
     if (s.rows) rerun();
   });
+  api.onDownloadsChanged(() => fillChecks()); // offline: "— not downloaded" beside what is not here
   let drawnTokenizers = api.tokenizers();
 
   for (const radio of root.querySelectorAll('input[name="compare-source"]')) {
@@ -306,8 +317,9 @@ export function mountCompare(root, store, api) {
   async function run() {
     const mine = ++seq;
     showError(root, "compare", "");
+    showMissing({});
     const source = store.state.compare.source;
-    const tokenizers = selected();
+    const asked = selected();
     drawnTokenizers = api.tokenizers();
     // an earlier run's answer is dropped (mine !== seq): its "Counting…" and notice go with it
     const refuse = (message) => {
@@ -316,7 +328,7 @@ export function mountCompare(root, store, api) {
       working.stop();
       showError(root, "compare", message);
     };
-    if (!tokenizers.length) return refuse(t("error.compare.none"));
+    if (!asked.length) return refuse(t("error.compare.none"));
     let texts;
     let baseline;
     try {
@@ -330,14 +342,23 @@ export function mountCompare(root, store, api) {
         baseline = texts.find((t) => t.key === "eng")?.key ?? texts[0].key;
       }
       set({ running: true });
-      status.textContent = t("compare.counting", { texts: texts.length, n: tokenizers.length });
+      status.textContent = t("compare.counting", { texts: texts.length, n: asked.length });
       await api.ready;
       if (mine === seq) working.start();
-      const counts = await api.compare(
+      // offline, a tokenizer not downloaded gets its own line and the others are still counted
+      const { counts, failed } = await api.compare(
         texts.map(({ key, text }) => ({ key, text })),
-        tokenizers,
+        asked,
+        { partial: true },
       );
       if (mine !== seq) return;
+      showMissing(failed);
+      const tokenizers = asked.filter((name) => counts[name]);
+      if (!tokenizers.length) {
+        set({ running: false });
+        status.textContent = "";
+        return;
+      }
       const rows = texts.map((t) => {
         const cells = {};
         for (const tok of tokenizers) {

@@ -295,6 +295,7 @@ export function mountReport(root, store, api) {
     set({ selected: [...checks.querySelectorAll("input:checked")].map((c) => c.value) }),
   );
   api.onTokenizersChanged(() => fillChecks());
+  api.onDownloadsChanged(() => fillChecks());
   api.withFacts(() => fillChecks());
 
   async function fillBaselines() {

@@ -7,6 +7,7 @@ import { h, showError } from "../dom.js";
 import { visibleWhitespace } from "../format.js";
 import { t, num, onLocaleChange, errorText } from "../i18n.js";
 import { isolateRuns, textDirection } from "../tokenlist.js";
+import { menuLabel } from "../tokenizer-groups.js";
 
 /** Side by side covers the first this many UTF-16 code units of the text (a grid per word is drawn). */
 export const SBS_MAX_CHARS = 4000;
@@ -165,13 +166,14 @@ export function mountSideBySide(el, store, api) {
           }),
           " ",
           // (a tokenizer's name: data, as in Compare)
-          h("span", { text: api.label(n), attrs: { dir: "auto" }, dataset: { i18nSkip: "" } }),
+          h("span", { text: menuLabel(api, n), attrs: { dir: "auto" }, dataset: { i18nSkip: "" } }),
         ),
       ),
     );
   }
   api.withFacts(fillPicks);
   api.onTokenizersChanged(fillPicks);
+  api.onDownloadsChanged(fillPicks);
 
   toggle.addEventListener("change", () => {
     set({ on: toggle.checked });

@@ -139,6 +139,7 @@ export function mountTokenize(root, store, api) {
     fillSelect();
     update();
   });
+  api.onDownloadsChanged(() => fillSelect()); // offline: "— not downloaded" beside what is not here
   // a renamed tokenizer stays selected under its new name
   api.onTokenizerRenamed(({ from, to }) => {
     if (store.state.tokenize.tokenizer === from) {
