@@ -56,6 +56,27 @@ def test_catalogs_cover_every_key_with_the_same_english_source():
                 assert set(re.findall(r"\{(\w+)\}", form)) <= placeholders | {"n"}, (code, key)
 
 
+# each locale's word for "characters" (as its catalog writes it elsewhere, e.g. side.clipped)
+CHARACTERS = {"en": "characters", "fa": "نویسه", "ur": "حروف", "bn": "অক্ষর", "hi": "अक्षर", "hi-Latn": "characters"}
+
+
+def test_sample_and_count_wording_a_learner_reads_the_same_way_everywhere():
+    """Fresh tester, Persian: the UDHR samples had three names (UDHR, اعلامیهٔ حقوق بشر,
+    اعلامیه‌ی جهانی حقوق بشر) across Train, Compare and Report; every locale names them with
+    the acronym the English labels use, in each label that names them. And a large text's
+    summary counts characters (its UTF-16 code units), not bare "UTF-16 units"."""
+    en = h.catalog("en")["messages"]
+    labels = [k for k, e in en.items() if isinstance(e["text"], str) and "UDHR" in e["text"]]
+    assert {"train.sample.udhr", "compare.source.udhr", "report.corpus.udhr", "compare.picture.udhr"} <= set(labels)
+    for code in LOCALES:
+        messages = h.catalog(code)["messages"]
+        for key in labels:
+            assert "UDHR" in messages[key]["text"], (code, key)
+        for key in ("largetext.tokenize", "largetext.train"):
+            text = messages[key]["text"]
+            assert "UTF-16" in text and CHARACTERS[code] in text.split("{units}", 1)[1][:12], (code, key, text)
+
+
 def _open(page, site_url, code):
     page.goto(f"{site_url}?lang={code}#tokenize")
     h.wait_ready(page)

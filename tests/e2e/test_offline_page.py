@@ -351,3 +351,53 @@ def test_a_new_build_switches_caches_whole_and_deletes_the_old_one(browser, site
         context.close()
         server.shutdown()
         server.server_close()
+
+
+# how a browser can go without service workers: Playwright's "block" (register() resolves with no
+# registration), a register() that rejects (a privacy setting), no navigator.serviceWorker at all
+NO_WORKER = {
+    "blocked": ({"service_workers": "block"}, None, "unavailable"),
+    "refused": (
+        {},
+        "ServiceWorkerContainer.prototype.register = () => Promise.reject(new DOMException('denied', 'SecurityError'));",
+        "unavailable",
+    ),
+    "missing": (
+        {},
+        "Object.defineProperty(Navigator.prototype, 'serviceWorker', { get: () => undefined });",
+        "unsupported",
+    ),
+}
+
+
+@pytest.mark.parametrize("how", sorted(NO_WORKER))
+def test_without_service_workers_the_page_works_and_says_offline_use_is_unavailable(browser, site_url, how):
+    """Service workers blocked, refused or missing (fresh tester: sw-register.js threw an uncaught
+    TypeError on a blocked register()): no uncaught error, Tokenize counts as tiktoken does, and the
+    footer says in the page's language (Persian) that offline use is unavailable."""
+    options, script, state = NO_WORKER[how]
+    context = browser.new_context(**options)
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    if script:
+        context.add_init_script(script)
+    page = context.new_page()
+    uncaught = []
+    page.on("pageerror", lambda exc: uncaught.append(str(exc)))
+    try:
+        page.goto(f"{site_url}?lang=fa#tokenize")
+        wait_ready(page)
+        page.wait_for_function("(s) => document.documentElement.dataset.offlineReady === s", arg=state)
+        want = catalog("fa")["messages"]["offline.unavailable"]["text"]
+        wait_text(page.locator('[data-testid="offline-save-status"]'), [want])
+        assert page.locator('[data-testid="offline-save-row"]').is_visible()
+        assert page.locator('[data-testid="offline-save"]').is_hidden()
+        set_text(page, "tokenize-text", TEXT)
+        n = len(tiktoken_for("cl100k_base").encode_ordinary(TEXT))
+        page.wait_for_function(
+            "(n) => document.querySelector('#view-tokenize').dataset.encoded === `cl100k_base:${n}`",
+            arg=n,
+            timeout=READY_TIMEOUT,
+        )
+        assert uncaught == []
+    finally:
+        context.close()

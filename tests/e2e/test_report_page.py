@@ -112,9 +112,86 @@ def test_a_sample_corpus_that_does_not_download_is_worded_from_the_catalog(page,
     page.context.route("**/samples/udhr.json", lambda route: route.fulfill(status=404, body="gone"))
     page.goto(f"{site_url}?lang=fa#report")
     h.wait_ready(page)
-    want = h.messages("fa")["error.samples"]["text"].replace("{file}", "udhr.json").replace("{status}", "404")
+    want = h.messages("fa")["error.samples"]["text"].replace("{file}", "samples/udhr.json").replace("{status}", "404")
     page.get_by_test_id("report-button").click()
     h.wait_text(page.locator('[data-testid="report-error"]'), [want])
     page.click('[role="tab"][data-view="compare"]')
     page.click('[data-testid="compare-button"]')
     h.wait_text(page.locator('[data-testid="compare-error"]'), [want])
+
+
+def test_a_sample_download_cut_by_the_network_is_worded_from_the_catalog(page, site_url):
+    """Persian, every request under samples/ aborted (no answer: fetch rejects with the browser's
+    own "Failed to fetch"): Report, Compare and Train show the catalog's error.samples.network
+    sentence naming the file (fresh tester: "Failed to fetch" in Compare and Train, an English
+    sentence in Report); Report's base-language menu, whose list comes with the texts, says why
+    it is empty and offers a retry, which fills it once the texts download."""
+    messages = h.messages("fa")
+    page.context.route("**/samples/**", lambda route: route.abort("failed"))
+    page.goto(f"{site_url}?lang=fa#report")
+    h.wait_ready(page)
+
+    def want(file):
+        return messages["error.samples.network"]["text"].replace("{file}", file)
+
+    udhr = want("samples/udhr.json")
+    # the menu: one option saying there is no language, the reason, a retry button in Persian
+    h.wait_text(page.get_by_test_id("report-baseline-why"), [udhr])
+    assert page.get_by_test_id("report-baseline-note").is_visible()
+    menu = page.get_by_test_id("report-baseline")
+    assert menu.is_disabled()
+    assert menu.locator("option").all_text_contents() == [messages["report.baseline.none"]["text"]]
+    assert (
+        page.get_by_test_id("report-baseline-retry").text_content().strip() == messages["report.baseline.retry"]["text"]
+    )
+    page.get_by_test_id("report-button").click()
+    h.wait_text(page.get_by_test_id("report-error"), [udhr])
+
+    page.click('[role="tab"][data-view="compare"]')
+    page.click('[data-testid="compare-button"]')
+    h.wait_text(page.get_by_test_id("compare-error"), [udhr])
+
+    page.click('[role="tab"][data-view="train"]')
+    page.click('[data-testid="train-samples"] [data-sample="udhr-mix"]')
+    h.wait_text(page.get_by_test_id("train-text-error"), [udhr])
+    page.click('[data-testid="train-samples"] [data-sample="hinglish"]')
+    h.wait_text(page.get_by_test_id("train-text-error"), [want("samples/hinglish.txt")])
+    for testid in ("report-error", "compare-error", "train-text-error", "report-baseline-why"):
+        assert "fetch" not in (page.get_by_test_id(testid).text_content() or ""), testid
+
+    # the network back: the retry fills the menu with the samples' languages
+    page.context.unroute("**/samples/**")
+    page.click('[role="tab"][data-view="report"]')
+    page.get_by_test_id("report-baseline-retry").click()
+    page.wait_for_selector('[data-testid="report-baseline"] option[value="pes_1"]', state="attached")
+    assert page.get_by_test_id("report-baseline-note").is_hidden()
+    assert menu.is_enabled()
+    udhr_languages = json.loads((h.DIST / "samples" / "udhr.json").read_text(encoding="utf-8"))["languages"]
+    assert menu.locator("option").count() == len(udhr_languages)
+
+
+def test_languages_the_browser_cannot_name_are_named_from_cldr_in_persian(page, site_url):
+    """Persian: every UDHR language in Report's base-language menu is named in Persian, also the
+    ones Chromium's Intl.DisplayNames has no Persian name for (fresh tester: Inuktitut and Tibetan
+    in English); those take CLDR's name (Babel's data, the reference), as do the FLORES subset's
+    (``ace_Arab``: the language and its script)."""
+    from babel import Locale
+
+    fa, en = Locale("fa"), Locale("en")
+    udhr = json.loads((h.DIST / "samples" / "udhr.json").read_text(encoding="utf-8"))["languages"]
+    page.goto(f"{site_url}?lang=fa#report")
+    h.wait_ready(page)
+    page.wait_for_selector('[data-testid="report-baseline"] option[value="ike"]', state="attached")
+    shown = dict(
+        page.eval_on_selector_all(
+            '[data-testid="report-baseline"] option', "(els) => els.map((o) => [o.value, o.textContent])"
+        )
+    )
+    assert shown["ike"] == fa.languages["iu"] != en.languages["iu"]
+    assert shown["bod"] == fa.languages["bo"] != en.languages["bo"]
+    english = [lang["code"] for lang in udhr if shown[lang["code"]] == lang["name"]]
+    assert english == [], english
+    page.locator('[data-testid="report-source-flores"]').check()
+    page.wait_for_selector('[data-testid="report-baseline"] option[value="ace_Arab"]', state="attached")
+    ace = page.text_content('[data-testid="report-baseline"] option[value="ace_Arab"]')
+    assert ace == f"{fa.languages['ace']} ({fa.scripts['Arab']})", ace

@@ -2,7 +2,7 @@
 3, 5, 9, 14): one page load at 390x844 in ``ur``.
 
 Offline, the FLORES-200 subset (never downloaded) gives the catalog's worded offline error (its
-``error.offline`` text, not the browser's "Failed to fetch"); online again, a report on the UDHR
+``error.samples.offline`` text naming the file, not the browser's "Failed to fetch"); online again, a report on the UDHR
 samples leaves the page no wider than the screen (long example tokens wrap), the chart fills its
 card without leaving it, in the theme's text colour, with every language label ending left of
 its bars (not under them); the tab bar still takes a tap afterwards.
@@ -23,7 +23,10 @@ WIDTH, HEIGHT = 390, 844
 
 def test_report_on_a_phone_in_urdu(browser, site_url):
     catalog = json.loads((h.DIST / "src" / "locales" / "ur.json").read_text(encoding="utf-8"))
-    offline_text = catalog["messages"]["error.offline"]["text"]
+    # (the file name bidi-isolated in a right-to-left sentence, as i18n.js t() fills it)
+    offline_text = catalog["messages"]["error.samples.offline"]["text"].replace(
+        "{file}", "\u2068samples/flores200-subset.json\u2069"
+    )
     context = browser.new_context(
         viewport={"width": WIDTH, "height": HEIGHT}, is_mobile=True, has_touch=True, color_scheme="dark"
     )

@@ -22,10 +22,11 @@ def _big_text() -> str:
 
 
 def _summarized(page, testid: str, bigid: str, n: int) -> None:
-    """The summary is shown with n UTF-16 units, and the textarea is hidden and empty."""
+    """The summary is shown with n characters (UTF-16 code units), and the textarea is hidden and empty."""
     page.locator(f'[data-testid="{bigid}"]').wait_for(state="visible", timeout=30_000)
     info = page.text_content(f'[data-testid="{bigid}-info"]')
-    assert f"{n:,} UTF-16 units" in info, info
+    # (a count a learner reads: characters, as JavaScript counts them; fresh tester: "UTF-16 units")
+    assert f"{n:,} characters (UTF-16 code units)" in info, info
     box = page.locator(f'[data-testid="{testid}"]')
     assert box.is_hidden() and box.evaluate("(el) => el.value.length") == 0
 

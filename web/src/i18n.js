@@ -179,10 +179,35 @@ export function num(n, options) {
     : numberFormat.format(n);
 }
 
+// CLDR's names of the sample corpora's languages per locale (language-names.json, written by
+// tools/gen_language_names.py), for the languages the browser has no name for: Chromium's
+// Intl.DisplayNames names neither Tibetan nor Inuktitut nor ~70 FLORES languages in fa, ur, bn, hi
+let cldrNames = null;
+let cldrLoading = null;
+
 /**
- * A language's or script's name in the current locale (Intl.DisplayNames), e.g. ("language",
- * "fr") -> "فرانسیسی" in ur, ("script", "Beng") -> "বাংলা" in bn; `fallback` when the browser
- * has no name for the code. (In the pseudo-locale the English name, wrapped.)
+ * Load language-names.json once (Report and Compare await it before naming their languages); a
+ * failed download leaves the English names (and is tried again on the next call).
+ * @returns {Promise<void>}
+ */
+export function loadLanguageNames() {
+  cldrLoading ??= fetch(new URL("./language-names.json", import.meta.url))
+    .then((res) => (res.ok ? res.json() : Promise.reject(new Error(`HTTP ${res.status}`))))
+    .then((data) => {
+      cldrNames = data;
+    })
+    .catch(() => {
+      cldrLoading = null;
+    });
+  return cldrLoading;
+}
+
+/**
+ * A language's or script's name in the current locale (Intl.DisplayNames, else for a language
+ * CLDR's name from language-names.json once loadLanguageNames() has loaded it), e.g. ("language",
+ * "fr") -> "فرانسیسی" in ur, ("script", "Beng") -> "বাংলা" in bn, ("language", "bo") -> "تبتی"
+ * in fa; `fallback` when neither has a name for the code. (In the pseudo-locale the English
+ * name, wrapped.)
  * @param {"language"|"script"} type
  * @param {string|null|undefined} code a BCP 47 language tag or an ISO 15924 script code
  * @param {string} fallback
@@ -197,6 +222,7 @@ export function displayName(type, code, fallback) {
   } catch {
     name = null; // not a well-formed code
   }
+  if (!name && type === "language" && code) name = cldrNames?.[current]?.[code] ?? null;
   name ??= fallback;
   return current === PSEUDO && name ? `⟦${name}⟧` : name;
 }
@@ -251,6 +277,12 @@ export function errorText(err) {
   const d = err?.detail;
   if ((err?.type === "offline" || err?.type === "network") && d?.name)
     return t(`error.${err.type}.named`, { name: tokenizerLabel(d.name) });
+  // a sample file that did not download (samples.js): the catalog's sentence in every locale,
+  // English too (its message is for the console)
+  if (err?.type === "samples" && messages[`error.samples.${d?.reason}`])
+    return t(`error.samples.${d.reason}`, { file: d.file ?? "", status: d.status ?? "" });
+  if (err?.type === "samples" && messages["error.samples"])
+    return t("error.samples", { file: d?.file ?? "", status: d?.status ?? "" });
   if (current === "en") return message;
   if (err?.name === "WorkerCrashed") return t("error.crashed");
   if (err?.name === "CallTimeout") return t("error.timeout");
@@ -267,7 +299,7 @@ export function errorText(err) {
   // a tools box's fault (chat_tools: ToolsError.reason), the tool counted from 1
   if (err?.type === "tools" && d?.reason && messages[`error.tools.${d.reason}`])
     return t(`error.tools.${d.reason}`, { ...d, tool: d.tool_index != null ? d.tool_index + 1 : null });
-  // any other type with a sentence of its own: its values fill it (samplesError: file, status)
+  // any other type with a sentence of its own: its values fill it
   if (err?.type && messages[key]) return t(key, { ...d, field: err.field ?? "", message });
   return t("error.other", { message });
 }

@@ -98,6 +98,13 @@ const offlineButton = $(offlineRow, '[data-testid="offline-save"]');
 function renderOfflineOffer() {
   const offer = window.bytepairOfflineOffer;
   const state = document.documentElement.dataset.offlineReady;
+  // service workers blocked or missing (sw-register.js): no offline use, said in words
+  if (state === "unavailable" || state === "unsupported") {
+    offlineRow.hidden = false;
+    offlineButton.hidden = true;
+    offlineStatus.textContent = t("offline.unavailable");
+    return;
+  }
   offlineRow.hidden = !offer || !["partial", "saving", "true"].includes(state);
   if (offlineRow.hidden) return;
   const size = num(offer.bytes / 1e6, { minimumFractionDigits: 1, maximumFractionDigits: 1 });

@@ -7,11 +7,17 @@
 // not; embeds in a page of another origin leave it alone.
 // ?isolate=0 turns it off and removes a worker registered before (with its caches).
 // Once the page is ready it asks the worker to precache the site, and learns when the site works
-// offline: <html data-offline-ready="true"> (or "partial", "saving", "failed", "unsupported", "off");
+// offline: <html data-offline-ready="true"> (or "partial", "saving", "failed", "unsupported",
+// "unavailable" (service workers blocked or refused), "off");
 // window.bytepairOffline is a promise of the worker's answer.
 (function () {
   var root = document.documentElement;
-  var sw = navigator.serviceWorker;
+  var sw;
+  try {
+    sw = navigator.serviceWorker; // (a browser that blocks storage may throw here)
+  } catch {
+    sw = null;
+  }
   var off = /^(0|false|no)$/i.test(new URLSearchParams(location.search).get("isolate") || "");
   var state = function (value) {
     root.dataset.offlineReady = value;
@@ -29,12 +35,17 @@
   }
   if (off) {
     state("off");
-    sw.getRegistrations().then(function (regs) {
-      regs.forEach(function (reg) {
-        if (reg.active) reg.active.postMessage({ type: "unregister" });
-        else reg.unregister();
-      });
-    });
+    sw.getRegistrations().then(
+      function (regs) {
+        regs.forEach(function (reg) {
+          if (reg.active) reg.active.postMessage({ type: "unregister" });
+          else reg.unregister();
+        });
+      },
+      function () {
+        // service workers refused here: none registered to remove
+      },
+    );
     return;
   }
   var RELOADED = "bytepair-isolation-reload";
@@ -158,20 +169,38 @@
       observer.observe(view, { attributes: true, attributeFilter: ["data-encoded"] });
     });
   };
-  sw.register("sw.js", { scope: "./" }).then(
-    function (reg) {
-      if (window.top === window) watchUpdates(reg);
-      // once a worker is active, a reload is served by it and isolated (also after a hard reload,
-      // which bypassed the worker)
-      if (needsReload) sw.ready.then(reloadOnce);
-      return Promise.all([sw.ready, pythonReady().then(firstCount)]).then(function (done) {
-        worker = done[0].active;
-        ask(lite);
-      });
-    },
-    function (err) {
+  // Service workers blocked (a browser setting, a privacy mode, an automation tool's "block": its
+  // register() resolves with no registration) or refused: the page works as it is, online only,
+  // and says so (<html data-offline-ready="unavailable">, main.js words it); nothing is thrown.
+  var unavailable = function (why) {
+    state("unavailable");
+    console.warn("[offline] no service worker here, the page works online only:", why);
+  };
+  var registering;
+  try {
+    registering = Promise.resolve(sw.register("sw.js", { scope: "./" }));
+  } catch (err) {
+    registering = Promise.reject(err); // (a register() that throws rather than rejecting)
+  }
+  registering
+    .then(
+      function (reg) {
+        if (!reg) return unavailable("register() gave no registration");
+        if (window.top === window) watchUpdates(reg);
+        // once a worker is active, a reload is served by it and isolated (also after a hard reload,
+        // which bypassed the worker)
+        if (needsReload) sw.ready.then(reloadOnce);
+        return Promise.all([sw.ready, pythonReady().then(firstCount)]).then(function (done) {
+          worker = done[0].active;
+          ask(lite);
+        });
+      },
+      function (err) {
+        unavailable(err);
+      },
+    )
+    .catch(function (err) {
       state("failed");
-      console.warn("[offline] the service worker did not register:", err);
-    },
-  );
+      console.warn("[offline] not cached:", err);
+    });
 })();

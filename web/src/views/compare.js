@@ -4,14 +4,14 @@
 import { $, h, showError, debounce, slowCallNotice, noteAfter } from "../dom.js";
 import { renderOnFrames } from "../store.js";
 import { int, fixed, percent } from "../format.js";
-import { t, num, locale, onLocaleChange, errorText, displayName } from "../i18n.js";
+import { t, num, locale, onLocaleChange, errorText, displayName, loadLanguageNames } from "../i18n.js";
 import { barChart } from "../charts.js";
 import * as storage from "../storage.js";
 import { addText, restoreText, choiceParam, missingTokenizersNote } from "../links.js";
 import { scrollHint } from "../scrollhint.js";
 import { tokenizerGroups, defaultCompareTokenizers } from "../tokenizer-groups.js";
 import { mountModelProgress } from "./model-ui.js";
-import { BytepairError } from "../errors.js";
+import { fetchSample } from "../samples.js";
 
 const SCRIPTS = [
   "Latin",
@@ -134,22 +134,6 @@ export function parseParallel(input) {
   return { texts };
 }
 
-/**
- * A sample corpus that did not download (an HTTP error status), as data: type "samples", worded
- * by errorText from the catalog's error.samples ({file}: its name under samples/, {status}).
- * @param {string} file
- * @param {number} status
- */
-export function samplesError(file, status) {
-  return new BytepairError({
-    type: "samples",
-    field: "source",
-    file,
-    status: String(status), // as the server sent it: ASCII digits in every locale
-    message: `Could not load samples/${file} (HTTP ${status}).`,
-  });
-}
-
 /** parseParallel's error in the reader's language (line numbers stay ASCII: they name a line of the input). */
 export function parallelError(error) {
   return t(`error.${error.type}`, { line: String(error.line ?? ""), name: error.name ?? "" });
@@ -238,9 +222,9 @@ export function mountCompare(root, store, api) {
 
   async function loadSamples() {
     if (!samples) {
-      const res = await fetch(new URL("../../samples/udhr.json", import.meta.url));
-      if (!res.ok) throw samplesError("udhr.json", res.status);
+      const res = await fetchSample(new URL("../../samples/udhr.json", import.meta.url), "samples/udhr.json");
       const data = await res.json();
+      await loadLanguageNames(); // the names the browser may lack (Tibetan in Persian ...)
       samples = (Array.isArray(data) ? data : data.languages).map((s) => ({
         key: s.code,
         name: s.name,

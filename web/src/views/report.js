@@ -11,9 +11,9 @@ import { int, fixed } from "../format.js";
 import { choiceParam, addText, restoreText } from "../links.js";
 import { mountModelProgress } from "./model-ui.js";
 import { mountStory } from "./story.js";
-import { parseParallel, parallelError, samplesError, scriptText, tokenizerCheckGroups } from "./compare.js";
-import { t, num, locale, displayName, errorText } from "../i18n.js";
-import { BytepairError } from "../errors.js";
+import { parseParallel, parallelError, scriptText, tokenizerCheckGroups } from "./compare.js";
+import { fetchSample } from "../samples.js";
+import { t, num, locale, displayName, errorText, onLocaleChange, loadLanguageNames } from "../i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COLORS = ["#2f6fdf", "#d9622b", "#2a9d5c", "#a04bc8", "#c2185b", "#00838f", "#7a6a00", "#555"];
@@ -250,26 +250,10 @@ export function mountReport(root, store, api) {
     }
     if (!cache[source]) {
       const file = source === "flores" ? "flores200-subset.json" : "udhr.json";
-      const url = new URL(`../../samples/${file}`, import.meta.url);
-      let res;
-      try {
-        res = await fetch(url);
-      } catch {
-        // the browser's own text is "Failed to fetch": the error travels as its type, worded by errorText
-        const offline = navigator.onLine === false;
-        throw new BytepairError({
-          type: offline ? "offline" : "network",
-          field: "source",
-          message: offline
-            ? `samples/${file} has not been downloaded yet and this device is offline. Connect to the ` +
-              "internet and make the report again: once downloaded it also works offline."
-            : `samples/${file} could not be downloaded (no connection?). Check the connection and make the ` +
-              "report again.",
-          url: url.pathname,
-        });
-      }
-      if (!res.ok) throw samplesError(file, res.status);
+      // a failed download travels as data (samples.js), worded by errorText: never the browser's text
+      const res = await fetchSample(new URL(`../../samples/${file}`, import.meta.url), `samples/${file}`);
       const data = await res.json();
+      await loadLanguageNames(); // the names the browser may lack (Tibetan in Persian ...)
       cache[source] = {
         name: data.unit ? (source === "flores" ? data.unit : t("report.corpus.udhr.unit", { unit: data.unit })) : file,
         source: data.source ?? "",
@@ -298,14 +282,34 @@ export function mountReport(root, store, api) {
   api.onDownloadsChanged(() => fillChecks());
   api.withFacts(() => fillChecks());
 
+  // the base-language menu's note when its list could not be had (the corpus did not download):
+  // why, in words, and a button that tries again
+  const baselineNote = $(root, '[data-testid="report-baseline-note"]');
+  const baselineWhy = $(root, '[data-testid="report-baseline-why"]');
+  let baselineError = null;
+  function sayBaselineError(err) {
+    baselineError = err;
+    baselineNote.hidden = !err;
+    baselineWhy.textContent = err ? errorText(err) : "";
+    baselineSelect.disabled = !!err;
+    if (err) baselineSelect.replaceChildren(h("option", { value: "", text: t("report.baseline.none") }));
+  }
+  $(root, '[data-testid="report-baseline-retry"]').addEventListener("click", () => fillBaselines());
+  onLocaleChange(() => {
+    if (baselineError) sayBaselineError(baselineError);
+    else fillBaselines();
+  });
+
   async function fillBaselines() {
     let corpus;
     try {
       corpus = await loadCorpus(store.state.report.source);
-    } catch {
-      corpus = null;
+    } catch (err) {
+      sayBaselineError(err);
+      return;
     }
-    if (!corpus || corpus.error) {
+    sayBaselineError(null);
+    if (corpus.error) {
       baselineSelect.replaceChildren();
       return;
     }
@@ -349,6 +353,7 @@ export function mountReport(root, store, api) {
         showError(root, "report", parallelError(corpus.error));
         return;
       }
+      if (baselineError) await fillBaselines(); // the menu's list failed before: it comes with the corpus
       names = Object.fromEntries(
         corpus.texts.map((x) => [x.key, languageName(x.lang ?? x.key, x.name, corpus.custom)]),
       );

@@ -2,10 +2,12 @@
 // shipped with the site), a Hinglish text (samples/hinglish.txt: the UDHR has no Hinglish;
 // written for bytepair, everyday Hindi-English in Latin letters as the Hinglish course writes)
 // and some Python code (a module of the worker adapter).
-// Buttons only put text into the training box; nothing is fetched from another host.
+// Buttons only put text into the training box; nothing is fetched from another host. A download
+// that fails is an error as data (samples.js), worded from the catalog by errorText.
 
 import { h } from "../dom.js";
 import { t, onLocaleChange, errorText } from "../i18n.js";
+import { fetchSample } from "../samples.js";
 
 /**
  * {key, label, lang?}: key is a UDHR file code (see tools/site_build.py UDHR samples) or "code";
@@ -28,10 +30,9 @@ export const SAMPLES = [
 let udhr = null;
 async function udhrSamples() {
   if (!udhr) {
-    udhr = fetch(new URL("../../samples/udhr.json", import.meta.url)).then((res) => {
-      if (!res.ok) throw new Error(t("train.sample.udhrError", { status: String(res.status) }));
-      return res.json();
-    });
+    udhr = fetchSample(new URL("../../samples/udhr.json", import.meta.url), "samples/udhr.json").then((res) =>
+      res.json(),
+    );
     udhr.catch(() => {
       udhr = null;
     });
@@ -42,14 +43,11 @@ async function udhrSamples() {
 /** The text of sample `key` (a promise). */
 export async function sampleText(key) {
   if (key === "code") {
-    const res = await fetch(new URL("../py/playground/tokenize.py", import.meta.url));
-    if (!res.ok) throw new Error(t("train.sample.codeError", { status: String(res.status) }));
-    return res.text();
+    const url = new URL("../py/playground/tokenize.py", import.meta.url);
+    return (await fetchSample(url, "src/py/playground/tokenize.py")).text();
   }
   if (key === "hinglish") {
-    const res = await fetch(new URL("../../samples/hinglish.txt", import.meta.url));
-    if (!res.ok) throw new Error(t("train.sample.textError", { status: String(res.status) }));
-    return res.text();
+    return (await fetchSample(new URL("../../samples/hinglish.txt", import.meta.url), "samples/hinglish.txt")).text();
   }
   const langs = await udhrSamples();
   if (key === "udhr-mix") return langs.map((l) => l.text).join("\n\n");
