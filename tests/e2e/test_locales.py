@@ -394,3 +394,19 @@ def test_an_urdu_word_reads_right_to_left_in_a_text_that_opens_in_english(page, 
     first_line = [b for b in boxes if b["top"] == boxes[0]["top"]]
     assert boxes[0]["text"].startswith("B") and boxes[0]["left"] <= min(b["left"] for b in first_line) + 0.5
     assert page.console_errors == []
+
+
+def test_a_large_texts_summary_writes_its_figures_in_the_locales_digits(page, site_url):
+    """Fresh tester 4 (Bangla): the summary of a large paste said "3.47 MB … 1,999,976" in Latin
+    digits right above counts in Bangla digits; both figures are the locale's own now."""
+    page.goto(f"{site_url}?lang=bn#tokenize")
+    page.wait_for_selector("html:not([data-i18n-pending])")
+    text = "ক" * 600_000  # over largetext.js's LARGE_TEXT_CHARS; 3 UTF-8 bytes each
+    h.paste(page, "tokenize-text", text)
+    info = page.locator('[data-testid="tokenize-big-text-info"]')
+    info.wait_for()
+    shown = info.text_content()
+    assert not re.search(r"[0-9]", shown.replace("UTF-16", "")), shown
+    latin = shown.translate(str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")).replace(",", "")
+    assert "600000" in latin, shown
+    assert f"{len(text.encode()) / 1024 / 1024:.2f} MB" in latin, shown

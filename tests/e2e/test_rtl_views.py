@@ -269,3 +269,19 @@ def test_vocab_range_stays_on_one_line_in_persian(page, site_url, width, height)
     tops = rng.evaluate("(e) => [...e.getClientRects()].map((r) => Math.round(r.top))")
     assert tops and len(set(tops)) == 1, tops
     assert "–" in rng.text_content()
+
+
+def test_arrow_keys_on_the_view_tabs_follow_the_tabs_on_screen_in_urdu(page, site_url):
+    """The view tabs run right to left in Urdu: ArrowRight moves to the tab drawn on the right, as
+    WAI-ARIA's tab pattern asks (fresh tester 4: it moved to the tab on the left)."""
+    page.goto(f"{site_url}?lang=ur#steps")
+    page.wait_for_selector('html[dir="rtl"]:not([data-i18n-pending])')
+    tab = page.locator('[role="tab"][data-view="steps"]')
+    tab.focus()
+    where = "() => document.activeElement.getBoundingClientRect().x"
+    for key, further in (("ArrowRight", lambda new, old: new > old), ("ArrowLeft", lambda new, old: new < old)):
+        before = page.evaluate(where)
+        page.keyboard.press(key)
+        after = page.evaluate(where)
+        assert further(after, before), (key, before, after)
+        page.keyboard.press("ArrowLeft" if key == "ArrowRight" else "ArrowRight")  # back to Step through

@@ -68,6 +68,21 @@ export function showError(root, key, message) {
 }
 
 /**
+ * Scroll the error slot `key` of `root` into view when it shows a message out of sight (block
+ * "nearest": the least scroll). For an error that answers a choice made far above it: on a phone
+ * a tokenizer picked from a menu failed below the fold, and the tap seemed to do nothing.
+ * @param {Element} root
+ * @param {string} key the slot's data-error-for
+ */
+export function revealError(root, key) {
+  const slot = root.querySelector(`[data-error-for="${key}"]`);
+  if (!slot || slot.hidden) return;
+  const box = slot.getBoundingClientRect();
+  if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+  slot.scrollIntoView({ block: "nearest" });
+}
+
+/**
  * A status note right after `anchor`: `<p class="link-note" role="status" data-testid=testid>`,
  * hidden while it says nothing. Returns say(message): the note shows `message` ("" hides it).
  * (Tokenize and Compare: a link's tokenizer this page does not have, next to the picker.)

@@ -19,9 +19,10 @@ export class BytepairError extends Error {
   }
 }
 
-/** Whether err is a file that could not be downloaded (worker.js fetchOk: type "offline" or "network"). */
+/** Whether err is a file that could not be downloaded (worker.js fetchOk: type "offline" or "network"),
+ * a BytepairError or a view's record of one (read by its fields: chat.js keeps {type, detail, ...}). */
 export function isDownloadError(err) {
-  return err instanceof BytepairError && (err.type === "offline" || err.type === "network");
+  return !!err && (err.type === "offline" || err.type === "network");
 }
 
 let installed = false;

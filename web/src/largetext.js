@@ -6,8 +6,7 @@
 // A large text typed or set (`input`) or dropped (text or a text file) is summarized too.
 
 import { h } from "./dom.js";
-import { int, bytesLabel } from "./format.js";
-import { t, onLocaleChange } from "./i18n.js";
+import { t, num, onLocaleChange } from "./i18n.js";
 
 /** Texts longer than this (UTF-16 code units) are not laid out in the textarea. */
 export const LARGE_TEXT_CHARS = 500_000;
@@ -27,9 +26,15 @@ export function mountLargeText(textArea, { testid, what, onSet = () => {}, onEdi
   let cached = null;
   let shown = false; // the user chose "Show and edit it (slow)": typing in it keeps it in the box
   const info = h("p", { dataset: { testid: `${testid}-info` } });
-  let sizes = null; // the summary's figures, to word it again in another language
+  let sizes = null; // the summary's figures ({bytes, units}), to word it again in another language
+  // in the reader's digits, as the counts below it ("3.47 MB", "1,999,976": the locale's own)
+  const worded = ({ bytes, units }) => {
+    const [n, unit, digits] = bytes >= 1024 * 1024 ? [bytes / 1024 / 1024, "MB", 2] : [bytes / 1024, "KB", 1];
+    const size = `${num(n, { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${unit}`;
+    return t(what, { size, units: num(units) });
+  };
   onLocaleChange(() => {
-    if (sizes) info.textContent = t(what, sizes);
+    if (sizes) info.textContent = worded(sizes);
   });
   const box = h(
     "div",
@@ -84,8 +89,8 @@ export function mountLargeText(textArea, { testid, what, onSet = () => {}, onEdi
       textArea.hidden = true;
       box.hidden = false;
       const bytes = new TextEncoder().encode(text).length;
-      sizes = { size: bytesLabel(bytes), units: int(text.length) };
-      info.textContent = t(what, sizes);
+      sizes = { bytes, units: text.length };
+      info.textContent = worded(sizes);
     } else {
       bigText = null;
       sizes = null;

@@ -151,7 +151,9 @@ for (const tab of tabs) {
   tab.addEventListener("click", () => show(tab.dataset.view));
   tab.addEventListener("keydown", (e) => {
     const i = tabs.indexOf(tab);
-    const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
+    // the arrow that points at the next tab: in a right-to-left page the tabs run leftwards (WAI-ARIA tabs)
+    const step = getComputedStyle(tab).direction === "rtl" ? -1 : 1;
+    const to = { ArrowRight: i + step, ArrowLeft: i - step, Home: 0, End: tabs.length - 1 }[e.key];
     if (to === undefined) return;
     e.preventDefault();
     show(tabs[(to + tabs.length) % tabs.length].dataset.view, true);

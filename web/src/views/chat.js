@@ -10,6 +10,7 @@
 // move, a link); typing only updates the state, so focus and caret stay put.
 
 import { $, h, showError, debounce, slowCallNotice } from "../dom.js";
+import { isDownloadError } from "../errors.js";
 import { renderOnFrames } from "../store.js";
 import { int } from "../format.js";
 import * as storage from "../storage.js";
@@ -544,10 +545,29 @@ export function mountChat(root, store, api) {
       if (mine) ta.setAttribute("aria-invalid", "true");
       else ta.removeAttribute("aria-invalid");
     });
+    // a tokenizer file that could not be downloaded: under the format menu (on a phone the list's
+    // error is screens below it), naming the format as the menu does (gpt-oss's harmony format
+    // reads GPT-4o's vocabulary file, and that file's name misled: "GPT-4o … not downloaded")
+    const fetchErr = errorNow && isDownloadError(errorNow) ? errorNow : null;
+    const formatSlot = $(root, '[data-error-for="chat-format"]');
+    if (fetchErr) {
+      const f = formatOf(s.format);
+      showError(
+        root,
+        "chat-format",
+        f ? t(`error.${fetchErr.type}.named`, { name: formatLabel(f) }) : errorText(fetchErr),
+      );
+      formatSlot.dataset.download = "1";
+    } else if (formatSlot.dataset.download) {
+      showError(root, "chat-format", "");
+      delete formatSlot.dataset.download;
+    }
     showError(
       root,
       "chat",
-      errorNow && !toolsErr && (errorNow.index == null || errorNow.index >= items.length) ? errorText(errorNow) : "",
+      errorNow && !toolsErr && !fetchErr && (errorNow.index == null || errorNow.index >= items.length)
+        ? errorText(errorNow)
+        : "",
     );
 
     // per-message counts

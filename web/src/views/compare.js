@@ -4,7 +4,8 @@
 import { $, h, showError, debounce, slowCallNotice, noteAfter } from "../dom.js";
 import { renderOnFrames } from "../store.js";
 import { int, fixed, percent } from "../format.js";
-import { t, num, locale, onLocaleChange, errorText, displayName, loadLanguageNames } from "../i18n.js";
+import { t, num, locale, PSEUDO, onLocaleChange, errorText, displayName, loadLanguageNames } from "../i18n.js";
+import { isDownloadError } from "../errors.js";
 import { barChart } from "../charts.js";
 import * as storage from "../storage.js";
 import { addText, restoreText, choiceParam, missingTokenizersNote } from "../links.js";
@@ -199,11 +200,25 @@ export function mountCompare(root, store, api) {
   const table = $(root, '[data-testid="compare-table"]');
   const canvas = $(root, '[data-testid="compare-chart"]');
   const missingBox = $(root, '[data-testid="compare-missing"]');
-  /** One worded line per tokenizer that could not be counted ({name: error}; {}: none). */
-  const showMissing = (failed) => {
+  /**
+   * The tokenizers that could not be counted ({name: error}; {}: none), in `order` (the menu's):
+   * those not downloaded for one reason in one sentence naming them all (fresh tester 4: nine
+   * near-identical lines offline), any other failure on a line of its own.
+   */
+  const showMissing = (failed, order = Object.keys(failed)) => {
+    const names = order.filter((n) => n in failed);
+    const lines = [];
+    for (const type of ["offline", "network"]) {
+      const same = names.filter((n) => isDownloadError(failed[n]) && failed[n].type === type);
+      if (same.length < 2) continue;
+      const list = new Intl.ListFormat(locale() === PSEUDO ? "en" : locale(), { type: "conjunction" });
+      lines.push([same, t(`error.${type}.many`, { names: list.format(same.map((n) => api.label(n))) })]);
+    }
+    const told = new Set(lines.flatMap(([same]) => same));
+    for (const n of names) if (!told.has(n)) lines.push([[n], errorText(failed[n])]);
     missingBox.replaceChildren(
-      ...Object.entries(failed).map(([name, err]) =>
-        h("p", { class: "error", text: errorText(err), dataset: { tokenizer: name, testid: "compare-missing-item" } }),
+      ...lines.map(([same, text]) =>
+        h("p", { class: "error", text, dataset: { tokenizers: same.join(" "), testid: "compare-missing-item" } }),
       ),
     );
     missingBox.hidden = !missingBox.childElementCount;
@@ -336,7 +351,7 @@ export function mountCompare(root, store, api) {
         { partial: true },
       );
       if (mine !== seq) return;
-      showMissing(failed);
+      showMissing(failed, asked);
       const tokenizers = asked.filter((name) => counts[name]);
       if (!tokenizers.length) {
         set({ running: false });

@@ -1,6 +1,6 @@
 // Tokenize view: text in, coloured token spans out, counts, token details.
 
-import { $, h, showError, debounce, slowCallNotice, noteAfter } from "../dom.js";
+import { $, h, showError, revealError, debounce, slowCallNotice, noteAfter } from "../dom.js";
 import { renderOnFrames } from "../store.js";
 import { charCount, byteCount } from "../format.js";
 import { chipContent, markNames } from "../tokenchips.js";
@@ -165,7 +165,8 @@ export function mountTokenize(root, store, api) {
       encodeNow();
     }
   });
-  async function encodeNow() {
+  // picked: the reader just chose the tokenizer (an error it brings is scrolled into view)
+  async function encodeNow({ picked = false } = {}) {
     if (store.state.view !== "tokenize") {
       stale = true;
       return;
@@ -217,6 +218,7 @@ export function mountTokenize(root, store, api) {
     } catch (err) {
       if (mine !== seq) return;
       showError(root, "tokenize", errorText(err));
+      if (picked) revealError(root, "tokenize"); // (the menu is far above the message on a phone)
       // no tokens from an older text stay on screen next to the message
       set({ pending: false, result: null, text: null, active: -1 });
     } finally {
@@ -254,7 +256,7 @@ export function mountTokenize(root, store, api) {
     wanted = null;
     sayMissing("");
     storage.saveText(CHOICE_KEY, select.value);
-    encodeNow();
+    encodeNow({ picked: true });
   });
   idsToggle.addEventListener("change", () => set({ showIds: idsToggle.checked }));
   specialToggle.addEventListener("change", () => {
