@@ -179,6 +179,19 @@ export function num(n, options) {
     : numberFormat.format(n);
 }
 
+/**
+ * `items` (strings, kept as they are) joined as the reader's language joins a list
+ * (Intl.ListFormat): type "conjunction" ("A, B, and C"), "disjunction" ("A, B, or C") or "unit";
+ * the pseudo-locale joins as English.
+ * @param {string[]} items
+ * @param {Intl.ListFormatType} [type]
+ * @param {Intl.ListFormatStyle} [style]
+ * @returns {string}
+ */
+export function listText(items, type = "conjunction", style = "long") {
+  return new Intl.ListFormat(current === PSEUDO ? "en" : current, { type, style }).format(items);
+}
+
 // CLDR's names of the sample corpora's languages per locale (language-names.json, written by
 // tools/gen_language_names.py), for the languages the browser has no name for: Chromium's
 // Intl.DisplayNames names neither Tibetan nor Inuktitut nor ~70 FLORES languages in fa, ur, bn, hi

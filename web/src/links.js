@@ -9,7 +9,7 @@
 // compressToEncodedURIComponent (vendor/lz-string.min.js, a classic script
 // that defines window.LZString). The fragment never reaches a server.
 
-import { locale, t, num, PSEUDO } from "./i18n.js";
+import { locale, t, num, listText } from "./i18n.js";
 
 /** Links longer than this (characters) get a warning: some chat and mail programs cut them. */
 export const LONG_LINK = 8 * 1024;
@@ -64,10 +64,8 @@ export function choiceParam(params, key, allowed, notes) {
   const value = params[key];
   if (value == null) return null;
   if (allowed.includes(value)) return value;
-  // "premium, tokens, or bpt" in the reader's language (Intl.ListFormat; the values stay as they are)
-  const lang = locale() === PSEUDO ? "en" : locale();
-  const list = new Intl.ListFormat(lang, { type: "disjunction" }).format(allowed);
-  notes.push(t("link.bad_value", { key, value, allowed: list }));
+  // "premium, tokens, or bpt" in the reader's language (the values stay as they are)
+  notes.push(t("link.bad_value", { key, value, allowed: listText(allowed, "disjunction") }));
   return null;
 }
 

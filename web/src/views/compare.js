@@ -4,7 +4,7 @@
 import { $, h, showError, debounce, slowCallNotice, noteAfter } from "../dom.js";
 import { renderOnFrames } from "../store.js";
 import { int, fixed, percent } from "../format.js";
-import { t, num, locale, PSEUDO, onLocaleChange, errorText, displayName, loadLanguageNames } from "../i18n.js";
+import { t, num, locale, listText, onLocaleChange, errorText, displayName, loadLanguageNames } from "../i18n.js";
 import { isDownloadError } from "../errors.js";
 import { barChart } from "../charts.js";
 import * as storage from "../storage.js";
@@ -211,8 +211,7 @@ export function mountCompare(root, store, api) {
     for (const type of ["offline", "network"]) {
       const same = names.filter((n) => isDownloadError(failed[n]) && failed[n].type === type);
       if (same.length < 2) continue;
-      const list = new Intl.ListFormat(locale() === PSEUDO ? "en" : locale(), { type: "conjunction" });
-      lines.push([same, t(`error.${type}.many`, { names: list.format(same.map((n) => api.label(n))) })]);
+      lines.push([same, t(`error.${type}.many`, { names: listText(same.map((n) => api.label(n))) })]);
     }
     const told = new Set(lines.flatMap(([same]) => same));
     for (const n of names) if (!told.has(n)) lines.push([[n], errorText(failed[n])]);

@@ -4,14 +4,12 @@
 
 import { h } from "../dom.js";
 import { galleryLink, iframeSnippet } from "../links.js";
-import { t, num, errorText, onLocaleChange, locale, PSEUDO } from "../i18n.js";
+import { t, num, errorText, onLocaleChange, locale, PSEUDO, listText } from "../i18n.js";
 
 // "“st” 2 · “raw” 3" in English; the reader's own list (Intl.ListFormat) elsewhere: in Persian a
 // middle dot beside ۲ reads as ۲۰ (its zero is a dot)
 const letterList = (items) =>
-  locale() === "en" || locale() === PSEUDO
-    ? items.join(" · ")
-    : new Intl.ListFormat(locale(), { type: "unit", style: "short" }).format(items);
+  locale() === "en" || locale() === PSEUDO ? items.join(" · ") : listText(items, "unit", "short");
 
 /**
  * An example's explanation in the page's language, worded from its facts (bytepair.app.gallery
