@@ -138,13 +138,15 @@ export function createApi({ onStatus, shared = false }) {
   let missing = new Set(); // built-in tokenizers not downloaded, known while offline (else empty)
   let downloadFailed = false; // a download failed since the browser was last online
   let checking = 0;
-  /** A call's promise, its download failure (worker.js fetchOk: type offline/network) noted. */
+  /** A download failed (worker.js fetchOk: type offline/network): the menus check what is here. */
+  function downloadFailedNow() {
+    downloadFailed = true;
+    checkDownloads();
+  }
+  /** A call's promise, its download failure noted (downloadFailedNow). */
   function noticed(promise) {
     return promise.catch((err) => {
-      if (isDownloadError(err)) {
-        downloadFailed = true;
-        checkDownloads();
-      }
+      if (isDownloadError(err)) downloadFailedNow();
       throw err;
     });
   }
@@ -594,10 +596,7 @@ export function createApi({ onStatus, shared = false }) {
         ? await textCall(names, "compare", items, names, addSpecial, true)
         : { counts: {}, failed: {} };
       for (const [name, detail] of Object.entries(res.failed)) failed[name] = new BytepairError(detail);
-      if (Object.keys(failed).length) {
-        downloadFailed = true; // (the menus mark what is not here, as after any failed download)
-        checkDownloads();
-      }
+      if (Object.keys(failed).length) downloadFailedNow(); // (the menus mark what is not here)
       return { counts: res.counts, failed };
     },
     /**

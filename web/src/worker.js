@@ -50,6 +50,11 @@ let chatWheels = null; // the promise of installing manifest.lazy.chat (jinja2, 
 const modelLoads = new Map(); // open model name -> promise (this worker's Python has it once resolved)
 const MODEL_CACHE = "bytepair-models"; // Cache API: the files of models/, keyed by URL + ?v=<version>
 let modelIndex = null; // models/index.json: {name: {file, bytes, version}}
+/** models/index.json, read once (a failure names tokenizer `name`, whose file it was read for; fetchOk). */
+async function readModelIndex(name) {
+  modelIndex ??= await (await fetchOk(new URL("models/index.json", SITE), `the ${name} tokenizer`, name)).json();
+  return modelIndex;
+}
 
 /**
  * pg[name](...args) through playground.call: returns the result, or throws this call's own
@@ -411,9 +416,7 @@ async function ensureModel(name, onProgress) {
       const report = (phase, loaded, total) => {
         if (onProgress) onProgress({ name, phase, loaded, total }).catch(() => {});
       };
-      if (!modelIndex)
-        modelIndex = await (await fetchOk(new URL("models/index.json", SITE), `the ${name} tokenizer`, name)).json();
-      const entry = modelIndex[name];
+      const entry = (await readModelIndex(name))[name];
       if (!entry) throw new Error(`The site has no file for ${name} (models/index.json).`);
       const url = new URL("models/" + entry.file, SITE);
       const key = `${url.href}?v=${entry.version}`;
@@ -487,14 +490,13 @@ async function isDownloaded(name) {
   if (!file && (!model || modelLoads.has(name))) return true;
   if (!globalThis.caches) return null;
   if (file) return !!(await caches.match(new URL("vocab/" + file, SITE).href));
-  if (!modelIndex) {
-    try {
-      modelIndex = await (await fetchOk(new URL("models/index.json", SITE), "the model list")).json();
-    } catch {
-      return false; // (offline, and not even the list of models is here)
-    }
+  let index;
+  try {
+    index = await readModelIndex(name);
+  } catch {
+    return false; // (offline, and not even the list of models is here)
   }
-  const entry = modelIndex[name];
+  const entry = index[name];
   if (!entry) return false;
   const cache = await caches.open(MODEL_CACHE).catch(() => null);
   return cache ? !!(await cache.match(`${new URL("models/" + entry.file, SITE).href}?v=${entry.version}`)) : null;
