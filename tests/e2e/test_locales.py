@@ -77,18 +77,28 @@ def test_sample_and_count_wording_a_learner_reads_the_same_way_everywhere():
             assert "UTF-16" in text and CHARACTERS[code] in text.split("{units}", 1)[1][:12], (code, key, text)
 
 
-def _open(page, site_url, code):
+def _open(page, site_url, code, text=TEXT):
+    """Tokenize in locale ``code`` with ``text`` typed, once its cl100k_base count is on screen;
+    returns tiktoken's ids of ``text`` (the reference the count was waited for)."""
     page.goto(f"{site_url}?lang={code}#tokenize")
     h.wait_ready(page)
-    h.set_text(page, "tokenize-text", TEXT)
+    h.set_text(page, "tokenize-text", text)
     enc = h.tiktoken_for("cl100k_base")
-    ids = enc.encode_ordinary(TEXT)
+    ids = enc.encode_ordinary(text)
     page.wait_for_function(
         "(n) => document.querySelector('#view-tokenize').dataset.encoded === `cl100k_base:${n}`",
         arg=len(ids),
         timeout=60_000,
     )
     return ids
+
+
+def _token_boxes(page) -> list[dict]:
+    """Tokenize's token boxes in list order: their text and where they are drawn (CSS px)."""
+    return page.locator('#view-tokenize [data-testid="token"]').evaluate_all(
+        """(els) => els.map((e) => { const r = e.getBoundingClientRect();
+              return {text: e.textContent, left: r.left, right: r.right, top: r.top}; })"""
+    )
 
 
 @pytest.mark.parametrize("code", sorted(LOCALES))
@@ -272,14 +282,8 @@ def test_rtl_numbers_context_line_counts_and_regex_read_in_order(page, site_url)
     pieces = [enc.decode_single_token_bytes(i).decode("utf-8", "replace") for i in ids]
     runs = [(a, b) for a, b in zip(pieces, pieces[1:], strict=False) if a.isdigit() and b.isdigit()]
     assert ("123", "45") in runs and ("202", "4") in runs  # the reference splits both numbers
-    page.goto(f"{site_url}?lang={code}#tokenize")
-    h.wait_ready(page)
-    h.set_text(page, "tokenize-text", text)
-    page.wait_for_selector(f'#view-tokenize[data-encoded="cl100k_base:{len(ids)}"]', state="attached")
-    boxes = page.locator('#view-tokenize [data-testid="token"]').evaluate_all(
-        """(els) => els.map((e) => { const r = e.getBoundingClientRect();
-              return {text: e.textContent, left: r.left, right: r.right, top: r.top}; })"""
-    )
+    _open(page, site_url, code, text)
+    boxes = _token_boxes(page)
     at = {b["text"]: b for b in boxes}
     direction = "(sel) => getComputedStyle(document.querySelector(sel)).direction"
     for a, b in runs:
@@ -372,16 +376,8 @@ def test_an_urdu_word_reads_right_to_left_in_a_text_that_opens_in_english(page, 
     box sits right of the next (tokenlist.js isolateRuns), while the list still opens on the left."""
     page.set_viewport_size({"width": 390, "height": 844})
     text = "BPE Tokenizer بنائیں اور سیکھیں کہ ٹوکنائزیشن کیسے کام کرتی ہے"
-    enc = h.tiktoken_for("cl100k_base")
-    n_tokens = len(enc.encode_ordinary(text))
-    page.goto(f"{site_url}?lang=ur#tokenize")
-    h.wait_ready(page)
-    h.set_text(page, "tokenize-text", text)
-    page.wait_for_selector(f'#view-tokenize[data-encoded="cl100k_base:{n_tokens}"]', state="attached")
-    boxes = page.locator('#view-tokenize [data-testid="token"]').evaluate_all(
-        """(els) => els.map((e) => { const r = e.getBoundingClientRect();
-              return {text: e.textContent, left: r.left, right: r.right, top: r.top}; })"""
-    )
+    _open(page, site_url, "ur", text)
+    boxes = _token_boxes(page)
     urdu = re.compile(r"[\u0600-\u06ff]")
     pairs = [
         (a, b)
