@@ -165,8 +165,10 @@ export function mountTokenize(root, store, api) {
       encodeNow();
     }
   });
-  // picked: the reader just chose the tokenizer (an error it brings is scrolled into view)
-  async function encodeNow({ picked = false } = {}) {
+  // the tokenizer the reader just chose: an error its count brings is scrolled into view, also when
+  // a later count (the menus relabelled after a failed download) answers in its place
+  let revealFor = null;
+  async function encodeNow() {
     if (store.state.view !== "tokenize") {
       stale = true;
       return;
@@ -189,6 +191,7 @@ export function mountTokenize(root, store, api) {
       // the result on screen, with the settings it was made with (the selection kept for the same text)
       const show = (extra) => {
         showError(root, "tokenize", "");
+        if (revealFor === tokenizer) revealFor = null; // (counted: nothing to reveal)
         set({
           text,
           result,
@@ -218,9 +221,14 @@ export function mountTokenize(root, store, api) {
     } catch (err) {
       if (mine !== seq) return;
       showError(root, "tokenize", errorText(err));
-      if (picked) revealError(root, "tokenize"); // (the menu is far above the message on a phone)
       // no tokens from an older text stay on screen next to the message
       set({ pending: false, result: null, text: null, active: -1 });
+      // (the menu is far above the message on a phone) once that render has laid the view out
+      // (renderOnFrames: the next frame): scrolled before it, the message moved out of sight again
+      if (revealFor === tokenizer) {
+        revealFor = null;
+        requestAnimationFrame(() => requestAnimationFrame(() => revealError(root, "tokenize")));
+      }
     } finally {
       if (mine === seq) working.stop();
     }
@@ -256,7 +264,8 @@ export function mountTokenize(root, store, api) {
     wanted = null;
     sayMissing("");
     storage.saveText(CHOICE_KEY, select.value);
-    encodeNow({ picked: true });
+    revealFor = select.value;
+    encodeNow();
   });
   idsToggle.addEventListener("change", () => set({ showIds: idsToggle.checked }));
   specialToggle.addEventListener("change", () => {
