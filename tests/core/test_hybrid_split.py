@@ -77,8 +77,27 @@ def test_astral_characters_through_proxies_equal_regex(name, backend):
     text = "".join(a + g + b for a in ASTRAL for g in glue for b in ASTRAL[:5])
     text = text * (LONG // len(text) + 1)
     assert pretokenize._ASTRAL.search(text)
-    got = compile_pattern(PATTERNS[name], backend=backend).findall(text)
-    assert got == regex.compile(PATTERNS[name]).findall(text)
+    split = compile_pattern(PATTERNS[name], backend=backend)
+    reference = regex.compile(PATTERNS[name])
+    assert split.findall(text) == reference.findall(text)
+    # finditer (Tokenize's spans, bytepair.corpus): the same pieces at the same offsets, also from pos
+    want = [(m.span(), m.group()) for m in reference.finditer(text)]
+    assert [(m.span(), m.group()) for m in split.finditer(text)] == want
+    pos = len(text) // 3
+    assert [(m.span(), m.group()) for m in split.finditer(text, pos)] == [
+        (m.span(), m.group()) for m in reference.finditer(text, pos)
+    ]
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+def test_re_finditer_on_astral_text_needs_no_full_translation(name):
+    # the full translation compiles several times longer than the BMP one (~0.4 s in Pyodide
+    # for o200k_base): one emoji in Tokenize's sample made the first count pay it
+    split = pretokenize._StdlibSplit(PATTERNS[name])
+    text = "Emoji: 🙂👍🏽 🇺🇳 and 𝔘𝔫𝔦𝔠𝔬𝔡𝔢"
+    spans = [m.span() for m in split.finditer(text)]
+    assert split._full is None
+    assert spans == [m.span() for m in regex.compile(PATTERNS[name]).finditer(text)]
 
 
 def test_custom_patterns_stay_on_regex():
