@@ -57,7 +57,7 @@ XDIST_OTHER = "python"
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups into the test ids
 def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (``BYTEPAIR_TEST_WORKERS=2 python build.py test``: tools/testrun.py), the
+    """Under pytest-xdist (``python build.py test``: tools/testrun.py), the
     e2e tests in one group and all others in a second (:data:`XDIST_GROUPS`), so one worker goes
     through the browser tests while the other runs the Pyodide stage and the core tests. Every
     worker marks the same way (xdist checks that they collect the same tests)."""

@@ -459,7 +459,6 @@ def test_the_test_run_picks_its_workers(monkeypatch):
     pytest.importorskip("xdist")
     monkeypatch.delenv(testrun.WORKERS_ENV, raising=False)
     monkeypatch.setattr(testrun.os, "cpu_count", lambda: 8)
-    monkeypatch.setattr(testrun, "DEFAULT_WORKERS", 2)
     assert testrun.workers([]) == 2 and testrun.workers(["-m", "not slow and not e2e"]) == 2
     for args in (["-n", "3"], ["-n3"], ["--numprocesses=4"], ["-s"], ["--pdb"], ["-p", "no:xdist"]):
         assert testrun.workers(args) == 1, args

@@ -121,7 +121,9 @@ def test_count_and_compare_against_tiktoken(corpus_file, tmp_path):
     assert [row["tokens"] for row in rows] == [
         len(encs["cl100k_base"].encode(p.read_text(encoding="utf-8"))) for p in (corpus_file, other)
     ]
-    r = run("count", "-e", "cl100k_base", str(corpus_file), str(other))
+    # the table names the files as given: relative names, so that a long temporary directory
+    # (pytest-xdist adds popen-gwN/) cannot fold "other.txt" across lines of a 120-column table
+    r = run("count", "-e", "cl100k_base", corpus_file.name, other.name, cwd=tmp_path)
     assert r.returncode == 0 and "other.txt" in r.stdout.decode()
     r = run("compare", str(corpus_file), "-t", "cl100k_base", "-t", "o200k_base", "--format", "json")
     rows = json.loads(r.stdout)
