@@ -86,7 +86,7 @@ def junit_counts(path: Path) -> dict[str, int]:
 #: Environment variable: how many pytest-xdist workers (1: none, the tests run in one process).
 WORKERS_ENV = "BYTEPAIR_TEST_WORKERS"
 #: Workers without the environment variable. 2 since a whole clean-clone run with two (the
-#: grouping above) passed on a 2-core machine: pytest 1,396 s against 2,675 s in one process.
+#: grouping above) passed on a 2-core machine: pytest 1,322 s against 2,675 s in one process.
 DEFAULT_WORKERS = 2
 #: pytest arguments after which the run stays in one process (their own -n, or output/debuggers
 #: that need the test in the foreground).

@@ -277,31 +277,38 @@ class _StdlibSplit:
         # the encodings' patterns split texts with astral characters through proxies
         self._proxies = not self._whole and pattern in PATTERNS.values()
 
-    def _pick(self, text: str):
+    @staticmethod
+    def _has_astral(text: str) -> bool:
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, not {type(text).__name__}")
-        if text.isascii() or _ASTRAL.search(text) is None:
-            return self._bmp
+        return not text.isascii() and _ASTRAL.search(text) is not None
+
+    def _full_translation(self):
         if self._full is None:
             self._full = _compile_re(self.pattern, _to_re(self.pattern))
         return self._full
 
     def findall(self, text: str) -> list[str]:
-        if self._proxies and isinstance(text, str) and not text.isascii() and _ASTRAL.search(text) is not None:
-            pieces = _findall_with_proxies(self._bmp, text)
-            if pieces is not None:
-                return pieces
-        compiled = self._pick(text)
+        if not self._has_astral(text):
+            compiled = self._bmp
+        else:
+            if self._proxies:
+                pieces = _findall_with_proxies(self._bmp, text)
+                if pieces is not None:
+                    return pieces
+            compiled = self._full_translation()
         if self._whole:
             return [m.group() for m in compiled.finditer(text)]
         return compiled.findall(text)
 
     def finditer(self, text: str, pos: int = 0):
-        if self._proxies and isinstance(text, str) and not text.isascii() and _ASTRAL.search(text) is not None:
+        if not self._has_astral(text):
+            return self._bmp.finditer(text, pos)
+        if self._proxies:
             found = _finditer_with_proxies(self._bmp, text, pos)
             if found is not None:
                 return found
-        return self._pick(text).finditer(text, pos)
+        return self._full_translation().finditer(text, pos)
 
     def __repr__(self) -> str:
         return f"<split pattern on re: {self.pattern!r}>"
