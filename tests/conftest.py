@@ -55,16 +55,46 @@ XDIST_GROUPS = {"e2e": "browser"}
 XDIST_OTHER = "python"
 
 
+def _runs_e2e(config, items, in_e2e) -> bool:
+    """Whether ``-m`` keeps any of the ``items`` for which ``in_e2e(item)``. pytest deselects by
+    mark after this module's ``pytest_collection_modifyitems`` (which must run before xdist's),
+    and tests/e2e/conftest.py marks its tests ``e2e`` after it too, so this asks pytest's own
+    expression with that mark added."""
+    e2e = [item for item in items if in_e2e(item)]
+    markexpr = config.getoption("markexpr", "")
+    if not e2e or not markexpr:
+        return bool(e2e)
+    try:  # pytest's own -m parser (pytest >= 8.2); a bad expression is reported by pytest itself
+        from _pytest.mark import MarkMatcher
+        from _pytest.mark.expression import Expression
+
+        expr = Expression.compile(markexpr)
+    except Exception:
+        return True
+    return any(expr.evaluate(MarkMatcher.from_markers([*item.iter_markers(), pytest.mark.e2e.mark])) for item in e2e)
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups into the test ids
 def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (``python build.py test``: tools/testrun.py), the
     e2e tests in one group and all others in a second (:data:`XDIST_GROUPS`), so one worker goes
-    through the browser tests while the other runs the Pyodide stage and the core tests. Every
-    worker marks the same way (xdist checks that they collect the same tests)."""
+    through the browser tests while the other runs the Pyodide stage and the core tests. A run
+    whose ``-m`` leaves no e2e test (the quick loop) groups by file instead, so both workers share
+    it, largest files first. Every worker marks the same way (xdist checks that they collect the
+    same tests)."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return
     tests = pathlib.Path(__file__).resolve().parent
-    for item in items:
+
+    def folder_and_file(item):
         path = pathlib.Path(item.path).resolve()
-        folder = path.relative_to(tests).parts[0] if path.is_relative_to(tests) else None
-        item.add_marker(pytest.mark.xdist_group(XDIST_GROUPS.get(folder, XDIST_OTHER)))
+        if not path.is_relative_to(tests):
+            return None, str(path)
+        rel = path.relative_to(tests)
+        return rel.parts[0], rel.as_posix()
+
+    by_folder = _runs_e2e(config, items, lambda item: folder_and_file(item)[0] == "e2e")
+    for item in items:
+        folder, file = folder_and_file(item)
+        group = XDIST_GROUPS.get(folder, XDIST_OTHER) if by_folder else file
+        item.add_marker(pytest.mark.xdist_group(group))

@@ -470,3 +470,33 @@ def test_the_test_run_picks_its_workers(monkeypatch):
     assert testrun.workers(["tests/core"]) == 1  # no more than the cores
     monkeypatch.setattr(testrun.os, "cpu_count", lambda: 8)
     assert testrun.workers(["tests/core"]) == 3
+
+
+def test_the_test_groups_follow_the_mark_expression():
+    """Under xdist the e2e tests get a worker of their own only when `-m` keeps some of them; the
+    quick loop (`-m "not slow and not e2e and not pyodide"`) is grouped by file, across workers.
+    tests/e2e/conftest.py marks its tests `e2e` after the grouping, so the grouping adds the mark."""
+    from tests import conftest
+
+    class Item:
+        def __init__(self, e2e, *marks):
+            self.e2e, self.marks = e2e, [getattr(pytest.mark, m).mark for m in marks]
+
+        def iter_markers(self):
+            return iter(self.marks)
+
+    class Config:
+        def __init__(self, markexpr):
+            self.markexpr = markexpr
+
+        def getoption(self, name, default=None):
+            return self.markexpr if name == "markexpr" else default
+
+    def runs(markexpr, items):
+        return conftest._runs_e2e(Config(markexpr), items, lambda item: item.e2e)
+
+    items = [Item(False), Item(True), Item(False, "slow"), Item(True, "slow")]
+    assert runs("", items) and runs("e2e", items) and runs("slow", items) and runs("not slow", items)
+    assert not runs("not e2e", items) and not runs("not slow and not e2e and not pyodide", items)
+    assert not runs("slow", items[:3])  # the one e2e test kept is not slow
+    assert not runs("", items[::2])  # no e2e test collected
