@@ -10,7 +10,8 @@
 // archive the site loads (trimmed: tools/stdlib_trim.py), "wheels": [wheel paths,
 // in install order: bytepair, the adapter], "adapter_import": module to import
 // ("playground"), "packages": ["bytepair", "playground"] (every module of these is
-// imported, so no lazy import needs the files later), "data_dir", "data_dir_env",
+// imported, so no lazy import needs the files later), "warm": a function of the adapter to call
+// before the snapshot is taken (its work is then in the snapshot), "data_dir", "data_dir_env",
 // "out": path of the gzip file to write}.
 //
 // The snapshot holds only Python's memory, no JavaScript object (Pyodide refuses
@@ -65,6 +66,8 @@ for name in spec["packages"]:
             importlib.import_module(info.name)
         except ImportError as e:  # an optional dependency the page does not ship (click, tokenizers, ...)
             not_imported[info.name] = str(e)
+if spec.get("warm"):
+    getattr(importlib.import_module(spec["adapter_import"]), spec["warm"])()
 del info, name, package, spec, site, i
 gc.collect()
 json.dumps({"modules": len(sys.modules), "not_imported": not_imported})

@@ -47,6 +47,11 @@ ADAPTER_IMPORT = "playground"
 PYODIDE_INPUTS = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
 
 
+#: The adapter's function make_snapshot.mjs calls before the snapshot: it compiles every encoding's
+#: split pattern (``playground.loading.warm``), so no first count in the page waits for a compile.
+WARM = "warm"
+
+
 def _inputs(wheels: list[pathlib.Path], stdlib: pathlib.Path) -> list[pathlib.Path]:
     return [*(DIST / pyodide_site_dir() / n for n in PYODIDE_INPUTS), stdlib, *wheels, SCRIPT]
 
@@ -54,7 +59,7 @@ def _inputs(wheels: list[pathlib.Path], stdlib: pathlib.Path) -> list[pathlib.Pa
 def snapshot_key(wheels: list[pathlib.Path], stdlib: pathlib.Path) -> str:
     """sha256 (hex) over every input's name and bytes and the paths used inside Pyodide."""
     h = hashlib.sha256()
-    h.update(json.dumps([DATA_DIR, DATA_DIR_ENV, ADAPTER_IMPORT]).encode())
+    h.update(json.dumps([DATA_DIR, DATA_DIR_ENV, ADAPTER_IMPORT, WARM]).encode())
     for p in _inputs(wheels, stdlib):
         h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()
@@ -93,6 +98,7 @@ def step_snapshot(out: DistWriter, *, pyodide_version: str, install: list[str], 
                 "wheels": [str(w) for w in wheels],
                 "adapter_import": ADAPTER_IMPORT,
                 "packages": ["bytepair", ADAPTER_IMPORT],
+                "warm": WARM,
                 "data_dir": DATA_DIR,
                 "data_dir_env": DATA_DIR_ENV,
                 "out": str(tmp / name),

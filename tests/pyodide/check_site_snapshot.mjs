@@ -8,9 +8,10 @@
 // import Pyodide's modules over HTTP). Fetches wheels/manifest.json and the
 // snapshot it names over HTTP, unzips it with DecompressionStream, restores it,
 // fetches vocab/cl100k_base.bpv.gz into the data directory and prints one JSON
-// line: {cache_control, boot_modules: [...], ids: [[...] per text]} (the ids of
-// bytepair's cl100k_base, encode_ordinary; tests/pyodide/test_in_pyodide.py
-// compares them with tiktoken's).
+// line: {cache_control, boot_modules: [...], translated: [...], ids: [[...] per text]}
+// (translated: the encodings whose split pattern had to be translated to \`re\` after the
+// restore, none when the snapshot was warmed (playground.warm); ids: bytepair's cl100k_base,
+// encode_ordinary; tests/pyodide/test_in_pyodide.py compares them with tiktoken's).
 
 import fs from "node:fs";
 import path from "node:path";
@@ -46,8 +47,17 @@ pyodide.globals.set("texts_json", fs.readFileSync(textsFile, "utf8"));
 const out = pyodide.runPython(`
 import json, sys
 import bytepair
+from bytepair.split import pretokenize
+translated = []
+real_to_re = pretokenize._to_re
+pretokenize._to_re = lambda pattern, **kw: translated.append(pattern) or real_to_re(pattern, **kw)
+infos = [bytepair.encoding_info(name) for name in bytepair.list_encoding_names()]
+for info in infos:
+    pretokenize.compile_pattern(info["pattern"])
+pretokenize._to_re = real_to_re
 enc = bytepair.get_encoding("cl100k_base")
 json.dumps({
+    "translated": [info["name"] for info in infos if info["pattern"] in translated],
     "boot_modules": sorted(m for m in (${JSON.stringify(snap.adapter)}, "bytepair", "bytepair.tokenizer") if m in sys.modules),
     "ids": [enc.encode_ordinary(t) for t in json.loads(texts_json)],
 })

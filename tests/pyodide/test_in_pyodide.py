@@ -167,8 +167,8 @@ def test_site_wheels_install_in_pyodide(node: str) -> None:
 
 def test_site_snapshot_restores_and_encodes_like_tiktoken(node: str, tmp_path) -> None:
     """The built site's memory snapshot (tools/snapshot.py), restored as the worker
-    restores it, has the adapter imported, is served as immutable, and encodes
-    like tiktoken."""
+    restores it, has the adapter imported and every encoding's split pattern compiled
+    (tools/snapshot.py WARM), is served as immutable, and encodes like tiktoken."""
     import json
 
     from tests.e2e.helpers import tiktoken_for
@@ -187,6 +187,7 @@ def test_site_snapshot_restores_and_encodes_like_tiktoken(node: str, tmp_path) -
     assert proc.returncode == 0, f"command: {shlex.join(cmd)}\n{_tail(proc)}"
     got = json.loads(proc.stdout.strip().splitlines()[-1])
     assert got["boot_modules"] == ["bytepair", "bytepair.tokenizer", "playground"]
+    assert got["translated"] == []
     assert "immutable" in got["cache_control"]
     enc = tiktoken_for("cl100k_base")
     assert got["ids"] == [enc.encode_ordinary(t) for t in texts]

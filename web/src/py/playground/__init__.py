@@ -41,6 +41,7 @@ from .loading import (  # noqa: E402
     register_file,
     register_trained,
     vocab_file_needed,
+    warm,
 )
 from .report import ReportSession  # noqa: E402
 from .state import get_tokenizer  # noqa: E402
@@ -99,4 +100,5 @@ __all__ = [
     "token_story",
     "tokenizer_json",
     "vocab_file_needed",
+    "warm",
 ]
