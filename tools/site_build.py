@@ -60,6 +60,8 @@ Layout of ``web/dist/`` (git-ignored; files not produced by the build are remove
     src/build-id.js                     ``export const BUILD_ID``: a hash of every other file the
                                         build produced (:func:`step_build_id`; also ``build_id`` in
                                         build-info.json); rpc.js puts it in the SharedWorker's name
+    facts.json                          the adapter's facts() (tokenizers, pre-tokenizers, limits):
+                                        the page's menus before Python is ready (:func:`step_facts`)
     build-info.json                     versions, the build id and the file list with sizes
                                         (and the sizes of each file's ``br`` / ``gzip`` copies)
     **/FILE.br, **/FILE.gz              precompressed copies of every compressible file (brotli 11,
@@ -77,6 +79,8 @@ import base64
 import hashlib
 import json
 import pathlib
+import subprocess
+import sys
 import time
 
 from tools import adapter_wheel, model_files, precompress, stdlib_trim
@@ -335,6 +339,24 @@ def udhr_samples() -> dict:
     }
 
 
+def step_facts(out: DistWriter) -> None:
+    """``facts.json``: the adapter's ``facts()`` (the tokenizers, pre-tokenizers and limits the
+    page builds its menus from), so the page lists them before Python is ready (api.js); the
+    worker's ready reply carries the same object (tests/e2e/test_offline.py compares them). Run
+    in a child process: importing the adapter sets ``BYTEPAIR_DATA_DIR`` for its process."""
+    code = "import sys; sys.path[:0] = sys.argv[1:]; import playground; sys.stdout.write(playground.facts())"
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(PY_SRC), str(adapter_wheel.ADAPTER_DIR.parent)],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=ROOT,
+    )
+    if proc.returncode != 0:
+        raise BuildError(f"facts.json: the adapter's facts() failed:\n{proc.stderr[-2000:]}")
+    out.write("facts.json", proc.stdout.encode("utf-8") + b"\n")
+
+
 def step_samples(out: DistWriter) -> dict[str, int]:
     data = udhr_samples()
     out.write("samples/udhr.json", json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8") + b"\n")
@@ -530,6 +552,7 @@ def build_site(*, quiet: bool = False) -> pathlib.Path:
     info["bytepair"] = info["wheels"]["bytepair"]
     info["lazy_wheels"] = {name: file.split("-")[1] for name, file in chat_wheels.items()}
     info.update(step_samples(out))
+    step_facts(out)
     info["models"] = model_files.step_models(out)
     info["vendor"] = step_vendor(out)
     out.write("_headers", headers_file())

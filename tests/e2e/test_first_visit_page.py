@@ -75,3 +75,36 @@ def test_the_vocabulary_on_screen_downloads_while_python_starts(page, site_url):
     assert vocab[0] < ready_ms, f"the vocabulary was requested {vocab[0] - ready_ms:.0f} ms after Ready"
     assert len(_fetched(page, "cl100k_base.bpv")) == 1
     assert page.console_errors == []
+
+
+def test_the_menus_are_filled_before_python_is_ready(page, site_url):
+    """Issue 20 ("controls usable before Python is ready"): the build writes the adapter's facts()
+    to facts.json (tools/site_build.py step_facts), so Tokenize's tokenizer menu and Train's
+    pre-tokenizer menu are filled from it while Python still starts (on the 2 Mbit/s link of the
+    test above: seconds); the worker's ready reply then brings the same facts."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 20, "downloadThroughput": 2e6 / 8, "uploadThroughput": 1e6 / 8},
+    )
+    page.add_init_script(
+        """window.__seen = {};
+        new MutationObserver(() => {
+          const seen = window.__seen;
+          const now = performance.now();
+          const filled = (sel) => (document.querySelector(sel)?.options.length ?? 0) > 1;
+          if (seen.tokenize == null && filled('[data-testid="tokenize-tokenizer"]')) seen.tokenize = now;
+          if (seen.train == null && filled('[data-testid="train-pattern"]')) seen.train = now;
+          if (seen.ready == null && document.body?.dataset.pyodide === "ready") seen.ready = now;
+        }).observe(document, { subtree: true, childList: true, attributes: true });"""
+    )
+    h.open_ready(page, site_url, "tokenize")
+    seen = page.evaluate("() => window.__seen")
+    assert {"tokenize", "train", "ready"} <= set(seen), seen
+    assert seen["tokenize"] < seen["ready"] and seen["train"] < seen["ready"], seen
+    labels = page.eval_on_selector_all('[data-testid="tokenize-tokenizer"] option', "os => os.map((o) => o.value)")
+    assert {"cl100k_base", "o200k_base"} <= set(labels)
+    shipped = page.evaluate("async () => (await fetch('facts.json')).json()")
+    assert shipped == page.evaluate("() => window.bytepair.facts")
+    assert page.console_errors == []

@@ -6,7 +6,7 @@
 //   await bytepair.train(text, {vocabSize, pattern, name}, (merge) => ...)
 //   bytepair.stop()
 //   await bytepair.stepsLearn({mode: "textbook", text: "low 5\nlower 2", n_merges: 10})
-//   bytepair.facts                               // shared facts from Python (py/bytepair/app/facts.py), once ready
+//   bytepair.facts                               // shared facts from Python (py/bytepair/app/facts.py): the site's facts.json, then the ready reply
 //
 // `tokenizer` is an encoding name (gpt2, cl100k_base, o200k_base, ...) or the
 // name of a tokenizer the user trained (kept in browser storage).
@@ -158,7 +158,7 @@ export function createApi({ onStatus, shared = false }) {
   async function checkDownloads() {
     const mine = ++checking;
     let next = new Set();
-    if (facts && (downloadFailed || globalThis.navigator?.onLine === false)) {
+    if (started && facts && (downloadFailed || globalThis.navigator?.onLine === false)) {
       const names = builtIn();
       const here = await rpc.callLimited(callLimitMs, timeoutMessage, "downloaded", names).catch(() => ({}));
       next = new Set(names.filter((n) => here[n] === false));
@@ -192,14 +192,31 @@ export function createApi({ onStatus, shared = false }) {
     for (const item of items) (item.meta?.kind === "file" ? files : trained).set(item.name, item);
     if (items.length) changed();
   });
-  let facts = null; // py/bytepair/app/facts.py's facts(), from the worker's ready reply
+  // py/bytepair/app/facts.py's facts(): first from the site's facts.json (the build writes the
+  // adapter's facts() there: the menus are filled before Python is ready, which on a slow phone is
+  // half a minute), then from the worker's ready reply (the same object; it wins if they differ)
+  let facts = null;
+  let started = false; // the worker answered its start (the ready reply)
+  fetch(new URL("../facts.json", import.meta.url))
+    .then((res) => (res.ok ? res.json() : null))
+    .then(
+      (f) => {
+        if (!f || facts || !Array.isArray(f.tokenizers)) return;
+        facts = f;
+        listeners.dispatchEvent(new Event("facts"));
+      },
+      () => {}, // (offline before the file was cached, or an old host: the ready reply brings them)
+    );
   const builtIn = () =>
     facts ? [...facts.tokenizers.map((t) => t.name), ...facts.open_models.map((m) => m.name)] : [];
   const isOpenModel = (name) => !!facts?.open_models.some((m) => m.name === name);
   const ready = Promise.all([rpc.start(), loaded]).then(
     ([info]) => {
+      started = true;
+      const first = !facts;
       facts = info.facts;
       onStatus({ phase: "ready", fraction: 1, info });
+      if (first) listeners.dispatchEvent(new Event("facts"));
       checkDownloads();
       return info;
     },
@@ -331,19 +348,15 @@ export function createApi({ onStatus, shared = false }) {
     /**
      * The facts shared with Python (py/bytepair/app/facts.py): {tokenizers: [{name, label, listed}],
      * pretokenizers: [{value, label}], vocab_size: {min, max}, steps: {max_merges, ...}, end_of_word};
-     * null until the worker is ready.
+     * null until the site's facts.json or the worker's ready reply brings them.
      */
     get facts() {
       return facts;
     },
-    /** Run fn(facts) now if the worker is ready, else once it is. */
+    /** Run fn(facts) now if the facts are here, else once they are (facts.json or Ready, the first). */
     withFacts(fn) {
       if (facts) fn(facts);
-      else
-        ready.then(
-          () => fn(facts),
-          () => {},
-        );
+      else listeners.addEventListener("facts", () => fn(facts), { once: true });
     },
     /**
      * Before Python is ready: the view will first count with the tokenizers `names` (strings), so
@@ -351,7 +364,7 @@ export function createApi({ onStatus, shared = false }) {
      * 20: the first count on a slow phone). A hint: nothing to wait for, nothing fails.
      */
     prefetchVocab(names) {
-      if (!facts) rpc.hint("prefetchVocab", names);
+      if (!started) rpc.hint("prefetchVocab", names);
     },
     /** The encodings the page lists: [{name, label}] (empty until ready). */
     realTokenizers() {
