@@ -121,6 +121,34 @@ def test_a_shown_large_text_is_not_copied_on_every_render(page, site_url):
     assert not page.console_errors
 
 
+def test_typing_after_a_large_paste_goes_into_the_text(page, site_url):
+    """A large paste is summarized and the box hidden (largetext.js); the keys typed next went
+    nowhere (the hidden box lost the focus). Now the summary takes the focus and what is typed
+    (characters, Backspace) goes into the text where the paste ended; Show puts the caret there."""
+    h.open_ready(page, site_url, "tokenize")
+    h.set_text(page, "tokenize-text", "start end")
+    page.locator('[data-testid="tokenize-text"]').evaluate(
+        """(el) => {
+            el.focus();
+            el.setSelectionRange(6, 6);
+            const data = new DataTransfer();
+            data.setData('text/plain', 'x'.repeat(600000));
+            el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+        }"""
+    )
+    page.locator('[data-testid="tokenize-big-text"]').wait_for(state="visible")
+    page.keyboard.type("yz")
+    page.keyboard.press("Backspace")
+    page.keyboard.type(" ")
+    page.wait_for_function("() => document.querySelector('[data-testid=\"count-chars\"]').textContent === '600,011'")
+    page.click('[data-testid="tokenize-big-text"] [data-action="show-big-text"]')
+    box = page.locator('[data-testid="tokenize-text"]')
+    box.wait_for(state="visible")
+    value, caret = box.evaluate("(el) => [el.value, el.selectionStart]")
+    assert value == "start " + "x" * 600_000 + "y end" and caret == 600_008
+    assert not page.console_errors
+
+
 ARABIC = "مرحبا بالعالم، هذا نص عربي"
 
 

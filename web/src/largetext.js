@@ -4,6 +4,9 @@
 // summary ("2.86 MB of text … is ready to train on") with Show / Clear replaces
 // the box. Used by Train and Tokenize; the views read the text through get().
 // A large text typed or set (`input`) or dropped (text or a text file) is summarized too.
+// Typing goes on after a large paste: the summary takes the box's focus, and the characters,
+// Enter and Backspace typed there go into the text at the caret (where the paste ended), so
+// no keystroke is lost while the text is not laid out.
 
 import { h } from "./dom.js";
 import { t, num, onLocaleChange } from "./i18n.js";
@@ -17,7 +20,8 @@ export const LARGE_TEXT_CHARS = 500_000;
  * what (the catalog key of the summary, e.g. "largetext.train": "… is ready to train on"),
  * onSet(text) (after every set()), onEdit() (after the user changed the text here:
  * a large paste, or Clear).
- * Returns {get(): string (the whole text), set(text), isLarge(): boolean}.
+ * Returns {get(): string (the whole text), set(text, at = text.length) (at: where typing goes
+ * on, in UTF-16 units), isLarge(): boolean}.
  */
 export function mountLargeText(textArea, { testid, what, onSet = () => {}, onEdit = () => {} }) {
   let bigText = null; // the text when it is too large to show, else null (the textarea holds it)
@@ -25,6 +29,7 @@ export function mountLargeText(textArea, { testid, what, onSet = () => {}, onEdi
   // read the text on every render (Tokenize's counts), so a shown large text cost a copy per render
   let cached = null;
   let shown = false; // the user chose "Show and edit it (slow)": typing in it keeps it in the box
+  let caret = 0; // where typing goes into bigText (UTF-16 units): the end of a paste, else the end
   const info = h("p", { dataset: { testid: `${testid}-info` } });
   let sizes = null; // the summary's figures ({bytes, units}), to word it again in another language
   // in the reader's digits, as the counts below it ("3.47 MB", "1,999,976": the locale's own)
@@ -38,7 +43,7 @@ export function mountLargeText(textArea, { testid, what, onSet = () => {}, onEdi
   });
   const box = h(
     "div",
-    { class: "big-text", dataset: { testid }, hidden: true },
+    { class: "big-text", dataset: { testid }, hidden: true, attrs: { tabindex: "-1" } },
     info,
     h(
       "div",
@@ -58,6 +63,7 @@ export function mountLargeText(textArea, { testid, what, onSet = () => {}, onEdi
             textArea.value = text ?? "";
             cached = text ?? "";
             textArea.focus();
+            textArea.setSelectionRange(caret, caret); // typing goes on where it was
           },
         },
       }),
@@ -80,9 +86,11 @@ export function mountLargeText(textArea, { testid, what, onSet = () => {}, onEdi
 
   const get = () => bigText ?? (cached ??= textArea.value);
   /** Put `text` in the box: a large text is kept in memory and summarized instead of shown. */
-  function set(text) {
+  function set(text, at = text.length) {
     shown = false;
     cached = null;
+    const focused = document.activeElement === textArea || document.activeElement === box;
+    caret = Math.min(Math.max(at, 0), text.length);
     if (text.length > LARGE_TEXT_CHARS) {
       bigText = text;
       textArea.value = "";
@@ -91,12 +99,17 @@ export function mountLargeText(textArea, { testid, what, onSet = () => {}, onEdi
       const bytes = new TextEncoder().encode(text).length;
       sizes = { bytes, units: text.length };
       info.textContent = worded(sizes);
+      if (focused) box.focus(); // (a hidden textarea loses the focus: the next keys went nowhere)
     } else {
       bigText = null;
       sizes = null;
       box.hidden = true;
       textArea.hidden = false;
       textArea.value = text;
+      if (focused) {
+        textArea.focus(); // (typed back under the limit: the box again, typing goes on there)
+        textArea.setSelectionRange(caret, caret);
+      }
     }
     onSet(text);
   }
@@ -105,7 +118,26 @@ export function mountLargeText(textArea, { testid, what, onSet = () => {}, onEdi
     const { selectionStart: a, selectionEnd: b, value } = textArea;
     if (value.length - (b - a) + pasted.length <= LARGE_TEXT_CHARS) return; // the browser pastes as usual
     e.preventDefault();
-    set(value.slice(0, a) + pasted + value.slice(b));
+    set(value.slice(0, a) + pasted + value.slice(b), a + pasted.length);
+    onEdit();
+  });
+  // keys typed while the summary has the focus (after a large paste): into the text at the caret
+  box.addEventListener("keydown", (e) => {
+    if (bigText == null || e.target !== box || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+    const typed = e.key === "Enter" ? "\n" : [...e.key].length === 1 ? e.key : null; // (one character)
+    if (typed == null && e.key !== "Backspace") return;
+    e.preventDefault();
+    let at = caret;
+    let text = bigText;
+    if (typed != null) {
+      text = text.slice(0, at) + typed + text.slice(at);
+      at += typed.length;
+    } else if (at > 0) {
+      const cut = at >= 2 && /[\udc00-\udfff]/.test(text[at - 1]) && /[\ud800-\udbff]/.test(text[at - 2]) ? 2 : 1;
+      text = text.slice(0, at - cut) + text.slice(at);
+      at -= cut;
+    }
+    set(text, at);
     onEdit();
   });
   // typed or set text (an `input` event, e.g. a drop the browser inserted): registered before the
