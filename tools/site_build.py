@@ -342,7 +342,7 @@ def udhr_samples() -> dict:
 def step_facts(out: DistWriter) -> None:
     """``facts.json``: the adapter's ``facts()`` (the tokenizers, pre-tokenizers and limits the
     page builds its menus from), so the page lists them before Python is ready (api.js); the
-    worker's ready reply carries the same object (tests/e2e/test_offline.py compares them). Run
+    worker's ready reply carries the same object (tests/e2e/test_first_visit_page.py compares them). Run
     in a child process: importing the adapter sets ``BYTEPAIR_DATA_DIR`` for its process."""
     code = "import sys; sys.path[:0] = sys.argv[1:]; import playground; sys.stdout.write(playground.facts())"
     proc = subprocess.run(

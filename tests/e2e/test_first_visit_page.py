@@ -13,6 +13,17 @@ def _fetched(page, part: str) -> list[str]:
     return [u for u in page.requested_urls if part in u]
 
 
+def _slow_link(page) -> None:
+    """A 2 Mbit/s link (CDP): below pyboot.js SNAPSHOT_MIN_MBPS, so Python starts without the
+    memory snapshot and its start takes seconds after its downloads."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 20, "downloadThroughput": 2e6 / 8, "uploadThroughput": 1e6 / 8},
+    )
+
+
 def test_a_first_visit_to_tokenize_fetches_no_other_vocabulary_and_no_chart_library(page, site_url):
     encodings = {}
     page.on("response", lambda r: encodings.setdefault(r.url.removeprefix(site_url), r.headers.get("content-encoding")))
@@ -48,12 +59,7 @@ def test_the_vocabulary_on_screen_downloads_while_python_starts(page, site_url):
     On a 2 Mbit/s link (below pyboot.js SNAPSHOT_MIN_MBPS: a start without the memory snapshot, as
     on a phone) Python's own start takes seconds after its downloads, so the order does not hang on
     a few milliseconds of a busy machine (with the snapshot, restored in ~0.3 s, it once did)."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {"offline": False, "latency": 20, "downloadThroughput": 2e6 / 8, "uploadThroughput": 1e6 / 8},
-    )
+    _slow_link(page)
     page.add_init_script(
         """new MutationObserver((_, observer) => {
           if (document.body?.dataset.pyodide !== "ready") return;
@@ -82,12 +88,7 @@ def test_the_menus_are_filled_before_python_is_ready(page, site_url):
     to facts.json (tools/site_build.py step_facts), so Tokenize's tokenizer menu and Train's
     pre-tokenizer menu are filled from it while Python still starts (on the 2 Mbit/s link of the
     test above: seconds); the worker's ready reply then brings the same facts."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {"offline": False, "latency": 20, "downloadThroughput": 2e6 / 8, "uploadThroughput": 1e6 / 8},
-    )
+    _slow_link(page)
     page.add_init_script(
         """window.__seen = {};
         new MutationObserver(() => {

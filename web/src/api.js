@@ -366,7 +366,7 @@ export function createApi({ onStatus, shared = false }) {
     prefetchVocab(names) {
       if (!started) rpc.hint("prefetchVocab", names);
     },
-    /** The encodings the page lists: [{name, label}] (empty until ready). */
+    /** The encodings the page lists: [{name, label}] (empty until the facts are here: api.facts). */
     realTokenizers() {
       return facts ? facts.tokenizers.filter((t) => t.listed) : [];
     },
