@@ -169,10 +169,13 @@ def test_a_burst_of_bad_step_inputs_shows_only_plain_messages(page, site_url):
     for n in ["0", "-1", "1e9", "2.5", "99999"]:
         page.fill('[data-testid="steps-merges"]', n)
         page.wait_for_timeout(60)  # (the same pace)
-    page.fill('[data-testid="steps-merges"]', "3")
+    # The good input ends on 4 steps, which no earlier input can show ("low 5\nlow 3" learns 3 steps
+    # and the long "aaaaaaaaaa" line 5, when a loaded machine paces them past the debounce): a wait
+    # for "of 3" once passed on the stale 3 steps, before the last learn ran and cleared the messages.
+    page.fill('[data-testid="steps-merges"]', "4")
     h.set_text(page, "steps-text", "low 5\nlower 2\nnewest 6")
     page.wait_for_function(
-        "() => /Step \\d+ of 3/.test(document.querySelector('[data-testid=\"steps-position\"]').textContent)",
+        "() => /Step \\d+ of 4/.test(document.querySelector('[data-testid=\"steps-position\"]').textContent)",
         timeout=60_000,
     )
     h.settle(page)
