@@ -11,7 +11,8 @@
 // in install order: bytepair, the adapter], "adapter_import": module to import
 // ("playground"), "packages": ["bytepair", "playground"] (every module of these is
 // imported, so no lazy import needs the files later), "warm": a function of the adapter to call
-// before the snapshot is taken (its work is then in the snapshot), "data_dir", "data_dir_env",
+// before the snapshot is taken (its work is then in the snapshot), "warm_patterns": the list it
+// is called with (split regexes to compile besides the encodings'), "data_dir", "data_dir_env",
 // "out": path of the gzip file to write}.
 //
 // The snapshot holds only Python's memory, no JavaScript object (Pyodide refuses
@@ -67,7 +68,7 @@ for name in spec["packages"]:
         except ImportError as e:  # an optional dependency the page does not ship (click, tokenizers, ...)
             not_imported[info.name] = str(e)
 if spec.get("warm"):
-    getattr(importlib.import_module(spec["adapter_import"]), spec["warm"])()
+    getattr(importlib.import_module(spec["adapter_import"]), spec["warm"])(spec.get("warm_patterns") or [])
 del info, name, package, spec, site, i
 gc.collect()
 json.dumps({"modules": len(sys.modules), "not_imported": not_imported})

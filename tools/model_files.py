@@ -133,7 +133,7 @@ def build_model_file(model: _models.OpenModel) -> pathlib.Path:
     else:
         raise BuildError(f"open model {model.name}: unknown source {model.source!r}")
     out_dir.mkdir(parents=True, exist_ok=True)
-    for old in out_dir.glob(f"*-{_models.site_file(model)}"):
+    for old in [*out_dir.glob(f"*-{_models.site_file(model)}"), *out_dir.glob(f"*-{_models.site_file(model)}.*")]:
         old.unlink()
     tmp = target.with_name(f".{target.name}.tmp")
     # .bpv: its big sections are deflated block by block (bytepair.hf.lazy), read as they are
@@ -141,6 +141,31 @@ def build_model_file(model: _models.OpenModel) -> pathlib.Path:
     tmp.replace(target)
     log(f"models/{_models.site_file(model)}: {len(data) / 1e6:.1f} MB -> {target.stat().st_size / 1e6:.1f} MB")
     return target
+
+
+def split_regexes() -> list[str]:
+    """The split regexes of every open model's site file, in :data:`bytepair.app.models.OPEN_MODELS`
+    order, without repeats (:func:`bytepair.app.models.split_regexes` of the loaded file): the
+    snapshot compiles them (``tools/snapshot.py``, ``playground.loading.warm``). Each model's list
+    is cached beside its file in ``.cache/models`` (``<file>.regexes.json``), so a second build
+    loads no model.
+
+    Raises:
+        BuildError: as :func:`build_model_file`.
+    """
+    out: list[str] = []
+    for model in _models.OPEN_MODELS:
+        path = build_model_file(model)
+        cached = path.with_name(path.name + ".regexes.json")
+        if cached.is_file():
+            regexes = json.loads(cached.read_text(encoding="utf-8"))
+        else:
+            data = path.read_bytes()
+            tok = _models.load_model_file(gzip.decompress(data) if model.format == "tekken" else data, name=model.name)
+            regexes = _models.split_regexes(tok)
+            cached.write_text(json.dumps(regexes), encoding="utf-8")
+        out += [r for r in regexes if r not in out]
+    return out
 
 
 def step_models(out: DistWriter) -> dict[str, dict]:

@@ -24,6 +24,7 @@ import pathlib
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tools.buildutil import CACHE, DIST, ROOT, BuildError, log, pyodide_site_dir
@@ -48,7 +49,8 @@ PYODIDE_INPUTS = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide
 
 
 #: The adapter's function make_snapshot.mjs calls before the snapshot: it compiles every encoding's
-#: split pattern (``playground.loading.warm``), so no first count in the page waits for a compile.
+#: split pattern and the open models' split regexes it is given (``playground.loading.warm``;
+#: :func:`step_snapshot`'s ``patterns``), so no first count in the page waits for a compile.
 WARM = "warm"
 
 
@@ -56,19 +58,24 @@ def _inputs(wheels: list[pathlib.Path], stdlib: pathlib.Path) -> list[pathlib.Pa
     return [*(DIST / pyodide_site_dir() / n for n in PYODIDE_INPUTS), stdlib, *wheels, SCRIPT]
 
 
-def snapshot_key(wheels: list[pathlib.Path], stdlib: pathlib.Path) -> str:
-    """sha256 (hex) over every input's name and bytes and the paths used inside Pyodide."""
+def snapshot_key(wheels: list[pathlib.Path], stdlib: pathlib.Path, patterns: Sequence[str] = ()) -> str:
+    """sha256 (hex) over every input's name and bytes, the paths used inside Pyodide and the
+    patterns the snapshot compiles."""
     h = hashlib.sha256()
-    h.update(json.dumps([DATA_DIR, DATA_DIR_ENV, ADAPTER_IMPORT, WARM]).encode())
+    h.update(json.dumps([DATA_DIR, DATA_DIR_ENV, ADAPTER_IMPORT, WARM, list(patterns)]).encode())
     for p in _inputs(wheels, stdlib):
         h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()
 
 
-def step_snapshot(out: DistWriter, *, pyodide_version: str, install: list[str], stdlib: str) -> dict | None:
+def step_snapshot(
+    out: DistWriter, *, pyodide_version: str, install: list[str], stdlib: str, patterns: Sequence[str] = ()
+) -> dict | None:
     """Make (or reuse) the snapshot for the wheels ``install`` (file names in
     ``web/dist/wheels/``, install order) and the standard library ``stdlib`` (its path under
-    web/dist: the trimmed archive the worker loads) and copy it to ``snapshot/``.
+    web/dist: the trimmed archive the worker loads) and copy it to ``snapshot/``. ``patterns``:
+    split regexes the snapshot compiles besides the encodings' (the open models',
+    :func:`tools.model_files.split_regexes`).
 
     Returns:
         The manifest entry ``{"file", "bytes", "raw_bytes", "build_id", "pyodide",
@@ -85,7 +92,7 @@ def step_snapshot(out: DistWriter, *, pyodide_version: str, install: list[str], 
         log("warning: no node: the site ships without a Pyodide memory snapshot (slower start)")
         return None
     wheels = [DIST / "wheels" / name for name in install]
-    key = snapshot_key(wheels, DIST / stdlib)
+    key = snapshot_key(wheels, DIST / stdlib, patterns)
     name = f"python-{key[:16]}.snap.gz"
     cached, info_file = SNAPSHOT_CACHE / name, SNAPSHOT_CACHE / f"{name}.json"
     if not (cached.is_file() and info_file.is_file()):
@@ -99,6 +106,7 @@ def step_snapshot(out: DistWriter, *, pyodide_version: str, install: list[str], 
                 "adapter_import": ADAPTER_IMPORT,
                 "packages": ["bytepair", ADAPTER_IMPORT],
                 "warm": WARM,
+                "warm_patterns": list(patterns),
                 "data_dir": DATA_DIR,
                 "data_dir_env": DATA_DIR_ENV,
                 "out": str(tmp / name),

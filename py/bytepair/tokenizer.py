@@ -100,7 +100,9 @@ class Tokenizer:
         self._merges: dict[tuple[int, int], int] | None = None
         if ranks is not None:
             self._ranks = dict(ranks)
-            self._vocab = {rank: tok for tok, rank in self._ranks.items()}
+            # the inverse, {rank: token bytes}, built by dict() in C: in Pyodide 20 ms against 52 ms
+            # for a comprehension over o200k_base's 199,998 ranks (on CPython 16 ms against 12 ms)
+            self._vocab = dict(zip(self._ranks.values(), self._ranks.keys()))
             if len(self._vocab) != len(self._ranks):
                 raise ValueError("two tokens share one rank; each rank must be unique")
             missing = [b for b in range(256) if bytes((b,)) not in self._ranks]

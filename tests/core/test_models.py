@@ -321,3 +321,35 @@ def test_site_file_stores_the_added_tokens_once_and_gives_them_back(name):
             tuple(got[i][k] for k in ("content", "special", "lstrip", "rstrip", "single_word", "normalized")) == flags
         )
     assert tok.config == config
+
+
+def _file_split_regexes(spec) -> list[str]:
+    """The ``Split`` regexes of a ``tokenizer.json`` ``pre_tokenizer``, read from the JSON itself."""
+    if not isinstance(spec, dict):
+        return []
+    if spec.get("type") == "Sequence":
+        return [r for member in spec["pretokenizers"] for r in _file_split_regexes(member)]
+    assert not (spec.get("type") == "ByteLevel" and spec.get("use_regex")), "extend the oracle: GPT-2's regex"
+    return [spec["pattern"]["Regex"]] if spec.get("type") == "Split" and "Regex" in spec["pattern"] else []
+
+
+@pytest.mark.parametrize("name", list(HF_KEYS))
+def test_split_regexes_are_the_files_split_regexes(name):
+    """What the snapshot compiles for an open model (models.split_regexes of its site file) is the
+    original tokenizer.json's own Split regexes, in order."""
+    path = hf_models.require(HF_KEYS[name]) / "tokenizer.json"
+    expected = list(dict.fromkeys(_file_split_regexes(json.loads(path.read_text(encoding="utf-8"))["pre_tokenizer"])))
+    tok = models.load_model_file(_site_bytes(models.open_model(name)), name=name)
+    assert models.split_regexes(tok) == expected
+    assert (expected == []) == (name == "gemma3")  # Gemma 3 splits on no regex; the others do
+
+
+def test_split_regexes_of_tekken_and_openai_encodings():
+    assert models.split_regexes(bytepair.get_encoding("o200k_base")) == [
+        bytepair.encoding_info("o200k_base")["pattern"]
+    ]
+    pytest.importorskip("mistral_common")
+    model = next(m for m in models.OPEN_MODELS if m.format == "tekken")
+    tok = models.load_model_file(_site_bytes(model), name=model.name)
+    expected = json.loads(hf_models.tekken_path("240718").read_text(encoding="utf-8"))["config"]["pattern"]
+    assert models.split_regexes(tok) == [expected]

@@ -167,8 +167,8 @@ def test_site_wheels_install_in_pyodide(node: str) -> None:
 
 def test_site_snapshot_restores_and_encodes_like_tiktoken(node: str, tmp_path) -> None:
     """The built site's memory snapshot (tools/snapshot.py), restored as the worker
-    restores it, has the adapter imported and every encoding's split pattern compiled
-    (tools/snapshot.py WARM), is served as immutable, and encodes like tiktoken."""
+    restores it, has the adapter imported and every encoding's and open model's split pattern
+    compiled (tools/snapshot.py WARM), is served as immutable, and encodes like tiktoken."""
     import json
 
     from tests.e2e.helpers import tiktoken_for
@@ -188,6 +188,10 @@ def test_site_snapshot_restores_and_encodes_like_tiktoken(node: str, tmp_path) -
     got = json.loads(proc.stdout.strip().splitlines()[-1])
     assert got["boot_modules"] == ["bytepair", "bytepair.tokenizer", "playground"]
     assert got["translated"] == []
+    # the open models' split regexes are in the snapshot too (tools/model_files.split_regexes):
+    # none of the six is translated when its site file is loaded and encodes
+    assert len(got["model_translated"]) >= 6, got["model_translated"]
+    assert got["model_translated"] == dict.fromkeys(got["model_translated"], []), got["model_translated"]
     assert "immutable" in got["cache_control"]
     enc = tiktoken_for("cl100k_base")
     assert got["ids"] == [enc.encode_ordinary(t) for t in texts]

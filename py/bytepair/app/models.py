@@ -289,6 +289,31 @@ def adds_special_tokens(tok: Any) -> bool:
     return bool(tok.adds_special_tokens)
 
 
+def split_regexes(tok: Any) -> list[str]:
+    """The regexes (``regex`` syntax) ``tok``'s pre-tokenizer compiles, in order, without repeats:
+    the ``"regex"`` entries of ``tok.describe()["pre_tokenizer"]`` (``Sequence`` members walked;
+    a ``Split`` on a literal string compiles nothing). Any kind: :class:`bytepair.Tokenizer`,
+    :class:`bytepair.HFTokenizer` (a ``ByteLevel`` with ``use_regex`` gives GPT-2's), Tekken.
+
+    The playground's snapshot compiles these for the open models it ships
+    (``playground.loading.warm``), so a model's first count does not wait for them.
+
+    Example: Llama 3's ``tokenizer.json`` gives one regex (its ``Split``); Gemma 3's, none."""
+    out: list[str] = []
+
+    def walk(info: Any) -> None:
+        if not isinstance(info, dict):
+            return
+        for member in info.get("pretokenizers") or ():
+            walk(member)
+        regex = info.get("regex")
+        if isinstance(regex, str) and regex not in out:
+            out.append(regex)
+
+    walk(tok.describe().get("pre_tokenizer"))
+    return out
+
+
 def count_tokens(tok: Any, text: str, *, add_special_tokens: bool = True) -> int:
     """Number of tokens (ids) of ``text``, as the playground counts it.
 
