@@ -70,7 +70,8 @@ model_translated = {}
 for name in json.loads(model_names):
     translated.clear()
     playground.loading.load_model(name, f"/tmp/model-{name}")
-    playground.tokenize.encode(texts_json, name)
+    for text in json.loads(texts_json):  # (one with an emoji: the full translation too)
+        playground.tokenize.encode(text, name)
     model_translated[name] = list(translated)
 pretokenize._to_re = real_to_re
 enc = bytepair.get_encoding("cl100k_base")
