@@ -1,12 +1,15 @@
-"""Right-to-left display of Step through, the gallery's side-by-side rows, code boxes and Chat's
-token boxes (fresh tester's findings, Urdu and Persian pages at a desktop and a phone size).
+"""Right-to-left display of Step through, the gallery's side-by-side rows, code boxes, Chat's
+token boxes, Tokenize's token view and its "Counted with" line (fresh tester's findings, Urdu and
+Persian pages at a desktop and a phone size).
 
 What is checked is where things land on screen (getBoundingClientRect of chips, cells and
 characters), not only the attributes that put them there: a Latin word's symbols run left to
 right and an Urdu word's right to left in any page; "t</w>" and "ی</w>" keep their marker whole
 at the word's end; Step through's arrows and arrow keys point the way the page reads; code reads
-left to right; a token box never breaks inside, and a very long one stays inside the list.
-Expected token texts come from tiktoken.
+left to right; a token box never breaks inside, and a very long one stays inside the list; each
+line of Tokenize's token view reads in its own direction; a token's name inside an Urdu or Persian
+sentence keeps its own order, and the sentence's clauses read right to left.
+Expected token texts come from tiktoken, expected counts from the tokenizers library.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ import json
 
 import pytest
 
-from tests.e2e.helpers import lz_compress, tiktoken_for, wait_ready
+from tests import hf_models
+from tests.e2e.helpers import encode_in_page, in_digits, lz_compress, messages, tiktoken_for, wait_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -285,3 +289,139 @@ def test_arrow_keys_on_the_view_tabs_follow_the_tabs_on_screen_in_urdu(page, sit
         after = page.evaluate(where)
         assert further(after, before), (key, before, after)
         page.keyboard.press("ArrowLeft" if key == "ArrowRight" else "ArrowRight")  # back to Step through
+
+
+# Tokenize's token view: each chip's text (without its id), ids, first line box (a chip holding a line
+# break may have a second, empty one after the break) and the block it is laid out in (its bidi
+# paragraph: the nearest ancestor that is not inline), with that block's direction
+READ_TOKENS = """(els) => { const blocks = [];
+  return els.map((e) => {
+    let p = e.parentElement;
+    while (getComputedStyle(p).display.startsWith('inline')) p = p.parentElement;
+    if (!blocks.includes(p)) blocks.push(p);
+    const r = e.getClientRects()[0], b = p.getBoundingClientRect();
+    const text = [...e.childNodes].filter((n) => !(n.classList && n.classList.contains('tok-id')))
+      .map((n) => n.textContent).join('');
+    return {text, ids: e.dataset.ids, left: r.left, right: r.right, top: r.top, block: blocks.indexOf(p),
+            dir: getComputedStyle(p).direction, ltr: p.matches(':dir(ltr)'), blockLeft: b.left, blockRight: b.right};
+  }); }"""
+
+MIXED = "یہ ایک جملہ ہے۔\nএটি একটি বাক্য।\nHello world."
+
+
+@pytest.mark.parametrize("code", ["ur", "en"])
+def test_each_line_of_the_token_view_reads_in_its_own_direction(page, site_url, tmp_path, code):
+    """Tester's finding (Urdu page, a text of Urdu, Bangla and English lines): the token view took
+    one direction for the whole text from its first line, so the Bangla line read from the right edge
+    and the English line came out as ".Hello world". Each line is now a bidi paragraph of its own
+    (tokenlist.js lineRanges), as a dir="auto" textarea lays out each line; a token holding a line
+    break ("।\n") stays one box, at the end of its line."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{site_url}?lang={code}#tokenize")
+    wait_ready(page)
+    enc = tiktoken_for("o200k_base")
+    ids = enc.encode(MIXED)
+    assert "।\n".encode() in [enc.decode_single_token_bytes(i) for i in ids]  # a token across the line break
+    encode_in_page(page, MIXED, "o200k_base")
+    chips = page.locator('[data-testid="tokens"] [data-testid="token"]').evaluate_all(READ_TOKENS)
+    page.locator('[data-testid="tokens"]').screenshot(path=str(tmp_path / f"lines-{code}.png"))
+    assert "".join(c["text"] for c in chips) == MIXED
+    assert [int(i) for c in chips for i in c["ids"].split(",")] == ids
+    assert "।\n" in [c["text"] for c in chips]
+
+    lines = [[c for c in chips if c["block"] == k] for k in range(max(c["block"] for c in chips) + 1)]
+    assert ["".join(c["text"] for c in line) for line in lines] == MIXED.splitlines(keepends=True), chips
+    assert [(line[0]["dir"], line[0]["ltr"]) for line in lines] == [("rtl", False), ("ltr", True), ("ltr", True)]
+    urdu, bangla, english = lines
+    for line in lines:  # each on one line on screen (a box holding a line break sits 2 px lower: it is inline)
+        tops = [c["top"] for c in line]
+        assert max(tops) - min(tops) < 8, line
+    # the Urdu line starts at the right edge and reads to the left, its "۔" leftmost
+    assert urdu[0]["right"] >= urdu[0]["blockRight"] - 20, urdu[0]
+    lefts = [c["left"] for c in urdu]
+    assert lefts == sorted(lefts, reverse=True), urdu
+    # the Bangla and English lines start at the left edge and read to the right: the danda ends the
+    # Bangla line on the right of its words, the full stop the English one
+    for line in (bangla, english):
+        assert line[0]["left"] <= line[0]["blockLeft"] + 20, line[0]
+        lefts = [c["left"] for c in line]
+        assert lefts == sorted(lefts), line
+    assert bangla[-1]["text"] == "।\n" and bangla[-1]["left"] >= max(c["right"] for c in bangla[:-1]) - 1
+    assert [c["text"] for c in english] == ["Hello", " world", "."]
+    assert page.console_errors == []
+
+
+def _message(words: dict, key: str, n: int | None = None) -> str:
+    text = words[key]["text"]
+    if isinstance(text, dict):  # a plural message (Intl.PluralRules: 1 is "one" in every locale here)
+        text = text.get("one" if n == 1 else "other", text["other"])
+    return text
+
+
+@pytest.mark.parametrize("code", ["ur", "fa", "en"])
+def test_counted_line_keeps_token_names_whole_and_its_clauses_in_the_pages_direction(page, site_url, tmp_path, code):
+    """Tester's finding (Urdu page): "Counted with …" for a tokenizer that adds a special token put the
+    token's name at the wrong end of its clause: t() isolated every value as a name, also a clause
+    worded from the catalog ("1 special tokens شامل کیے گئے (<|begin_of_text|>)"), and a clause that
+    opens with an English term took the left-to-right direction of its first letter. Now names and
+    tokens are isolated (U+2068 … U+2069: they keep their own order, "<" left of ">") and a clause goes
+    into its sentence as it is (i18n.js t); an English page isolates nothing."""
+    rtl = code in ("ur", "fa")
+
+    def iso(name: str) -> str:  # a name as a right-to-left sentence holds it
+        return f"\u2068{name}\u2069" if rtl else name
+
+    from playwright.sync_api import expect
+
+    text = "Hello world"
+    ref = hf_models.reference(hf_models.SITE_KEYS["llama3"])
+    with_bos = ref.encode(text, add_special_tokens=True)
+    added = len(with_bos.ids) - len(ref.encode(text, add_special_tokens=False).ids)
+    assert added == 1
+    bos = with_bos.tokens[0]  # <|begin_of_text|>
+    # the special token the page names as an example (bytepair.app.models.special_token_facts): the
+    # lowest-id one that is not the BOS token nor a padding or unknown token
+    specials = sorted((i, t.content) for i, t in ref.get_added_tokens_decoder().items() if t.special)
+    example = next(s for _, s in specials if s != bos and "pad" not in s.lower() and "unk" not in s.lower())
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{site_url}?lang={code}#tokenize")
+    wait_ready(page)
+    encode_in_page(page, text, "llama3")
+    page.wait_for_selector(f'#view-tokenize[data-encoded="llama3:{len(with_bos.ids)}"]')
+    words = messages(code)
+    label = page.evaluate("() => window.bytepair.label('llama3')")
+    clause = _message(words, "counted.added", 1).replace("{n}", in_digits(1, code)).replace("{what}", iso(bos))
+    such = _message(words, "counted.such").replace("{example}", iso(example))
+    typed = _message(words, "counted.typedone").replace("{such}", such)
+    want = _message(words, "counted.full").replace("{label}", iso(label))
+    want = want.replace("{added}", clause).replace("{typed}", typed)
+    line = page.locator('[data-testid="count-what"]')
+    expect(line).to_have_text(want, timeout=30_000)
+    switch = page.locator('[data-testid="special-what"]')
+    expect(switch).to_have_text(_message(words, "tok.addSpecial.post").replace("{tokens}", iso(bos)))
+    if not rtl:
+        assert not any(c in line.text_content() for c in "\u2066\u2067\u2068\u2069")
+
+    # on screen: the token's name reads left to right ("<" left of ">"); its clause reads the page's
+    # way, so the count that opens the clause is right of the name in Urdu and Persian, left in English
+    where = page.evaluate(
+        """([bos, digit, label]) => {
+          const el = document.querySelector('[data-testid="count-what"]'), node = el.firstChild, s = node.textContent;
+          const range = document.createRange();
+          const box = (i, n) => { range.setStart(node, i); range.setEnd(node, i + n); const r = range.getBoundingClientRect();
+                                  return {left: r.left, right: r.right, top: r.top}; };
+          const at = s.indexOf(bos);
+          return {first: box(at, 1), last: box(at + bos.length - 1, 1), name: box(at, bos.length),
+                  digit: box(s.indexOf(digit, s.indexOf(label) + label.length), digit.length), nodes: el.childNodes.length}; }""",
+        [bos, in_digits(1, code), label],
+    )
+    line.screenshot(path=str(tmp_path / f"counted-{code}.png"))
+    assert where["nodes"] == 1, where
+    assert where["first"]["right"] <= where["last"]["left"] + 0.5, where
+    assert abs(where["digit"]["top"] - where["name"]["top"]) < 2, where  # one line on screen
+    if rtl:
+        assert where["digit"]["left"] >= where["name"]["right"] - 0.5, where
+    else:
+        assert where["digit"]["right"] <= where["name"]["left"] + 0.5, where
+    assert page.console_errors == []

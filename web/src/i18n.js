@@ -140,6 +140,8 @@ export async function setLocale(code, { remember = false } = {}) {
   const catalog = await loadCatalog(code);
   current = code;
   messages = catalog.messages;
+  worded = new Set();
+  wordedBefore = new Set();
   const intlCode = code === PSEUDO ? "en" : code;
   numberFormat = new Intl.NumberFormat(intlCode);
   plurals = new Intl.PluralRules(intlCode);
@@ -240,10 +242,29 @@ export function displayName(type, code, fallback) {
   return current === PSEUDO && name ? `⟦${name}⟧` : name;
 }
 
+// The sentences t() gave lately in a right-to-left locale (two generations of WORDED_KEPT, emptied
+// when the locale changes): a value that is one of them is a clause of the reader's language set
+// into another sentence, not a name (t below).
+const WORDED_KEPT = 500;
+let worded = new Set();
+let wordedBefore = new Set();
+function remember(text) {
+  if (worded.size >= WORDED_KEPT) {
+    wordedBefore = worded;
+    worded = new Set();
+  }
+  worded.add(text);
+  return text;
+}
+const isWorded = (v) => worded.has(v) || wordedBefore.has(v);
+
 /**
  * The message `key` in the current locale, placeholders {name} filled from params (numbers
- * through `num`, so in the locale's digits; pass a string to keep ASCII; in a right-to-left
- * locale a string is bidi-isolated). A plural message
+ * through `num`, so in the locale's digits; pass a string to keep ASCII). In a right-to-left
+ * locale a string is bidi-isolated as what it is: a name, token, file or any text of the data
+ * ("GPT-4 (cl100k_base)", "<|endoftext|>") in a first-strong isolate, so it keeps its own order
+ * and its brackets are not mirrored; a sentence t() gave (a clause worded from the catalog: Tokenize's
+ * "{label} سے گنا گیا: {added}؛ {typed}") as it is, read in the sentence's direction. A plural message
  * picks its form by params.n (Intl.PluralRules). A key missing from the catalog shows as the key.
  * @param {string} key
  * @param {Record<string, string|number>} [params]
@@ -255,14 +276,17 @@ export function t(key, params = {}) {
   let text = entry.text;
   if (typeof text === "object") text = text[plurals.select(params.n ?? 0)] ?? text.other;
   const rtl = localeInfo().dir === "rtl";
-  return text.replace(/\{(\w+)\}/g, (m, name) => {
+  const filled = text.replace(/\{(\w+)\}/g, (m, name) => {
     const v = params[name];
     if (v == null) return m;
     if (typeof v === "number") return num(v);
-    // in a right-to-left sentence a name such as "GPT-4 (cl100k_base)" keeps its own order:
-    // first-strong isolate (U+2068) ... pop directional isolate (U+2069)
-    return rtl && v ? `\u2068${v}\u2069` : v;
+    // first-strong isolate (U+2068) ... pop directional isolate (U+2069) around a name; a clause of the
+    // reader's language is not isolated: as an isolate of its own it would take the direction of its
+    // first letter, and an Urdu clause opening with an English term ("1 special tokens شامل کیے گئے
+    // (<|begin_of_text|>)") would read left to right, its token name at the wrong end
+    return rtl && v && !isWorded(v) ? `\u2068${v}\u2069` : v;
   });
+  return rtl ? remember(filled) : filled;
 }
 
 let tokenizerLabel = (name) => name;

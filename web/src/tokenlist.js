@@ -145,17 +145,47 @@ export function legendItems(result, extra = []) {
 }
 
 /**
- * The direction ("rtl" or "ltr") the browser gives `text` under dir="auto" (its first strong
- * character, HTML's rule). A list of boxes cannot use dir="auto" itself: each box has its own
- * dir attribute, and dir="auto" skips such children, so the list would always read left to right.
- * Only the first 4,000 UTF-16 code units are looked at.
+ * The directions ("rtl" or "ltr") the browser gives each of `texts` under dir="auto" (its first
+ * strong character, HTML's rule; none: "ltr", as a dir="auto" textarea lays out such a line). A list
+ * of boxes cannot use dir="auto" itself: each box has its own dir attribute, and dir="auto" skips
+ * such children, so the list would always read left to right. One hidden probe per text, all put
+ * into the document at once; only the first 4,000 UTF-16 code units of each are looked at.
  */
+export function textDirections(texts, near = document.body) {
+  const probes = texts.map((text) => h("span", { text: text.slice(0, 4000), attrs: { dir: "auto" } }));
+  const box = h("div", { attrs: { hidden: "" } }, probes);
+  near.append(box);
+  const dirs = probes.map((probe) => (probe.matches(":dir(rtl)") ? "rtl" : "ltr"));
+  box.remove();
+  return dirs;
+}
+
+/** The direction ("rtl" or "ltr") the browser gives `text` under dir="auto" (textDirections). */
 export function textDirection(text, near = document.body) {
-  const probe = h("span", { text: text.slice(0, 4000), attrs: { dir: "auto", hidden: "" } });
-  near.append(probe);
-  const rtl = probe.matches(":dir(rtl)");
-  probe.remove();
-  return rtl ? "rtl" : "ltr";
+  return textDirections([text], near)[0];
+}
+
+/**
+ * The lines of `text` as the token list draws them: [first, last] indices (inclusive) of `groups`
+ * (groupTokens', in order), a line ending with the group whose text ends in a line break ("\n",
+ * "\r\n", a lone "\r"), so a token holding the break (o200k's "۔\n", "\n\n") ends its line, whole.
+ * A group with a line break inside and text after it (gpt2's "\n   " before an indented line) keeps
+ * both lines in one: a box is never cut. Groups with no text of their own (BOS) join the line they
+ * are on.
+ */
+export function lineRanges(groups, text) {
+  const lines = [];
+  let first = 0;
+  for (let i = 0; i < groups.length; i += 1) {
+    const { start, end } = groups[i];
+    const last = text[end - 1];
+    if (end > start && (last === "\n" || (last === "\r" && text[end] !== "\n"))) {
+      lines.push([first, i]);
+      first = i + 1;
+    }
+  }
+  if (first < groups.length) lines.push([first, groups.length - 1]);
+  return lines;
 }
 
 /** A box's own text, without its id label (.tok-id). */
@@ -175,7 +205,7 @@ const boxText = (el) =>
  * them would be laid out in the list's direction. A box is right-to-left when the browser gives
  * it that direction (:dir(rtl)), left-to-right when it does not and it holds a letter or a digit;
  * boxes of only spaces or punctuation between two boxes of a run join it.
- * boxes: the list's boxes in order (children of `out`). Returns nothing; `out` is changed in place.
+ * boxes: the list's (or one line's) boxes in order (children of `out`). Returns nothing; `out` is changed in place.
  */
 export function isolateRuns(out, boxes) {
   const own = out.matches(":dir(rtl)") ? "r" : "l";
@@ -211,9 +241,12 @@ const idleDetail = () => deviceHint(t("detail.idle.pointer"), t("detail.idle.tou
  *
  * mountTokenList(out, detail, {getActive, setActive, onKey, legendEl}) ->
  *   {groups, draw(groups, nodeOf, text), clear(), highlight(active, describe), legend(result, extra)}
- * draw: one box per group, nodeOf(group, gi) (tokenNode); given the drawn `text`, the list takes its
- * direction (textDirection: a Persian text's first token is the rightmost box); highlight: marks box `active`
- * (aria-selected, aria-activedescendant) and puts describe(group) (text or nodes) in `detail`.
+ * draw: one box per group, nodeOf(group, gi) (tokenNode); given the drawn `text`, each line of it is a
+ * block of its own (.tok-line, lineRanges) in the direction of its own first strong character, as a
+ * dir="auto" textarea lays out each line (a Persian line's first token is its rightmost box, a Bangla
+ * line after it reads left to right, its "।" at its end), and the list takes the text's direction
+ * (textDirection); highlight: marks box `active` (aria-selected, aria-activedescendant) and puts
+ * describe(group) (text or nodes) in `detail`.
  */
 export function mountTokenList(out, detail, { getActive, setActive, onKey = () => false, legendEl = null }) {
   let groups = [];
@@ -246,9 +279,24 @@ export function mountTokenList(out, detail, { getActive, setActive, onKey = () =
     draw(next, nodeOf, text = null) {
       groups = next;
       boxes = groups.map(nodeOf);
-      out.replaceChildren(...boxes);
-      if (text != null) out.dir = textDirection(text, out);
-      isolateRuns(out, boxes);
+      if (text == null) {
+        out.replaceChildren(...boxes);
+        isolateRuns(out, boxes);
+        return;
+      }
+      // each line its own bidi paragraph (Unicode's P2/P3 per paragraph): the boxes are isolates, which
+      // a line's dir="auto" would skip, so the browser is asked each line's direction from its text
+      const ranges = lineRanges(groups, text);
+      const [whole, ...dirs] = textDirections(
+        [text, ...ranges.map(([a, b]) => text.slice(groups[a].start, groups[b].end))],
+        out,
+      );
+      out.dir = whole;
+      const lines = ranges.map(([a, b], k) =>
+        h("div", { class: "tok-line", attrs: { dir: dirs[k], role: "none" } }, boxes.slice(a, b + 1)),
+      );
+      out.replaceChildren(...lines);
+      lines.forEach((line, k) => isolateRuns(line, boxes.slice(ranges[k][0], ranges[k][1] + 1)));
     },
     clear() {
       groups = [];
