@@ -230,3 +230,18 @@ def test_a_large_paste_in_tokenize_is_counted_kept_and_cleared(page, site_url):
     assert page.text_content('[data-testid="count-chars"]') == "0"
     page.locator('[data-testid="tokenize-text"]').press_sequentially("hello world")
     _wait_count(page, "cl100k_base", len(h.tiktoken_for("cl100k_base").encode_ordinary("hello world")))
+
+
+@pytest.mark.parametrize(("view", "testid"), [("tokenize", "tokenize-text"), ("train", "train-text")])
+def test_a_reload_right_after_typing_keeps_what_was_typed(page, site_url, view, testid):
+    """The text boxes save on a pause in typing (debounced, 400 ms); a learner who reloads or
+    leaves sooner than that lost the last words. The page saves what is pending when it is
+    hidden (pagehide / visibilitychange), so a reload at once keeps them."""
+    h.open_ready(page, site_url, view)
+    box = page.locator(f'[data-testid="{testid}"]')
+    box.fill("")
+    box.press_sequentially("সব মানুষ স্বাধীন")  # (Bangla: the first words of UDHR article 1)
+    page.reload()  # at once: within the save's 400 ms pause
+    h.wait_ready(page)
+    page.wait_for_selector(f'[data-testid="{testid}"]:not(:placeholder-shown)')
+    assert page.input_value(f'[data-testid="{testid}"]') == "সব মানুষ স্বাধীন"

@@ -152,10 +152,58 @@ export function slowCallNotice(el, { onCancel = null, delayMs = 3000 } = {}) {
   };
 }
 
-export function debounce(fn, ms) {
+// debounced saves waiting for their pause (debounce's `save`), run at once when the page is hidden
+const pendingSaves = new Set();
+let savesHooked = false;
+let hiding = false;
+function runPendingSaves() {
+  hiding = true;
+  try {
+    for (const run of [...pendingSaves]) run();
+  } finally {
+    hiding = false;
+  }
+}
+
+/** Whether the caller runs as one of the saves the page makes as it is hidden (debounce `save`):
+ * storage.js then also keeps the text where a page about to unload can write at once. */
+export const savingOnHide = () => hiding;
+function hookSaves() {
+  if (savesHooked) return;
+  savesHooked = true;
+  // pagehide: a reload or a link away; visibilitychange: a phone switching apps (its page may be
+  // discarded with no pagehide)
+  addEventListener("pagehide", runPendingSaves);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") runPendingSaves();
+  });
+}
+
+/**
+ * `fn` called `ms` after the last call (with that call's arguments). `save: true` for a save of
+ * what the reader typed: a call still waiting runs at once when the page is hidden (pagehide,
+ * visibilitychange), so a reload or a tab closed within the pause keeps the last words. The
+ * returned function has `flush()` (run a waiting call now).
+ */
+export function debounce(fn, ms, { save = false } = {}) {
   let timer = null;
-  return (...args) => {
+  let waiting = null; // the arguments of the call waiting for its pause
+  const run = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => fn(...args), ms);
+    pendingSaves.delete(run);
+    const args = waiting;
+    waiting = null;
+    if (args) fn(...args);
   };
+  const call = (...args) => {
+    clearTimeout(timer);
+    waiting = args;
+    timer = setTimeout(run, ms);
+    if (save) {
+      hookSaves();
+      pendingSaves.add(run);
+    }
+  };
+  call.flush = run;
+  return call;
 }

@@ -9,6 +9,8 @@
 // visit instead: what the reader trains and types stays usable until the page
 // closes, and nothing claims it was kept. `persistent()` tells which it is.
 
+import { savingOnHide } from "./dom.js";
+
 const DB_NAME = "bytepair-playground";
 const DB_VERSION = 1;
 let dbPromise = null;
@@ -147,7 +149,31 @@ export async function renameTokenizer(oldName, newName) {
   }
 }
 
+// A text saved as the page is hidden (a reload, a link away, a tab closed: dom.js debounce's
+// `save` runs then, savingOnHide) is also kept in localStorage at once, under this prefix: the page may be gone
+// before IndexedDB commits the write. The next loadText of that key takes it and moves it into
+// IndexedDB; a save that IndexedDB committed drops it.
+const PENDING = "bytepair-pending:";
+
+function localStore() {
+  try {
+    return globalThis.localStorage ?? null; // (reading it throws where storage is blocked)
+  } catch {
+    return null;
+  }
+}
+
 export async function loadText(key, fallback = "") {
+  let pending = null;
+  try {
+    pending = localStore()?.getItem(PENDING + key) ?? null;
+  } catch {
+    // blocked storage: IndexedDB's copy
+  }
+  if (pending != null) {
+    saveText(key, pending); // (into IndexedDB; done, it drops the pending copy)
+    return pending;
+  }
   try {
     const value = await run("texts", "readonly", (s) => s.get(key));
     return typeof value === "string" ? value : fallback;
@@ -157,8 +183,20 @@ export async function loadText(key, fallback = "") {
 }
 
 export async function saveText(key, value) {
+  if (savingOnHide()) {
+    try {
+      localStore()?.setItem(PENDING + key, value);
+    } catch {
+      // a quota (a text of megabytes) or blocked storage: IndexedDB's write alone
+    }
+  }
   try {
     await run("texts", "readwrite", (s) => s.put(value, key));
+    try {
+      localStore()?.removeItem(PENDING + key);
+    } catch {
+      // (nothing was kept there)
+    }
     return { ok: true };
   } catch (err) {
     return { ok: false, error: String(err && err.message) };

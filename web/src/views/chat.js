@@ -334,18 +334,22 @@ export function mountChat(root, store, api) {
     }
   }
   const countSoon = debounce(countNow, 250);
-  const persist = debounce(() => {
-    const s = store.state.chat;
-    storage.saveText(
-      "chat",
-      JSON.stringify({
-        format: s.format,
-        generation: s.generation,
-        messages: s.messages.map(({ role, content }) => ({ role, content })),
-        tools: s.tools,
-      }),
-    );
-  }, 400);
+  const persist = debounce(
+    () => {
+      const s = store.state.chat;
+      storage.saveText(
+        "chat",
+        JSON.stringify({
+          format: s.format,
+          generation: s.generation,
+          messages: s.messages.map(({ role, content }) => ({ role, content })),
+          tools: s.tools,
+        }),
+      );
+    },
+    400,
+    { save: true },
+  );
 
   select.addEventListener("change", () => {
     showError(root, "chat-format", "");

@@ -306,7 +306,7 @@ export function mountCompare(root, store, api) {
   });
   customText.addEventListener(
     "input",
-    debounce(() => storage.saveText("compare", customText.value), 400),
+    debounce(() => storage.saveText("compare", customText.value), 400, { save: true }),
   );
   metricSelect.addEventListener("change", () => set({ metric: metricSelect.value }));
   runButton.addEventListener("click", () => run());

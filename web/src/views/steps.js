@@ -276,10 +276,14 @@ export function mountSteps(root, store, api) {
   // --- the step-through's inputs survive a reload (texts, mode, options) ----------------
   const SAVE_KEYS = ["mode", "input", "tie", "nMerges", "pattern", "regex", "texts", "words", "speed"];
   let stepsLinked = false;
-  const saveSteps = debounce(() => {
-    const s = S();
-    storage.saveText("steps", JSON.stringify(Object.fromEntries(SAVE_KEYS.map((k) => [k, s[k]]))));
-  }, 400);
+  const saveSteps = debounce(
+    () => {
+      const s = S();
+      storage.saveText("steps", JSON.stringify(Object.fromEntries(SAVE_KEYS.map((k) => [k, s[k]]))));
+    },
+    400,
+    { save: true },
+  );
   const restored = storage.loadText("steps", null).then((saved) => {
     if (!saved || stepsLinked) return;
     try {

@@ -251,7 +251,7 @@ export function mountTokenize(root, store, api) {
       encodeNow();
     },
   });
-  const persist = debounce(() => storage.saveText("tokenize", getText()), 400);
+  const persist = debounce(() => storage.saveText("tokenize", getText()), 400, { save: true });
 
   function edited() {
     clearSource();

@@ -166,12 +166,16 @@ export function mountTrain(root, store, api) {
 
   // --- the text survives reloads -------------------------------------------
   // (the storage message is the only one this clears: a Train error on the text stays until the text changes)
-  const persist = debounce(async () => {
-    const res = await storage.saveText("train", getText());
-    const slot = $(root, '[data-error-for="text"]');
-    if (!res.ok) showError(root, "text", t("train.storage"));
-    else if (slot?.textContent === t("train.storage")) showError(root, "text", "");
-  }, 400);
+  const persist = debounce(
+    async () => {
+      const res = await storage.saveText("train", getText());
+      const slot = $(root, '[data-error-for="text"]');
+      if (!res.ok) showError(root, "text", t("train.storage"));
+      else if (slot?.textContent === t("train.storage")) showError(root, "text", "");
+    },
+    400,
+    { save: true },
+  );
   const updateSize = () => {
     const text = getText();
     sizeHint.textContent = text ? sizeText(new TextEncoder().encode(text).length) : "";
@@ -222,13 +226,17 @@ export function mountTrain(root, store, api) {
 
   // --- the form's choices survive reloads (vocab size, pre-tokenizer, regex, name) --------
   let settingsLoaded = false; // (nothing is saved before the saved choices are back)
-  const saveSettings = debounce(() => {
-    if (!settingsLoaded) return;
-    storage.saveText(
-      SETTINGS_KEY,
-      JSON.stringify({ v: vocabInput.value, p: patternSelect.value, re: regexInput.value, name: nameInput.value }),
-    );
-  }, 300);
+  const saveSettings = debounce(
+    () => {
+      if (!settingsLoaded) return;
+      storage.saveText(
+        SETTINGS_KEY,
+        JSON.stringify({ v: vocabInput.value, p: patternSelect.value, re: regexInput.value, name: nameInput.value }),
+      );
+    },
+    300,
+    { save: true },
+  );
   const settingsBack = Promise.all([storage.loadText(SETTINGS_KEY, null), api.ready.catch(() => null)]).then(
     ([saved]) => {
       fillFacts();
