@@ -7,6 +7,7 @@ problem and the fix.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -190,6 +191,21 @@ def test_pattern_error_carries_position_and_construct(pattern, pos, construct, w
         # regex reports the fault where it notices it: at or after the property's start
         assert d["pos"] is not None and d["pos"] >= pos
     assert "gpt4o" not in d["message"] and len(d["message"]) < 300
+
+
+@pytest.mark.parametrize("backend", ["re", "regex"])
+def test_a_repeat_count_too_large_is_a_pattern_error_on_both_back_ends(backend):
+    """re's parser raises OverflowError, not re.error, for a repeat count over 2**32 - 1: the
+    playground (the ``re`` back-end) showed "OverflowError: the repetition number is too large"
+    in Train (fresh tester). Both back-ends give a PatternError a person can read."""
+    if backend == "regex":
+        pytest.importorskip("regex")
+    with pytest.raises(OverflowError):
+        re.compile("x{1,99999999999}")  # (the reference: what stdlib re raises)
+    with pytest.raises(errors.PatternError) as e:
+        compile_pattern("xxx{1,99999999999}", backend=backend)
+    assert e.value.to_dict()["field"] == "pattern"
+    assert "too" in e.value.reason and "repe" in e.value.reason, e.value.reason
 
 
 def test_unclosed_group_position_on_the_re_back_end():

@@ -410,7 +410,12 @@ def compile_pattern(pattern: str, *, backend: str = "auto") -> SplitPattern:
 @functools.lru_cache(maxsize=64)
 def _compile(pattern: str, backend: str) -> SplitPattern:
     if backend == "re":
-        return _StdlibSplit(pattern)
+        try:
+            return _StdlibSplit(pattern)
+        except OverflowError as e:
+            # re's parser raises this, not re.error, for a repeat count over 4294967295
+            # ("x{1,99999999999}"); regex says "repeat count too big"
+            raise PatternError(f"invalid regex: {e}", reason=str(e)) from e
     if backend == "hybrid":
         regex_split = _compile(pattern, "regex")
         if pattern not in PATTERNS.values():  # custom patterns: regex only
