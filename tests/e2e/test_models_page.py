@@ -345,3 +345,29 @@ def test_merges_naming_missing_tokens_are_refused_and_dropped_characters_are_sai
     set_text(page, "tokenize-text", "the lazy dog")
     _encoded(page, name, len(hf.encode("the lazy dog").ids))
     assert not note.is_visible()
+
+
+def test_a_models_progress_line_goes_when_another_is_chosen_meanwhile(page, site_url):
+    """Choosing Gemma 3, then o200k_base while Gemma's file is still coming: once o200k's count
+    is on screen and Gemma's load has ended, no line about Gemma stays under the menu (fresh
+    tester: "Downloading Gemma 3 … 1.2 MB / 5.1 MB" stayed for more than 25 s after switching
+    quickly, and after choosing Gemma again)."""
+    open_ready(page, site_url, "tokenize")
+    page.select_option('[data-testid="tokenize-tokenizer"]', "gemma3")
+    page.wait_for_selector('[data-testid="model-progress"]:not([hidden])')
+    page.select_option('[data-testid="tokenize-tokenizer"]', "o200k_base")
+    page.wait_for_selector('#view-tokenize[data-encoded^="o200k_base:"]', timeout=120_000)
+    for _ in range(600):  # Gemma's load goes on in the worker: until it has ended (at most a minute)
+        if "gemma3" in page.evaluate("() => window.bytepair.modelLoads.map((x) => x.name)"):
+            break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError("Gemma 3's load did not end")
+    settle(page)
+    assert page.locator('[data-testid="model-progress"]').is_hidden(), page.text_content(
+        '[data-testid="model-progress"]'
+    )
+    # chosen again, it counts from what was loaded, and no line comes back
+    page.select_option('[data-testid="tokenize-tokenizer"]', "gemma3")
+    page.wait_for_selector('#view-tokenize[data-encoded^="gemma3:"]', timeout=120_000)
+    assert page.locator('[data-testid="model-progress"]').is_hidden()

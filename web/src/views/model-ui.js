@@ -13,7 +13,9 @@ const MB = (n) => `${num(n / 1e6, { minimumFractionDigits: 1, maximumFractionDig
 /**
  * A progress line (`<progress>` + text) for open models loading: shows
  * "Downloading Gemma 3 (262K vocab): 1.2 / 4.0 MB", then "Reading …", hides when done.
- * `wanted()` returns the names this view waits for (others' loads are not shown here).
+ * `wanted()` returns the names this view waits for (others' loads are not shown here; the line
+ * of a model no longer wanted goes at its next event, its end among them).
+ * Returns {loaded(name)}: the view has counted with `name`, so a line about it goes.
  */
 export function mountModelProgress(el, api, wanted) {
   const bar = h("progress", { max: 1, value: 0, attrs: { "aria-label": t("compare.progress.label") } });
@@ -21,14 +23,21 @@ export function mountModelProgress(el, api, wanted) {
   const text = h("span", { dataset: { testid: "model-progress-text" } });
   el.replaceChildren(bar, " ", text);
   el.hidden = true;
+  let shown = null; // the model the line is about
+  const hide = () => {
+    el.hidden = true;
+    delete el.dataset.phase;
+    text.textContent = ""; // no stale "0.0 MB / 2.6 MB" left in the DOM beside a failed load's error
+    shown = null;
+  };
   api.onModelProgress((p) => {
-    if (!wanted().includes(p.name)) return;
-    if (p.phase === "done" || p.phase === "error") {
-      el.hidden = true;
-      delete el.dataset.phase;
-      text.textContent = ""; // no stale "0.0 MB / 2.6 MB" left in the DOM beside a failed load's error
+    // (switching quickly: Gemma 3's line stayed after its load ended while another was chosen)
+    if (!wanted().includes(p.name)) {
+      if (p.name === shown) hide();
       return;
     }
+    if (p.phase === "done" || p.phase === "error") return hide();
+    shown = p.name;
     el.hidden = false;
     el.dataset.phase = p.phase;
     if (p.phase === "download") {
@@ -43,6 +52,11 @@ export function mountModelProgress(el, api, wanted) {
           : t("compare.progress.read", { model: p.label, total: MB(p.total) });
     }
   });
+  return {
+    loaded(name) {
+      if (name === shown) hide();
+    },
+  };
 }
 
 /** Tokens the post-processor adds around the text (BOS ...), from describe()'s post_processor. */

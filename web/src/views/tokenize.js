@@ -64,7 +64,9 @@ export function mountTokenize(root, store, api) {
       showError(root, "loadfile", errorText(err));
     }
   });
-  mountModelProgress($(root, '[data-testid="model-progress"]'), api, () => [store.state.tokenize.tokenizer]);
+  const modelProgress = mountModelProgress($(root, '[data-testid="model-progress"]'), api, () => [
+    store.state.tokenize.tokenizer,
+  ]);
   const info = mountTokenizerInfo($(root, '[data-testid="tokenizer-info"]'), api);
   const out = $(root, '[data-testid="tokens"]');
   const note = $(root, '[data-testid="tokens-note"]');
@@ -215,6 +217,7 @@ export function mountTokenize(root, store, api) {
         result = { ...result, n_tokens: n };
       }
       show({ pending: false });
+      modelProgress.loaded(tokenizer); // (counted: its load is over)
       if (!same) story.close(); // the story told is of another text
       sbs.refresh(text, tokenizer);
       if (store.state.tokenize.desc?.tokenizer !== tokenizer) describeNow(tokenizer);
