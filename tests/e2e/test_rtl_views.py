@@ -306,7 +306,8 @@ READ_TOKENS = """(els) => { const blocks = [];
             dir: getComputedStyle(p).direction, ltr: p.matches(':dir(ltr)'), blockLeft: b.left, blockRight: b.right};
   }); }"""
 
-MIXED = "یہ ایک جملہ ہے۔\nএটি একটি বাক্য।\nHello world."
+# Urdu, an Urdu line of the Urdu course (../shared/seeds) that opens with English terms, Bangla, English
+MIXED = "یہ ایک جملہ ہے۔\ntraining loop چار steps کو repeat کرتا ہے:\nএটি একটি বাক্য।\nHello world."
 
 
 @pytest.mark.parametrize("code", ["ur", "en"])
@@ -314,8 +315,10 @@ def test_each_line_of_the_token_view_reads_in_its_own_direction(page, site_url, 
     """Tester's finding (Urdu page, a text of Urdu, Bangla and English lines): the token view took
     one direction for the whole text from its first line, so the Bangla line read from the right edge
     and the English line came out as ".Hello world". Each line is now a bidi paragraph of its own
-    (tokenlist.js lineRanges), as a dir="auto" textarea lays out each line; a token holding a line
-    break ("।\n") stays one box, at the end of its line."""
+    (tokenlist.js lineRanges) in the direction most of its words read in (lineDirection: the Urdu
+    course's lines that open with English terms read right to left, which the first strong letter,
+    dir="auto", got wrong: a second tester's finding); a token holding a line break ("।\n") stays
+    one box, at the end of its line."""
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(f"{site_url}?lang={code}#tokenize")
     wait_ready(page)
@@ -331,8 +334,18 @@ def test_each_line_of_the_token_view_reads_in_its_own_direction(page, site_url, 
 
     lines = [[c for c in chips if c["block"] == k] for k in range(max(c["block"] for c in chips) + 1)]
     assert ["".join(c["text"] for c in line) for line in lines] == MIXED.splitlines(keepends=True), chips
-    assert [(line[0]["dir"], line[0]["ltr"]) for line in lines] == [("rtl", False), ("ltr", True), ("ltr", True)]
-    urdu, bangla, english = lines
+    assert [(line[0]["dir"], line[0]["ltr"]) for line in lines] == [
+        ("rtl", False),
+        ("rtl", False),
+        ("ltr", True),
+        ("ltr", True),
+    ]
+    urdu, mixed, bangla, english = lines
+    # half its words Urdu: the line reads right to left (lineDirection), its English words a run of
+    # their own: "training loop" from its right edge, the ":" that ends it leftmost
+    training = next(c for c in mixed if c["text"] == "training")
+    assert training["right"] >= training["blockRight"] - 120, mixed
+    assert mixed[-1]["left"] <= min(c["left"] for c in mixed[:-1]) + 1, mixed
     for line in lines:  # each on one line on screen (a box holding a line break sits 2 px lower: it is inline)
         tops = [c["top"] for c in line]
         assert max(tops) - min(tops) < 8, line

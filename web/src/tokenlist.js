@@ -165,6 +165,32 @@ export function textDirection(text, near = document.body) {
   return textDirections([text], near)[0];
 }
 
+// Letters of the scripts written right to left (Unicode Bidi_Class R / AL letters are of these)
+const RTL_LETTER =
+  /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}\p{Script=Hanifi_Rohingya}\p{Script=Yezidi}]/u;
+const FIRST_LETTER = /\p{L}/u;
+
+/**
+ * The direction ("rtl" or "ltr") a line of the token list reads in: right to left when at least 40%
+ * of its words (those with a letter, each counted by its first letter) are of a right-to-left script,
+ * else (no letter at all too) left to right. The threshold is Closure Library's
+ * (goog.i18n.bidi.estimateDirection, rtlDetectionThreshold 0.40). Not the first strong letter
+ * (dir="auto"): the courses' Urdu and Persian lines often open with an English term ("training
+ * loop چار steps کو repeat کرتا ہے:"), and such a line read left to right is scrambled.
+ * Only the first 4,000 UTF-16 code units are looked at.
+ */
+export function lineDirection(text) {
+  let rtl = 0;
+  let words = 0;
+  for (const word of text.slice(0, 4000).split(/\s+/)) {
+    const letter = FIRST_LETTER.exec(word);
+    if (!letter) continue;
+    words += 1;
+    if (RTL_LETTER.test(letter[0])) rtl += 1;
+  }
+  return words && rtl >= 0.4 * words ? "rtl" : "ltr";
+}
+
 /**
  * The lines of `text` as the token list draws them: [first, last] indices (inclusive) of `groups`
  * (groupTokens', in order), a line ending with the group whose text ends in a line break ("\n",
@@ -242,10 +268,10 @@ const idleDetail = () => deviceHint(t("detail.idle.pointer"), t("detail.idle.tou
  * mountTokenList(out, detail, {getActive, setActive, onKey, legendEl}) ->
  *   {groups, draw(groups, nodeOf, text), clear(), highlight(active, describe), legend(result, extra)}
  * draw: one box per group, nodeOf(group, gi) (tokenNode); given the drawn `text`, each line of it is a
- * block of its own (.tok-line, lineRanges) in the direction of its own first strong character, as a
- * dir="auto" textarea lays out each line (a Persian line's first token is its rightmost box, a Bangla
- * line after it reads left to right, its "।" at its end), and the list takes the text's direction
- * (textDirection); highlight: marks box `active` (aria-selected, aria-activedescendant) and puts
+ * block of its own (.tok-line, lineRanges) in the direction most of its words read in (lineDirection:
+ * a Persian line's first token is its rightmost box, also when the line opens with an English term; a
+ * Bangla line after it reads left to right, its "।" at its end), and the list takes the text's
+ * (lineDirection of all of it); highlight: marks box `active` (aria-selected, aria-activedescendant) and puts
  * describe(group) (text or nodes) in `detail`.
  */
 export function mountTokenList(out, detail, { getActive, setActive, onKey = () => false, legendEl = null }) {
@@ -284,14 +310,11 @@ export function mountTokenList(out, detail, { getActive, setActive, onKey = () =
         isolateRuns(out, boxes);
         return;
       }
-      // each line its own bidi paragraph (Unicode's P2/P3 per paragraph): the boxes are isolates, which
-      // a line's dir="auto" would skip, so the browser is asked each line's direction from its text
+      // each line its own bidi paragraph, in the direction most of its words read in (lineDirection;
+      // the boxes are isolates, which a line's dir="auto" would skip anyway)
       const ranges = lineRanges(groups, text);
-      const [whole, ...dirs] = textDirections(
-        [text, ...ranges.map(([a, b]) => text.slice(groups[a].start, groups[b].end))],
-        out,
-      );
-      out.dir = whole;
+      const dirs = ranges.map(([a, b]) => lineDirection(text.slice(groups[a].start, groups[b].end)));
+      out.dir = lineDirection(text);
       const lines = ranges.map(([a, b], k) =>
         h("div", { class: "tok-line", attrs: { dir: dirs[k], role: "none" } }, boxes.slice(a, b + 1)),
       );
