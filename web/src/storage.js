@@ -193,7 +193,9 @@ export async function saveText(key, value) {
   try {
     await run("texts", "readwrite", (s) => s.put(value, key));
     try {
-      localStore()?.removeItem(PENDING + key);
+      // (only this value's copy: an older save that commits after a newer one was kept there
+      // must not drop the newer)
+      if (localStore()?.getItem(PENDING + key) === value) localStore().removeItem(PENDING + key);
     } catch {
       // (nothing was kept there)
     }
