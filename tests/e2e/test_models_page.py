@@ -353,6 +353,14 @@ def test_a_models_progress_line_goes_when_another_is_chosen_meanwhile(page, site
     tester: "Downloading Gemma 3 … 1.2 MB / 5.1 MB" stayed for more than 25 s after switching
     quickly, and after choosing Gemma again)."""
     open_ready(page, site_url, "tokenize")
+    # a 16 Mbit/s link: Gemma's 5.1 MB take seconds, so the switch comes while its line is shown
+    # (unthrottled on localhost a CI run once saw no line at all: the load was over first)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 20, "downloadThroughput": 2e6, "uploadThroughput": 2e6},
+    )
     page.select_option('[data-testid="tokenize-tokenizer"]', "gemma3")
     page.wait_for_selector('[data-testid="model-progress"]:not([hidden])')
     page.select_option('[data-testid="tokenize-tokenizer"]', "o200k_base")
