@@ -127,6 +127,9 @@ def _compare_exports(page):
 
 def _chat_ready(page):
     page.wait_for_selector('[data-testid="chat-total"]:not(:empty)')
+    # counted: the tokens drawn and the source line final (a scan of the "Counting…" state passed
+    # by luck: a slow CI run scanned the counted view and found the tokens and model names)
+    page.wait_for_selector('[data-testid="chat-token"]')
     page.wait_for_selector('[data-testid="chat-source"]:not(:empty)')
     # the sample conversation is the catalog's (the reader's language)
     sample = page.eval_on_selector_all('[data-testid="chat-content"]', "(els) => els.map((e) => e.value)")
@@ -238,8 +241,8 @@ VIEWS = {
         _tokenize_ready,
     ),
     "chat": (
-        # the messages' roles and the chat formats' names (model names)
-        ['[data-testid="chat-role"] option', '[data-testid="chat-format"] option'],
+        # the messages' roles and the chat formats' names (model names), the rendered prompt's tokens
+        ['[data-testid="chat-role"] option', '[data-testid="chat-format"] option', '[data-testid="chat-tokens"]'],
         _chat_error,
         _chat_ready,
     ),

@@ -467,7 +467,7 @@ export function mountChat(root, store, api) {
             : f?.note_model
               ? t("chat.what.published", { maker: f.maker, model: f.note_model, source: f.note_source })
               : t("chat.what.template", { name: r.template_name ?? "custom" });
-    const models = f && r.format !== "chat_template" ? ` · ${modelsOf(f)}` : ""; // the label says which models
+    const models = f && r.format !== "chat_template" ? modelsOf(f) : ""; // the label says which models
     const toolsKey = {
       chat_template: "chat.tools.template",
       harmony: "chat.tools.harmony",
@@ -479,7 +479,9 @@ export function mountChat(root, store, api) {
       n: r.total,
       tokenizer: r.tokenizer_name ?? f?.tokenizer ?? "?",
     });
-    return `${head} · ${what}${models}${tools}.${estimate}`;
+    // the model names are data (data-i18n-skip), not words of the catalog
+    const names = models ? [" · ", h("span", { text: models, attrs: { "data-i18n-skip": "" } })] : [];
+    return [`${head} · ${what}`, ...names, `${tools}.${estimate}`];
   }
 
   function render(state) {
@@ -502,7 +504,8 @@ export function mountChat(root, store, api) {
     // described with the new model's name
     const sameFormat = r && JSON.parse(s.counted)[0] === s.format;
     const f = formats().find((x) => x.id === s.format);
-    source.textContent = sameFormat ? sourceLine(r) : s.pending && f ? t("chat.counting", { model: modelsOf(f) }) : "";
+    if (sameFormat) source.replaceChildren(...sourceLine(r));
+    else source.textContent = s.pending && f ? t("chat.counting", { model: modelsOf(f) }) : "";
     drawContextLine(contextLine, current ? r.total : null, current ? api.chatContextWindow(s.format) : null, [], {
       estimate: !!about,
     });
