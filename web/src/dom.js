@@ -182,8 +182,7 @@ function hookSaves() {
 /**
  * `fn` called `ms` after the last call (with that call's arguments). `save: true` for a save of
  * what the reader typed: a call still waiting runs at once when the page is hidden (pagehide,
- * visibilitychange), so a reload or a tab closed within the pause keeps the last words. The
- * returned function has `flush()` (run a waiting call now).
+ * visibilitychange), so a reload or a tab closed within the pause keeps the last words.
  */
 export function debounce(fn, ms, { save = false } = {}) {
   let timer = null;
@@ -204,6 +203,5 @@ export function debounce(fn, ms, { save = false } = {}) {
       pendingSaves.add(run);
     }
   };
-  call.flush = run;
   return call;
 }

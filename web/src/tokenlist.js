@@ -145,24 +145,17 @@ export function legendItems(result, extra = []) {
 }
 
 /**
- * The directions ("rtl" or "ltr") the browser gives each of `texts` under dir="auto" (its first
- * strong character, HTML's rule; none: "ltr", as a dir="auto" textarea lays out such a line). A list
- * of boxes cannot use dir="auto" itself: each box has its own dir attribute, and dir="auto" skips
- * such children, so the list would always read left to right. One hidden probe per text, all put
- * into the document at once; only the first 4,000 UTF-16 code units of each are looked at.
+ * The direction ("rtl" or "ltr") the browser gives `text` under dir="auto" (its first strong
+ * character, HTML's rule). A list of boxes cannot use dir="auto" itself: each box has its own
+ * dir attribute, and dir="auto" skips such children, so the list would always read left to right.
+ * Only the first 4,000 UTF-16 code units are looked at.
  */
-export function textDirections(texts, near = document.body) {
-  const probes = texts.map((text) => h("span", { text: text.slice(0, 4000), attrs: { dir: "auto" } }));
-  const box = h("div", { attrs: { hidden: "" } }, probes);
-  near.append(box);
-  const dirs = probes.map((probe) => (probe.matches(":dir(rtl)") ? "rtl" : "ltr"));
-  box.remove();
-  return dirs;
-}
-
-/** The direction ("rtl" or "ltr") the browser gives `text` under dir="auto" (textDirections). */
 export function textDirection(text, near = document.body) {
-  return textDirections([text], near)[0];
+  const probe = h("span", { text: text.slice(0, 4000), attrs: { dir: "auto", hidden: "" } });
+  near.append(probe);
+  const rtl = probe.matches(":dir(rtl)");
+  probe.remove();
+  return rtl ? "rtl" : "ltr";
 }
 
 // Letters of the scripts written right to left (Unicode Bidi_Class R / AL letters are of these)
