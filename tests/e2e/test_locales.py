@@ -56,6 +56,31 @@ def test_catalogs_cover_every_key_with_the_same_english_source():
                 assert set(re.findall(r"\{(\w+)\}", form)) <= placeholders | {"n"}, (code, key)
 
 
+# a plural noun right after a count: the English terms Urdu and Hinglish keep, and Urdu's plural of حرف
+PLURAL_AFTER_N = re.compile(
+    r"\{n\}\s+(?:special\s+)?(?:tokens|bytes|characters|merges|tokenizers|texts|pairs)\b|\{n\}\s+حروف"
+)
+
+
+def test_a_count_of_one_reads_in_the_singular():
+    """Tester's finding: Tokenize's "Counted with" line said "1 special tokens" (Urdu, Hinglish). Each
+    message whose English source has plural forms reads in the singular for 1 in every catalog (the
+    form Intl.PluralRules picks for 1, "one" in all six locales, puts no plural noun after the count),
+    and "counted.added" is plural forms in every catalog (Hindi's verb agrees with one token)."""
+    plural = [k for k, e in h.messages("en").items() if isinstance(e["text"], dict)]
+    found = []
+    for code in LOCALES:
+        words = h.messages(code)
+        assert isinstance(words["counted.added"]["text"], dict), code
+        for key in plural:
+            text = words[key]["text"]
+            one = text.get("one", text["other"]) if isinstance(text, dict) else text
+            if PLURAL_AFTER_N.search(one):
+                found.append((code, key, one))
+    assert found == []
+    assert "जोड़ा गया" in h.messages("hi")["counted.added"]["text"]["one"]
+
+
 # each locale's word for "characters" (as its catalog writes it elsewhere, e.g. side.clipped)
 CHARACTERS = {"en": "characters", "fa": "نویسه", "ur": "حروف", "bn": "অক্ষর", "hi": "अक्षर", "hi-Latn": "characters"}
 
@@ -301,7 +326,10 @@ def test_rtl_numbers_context_line_counts_and_regex_read_in_order(page, site_url)
     def worded(part):
         if part["kind"] == "char":
             return words["detail.note.char"]["text"].format(label=f"\u2068{part['shown']}\u2069", title=part["title"])
-        return words[f"detail.note.{part['kind']}"]["text"].format(
+        text = words[f"detail.note.{part['kind']}"]["text"]
+        if isinstance(text, dict):  # plural forms, by n (Intl.PluralRules: 1 is "one" in Urdu)
+            text = text.get("one" if part.get("n", 0) == 1 else "other", text["other"])
+        return text.format(
             hex=f"\u2068<{part['hex']}>\u2069",
             n=h.in_digits(part.get("n", 0), code),
             need=h.in_digits(part.get("need", 0), code),

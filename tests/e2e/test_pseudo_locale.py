@@ -333,3 +333,28 @@ def test_the_pseudo_locale_needs_the_test_flag(page, site_url):
     h.wait_ready(page)
     assert page.evaluate("() => document.documentElement.lang") == "en"
     assert page.text_content('#view-compare [data-i18n="compare.title"]') == "Compare languages"
+
+
+def test_tokenize_legend_of_special_tokens_comes_from_the_catalog(pseudo_page, site_url):
+    """Tester's finding: Tokenize's legend items for special tokens (one typed in the text, one the
+    tokenizer adds itself) were English in every locale. Llama 3 adds <|begin_of_text|> and counts a
+    typed <|end_of_text|> as one token, so both items show: their words come from the catalog, the
+    tokens in them are data (data-i18n-skip), as the tokenizer spells them."""
+    from tests import hf_models
+
+    ref = hf_models.reference(hf_models.SITE_KEYS["llama3"])
+    eot = ref.id_to_token(128001)
+    text = f"Hello{eot} world"
+    bos = ref.encode(text, add_special_tokens=True).tokens[0]
+    page = pseudo_page
+    page.goto(f"{site_url}?lang=qps#tokenize")
+    h.wait_ready(page)
+    h.encode_in_page(page, text, "llama3")
+    items = []
+    for testid in ("legend-special", "legend-added"):
+        items.append(page.locator(f'[data-testid="tokens-legend"] [data-testid="{testid}"]'))
+        items[-1].wait_for(state="visible")
+    assert _bare(page, '[data-testid="tokens-legend"]', []) == []
+    for item, token in zip(items, (eot, bos), strict=True):
+        assert item.locator("[data-i18n-skip]").all_text_contents() == [token]
+        assert item.text_content().startswith("⟦"), item.text_content()

@@ -438,3 +438,53 @@ def test_counted_line_keeps_token_names_whole_and_its_clauses_in_the_pages_direc
     else:
         assert where["digit"]["right"] <= where["name"]["left"] + 0.5, where
     assert page.console_errors == []
+
+
+# the positions of each angle-bracketed code ("<iframe>", "<s>", "<0xXX>") of `text` drawn on one line
+# of a right-to-left block: its "<" and ">" (each one character) and what is between them
+READ_BRACKETS = """([code, text]) => {
+  const box = document.createElement('div');
+  box.dir = 'rtl';
+  box.lang = code;
+  box.style.whiteSpace = 'nowrap';
+  box.style.position = 'absolute';
+  box.textContent = text;
+  document.body.append(box);
+  const node = box.firstChild, range = document.createRange();
+  const rect = (a, b) => { range.setStart(node, a); range.setEnd(node, b); const r = range.getBoundingClientRect();
+                           return {left: r.left, right: r.right, top: r.top}; };
+  const out = [...text.matchAll(/<[^<>{}\\s]+>/g)].map((m) => ({code: m[0], open: rect(m.index, m.index + 1),
+    inner: rect(m.index + 1, m.index + m[0].length - 1), close: rect(m.index + m[0].length - 1, m.index + m[0].length)}));
+  box.remove();
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("code", ["ur", "fa"])
+def test_angle_bracketed_code_in_a_right_to_left_message_reads_whole(page, site_url, code):
+    """Tester's finding: the Urdu title of the Embed button, "course page کے لیے <iframe> snippet",
+    drew its "<" at the far end of "iframe> snippet": between an Urdu word and a Latin one the bracket
+    took the sentence's direction (and was mirrored). Each message of the right-to-left catalogs that
+    writes code in angle brackets draws it whole on a right-to-left line: a bracket right beside each end
+    of the code. (A bracket resolved right to left is drawn mirrored on the other side, so the one on the
+    left reads "<" either way; "<" left alone of the code while ">" is not beside it is the fault.)"""
+    page.goto(f"{site_url}?lang={code}#tokenize")
+    page.wait_for_selector(f'html[lang="{code}"][dir="rtl"]:not([data-i18n-pending])')
+    words = messages(code)
+    # the title the page gives the button is the catalog's
+    assert page.get_attribute('[data-testid="embed-button"]', "title") == words["embed.button.title"]["text"]
+    checked = []
+    for key, entry in words.items():
+        forms = entry["text"].values() if isinstance(entry["text"], dict) else [entry["text"]]
+        for text in forms:
+            for found in page.evaluate(READ_BRACKETS, [code, text]):
+                left, right = sorted([found["open"], found["close"]], key=lambda r: r["left"])
+                inner = found["inner"]
+                assert abs(left["right"] - inner["left"]) < 1.5 and abs(right["left"] - inner["right"]) < 1.5, (
+                    key,
+                    text,
+                    found,
+                )
+                assert abs(left["top"] - inner["top"]) < 2 and abs(right["top"] - inner["top"]) < 2, (key, found)
+                checked.append((key, found["code"]))
+    assert ("embed.button.title", "<iframe>") in checked, checked

@@ -5,11 +5,26 @@
 // Python (bytepair.token_note, bytepair.charnames) through api.encodeSpans/decodeIds.
 
 import { $, h, showError, deviceHint, download } from "../dom.js";
-import { errorText } from "../i18n.js";
+import { errorText, t } from "../i18n.js";
 import { plural, int } from "../format.js";
 import { noteText } from "../tokenlist.js";
 
 const EMPTY = "Nothing to chunk: the text is empty.";
+
+// where a message's {token} goes (a private-use character: never in a catalog's words)
+const TOKEN_MARK = "\uE000";
+
+/**
+ * The message `key` as nodes, its {token} the element `box` (a special token as the token list draws
+ * it: data, marked data-i18n-skip, its own direction); `params` fill the other placeholders. (t() isolates
+ * a value in a right-to-left locale; the box is an isolate itself, so those marks are dropped.)
+ */
+function withToken(key, box, params = {}) {
+  box.dataset.i18nSkip = "";
+  box.dir = "auto";
+  const [before, after = ""] = t(key, { ...params, token: TOKEN_MARK }).split(/\u2068?\uE000\u2069?/u);
+  return [before, box, after].filter((part) => part !== "");
+}
 
 /**
  * mount(root, store, api, {refresh, text}) -> {specialLegend(result), applyLink(params)}
@@ -153,22 +168,19 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
 
   /** The special-token items of the legend (tokenlist.js legendItems draws the others): the
    * special tokens in this result, named as this tokenizer spells them; `special`:
-   * bytepair.app.models.special_token_facts of the tokenizer (describe()'s `special`). */
+   * bytepair.app.models.special_token_facts of the tokenizer (describe()'s `special`). The words
+   * are the catalog's (legend.special.*), the token in them data (data-i18n-skip). */
   function specialLegend(result, special) {
     const items = [];
     const typed = result?.special?.findIndex((sp, i) => sp && result.start[i] < result.end[i]) ?? -1;
     const added = result?.special?.findIndex((sp, i) => sp && result.start[i] === result.end[i]) ?? -1;
     if (typed >= 0) {
-      const how =
-        special?.typed === "switch"
-          ? " one special token, typed in the text (the switch above counts it as text instead)."
-          : " one special token, typed in the text (this tokenizer counts it as one token, as the model's own tokenizer does).";
+      const key = special?.typed === "switch" ? "legend.special.switch" : "legend.special.one";
       items.push(
         h(
           "li",
           { dataset: { testid: "legend-special" } },
-          h("span", { class: "tok-group special", text: result.display[typed] }),
-          how,
+          withToken(key, h("span", { class: "tok-group special", text: result.display[typed] })),
         ),
       );
     }
@@ -177,8 +189,11 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
         h(
           "li",
           { dataset: { testid: "legend-added" } },
-          h("span", { class: "tok-group special tok-added", text: result.display[added] }),
-          " a special token the tokenizer adds itself (not in the text; the “Add special tokens” switch above).",
+          withToken(
+            "legend.special.added",
+            h("span", { class: "tok-group special tok-added", text: result.display[added] }),
+            { switch: t("tok.addSpecial") },
+          ),
         ),
       );
     }
