@@ -440,6 +440,59 @@ def test_counted_line_keeps_token_names_whole_and_its_clauses_in_the_pages_direc
     assert page.console_errors == []
 
 
+# Llama 3 adds <|begin_of_text|> at the start of the text; an Urdu line that opens with English terms
+COURSE_LINE = "training loop چار steps کو repeat کرتا ہے:"
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_an_added_special_token_starts_its_right_to_left_line(page, site_url, tmp_path, width, height):
+    """Tester's finding (Urdu page, Llama 3): in a right-to-left line that opens with English words,
+    the <|begin_of_text|> box the tokenizer adds at the start of the text joined the English run
+    ("training loop") and was drawn just left of it, not at the line's start (its right edge). A box
+    with no text of its own is neutral now (tokenlist.js isolateRuns): it sits where it is, in the line's
+    direction. The legend under the list names it in Urdu (it was English), and the "Counted with" line
+    says "1 special token" (it said "1 special tokens")."""
+    from playwright.sync_api import expect
+
+    ref = hf_models.reference(hf_models.SITE_KEYS["llama3"])
+    enc = ref.encode(COURSE_LINE, add_special_tokens=True)
+    bos = enc.tokens[0]
+    assert enc.offsets[0] == (0, 0) and enc.tokens[1] == "training"  # added, no text of its own
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{site_url}?lang=ur#tokenize")
+    wait_ready(page)
+    encode_in_page(page, COURSE_LINE, "llama3")
+    page.wait_for_selector(f'#view-tokenize[data-encoded="llama3:{len(enc.ids)}"]')
+    chips = page.locator('[data-testid="tokens"] [data-testid="token"]').evaluate_all(READ_TOKENS)
+    page.locator('[data-testid="tokens"]').screenshot(path=str(tmp_path / f"bos-ur-{width}.png"))
+    assert [int(i) for c in chips for i in c["ids"].split(",")] == enc.ids
+    assert "".join(c["text"] for c in chips[1:]) == COURSE_LINE
+    first, rest = chips[0], chips[1:]
+    assert first["text"] == bos
+    assert {c["block"] for c in chips} == {0} and first["dir"] == "rtl", chips  # one line, right to left
+    # the line's start: the box is at the right edge of the line's first row, rightmost of its row (its
+    # smaller monospace text sits a few px lower)
+    assert first["top"] <= min(c["top"] for c in chips) + 8, chips
+    assert first["right"] >= first["blockRight"] - 20, first
+    row = [c for c in rest if abs(c["top"] - first["top"]) < 8]
+    assert all(c["right"] <= first["left"] + 0.5 for c in row), (first, row)
+    # "training loop" reads left to right, just left of it
+    training, loop = rest[0], rest[1]
+    assert (training["text"], loop["text"]) == ("training", " loop")
+    assert training["right"] <= loop["left"] + 0.5 and loop["right"] <= first["left"] + 0.5, (training, loop, first)
+    assert loop["right"] >= max(c["right"] for c in row) - 0.5, row  # nothing else between them
+
+    words = messages("ur")
+    legend = page.locator('[data-testid="legend-added"]')
+    want = words["legend.special.added"]["text"].replace("{token}", bos)
+    expect(legend).to_have_text(want.replace("{switch}", words["tok.addSpecial"]["text"]))
+    assert legend.locator("[data-i18n-skip]").text_content() == bos  # the token is data
+    counted = page.text_content('[data-testid="count-what"]')
+    assert "1 special token " in counted and "1 special tokens" not in counted, counted
+    page.locator('[data-testid="tokens-legend"]').screenshot(path=str(tmp_path / f"legend-ur-{width}.png"))
+    assert page.console_errors == []
+
+
 # the positions of each angle-bracketed code ("<iframe>", "<s>", "<0xXX>") of `text` drawn on one line
 # of a right-to-left block: its "<" and ">" (each one character) and what is between them
 READ_BRACKETS = """([code, text]) => {

@@ -92,6 +92,7 @@ export function tokenNode(
   const special = label == null && result.special && group.tokens.some((i) => result.special[i]);
   // has-break: the box holds a line break, so it stays inline (styles.css: other boxes never break inside)
   const lineBreak = /[\r\n]/.test(slice) ? "has-break" : "";
+  const textless = label != null ? { textless: "" } : {};
   const classes = ["tok-group", cls, note ? "has-note" : "", special ? "special" : "", lineBreak]
     .filter(Boolean)
     .join(" ");
@@ -101,7 +102,8 @@ export function tokenNode(
       class: classes,
       id: `${idPrefix}-${gi}`,
       title: note || null,
-      dataset: { group: gi, c: gi % COLORS, ids: ids.join(","), testid: "token", ...dataset },
+      // data-textless: a box of tokens with no text of their own (BOS), neutral in isolateRuns
+      dataset: { group: gi, c: gi % COLORS, ids: ids.join(","), testid: "token", ...textless, ...dataset },
       // a token's own text sets its direction ("Hello," stays so inside a right-to-left page)
       attrs: { role: "option", "aria-selected": "false", dir: "auto", "aria-label": blankName(slice) },
     },
@@ -223,13 +225,19 @@ const boxText = (el) =>
  * treats an isolate as a neutral character: between neighbours of the list's direction a run of
  * them would be laid out in the list's direction. A box is right-to-left when the browser gives
  * it that direction (:dir(rtl)), left-to-right when it does not and it holds a letter or a digit;
- * boxes of only spaces or punctuation between two boxes of a run join it.
+ * boxes of only spaces or punctuation between two boxes of a run join it, and so do boxes with no text
+ * of their own (data-textless: a special token the tokenizer adds, BOS). Such a box is neutral, never
+ * the end of a run: Llama 3's <|begin_of_text|> at the start of a right-to-left line that opens with
+ * English words ("training loop چار steps …") stays at the line's start, its right edge, instead of
+ * joining the run of "training loop" as its left end.
  * boxes: the list's (or one line's) boxes in order (children of `out`). Returns nothing; `out` is changed in place.
  */
 export function isolateRuns(out, boxes) {
   const own = out.matches(":dir(rtl)") ? "r" : "l";
   const other = own === "r" ? "l" : "r";
-  const kind = boxes.map((el) => (el.matches(":dir(rtl)") ? "r" : /[\p{L}\p{N}]/u.test(boxText(el)) ? "l" : "n"));
+  const kind = boxes.map((el) =>
+    "textless" in el.dataset ? "n" : el.matches(":dir(rtl)") ? "r" : /[\p{L}\p{N}]/u.test(boxText(el)) ? "l" : "n",
+  );
   let i = 0;
   while (i < boxes.length) {
     if (kind[i] !== other) {
