@@ -247,6 +247,31 @@ def test_rtl_tokenize_fits_a_phone(page, site_url, code):
     page.screenshot(path=str(h.ROOT / "build" / "screenshots" / f"tokenize-{code}-phone.png"), full_page=True)
 
 
+@pytest.mark.parametrize("code", ["en", "ur", "fa", "bn"])
+def test_a_phone_shows_the_text_and_its_token_count_on_the_first_screen(browser, site_url, code):
+    """Issue 20: a learner who opens Tokenize on a phone sees the text box and the Tokens count
+    without scrolling (they sat about one screen down, under the header, the tab rows and the options)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}?lang={code}#tokenize")
+        h.wait_ready(page)
+        page.wait_for_selector("#view-tokenize[data-encoded^='cl100k_base:']", timeout=60_000)
+        text = page.input_value('[data-testid="tokenize-text"]')
+        n = len(h.tiktoken_for("cl100k_base").encode_ordinary(text))
+        count = page.locator('[data-testid="count-tokens"]')
+        assert h.read_count(count.inner_text(), code) == n
+        box = page.evaluate(
+            """() => ({ scrolled: window.scrollY, height: window.innerHeight,
+                  text: document.querySelector('[data-testid="tokenize-text"]').getBoundingClientRect().top,
+                  count: document.querySelector('[data-testid="count-tokens"]').getBoundingClientRect().bottom })"""
+        )
+        assert box["scrolled"] == 0 and box["height"] == 844, box
+        assert box["text"] < box["count"] <= box["height"], box
+    finally:
+        context.close()
+
+
 def test_errors_are_worded_from_their_type_in_the_locale(page, site_url):
     page.goto(f"{site_url}?lang=bn#tokenize")
     h.wait_ready(page)
