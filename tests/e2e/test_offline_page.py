@@ -113,6 +113,33 @@ def test_after_one_visit_the_playground_works_offline(browser, site_url):
         context.close()
 
 
+def test_caching_for_offline_use_cut_off_by_the_link_goes_on_when_it_is_back(browser, site_url):
+    """A learner's connection drops while the site is being saved for offline use ("[offline] not
+    cached: Failed to fetch", a tester): it is saved once the connection is back, without a reload."""
+    context = _context(browser)
+    cut = []
+
+    def drop_once(route):  # embed.js: precached, never fetched by the page itself
+        if not cut:
+            cut.append(route.request.url)
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    try:
+        context.route("**/embed.js", drop_once)
+        page = context.new_page()
+        open_ready(page, site_url, "train")
+        page.wait_for_selector("html[data-offline-ready='failed']", state="attached", timeout=READY_TIMEOUT)
+        assert cut, "the service worker's precache request was not routed"
+        context.set_offline(True)
+        context.set_offline(False)  # the browser's "online" event
+        page.wait_for_selector("html[data-offline-ready='true']", state="attached", timeout=READY_TIMEOUT)
+        assert page.evaluate("() => caches.match('embed.js').then((r) => !!r)")
+    finally:
+        context.close()
+
+
 # after one visit the default vocabulary (cl100k_base) is cached; these defaults of Compare are not
 NOT_CACHED = ["gpt2", "p50k_base", "o200k_base"]
 

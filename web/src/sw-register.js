@@ -70,7 +70,9 @@
   var conn = navigator.connection;
   var lite = !!conn && (!!conn.saveData || /^(slow-2g|2g|3g)$/.test(conn.effectiveType || ""));
   var worker = null;
+  var asked = lite;
   var ask = function (light) {
+    asked = light;
     if (worker) worker.postMessage({ type: "precache", lite: light });
   };
   var offer = function (bytes) {
@@ -97,6 +99,15 @@
       } else if (data.type === "precache-failed") {
         state("failed");
         console.warn("[offline] not cached:", data.message);
+        // the link went down while caching (a phone's connection, a classroom's wifi: "Failed to
+        // fetch"): ask again once it is back (files cached before are kept and skipped)
+        window.addEventListener(
+          "online",
+          function () {
+            ask(asked);
+          },
+          { once: true },
+        );
         resolve(data);
       }
     });
