@@ -284,7 +284,8 @@ def get_encoding(name: str) -> Tokenizer:
     """The :class:`bytepair.tokenizer.Tokenizer` of a real encoding, cached per name.
 
     Built with ``Tokenizer.from_ranks(ranks, pattern=..., special_tokens=...,
-    name=name)``; the same object is returned on later calls with the same
+    name=name, share_ranks=True)`` (the ranks cached for :func:`load_ranks` are the
+    tokenizer's own, one table in memory); the same object is returned on later calls with the same
     name, so it cannot change: ``register_special_tokens`` on it raises; use
     ``get_encoding(name).copy()`` for a tokenizer of your own. Its ids equal
     tiktoken's.
@@ -301,8 +302,10 @@ def get_encoding(name: str) -> Tokenizer:
         return enc
     from bytepair.tokenizer import Tokenizer  # lazy: the tokenizer imports this package
 
-    ranks = _cached_ranks(name)  # from_ranks copies it
-    enc = Tokenizer.from_ranks(ranks, pattern=spec.pattern, special_tokens=dict(spec.special_tokens), name=spec.name)
+    ranks = _cached_ranks(name)  # shared, not copied: neither the cache nor the tokenizer changes it
+    enc = Tokenizer.from_ranks(
+        ranks, pattern=spec.pattern, special_tokens=dict(spec.special_tokens), name=spec.name, share_ranks=True
+    )
     enc.mark_shared()  # every caller gets this object: changes go to enc.copy()
     with _lock:
         return _encoding_cache.setdefault(name, enc)

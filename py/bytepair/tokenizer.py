@@ -82,8 +82,10 @@ class Tokenizer:
         merges: Mapping[tuple[int, int], int] | None = None,
         special_tokens: Mapping[str, int] | None = None,
         normalization: str | None = None,
+        share_ranks: bool = False,
     ) -> None:
         """Prefer the ``from_*`` constructors. Exactly one of ``ranks`` / ``merges``.
+        ``share_ranks``: keep the ``ranks`` dict itself, not a copy (see :meth:`from_ranks`).
 
         Raises:
             ValueError: both or neither of ranks/merges; an invalid pattern or
@@ -99,7 +101,8 @@ class Tokenizer:
         self._ranks: dict[bytes, int] | None = None
         self._merges: dict[tuple[int, int], int] | None = None
         if ranks is not None:
-            self._ranks = dict(ranks)
+            # (a copy of o200k_base's 199,998 ranks: ~10 MB and in Pyodide 5-20 ms, more while the heap grows)
+            self._ranks = ranks if share_ranks and type(ranks) is dict else dict(ranks)
             # the inverse, {rank: token bytes}, built by dict() in C: in Pyodide 20 ms against 52 ms
             # for a comprehension over o200k_base's 199,998 ranks (on CPython 16 ms against 12 ms)
             self._vocab = dict(zip(self._ranks.values(), self._ranks.keys()))
@@ -135,9 +138,21 @@ class Tokenizer:
         special_tokens: Mapping[str, int] | None = None,
         name: str = "custom",
         normalization: str | None = None,
+        share_ranks: bool = False,
     ) -> Tokenizer:
-        """A tokenizer over tiktoken-style ranks (token bytes -> rank = id)."""
-        return cls(name=name, pattern=pattern, ranks=ranks, special_tokens=special_tokens, normalization=normalization)
+        """A tokenizer over tiktoken-style ranks (token bytes -> rank = id).
+
+        ``share_ranks``: keep ``ranks`` itself (a ``dict``) instead of a copy, for a caller that
+        will never change it (:func:`bytepair.get_encoding`'s cached ranks; the tokenizer
+        never changes its ranks either): one table in memory, not two."""
+        return cls(
+            name=name,
+            pattern=pattern,
+            ranks=ranks,
+            special_tokens=special_tokens,
+            normalization=normalization,
+            share_ranks=share_ranks,
+        )
 
     @classmethod
     def from_merges(

@@ -112,6 +112,23 @@ def test_info_and_ranks_are_fresh_copies():
         ranks = load_ranks("r50k_base")
         ranks[b"\x00\x00zz"] = 10**6
         assert b"\x00\x00zz" not in load_ranks("r50k_base")
+        # get_encoding's tokenizer shares the cached ranks (share_ranks=True): changing a
+        # load_ranks copy or the tokenizer's mergeable_ranks() copy reaches neither
+        enc = registry.get_encoding("r50k_base")
+        enc.mergeable_ranks()[b"\x00\x00zz"] = 10**6
+        assert b"\x00\x00zz" not in load_ranks("r50k_base")
+        assert enc.encode_ordinary("\x00\x00zz") == [188, 188, 3019]
+
+
+def test_from_ranks_copies_unless_shared():
+    from bytepair import Tokenizer
+
+    ranks = {bytes([b]): b for b in range(256)} | {b"ab": 256}
+    copied = Tokenizer.from_ranks(ranks, pattern=None)
+    shared = Tokenizer.from_ranks(ranks, pattern=None, share_ranks=True)
+    assert copied.encode("abc") == shared.encode("abc") == [256, 99]
+    ranks[b"bc"] = 257  # the copy does not see a later change
+    assert copied.encode("abc") == [256, 99]
 
 
 def test_env_dir_is_read_at_call_time_and_searched_first(tmp_path, monkeypatch):

@@ -135,7 +135,7 @@ class TekkenTokenizer:
         if len(ranks) != inner:
             raise TokenizerFileError("two vocabulary entries have the same bytes", where="vocab")
         try:
-            self._base = Tokenizer.from_ranks(ranks, pattern=pattern, name=self.name)
+            self._base = Tokenizer.from_ranks(ranks, pattern=pattern, name=self.name, share_ranks=True)
         except ValueError as e:
             raise TokenizerFileError(f"cannot build the vocabulary: {e}", where="vocab") from e
         self.pattern = pattern
