@@ -56,9 +56,11 @@ def test_catalogs_cover_every_key_with_the_same_english_source():
                 assert set(re.findall(r"\{(\w+)\}", form)) <= placeholders | {"n"}, (code, key)
 
 
-# a plural noun right after a count: the English terms Urdu and Hinglish keep, and Urdu's plural of حرف
+# a plural noun right after a count ("{n} other pairs" too: Urdu's اور, Hinglish's aur): the English
+# terms Urdu and Hinglish keep, and Urdu's plural of حرف
 PLURAL_AFTER_N = re.compile(
-    r"\{n\}\s+(?:special\s+)?(?:tokens|bytes|characters|merges|tokenizers|texts|pairs)\b|\{n\}\s+حروف"
+    r"\{n\}\s+(?:special\s+|aur\s+|اور\s+)?(?:tokens|bytes|characters|merges|tokenizers|texts|pairs|ids|chunks)\b"
+    r"|\{n\}\s+حروف"
 )
 
 
@@ -78,7 +80,15 @@ def test_a_count_of_one_reads_in_the_singular():
             if PLURAL_AFTER_N.search(one):
                 found.append((code, key, one))
     assert found == []
-    assert "जोड़ा गया" in h.messages("hi")["counted.added"]["text"]["one"]
+    hi = h.messages("hi")
+    assert "जोड़ा गया" in hi["counted.added"]["text"]["one"]
+    # Hindi's verbs agree with one: a character "is not ... was dropped", a merge "was learned"
+    for key, verb in (
+        ("dropped", "नहीं है और छोड़ दिया गया"),
+        ("teach.compression.merges", "सीखा गया"),
+        ("teach.compression.merges_bytes", "सीखा गया"),
+    ):
+        assert verb in hi[key]["text"]["one"], key
 
 
 # each locale's word for "characters" (as its catalog writes it elsewhere, e.g. side.clipped)

@@ -157,7 +157,11 @@ def _train_ready(page):
     page.click('[data-testid="train-button"]')
     page.wait_for_selector('body[data-training="done"]:not([data-train-saving="true"])', timeout=60_000)
     page.wait_for_selector('[data-tokenizer="pseudo-bpe"]')
-    return []
+    # Tokenize's menu lists it in the page's own group ("Trained here"), a label from the catalog
+    group = page.eval_on_selector(
+        '[data-testid="tokenize-tokenizer"] option[value="pseudo-bpe"]', "(o) => o.parentElement.label"
+    )
+    return [f"Tokenize's group: {group}" if not _is_wrapped(group) else group]
 
 
 def _train_error(page):
@@ -358,3 +362,76 @@ def test_tokenize_legend_of_special_tokens_comes_from_the_catalog(pseudo_page, s
     for item, token in zip(items, (eot, bos), strict=True):
         assert item.locator("[data-i18n-skip]").all_text_contents() == [token]
         assert item.text_content().startswith("⟦"), item.text_content()
+
+
+#: Every text the status lines of copy ids and of the chunk form are given, as it is set (a
+#: passing "Cutting…" too), kept in window.statusTexts.
+RECORD_STATUS = """() => {
+  window.statusTexts = [];
+  for (const testid of ['copy-ids-status', 'chunk-status', 'chunk-error']) {
+    const el = document.querySelector(`[data-testid="${testid}"]`);
+    new MutationObserver(() => { if (el.textContent) window.statusTexts.push([testid, el.textContent]); })
+      .observe(el, { childList: true, characterData: true, subtree: true });
+  }
+}"""
+
+
+def test_copy_ids_and_chunk_messages_come_from_the_catalog(pseudo_page, site_url):
+    """Tester's finding: the copy-ids status ("Copied 4 ids (JSON).", the clipboard's refusal) and
+    the chunk form's messages (an empty text, "Cutting…", each field's problem, the saved file)
+    were English in every locale. Each is triggered here and scanned: the words come from the
+    catalog."""
+    page = pseudo_page
+    page.goto(f"{site_url}?lang=qps#tokenize")
+    h.wait_ready(page)
+    h.encode_in_page(page, "Some text to cut.", "cl100k_base")
+    page.evaluate(RECORD_STATUS)
+    found = []
+    # copy ids: the clipboard takes them (JSON, then space-separated), then refuses them
+    for clipboard, button in (("resolve", "json"), ("resolve", "space"), ("reject", "json")):
+        page.evaluate(f"() => {{ navigator.clipboard.writeText = () => Promise.{clipboard}(); }}")
+        page.evaluate("() => { document.querySelector('[data-testid=\"copy-ids-status\"]').textContent = ''; }")
+        page.click(f'[data-testid="copy-ids-{button}"]')
+        page.wait_for_selector('[data-testid="copy-ids-status"]:not(:empty)')
+        found += _bare(page, '[data-testid="copy-ids"]', [])
+    assert page.locator('[data-testid="copy-ids-box"]').is_visible()  # the refusal: the ids shown selected
+    # the chunk form: each field's problem, then an empty text, then a text cut and saved
+    for max_tokens, overlap in (("0", "0"), ("99999999999999999999", "0"), ("10", ""), ("10", "20")):
+        page.fill('[data-testid="chunk-max"]', max_tokens)
+        page.fill('[data-testid="chunk-overlap"]', overlap)
+        page.click('[data-testid="chunk-download"]')
+        page.locator('[data-testid="chunk-error"]').wait_for(state="visible")
+        found += _bare(page, '[data-testid="chunk-form"]', [])
+    page.fill('[data-testid="chunk-max"]', "4")
+    page.fill('[data-testid="chunk-overlap"]', "0")
+    h.set_text(page, "tokenize-text", "")
+    page.click('[data-testid="chunk-download"]')
+    page.wait_for_selector('[data-testid="chunk-status"]:not(:empty)')
+    found += _bare(page, '[data-testid="chunk-form"]', [])
+    h.set_text(page, "tokenize-text", "Some text to cut, and some more text to cut after it.")
+    with page.expect_download() as info:
+        page.click('[data-testid="chunk-download"]')
+    file = info.value.suggested_filename
+    page.wait_for_function(
+        "(file) => document.querySelector('[data-testid=\"chunk-status\"]').textContent.includes(file)", arg=file
+    )
+    found += _bare(page, '[data-testid="chunk-form"]', [])
+    texts = page.evaluate("() => window.statusTexts")
+    seen = {testid for testid, _ in texts}
+    assert seen == {"copy-ids-status", "chunk-status", "chunk-error"}, texts
+    found += [[testid, text] for testid, text in texts if not _is_wrapped(text.strip())]
+    assert len(texts) >= 10, texts
+    found = list(dict.fromkeys(tuple(f) for f in found))
+    assert found == [], found
+
+
+def test_a_damaged_chat_link_says_so_from_the_catalog(pseudo_page, site_url):
+    """Chat's link notes (a damaged conversation, damaged tool definitions) were English in every
+    locale: a link whose t= and tl= are not lz-packed text says both, in the catalog's words."""
+    page = pseudo_page
+    page.goto(f"{site_url}?lang=qps#chat?t=%21%21%21&tl=%21%21%21")
+    h.wait_ready(page)
+    page.wait_for_selector('[data-testid="link-note"]:not([hidden])')
+    note = page.text_content('[data-testid="link-note-text"]')
+    assert note.count("⟦") >= 2, note
+    assert _bare(page, '[data-testid="link-note"]', []) == []

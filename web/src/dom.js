@@ -1,6 +1,8 @@
 // DOM helpers. Text only ever reaches the page through textContent and
 // attributes: no HTML string is ever parsed into the page.
 
+import { t, num } from "./i18n.js";
+
 /**
  * h("td", {class: "num", dataset: {id: 3}, attrs: {title: "x"}, on: {click}}, "text", node)
  */
@@ -115,13 +117,13 @@ export function download(filename, data, type = "application/octet-stream") {
  * stop() when the newest call has ended. The line's button calls onCancel.
  * progress(fraction): the call is a count in steps that is moving (0..1 done): the line then
  * reads as progress ("Counting… 49%" and "Cancel"), not as a stall; start() puts the stall
- * wording back for the next call.
+ * wording back for the next call. The words are the catalog's (compare.working, compare.cancel,
+ * working.*), in the reader's language at each call.
  */
 export function slowCallNotice(el, { onCancel = null, delayMs = 3000 } = {}) {
   let timer = 0;
   const span = el.querySelector("span");
   const button = el.querySelector("button");
-  const stalled = { text: span?.textContent ?? "", button: button?.textContent.trim() ?? "" };
   const word = (text, label, title) => {
     if (span) span.textContent = text;
     if (button) {
@@ -134,7 +136,7 @@ export function slowCallNotice(el, { onCancel = null, delayMs = 3000 } = {}) {
   return {
     start() {
       clearTimeout(timer);
-      word(stalled.text, stalled.button, "");
+      word(t("compare.working"), t("compare.cancel"), "");
       el.dataset.state = "stalled";
       timer = setTimeout(() => {
         el.hidden = false;
@@ -142,7 +144,11 @@ export function slowCallNotice(el, { onCancel = null, delayMs = 3000 } = {}) {
     },
     progress(fraction) {
       const pct = Math.max(0, Math.min(99, Math.floor(fraction * 100)));
-      word(`Counting… ${pct}%`, "Cancel", "Stops the count (restarts Python)");
+      word(
+        t("working.counting", { percent: num(pct / 100, { style: "percent" }) }),
+        t("working.cancel"),
+        t("working.cancel.title"),
+      );
       el.dataset.state = "progress";
     },
     stop() {

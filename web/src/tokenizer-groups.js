@@ -14,13 +14,16 @@ export function menuLabel(api, name, label = api.label(name)) {
 }
 
 /**
- * [{label, items: [{name, label}]}] in the order the page lists them (empty groups left out); an
- * item's label is its menu label (menuLabel: marked while offline when not downloaded).
+ * [{label, maker, items: [{name, label}]}] in the order the page lists them (empty groups left out);
+ * a group's label is its maker's name (`maker`: true, a name, not words to translate) or the
+ * page's own group in the reader's language (the catalog's compare.group.*); an item's label is
+ * its menu label (menuLabel: marked while offline when not downloaded).
  */
 export function tokenizerGroups(api) {
   const groups = [
     {
       label: "OpenAI",
+      maker: true,
       items: api.realTokenizers().map((e) => ({ name: e.name, label: menuLabel(api, e.name, e.label) })),
     },
   ];
@@ -29,12 +32,15 @@ export function tokenizerGroups(api) {
     if (!byMaker.has(m.maker)) byMaker.set(m.maker, []);
     byMaker.get(m.maker).push({ name: m.name, label: menuLabel(api, m.name, m.label) });
   }
-  for (const [maker, items] of byMaker) groups.push({ label: maker, items });
+  for (const [maker, items] of byMaker) groups.push({ label: maker, maker: true, items });
   groups.push({
-    label: "Loaded here",
+    label: t("compare.group.loaded"),
     items: api.loadedFiles().map((t) => ({ name: t.name, label: `${t.name} (${t.meta.fileName})` })),
   });
-  groups.push({ label: "Trained here", items: api.trainedTokenizers().map((t) => ({ name: t.name, label: t.name })) });
+  groups.push({
+    label: t("compare.group.trained"),
+    items: api.trainedTokenizers().map((t) => ({ name: t.name, label: t.name })),
+  });
   return groups.filter((g) => g.items.length);
 }
 

@@ -67,10 +67,9 @@ export function packConversation(messages) {
 
 /** The inverse of packConversation; throws a readable Error for a damaged or wrong value. */
 export function unpackConversation(packed) {
-  const text = unpackText(packed);
   let data;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(unpackText(packed)); // (a damaged link's text: this view's own sentence)
   } catch {
     data = null;
   }
@@ -78,9 +77,7 @@ export function unpackConversation(packed) {
     !Array.isArray(data) ||
     !data.every((m) => Array.isArray(m) && m.length === 2 && m.every((x) => typeof x === "string"))
   ) {
-    throw new Error(
-      "The conversation in this link is damaged (the link may have been cut off); the sample conversation is shown instead.",
-    );
+    throw new Error(t("link.damaged.conversation"));
   }
   return data.map(([role, content]) => ({ role, content }));
 }
@@ -635,7 +632,9 @@ export function mountChat(root, store, api) {
     const params = { fmt: s.format, gen: s.generation ? null : 0, ws: s.whitespace ? 1 : null };
     const size = s.messages.reduce((n, m) => n + m.content.length, s.tools.length);
     if (size > MAX_LINK_TEXT) {
-      const omitted = `The conversation is too large for a link (${(size / 1e6).toFixed(1)} million characters), so the link has the settings only.`;
+      const omitted = t("link.too_large.conversation", {
+        size: num(size / 1e6, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+      });
       return { params, notes: [], omitted };
     }
     params.t = packConversation(s.messages);
@@ -658,9 +657,7 @@ export function mountChat(root, store, api) {
       try {
         tools = unpackText(params.tl);
       } catch {
-        notes.push(
-          "The tool definitions in this link are damaged (the link may have been cut off); they are left out.",
-        );
+        notes.push(t("link.damaged.tools"));
       }
     }
     set({ tools });

@@ -150,10 +150,6 @@ export const initialCompareState = {
   running: false,
 };
 
-/** The tick boxes' group names: makers as they are, the page's own groups from the catalog. */
-export const groupText = (label) =>
-  ({ "Loaded here": t("compare.group.loaded"), "Trained here": t("compare.group.trained") })[label] ?? label;
-
 /**
  * The tokenizer tick boxes of Compare and Report, grouped by maker (OpenAI, then the open models'
  * makers, loaded files, trained here): one `<div role=group>` per group of `tokenizerGroups(api)`.
@@ -167,11 +163,11 @@ export function tokenizerCheckGroups(api, chosen) {
       "div",
       {
         class: "check-group",
-        attrs: { role: "group", "aria-label": groupText(g.label) },
+        attrs: { role: "group", "aria-label": g.label },
         // a maker's name is a name (OpenAI, Meta): not a string to translate
-        dataset: groupText(g.label) === g.label ? { i18nSkip: "" } : {},
+        dataset: g.maker ? { i18nSkip: "" } : {},
       },
-      h("span", { class: "check-group-title", text: groupText(g.label), attrs: { dir: "auto" } }),
+      h("span", { class: "check-group-title", text: g.label, attrs: { dir: "auto" } }),
       h(
         "div",
         { class: "check-items" },

@@ -142,6 +142,7 @@ export function mountTokenize(root, store, api) {
     update();
   });
   api.onDownloadsChanged(() => fillSelect()); // offline: "— not downloaded" beside what is not here
+  onLocaleChange(() => fillSelect()); // the page's own groups ("Loaded here", "Trained here") in the reader's words
   // a renamed tokenizer stays selected under its new name
   api.onTokenizerRenamed(({ from, to }) => {
     if (store.state.tokenize.tokenizer === from) {

@@ -6,10 +6,7 @@
 
 import { $, h, showError, deviceHint, download } from "../dom.js";
 import { errorText, t } from "../i18n.js";
-import { plural, int } from "../format.js";
 import { noteText } from "../tokenlist.js";
-
-const EMPTY = "Nothing to chunk: the text is empty.";
 
 // where a message's {token} goes (a private-use character: never in a catalog's words)
 const TOKEN_MARK = "\uE000";
@@ -59,14 +56,14 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
       copyBox.value = out;
       try {
         await navigator.clipboard.writeText(out);
-        copyStatus.textContent = `Copied ${plural(ids.length, "id")} (${format === "json" ? "JSON" : "space-separated"}).`;
+        copyStatus.textContent = t(`copyids.copied.${format === "json" ? "json" : "space"}`, { n: ids.length });
       } catch {
         // no clipboard here (an iframe, an insecure origin): show the ids selected
         copyBox.hidden = false;
         copyBox.select();
         copyStatus.replaceChildren(
-          "The clipboard is not available here: the ids are selected below, ",
-          ...deviceHint("copy them with Ctrl+C (⌘C).", "touch and hold them to copy."),
+          t("copyids.selected"),
+          ...deviceHint(t("copyids.selected.pointer"), t("copyids.selected.touch")),
         );
       }
     } catch (err) {
@@ -84,19 +81,14 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
     boundary: $(root, '[data-testid="chunk-boundary"]'),
   };
   const whole = (input) => (input.value.trim() === "" ? NaN : Number(input.value));
-  /** The form's values checked in its own words: [field, message] of the first problem, or null. */
+  /** The form's values checked in its own words (the catalog's chat.chunk.error.*): [field, message]
+   * of the first problem, or null. */
   function chunkProblem(maxTokens, overlap) {
-    if (!Number.isInteger(maxTokens) || maxTokens < 1)
-      return ["max_tokens", "Tokens per chunk: enter a whole number, 1 or more (for example 512)."];
+    if (!Number.isInteger(maxTokens) || maxTokens < 1) return ["max_tokens", t("chat.chunk.error.max")];
     if (!Number.isSafeInteger(maxTokens))
-      return ["max_tokens", `Tokens per chunk: enter at most ${int(Number.MAX_SAFE_INTEGER)}.`];
-    if (!Number.isSafeInteger(overlap) || overlap < 0)
-      return ["overlap", "Overlap: enter a whole number of tokens, 0 or more."];
-    if (overlap >= maxTokens)
-      return [
-        "overlap",
-        `Overlap: enter fewer tokens than a chunk holds (${int(overlap)} is not less than ${int(maxTokens)}).`,
-      ];
+      return ["max_tokens", t("chat.chunk.error.max_safe", { max: Number.MAX_SAFE_INTEGER })];
+    if (!Number.isSafeInteger(overlap) || overlap < 0) return ["overlap", t("chat.chunk.error.overlap")];
+    if (overlap >= maxTokens) return ["overlap", t("chat.chunk.error.overlap_less", { overlap, max: maxTokens })];
     return null;
   }
   chunkForm.addEventListener("submit", async (e) => {
@@ -115,10 +107,10 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
     }
     const source = text();
     if (!source) {
-      chunkStatus.textContent = EMPTY;
+      chunkStatus.textContent = t("chat.chunk.empty");
       return;
     }
-    chunkStatus.textContent = "Cutting…";
+    chunkStatus.textContent = t("chat.chunk.cutting");
     try {
       const jsonl = await api.chunkJsonl(source, s.tokenizer, maxTokens, {
         overlap,
@@ -127,12 +119,12 @@ export function mountTokenizeTools(root, store, api, { refresh, text }) {
       });
       const n = jsonl ? jsonl.split("\n").length - 1 : 0;
       if (!n) {
-        chunkStatus.textContent = EMPTY;
+        chunkStatus.textContent = t("chat.chunk.empty");
         return;
       }
       const file = `chunks-${s.tokenizer.replace(/[^\w.-]+/g, "_")}.jsonl`;
       download(file, jsonl, "application/x-ndjson");
-      chunkStatus.textContent = `${plural(n, "chunk")} of at most ${int(maxTokens)} tokens each, saved as ${file}.`;
+      chunkStatus.textContent = t("chat.chunk.saved", { n, max: maxTokens, file });
     } catch (err) {
       chunkStatus.textContent = "";
       showError(root, "chunks", errorText(err));

@@ -420,7 +420,7 @@ export function mountTrain(root, store, api) {
   const confirmBox = h("div", {
     class: "confirm",
     dataset: { testid: "train-replace-confirm" },
-    attrs: { role: "group", "aria-label": "A tokenizer of this name exists" },
+    attrs: { role: "group" }, // its aria-label worded when it is shown (askReplace)
     hidden: true,
   });
   $(root, '[data-testid="train-progress"]').before(confirmBox);
@@ -441,6 +441,7 @@ export function mountTrain(root, store, api) {
       dataset: { action: "train-replace" },
       on: { click: choose("replace") },
     });
+    confirmBox.setAttribute("aria-label", t("train.confirm.label"));
     confirmBox.replaceChildren(
       h("p", {
         text: t("train.confirm", { name }),
