@@ -236,3 +236,33 @@ def test_axe_on_train_and_steps(csp_free_page, site_url, code):
     h.settle(page)
     bad_steps = h.axe_violations(page, "#view-steps")
     assert (bad_train, bad_steps) == ([], []), (bad_train, bad_steps)
+
+
+#: IndexedDB refuses the tokenizer as a full disk does (QuotaExceededError from put on the
+#: ``tokenizers`` store, web/src/storage.js); texts and everything else are stored as usual
+FULL_STORAGE = """(() => {
+  const put = IDBObjectStore.prototype.put;
+  IDBObjectStore.prototype.put = function (...args) {
+    if (this.name === "tokenizers") throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+    return put.apply(this, args);
+  };
+})()"""
+
+
+@pytest.mark.parametrize("code", ["en", "ur"])
+def test_a_tokenizer_the_browser_cannot_keep_is_said_in_the_readers_words(page, site_url, code):
+    """Storage full: the trained tokenizer works for the visit, and the page says so, and what to
+    do, in the reader's language (it showed "Could not save in browser storage: …" in English)."""
+    page.add_init_script(FULL_STORAGE)
+    page.goto(f"{site_url}?lang={code}#train")
+    h.wait_ready(page)
+    h.set_text(page, "train-text", "low lower lowest newer newest wider widest " * 20)
+    page.fill('[data-testid="train-vocab"]', "264")
+    page.click('[data-testid="train-button"]')
+    h.wait_training_over(page)
+    error = page.locator('[data-testid="train-error"]')
+    error.wait_for(state="visible")
+    want = fill(h.catalog(code)["messages"]["train.save.failed"]["text"], detail="The quota has been exceeded.")
+    assert plain(error.text_content()) == plain(want)
+    # the run's tokenizer is usable in this visit all the same
+    assert page.evaluate("() => window.bytepair.trainedTokenizers().length") >= 1

@@ -98,14 +98,16 @@ export async function listTokenizers() {
 
 /**
  * Save (or overwrite) one tokenizer record {name, json, meta}. Resolves {ok, error?, visitOnly}:
- * visitOnly when the browser refuses storage and the record lasts until the page closes.
+ * visitOnly when the browser refuses storage and the record lasts until the page closes; error
+ * (when not ok) is data, {type: "storage", name (the DOMException's, e.g. "QuotaExceededError"),
+ * message (the browser's words)}, for the view to word in the reader's language.
  */
 export async function saveTokenizer(record) {
   try {
     await run("tokenizers", "readwrite", (s) => s.put(record));
     return { ok: true, visitOnly: !(await persistent()) };
   } catch (err) {
-    return { ok: false, error: `Could not save in browser storage: ${err && err.message}` };
+    return { ok: false, error: { type: "storage", name: err?.name || "Error", message: String(err?.message || err) } };
   }
 }
 

@@ -380,7 +380,8 @@ export function mountTrain(root, store, api) {
     try {
       const result = await api.train(text, { vocabSize, pattern, name: wanted, replace, onBuilt }, onMerge);
       end(result);
-      if (result.saveError) showError(root, "train", result.saveError);
+      // not kept (storage full or refused): the tokenizer works for this visit; Download keeps it
+      if (result.saveError) showError(root, "train", t("train.save.failed", { detail: result.saveError.message }));
       setTimeout(saveLastRun, 0); // after the end of the run is on screen
     } catch (err) {
       store.update("train", {
