@@ -42,6 +42,7 @@ from .loading import (  # noqa: E402
     register_trained,
     vocab_file_needed,
     warm,
+    warm_code,
 )
 from .report import ReportSession  # noqa: E402
 from .state import get_tokenizer  # noqa: E402
@@ -101,4 +102,5 @@ __all__ = [
     "tokenizer_json",
     "vocab_file_needed",
     "warm",
+    "warm_code",
 ]

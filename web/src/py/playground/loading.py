@@ -52,6 +52,87 @@ def warm(patterns: list[str] | None = None) -> None:
         # pattern's second, full translation on the ``re`` back-end: compiled here too (Llama 3's
         # first count of the sample in Node's Pyodide waited ~0.5 s for it)
         compile_pattern(pattern).findall("\U0001f642")
+    global _practice
+    _practice = _practice_model()
+
+
+#: The text :func:`warm_code` counts: Latin, Cyrillic, CJK and Devanagari letters, an emoji, an
+#: added token and code, as the Tokenize view's sample has them.
+PRACTICE_TEXT = "Hello, world! Привет, мир! 你好 नमस्ते 🙂👍🏽 <unused0> for (i = 0; i < 10; i++) {}"
+
+# a tiny open model in the site's compact form (bytes), made by warm() at build time so that it is
+# in the memory snapshot; None: made on first use
+_practice: bytes | None = None
+
+
+def _practice_model() -> bytes:
+    """A tiny open model shaped like Gemma 3's file (:func:`bytepair.hf.tokenizer.to_compact`,
+    bucketed tables, byte fallback, a ``Replace`` normalizer, added tokens) over the characters
+    and pairs of :data:`PRACTICE_TEXT` (but its emoji, left to byte fallback); *bytes*, about 11 KB."""
+    from bytepair.hf import tokenizer as hf_tokenizer
+
+    text = PRACTICE_TEXT.replace(" ", "\u2581")
+    vocab = {"<pad>": 0, "<eos>": 1, "<bos>": 2, "<unk>": 3}
+    vocab.update((f"<0x{b:02X}>", 4 + b) for b in range(256))
+    merges = []
+    for ch in sorted(set(text)):
+        if ch <= "\uffff":  # (the emoji are left to byte fallback)
+            vocab.setdefault(ch, len(vocab))
+    for a, b in zip(text, text[1:]):
+        if a in vocab and b in vocab and a + b not in vocab:
+            vocab[a + b] = len(vocab)
+            merges.append([a, b])
+    added = [{"id": i, "content": t, "special": True} for t, i in list(vocab.items())[:4]]
+    added += [{"id": len(vocab) + k, "content": f"<unused{k}>", "special": False} for k in range(64)]
+    space = {"String": " "}
+    data = {
+        "normalizer": {"type": "Replace", "pattern": space, "content": "\u2581"},
+        "pre_tokenizer": {"type": "Split", "pattern": space, "behavior": "MergedWithPrevious", "invert": False},
+        "post_processor": {
+            "type": "TemplateProcessing",
+            "single": [{"SpecialToken": {"id": "<bos>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}],
+            "special_tokens": {"<bos>": {"id": "<bos>", "ids": [2], "tokens": ["<bos>"]}},
+        },
+        "decoder": {
+            "type": "Sequence",
+            "decoders": [
+                {"type": "Replace", "pattern": {"String": "\u2581"}, "content": " "},
+                {"type": "ByteFallback"},
+                {"type": "Fuse"},
+            ],
+        },
+        "added_tokens": added,
+        "model": {
+            "type": "BPE",
+            "unk_token": "<unk>",
+            "fuse_unk": True,
+            "byte_fallback": True,
+            "vocab": vocab,
+            "merges": merges,
+        },
+    }
+    return hf_tokenizer.to_compact(hf_tokenizer.from_tokenizer_json(data, name="practice"))
+
+
+def warm_code() -> None:
+    """Load a tiny open model (:func:`_practice_model`, from its bytes as :func:`load_model` reads a
+    site file) and draw and describe :data:`PRACTICE_TEXT` with it as the Tokenize view does, then
+    forget it. The worker calls this once, when it has been idle a moment after start: the browser
+    compiles a WebAssembly function the first time it runs, and most of an open model's first
+    load and count ran such functions (Gemma 3 in Node's Pyodide: 210-330 ms load and 130-180 ms
+    first count; 20 and 33 ms with every function compiled in advance; 55-80 and 57-63 ms after
+    this practice run). Nothing is downloaded; the snapshot cannot hold compiled code."""
+    from bytepair.hf import tokenizer as hf_tokenizer
+
+    from . import tokenize
+
+    name = "\x00practice"  # (no page can name a tokenizer so)
+    state.loaded[name] = hf_tokenizer.from_compact(_practice or _practice_model())
+    try:
+        tokenize.encode_spans(PRACTICE_TEXT, name)
+        tokenize.describe(name)
+    finally:
+        del state.loaded[name]
 
 
 def model_file_needed(name: str) -> str | None:
