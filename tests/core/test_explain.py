@@ -449,7 +449,7 @@ def test_the_pages_english_piece_labels_are_pythons():
     English it must read as Python's alternative_label, the CLI's wording."""
     from pathlib import Path
 
-    from bytepair.teach.explain import _LABELS, alternative_label
+    from bytepair.teach.alternatives import _LABELS, alternative_label
 
     root = Path(__file__).resolve().parents[2] / "web" / "src" / "locales"
     en = json.loads((root / "en.json").read_text(encoding="utf-8"))["messages"]
