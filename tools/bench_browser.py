@@ -512,7 +512,7 @@ def bench_models(names: list[str], runs: int, dirs: list[pathlib.Path] | None = 
     (after a reload: the browser's Cache API), per model, with the load's stages (medians).
     ``dirs``: built sites to compare side by side (default ``web/dist``); runs alternate between them.
     ``settle_ms``: wait this long after the page's first count before choosing, as a person takes a
-    moment to (the worker's idle work, playground ``warm_code``, runs then); 0: choose at once."""
+    moment to (the service worker's precache for offline use runs then); 0: choose at once."""
     from bytepair.app import models
 
     names = names or ["o200k_base", *models.open_model_names()]

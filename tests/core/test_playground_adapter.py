@@ -207,23 +207,6 @@ def test_prepare_compiles_the_encodings_pattern_and_ignores_other_names(pg):
     assert _compile.cache_info().hits == before + 1
 
 
-def test_warm_code_runs_an_open_models_load_and_count_and_leaves_nothing(pg):
-    from bytepair.hf import tokenizer as hf_tokenizer
-
-    loaded = dict(pg.state.loaded)
-    pg.warm_code()
-    assert pg.state.loaded == loaded
-    # the practice model is shaped as the site's open-model files: bucketed, byte fallback,
-    # added tokens found in the text, BOS added; its ids are those of the tokenizer.json it came from
-    tok = hf_tokenizer.from_compact(pg.loading._practice_model())
-    d = tok.describe()
-    assert d["byte_fallback"] and d["bos_token"] == "<bos>"
-    ids = tok.encode(pg.loading.PRACTICE_TEXT)
-    assert ids[0] == 2 and tok.token_to_id("<unused0>") in ids
-    assert any(tok.token_string(i).startswith("<0x") for i in ids)  # (the emoji: byte fallback)
-    assert tok.decode(ids, skip_special_tokens=True) == pg.loading.PRACTICE_TEXT
-
-
 def test_chat_breakdown_is_bytepairs_with_utf16_spans(pg):
     from bytepair.app import chat_formats
 

@@ -508,45 +508,14 @@ async function ensureData(name) {
   if (py("model_file_needed", name)) await ensureModel(name, null);
 }
 
-/**
- * Once per runtime, when no call has run for WARM_CODE_IDLE_MS after one ended: an open model's
- * load and first count on a tiny model built into the snapshot (playground warm_code, ~10 ms of
- * Python on a desktop once compiled). The browser compiles each WebAssembly function of Python the
- * first time it runs, and most of an open model's first load and count (Gemma 3: ~0.3 s of ~0.4 s
- * in Node's Pyodide) was that; a person choosing a model seconds after the page is ready then finds
- * it compiled. Downloads nothing; skipped once an open model has loaded (its code ran).
- */
-const WARM_CODE_IDLE_MS = 400;
-let busyCalls = 0;
-let codeWarm = false;
-let warmTimer = null;
-function warmCodeWhenIdle() {
-  if (codeWarm) return;
-  clearTimeout(warmTimer);
-  warmTimer = setTimeout(() => {
-    if (busyCalls > 0 || codeWarm) return; // (the call running re-arms it when it ends)
-    codeWarm = true;
-    if (modelLoads.size) return;
-    try {
-      py("warm_code");
-    } catch (err) {
-      console.warn("[worker] warm_code:", err); // only slower first loads
-    }
-  }, WARM_CODE_IDLE_MS);
-}
-
 /** Run fn after boot, with Python errors turned into readable ones. */
 async function guarded(fn) {
   await ready;
   if (interrupt) interrupt[0] = 0; // a late Stop must not hit the next call
-  busyCalls++;
   try {
     return await fn();
   } catch (err) {
     throw readable(err);
-  } finally {
-    busyCalls--;
-    warmCodeWhenIdle();
   }
 }
 

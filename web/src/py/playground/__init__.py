@@ -42,7 +42,6 @@ from .loading import (  # noqa: E402
     register_trained,
     vocab_file_needed,
     warm,
-    warm_code,
 )
 from .report import ReportSession  # noqa: E402
 from .state import get_tokenizer  # noqa: E402
@@ -102,5 +101,4 @@ __all__ = [
     "tokenizer_json",
     "vocab_file_needed",
     "warm",
-    "warm_code",
 ]
