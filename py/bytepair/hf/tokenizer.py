@@ -390,8 +390,10 @@ class HFTokenizer:
         self._special_contents.discard("")
         # the added tokens as columns (content, id as tokenizers gives it, flag bits: bytepair.hf.added)
         next_id = _lazy.n_tokens if _lazy is not None else len(vocab)
-        added_cols = _resolve_added(content, flags, vocab, next_id)
-        self._added_content, self._added_ids, self._added_flags = added_cols
+        content, ids, flags = _resolve_added(content, flags, vocab, next_id)
+        self._added_content: list[str] = content
+        self._added_ids: list[int] = ids
+        self._added_flags: list[int] = flags
         self._setup_added()
 
         self._byte_level = _uses(data.get("pre_tokenizer"), "ByteLevel") or _uses(self._decoder_spec, "ByteLevel")
