@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import ArgumentError, MessageError
-from . import ChatBreakdown, build_breakdown, token_char_spans
+from .breakdown import ChatBreakdown, build_breakdown, token_char_spans
 from .tools import function_of, validate_tools
 
 __all__ = ["MISTRAL_ROLES", "nemo_breakdown", "nemo_tools_json"]

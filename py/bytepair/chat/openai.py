@@ -54,7 +54,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import ArgumentError, MessageError
-from . import ChatBreakdown, build_breakdown, token_char_spans
+from .breakdown import ChatBreakdown, build_breakdown, token_char_spans
 from .tools import tools_section
 
 #: ChatML special tokens per encoding (gpt-tokenizer 4.0.0, src/encodingParams/).
