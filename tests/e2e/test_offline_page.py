@@ -456,3 +456,40 @@ def test_without_service_workers_the_page_works_and_says_offline_use_is_unavaila
         assert uncaught == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("code", ["en", "ur"])
+def test_a_start_cut_off_by_the_link_says_so_and_starts_when_the_link_is_back(browser, site_url, code):
+    """A phone's connection drops while Python downloads (a tester: the status line turned red with
+    "Could not install the Python wheels: … Failed to fetch" in English, and nothing ever retried):
+    the status line says in the reader's language what happened and what to do, offers Try again,
+    and Python starts by itself once the browser is back online, with the text that was typed."""
+    context = _context(browser)
+    cut = []
+
+    def drop_once(route):  # the Python runtime itself: nothing starts without it
+        if not cut:
+            cut.append(route.request.url)
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    try:
+        context.route("**/pyodide.asm.wasm", drop_once)
+        page = context.new_page()
+        page.goto(f"{site_url}?lang={code}#tokenize")
+        page.wait_for_selector("body[data-pyodide='error']", state="attached", timeout=READY_TIMEOUT)
+        assert cut, "the start's download was not routed"
+        want = catalog(code)["messages"]["status.error.start"]["text"]
+        assert page.text_content('[data-testid="status-text"]') == want
+        retry = page.locator('[data-testid="status-retry"]')
+        assert retry.is_visible() and retry.text_content().strip() == catalog(code)["messages"]["status.retry"]["text"]
+        set_text(page, "tokenize-text", TEXT)
+        context.set_offline(True)
+        context.set_offline(False)  # the browser's "online" event: the page starts Python again
+        wait_ready(page)
+        assert page.input_value('[data-testid="tokenize-text"]') == TEXT
+        page.wait_for_selector("#view-tokenize[data-encoded^='cl100k_base:']", state="attached", timeout=READY_TIMEOUT)
+        assert not page.locator('[data-testid="status-retry"]').is_visible()
+    finally:
+        context.close()

@@ -221,7 +221,8 @@ export function createApi({ onStatus, shared = false }) {
       return info;
     },
     (err) => {
-      onStatus({ phase: "error", message: err.message || String(err) });
+      // start: the worker's start failed (main.js offers to try again: a reload)
+      onStatus({ phase: "error", message: err.message || String(err), start: true });
       throw err;
     },
   );

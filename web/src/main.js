@@ -73,8 +73,18 @@ const linkNoteText = $(linkNote, '[data-testid="link-note-text"]');
 const statusText = $(document, '[data-testid="status-text"]');
 const statusBar = $(document, '[data-testid="status-progress"]');
 const version = $(document, '[data-testid="version"]');
+const statusRetry = $(document, '[data-testid="status-retry"]');
+// Python's start failed (a download: a dropped connection on a phone): a reload starts it again
+// (what was typed is saved on the way out, dom.js debounce {save}); once back online it does so itself
+const startFailed = () => store.state.status.phase === "error" && !!store.state.status.start;
+statusRetry.addEventListener("click", () => location.reload());
+window.addEventListener("online", () => {
+  if (startFailed()) location.reload();
+});
 function renderStatus({ status }) {
   statusText.textContent = statusLine(status);
+  statusText.title = status.phase === "error" ? status.message || "" : "";
+  statusRetry.hidden = !(status.phase === "error" && status.start);
   statusBar.value = status.fraction ?? 0;
   statusBar.hidden = status.phase === "ready" || status.phase === "error";
   document.body.dataset.pyodide = status.phase;

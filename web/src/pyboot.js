@@ -166,7 +166,8 @@ export async function startPyodide(loadPyodide, options, snapshot, site, mark = 
  * @param {(bytes: {loaded: number, total: number}) => void} onChange called at most every
  *   `everyMs` while bytes arrive, and once when a file ends; loaded and total in bytes on the wire
  *   (loaded: each file's wire size times the fraction of its bytes read)
- * @param {{everyMs?: number}} [options]
+ * @param {{everyMs?: number, onFailed?: (href: string, err: Error) => void}} [options] onFailed: the
+ *   request for an expected file failed (no response: the link dropped), so the start cannot finish
  * @returns {{expect: (href: string, bytes: number, wire?: number) => void, drop: (href: string) => void,
  *   wrap: (fetchFn: typeof fetch) => typeof fetch, totals: () => {loaded: number, total: number},
  *   idle: () => Promise<void>}}
@@ -176,7 +177,7 @@ export async function startPyodide(loadPyodide, options, snapshot, site, mark = 
  *   idle: resolves once every file expected so far has been read to its end (or dropped, or its
  *   response failed): the link is free for what the start does not need (worker.js warmVocab)
  */
-export function createDownloadMeter(onChange, { everyMs = 100 } = {}) {
+export function createDownloadMeter(onChange, { everyMs = 100, onFailed = () => {} } = {}) {
   const files = new Map(); // href -> {raw, wire, read, done}
   const idleWaiters = [];
   const settleIdle = () => {
@@ -237,7 +238,10 @@ export function createDownloadMeter(onChange, { everyMs = 100 } = {}) {
         try {
           res = await fetchFn(input, init);
         } catch (err) {
-          if (files.has(href)) finish(files.get(href));
+          if (files.has(href)) {
+            finish(files.get(href));
+            onFailed(href, err);
+          }
           throw err;
         }
         const f = files.get(href);

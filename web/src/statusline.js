@@ -20,6 +20,9 @@ export function statusLine(status) {
     if (loaded >= total) return t("status.step.python", { total: mb(total) });
     return t("status.download", { loaded: mb(loaded), total: mb(total) });
   }
+  // the start failed (a download, most often: a phone's connection dropped): words and what to do,
+  // not the browser's "Failed to fetch" (main.js offers Try again, and tries again once back online)
+  if (status.phase === "error" && status.start) return t("status.error.start");
   if (status.phase === "error") return t("status.error", { message: status.message });
   if (status.phase === "ready") return t(status.restarted ? "status.ready.restarted" : "status.ready");
   if (status.phase === "restarting") return t("status.restarting");

@@ -204,13 +204,36 @@ async function startRuntime() {
 // the start's downloads (createDownloadMeter): reported through boot()'s progress once the page asks
 let bytesShown = null;
 let bytesNow = null;
-const downloads = createDownloadMeter((bytes) => {
-  bytesNow = bytes;
-  if (bytesShown) bytesShown(bytes);
+// A start download whose request fails (a phone's link dropped) ends the start with an error of
+// type "offline" / "network" (the page says so and starts again once back online: main.js), where
+// Pyodide itself would wait for ever ("wasm instantiation failed", and no rejection).
+let startCut;
+const cutOff = new Promise((_, reject) => {
+  startCut = reject;
 });
+const downloads = createDownloadMeter(
+  (bytes) => {
+    bytesNow = bytes;
+    if (bytesShown) bytesShown(bytes);
+  },
+  {
+    onFailed: (href, err) => {
+      const offline = globalThis.navigator && navigator.onLine === false;
+      startCut(
+        new BytepairError({
+          type: offline ? "offline" : "network",
+          field: null,
+          message: `Python could not start: downloading ${new URL(href).pathname} failed (${err.message}).`,
+          url: new URL(href).pathname,
+          name: null,
+        }),
+      );
+    },
+  },
+);
 const plainFetch = globalThis.fetch;
 globalThis.fetch = downloads.wrap(plainFetch.bind(globalThis));
-const runtime = startRuntime();
+const runtime = Promise.race([startRuntime(), cutOff]);
 runtime.catch(() => {}); // boot() reports it
 
 /**
