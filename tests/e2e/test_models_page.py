@@ -379,3 +379,25 @@ def test_a_models_progress_line_goes_when_another_is_chosen_meanwhile(page, site
     page.select_option('[data-testid="tokenize-tokenizer"]', "gemma3")
     page.wait_for_selector('#view-tokenize[data-encoded^="gemma3:"]', timeout=120_000)
     assert page.locator('[data-testid="model-progress"]').is_hidden()
+
+
+def test_a_model_downloading_for_seconds_offers_no_cancel(page, site_url):
+    """Llama 3's file over a 4 Mbit/s link takes about 5 s: its progress line says so, and the
+    "Working… Cancel (restarts Python)" line does not come up over a download that is moving (a
+    tester saw it 3.8 s into the download and feared for the page); the count then arrives."""
+    open_ready(page, site_url, "tokenize")
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 20, "downloadThroughput": 5e5, "uploadThroughput": 5e5},
+    )
+    page.select_option('[data-testid="tokenize-tokenizer"]', "llama3")
+    page.wait_for_selector('[data-testid="model-progress"]:not([hidden])')
+    shown = []
+    while page.locator('[data-testid="model-progress"]').is_visible():
+        shown.append(page.locator('[data-testid="tokenize-working"]').is_visible())
+        page.wait_for_timeout(200)
+    assert len(shown) >= 15, f"the download was over in {len(shown) * 0.2:.1f} s: not long enough to test"
+    assert not any(shown)
+    page.wait_for_selector('#view-tokenize[data-encoded^="llama3:"]', timeout=120_000)

@@ -119,8 +119,11 @@ export function download(filename, data, type = "application/octet-stream") {
  * reads as progress ("Counting… 49%" and "Cancel"), not as a stall; start() puts the stall
  * wording back for the next call. The words are the catalog's (compare.working, compare.cancel,
  * working.*), in the reader's language at each call.
+ * waiting(): true while the call waits for a download the page already shows (an open model's
+ * progress line): the line then waits too, rather than offering to restart Python over a download
+ * that is moving (a tester: "Cancel (restarts Python)" 3.8 s into Llama 3's download).
  */
-export function slowCallNotice(el, { onCancel = null, delayMs = 3000 } = {}) {
+export function slowCallNotice(el, { onCancel = null, delayMs = 3000, waiting = () => false } = {}) {
   let timer = 0;
   const span = el.querySelector("span");
   const button = el.querySelector("button");
@@ -138,9 +141,11 @@ export function slowCallNotice(el, { onCancel = null, delayMs = 3000 } = {}) {
       clearTimeout(timer);
       word(t("compare.working"), t("compare.cancel"), "");
       el.dataset.state = "stalled";
-      timer = setTimeout(() => {
-        el.hidden = false;
-      }, delayMs);
+      const show = () => {
+        if (waiting()) timer = setTimeout(show, delayMs);
+        else el.hidden = false;
+      };
+      timer = setTimeout(show, delayMs);
     },
     progress(fraction) {
       const pct = Math.max(0, Math.min(99, Math.floor(fraction * 100)));

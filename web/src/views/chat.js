@@ -100,7 +100,11 @@ export function mountChat(root, store, api) {
   const detail = $(root, '[data-testid="chat-token-detail"]');
   const source = $(root, '[data-testid="chat-source"]');
   const contextLine = $(root, '[data-testid="chat-context-line"]');
-  const working = slowCallNotice($(root, '[data-testid="chat-working"]'), { onCancel: () => api.cancel() });
+  const progressLine = $(root, '[data-testid="chat-model-progress"]');
+  const working = slowCallNotice($(root, '[data-testid="chat-working"]'), {
+    onCancel: () => api.cancel(),
+    waiting: () => !progressLine.hidden, // an open model downloading: its own line says so
+  });
   const counts = {
     total: $(root, '[data-testid="chat-total"]'),
     content: $(root, '[data-testid="chat-content-tokens"]'),

@@ -74,7 +74,11 @@ export function mountTokenize(root, store, api) {
   const droppedNote = h("p", { class: "hint dropped-note", dataset: { testid: "dropped-note" }, hidden: true });
   note.after(droppedNote);
   const detail = $(root, '[data-testid="token-detail"]');
-  const working = slowCallNotice($(root, '[data-testid="tokenize-working"]'), { onCancel: () => api.cancel() });
+  const progressLine = $(root, '[data-testid="model-progress"]');
+  const working = slowCallNotice($(root, '[data-testid="tokenize-working"]'), {
+    onCancel: () => api.cancel(),
+    waiting: () => !progressLine.hidden, // an open model downloading: its own line says so
+  });
   const counts = {
     chars: $(root, '[data-testid="count-chars"]'),
     bytes: $(root, '[data-testid="count-bytes"]'),
