@@ -347,6 +347,16 @@ def test_merges_naming_missing_tokens_are_refused_and_dropped_characters_are_sai
     assert not note.is_visible()
 
 
+def _throttle(page, bytes_per_s: float) -> None:
+    """The page's link (and its workers') at ``bytes_per_s`` bytes a second each way, 20 ms latency."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 20, "downloadThroughput": bytes_per_s, "uploadThroughput": bytes_per_s},
+    )
+
+
 def test_a_models_progress_line_goes_when_another_is_chosen_meanwhile(page, site_url):
     """Choosing Gemma 3, then o200k_base while Gemma's file is still coming: once o200k's count
     is on screen and Gemma's load has ended, no line about Gemma stays under the menu (fresh
@@ -355,12 +365,7 @@ def test_a_models_progress_line_goes_when_another_is_chosen_meanwhile(page, site
     open_ready(page, site_url, "tokenize")
     # a 16 Mbit/s link: Gemma's 5.1 MB take seconds, so the switch comes while its line is shown
     # (unthrottled on localhost a CI run once saw no line at all: the load was over first)
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {"offline": False, "latency": 20, "downloadThroughput": 2e6, "uploadThroughput": 2e6},
-    )
+    _throttle(page, 2e6)
     page.select_option('[data-testid="tokenize-tokenizer"]', "gemma3")
     page.wait_for_selector('[data-testid="model-progress"]:not([hidden])')
     page.select_option('[data-testid="tokenize-tokenizer"]', "o200k_base")
@@ -386,12 +391,7 @@ def test_a_model_downloading_for_seconds_offers_no_cancel(page, site_url):
     "Working… Cancel (restarts Python)" line does not come up over a download that is moving (a
     tester saw it 3.8 s into the download and feared for the page); the count then arrives."""
     open_ready(page, site_url, "tokenize")
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {"offline": False, "latency": 20, "downloadThroughput": 5e5, "uploadThroughput": 5e5},
-    )
+    _throttle(page, 5e5)
     page.select_option('[data-testid="tokenize-tokenizer"]', "llama3")
     page.wait_for_selector('[data-testid="model-progress"]:not([hidden])')
     shown = []

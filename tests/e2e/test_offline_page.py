@@ -113,21 +113,28 @@ def test_after_one_visit_the_playground_works_offline(browser, site_url):
         context.close()
 
 
-def test_caching_for_offline_use_cut_off_by_the_link_goes_on_when_it_is_back(browser, site_url):
-    """A learner's connection drops while the site is being saved for offline use ("[offline] not
-    cached: Failed to fetch", a tester): it is saved once the connection is back, without a reload."""
-    context = _context(browser)
-    cut = []
+def _cut_once(context, pattern: str) -> list[str]:
+    """Abort the first request matching ``pattern`` as a dropped link does (the page's, its workers'
+    and the service worker's requests); later ones go through. Returns the list of cut URLs."""
+    cut: list[str] = []
 
-    def drop_once(route):  # embed.js: precached, never fetched by the page itself
+    def drop_once(route):
         if not cut:
             cut.append(route.request.url)
             route.abort("internetdisconnected")
         else:
             route.continue_()
 
+    context.route(pattern, drop_once)
+    return cut
+
+
+def test_caching_for_offline_use_cut_off_by_the_link_goes_on_when_it_is_back(browser, site_url):
+    """A learner's connection drops while the site is being saved for offline use ("[offline] not
+    cached: Failed to fetch", a tester): it is saved once the connection is back, without a reload."""
+    context = _context(browser)
     try:
-        context.route("**/embed.js", drop_once)
+        cut = _cut_once(context, "**/embed.js")  # precached, never fetched by the page itself
         page = context.new_page()
         open_ready(page, site_url, "train")
         page.wait_for_selector("html[data-offline-ready='failed']", state="attached", timeout=READY_TIMEOUT)
@@ -465,17 +472,8 @@ def test_a_start_cut_off_by_the_link_says_so_and_starts_when_the_link_is_back(br
     the status line says in the reader's language what happened and what to do, offers Try again,
     and Python starts by itself once the browser is back online, with the text that was typed."""
     context = _context(browser)
-    cut = []
-
-    def drop_once(route):  # the Python runtime itself: nothing starts without it
-        if not cut:
-            cut.append(route.request.url)
-            route.abort("internetdisconnected")
-        else:
-            route.continue_()
-
     try:
-        context.route("**/pyodide.asm.wasm", drop_once)
+        cut = _cut_once(context, "**/pyodide.asm.wasm")  # the Python runtime: nothing starts without it
         page = context.new_page()
         page.goto(f"{site_url}?lang={code}#tokenize")
         page.wait_for_selector("body[data-pyodide='error']", state="attached", timeout=READY_TIMEOUT)
