@@ -138,7 +138,7 @@ export function mountChat(root, store, api) {
       ? t(`chat.label.${f.label_kind}`, { models: f.label_models, encoding: f.label_encoding, maker: f.maker })
       : f.label;
   const modelsOf = (f) => f.label_models ?? f.label.split(" — ")[0];
-  mountModelProgress($(root, '[data-testid="chat-model-progress"]'), api, () => {
+  mountModelProgress(progressLine, api, () => {
     const f = formatOf(store.state.chat.format);
     return f?.format === "chat_template" || f?.format === "mistral" ? [f.tokenizer] : [];
   });

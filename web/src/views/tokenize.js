@@ -64,9 +64,8 @@ export function mountTokenize(root, store, api) {
       showError(root, "loadfile", errorText(err));
     }
   });
-  const modelProgress = mountModelProgress($(root, '[data-testid="model-progress"]'), api, () => [
-    store.state.tokenize.tokenizer,
-  ]);
+  const progressLine = $(root, '[data-testid="model-progress"]');
+  const modelProgress = mountModelProgress(progressLine, api, () => [store.state.tokenize.tokenizer]);
   const info = mountTokenizerInfo($(root, '[data-testid="tokenizer-info"]'), api);
   const out = $(root, '[data-testid="tokens"]');
   const note = $(root, '[data-testid="tokens-note"]');
@@ -74,7 +73,6 @@ export function mountTokenize(root, store, api) {
   const droppedNote = h("p", { class: "hint dropped-note", dataset: { testid: "dropped-note" }, hidden: true });
   note.after(droppedNote);
   const detail = $(root, '[data-testid="token-detail"]');
-  const progressLine = $(root, '[data-testid="model-progress"]');
   const working = slowCallNotice($(root, '[data-testid="tokenize-working"]'), {
     onCancel: () => api.cancel(),
     waiting: () => !progressLine.hidden, // an open model downloading: its own line says so
