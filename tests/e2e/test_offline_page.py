@@ -147,6 +147,44 @@ def test_caching_for_offline_use_cut_off_by_the_link_goes_on_when_it_is_back(bro
         context.close()
 
 
+_SITE_CACHE_SIZE = """async () => {
+    const name = (await caches.keys()).find((n) => n.startsWith('bytepair-site-'));
+    return name ? (await (await caches.open(name)).keys()).length : 0;
+}"""
+
+
+def test_the_precache_waits_while_a_chosen_model_downloads_and_saves_the_site_after(browser, site_url):
+    """On a first visit the precache for offline use starts at the first count, just when a reader
+    picks another tokenizer: hashing and storing its megabytes made Gemma 3's first count about twice
+    as slow (``bench_browser.py models``). While the chosen model's file is on its way the service
+    worker stores nothing (its file is held here, as a slow link would); once the model has counted,
+    the site is saved for offline use."""
+    context = _context(browser)
+    held = []
+    context.route("**/models/llama3.bpv*", lambda route: held.append(route))
+    try:
+        page = context.new_page()
+        open_ready(page, site_url, "tokenize")
+        page.wait_for_selector('#view-tokenize[data-encoded^="cl100k_base:"]', state="attached")
+        page.select_option('[data-testid="tokenize-tokenizer"]', "llama3")  # at once, as a reader might
+        page.wait_for_selector('[data-testid="model-progress"]:not([hidden])')
+        for _ in range(100):
+            if held:
+                break
+            page.wait_for_timeout(50)
+        assert held, "the model's request was not routed"
+        page.wait_for_timeout(500)  # (the requests under way when the page asked are given up)
+        stored = page.evaluate(_SITE_CACHE_SIZE)
+        page.wait_for_timeout(3000)  # unchecked, the precache stores the site in about a second here
+        assert page.evaluate(_SITE_CACHE_SIZE) == stored, "the precache stored files while the model downloaded"
+        assert page.evaluate("() => document.documentElement.dataset.offlineReady") != "true"
+        held[0].continue_()
+        page.wait_for_selector('#view-tokenize[data-encoded^="llama3:"]', state="attached", timeout=READY_TIMEOUT)
+        _wait_offline_ready(page)
+    finally:
+        context.close()
+
+
 # after one visit the default vocabulary (cl100k_base) is cached; these defaults of Compare are not
 NOT_CACHED = ["gpt2", "p50k_base", "o200k_base"]
 

@@ -18,6 +18,10 @@ import * as storage from "./storage.js";
 const STOP_GRACE_MS = 1500;
 /** Time limit for loading an open model (download + parse); the page shows its progress meanwhile. */
 const MODEL_LOAD_LIMIT_MS = 180000; // then a worker still busy in Python is restarted
+// How long the service worker's precache for offline use waits after a tokenizer's first use
+// starts (a built-in vocabulary) or its load ends (an open model): its first count and render
+// (src/sw-core.js "yield"; it slowed Gemma 3's first count from ~0.25 s to ~0.5 s, issue 20).
+const PRECACHE_YIELD_MS = 1500;
 /** Time limit of one call (encode, count, compare, steps, ...; not training) before the worker is restarted. */
 export const CALL_LIMIT_MS = 15000;
 /** Extra time allowed per million characters of text passed (long texts take a while to encode). */
@@ -258,7 +262,11 @@ export function createApi({ onStatus, shared = false }) {
     if (!trained.has(name)) {
       await ready;
       if (isOpenModel(name)) return loadModel(name);
-      if (api.tokenizers().includes(name) || builtIn().includes(name)) return name;
+      if (api.tokenizers().includes(name) || builtIn().includes(name)) {
+        if (!firstUsed.has(name)) precacheYield(PRECACHE_YIELD_MS); // its vocabulary downloads now
+        firstUsed.add(name);
+        return name;
+      }
       throw new Error(
         `bytepair.${fn}: unknown tokenizer ${JSON.stringify(name)}; use one of ${api.tokenizers().join(", ")} (bytepair.tokenizers() lists them).`,
       );
@@ -280,6 +288,14 @@ export function createApi({ onStatus, shared = false }) {
     return Object.fromEntries(Object.entries(run.merges).map(([k, col]) => [k, col.slice(0, n)]));
   }
 
+  const firstUsed = new Set(); // built-in tokenizers used in this page
+
+  /** Ask the service worker's precache to wait `ms` from now (0: no more), while a tokenizer
+   * downloads and loads (src/sw-register.js; absent where there is no service worker). */
+  function precacheYield(ms) {
+    globalThis.bytepairPrecacheYield?.(ms);
+  }
+
   const modelPending = new Map(); // name -> promise of the worker's loadModel
   /** Load open model `name` in the worker once (per worker), reporting progress as "model-progress" events. */
   function loadModel(name) {
@@ -287,6 +303,7 @@ export function createApi({ onStatus, shared = false }) {
     if (!modelPending.has(name)) {
       const progress = (p) =>
         listeners.dispatchEvent(new CustomEvent("model-progress", { detail: { ...p, label: api.label(name) } }));
+      precacheYield(MODEL_LOAD_LIMIT_MS); // (sw-core.js caps the wait)
       const p = noticed(
         rpc.callLimited(
           MODEL_LOAD_LIMIT_MS,
@@ -316,7 +333,10 @@ export function createApi({ onStatus, shared = false }) {
             throw err;
           },
         )
-        .finally(() => modelPending.delete(name));
+        .finally(() => {
+          modelPending.delete(name);
+          precacheYield(PRECACHE_YIELD_MS);
+        });
       modelPending.set(name, p);
     }
     return modelPending.get(name);

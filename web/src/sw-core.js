@@ -50,9 +50,10 @@
     return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   }
 
-  /** Fetch one file of this build into the cache; rejects on HTTP errors and integrity mismatch. */
-  async function fetchInto(cache, rel) {
-    const res = await fetch(absolute(rel), { integrity: FILES[rel].sha256, credentials: "same-origin" });
+  /** Fetch one file of this build into the cache; rejects on HTTP errors, integrity mismatch and
+   * `signal`'s abort. */
+  async function fetchInto(cache, rel, signal = undefined) {
+    const res = await fetch(absolute(rel), { integrity: FILES[rel].sha256, credentials: "same-origin", signal });
     if (!res.ok) throw new Error(`${rel}: HTTP ${res.status}`);
     await cache.put(absolute(rel), res.clone());
     return res;
@@ -92,6 +93,36 @@
     return !!c && (!!c.saveData || /^(slow-2g|2g|3g)$/.test(c.effectiveType || ""));
   }
 
+  // A page about to download and load a tokenizer asks the precache to wait ({type: "yield", ms}):
+  // on a first visit the precache starts at the first count, just when a reader picks another
+  // tokenizer, and hashing and storing its megabytes slowed that tokenizer's first count from about
+  // 0.25 s to 0.5 s on a desktop (issue 20). Each page's wait ends by itself after `ms` (at most
+  // MAX_YIELD_MS, so a page closed mid-download cannot hold it); the files being fetched are given
+  // up and fetched again afterwards (mostly from the HTTP cache: the page downloaded them to boot).
+  const MAX_YIELD_MS = 30000;
+  const yields = new Map(); // client id -> Date.now() until which that page asked the precache to wait
+  const inFlight = new Set(); // AbortControllers of the precache's fetches under way
+  /** How many ms the precache still waits for the pages (0: none asks it to). */
+  function waitingFor() {
+    const now = Date.now();
+    let ms = 0;
+    for (const [id, until] of yields) {
+      if (until <= now) yields.delete(id);
+      else ms = Math.max(ms, until - now);
+    }
+    return ms;
+  }
+  async function yieldToPages() {
+    for (let ms = waitingFor(); ms > 0; ms = waitingFor()) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(ms, 200)));
+    }
+  }
+  function askedToYield(client, ms) {
+    const wait = Math.max(0, Math.min(Number(ms) || 0, MAX_YIELD_MS));
+    yields.set(client, Date.now() + wait);
+    if (wait > 0) for (const controller of inFlight) controller.abort();
+  }
+
   const precaching = new Map(); // lite (boolean) -> promise
   /** Cache every `precache` file not cached yet (a few at a time); with `lite`, not the `optional`
    * ones (the memory snapshot's megabytes). Resolves {files, build_id, optional_bytes}: the bytes
@@ -101,11 +132,23 @@
       const run = (async () => {
         const cache = await caches.open(CACHE);
         const todo = Object.keys(FILES).filter((rel) => FILES[rel].precache && !(lite && FILES[rel].optional));
+        const files = todo.length;
         let next = 0;
         const worker = async () => {
           while (next < todo.length) {
+            await yieldToPages();
             const rel = todo[next++];
-            if (!(await cache.match(absolute(rel)))) await fetchInto(cache, rel);
+            if (await cache.match(absolute(rel))) continue;
+            const controller = new AbortController();
+            inFlight.add(controller);
+            try {
+              await fetchInto(cache, rel, controller.signal);
+            } catch (err) {
+              if (!controller.signal.aborted) throw err;
+              todo.push(rel); // given up for a page's download: fetched again after it
+            } finally {
+              inFlight.delete(controller);
+            }
           }
         };
         await Promise.all([worker(), worker(), worker(), worker()]);
@@ -113,7 +156,7 @@
         for (const rel of Object.keys(FILES)) {
           if (FILES[rel].optional && !(await cache.match(absolute(rel)))) optionalBytes += FILES[rel].bytes || 0;
         }
-        return { files: todo.length, build_id: manifest.build_id, optional_bytes: optionalBytes };
+        return { files, build_id: manifest.build_id, optional_bytes: optionalBytes };
       })();
       precaching.set(lite, run);
       run.then(
@@ -157,6 +200,8 @@
             (err) => reply({ type: "precache-failed", message: String(err && err.message) }),
           ),
       );
+    } else if (data.type === "yield") {
+      askedToYield(event.source ? event.source.id : "", data.ms);
     } else if (data.type === "skip-waiting") {
       // the reader chose "Reload" (src/sw-register.js): this build takes over and every page of
       // the old one reloads at once (controllerchange), so no page mixes two builds

@@ -71,9 +71,20 @@
   var lite = !!conn && (!!conn.saveData || /^(slow-2g|2g|3g)$/.test(conn.effectiveType || ""));
   var worker = null;
   var asked = lite;
+  var yieldUntil = 0; // Date.now() until which this page asked the precache to wait
   var ask = function (light) {
     asked = light;
-    if (worker) worker.postMessage({ type: "precache", lite: light });
+    if (!worker) return;
+    var wait = yieldUntil - Date.now();
+    if (wait > 0) worker.postMessage({ type: "yield", ms: wait });
+    worker.postMessage({ type: "precache", lite: light });
+  };
+  // window.bytepairPrecacheYield(ms): the page is about to download and load a tokenizer, so the
+  // precache waits (between files, giving up the ones under way) for `ms` from now (src/api.js;
+  // sw-core.js caps it); 0 ends this page's wait.
+  window.bytepairPrecacheYield = function (ms) {
+    yieldUntil = Date.now() + ms;
+    if (worker) worker.postMessage({ type: "yield", ms: ms });
   };
   var offer = function (bytes) {
     window.bytepairOfflineOffer = {
