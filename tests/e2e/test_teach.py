@@ -109,6 +109,8 @@ def test_side_by_side_marks_exactly_the_boundaries_that_differ(page, site_url):
     gpt2, cl100k = tiktoken_for("gpt2"), tiktoken_for("cl100k_base")
     open_ready(page, site_url, "tokenize")
     _tokenize(page, text, "gpt2", len(gpt2.encode(text)))
+    # side by side off: no buttons for a picture of rows that are not there (a tester saw them)
+    assert page.locator('[data-testid="sbs-picture-svg"]').is_hidden()
     _side_by_side_with(page, "cl100k_base")
     page.wait_for_function(
         "() => document.querySelectorAll('[data-testid=\"sbs-row-summary\"]').length === 2"

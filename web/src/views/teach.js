@@ -71,7 +71,8 @@ export function mountTeaching(root, store, api, { out, getText, setText, select,
       "tokens",
     ),
   );
-  $(root, '[data-testid="sbs-panel"]').append(
+  // (inside the side-by-side body: no picture buttons while side by side is off, a tester)
+  $(root, '[data-testid="sbs-panel"] .sbs-body').append(
     pictureButtons(
       "sbs-picture",
       () => {
