@@ -513,6 +513,8 @@ def test_a_start_cut_off_by_the_link_says_so_and_starts_when_the_link_is_back(br
     try:
         cut = _cut_once(context, "**/pyodide.asm.wasm")  # the Python runtime: nothing starts without it
         page = context.new_page()
+        uncaught = []
+        page.on("pageerror", lambda e: uncaught.append(str(e)))
         page.goto(f"{site_url}?lang={code}#tokenize")
         page.wait_for_selector("body[data-pyodide='error']", state="attached", timeout=READY_TIMEOUT)
         assert cut, "the start's download was not routed"
@@ -527,5 +529,6 @@ def test_a_start_cut_off_by_the_link_says_so_and_starts_when_the_link_is_back(br
         assert page.input_value('[data-testid="tokenize-text"]') == TEXT
         page.wait_for_selector("#view-tokenize[data-encoded^='cl100k_base:']", state="attached", timeout=READY_TIMEOUT)
         assert not page.locator('[data-testid="status-retry"]').is_visible()
+        assert uncaught == []  # (the failed download is said once, in words: not also thrown)
     finally:
         context.close()

@@ -208,8 +208,18 @@ let bytesNow = null;
 // type "offline" / "network" (the page says so and starts again once back online: main.js), where
 // Pyodide itself would wait for ever ("wasm instantiation failed", and no rejection).
 let startCut;
+let startWasCut = false;
 const cutOff = new Promise((_, reject) => {
-  startCut = reject;
+  startCut = (err) => {
+    startWasCut = true;
+    reject(err);
+  };
+});
+// Pyodide's own promise of the download cut off rejects later with no one listening: the start
+// has already ended with the error above (words on the page), so that same failure is not thrown
+// again at the page as an uncaught "Failed to fetch" (a tester).
+self.addEventListener("unhandledrejection", (event) => {
+  if (startWasCut && event.reason instanceof TypeError) event.preventDefault();
 });
 const downloads = createDownloadMeter(
   (bytes) => {
