@@ -89,7 +89,7 @@ def ours(key: str):
 def compact(key: str) -> bytes:
     """``to_compact(ours(key))``: the file the site ships for ``key`` (cached per process; load it
     with ``from_compact`` for a tokenizer whose tables fill as texts need them)."""
-    from bytepair.hf.tokenizer import to_compact
+    from bytepair.hf.compact import to_compact
 
     return to_compact(ours(key))
 

@@ -198,7 +198,7 @@ def bench_within_limit(text: str, limit: int, repeat: int) -> dict:
 
 def bench_open_count(text: str, repeat: int) -> dict:
     from bytepair.app import chunked, models
-    from bytepair.hf.tokenizer import from_compact
+    from bytepair.hf.compact import from_compact
     from tests import hf_models
 
     def page_like(tok) -> int:

@@ -3,7 +3,7 @@
 One run prints, side by side, for each model file (``tests/hf_models.py``) and
 Mistral's Tekken file:
 
-* load: seconds from the file (and from its :func:`bytepair.hf.tokenizer.to_compact`
+* load: seconds from the file (and from its :func:`bytepair.hf.compact.to_compact`
   form, "compact") to the first count (``from_tokenizer_json`` +
   ``encode`` of a few rare words, which builds the merge table), and ``tokenizers``'
   ``Tokenizer.from_file``;
@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     import tokenizers
 
     import bytepair
-    from bytepair.hf.tokenizer import from_compact, to_compact
+    from bytepair.hf.compact import from_compact, to_compact
     from tests.hf_models import KEYS, model_dir
 
     label, docs = _documents(args.bytes, args.text)

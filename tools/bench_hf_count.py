@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     import bytepair
     from bytepair.app import chunked
-    from bytepair.hf import tokenizer as hf_tokenizer
+    from bytepair.hf.compact import from_compact
     from tests import hf_models
 
     if args.text:
@@ -59,8 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         want, s_ref = _cpu(lambda ref=ref: len(ref.encode(text).ids))
 
         def fresh(key=key):
-            tok = hf_tokenizer.from_compact(hf_models.compact(key))
-            tok._full()
+            tok = from_compact(hf_models.compact(key))
+            tok.load_all_tables()
             return tok
 
         tok = fresh()

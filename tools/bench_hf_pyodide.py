@@ -9,7 +9,7 @@ to ``.cache/pyodide-fixtures/hf-models``::
 
 Prints, per model: seconds to read the file, to load it (``from_tokenizer_json``
 / ``from_tekken``), and to the first count (the merge table is built then), from
-the JSON file and from its :func:`bytepair.hf.tokenizer.to_compact` form. The
+the JSON file and from its :func:`bytepair.hf.compact.to_compact` form. The
 playground's target is the first count within 1.5 s of choosing a model.
 """
 
@@ -20,7 +20,7 @@ import sys
 import time
 
 import bytepair
-from bytepair.hf.tokenizer import from_compact, to_compact
+from bytepair.hf.compact import from_compact, to_compact
 
 DIR = pathlib.Path(__file__).resolve().parents[1] / ".cache" / "pyodide-fixtures" / "hf-models"
 FIRST = "Zqxjv bytepair unbekanntes Wörterbuch 未知の単語"

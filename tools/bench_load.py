@@ -61,7 +61,7 @@ def measure(*, repeat: int = 3, models: tuple[str, ...] = ("gemma3",)) -> list[t
     import bytepair
     from bytepair.formats.tiktoken_file import parse_tiktoken_bpe
     from bytepair.formats.vocab_file import dump_vocab, read_vocab
-    from bytepair.hf.tokenizer import from_compact, to_compact
+    from bytepair.hf.compact import from_compact, to_compact
 
     rows = []
     raw = gzip.decompress((ROOT / "py" / "bytepair" / "data" / "o200k_base.tiktoken.gz").read_bytes())
@@ -104,15 +104,15 @@ def compact_stages(*, repeat: int = 3, models: tuple[str, ...] = ("gemma3",)) ->
     ``to_compact`` of its ``tokenizer.json``), stage by stage (ms, best of ``repeat``):
     ``read`` (header and sections, :func:`bytepair.formats.vocab_file.read_vocab_file`), ``tables``
     (bucket 0 of :class:`bytepair.hf.lazy.LazyTables`), ``tokenizer`` (the rest of
-    :func:`bytepair.hf.tokenizer.from_compact`), ``first view`` (``encode_with_spans`` of
+    :func:`bytepair.hf.compact.from_compact`), ``first view`` (``encode_with_spans`` of
     :data:`PAGE_TEXT`, loading the buckets it needs), ``rest of tables`` (everything else, which a
     text over 50,000 characters loads first)."""
     import gc
 
     import bytepair
     from bytepair.formats.vocab_file import read_vocab_file
+    from bytepair.hf.compact import from_compact, to_compact
     from bytepair.hf.lazy import LazyTables
-    from bytepair.hf.tokenizer import from_compact, to_compact
 
     out = []
     for key in models:
@@ -136,7 +136,7 @@ def compact_stages(*, repeat: int = 3, models: tuple[str, ...] = ("gemma3",)) ->
             t3 = time.perf_counter()
             tok.encode_with_spans(PAGE_TEXT, units="utf16")
             t4 = time.perf_counter()
-            tok._full()
+            tok.load_all_tables()
             t5 = time.perf_counter()
             row = {
                 "read": t1 - t0,

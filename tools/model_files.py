@@ -10,7 +10,7 @@ and are read as they are, the blocks a text needs inflated in Python):
 * ``hf`` models: ``tokenizer.json`` + ``tokenizer_config.json`` from the npm
   package (pinned in ``package-lock.json``), loaded with this repository's
   bytepair and written in its compact form, ``<name>.bpv``
-  (:func:`bytepair.hf.tokenizer.to_compact`, :mod:`bytepair.formats.vocab_file`'s
+  (:func:`bytepair.hf.compact.to_compact`, :mod:`bytepair.formats.vocab_file`'s
   format, as the OpenAI ``vocab/*.bpv.gz``: 3-5x quicker to load in Pyodide
   than the JSON; ``tests/core/test_model_files.py`` checks it encodes as the
   original file does);
@@ -100,7 +100,7 @@ def build_model_file(model: _models.OpenModel) -> pathlib.Path:
     """
     from bytepair import from_tokenizer_json
     from bytepair.errors import TokenizerFileError
-    from bytepair.hf.tokenizer import to_compact
+    from bytepair.hf.compact import to_compact
 
     out_dir = CACHE / "models"
     if model.source.startswith("npm:"):

@@ -124,7 +124,7 @@ def test_open_model_errors_are_argument_errors():
 def test_hf_stories_of_a_compact_file_are_those_of_the_whole_tables(key, text):
     """A compact file fills its tables as texts need them (bytepair.hf.lazy); the stories read
     merges and tokens straight from those tables, and must still find every step."""
-    from bytepair.hf.tokenizer import from_compact
+    from bytepair.hf.compact import from_compact
 
     tok = from_compact(hf_models.compact(key))
     short = text[:600]

@@ -13,7 +13,7 @@ import pytest
 import bytepair
 from bytepair.formats.vocab_file import read_vocab_file
 from bytepair.hf import added as hf_added
-from bytepair.hf.tokenizer import from_compact, to_compact
+from bytepair.hf.compact import from_compact, to_compact
 
 tokenizers = pytest.importorskip("tokenizers")
 

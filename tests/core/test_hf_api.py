@@ -11,7 +11,8 @@ import pathlib
 import pytest
 
 from bytepair.errors import ArgumentError
-from bytepair.hf.tokenizer import Encoding, from_compact
+from bytepair.hf.compact import from_compact
+from bytepair.hf.tokenizer import Encoding
 from tests import hf_models
 
 HERE = pathlib.Path(__file__).resolve().parent

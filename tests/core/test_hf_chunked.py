@@ -14,7 +14,7 @@ import pytest
 import bytepair
 from bytepair.app import chunked
 from bytepair.hf import chunked as hf_chunked
-from bytepair.hf.tokenizer import from_compact
+from bytepair.hf.compact import from_compact
 from tests import corpora, hf_models
 
 TEXT_CODES = ("eng", "arb", "cmn_hans", "hin", "rus", "jpn", "tha", "kor", "deu", "vie")

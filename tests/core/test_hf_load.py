@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bytepair
-from bytepair.hf.tokenizer import _AddedMatcher, from_compact, to_compact
+from bytepair.hf.compact import from_compact, to_compact
+from bytepair.hf.tokenizer import _AddedMatcher
 from tests.hypothesis_profiles import examples
 
 
@@ -79,7 +80,7 @@ def test_compact_file_stores_the_characters_glued_before_space():
     tok = bytepair.from_tokenizer_json(_metaspace_json(vocab, merges))
     scan = {t[i - 1] for t in vocab for i in range(1, len(t)) if t[i] == "\u2581" and t[i - 1] != "\u2581"}
     back = from_compact(to_compact(tok))
-    assert back._glued == tok._glued_before_space()  # stored = what the scan gives
+    assert back._glued == tok.glued_before_space()  # stored = what the scan gives
     # every character glued before ▁ (the scan may add more: fewer cuts, still exact)
     assert scan == {".", "a"} and scan <= set(back._glued)
     text = "a b.a a b. b" * 5  # one long piece: cut where no token spans the cut

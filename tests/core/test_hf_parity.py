@@ -93,7 +93,7 @@ def test_hypothesis_text(key, text):
 
 @pytest.mark.parametrize("key", KEYS)
 def test_compact_form_gives_tokenizers_ids(key):
-    from bytepair.hf.tokenizer import from_compact
+    from bytepair.hf.compact import from_compact
 
     tok = from_compact(compact(key))
     ref = reference(key)
@@ -145,7 +145,7 @@ def test_compact_form_fills_its_tables_as_texts_need_them(key):
     """A compact file loads the table entries each text may use (bytepair.hf.lazy); text after
     text, in one tokenizer, ids, spans and dropped characters stay those of the whole tables,
     and ids no text gave decode as tokenizers decodes them."""
-    from bytepair.hf.tokenizer import from_compact
+    from bytepair.hf.compact import from_compact
 
     tok, full, ref = from_compact(compact(key)), ours(key), reference(key)
     assert tok._lazy is not None and not tok._lazy.complete
@@ -167,7 +167,7 @@ def test_compact_form_fills_its_tables_as_texts_need_them(key):
 @settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.lists(_ALPHABET, max_size=30).map("".join))
 def test_compact_form_hypothesis(key, text):
-    from bytepair.hf.tokenizer import from_compact
+    from bytepair.hf.compact import from_compact
 
     tok = from_compact(compact(key))  # fresh tables: only what this text needs
     assert tok.encode(text) == reference(key).encode(text).ids
@@ -176,7 +176,7 @@ def test_compact_form_hypothesis(key, text):
 
 @pytest.mark.parametrize("key", KEYS)
 def test_compact_form_loads_whole_tables_for_a_long_text(key):
-    from bytepair.hf.tokenizer import from_compact
+    from bytepair.hf.compact import from_compact
 
     tok = from_compact(compact(key))
     text = (corpora.udhr_mix(chars_each=1500) + "\n") * 7

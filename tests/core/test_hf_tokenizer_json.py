@@ -522,7 +522,7 @@ def test_describe_and_token_views():
 
 
 def test_compact_form_round_trip_and_damage():
-    from bytepair.hf.tokenizer import from_compact, to_compact
+    from bytepair.hf.compact import from_compact, to_compact
 
     for d in (
         _make("affix"),

@@ -73,9 +73,9 @@ def test_hf_ids_and_decode_equal_reference(model, key):
 def test_site_file_ids_equal_reference(model):
     """The file the site ships (``models/<name>.bpv``), loaded as the page loads it: its tables
     fill as each text needs them (bytepair.hf.lazy), text after text in one tokenizer."""
-    from bytepair.hf import tokenizer as hf_tokenizer
+    from bytepair.hf.compact import from_compact
 
-    tok = hf_tokenizer.from_compact((FIXTURE_DIR / "hf-models" / model / "site.bpv").read_bytes())
+    tok = from_compact((FIXTURE_DIR / "hf-models" / model / "site.bpv").read_bytes())
     want = _expected(model)
     for key, ids in want["ids"].items():
         assert tok.encode(DATA["texts"][key]) == ids, key

@@ -159,7 +159,7 @@ def open_model(name: str) -> OpenModel:
 def load_model_file(data: bytes, *, name: str, label: str | None = None) -> Any:
     """Load one shipped model from its site file (``models/<name>.<format>``, decompressed *bytes*).
 
-    ``hf`` models ship as :func:`bytepair.hf.tokenizer.to_compact` output (built
+    ``hf`` models ship as :func:`bytepair.hf.compact.to_compact` output (built
     from the package's ``tokenizer.json`` + ``tokenizer_config.json``), Tekken
     models as :func:`tekken_site_form` of their Tekken JSON.
 
@@ -171,12 +171,12 @@ def load_model_file(data: bytes, *, name: str, label: str | None = None) -> Any:
         UnknownNameError: unknown ``name``. TokenizerFileError: damaged file.
     """
     from ..hf import tekken
-    from ..hf import tokenizer as hf_tokenizer
+    from ..hf.compact import from_compact
 
     model = open_model(name)
     if model.format == "tekken":
         return tekken.from_tekken(bytes(data), name=label or model.label)
-    tok = hf_tokenizer.from_compact(bytes(data))
+    tok = from_compact(bytes(data))
     tok.name = label or model.label
     return tok
 

@@ -14,7 +14,7 @@ One format serves every vocabulary bytepair ships:
   CPython reads them too when a data directory holds them
   (:func:`bytepair.registry.data_path`).
 * ``kind="hf"``: Hugging Face ``tokenizer.json`` BPE models
-  (:func:`bytepair.hf.tokenizer.to_compact` / ``from_compact``), the site's
+  (:func:`bytepair.hf.compact.to_compact` / ``from_compact``), the site's
   ``models/<name>.bpv.gz``, written at site build time.
 
 Layout (integers little-endian; the whole file may be gzip-compressed,
@@ -59,7 +59,7 @@ gzip around it (the open models' site files, :mod:`bytepair.hf.lazy`).
 Sections of ``kind="ranks"``: ``tokens`` (bytes, in id order), ``ids`` (u32;
 only when the ids are not ``0..n-1``), ``merges`` (u32 ``left, right`` pairs
 in learned order; only for merge-list vocabularies). Of ``kind="hf"``: see
-:func:`bytepair.hf.tokenizer.to_compact`.
+:func:`bytepair.hf.compact.to_compact`.
 
 Example::
 

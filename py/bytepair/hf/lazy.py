@@ -3,7 +3,7 @@
 Why: Gemma 3 has 262,144 tokens and 514,906 merges. Building the two dicts
 ``{token: id}`` and ``{left + sep + right: rank}`` takes most of a second in
 Pyodide, yet a short text uses a few thousand of those entries. A compact file
-(:func:`bytepair.hf.tokenizer.to_compact`) stores both tables in *buckets*, and
+(:func:`bytepair.hf.compact.to_compact`) stores both tables in *buckets*, and
 :class:`LazyTables` turns a bucket into dict entries the first time a piece of
 text may need it.
 

@@ -30,7 +30,7 @@ import heapq
 import itertools
 import operator
 import re
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Literal, overload
 
 from ..errors import ArgumentError, TokenizerFileError
@@ -43,7 +43,7 @@ from ..tokenizer import TokenSpan
 from . import added as hf_added
 from . import components as hc
 
-__all__ = ["Encoding", "HFTokenizer", "from_compact", "from_tokenizer_json", "to_compact"]
+__all__ = ["Encoding", "HFTokenizer", "from_tokenizer_json"]
 
 _NO = 1 << 62
 _LONG_WORD = 64
@@ -274,6 +274,9 @@ class HFTokenizer:
     :mod:`bytepair.teach.explain`): :meth:`check_text`, :meth:`split_added` (added tokens, raw then
     normalized), :attr:`normalizer`, :attr:`pre_tokenizer`, :meth:`model_ids` (the model),
     :meth:`post_process` / :attr:`template`, and :meth:`run_stages` (all but the last, in order).
+    The compact format (:mod:`bytepair.hf.compact`) reads it through :attr:`file_settings`,
+    :attr:`model_vocab`, :meth:`merge_ranks`, :attr:`model_options`, :attr:`added_columns`,
+    :meth:`glued_before_space` and :meth:`load_all_tables`, and builds one with :meth:`from_parts`.
     """
 
     #: Capabilities (:mod:`bytepair.protocol`): the post-processor adds BOS/EOS; added-token
@@ -295,19 +298,16 @@ class HFTokenizer:
         _added_columns: tuple | None = None,
     ) -> None:
         """Prefer :func:`from_tokenizer_json`. ``data``: the parsed ``tokenizer.json``.
-        (``_lazy``: :func:`from_compact`'s :class:`bytepair.hf.lazy.LazyTables`, whose
-        ``vocab`` is ``model.vocab``; ``_added_columns``: its added tokens as
-        ``(content, ids, flags)`` columns (:mod:`bytepair.hf.added`) in place of
-        ``data["added_tokens"]``.)
+        (``_lazy``, ``_added_columns``: :meth:`from_parts`'s ``tables`` and ``added_columns``.)
 
         Raises:
             TokenizerFileError: an unsupported model, component or option, or a
                 malformed file (``where`` names the JSON path).
         """
         self._config: dict = dict(config or {})
-        # from_compact: the config's added_tokens_decoder, rebuilt from these columns when read
+        # from_parts: the config's added_tokens_decoder, rebuilt from these columns when read
         self._config_decoder: tuple | None = None
-        self._added_columns = _added_columns  # kept for to_compact()
+        self._added_columns = _added_columns  # kept for the compact format (added_columns)
         self.name = name or str(self._config.get("name_or_path") or "tokenizer.json")
         model = data.get("model")
         if not isinstance(model, dict):
@@ -330,13 +330,13 @@ class HFTokenizer:
         if not isinstance(vocab, dict):
             raise TokenizerFileError("model.vocab must be an object {token: id}", where="model.vocab", component="BPE")
         self._vocab: dict[str, int] = vocab
-        # from_compact: the tables filled bucket by bucket (bytepair.hf.lazy), None once complete
+        # from_parts: the tables filled bucket by bucket (bytepair.hf.lazy), None once complete
         self._lazy: Any = _lazy
         self._merges_raw = model.get("merges") or []
         if not isinstance(self._merges_raw, list):
             raise TokenizerFileError("model.merges must be a list", where="model.merges", component="BPE")
         self._n_merges = len(self._merges_raw)
-        self._data = data  # for to_compact(): everything but the vocabulary and merges is kept as given
+        self._data = data  # for file_settings: everything but the vocabulary and merges is kept as given
         self._ranks: dict[str, int] | None = None  # built on first encode
         self._sep = " "
         self._prefix = model.get("continuing_subword_prefix") or ""
@@ -405,11 +405,11 @@ class HFTokenizer:
         # Metaspace's prepend_scheme "first" asks whether a piece starts at the text's start;
         # behind a normalizer (Strip, Prepend ...) only the offsets tell.
         self._needs_align = self._normalizer is not None and _uses_first_scheme(data.get("pre_tokenizer"))
-        # id -> token string, built on first use; a list when the ids are 0..n-1 (from_compact)
+        # id -> token string, built on first use; a list when the ids are 0..n-1 (from_parts)
         self._vocab_r: dict[int, str] | list[str] | None = None
         self._cache: dict[str, list[int]] = {}
         self._cut: Any = False  # built on first use by _cutter()
-        self._glued: str | None = None  # see _glued_before_space()
+        self._glued: str | None = None  # see glued_before_space()
         self._span_cache: dict[str, list[tuple[int, int, int]]] = {}
         if self._merges_raw:  # last: an unsupported component is the first thing to say
             self._check_merges()
@@ -441,7 +441,7 @@ class HFTokenizer:
     @property
     def config(self) -> dict:
         """The ``tokenizer_config.json`` dict (``{}`` without one)."""
-        if self._config_decoder is not None:  # from_compact: the copy of the added tokens it did not store
+        if self._config_decoder is not None:  # from_parts: the copy of the added tokens it did not store
             cols, self._config_decoder = self._config_decoder, None
             self._config["added_tokens_decoder"] = hf_added.decoder(*cols)
         return self._config
@@ -607,16 +607,100 @@ class HFTokenizer:
 
     @property
     def model_options(self) -> dict[str, Any]:
-        """The BPE model's options: ``unk_token``, ``ignore_merges``,
-        ``continuing_subword_prefix``, ``end_of_word_suffix`` (``str`` or None / bool) and
-        ``separator`` (the string joining a merge's two parts in :meth:`merge_ranks`'s keys)."""
+        """The BPE model's options: ``unk_token`` (``str`` or None), ``ignore_merges``,
+        ``byte_fallback`` (bool), ``continuing_subword_prefix``, ``end_of_word_suffix`` (``str``,
+        ``""`` without one) and ``separator`` (the string joining a merge's two parts in
+        :meth:`merge_ranks`'s keys; settled once :meth:`merge_ranks` has run)."""
         return {
             "unk_token": self._unk,
             "ignore_merges": self._ignore_merges,
+            "byte_fallback": self._byte_fallback,
             "continuing_subword_prefix": self._prefix,
             "end_of_word_suffix": self._suffix,
             "separator": self._sep,
         }
+
+    # The compact format's view (bytepair.hf.compact): what it writes, and how it builds one back
+    @property
+    def file_settings(self) -> dict[str, Any]:
+        """The parsed ``tokenizer.json`` without the model's tables: a new dict (a shallow copy, the
+        file's key order) whose ``"model"`` has no ``vocab`` and ``merges``; the normalizer,
+        pre-tokenizer, post-processor, decoder and ``added_tokens`` (when the file gave them as a
+        list) as given."""
+        rest = dict(self._data)
+        rest["model"] = {k: v for k, v in self._data["model"].items() if k not in ("vocab", "merges")}
+        return rest
+
+    @property
+    def added_columns(self) -> tuple[Sequence[str], Sequence[int], Sequence[int]] | None:
+        """The added tokens as a compact file stored them, ``(content, ids, flags)`` columns
+        (:mod:`bytepair.hf.added`), to be written back as they were; None for a tokenizer read from
+        a ``tokenizer.json`` (its added tokens are in :attr:`file_settings`)."""
+        return self._added_columns
+
+    def load_all_tables(self) -> None:
+        """Load the rest of a compact model's vocabulary and merge tables (:mod:`bytepair.hf.lazy`),
+        so :attr:`model_vocab` and :meth:`merge_ranks` are whole; no-op for any other tokenizer."""
+        self._full()
+
+    @classmethod
+    def from_parts(
+        cls,
+        data: dict,
+        *,
+        vocab: dict[str, int],
+        ranks: dict[str, int],
+        merge_sep: str,
+        n_merges: int,
+        config: dict | None = None,
+        name: str | None = None,
+        tables: Any = None,
+        id_to_token: dict[int, str] | list[str] | None = None,
+        added_columns: tuple | None = None,
+        config_added_tokens_decoder: bool = False,
+        cut_glued: str | None = None,
+    ) -> HFTokenizer:
+        """A tokenizer built from a compact file's parts (:func:`bytepair.hf.compact.from_compact`)
+        instead of a whole ``tokenizer.json``.
+
+        Args:
+            data: :attr:`file_settings` as written (the ``tokenizer.json`` without the model's
+                ``vocab`` and ``merges``); not changed.
+            vocab: ``{token: id}`` (``tables.vocab`` when the tables fill lazily).
+            ranks: the merge table, ``{left + merge_sep + right: rank}``, as :meth:`merge_ranks`.
+            merge_sep: the separator of ``ranks``' keys. n_merges: how many merges the model has.
+            config: the ``tokenizer_config.json`` dict. name: the display name.
+            tables: a :class:`bytepair.hf.lazy.LazyTables` filling ``vocab`` and ``ranks`` bucket
+                by bucket, or None when they are whole.
+            id_to_token: the id -> token table when the file gives it (``tables.id_to_token``; the
+                token list when ids are ``0..n-1``), else None (built on first use).
+            added_columns: the added tokens as ``(content, ids, flags)`` columns
+                (:mod:`bytepair.hf.added`), in place of ``data["added_tokens"]``.
+            config_added_tokens_decoder: ``config`` lacks its ``added_tokens_decoder``, which
+                :attr:`config` rebuilds from ``added_columns`` when first read.
+            cut_glued: :meth:`glued_before_space`'s answer, stored by the file (else found when needed).
+
+        Returns:
+            An :class:`HFTokenizer` giving the ids of the tokenizer the parts were written from.
+
+        Raises:
+            TokenizerFileError: an unsupported model, component or option in ``data`` (as
+                :func:`from_tokenizer_json`). KeyError / TypeError / ValueError: ``data`` has no
+                ``"model"`` dict.
+        """
+        model = dict(data["model"])
+        model["vocab"] = vocab
+        model["merges"] = []
+        tok = cls({**data, "model": model}, config=config, name=name, _lazy=tables, _added_columns=added_columns)
+        if added_columns is not None and config_added_tokens_decoder:
+            tok._config_decoder = added_columns
+        tok._ranks, tok._sep, tok._n_merges = ranks, merge_sep, n_merges
+        if id_to_token is not None:
+            tok._vocab_r = id_to_token
+        if cut_glued is not None:
+            tok._glued = cut_glued
+        tok._data = {**data, "model": {**data["model"]}}
+        return tok
 
     # ------------------------------------------------------------- the model
     def _full(self) -> None:
@@ -837,7 +921,7 @@ class HFTokenizer:
         then short and repeat, so they hit the piece cache.
         """
         if self._cut is False:
-            glued = self._glued_before_space()
+            glued = self.glued_before_space()
             if glued is None:
                 self._cut = None
             else:
@@ -846,10 +930,12 @@ class HFTokenizer:
                 self._cut = rx.split
         return self._cut
 
-    def _glued_before_space(self) -> str | None:
+    def glued_before_space(self) -> str | None:
         """The characters ``x`` of tokens holding ``x▁`` (sorted, one string), or None when
-        :meth:`_cutter` does not cut. Read from the compact file when it holds them (``cut_glued``:
-        :func:`to_compact` writes them, so the first count skips a pass over the vocabulary)."""
+        long pieces are not cut (see :meth:`model_ids`). Read from the compact file when it holds
+        them (``cut_glued``: :func:`bytepair.hf.compact.to_compact` writes them, so the first count
+        skips a pass over the vocabulary); else found by one pass over the whole vocabulary
+        (a compact model loads all its tables for it)."""
         if self._lazy is not None:
             self._lazy.need("\u2581")
         if "\u2581" not in self._vocab or self._ignore_merges or self._prefix or self._suffix:
@@ -1418,193 +1504,6 @@ def _replaces_space(spec: Any) -> bool:
             return True
         return any(_replaces_space(v) for v in spec.get("normalizers") or [])
     return False
-
-
-def to_compact(tok: HFTokenizer) -> bytes:
-    """``tok`` in bytepair's compact vocabulary format (:mod:`bytepair.formats.vocab_file`,
-    ``kind="hf"``; *bytes*, every section deflated, so no gzip is needed around
-    it): what the site ships as ``models/<name>.bpv``, quick to load:
-    :func:`from_compact` builds only the table entries a text needs, inflating
-    only the blocks they are in (:mod:`bytepair.hf.lazy`).
-
-    Sections: the vocabulary and the merges in buckets (``vocab_*``,
-    ``merge_*``, ``id_bucket``: see :mod:`bytepair.hf.lazy`). Models with a
-    ``continuing_subword_prefix`` or ``end_of_word_suffix`` (whose merges are
-    not substrings of the text) are written whole instead: ``vocab`` (text:
-    the vocabulary's strings in file order), ``ids`` (u32; only when they are
-    not ``0..n-1``), ``merge_keys`` (text: each merge as ``left + merge_sep +
-    right``, in rank order), ``ranks`` (u32; only when the ranks are not
-    ``0..m-1``). The added tokens, when columns give them back exactly: ``added_content``,
-    ``added_ids``, ``added_flags`` (:mod:`bytepair.hf.added`; else they stay in ``data``).
-    ``meta``: ``data`` (the rest of the ``tokenizer.json``),
-    ``config`` (without its ``added_tokens_decoder`` when that is the added tokens'
-    columns again: then ``config_added_tokens_decoder: true``, and the tokenizer's
-    ``config`` rebuilds it when read), ``name``, ``merge_sep``, ``lazy`` (bucketed files), and for
-    SentencePiece-style vocabularies ``cut_glued`` (the characters found before
-    ``▁`` inside tokens: where long pieces may be cut; derived, stored so the
-    first count need not scan the vocabulary).
-    :func:`from_compact` gives back a tokenizer with the same ids.
-
-    Raises:
-        TokenizerFileError: no separator character is free (a vocabulary that
-            uses all of them).
-    """
-    from ..formats.vocab_file import text_separator, write_vocab_file
-    from . import lazy as hf_lazy
-
-    tok._full()
-    ranks = tok._merge_ranks()
-    vocab = tok._vocab
-    rest = dict(tok._data)
-    rest["model"] = {k: v for k, v in tok._data["model"].items() if k not in ("vocab", "merges")}
-    config = tok.config
-    added = hf_added.to_columns(rest.get("added_tokens"))
-    if tok._added_columns is not None:
-        added = dict(zip(("added_content", "added_ids", "added_flags"), map(list, tok._added_columns)))
-    meta: dict[str, Any] = {"data": rest, "config": config, "name": tok.name, "merge_sep": tok._sep}
-    if added is not None:
-        rest.pop("added_tokens", None)
-        if config.get("added_tokens_decoder") == hf_added.decoder(*added.values()):
-            meta["config"] = {k: v for k, v in config.items() if k != "added_tokens_decoder"}
-            meta["config_added_tokens_decoder"] = True
-    glued = tok._glued_before_space()
-    if glued is not None:
-        meta["cut_glued"] = glued
-    try:
-        if tok._prefix or tok._suffix:
-            ids = list(vocab.values())
-            rank_values = list(ranks.values())
-            sections: dict[str, Any] = {"vocab": list(vocab)}
-            if ids != list(range(len(ids))):
-                sections["ids"] = ids
-            sections["merge_keys"] = list(ranks)
-            if rank_values != list(range(len(rank_values))):
-                sections["ranks"] = rank_values
-        else:
-            sections, meta["lazy"] = _bucketed(tok, vocab, ranks, hf_lazy, text_separator)
-        sections.update(added or {})
-        deflate: dict[str, Any] = dict.fromkeys(sections, ())  # one block each; the bucketed tables in many
-        if "lazy" in meta:
-            for t in ("vocab", "merge"):
-                deflate[f"{t}_text"] = hf_lazy.block_cuts(sections[f"{t}_offsets"])
-                deflate[f"{t}_values"] = hf_lazy.block_cuts(sections[f"{t}_starts"], scale=4)
-        return write_vocab_file(sections, kind="hf", meta=meta, deflate=deflate)
-    except ValueError as e:
-        raise TokenizerFileError(f"cannot write the compact form: {e}", where="model.vocab", component="BPE") from e
-
-
-def _bucketed(tok: HFTokenizer, vocab: dict[str, int], ranks: dict[str, int], hf_lazy, text_separator):
-    """The sections and ``lazy`` meta of a bucketed compact file (see :mod:`bytepair.hf.lazy`).
-
-    Raises:
-        ValueError: no separator is free for a table.
-    """
-    sep = tok._sep
-    tokens, keys = list(vocab), list(ranks)
-    texts = tokens + [k.replace(sep, "") for k in keys]  # a merge's text: its result
-    special = list(tok._added_content)
-    if tok._unk is not None:
-        special.append(tok._unk)
-    buckets = hf_lazy.file_entries(texts, special=special, unk=tok._unk, byte_fallback=tok._byte_fallback)
-    n = hf_lazy.N_BUCKETS
-    sections: dict[str, Any] = {}
-    lazy: dict[str, Any] = {"buckets": n}
-
-    def table(name: str, items: list[str], values: list[int], where: list[int]) -> str:
-        order = sorted(range(len(items)), key=lambda i: (where[i], values[i]))
-        items = [items[i] for i in order]
-        tsep = text_separator(items)
-        step = len(tsep.encode("utf-8"))
-        starts, offsets = [0] * (n + 2), [0] * (n + 2)
-        for i in order:  # counts and sizes per bucket, then running sums
-            starts[where[i] + 1] += 1
-        sizes = [0] * (n + 2)
-        for i, s in zip(order, items):
-            sizes[where[i] + 1] += len(s.encode("utf-8", "surrogatepass")) + step
-        for b in range(1, n + 2):
-            starts[b] += starts[b - 1]
-            offsets[b] = offsets[b - 1] + sizes[b]
-        if items:
-            offsets[n + 1] -= step  # no separator after the last entry
-        sections[f"{name}_text"] = items
-        ordered = [values[i] for i in order]
-        firsts = set(starts[: n + 1])  # a bucket's first entry keeps its value; the others: the difference
-        sections[f"{name}_values"] = [v if k in firsts else v - ordered[k - 1] for k, v in enumerate(ordered)]
-        sections[f"{name}_starts"] = starts
-        sections[f"{name}_offsets"] = offsets
-        return tsep
-
-    ids = list(vocab.values())
-    lazy["vocab_sep"] = table("vocab", tokens, ids, buckets[: len(tokens)])
-    lazy["merge_sep_char"] = table("merge", keys, list(ranks.values()), buckets[len(tokens) :])
-    lazy["n_tokens"] = len(tokens)
-    lazy["max_id"] = max(ids, default=-1)
-    return sections, lazy
-
-
-def from_compact(data: bytes) -> HFTokenizer:
-    """Load what :func:`to_compact` wrote (*bytes*, gzip-compressed or not).
-
-    A bucketed file (:mod:`bytepair.hf.lazy`) loads only the entries that need
-    no text (bucket 0); each text's buckets load as it is encoded, and
-    everything loads for a text over 50,000 characters, once a quarter of the
-    buckets has loaded, or when a method needs
-    the whole tables (:func:`to_compact`).
-
-    Raises:
-        TokenizerFileError: not a compact (``.bpv``, ``kind="hf"``) tokenizer,
-            another format version, or damaged.
-    """
-    from ..formats.vocab_file import read_vocab_file
-    from .lazy import LazyTables
-
-    lazy = None
-    try:
-        f = read_vocab_file(data, kind="hf", raw=("vocab_text", "merge_text", "vocab_values", "merge_values"))
-        sec, meta = f.sections, f.meta
-        if "lazy" in meta:
-            lazy = LazyTables(sec, meta["lazy"])
-            tokens = None
-            vocab, ranks, n_merges = lazy.vocab, lazy.ranks, lazy.n_merges
-        else:
-            tokens = sec["vocab"]
-            keys = sec["merge_keys"]
-            ids = sec["ids"] if "ids" in sec else range(len(tokens))
-            vocab = dict(zip(tokens, ids))
-            ranks = dict(zip(keys, sec["ranks"] if "ranks" in sec else range(len(keys))))
-            n_merges = len(keys)
-            if len(vocab) != len(tokens) or len(ranks) != len(keys):
-                raise ValueError("repeated vocabulary entries or merges")
-            if "ids" in sec:
-                tokens = None
-        data_ = meta["data"]
-        model = dict(data_["model"])
-        model["vocab"] = vocab
-        model["merges"] = []
-        cols = None
-        if "added_content" in sec:
-            cols = (sec["added_content"], sec["added_ids"], sec["added_flags"])
-            if not len(cols[0]) == len(cols[1]) == len(cols[2]):
-                raise ValueError("the added-token columns differ in length")
-        tok = HFTokenizer(
-            {**data_, "model": model}, config=meta["config"], name=meta["name"], _lazy=lazy, _added_columns=cols
-        )
-        if cols is not None and meta.get("config_added_tokens_decoder") is True:
-            tok._config_decoder = cols
-        merge_sep = meta["merge_sep"]
-    except (KeyError, ValueError, TypeError) as e:
-        if isinstance(e, TokenizerFileError):
-            raise
-        raise TokenizerFileError(f"not a compact bytepair tokenizer, or a damaged one: {e}", where=None) from e
-    tok._ranks, tok._sep, tok._n_merges = ranks, merge_sep, n_merges
-    if lazy is not None:
-        tok._vocab_r = lazy.id_to_token
-    elif tokens is not None:
-        tok._vocab_r = tokens  # the file's token list is the id -> token table
-    if isinstance(meta.get("cut_glued"), str):
-        tok._glued = meta["cut_glued"]
-    tok._data = {**data_, "model": {**data_["model"]}}
-    return tok
 
 
 def from_tokenizer_json(source: Any, *, config: Any = None, name: str | None = None) -> HFTokenizer:
