@@ -273,8 +273,11 @@ class HFTokenizer:
     package (used by :meth:`encode` itself, :mod:`bytepair.hf.chunked` and
     :mod:`bytepair.teach.explain`): :meth:`check_text`, :meth:`split_added` (added tokens, raw then
     normalized), :attr:`normalizer`, :attr:`pre_tokenizer`, :meth:`model_ids` (the model),
-    :meth:`post_process` / :attr:`template`, and :meth:`run_stages` (all but the last, in order).
-    The compact format (:mod:`bytepair.hf.compact`) reads it through :attr:`file_settings`,
+    :meth:`post_process` / :attr:`template`, and :meth:`run_stages` (all but the last, in order);
+    around them :attr:`needs_align`, :meth:`piece_cutter`, :meth:`prepare_tables` and the file's
+    own :attr:`normalizer_spec` / :attr:`pre_tokenizer_spec` (stepped counts), and the model's parts
+    :attr:`model_vocab`, :meth:`merge_ranks`, :meth:`model_symbols`, :attr:`model_options` (token
+    stories). The compact format (:mod:`bytepair.hf.compact`) reads it through :attr:`file_settings`,
     :attr:`model_vocab`, :meth:`merge_ranks`, :attr:`model_options`, :attr:`added_columns`,
     :meth:`glued_before_space` and :meth:`load_all_tables`, and builds one with :meth:`from_parts`.
     """
