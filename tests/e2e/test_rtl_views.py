@@ -205,6 +205,37 @@ def test_gallery_side_by_side_rows_read_strawberry_left_to_right_in_persian(page
         assert style[0] == "ltr" and style[1] in ("left", "start"), (sel, style)
 
 
+_QUOTED = """(el) => {
+    const node = [...el.childNodes].find((n) => n.nodeType === 3 && n.data.includes('strawberry'));
+    const box = (i, n) => {
+        const r = document.createRange();
+        r.setStart(node, i);
+        r.setEnd(node, i + n);
+        const b = r.getBoundingClientRect();
+        return {left: b.left, right: b.right};
+    };
+    const at = node.data.indexOf('strawberry');
+    const open = node.data.lastIndexOf(node.data.includes('“') ? '“' : '«', at);
+    const close = node.data.slice(at).search(/[”»]/) + at;
+    return {word: box(at, 10), open: box(open, 1), close: box(close, 1), between: node.data.slice(open, close + 1)};
+}"""
+
+
+@pytest.mark.parametrize("code", ["ur", "fa"])
+def test_a_quoted_english_word_in_a_right_to_left_explanation_stands_between_its_quotes(page, site_url, code):
+    """Urdu's gallery opens with “strawberry” o200k_base میں …: the closing quote joined the English
+    run after it, so on screen the quotes stood around "strawberry” o200k_base" (a tester). In a
+    right-to-left line the opening quote is just right of the word and the closing one just left."""
+    page.goto(f"{site_url}?lang={code}#tokenize?g=counting-letters")
+    wait_ready(page)
+    page.wait_for_selector('[data-testid="gallery-explanation"]')
+    got = page.locator('[data-testid="gallery-explanation"]').evaluate(_QUOTED)
+    word, opening, closing = got["word"], got["open"], got["close"]
+    assert "strawberry" in got["between"]
+    assert opening["left"] >= word["right"] - 1 and opening["left"] - word["right"] < 12, got
+    assert closing["right"] <= word["left"] + 1 and word["left"] - closing["right"] < 12, got
+
+
 @pytest.mark.parametrize("code", ["ur", "fa"])
 @pytest.mark.parametrize(("width", "height"), SIZES)
 def test_code_boxes_read_left_to_right(page, site_url, tmp_path, code, width, height):

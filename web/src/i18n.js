@@ -276,6 +276,10 @@ export function t(key, params = {}) {
   let text = entry.text;
   if (typeof text === "object") text = text[plurals.select(params.n ?? 0)] ?? text.other;
   const rtl = localeInfo().dir === "rtl";
+  // a quoted term of another script in a right-to-left sentence ("“strawberry” o200k_base میں …")
+  // isolated inside its quotes: else the closing quote joins the left-to-right run that follows
+  // and the quotes stand around "strawberry” o200k_base" (a tester, Urdu's gallery)
+  if (rtl) text = text.replace(/([“«])([^“”«»{}\u2068\u2069]+)([”»])/g, "$1\u2068$2\u2069$3");
   const filled = text.replace(/\{(\w+)\}/g, (m, name) => {
     const v = params[name];
     if (v == null) return m;
@@ -299,6 +303,9 @@ export function setTokenizerLabel(fn) {
   tokenizerLabel = fn;
 }
 
+/** The script an unknown \\p{..} property's sentence names as an example, by locale: the courses' own. */
+const SCRIPT_EXAMPLE = { ur: "Arabic", fa: "Arabic", bn: "Bengali", hi: "Devanagari", "hi-Latn": "Devanagari" };
+
 /**
  * An error as the reader's language says it, worded from its structure: a bytepair error's
  * `type` and `field` (errors.js BytepairError), a crash or time-out of the worker (rpc.js,
@@ -320,12 +327,40 @@ export function errorText(err) {
     return t(`error.samples.${d.reason}`, { file: d.file ?? "", status: d.status ?? "" });
   if (err?.type === "samples" && messages["error.samples"])
     return t("error.samples", { file: d?.file ?? "", status: d?.status ?? "" });
+  // a chunk size too small for the text (bytepair.app.limits.chunk): the form's own words in every
+  // locale, English too (the message names the Python argument and counts characters from 0)
+  if (err?.type === "argument" && d?.reason === "chunk_too_small" && messages["error.argument.chunk_too_small"])
+    return t("error.argument.chunk_too_small", { max: d.max_tokens, character: d.start + 1, needed: d.needed });
   if (current === "en") return message;
   if (err?.name === "WorkerCrashed") return t("error.crashed");
   if (err?.name === "CallTimeout") return t("error.timeout");
   // a tokenizer name's problem (api.js nameError): the same sentences as Train's name field
   if (err?.type === "name" && messages[`train.name.${err.field}`]) return t(`train.name.${err.field}`, err.detail);
   const key = `error.${err?.type}`;
+  // a value's fault worded from its reason and values (errors.py ArgumentError.reason: ids typed
+  // for ids → text); token ids stay ASCII, so they go in as text, not through num()
+  if (err?.type === "argument" && d?.reason && messages[`error.argument.${d.reason}`])
+    return t(`error.argument.${d.reason}`, {
+      ...d,
+      id: d.id != null ? String(d.id) : null,
+      max_id: d.max_id != null ? String(d.max_id) : null,
+    });
+  // a split pattern's fault with a sentence of its own (errors.py PatternError.code: an unknown
+  // \p{..} property, named; the back-end's whole list of names, English, goes to the console)
+  if (err?.type === "pattern" && d?.code && messages[`error.pattern.${d.code}`]) {
+    if (d.code === "unknown_property" && d.known?.length)
+      console.info(`[bytepair] Unicode properties known here: ${d.known.join(", ")}`);
+    const own = d.suggestion ? `error.pattern.${d.code}.suggest` : `error.pattern.${d.code}`;
+    return t(messages[own] ? own : `error.pattern.${d.code}`, {
+      ...d,
+      construct: d.construct ?? "",
+      suggestion: d.suggestion ? `\\p{${d.suggestion}}` : "",
+      pos: d.pos != null ? d.pos + 1 : "",
+      letters: "\\p{L}",
+      numbers: "\\p{N}",
+      script: `\\p{${SCRIPT_EXAMPLE[current] ?? "Greek"}}`,
+    });
+  }
   // a split pattern's fault where it is (detail.pos: 0-based character offset) and what
   // (detail.reason: the regex engine's own short words, quoted as they are)
   if (err?.type === "pattern" && d?.pos != null && d?.reason)
