@@ -59,9 +59,30 @@ def _rebuild(cls: type[BytepairError], message: str, state: dict[str, Any]) -> B
 
 
 class ArgumentError(BytepairError, ValueError):
-    """A bad argument value (out of range, wrong type, unknown option)."""
+    """A bad argument value (out of range, wrong type, unknown option).
+
+    ``reason``: for faults a page words in its reader's language, a short code with the
+    ``values`` its sentence needs (``to_dict()`` gives both; none of them when ``reason`` is
+    ``None``): ``"chunk_too_small"`` (:func:`bytepair.app.limits.chunk`: ``max_tokens``,
+    ``start``: 0-based *character* where no chunk fits, ``needed``: the *tokens* the shortest
+    chunk from there takes); else ``None``."""
 
     type_name = "argument"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        reason: str | None = None,
+        values: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message, field=field)
+        self.reason = reason
+        self.values = dict(values or {})
+
+    def details(self) -> dict[str, Any]:
+        return {"reason": self.reason, **self.values} if self.reason is not None else {}
 
 
 class ArgumentTypeError(ArgumentError, TypeError):

@@ -244,3 +244,24 @@ def test_the_chat_format_picks_the_model_of_its_window():
     assert chat["template:llama3"] == "llama-3"  # the file's own template: Llama 3.0
     assert chat["template:llama3@llama3.2"] == "llama-3.1"
     assert chat["mistral-nemo"] == "mistral-nemo" and by_model["mistral-nemo"].tokens == 131_072
+
+
+def test_a_chunk_size_too_small_carries_its_reason_and_values(enc):
+    """Fresh tester (ur): the page showed Python's English "max_tokens=2 is too small ..." inside an
+    Urdu sentence. The error says it as data: ``reason`` and the values the page's sentence needs
+    (``start``: 0-based character; ``needed``: the tokens of the shortest chunk from there, the
+    page's minimum), the English message as before."""
+    text = "Hi 🦜🦜 there"
+    with pytest.raises(ArgumentError) as e:
+        limits.chunk(enc, text, 2)
+    d = e.value.to_dict()
+    start = text.index(" 🦜")  # "Hi" fits; from its end the shortest piece is " 🦜", 3 tokens of cl100k
+    needed = len(_cl100k().encode(" 🦜"))
+    assert needed == 3
+    assert (d["type"], d["field"], d["reason"]) == ("argument", "max_tokens", "chunk_too_small")
+    assert (d["max_tokens"], d["start"], d["needed"]) == (2, start, needed)
+    assert d["message"] == (
+        f"max_tokens=2 is too small for this text: from character {start} the shortest "
+        f"chunk that ends between characters needs {needed} tokens"
+    )
+    assert [c.text for c in limits.chunk(enc, text, needed)][0] == "Hi"  # the minimum it names is enough there

@@ -327,6 +327,46 @@ def test_errors_are_worded_from_their_type_in_the_locale(page, site_url):
     assert page.console_errors == []
 
 
+#: Three or more Latin-letter words in a row: an English sentence (the Urdu catalog keeps single
+#: English terms, "chunk", "token id", "Unicode property", never a clause)
+ENGLISH_RUN = re.compile(r"[A-Za-z]{2,}(?:[ ,]+[A-Za-z]{2,}){2,}")
+
+
+def _fill(sentence: str, **values) -> str:
+    for k, v in values.items():
+        sentence = sentence.replace("{" + k + "}", v)
+    assert "{" not in sentence.replace("\\p{", ""), sentence
+    return sentence
+
+
+def _unisolated(text: str) -> str:
+    return text.replace("\u2068", "").replace("\u2069", "")
+
+
+@pytest.mark.parametrize("code", ["ur", "fa"])
+def test_a_chunk_size_too_small_is_said_in_the_locale(page, site_url, code):
+    """Fresh tester (ur, fa): Tokenize's chunk form with too small a size showed Python's English
+    "max_tokens=2 is too small for this text: ..." inside the Urdu sentence. Now the catalog's
+    sentence, filled from the error's values in the locale's digits: the size asked for, where no
+    chunk fits (counted from 1) and the minimum, the tokens of the shortest piece from there
+    (tiktoken's count)."""
+    page.goto(f"{site_url}?lang={code}#tokenize")
+    h.wait_ready(page)
+    text = "Hi 🦜🦜 there"
+    h.encode_in_page(page, text, "cl100k_base")
+    page.fill('[data-testid="chunk-max"]', "2")
+    page.click('[data-testid="chunk-download"]')
+    shown = _unisolated(h.visible_error(page, "chunk-error"))
+    start = text.index(" 🦜")  # "Hi" is one chunk; from there the shortest piece is " 🦜"
+    needed = len(h.tiktoken_for("cl100k_base").encode(" 🦜"))
+    sentence = h.messages(code)["error.argument.chunk_too_small"]["text"]
+    digits = {"max": 2, "character": start + 1, "needed": needed}
+    assert shown == _fill(sentence, **{k: h.in_digits(v, code) for k, v in digits.items()})
+    assert not ENGLISH_RUN.search(shown), shown
+    assert page.get_attribute('[data-testid="chunk-max"]', "aria-invalid") == "true"
+    assert page.console_errors == []
+
+
 def test_rtl_numbers_context_line_counts_and_regex_read_in_order(page, site_url):
     """Fresh tester's findings 1, 2, 6 and 12 (ur, phone), one page load. 1: a number cut into
     several tokens ("12345" as 123|45 by cl100k_base, from tiktoken) read reversed in a

@@ -155,7 +155,9 @@ def chunk(
     Raises:
         ArgumentError: ``max_tokens`` < 1, ``overlap`` out of range, an unknown ``boundary``
             (``field`` names it); ``max_tokens`` too small for the text (a single character or
-            token boundary step counts more, ``field="max_tokens"``).
+            token boundary step counts more, ``field="max_tokens"``; ``reason="chunk_too_small"``
+            with ``max_tokens``, ``start``: the 0-based *character* where no chunk fits, ``needed``:
+            the *tokens* of the shortest chunk from there).
         TypeError: ``text`` is not a ``str``.
     """
     check_count(max_tokens, "max_tokens", minimum=1)
@@ -222,11 +224,13 @@ def chunk(
             start = prev_end
             found = cut(start, prev_end)
         if found is None:
+            needed = count(start, bounds[bisect.bisect_right(bounds, start)])
             raise ArgumentError(
                 f"max_tokens={max_tokens} is too small for this text: from character {start} the shortest "
-                f"chunk that ends between characters needs {count(start, bounds[bisect.bisect_right(bounds, start)])} "
-                "tokens",
+                f"chunk that ends between characters needs {needed} tokens",
                 field="max_tokens",
+                reason="chunk_too_small",
+                values={"max_tokens": max_tokens, "start": start, "needed": needed},
             )
         end, n = found
         out.append(Chunk(len(out), text[start:end], n, start, end))
