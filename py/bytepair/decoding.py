@@ -352,9 +352,11 @@ def parse_token_ids(s: str) -> list[int]:
 
     Raises:
         ArgumentError (``field="ids"``): something that is not a whole number >= 0
-            (the message quotes it and says what to paste), or an empty item between
+            (the message quotes it and says what to paste; ``reason="not_an_id"``,
+            ``token``: its first 40 characters), or an empty item between
             commas (``"1,2,,3"``: the message names its position, 3; a comma at the
-            start or the end is an empty item too, as in JSON).
+            start or the end is an empty item too, as in JSON; ``reason="empty_item"``,
+            ``item``: 1-based, ``items``: how many).
         TypeError: ``s`` is not a ``str``.
     """
     if not isinstance(s, str):
@@ -370,6 +372,8 @@ def parse_token_ids(s: str) -> list[int]:
                     f"Item {k} of the {len(items)} comma-separated items is empty: "
                     "remove the extra comma, or write the missing id there.",
                     field="ids",
+                    reason="empty_item",
+                    values={"item": k, "items": len(items)},
                 )
     out = []
     for word in _ID_SPLIT.split(body):
@@ -380,25 +384,40 @@ def parse_token_ids(s: str) -> list[int]:
                 f"“{word[:40]}” is not a token id: paste whole numbers such as 15339 1917, "
                 "or a JSON list such as [15339, 1917].",
                 field="ids",
+                reason="not_an_id",
+                values={"token": word[:40]},
             )
         out.append(int(word))
     return out
 
 
-def token_pieces(ids: Iterable[int], token_bytes: Callable[[int], bytes]) -> list[bytes]:
+def token_pieces(ids: Iterable[int], token_bytes: Callable[[int], bytes], *, n_vocab: int | None = None) -> list[bytes]:
     """The bytes of each token id, by ``token_bytes`` (e.g. ``Tokenizer.decode_single_token_bytes``).
+
+    Args:
+        ids: token ids. token_bytes: one id -> its bytes.
+        n_vocab: the tokenizer's largest id + 1 (``tok.n_vocab``), when known: an unknown id's
+            error then says whether it lies past the last id or in an unused gap.
 
     Raises:
         ArgumentError (``field="ids"``): an id that ``token_bytes`` does not know
-            (``KeyError``/``ValueError``); the message names the id and says why.
+            (``KeyError``/``ValueError``); the message names the id and says why. With
+            ``n_vocab``: ``reason="unknown_id"`` (past the last id, or negative) or
+            ``"unused_id"`` (between 0 and the last id), ``id`` and ``max_id`` (``n_vocab - 1``).
     """
     out = []
     for i in ids:
         try:
             out.append(token_bytes(i))
         except (KeyError, ValueError) as e:
-            reason = e.args[0] if e.args else ""
-            raise ArgumentError(f"{i} is not a token id of this tokenizer ({reason}).", field="ids") from e
+            why = e.args[0] if e.args else ""
+            code = None if n_vocab is None else "unused_id" if 0 <= i < n_vocab else "unknown_id"
+            raise ArgumentError(
+                f"{i} is not a token id of this tokenizer ({why}).",
+                field="ids",
+                reason=code,
+                values={"id": i, "max_id": n_vocab - 1} if n_vocab is not None else None,
+            ) from e
     return out
 
 

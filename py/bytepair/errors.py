@@ -65,7 +65,10 @@ class ArgumentError(BytepairError, ValueError):
     ``values`` its sentence needs (``to_dict()`` gives both; none of them when ``reason`` is
     ``None``): ``"chunk_too_small"`` (:func:`bytepair.app.limits.chunk`: ``max_tokens``,
     ``start``: 0-based *character* where no chunk fits, ``needed``: the *tokens* the shortest
-    chunk from there takes); else ``None``."""
+    chunk from there takes), ``"not_an_id"`` (``token``: the text typed, at most 40
+    characters), ``"empty_item"`` (``item``: 1-based, ``items``), ``"unknown_id"`` /
+    ``"unused_id"`` (``id``, ``max_id``: the tokenizer's largest id; an unused id lies
+    between 0 and ``max_id``) of :mod:`bytepair.decoding`; else ``None``."""
 
     type_name = "argument"
 

@@ -221,3 +221,41 @@ def test_empty_id_item_is_refused_by_position(text, item, n):
 @pytest.mark.parametrize("text,want", [("1,2, 3", [1, 2, 3]), ("[1, 2]", [1, 2]), ("1 2", [1, 2]), ("", [])])
 def test_ids_that_parse(text, want):
     assert parse_token_ids(text) == want
+
+
+@pytest.mark.parametrize(
+    ("text", "reason", "values"),
+    [
+        ("12 abc", "not_an_id", {"token": "abc"}),
+        ("1 " + "x" * 50, "not_an_id", {"token": "x" * 40}),
+        ("1,2,,3", "empty_item", {"item": 3, "items": 4}),
+    ],
+)
+def test_ids_refused_carry_their_reason_and_values(text, reason, values):
+    """Fresh tester (ur, fa): "abc is not a token id" was English inside the page's sentence. The
+    error carries ``reason`` and the values a page words it from; the English message is as before."""
+    with pytest.raises(ArgumentError) as e:
+        parse_token_ids(text)
+    d = e.value.to_dict()
+    assert d["field"] == "ids" and d["reason"] == reason
+    assert {k: d[k] for k in values} == values
+    if reason == "not_an_id":
+        assert d["message"].startswith(f"“{values['token']}” is not a token id: paste whole numbers")
+
+
+@pytest.mark.parametrize(("token_id", "reason"), [(99_999_999, "unknown_id"), (100_256, "unused_id")])
+def test_an_id_the_tokenizer_lacks_carries_its_reason_and_range(token_id, reason):
+    """An id past cl100k_base's last (100276), or one of its unused ids (100256): ``reason``, ``id``,
+    ``max_id`` (n_vocab - 1) with ``n_vocab``; without it no reason (the message as before)."""
+    import bytepair
+    from bytepair.decoding import token_pieces
+
+    enc = bytepair.get_encoding("cl100k_base")
+    with pytest.raises(ArgumentError) as e:
+        token_pieces([9906, token_id], enc.decode_single_token_bytes, n_vocab=enc.n_vocab)
+    d = e.value.to_dict()
+    assert (d["field"], d["reason"], d["id"], d["max_id"]) == ("ids", reason, token_id, 100_276)
+    assert d["message"].startswith(f"{token_id} is not a token id of this tokenizer (token id {token_id} is not in")
+    with pytest.raises(ArgumentError) as e:
+        token_pieces([token_id], enc.decode_single_token_bytes)
+    assert "reason" not in e.value.to_dict()

@@ -17,6 +17,7 @@ import unicodedata
 
 import pytest
 
+import bytepair
 from bytepair.decoding import token_note_parts
 from tests.e2e import helpers as h
 
@@ -296,8 +297,11 @@ def test_errors_are_worded_from_their_type_in_the_locale(page, site_url):
                          catch (e) { return [e.type, e.field, e.message]; } }"""
     )
     assert err is not None and err[0] == "argument" and err[1] == "ids"
-    lead = h.catalog("bn")["messages"]["error.argument"]["text"].split("{field}")[0]
-    assert shown.text_content().startswith(lead + "ids")
+    # worded from its reason (an id past the tokenizer's last), the ids in ASCII digits
+    name = page.input_value('[data-testid="tokenize-tokenizer"]')
+    last = str(bytepair.get_encoding(name).n_vocab - 1)
+    sentence = h.messages("bn")["error.argument.unknown_id"]["text"]
+    assert shown.text_content() == sentence.replace("{id}", "99999999").replace("{max_id}", last)
     # a broken tokenizer.json: worded from the error's reason and values (line, column as the json
     # module finds them), with the file's name; and the loader's status line
     broken = '{"model": {"type": "BPE",\n  "vocab": {"a": 0,, "b": 1}}}'
@@ -364,6 +368,33 @@ def test_a_chunk_size_too_small_is_said_in_the_locale(page, site_url, code):
     assert shown == _fill(sentence, **{k: h.in_digits(v, code) for k, v in digits.items()})
     assert not ENGLISH_RUN.search(shown), shown
     assert page.get_attribute('[data-testid="chunk-max"]', "aria-invalid") == "true"
+    assert page.console_errors == []
+
+
+def test_ids_that_are_no_token_ids_are_said_in_the_locale(page, site_url):
+    """Fresh tester (ur): Tokenize's ids → text said "“abc” is not a token id: paste whole numbers
+    ..." in English inside the Urdu sentence; an id the tokenizer lacks quoted Python's KeyError.
+    Now each is the catalog's sentence from the error's reason and values: the text typed, the
+    empty item's place, the id and the tokenizer's last id (cl100k_base: n_vocab - 1 = 100276;
+    100256 is one of its unused ids), ids in ASCII digits."""
+    page.goto(f"{site_url}?lang=ur#tokenize")
+    h.wait_ready(page)
+    h.encode_in_page(page, "Hello", "cl100k_base")
+    page.click('[data-testid="decode-card"] summary')
+    words = h.messages("ur")
+    last = str(h.tiktoken_for("cl100k_base").n_vocab - 1)
+    cases = [
+        ("12 abc", _fill(words["error.argument.not_an_id"]["text"], token="abc")),
+        ("1,2,,3", _fill(words["error.argument.empty_item"]["text"], item="3", items="4")),
+        ("9906 99999999", _fill(words["error.argument.unknown_id"]["text"], id="99999999", max_id=last)),
+        ("100256", _fill(words["error.argument.unused_id"]["text"], id="100256", max_id=last)),
+    ]
+    assert last == "100276"
+    for ids, want in cases:
+        page.fill('[data-testid="decode-ids"]', ids)
+        page.click('[data-testid="decode-button"]')
+        shown = h.wait_text(page.locator('[data-testid="decode-error"]'), [want])
+        assert shown == want and not ENGLISH_RUN.search(shown), shown
     assert page.console_errors == []
 
 

@@ -119,7 +119,8 @@ def decode_ids(ids_text: str, name: str) -> str:
     ``{ids, text, display, note, note_parts}``: the decoded text (bad UTF-8 as U+FFFD) and, per id,
     ``bytepair.token_to_label`` / ``token_note`` / ``decoding.token_note_parts``. ArgumentError (``field="ids"``) for bad input."""
     ids = decoding.parse_token_ids(ids_text)
-    parts = decoding.token_pieces(ids, get_tokenizer(name).decode_single_token_bytes)
+    tok = get_tokenizer(name)
+    parts = decoding.token_pieces(ids, tok.decode_single_token_bytes, n_vocab=tok.n_vocab)
     return dumps(
         {
             "ids": ids,
