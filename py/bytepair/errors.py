@@ -146,7 +146,11 @@ class PatternError(BytepairError, ValueError):
     ``pos``: character offset in the pattern (or ``None``), like ``re.error.pos``;
     ``construct``: the unsupported piece of syntax, when that is the reason;
     ``reason``: the fault alone, short, without position or advice (``"missing
-    ')' for this '('"``), or ``None``."""
+    ')' for this '('"``: the regex engine's own words), or ``None``; ``code``: for faults a page
+    words in its reader's language, a short code with ``values`` (``"unknown_property"``:
+    ``property``, the name inside ``\\p{..}``; ``suggestion``, a known name it is close to,
+    or ``None``; ``known``, every name of bytepair's Unicode tables,
+    :func:`bytepair.split.retranslate.supported_properties`: both back-ends take them), else ``None``."""
 
     type_name = "pattern"
 
@@ -158,14 +162,24 @@ class PatternError(BytepairError, ValueError):
         pos: int | None = None,
         construct: str | None = None,
         reason: str | None = None,
+        code: str | None = None,
+        values: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message, field=field)
         self.pos = pos
         self.construct = construct
         self.reason = reason
+        self.code = code
+        self.values = dict(values or {})
 
     def details(self) -> dict[str, Any]:
-        return {"pos": self.pos, "construct": self.construct, "reason": self.reason}
+        return {
+            **self.values,
+            "pos": self.pos,
+            "construct": self.construct,
+            "reason": self.reason,
+            "code": self.code,
+        }
 
 
 class OutOfMemoryError(BytepairError, MemoryError):

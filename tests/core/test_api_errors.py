@@ -234,3 +234,28 @@ def test_errors_of_the_core_api_name_their_field():
     with pytest.raises(ValueError) as e:
         bytepair.from_json('{"format": "bytepair", "version": 1, "pattern": null, "merges": [[1, 2], [1, 2]]}')
     assert e.value.to_dict()["type"] == "tokenizer_file" and e.value.where == "merges[1]"
+
+
+@pytest.mark.parametrize("backend", ["re", "regex"])
+@pytest.mark.parametrize(
+    ("pattern", "prop", "suggestion"),
+    [(r"a\p{Foo}+", "Foo", None), (r" ?\p{Arabik}+", "Arabik", "Arabic"), (r"[\p{Letterz}]", "Letterz", "L")],
+)
+def test_an_unknown_property_is_named_as_data(backend, pattern, prop, suggestion):
+    """Fresh tester (ur, fa): the page's sentence quoted the ``re`` back-end's reason, which listed
+    ~200 English property names. The error now carries ``code="unknown_property"``, the name,
+    a close known name (or None) and the whole list apart (``known``); its ``reason`` is short."""
+    from bytepair.split.retranslate import supported_properties
+
+    if backend == "regex":
+        pytest.importorskip("regex")
+    for check in (lambda: compile_pattern(pattern, backend=backend), lambda: check_pattern(pattern)):
+        with pytest.raises(errors.PatternError) as e:
+            check()
+        d = e.value.to_dict()
+        assert d["code"] == "unknown_property" and d["property"] == prop and d["suggestion"] == suggestion
+        assert d["known"] == supported_properties() and "Arabic" in d["known"]
+        assert "Adlam" not in d["reason"] and len(d["reason"]) < 40
+        assert d["construct"] == "\\p{" + prop + "}"
+    # check_pattern's English message is the short one it was
+    assert d["message"].startswith(f"\\p{{{prop}}} is not a known Unicode property (character ")

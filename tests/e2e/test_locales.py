@@ -398,6 +398,44 @@ def test_ids_that_are_no_token_ids_are_said_in_the_locale(page, site_url):
     assert page.console_errors == []
 
 
+@pytest.mark.parametrize("code", ["ur", "fa"])
+def test_an_unknown_unicode_property_is_named_in_the_locale(page, site_url, code):
+    """Fresh tester (ur, fa): a custom split regex with an unknown \\p{..} property showed a sentence
+    that listed ~200 English property names. Now the catalog's sentence names the unknown property
+    and where it is, and says what to write instead (a close known name when there is one, else
+    examples); the whole list goes to the console, in English."""
+    infos = []
+    page.on("console", lambda m: infos.append(m.text) if m.type == "info" else None)
+    page.goto(f"{site_url}?lang={code}#train")
+    h.wait_ready(page)
+    h.set_text(page, "train-text", "ab ab ab abab cd cd")
+    page.select_option('[data-testid="train-pattern"]', "custom")
+    page.fill('[data-testid="train-vocab"]', "260")
+    words = h.messages(code)
+    for regex, name, key, extra in (
+        (r" ?\p{Foo}+|\s+", "Foo", "error.pattern.unknown_property", {}),
+        (r" ?\p{Arabik}+|\s+", "Arabik", "error.pattern.unknown_property.suggest", {"suggestion": r"\p{Arabic}"}),
+    ):
+        page.fill('[data-testid="train-regex"]', regex)
+        page.click('[data-testid="train-button"]')
+        page.wait_for_function(
+            "(name) => document.querySelector('[data-testid=\"train-regex-error\"]').textContent.includes(name)",
+            arg=name,
+        )
+        shown = _unisolated(page.text_content('[data-testid="train-regex-error"]'))
+        pos = page.evaluate(
+            "async (p) => { try { await window.bytepair.checkPattern(p); } catch (e) { return e.detail.pos; } }",
+            regex,
+        )
+        fill = {"construct": rf"\p{{{name}}}", "pos": h.in_digits(pos + 1, code), **extra}
+        fill |= {"letters": r"\p{L}", "numbers": r"\p{N}", "script": r"\p{Arabic}"}
+        assert shown == _fill(words[key]["text"], **fill)
+        assert "Adlam" not in shown and len(shown) < 300 and not ENGLISH_RUN.search(shown), shown
+    listed = [m for m in infos if "Unicode properties known here" in m]
+    assert listed and "Adlam" in listed[-1] and "Arabic" in listed[-1], infos
+    assert page.console_errors == []
+
+
 def test_rtl_numbers_context_line_counts_and_regex_read_in_order(page, site_url):
     """Fresh tester's findings 1, 2, 6 and 12 (ur, phone), one page load. 1: a number cut into
     several tokens ("12345" as 123|45 by cl100k_base, from tiktoken) read reversed in a

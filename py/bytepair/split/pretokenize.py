@@ -461,12 +461,22 @@ def _pattern_error(e, text: str, *, pos_known: bool = True) -> PatternError:
     ``\\p{..}`` at or before the position."""
     msg = getattr(e, "msg", None) or str(e)
     pos = getattr(e, "pos", None)
-    construct = None
+    construct = code = values = None
     if "unknown property" in msg:
         before = [m for m in _PROPERTY.finditer(text) if pos is None or m.start() <= pos]
         construct = before[-1].group() if before else None
+        if construct is not None and pos_known:
+            from .retranslate import unknown_property
+
+            code = "unknown_property"
+            values = unknown_property(construct[3:-1] if construct[2:3] == "{" else construct[2:])
     return PatternError(
-        f"invalid regex: {_describe(e, text)}", pos=pos if pos_known else None, reason=msg, construct=construct
+        f"invalid regex: {_describe(e, text)}",
+        pos=pos if pos_known else None,
+        reason=msg,
+        construct=construct,
+        code=code,
+        values=values,
     )
 
 
@@ -501,7 +511,9 @@ def check_pattern(pattern: str | None) -> str | None:
             character offset of the fault in ``pattern`` (or ``None``);
             ``construct``: the unknown ``\p{..}`` property, the
             ``regex``-only syntax the ``re`` back-end cannot run, or the bare
-            word that is no pre-tokenizer name; ``reason``: the fault alone.
+            word that is no pre-tokenizer name; ``reason``: the fault alone; ``code``
+            ``"unknown_property"`` with ``property``, ``suggestion``, ``known`` for an unknown
+            ``\p{..}`` (:func:`bytepair.split.retranslate.unknown_property`).
             The message is one or two sentences: the fault, where (``character
             N``, counted from 1) and what to do, without the list of every
             known name or property.
@@ -511,7 +523,14 @@ def check_pattern(pattern: str | None) -> str | None:
         if resolved is not None:
             compile_pattern(resolved)
     except PatternError as e:
-        raise PatternError(_short_message(pattern or "", e), pos=e.pos, construct=e.construct, reason=e.reason) from e
+        raise PatternError(
+            _short_message(pattern or "", e),
+            pos=e.pos,
+            construct=e.construct,
+            reason=e.reason,
+            code=e.code,
+            values=e.values,
+        ) from e
     return resolved
 
 
@@ -591,5 +610,7 @@ def resolve_pattern(name_or_regex: str | None) -> str | None:
             pos=getattr(e, "pos", None),
             construct=getattr(e, "construct", None),
             reason=getattr(e, "reason", None),
+            code=getattr(e, "code", None),
+            values=getattr(e, "values", None),
         ) from e
     return name_or_regex

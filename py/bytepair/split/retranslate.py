@@ -60,7 +60,7 @@ import unicodedata
 from ..errors import PatternError
 from . import _unicode_tables as _tables
 
-__all__ = ["to_stdlib_re", "supported_properties"]
+__all__ = ["to_stdlib_re", "supported_properties", "unknown_property"]
 
 MAX_CODE_POINT = 0x10FFFF
 
@@ -117,6 +117,27 @@ def supported_properties() -> list[str]:
     codes (``Latn``), ``Is`` prefixes for scripts, any case, spaces or ``_``.
     """
     return sorted(set(_tables.PROPERTY_NAMES.values()), key=lambda s: (s.startswith("scx="), s.lower()))
+
+
+def unknown_property(name: str) -> dict:
+    """The values of an unknown ``\\p{name}``'s :class:`~bytepair.errors.PatternError`
+    (``code="unknown_property"``), for a page to word in its reader's language.
+
+    Args:
+        name: the name written inside ``\\p{..}`` (characters), ``^`` included.
+
+    Returns:
+        ``{"property": name, "suggestion": a known canonical name close to it (loose
+        spelling, :func:`difflib.get_close_matches`) or None, "known": supported_properties()}``.
+    """
+    import difflib
+
+    close = difflib.get_close_matches(_loose(name.lstrip("^")), list(_tables.PROPERTY_NAMES), n=1, cutoff=0.75)
+    return {
+        "property": name,
+        "suggestion": _tables.PROPERTY_NAMES[close[0]] if close else None,
+        "known": supported_properties(),
+    }
 
 
 def _union(parts) -> list[tuple[int, int]]:
@@ -231,15 +252,32 @@ class _Translator:
         self.stack: list[tuple[frozenset[str], int]] = []
 
     # -- errors ---------------------------------------------------------------
-    def error(self, msg: str, pos: int, *, unsupported: bool = False, construct: str | None = None) -> PatternError:
+    def error(
+        self,
+        msg: str,
+        pos: int,
+        *,
+        unsupported: bool = False,
+        construct: str | None = None,
+        reason: str | None = None,
+        code: str | None = None,
+        values: dict | None = None,
+    ) -> PatternError:
         """A :class:`PatternError` (a ValueError) for a fault at ``pos``; ``unsupported``: valid
-        for ``regex``, not for ``re`` (``construct`` is then the syntax at ``pos``)."""
+        for ``regex``, not for ``re`` (``construct`` is then the syntax at ``pos``); ``reason``:
+        the fault alone when ``msg`` says more (default ``msg``); ``code``, ``values``: as
+        :class:`PatternError`'s."""
         head = "the `re` back-end cannot run this split pattern" if unsupported else "invalid regex"
         near = self.p[max(0, pos - 15) : pos + 15]
         if unsupported and construct is None:
             construct = self.p[pos : max(self.i, pos + 2)]
         return PatternError(
-            f"{head}: {msg} at position {pos} (near {near!r})", pos=pos, reason=msg, construct=construct
+            f"{head}: {msg} at position {pos} (near {near!r})",
+            pos=pos,
+            reason=reason or msg,
+            construct=construct,
+            code=code,
+            values=values,
         )
 
     # -- driver ---------------------------------------------------------------
@@ -411,6 +449,9 @@ class _Translator:
                 + " (also long names like Uppercase_Letter, gc=/sc=/scx= forms and script codes like Latn)",
                 start,
                 construct=p[start : self.i],
+                reason=f"unknown Unicode property {raw!r}",
+                code="unknown_property",
+                values=unknown_property(raw),
             )
         return ("set", self.ascii_limit(_class_ranges(cls)), negated, cls)
 
