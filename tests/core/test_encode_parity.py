@@ -16,13 +16,13 @@ import pytest
 
 import bytepair
 from tests import corpora
-from tests.corpora import has_lone_surrogates
+from tests.corpora import assigned_after_reference_unicode, has_lone_surrogates
 from tests.hypothesis_profiles import examples
 from tests.reference import TIKTOKEN_NAMES, tiktoken_constructor, tiktoken_file_sha256, tiktoken_for
 from tests.reference.slow_bpe import slow_encode_ranks
 
 try:  # not available inside Pyodide
-    from hypothesis import HealthCheck, given, settings
+    from hypothesis import HealthCheck, assume, given, settings
     from hypothesis import strategies as st
 except ImportError:  # pragma: no cover
     given = None
@@ -256,6 +256,24 @@ def test_disallowed_special_names_the_token_found():
         enc.encode("x <|fim_middle|> y", allowed_special={"<|endoftext|>"})
 
 
+def test_a_letter_newer_than_tiktokens_unicode_is_the_one_known_split_difference():
+    """U+32400 (CJK Extension J, Unicode 17) is a letter to bytepair's split classes and unassigned
+    to tiktoken's (Rust's regex crate, older Unicode tables): the one difference the Hypothesis parity test leaves
+    out (``tests.corpora.assigned_after_reference_unicode``). Should tiktoken's tables catch up,
+    this fails, and the exclusion can go."""
+    text = "\U00032400?s"
+    assert assigned_after_reference_unicode(text)
+    assert not assigned_after_reference_unicode("naïve café 東京 🙂 \U0010ffff")
+    ref = reference("cl100k_base")
+    pieces = [ref.decode_single_token_bytes(i) for i in ref.encode_ordinary(text)]
+    assert pieces[-2:] == [b"?", b"s"]  # tiktoken: "\U00032400?" + "s"
+    ours = [
+        bytes(bytepair.get_encoding("cl100k_base").decode_single_token_bytes(i))
+        for i in bytepair.get_encoding("cl100k_base").encode_ordinary(text)
+    ]
+    assert ours[-1] == b"?s"  # bytepair: "\U00032400" + "?s"
+
+
 # ---------------------------------------------------------------- Hypothesis
 
 if given is not None:
@@ -279,6 +297,7 @@ if given is not None:
     @given(text=TEXTS)
     def test_hypothesis_encode_matches_tiktoken(name, text):
         ref = reference(name)
+        assume(not assigned_after_reference_unicode(fix_surrogates(text)))  # (Unicode versions differ)
         enc = bytepair.get_encoding(name)
         assert enc.encode_ordinary(text) == ref.encode_ordinary(text)
         assert enc.encode(text, allowed_special="all") == ref.encode(text, allowed_special="all")
