@@ -245,3 +245,32 @@ def test_a_reload_right_after_typing_keeps_what_was_typed(page, site_url, view, 
     h.wait_ready(page)
     page.wait_for_selector(f'[data-testid="{testid}"]:not(:placeholder-shown)')
     assert page.input_value(f'[data-testid="{testid}"]') == "সব মানুষ স্বাধীন"
+
+
+@pytest.mark.parametrize(("view", "testid"), [("tokenize", "tokenize-text"), ("train", "train-text")])
+def test_text_typed_before_the_pages_script_arrives_is_kept(page, site_url, view, testid):
+    """On a slow phone the text boxes show seconds before the page's script has arrived; what a
+    learner typed then was kept on screen but never saved, so the reload that came with the
+    connection back lost it (a tester, in Urdu, under "your typed text is kept"). Here the
+    script is held until the text is typed."""
+    held = []
+    page.route("**/src/main.js", lambda route: held.append(route))
+    page.goto(f"{site_url}#{view}", wait_until="commit")
+    page.wait_for_selector(f'[data-testid="{testid}"]', state="attached")
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page's script was not routed"
+    typed = "میرا اپنا لکھا ہوا متن 123"  # (Urdu: "my own written text")
+    page.evaluate(
+        "([sel, text]) => { document.querySelector(sel).value = text; }",  # (typed: no script listens yet)
+        [f'[data-testid="{testid}"]', typed],
+    )
+    held[0].continue_()
+    page.unroute("**/src/main.js")
+    h.wait_ready(page)
+    page.reload()
+    h.wait_ready(page)
+    page.wait_for_selector(f'[data-testid="{testid}"]:not(:placeholder-shown)')
+    assert page.input_value(f'[data-testid="{testid}"]') == typed

@@ -187,6 +187,12 @@ store.subscribe((state) => {
 renderStatus(store.state);
 renderTabs(store.state);
 
+// Text typed before this script ran (a slow phone shows the text boxes seconds before the page's
+// modules arrive): the views' input handlers were not there to keep it, so it is handed to them as
+// an input once they are mounted (a tester: typed while Python loaded, lost on the reload that
+// came back with the connection, under "your typed text is kept")
+const typedEarly = $$(document, "main textarea").filter((el) => el.value);
+
 const views = {
   train: mountTrain($(document, "#view-train"), store, api),
   tokenize: mountTokenize($(document, "#view-tokenize"), store, api),
@@ -197,6 +203,7 @@ const views = {
 };
 api.ready.catch(() => {}); // shown in the status line
 mountPictureBars(document, store, api); // picture buttons of Train, Compare, Step through (issue 13)
+for (const el of typedEarly) el.dispatchEvent(new Event("input", { bubbles: true }));
 
 // --- links: the fragment's parameters restore a view's state ------------------
 // The note says what a link could not restore: unknown parameter names (LINK_PARAMS),
