@@ -205,8 +205,10 @@ def test_gallery_side_by_side_rows_read_strawberry_left_to_right_in_persian(page
         assert style[0] == "ltr" and style[1] in ("left", "start"), (sel, style)
 
 
-_QUOTED = """(el) => {
-    const node = [...el.childNodes].find((n) => n.nodeType === 3 && n.data.includes('strawberry'));
+_QUOTED = """(el, word) => {
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let node;
+    while ((node = walk.nextNode()) && !node.data.includes(word));
     const box = (i, n) => {
         const r = document.createRange();
         r.setStart(node, i);
@@ -214,26 +216,39 @@ _QUOTED = """(el) => {
         const b = r.getBoundingClientRect();
         return {left: b.left, right: b.right};
     };
-    const at = node.data.indexOf('strawberry');
-    const open = node.data.lastIndexOf(node.data.includes('“') ? '“' : '«', at);
+    const at = node.data.indexOf(word);
+    const open = Math.max(node.data.lastIndexOf('“', at), node.data.lastIndexOf('«', at));
     const close = node.data.slice(at).search(/[”»]/) + at;
-    return {word: box(at, 10), open: box(open, 1), close: box(close, 1), between: node.data.slice(open, close + 1)};
+    return {word: box(at, word.length), open: box(open, 1), close: box(close, 1), between: node.data.slice(open, close + 1)};
 }"""
+
+
+def _hugs_its_quotes(got: dict, word: str) -> None:
+    """Right to left: the opening quote just right of the word, the closing one just left of it."""
+    w, opening, closing = got["word"], got["open"], got["close"]
+    assert word in got["between"] and len(got["between"]) <= len(word) + 4, got
+    assert opening["left"] >= w["right"] - 1 and opening["left"] - w["right"] < 12, got
+    assert closing["right"] <= w["left"] + 1 and w["left"] - closing["right"] < 12, got
 
 
 @pytest.mark.parametrize("code", ["ur", "fa"])
 def test_a_quoted_english_word_in_a_right_to_left_explanation_stands_between_its_quotes(page, site_url, code):
     """Urdu's gallery opens with “strawberry” o200k_base میں …: the closing quote joined the English
     run after it, so on screen the quotes stood around "strawberry” o200k_base" (a tester). In a
-    right-to-left line the opening quote is just right of the word and the closing one just left."""
+    right-to-left line the opening quote is just right of the word and the closing one just left;
+    the same in the letters-per-token list under it."""
     page.goto(f"{site_url}?lang={code}#tokenize?g=counting-letters")
     wait_ready(page)
     page.wait_for_selector('[data-testid="gallery-explanation"]')
-    got = page.locator('[data-testid="gallery-explanation"]').evaluate(_QUOTED)
-    word, opening, closing = got["word"], got["open"], got["close"]
-    assert "strawberry" in got["between"]
-    assert opening["left"] >= word["right"] - 1 and opening["left"] - word["right"] < 12, got
-    assert closing["right"] <= word["left"] + 1 and word["left"] - closing["right"] < 12, got
+    _hugs_its_quotes(page.locator('[data-testid="gallery-explanation"]').evaluate(_QUOTED, "strawberry"), "strawberry")
+    # the letters per token under it: "GPT-2 (gpt2): “st” 2، “raw” 3، اور “berry” 5" (a tester saw
+    # the English runs join across the quotes: 'berry” 5“ اور، GPT-2 (gpt2): “st” 2')
+    items = page.locator('[data-testid="gallery-letters"] li')
+    assert items.count() >= 2
+    for i in range(items.count()):
+        for word in ("raw", "berry"):
+            if word in items.nth(i).text_content():
+                _hugs_its_quotes(items.nth(i).evaluate(_QUOTED, word), word)
 
 
 @pytest.mark.parametrize("code", ["ur", "fa"])
