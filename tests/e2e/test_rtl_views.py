@@ -587,3 +587,20 @@ def test_angle_bracketed_code_in_a_right_to_left_message_reads_whole(page, site_
                 assert abs(left["top"] - inner["top"]) < 2 and abs(right["top"] - inner["top"]) < 2, (key, found)
                 checked.append((key, found["code"]))
     assert ("embed.button.title", "<iframe>") in checked, checked
+
+
+@pytest.mark.parametrize("code", ["ur", "bn"])
+def test_the_share_and_embed_buttons_keep_their_margin_at_the_start_edge(page, site_url, code):
+    """On a phone the Share link / Embed buttons open their row with the same margin as in a
+    left-to-right page: in Urdu and Persian "Link شیئر کریں" sat flush against the screen's right
+    edge (a tester; the row's padding was on the left whatever the direction)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{site_url}?lang={code}#tokenize")
+    page.wait_for_selector('[data-testid="share-button"]')
+    rtl = page.evaluate("() => getComputedStyle(document.documentElement).direction") == "rtl"
+    edges = page.locator('[data-testid="page-actions"] button').evaluate_all(
+        "(els) => els.map((e) => [e.getBoundingClientRect().left, e.getBoundingClientRect().right])"
+    )
+    width = page.evaluate("() => document.documentElement.clientWidth")
+    start_gap = width - max(r for _, r in edges) if rtl else min(left for left, _ in edges)
+    assert start_gap >= 8, (code, edges, width)
