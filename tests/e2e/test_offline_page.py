@@ -520,6 +520,9 @@ def test_a_start_cut_off_by_the_link_says_so_and_starts_when_the_link_is_back(br
         assert cut, "the start's download was not routed"
         want = catalog(code)["messages"]["status.error.start"]["text"]
         assert page.text_content('[data-testid="status-text"]') == want
+        # the text is not at fault: no error under it, not marked invalid (a tester saw it outlined red)
+        assert page.locator('[data-testid="tokenize-error"]').is_hidden()
+        assert page.get_attribute('[data-testid="tokenize-text"]', "aria-invalid") is None
         retry = page.locator('[data-testid="status-retry"]')
         assert retry.is_visible() and retry.text_content().strip() == catalog(code)["messages"]["status.retry"]["text"]
         set_text(page, "tokenize-text", TEXT)

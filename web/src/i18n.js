@@ -279,7 +279,8 @@ export function t(key, params = {}) {
   // a quoted term of another script in a right-to-left sentence ("“strawberry” o200k_base میں …")
   // isolated inside its quotes: else the closing quote joins the left-to-right run that follows
   // and the quotes stand around "strawberry” o200k_base" (a tester, Urdu's gallery)
-  if (rtl) text = text.replace(/([“«])([^“”«»{}\u2068\u2069]+)([”»])/g, "$1\u2068$2\u2069$3");
+  // (a quote in the reader's own script is left as it is)
+  if (rtl) text = text.replace(/([“«])([^“”«»{}\u2068\u2069\u0590-\u08ff\ufb1d-\ufeff]+)([”»])/g, "$1\u2068$2\u2069$3");
   const filled = text.replace(/\{(\w+)\}/g, (m, name) => {
     const v = params[name];
     if (v == null) return m;

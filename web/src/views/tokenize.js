@@ -226,6 +226,9 @@ export function mountTokenize(root, store, api) {
       if (store.state.tokenize.desc?.tokenizer !== tokenizer) describeNow(tokenizer);
     } catch (err) {
       if (mine !== seq) return;
+      // Python did not start (the link dropped): the status line says so and offers Try again; the
+      // text is not at fault, so it is not marked (a tester saw it outlined red under that message)
+      if (store.state.status.start) return set({ pending: false });
       showError(root, "tokenize", errorText(err));
       // no tokens from an older text stay on screen next to the message
       set({ pending: false, result: null, text: null, active: -1 });
