@@ -135,8 +135,10 @@
         const files = todo.length;
         let next = 0;
         const worker = async () => {
-          while (next < todo.length) {
+          for (;;) {
             await yieldToPages();
+            // (checked after the wait: the other fetchers took files meanwhile)
+            if (next >= todo.length) break;
             const rel = todo[next++];
             if (await cache.match(absolute(rel))) continue;
             const controller = new AbortController();
