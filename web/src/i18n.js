@@ -259,6 +259,15 @@ function remember(text) {
 const isWorded = (v) => worded.has(v) || wordedBefore.has(v);
 
 /**
+ * `s` in a first-strong isolate (U+2068 ... U+2069) when the page reads right to left, else as it
+ * is: a name, token or any text of the data then keeps its own order inside a right-to-left
+ * sentence, and its brackets and quotes are not mirrored or joined to the run beside it.
+ * @param {string} s
+ * @returns {string}
+ */
+export const isolate = (s) => (localeInfo().dir === "rtl" && s ? `\u2068${s}\u2069` : s);
+
+/**
  * The message `key` in the current locale, placeholders {name} filled from params (numbers
  * through `num`, so in the locale's digits; pass a string to keep ASCII). In a right-to-left
  * locale a string is bidi-isolated as what it is: a name, token, file or any text of the data
@@ -280,7 +289,7 @@ export function t(key, params = {}) {
   // isolated inside its quotes: else the closing quote joins the left-to-right run that follows
   // and the quotes stand around "strawberry” o200k_base" (a tester, Urdu's gallery)
   // (a quote in the reader's own script is left as it is)
-  if (rtl) text = text.replace(/([“«])([^“”«»{}\u2068\u2069\u0590-\u08ff\ufb1d-\ufeff]+)([”»])/g, "$1\u2068$2\u2069$3");
+  if (rtl) text = text.replace(/([“«])([^“”«»{}\u2068\u2069\u0590-\u08ff\ufb1d-\ufeff]+)([”»])/g, (m, open, term, close) => open + isolate(term) + close);
   const filled = text.replace(/\{(\w+)\}/g, (m, name) => {
     const v = params[name];
     if (v == null) return m;
@@ -289,7 +298,7 @@ export function t(key, params = {}) {
     // reader's language is not isolated: as an isolate of its own it would take the direction of its
     // first letter, and an Urdu clause opening with an English term ("1 special tokens شامل کیے گئے
     // (<|begin_of_text|>)") would read left to right, its token name at the wrong end
-    return rtl && v && !isWorded(v) ? `\u2068${v}\u2069` : v;
+    return isWorded(v) ? v : isolate(v);
   });
   return rtl ? remember(filled) : filled;
 }

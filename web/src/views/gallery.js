@@ -4,7 +4,7 @@
 
 import { h } from "../dom.js";
 import { galleryLink, iframeSnippet } from "../links.js";
-import { t, num, errorText, onLocaleChange, locale, localeInfo, PSEUDO, listText } from "../i18n.js";
+import { t, num, errorText, onLocaleChange, locale, isolate, PSEUDO, listText } from "../i18n.js";
 
 // "“st” 2 · “raw” 3" in English; the reader's own list (Intl.ListFormat) elsewhere: in Persian a
 // middle dot beside ۲ reads as ۲۰ (its zero is a dot)
@@ -155,12 +155,11 @@ export function mountGallery(el, api, { choose }) {
             // in a right-to-left page the tokenizer's name and each quoted token are isolated (first
             // strong isolate ... pop), else the English runs join across the quotes and the list's
             // commas (a tester: Urdu read 'berry” 5“ اور، GPT-2 (gpt2): “st” 2')
-            const iso = localeInfo().dir === "rtl" ? (s) => `\u2068${s}\u2069` : (s) => s;
             return h(
               "li",
               {},
-              `${iso(api.label(row.encoding))}: `,
-              letterList(row.tokens.map((tk) => `“${iso(tk.text)}” ${num(tk.letters)}`)),
+              `${isolate(api.label(row.encoding))}: `,
+              letterList(row.tokens.map((tk) => `“${isolate(tk.text)}” ${num(tk.letters)}`)),
             );
           }),
         ),
