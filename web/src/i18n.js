@@ -289,7 +289,11 @@ export function t(key, params = {}) {
   // isolated inside its quotes: else the closing quote joins the left-to-right run that follows
   // and the quotes stand around "strawberry” o200k_base" (a tester, Urdu's gallery)
   // (a quote in the reader's own script is left as it is)
-  if (rtl) text = text.replace(/([“«])([^“”«»{}\u2068\u2069\u0590-\u08ff\ufb1d-\ufeff]+)([”»])/g, (m, open, term, close) => open + isolate(term) + close);
+  if (rtl)
+    text = text.replace(
+      /([“«])([^“”«»{}\u2068\u2069\u0590-\u08ff\ufb1d-\ufeff]+)([”»])/g,
+      (m, open, term, close) => open + isolate(term) + close,
+    );
   const filled = text.replace(/\{(\w+)\}/g, (m, name) => {
     const v = params[name];
     if (v == null) return m;
