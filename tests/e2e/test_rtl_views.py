@@ -19,7 +19,7 @@ import json
 import pytest
 
 from tests import hf_models
-from tests.e2e.helpers import encode_in_page, in_digits, lz_compress, messages, tiktoken_for, wait_ready
+from tests.e2e.helpers import encode_in_page, in_digits, lz_compress, messages, set_text, tiktoken_for, wait_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -604,3 +604,30 @@ def test_the_share_and_embed_buttons_keep_their_margin_at_the_start_edge(page, s
     width = page.evaluate("() => document.documentElement.clientWidth")
     start_gap = width - max(r for _, r in edges) if rtl else min(left for left, _ in edges)
     assert start_gap >= 8, (code, edges, width)
+
+
+def test_a_wrapped_urdu_merges_header_keeps_its_lines_apart(page, site_url):
+    """On a phone the merges table's headers wrap ("Pair کی گنتی" on two lines); in Urdu each
+    line keeps Nastaliq's height: at the phone layout's line height of 1.2 the lines were drawn
+    over each other (a tester). Measured per line of each header: the step from one line to the
+    next against the height of a line's text box (Range.getClientRects), which for Nastaliq is
+    about 2.5 em."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{site_url}?lang=ur#train")
+    wait_ready(page)
+    set_text(page, "train-text", "سلام دنیا، یہ ایک مثال ہے۔ " * 20)
+    page.fill('[data-testid="train-vocab"]', "260")
+    page.evaluate("() => document.querySelector('[data-testid=train-form]').requestSubmit()")
+    page.wait_for_selector('[data-testid="merges-body"] tr')
+    heads = page.locator('[data-testid="merges-table"] thead th').evaluate_all(
+        """(ths) => ths.map((th) => { const r = document.createRange(); r.selectNodeContents(th);
+             return {text: th.textContent, rects: [...r.getClientRects()].map((x) => [x.top, x.height])}; })"""
+    )
+    wrapped = 0
+    for head in heads:
+        tops = sorted({round(top) for top, _ in head["rects"]})
+        height = max(h for _, h in head["rects"])
+        steps = [b - a for a, b in zip(tops, tops[1:])]
+        wrapped += bool(steps)
+        assert all(step >= 0.8 * height for step in steps), (head, steps, height)
+    assert wrapped, heads  # at 390 px at least one header wraps (else the check above saw nothing)
