@@ -631,3 +631,24 @@ def test_a_wrapped_urdu_merges_header_keeps_its_lines_apart(page, site_url):
         wrapped += bool(steps)
         assert all(step >= 0.8 * height for step in steps), (head, steps, height)
     assert wrapped, heads  # at 390 px at least one header wraps (else the check above saw nothing)
+
+
+@pytest.mark.parametrize("code", ["ur", "fa"])
+def test_the_gallery_and_lessons_summaries_are_never_cut_inside_a_word(page, site_url, code):
+    """On a phone a right-to-left page gives the gallery's and the lessons' summaries a line each;
+    Urdu's ended inside an English word ("…ick" for "click", a tester). At 390 px each fits on
+    its line; at 360 px one may wrap but none is cut (scrollWidth within the box)."""
+    for width in (390, 360):
+        page.set_viewport_size({"width": width, "height": 800})
+        page.goto(f"{site_url}?lang={code}#tokenize")
+        page.wait_for_selector('[data-testid="lessons"] > summary')
+        found = page.locator('[data-testid="gallery"] > summary, [data-testid="lessons"] > summary').evaluate_all(
+            """(els) => els.map((s) => { const r = document.createRange(); r.selectNodeContents(s);
+                 return {text: s.textContent, scroll: s.scrollWidth, client: s.clientWidth,
+                         lines: new Set([...r.getClientRects()].map((x) => Math.round(x.bottom))).size}; })"""
+        )
+        assert len(found) == 2, found
+        for s in found:
+            assert s["scroll"] <= s["client"] + 1, (width, s)
+            if width == 390:
+                assert s["lines"] == 1, s
