@@ -32,6 +32,9 @@ from tests.reference.slow_bpe import slow_train
 
 pytestmark = pytest.mark.e2e
 
+#: the dark palette's --bg (styles.css)
+DARK_BG = "rgb(17, 20, 24)"
+
 WORDS = {"low": 5, "lower": 2, "newest": 6, "widest": 3}  # the paper's example, as in course.html
 N_MERGES = 10  # as course.html's link (n=10)
 EOW = "</w>"
@@ -418,10 +421,33 @@ def test_embed_follows_the_host_colour_scheme_or_the_theme_parameter(browser, si
         page = context.new_page()
         page.goto(site_url + query + "#steps")
         background = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
-        assert (background == "rgb(17, 20, 24)") is dark, background
+        assert (background == DARK_BG) is dark, background
         # compact: nothing wider than the narrow column
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
         assert page.locator(".site-header").is_hidden()
+    finally:
+        context.close()
+
+
+def test_the_colours_follow_the_readers_preference_when_it_changes(browser, site_url):
+    """Without ?theme= the page follows the system's light / dark setting as it changes (an
+    open lesson at dusk); ?theme=light stays light whatever the system says."""
+    context = browser.new_context(color_scheme="light")
+    try:
+        page = context.new_page()
+        forced = context.new_page()
+        page.goto(site_url + "#tokenize")
+        forced.goto(site_url + "?theme=light#tokenize")
+        body = "() => getComputedStyle(document.body).backgroundColor"
+        assert page.evaluate(body) != DARK_BG and forced.evaluate(body) != DARK_BG
+        for p in (page, forced):
+            p.emulate_media(color_scheme="dark")
+        page.wait_for_selector('html[data-theme="dark"]')
+        assert page.evaluate(body) == DARK_BG
+        assert forced.evaluate(body) != DARK_BG
+        page.emulate_media(color_scheme="light")
+        page.wait_for_selector('html[data-theme="light"]')
+        assert page.evaluate(body) != DARK_BG
     finally:
         context.close()
 

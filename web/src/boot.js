@@ -1,7 +1,8 @@
 // Runs first, before the page is drawn (a classic, blocking script in <head>):
 // reads ?embed=1 and ?theme=light|dark so the compact embedded layout and the
 // forced colour theme apply from the first paint, with no flash of site chrome.
-// Sets <html data-embed="1"> and <html data-theme="light|dark"> (styles.css).
+// Sets <html data-embed="1"> and <html data-theme="light|dark"> (styles.css): the forced theme, else
+// the reader's preference.
 // The language and the view a link names are right from the first paint too (issue 20): it sets
 // <html lang dir> for the locale i18n.js chooseLocale picks (?lang=, the remembered choice,
 // navigator.languages), starts fetching that catalog (i18n.js adopts the request), and keeps the
@@ -31,8 +32,18 @@
   }
   var root = document.documentElement;
   if (embed) root.setAttribute("data-embed", "1");
+  // the theme shown: ?theme=light|dark, else the reader's preference, followed when it changes
+  // (styles.css holds the dark palette once, for <html data-theme="dark">)
   var theme = q.get("theme");
   if (theme === "light" || theme === "dark") root.setAttribute("data-theme", theme);
+  else if (window.matchMedia) {
+    var dark = window.matchMedia("(prefers-color-scheme: dark)");
+    var follow = function () {
+      root.setAttribute("data-theme", dark.matches ? "dark" : "light");
+    };
+    follow();
+    if (dark.addEventListener) dark.addEventListener("change", follow);
+  }
   try {
     early(q, root, document.currentScript && document.currentScript.src);
   } catch (e) {
