@@ -13,7 +13,6 @@ import pytest
 
 import bytepair
 from bytepair.app import chunked
-from bytepair.hf import chunked as hf_chunked
 from bytepair.hf.compact import from_compact
 from tests import corpora, hf_models
 
@@ -92,7 +91,8 @@ def test_other_pre_tokenizers_step_exactly(pre, text):
     data["pre_tokenizer"] = pre
     ref = tokenizers.Tokenizer.from_str(json.dumps(data))
     tok = bytepair.from_tokenizer_json(data)
-    assert (hf_chunked._lazy_first_split(tok) is not None) == (pre["type"] == "Sequence")
+    assert tok.pre_tokenizer is not None and not tok.needs_align
+    assert (tok.pre_tokenizer.leading_isolated_splits() is not None) == (pre["type"] == "Sequence")
     count, _ = _stepped(chunked.CountJob(tok, text, batch=3))
     assert count == len(ref.encode(_clean(text)).ids)
 
@@ -100,9 +100,9 @@ def test_other_pre_tokenizers_step_exactly(pre, text):
 def test_gemma_one_piece_is_divided_at_safe_cuts(text):
     # Gemma 3: spaces become "▁" before its Split on " ", so the whole text is one piece
     tok = from_compact(hf_models.compact("gemma3"))
-    assert hf_chunked._lazy_first_split(tok) is None
+    assert tok.pre_tokenizer is None or tok.pre_tokenizer.leading_isolated_splits() is None
     count, steps = _stepped(chunked.CountJob(tok, text * 2, batch=1))
-    assert steps > 1000  # the one piece is cut (HFTokenizer._cutter), not counted at once
+    assert steps > 1000  # the one piece is cut (HFTokenizer.piece_cutter), not counted at once
     assert count == len(hf_models.reference("gemma3").encode(_clean(text * 2)).ids)
 
 

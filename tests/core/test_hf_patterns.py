@@ -65,6 +65,8 @@ def test_tekken_pattern_splits_alike():
     _same_splits(json.loads(tekken_path("240718").read_text(encoding="utf-8"))["config"]["pattern"])
 
 
-@pytest.mark.parametrize("pattern", [hf_components._GPT2_RE, r"\w+|[^\w\s]+"], ids=["bytelevel", "whitespace"])
+@pytest.mark.parametrize(
+    "pattern", [hf_components.BYTE_LEVEL_PATTERN, r"\w+|[^\w\s]+"], ids=["bytelevel", "whitespace"]
+)
 def test_pre_tokenizer_patterns_split_alike(pattern):
     _same_splits(pattern)

@@ -13,8 +13,9 @@ and divides the only long parts, which are all piece-wise:
   (``bytepair.hf.components``: ``step(pieces)`` is the concatenation of ``step([p])``). When
   the first steps are ``Split`` with ``Isolated`` behaviour (Llama 3, Qwen 3, gpt-oss: one;
   DeepSeek V3: three), their pieces come from lazy ``finditer`` walks (gaps and matches,
-  empty ones dropped: ``_split_piece`` of ``_behave(..., "Isolated", False)``, each split
-  over the previous one's pieces), and the rest of the pre-tokenizer runs per piece. Otherwise the pre-tokenizer runs over the segment at once;
+  empty ones dropped, each split over the previous one's pieces: the stage's own
+  ``PreTokenizer.leading_isolated_splits()``), and the rest of the pre-tokenizer runs per piece.
+  Otherwise the pre-tokenizer runs over the segment at once;
 * **no pre-tokenizer** (Gemma 3: the segment is one piece): ``model_ids`` cuts a long piece
   where no token can span the cut (``HFTokenizer.piece_cutter``); the parts are stepped.
 
@@ -31,49 +32,31 @@ pre-tokenizer (ByteLevel's byte mapping ...) and the cache lookups run once per 
 from __future__ import annotations
 
 import re
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import TYPE_CHECKING
 
 from ..offsets import chars_to_utf16
 from ..tokenizer import TokenSpan
-from . import components as hc
 
 if TYPE_CHECKING:
+    from . import components as hc
     from . import tokenizer as hft
 
 #: Distinct pieces kept in a count's cache (raw piece -> tokens) before it is cleared.
 _COUNT_CACHE_MAX = 200_000
 
 
-def _lazy_first_split(tok: hft.HFTokenizer):
+def _lazy_first_split(tok: hft.HFTokenizer) -> tuple[list[hc.Finder], Callable[[list], list] | None] | None:
     """``(finders, rest)`` when the pre-tokenizer starts with Isolated, not inverted ``Split`` steps
-    (``finders``: one per leading Split, a compiled regex's ``finditer`` or a plain string;
-    ``rest``: the other steps as one ``step(pieces)``, or None); else None."""
-    spec = tok.pre_tokenizer_spec
-    if not isinstance(spec, dict) or tok.needs_align:
+    and the pieces need no offsets (:meth:`bytepair.hf.components.PreTokenizer.leading_isolated_splits`);
+    else None."""
+    pre = tok.pre_tokenizer
+    if pre is None or tok.needs_align:
         return None
-    steps = spec.get("pretokenizers") if spec.get("type") == "Sequence" else [spec]
-    if not isinstance(steps, list):
-        return None
-    finders: list = []
-    for st in steps:
-        if not isinstance(st, dict) or st.get("type") != "Split":
-            break
-        if st.get("behavior", "Isolated") != "Isolated" or st.get("invert", False):
-            break
-        pat, is_regex = hc.split_pattern_of(st.get("pattern"), "pre_tokenizer", "Split")
-        if not is_regex and not pat:
-            break
-        finders.append(hc.compile_pattern(pat).finditer if is_regex else pat)
-    if not finders:
-        return None
-    rest = None
-    if len(steps) > len(finders):
-        rest, _ = hc.build_pre_tokenizer({"type": "Sequence", "pretokenizers": steps[len(finders) :]})
-    return finders, rest
+    return pre.leading_isolated_splits()
 
 
-def _isolated_pieces(seg: str, finder) -> Iterator[tuple[int, int]]:
+def _isolated_pieces(seg: str, finder: hc.Finder) -> Iterator[tuple[int, int]]:
     """``(start, end)`` of an Isolated split's pieces of ``seg``, lazily, empty ones dropped."""
     prev = 0
     if isinstance(finder, str):
@@ -97,7 +80,7 @@ def _isolated_pieces(seg: str, finder) -> Iterator[tuple[int, int]]:
         yield prev, len(seg)
 
 
-def _split_all(seg: str, finders: list, base: int = 0) -> Iterator[tuple[int, int]]:
+def _split_all(seg: str, finders: list[hc.Finder], base: int = 0) -> Iterator[tuple[int, int]]:
     """The pieces of ``seg`` after each of the leading Isolated splits in turn, lazily:
     ``(start, end)`` in ``seg`` plus ``base``."""
     head, more = finders[0], finders[1:]
@@ -127,7 +110,7 @@ def hf_count_steps(
     tok.prepare_tables(text)  # as run_stages
     normalizer, pre, word_ids = tok.normalizer, tok.pre_tokenizer, tok.model_ids
     with_align = tok.needs_align
-    lazy = _lazy_first_split(tok) if pre is not None else None
+    lazy = _lazy_first_split(tok)
     cache: dict[str, int] = {}
     count = 0
     left = batch
@@ -189,25 +172,6 @@ def hf_count_steps(
     return count
 
 
-def _one_to_one(spec) -> bool:
-    """Whether a normalizer spec maps each character to one character on its own (``Replace`` of
-    one plain character by one, or a Sequence of those: Gemma 3's space -> "▁")."""
-    if not isinstance(spec, dict):
-        return False
-    if spec.get("type") == "Sequence":
-        parts = spec.get("normalizers")
-        return isinstance(parts, list) and all(_one_to_one(x) for x in parts)
-    pat = spec.get("pattern")
-    return (
-        spec.get("type") == "Replace"
-        and isinstance(pat, dict)
-        and isinstance(pat.get("String"), str)
-        and len(pat["String"]) == 1
-        and isinstance(spec.get("content"), str)
-        and len(spec["content"]) == 1
-    )
-
-
 def _piece_unit_ends(tok: hft.HFTokenizer, seg: str, lazy, n: int) -> list[int] | None:
     """End offsets (in ``seg``, a normalized text segment between added tokens) of its first ``n``
     units the model encodes on their own, or None when they cannot be told: with leading Isolated
@@ -247,7 +211,7 @@ def _unit_ends(tok: hft.HFTokenizer, text: str, lazy, n: int) -> list[tuple[int,
     """The first ``n`` units of ``text`` as :meth:`HFTokenizer.encode` divides it, as
     ``(end offset in text, is an added token)``: added tokens (raw, then in the normalized
     segments) and the units of :func:`_piece_unit_ends`. Offsets of normalized text are those of
-    ``text``: only for normalizers that map each character to one (:func:`_one_to_one`)."""
+    ``text``: only for normalizers that map each character to one (``Normalizer.one_to_one``)."""
     norm = tok.normalizer
     out: list[tuple[int, bool]] = []
     for a, b, tid in tok.split_added(text):
@@ -277,7 +241,7 @@ def hf_first_spans(
     ``tok.encode_with_spans(text, add_special_tokens=..., units=units)[:limit]``.
 
     Applies when ``tok``'s normalizer leaves the offsets as they are: none, one that maps each
-    character to one character (:func:`_one_to_one`), or one that leaves this ``text`` unchanged
+    character to one character (``Normalizer.one_to_one``), or one that leaves this ``text`` unchanged
     (Qwen 3's NFC on text already in NFC, checked by one C-speed pass over the text), and ``text``
     is valid UTF-8 (no lone surrogates). The text's first segment (up to the first added token, raw then normalized, as
     :meth:`HFTokenizer.split_added` cuts the whole text) is divided into the units the model
@@ -294,12 +258,12 @@ def hf_first_spans(
     norm = tok.normalizer
     if limit < 1 or tok.needs_align:
         return None
-    lazy = _lazy_first_split(tok) if tok.pre_tokenizer is not None else None
+    lazy = _lazy_first_split(tok)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
         return None
-    if norm is not None and not _one_to_one(tok.normalizer_spec) and norm(text, None)[0] != text:
+    if norm is not None and not norm.one_to_one and norm(text, None)[0] != text:
         # the normalizer changes this text (Qwen 3's NFC of decomposed accents, of Hindi's nukta letters)
         return _first_spans_normal_form(tok, text, limit, lazy, units=units, add_special_tokens=add_special_tokens)
     ends = _unit_ends(tok, text, lazy, limit + 2)
@@ -327,10 +291,9 @@ def _leading_specials(tok: hft.HFTokenizer, add_special_tokens: bool) -> list[To
     return kept
 
 
-#: Unicode normal forms as ``tokenizers`` normalizer types: each leaves text before an ASCII
-#: character alone (ASCII characters are starters that never compose with what precedes them), so
-#: ``form(a + b) == form(a) + form(b)`` when ``b`` starts with one.
-_NORMAL_FORMS = ("NFC", "NFD", "NFKC", "NFKD")
+#: An ASCII character: a Unicode normal form leaves text before one alone (ASCII characters are
+#: starters that never compose with what precedes them), so ``form(a + b) == form(a) + form(b)``
+#: when ``b`` starts with one.
 _ASCII = re.compile(r"[\x00-\x7f]")
 
 
@@ -346,11 +309,8 @@ def _first_spans_normal_form(
     units, and the normalized text up to the end of unit ``limit + 1`` exactly those units (their
     token count ``m``). The first ``m`` tokens of ``P`` (spans mapped back by ``encode_with_spans``
     itself) are then the whole text's."""
-    spec = tok.normalizer_spec
-    if not (isinstance(spec, dict) and spec.get("type") in _NORMAL_FORMS):
-        return None
     norm = tok.normalizer
-    if norm is None:  # (a normal-form spec has its normalizer)
+    if norm is None or norm.unicode_form is None:
         return None
     ends = _unit_ends(tok, text, lazy, limit + 2)
     if ends is None or len(ends) < limit + 2 or any(added for _e, added in ends):

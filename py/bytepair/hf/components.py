@@ -12,6 +12,11 @@ Text travels as *pieces*: ``(text, align)`` where ``text`` is a ``str`` and
 ``align`` is ``None`` (fast path, no offsets wanted) or a list with one
 ``(start, end)`` per character of ``text``: the span of the caller's original
 text (in characters) that character came from.
+
+The normalizer, pre-tokenizer and decoder are stage objects (:class:`Normalizer`,
+:class:`PreTokenizer`, :class:`Decoder`): called like functions, and asked what the rest of the
+package needs to know about them (``one_to_one``, ``unicode_form``, ``leading_isolated_splits()``,
+``uses(kind)`` ...), so what each JSON component means is known here only.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
 from ..decoding import bytes_to_unicode
@@ -28,7 +33,11 @@ from ..normalize import UnicodeForm
 from ..split.pretokenize import compile_pattern
 
 __all__ = [
+    "BYTE_LEVEL_PATTERN",
     "SUPPORTED",
+    "Decoder",
+    "Normalizer",
+    "PreTokenizer",
     "build_decoder",
     "build_normalizer",
     "build_post_processor",
@@ -141,13 +150,22 @@ def _finditer_fn(pat: str, is_regex: bool, where: str, component: str) -> Callab
             return out
 
         return find_str
+    compiled = _compiled(pat, where, component)
+    return lambda s: [m.span() for m in compiled.finditer(s)]
+
+
+def _compiled(pat: str, where: str, component: str) -> Any:
+    """A component's regex compiled (:func:`bytepair.split.pretokenize.compile_pattern`).
+
+    Raises:
+        TokenizerFileError: it does not compile (``where``: ``where + ".pattern"``).
+    """
     try:
-        compiled = compile_pattern(pat)
+        return compile_pattern(pat)
     except ValueError as e:
         raise _err(
             f"{component} at {where}: the regex does not compile here: {e}", where + ".pattern", component
         ) from e
-    return lambda s: [m.span() for m in compiled.finditer(s)]
 
 
 def _unknown_keys(spec: dict, allowed: set[str], where: str, component: str) -> None:
@@ -155,6 +173,148 @@ def _unknown_keys(spec: dict, allowed: set[str], where: str, component: str) -> 
     if extra:
         k = min(extra)
         raise _err(f"{component} at {where}: unsupported option {k!r}", f"{where}.{k}", component)
+
+
+# ---------------------------------------------------------------- stage objects
+#: A leading Isolated split's finder (:meth:`PreTokenizer.leading_isolated_splits`): a compiled
+#: pattern's ``finditer(text)`` (match objects, offsets in characters), or the literal string.
+Finder = Callable[[str], Iterable[Any]] | str
+
+
+class Stage:
+    """One pipeline component of a ``tokenizer.json``, built by its ``build_*`` function.
+
+    Attributes:
+        run: the stage as a plain function (what calling the stage runs; hot loops may take it once).
+        kind: the component's JSON ``type`` (``"NFC"``, ``"Split"``, ``"Sequence"`` ...).
+        kinds: ``kind`` and the kinds of every member, at any depth (a ``Sequence``'s parts).
+    """
+
+    __slots__ = ("kind", "kinds", "run")
+
+    def __init__(self, run: Callable[..., Any], kind: str, members: Iterable[Stage] = ()) -> None:
+        self.run: Callable[..., Any] = run
+        self.kind: str = kind
+        self.kinds: frozenset[str] = frozenset({kind}).union(*(m.kinds for m in members))
+
+    def uses(self, kind: str) -> bool:
+        """Whether the stage is, or holds at any depth, a component of JSON type ``kind``."""
+        return kind in self.kinds
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.kind}>"
+
+
+class Normalizer(Stage):
+    """The normalize stage: ``normalizer(text, align) -> (text, align)`` (``align``: one
+    ``(start, end)`` of the caller's text per character, or None), and what it does to offsets.
+
+    Attributes:
+        unicode_form: ``"NFC"``, ``"NFD"``, ``"NFKC"`` or ``"NFKD"`` when the stage is that Unicode
+            normal form alone (it then leaves text before an ASCII character alone), else None.
+        one_to_one: whether it maps each character to one character on its own (``Replace`` of one
+            plain character by one, or a ``Sequence`` of those: Gemma 3's space -> ``"▁"``), so
+            offsets in normalized text are those of the raw text.
+        replaces_space: whether it spells spaces as ``"▁"`` (a ``Replace`` whose content is
+            ``"▁"``, alone or in a ``Sequence``: Gemma, Llama 2 style).
+    """
+
+    __slots__ = ("one_to_one", "replaces_space", "unicode_form")
+
+    def __init__(
+        self,
+        run: Callable[[str, Any], tuple[str, Any]],
+        kind: str,
+        *,
+        members: Sequence[Normalizer] = (),
+        unicode_form: str | None = None,
+        one_to_one: bool = False,
+        replaces_space: bool = False,
+    ) -> None:
+        super().__init__(run, kind, members)
+        self.unicode_form: str | None = unicode_form
+        self.one_to_one: bool = one_to_one
+        self.replaces_space: bool = replaces_space
+
+    def __call__(self, text: str, align: Any) -> tuple[str, Any]:
+        return self.run(text, align)
+
+
+class PreTokenizer(Stage):
+    """The pre-tokenize stage: ``pre_tokenizer(pieces) -> pieces`` over ``(text, align, first)``
+    triples (each piece maps on its own: ``step(pieces)`` is the concatenation of ``step([p])``).
+
+    Attributes:
+        info: the stage as :meth:`bytepair.hf.tokenizer.HFTokenizer.describe` shows it (type,
+            split patterns, options), a dict.
+        steps: a ``Sequence``'s members in order, else ``(self,)``.
+        isolated_finder: for a ``Split`` with ``Isolated`` behaviour, not inverted, on a regex or a
+            non-empty string: its :data:`Finder`; else None.
+        asks_first: whether a step asks if a piece starts at the text's start (``Metaspace`` with
+            ``prepend_scheme: "first"``, at any depth): behind a normalizer only offsets tell.
+    """
+
+    __slots__ = ("asks_first", "info", "isolated_finder", "steps")
+
+    def __init__(
+        self,
+        run: Callable[[list], list],
+        kind: str,
+        info: dict[str, Any],
+        *,
+        members: Sequence[PreTokenizer] | None = None,
+        isolated_finder: Finder | None = None,
+        asks_first: bool = False,
+    ) -> None:
+        super().__init__(run, kind, members or ())
+        self.info: dict[str, Any] = info
+        self.steps: tuple[PreTokenizer, ...] = tuple(members) if members is not None else (self,)
+        self.isolated_finder: Finder | None = isolated_finder
+        self.asks_first: bool = asks_first or any(m.asks_first for m in members or ())
+
+    def __call__(self, pieces: list) -> list:
+        return self.run(pieces)
+
+    def leading_isolated_splits(self) -> tuple[list[Finder], Callable[[list], list] | None] | None:
+        """The stage as ``(finders, rest)`` when its first steps are ``Split``\\ s that keep both
+        matches and gaps (``Isolated``, not inverted; Llama 3, Qwen 3, gpt-oss: one; DeepSeek V3:
+        three): a piece's parts after them are the non-empty gaps and matches of each finder in
+        turn (each over the previous one's parts), so a caller may walk them lazily. ``finders``:
+        one :data:`Finder` per leading split; ``rest``: the other steps as one
+        ``step(pieces) -> pieces``, or None when there are none. None when the first step is no
+        such split."""
+        finders: list[Finder] = []
+        for st in self.steps:
+            if st.isolated_finder is None:
+                break
+            finders.append(st.isolated_finder)
+        if not finders:
+            return None
+        rest = self.steps[len(finders) :]
+        if not rest:
+            return finders, None
+        return finders, rest[0].run if len(rest) == 1 else _run_in_turn([s.run for s in rest])
+
+
+class Decoder(Stage):
+    """The decode stage: ``decoder(tokens) -> tokens`` (``tokenizers``' ``decode_chain``: token
+    strings in, strings out, joined by the caller)."""
+
+    __slots__ = ()
+
+    def __call__(self, tokens: list[str]) -> list[str]:
+        return self.run(tokens)
+
+
+def _run_in_turn(runs: list[Callable[[Any], Any]]) -> Callable[[Any], Any]:
+    """One function running ``runs`` in order, each on the previous one's result."""
+
+    def seq(x):
+        for r in runs:
+            x = r(x)
+        return x
+
+    return seq
 
 
 # ----------------------------------------------------------------- normalizers
@@ -270,8 +430,9 @@ def _strip_fn(left: bool, right: bool):
     return run
 
 
-def build_normalizer(spec: Any, where: str = "normalizer"):
-    """JSON ``normalizer`` -> ``fn(text, align) -> (text, align)``, or None for no normalizer.
+def build_normalizer(spec: Any, where: str = "normalizer") -> Normalizer | None:
+    """JSON ``normalizer`` -> a :class:`Normalizer` (``normalizer(text, align) -> (text, align)``),
+    or None for no normalizer.
 
     Raises:
         TokenizerFileError: an unsupported normalizer or option (``where`` = its JSON path).
@@ -280,35 +441,49 @@ def build_normalizer(spec: Any, where: str = "normalizer"):
         return None
     t = _type_of(spec, where, "normalizer")
     if t in ("NFC", "NFD", "NFKC", "NFKD"):
-        return _unicode_norm(cast(UnicodeForm, t))  # (one of the four, just checked)
+        return Normalizer(_unicode_norm(cast(UnicodeForm, t)), t, unicode_form=t)  # (one of the four, just checked)
     if t == "Lowercase":
-        return _lowercase
+        return Normalizer(_lowercase, t)
     if t == "StripAccents":
-        return _strip_accents
+        return Normalizer(_strip_accents, t)
     if t == "Strip":
         _unknown_keys(spec, {"strip_left", "strip_right"}, where, t)
-        return _strip_fn(bool(spec.get("strip_left", True)), bool(spec.get("strip_right", True)))
+        return Normalizer(_strip_fn(bool(spec.get("strip_left", True)), bool(spec.get("strip_right", True))), t)
     if t == "Prepend":
         _unknown_keys(spec, {"prepend"}, where, t)
-        return _prepend_fn(str(spec.get("prepend", "")))
+        return Normalizer(_prepend_fn(str(spec.get("prepend", ""))), t)
     if t == "Replace":
         _unknown_keys(spec, {"pattern", "content"}, where, t)
         pat, is_regex = split_pattern_of(spec.get("pattern"), where, t)
-        return _replace_fn(_finditer_fn(pat, is_regex, where, t), str(spec.get("content", "")))
+        content = spec.get("content", "")
+        return Normalizer(
+            _replace_fn(_finditer_fn(pat, is_regex, where, t), str(content)),
+            t,
+            # one plain character for one: each character stays one character, offsets kept
+            one_to_one=not is_regex and len(pat) == 1 and isinstance(content, str) and len(content) == 1,
+            replaces_space=content == "\u2581",
+        )
     # Sequence
-    parts = [build_normalizer(s, f"{where}.normalizers[{i}]") for i, s in enumerate(spec.get("normalizers") or [])]
-    parts = [p for p in parts if p is not None]
+    built = [build_normalizer(s, f"{where}.normalizers[{i}]") for i, s in enumerate(spec.get("normalizers") or [])]
+    parts = [p for p in built if p is not None]
     if not parts:
         return None
     if len(parts) == 1:
         return parts[0]
+    runs = [p.run for p in parts]
 
     def seq(text: str, align):
-        for p in parts:
-            text, align = p(text, align)
+        for run in runs:
+            text, align = run(text, align)
         return text, align
 
-    return seq
+    return Normalizer(
+        seq,
+        t,
+        members=parts,
+        one_to_one=all(p.one_to_one for p in parts),
+        replaces_space=any(p.replaces_space for p in parts),
+    )
 
 
 # -------------------------------------------------------------- pre-tokenizers
@@ -412,12 +587,12 @@ def _is_numeric(ch: str) -> bool:
     return unicodedata.category(ch) in ("Nd", "Nl", "No")
 
 
-# GPT-2's split pattern: tokenizers' ByteLevel pre-tokenizer regex (use_regex=true).
-_GPT2_RE = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"
+#: GPT-2's split pattern: ``tokenizers``' ByteLevel pre-tokenizer regex (``use_regex: true``).
+BYTE_LEVEL_PATTERN = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"
 
 
 def _byte_level_step(add_prefix_space: bool, use_regex: bool):
-    find = _finditer_fn(_GPT2_RE, True, "", "ByteLevel") if use_regex else None
+    find = _finditer_fn(BYTE_LEVEL_PATTERN, True, "", "ByteLevel") if use_regex else None
 
     def step(pieces):
         out = []
@@ -462,27 +637,23 @@ def _metaspace_step(replacement: str, scheme: str, split: bool):
     return step
 
 
-def build_pre_tokenizer(spec: Any, where: str = "pre_tokenizer"):
-    """JSON ``pre_tokenizer`` -> (``step(pieces) -> pieces``, info dict), or (None, None).
+def build_pre_tokenizer(spec: Any, where: str = "pre_tokenizer") -> PreTokenizer | None:
+    """JSON ``pre_tokenizer`` -> a :class:`PreTokenizer` (``pre_tokenizer(pieces) -> pieces``;
+    ``.info``: the stage as ``describe()`` shows it), or None for no pre-tokenizer.
 
     Raises:
         TokenizerFileError: an unsupported pre-tokenizer or option.
     """
     if spec is None:
-        return None, None
+        return None
     t = _type_of(spec, where, "pre_tokenizer")
     if t == "Sequence":
         built = [
             build_pre_tokenizer(s, f"{where}.pretokenizers[{i}]") for i, s in enumerate(spec.get("pretokenizers") or [])
         ]
-        steps = [s for s, _ in built if s is not None]
-
-        def seq(pieces):
-            for s in steps:
-                pieces = s(pieces)
-            return pieces
-
-        return seq, {"type": "Sequence", "pretokenizers": [i for _, i in built if i is not None]}
+        members = [s for s in built if s is not None]
+        info: dict[str, Any] = {"type": "Sequence", "pretokenizers": [s.info for s in members]}
+        return PreTokenizer(_run_in_turn([s.run for s in members]), t, info, members=members)
     if t == "Split":
         _unknown_keys(spec, {"pattern", "behavior", "invert"}, where, t)
         pat, is_regex = split_pattern_of(spec.get("pattern"), where, t)
@@ -491,14 +662,24 @@ def build_pre_tokenizer(spec: Any, where: str = "pre_tokenizer"):
             raise _err(f"Split at {where}: unsupported behavior {behavior!r}", where + ".behavior", t)
         invert = bool(spec.get("invert", False))
         info = {"type": "Split", ("regex" if is_regex else "string"): pat, "behavior": behavior, "invert": invert}
-        return _split_step(_finditer_fn(pat, is_regex, where, t), behavior, invert), info
+        finder: Finder | None = None
+        if is_regex:
+            compiled = _compiled(pat, where, t)
+            find: Callable[[str], list[tuple[int, int]]] = lambda s: [m.span() for m in compiled.finditer(s)]  # noqa: E731
+            finder = compiled.finditer
+        else:
+            find = _finditer_fn(pat, False, where, t)
+            finder = pat if pat else None  # (an empty string matches nothing: one piece)
+        if behavior != "Isolated" or invert:
+            finder = None
+        return PreTokenizer(_split_step(find, behavior, invert), t, info, isolated_finder=finder)
     if t == "ByteLevel":
         _unknown_keys(spec, {"add_prefix_space", "trim_offsets", "use_regex"}, where, t)
         aps, use_regex = bool(spec.get("add_prefix_space", True)), bool(spec.get("use_regex", True))
         info = {"type": "ByteLevel", "add_prefix_space": aps, "use_regex": use_regex}
         if use_regex:
-            info["regex"] = _GPT2_RE
-        return _byte_level_step(aps, use_regex), info
+            info["regex"] = BYTE_LEVEL_PATTERN
+        return PreTokenizer(_byte_level_step(aps, use_regex), t, info)
     if t == "Metaspace":
         _unknown_keys(spec, {"replacement", "prepend_scheme", "split", "add_prefix_space", "str_rep"}, where, t)
         rep = spec.get("replacement", "\u2581")
@@ -508,30 +689,28 @@ def build_pre_tokenizer(spec: Any, where: str = "pre_tokenizer"):
         if scheme not in ("always", "first", "never"):
             raise _err(f"Metaspace at {where}: unsupported prepend_scheme {scheme!r}", where + ".prepend_scheme", t)
         split = bool(spec.get("split", True))
-        return _metaspace_step(rep, scheme, split), {
-            "type": "Metaspace",
-            "replacement": rep,
-            "prepend_scheme": scheme,
-            "split": split,
-        }
+        info = {"type": "Metaspace", "replacement": rep, "prepend_scheme": scheme, "split": split}
+        return PreTokenizer(_metaspace_step(rep, scheme, split), t, info, asks_first=scheme == "first")
     if t == "Digits":
         _unknown_keys(spec, {"individual_digits"}, where, t)
         ind = bool(spec.get("individual_digits", False))
-        return _split_step(_char_find(_is_numeric), "Isolated" if ind else "Contiguous", False), {
-            "type": "Digits",
-            "individual_digits": ind,
-        }
+        step = _split_step(_char_find(_is_numeric), "Isolated" if ind else "Contiguous", False)
+        return PreTokenizer(step, t, {"type": "Digits", "individual_digits": ind})
     if t == "Punctuation":
         _unknown_keys(spec, {"behavior"}, where, t)
         behavior = spec.get("behavior", "Isolated")
         if behavior not in _BEHAVIORS:
             raise _err(f"Punctuation at {where}: unsupported behavior {behavior!r}", where + ".behavior", t)
-        return _split_step(_char_find(_is_punc), behavior, False), {"type": "Punctuation", "behavior": behavior}
+        return PreTokenizer(
+            _split_step(_char_find(_is_punc), behavior, False), t, {"type": "Punctuation", "behavior": behavior}
+        )
     if t == "Whitespace":
         find = _finditer_fn(r"\w+|[^\w\s]+", True, where, t)
-        return _split_step(find, "Removed", True), {"type": "Whitespace", "regex": r"\w+|[^\w\s]+"}
+        return PreTokenizer(_split_step(find, "Removed", True), t, {"type": "Whitespace", "regex": r"\w+|[^\w\s]+"})
     # WhitespaceSplit
-    return _split_step(_char_find(WHITE_SPACE.__contains__), "Removed", False), {"type": "WhitespaceSplit"}
+    return PreTokenizer(
+        _split_step(_char_find(WHITE_SPACE.__contains__), "Removed", False), t, {"type": "WhitespaceSplit"}
+    )
 
 
 # ------------------------------------------------------------- post-processors
@@ -655,8 +834,9 @@ def _byte_level_decode(tokens: list[str]) -> list[str]:
     return [data.decode("utf-8", "replace")]
 
 
-def build_decoder(spec: Any, where: str = "decoder"):
-    """JSON ``decoder`` -> ``fn(tokens: list[str]) -> list[str]`` (tokenizers' ``decode_chain``), or None.
+def build_decoder(spec: Any, where: str = "decoder") -> Decoder | None:
+    """JSON ``decoder`` -> a :class:`Decoder` (``decoder(tokens: list[str]) -> list[str]``,
+    tokenizers' ``decode_chain``), or None.
 
     Raises:
         TokenizerFileError: an unsupported decoder or option.
@@ -664,6 +844,15 @@ def build_decoder(spec: Any, where: str = "decoder"):
     if spec is None:
         return None
     t = _type_of(spec, where, "decoder")
+    if t == "Sequence":
+        built = [build_decoder(s, f"{where}.decoders[{i}]") for i, s in enumerate(spec.get("decoders") or [])]
+        members = [p for p in built if p is not None]
+        return Decoder(_run_in_turn([p.run for p in members]), t, members)
+    return Decoder(_decode_fn(spec, t, where), t)
+
+
+def _decode_fn(spec: dict, t: str, where: str) -> Callable[[list[str]], list[str]]:
+    """One decoder (not a Sequence) of type ``t`` as a function."""
     if t == "ByteLevel":
         return _byte_level_decode
     if t == "ByteFallback":
@@ -715,13 +904,4 @@ def build_decoder(spec: Any, where: str = "decoder"):
         pat, is_regex = split_pattern_of(spec.get("pattern"), where, t)
         rep = _replace_fn(_finditer_fn(pat, is_regex, where, t), str(spec.get("content", "")))
         return lambda tokens: [rep(tok, None)[0] for tok in tokens]
-    # Sequence
-    parts = [build_decoder(s, f"{where}.decoders[{i}]") for i, s in enumerate(spec.get("decoders") or [])]
-    parts = [p for p in parts if p is not None]
-
-    def seq(tokens):
-        for p in parts:
-            tokens = p(tokens)
-        return tokens
-
-    return seq
+    raise AssertionError(t)  # (every supported type is handled above)

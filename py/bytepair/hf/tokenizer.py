@@ -274,8 +274,10 @@ class HFTokenizer:
     :mod:`bytepair.teach.explain`): :meth:`check_text`, :meth:`split_added` (added tokens, raw then
     normalized), :attr:`normalizer`, :attr:`pre_tokenizer`, :meth:`model_ids` (the model),
     :meth:`post_process` / :attr:`template`, and :meth:`run_stages` (all but the last, in order);
-    around them :attr:`needs_align`, :meth:`piece_cutter`, :meth:`prepare_tables` and the file's
-    own :attr:`normalizer_spec` / :attr:`pre_tokenizer_spec` (stepped counts), and the model's parts
+    around them :attr:`needs_align`, :meth:`piece_cutter`, :meth:`prepare_tables` and
+    :attr:`tables_loaded`. The normalizer and pre-tokenizer are stage objects
+    (:mod:`bytepair.hf.components`) that also answer what stepped counts ask of them (offsets
+    kept, a Unicode normal form, leading Isolated splits); and the model's parts
     :attr:`model_vocab`, :meth:`merge_ranks`, :meth:`model_symbols`, :attr:`model_options` (token
     stories). The compact format (:mod:`bytepair.hf.compact`) reads it through :attr:`file_settings`,
     :attr:`model_vocab`, :meth:`merge_ranks`, :attr:`model_options`, :attr:`added_columns`,
@@ -367,7 +369,7 @@ class HFTokenizer:
 
         self._normalizer_spec = data.get("normalizer")
         self._normalizer = hc.build_normalizer(self._normalizer_spec)
-        self._pre, self._pre_info = hc.build_pre_tokenizer(data.get("pre_tokenizer"))
+        self._pre = hc.build_pre_tokenizer(data.get("pre_tokenizer"))
         self._template, self._post_info = hc.build_post_processor(data.get("post_processor"))
         self._decoder_spec = data.get("decoder")
         self._decoder = hc.build_decoder(self._decoder_spec)
@@ -399,15 +401,14 @@ class HFTokenizer:
         self._added_flags: list[int] = flags
         self._setup_added()
 
-        self._byte_level = _uses(data.get("pre_tokenizer"), "ByteLevel") or _uses(self._decoder_spec, "ByteLevel")
-        self._metaspace = (
-            _uses(data.get("pre_tokenizer"), "Metaspace")
-            or _uses(self._decoder_spec, "Metaspace")
-            or _replaces_space(self._normalizer_spec)
+        stages = [st for st in (self._pre, self._decoder) if st is not None]
+        self._byte_level = any(st.uses("ByteLevel") for st in stages)
+        self._metaspace = any(st.uses("Metaspace") for st in stages) or (
+            self._normalizer is not None and self._normalizer.replaces_space
         )
         # Metaspace's prepend_scheme "first" asks whether a piece starts at the text's start;
         # behind a normalizer (Strip, Prepend ...) only the offsets tell.
-        self._needs_align = self._normalizer is not None and _uses_first_scheme(data.get("pre_tokenizer"))
+        self._needs_align = self._normalizer is not None and self._pre is not None and self._pre.asks_first
         # id -> token string, built on first use; a list when the ids are 0..n-1 (from_parts)
         self._vocab_r: dict[int, str] | list[str] | None = None
         self._cache: dict[str, list[int]] = {}
@@ -510,15 +511,11 @@ class HFTokenizer:
     # Public inside the package: encode runs these, and so do bytepair.hf.chunked (stepped counts,
     # first spans) and bytepair.teach.explain (token stories).
     @property
-    def normalizer(self) -> Callable[[str, Any], tuple[str, Any]] | None:
+    def normalizer(self) -> hc.Normalizer | None:
         """The normalize stage, ``normalizer(segment, align) -> (segment, align)`` (``align``: one
-        ``(start, end)`` of the raw text per character, or None), or None without a normalizer."""
+        ``(start, end)`` of the raw text per character, or None), or None without a normalizer; it
+        also says what it does to offsets (:class:`bytepair.hf.components.Normalizer`)."""
         return self._normalizer
-
-    @property
-    def normalizer_spec(self) -> Any:
-        """The file's ``normalizer`` object (``None`` without one)."""
-        return self._normalizer_spec
 
     @property
     def needs_align(self) -> bool:
@@ -527,15 +524,11 @@ class HFTokenizer:
         return bool(self._needs_align)
 
     @property
-    def pre_tokenizer(self) -> Callable[[list], list] | None:
+    def pre_tokenizer(self) -> hc.PreTokenizer | None:
         """The pre-tokenize stage, ``pre_tokenizer(pieces) -> pieces`` (``(text, align, first)``
-        triples; each piece maps on its own), or None without a pre-tokenizer."""
+        triples; each piece maps on its own), or None without a pre-tokenizer; it also says how
+        its first splits may be walked (:class:`bytepair.hf.components.PreTokenizer`)."""
         return self._pre
-
-    @property
-    def pre_tokenizer_spec(self) -> Any:
-        """The file's ``pre_tokenizer`` object (``None`` without one)."""
-        return self._data.get("pre_tokenizer")
 
     @property
     def template(self) -> list | None:
@@ -1456,7 +1449,8 @@ class HFTokenizer:
             elif "string" in info:
                 patterns.append(info["string"])
 
-        walk(self._pre_info)
+        pre_info = self._pre.info if self._pre is not None else None
+        walk(pre_info)
         return {
             "name": self.name,
             "model": "BPE",
@@ -1467,7 +1461,7 @@ class HFTokenizer:
             "byte_level": self._byte_level,
             **self._model_info,
             "normalizer": self._normalizer_spec,
-            "pre_tokenizer": self._pre_info,
+            "pre_tokenizer": pre_info,
             "split_patterns": patterns,
             "post_processor": self._post_info,
             "decoder": self._decoder_spec,
@@ -1476,37 +1470,6 @@ class HFTokenizer:
             "eos_token": self.eos_token,
             "has_chat_template": self.chat_template is not None,
         }
-
-
-def _uses(spec: Any, type_name: str) -> bool:
-    """Does a component tree contain a component of ``type_name``?"""
-    if isinstance(spec, dict):
-        if spec.get("type") == type_name:
-            return True
-        return any(_uses(v, type_name) for v in spec.values() if isinstance(v, (dict, list)))
-    if isinstance(spec, list):
-        return any(_uses(v, type_name) for v in spec)
-    return False
-
-
-def _uses_first_scheme(spec: Any) -> bool:
-    """A Metaspace pre-tokenizer with ``prepend_scheme: "first"`` anywhere in ``spec``?"""
-    if isinstance(spec, dict):
-        if spec.get("type") == "Metaspace" and spec.get("prepend_scheme") == "first":
-            return True
-        return any(_uses_first_scheme(v) for v in spec.values() if isinstance(v, (dict, list)))
-    if isinstance(spec, list):
-        return any(_uses_first_scheme(v) for v in spec)
-    return False
-
-
-def _replaces_space(spec: Any) -> bool:
-    """A normalizer that spells spaces as ``▁`` (Gemma, Llama 2 style)."""
-    if isinstance(spec, dict):
-        if spec.get("type") == "Replace" and spec.get("content") == "\u2581":
-            return True
-        return any(_replaces_space(v) for v in spec.get("normalizers") or [])
-    return False
 
 
 def from_tokenizer_json(source: Any, *, config: Any = None, name: str | None = None) -> HFTokenizer:
