@@ -153,6 +153,11 @@ def _train_class() -> type:
             self.n_bytes = len(change["new"].encode("utf-8"))
 
         def _on_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+            self.handle_message(content)
+
+        def handle_message(self, content: Any) -> None:
+            """What a message from the widget's page does: ``{"type": "train"}`` starts training
+            (:meth:`start`), ``{"type": "stop"}`` stops it (:meth:`stop`); anything else is ignored."""
             kind = content.get("type") if isinstance(content, dict) else None
             if kind == "train":
                 self.start()

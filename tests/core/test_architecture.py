@@ -6,6 +6,10 @@
   where ``x`` is ``self``/``cls``, or where ``_name`` is an attribute that a class defined in the
   same module sets or defines (``tok._unk`` inside ``hf/tokenizer.py``, on another
   ``HFTokenizer``). Everything else goes through the classes' public stage interfaces.
+- Nor do the tests (``tests/``): no read of an underscore name bytepair defines (a class's
+  attribute or method, or a module's name), except the few in :data:`ALLOWED_TEST_READS`, each
+  with its reason. A test that must watch something lazy uses a public observer
+  (``HFTokenizer.tables_loaded``, ``Blocks.kept_blocks``).
 - ``isinstance`` on the tokenizer classes appears only in ``protocol.py``.
 - The sub-packages are layers (:data:`LAYERS`, drawn in docs/ARCHITECTURE.md "The map"): a module
   imports only from its own layer or the layers below it, so there is no circle between
@@ -31,6 +35,47 @@ TREES = {name: ast.parse(path.read_text(encoding="utf-8"), str(path)) for name, 
 
 #: Deliberate reads of another module's underscore names, each with its reason.
 ALLOWED_PRIVATE_READS: dict[tuple[str, str], str] = {}
+
+#: The tests' own source (every ``.py`` under ``tests/``), by path relative to ``tests/``.
+TESTS = Path(__file__).resolve().parents[1]
+TEST_TREES = {
+    p.relative_to(TESTS).as_posix(): ast.parse(p.read_text(encoding="utf-8"), str(p))
+    for p in sorted(TESTS.rglob("*.py"))
+}
+
+#: Deliberate reads in ``tests/`` of underscore names bytepair defines: by test file, the names and
+#: the reason. Nothing else; a new read needs a public name or an entry here.
+ALLOWED_TEST_READS: dict[str, tuple[frozenset[str], str]] = {
+    "core/test_tiktoken_compat.py": (
+        frozenset(
+            {
+                "_pat_str",
+                "_mergeable_ranks",
+                "_special_tokens",
+                "_encode_bytes",
+                "_encode_single_piece",
+                "_encode_only_native_bpe",
+            }
+        ),
+        "tiktoken's own Encoding API: the drop-in (bytepair.tiktoken) keeps these names because callers "
+        "of tiktoken use them; the test compares them with tiktoken's",
+    ),
+    "core/test_train_interrupt.py": (
+        frozenset({"_train"}),
+        "raises KeyboardInterrupt at each line of the training loop (as Pyodide's interrupt does): "
+        "needs that function's code object and source lines",
+    ),
+    "core/test_hybrid_split.py": (
+        frozenset({"_HybridSplit", "_StdlibSplit", "_pick", "_full"}),
+        "white-box test of the auto back-end's private dispatcher: which engine runs a text and whether "
+        "the full translation compiled show in no result (every engine gives the same pieces)",
+    ),
+    "core/test_patterns.py": (
+        frozenset({"_regex_is_verified", "_class_ranges"}),
+        "the regex release check re-run under a fake regex (BACKEND is fixed at import) and the "
+        "generated class tables read by class name: neither has a public form",
+    ),
+}
 
 TOKENIZER_CLASSES = {"Tokenizer", "HFTokenizer", "TekkenTokenizer"}
 
@@ -147,11 +192,17 @@ def _own_private_names(tree: ast.AST) -> set[str]:
     return {n for n in names if n.startswith("_") and not n.startswith("__")}
 
 
+def _is_private(name: str) -> bool:
+    """An underscore name: ``_x``, not ``__x__`` nor a ``_x_`` protocol hook (IPython's
+    ``_repr_html_``, which Jupyter calls)."""
+    return name.startswith("_") and not name.startswith("__") and not name.endswith("_")
+
+
 def _private_reads(name: str, tree: ast.AST) -> list[str]:
     own = _own_private_names(tree)
     bad = []
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")):
+        if not (isinstance(node, ast.Attribute) and _is_private(node.attr)):
             continue
         if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
             continue
@@ -169,6 +220,56 @@ def test_private_read_finder_flags_a_foreign_read():
 def test_no_module_reads_another_modules_underscore_attributes():
     bad = [line for name, tree in TREES.items() for line in _private_reads(name, tree)]
     assert bad == []
+
+
+def _bytepair_private_names() -> set[str]:
+    """Every underscore name bytepair defines: in its classes (:func:`_own_private_names`) and at
+    the top of its modules (functions, classes, assignments, imports ``as _x``)."""
+    names: set[str] = set()
+    for tree in TREES.values():
+        names |= _own_private_names(tree)
+        for node in ast.iter_child_nodes(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names |= {t.id for t in targets if isinstance(t, ast.Name)}
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names |= {a.asname or a.name for a in node.names}
+    return {n for n in names if _is_private(n)}
+
+
+def _test_private_reads(path: str, tree: ast.AST, theirs: set[str]) -> list[str]:
+    """Reads of ``theirs`` (bytepair's underscore names) in one test file, but on ``self``/``cls``,
+    of names the file's own classes define, and of those :data:`ALLOWED_TEST_READS` lets it read."""
+    allowed = _own_private_names(tree) | ALLOWED_TEST_READS.get(path, (frozenset(), ""))[0]
+    bad = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and node.attr in theirs and node.attr not in allowed):
+            continue
+        if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+            continue
+        bad.append(f"tests/{path}:{node.lineno}: {ast.unparse(node)}")
+    return bad
+
+
+def test_test_read_finder_flags_a_read_of_bytepairs_private_names():
+    tree = ast.parse(
+        "class Fake:\n    _d = 1\n\ndef test(tok, fake, ref):\n    return tok._lazy, fake._d, ref._other, tok.x\n"
+    )
+    assert _test_private_reads("core/test_x.py", tree, {"_lazy", "_d"}) == ["tests/core/test_x.py:5: tok._lazy"]
+    assert "_lazy" in _bytepair_private_names() and "_repr_html_" not in _bytepair_private_names()
+
+
+def test_tests_read_no_underscore_attribute_of_bytepair():
+    theirs = _bytepair_private_names()
+    bad = [line for path, tree in TEST_TREES.items() for line in _test_private_reads(path, tree, theirs)]
+    assert bad == []
+    # every entry of the allow-list is still needed: its file reads each of its names
+    for path, (names, reason) in ALLOWED_TEST_READS.items():
+        assert reason and path in TEST_TREES, path
+        read = {n.attr for n in ast.walk(TEST_TREES[path]) if isinstance(n, ast.Attribute)}
+        assert names <= read, (path, sorted(names - read))
 
 
 def test_isinstance_on_tokenizer_classes_only_in_the_protocol():

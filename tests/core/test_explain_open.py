@@ -129,4 +129,4 @@ def test_hf_stories_of_a_compact_file_are_those_of_the_whole_tables(key, text):
     tok = from_compact(hf_models.compact(key))
     short = text[:600]
     assert explain_tokens(tok, short) == explain_tokens(hf_models.ours(key), short)
-    assert tok._lazy is not None  # the tables were not loaded whole
+    assert not tok.tables_loaded  # the tables were not loaded whole

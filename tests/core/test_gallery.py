@@ -18,7 +18,7 @@ IDS = [e.id for e in gallery.EXAMPLES]
 
 
 def test_templates_hold_no_numbers():
-    gallery._check_templates()
+    gallery.check_templates()
     for ex in gallery.EXAMPLES:
         bare = re.sub(r"\{[^{}]*\}", "", ex.template)
         bare = re.sub(r"gpt2|GPT-2|cl100k_base|o200k_base|UTF-8", "", bare)  # names, not numbers
@@ -154,7 +154,7 @@ def test_numbers_show_qwen3_single_digits_when_its_file_is_there(tiktoken_get):
     def ref_get(name):
         return ref if name == "qwen3" else tiktoken_get(name)
 
-    gallery._check_templates(mine_get)
+    gallery.check_templates(mine_get)
     mine = gallery.facts("numbers", get_encoding=mine_get)
     assert mine == gallery.facts("numbers", get_encoding=ref_get)
     digits = ref.encode_ordinary("12345")
@@ -190,6 +190,6 @@ def test_the_pages_english_wording_is_pythons():
         for ex in gallery.EXAMPLES:
             names = set(gallery.placeholders(messages[f"gallery.ex.{ex.id}.text"]["text"]))
             assert names <= set(data[ex.id]["facts"]), (path.stem, ex.id)
-    assert data["numbers"]["optional_shown"] is gallery._optional_shown(
+    assert data["numbers"]["optional_shown"] is gallery.optional_shown(
         gallery.example("numbers"), bytepair.get_encoding
     )

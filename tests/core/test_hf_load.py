@@ -79,10 +79,15 @@ def test_compact_file_stores_the_characters_glued_before_space():
     merges = ["a \u2581", "\u2581 b", ". \u2581", "\u2581 \u2581", "a\u2581 b"]
     tok = bytepair.from_tokenizer_json(_metaspace_json(vocab, merges))
     scan = {t[i - 1] for t in vocab for i in range(1, len(t)) if t[i] == "\u2581" and t[i - 1] != "\u2581"}
-    back = from_compact(to_compact(tok))
-    assert back._glued == tok.glued_before_space()  # stored = what the scan gives
+    from bytepair.formats.vocab_file import read_vocab_file
+
+    data = to_compact(tok)
+    stored = read_vocab_file(data, kind="hf").meta["cut_glued"]
+    back = from_compact(data)
+    assert stored == back.glued_before_space() == tok.glued_before_space()  # stored = what the scan gives
+    assert not back.tables_loaded  # read from the file, not found by a pass over the whole vocabulary
     # every character glued before ▁ (the scan may add more: fewer cuts, still exact)
-    assert scan == {".", "a"} and scan <= set(back._glued)
+    assert scan == {".", "a"} and scan <= set(stored)
     text = "a b.a a b. b" * 5  # one long piece: cut where no token spans the cut
     assert back.encode(text) == tok.encode(text)
 
@@ -96,10 +101,10 @@ def test_compact_file_without_the_stored_characters_still_cuts():
     f = read_vocab_file(to_compact(tok), kind="hf")
     meta = {k: v for k, v in f.meta.items() if k != "cut_glued"}
     old = from_compact(write_vocab_file(f.sections, kind="hf", meta=meta))
-    assert old._glued is None
     text = "a b a b a b a b a b a b a b a b"
+    assert not old.tables_loaded
     assert old.encode(text) == tok.encode(text)
-    assert "a" in old._glued
+    assert old.tables_loaded and "a" in (old.glued_before_space() or "")  # found by the scan (whole tables)
 
 
 def test_compact_id_table_matches_the_vocabulary():

@@ -153,15 +153,15 @@ def test_compact_form_fills_its_tables_as_texts_need_them(key):
     from bytepair.hf.compact import from_compact
 
     tok, full, ref = from_compact(compact(key)), ours(key), reference(key)
-    assert tok._lazy is not None and not tok._lazy.complete
-    n_total = len(full._vocab) + len(full._merge_ranks())
+    assert not tok.tables_loaded and full.tables_loaded
+    n_total = len(full.model_vocab) + len(full.merge_ranks())
     for i, corpus in enumerate(QUICK):
         text = _fffd(corpus.text())[:3000]
         assert tok.encode(text) == ref.encode(text).ids, corpus.id
         assert tok.encode_with_spans(text, units="utf16") == full.encode_with_spans(text, units="utf16")
         assert tok.dropped_characters(text) == full.dropped_characters(text)
         if i == 0:  # one short text loads a small part of the tables
-            assert len(tok._vocab) + len(tok._merge_ranks()) < n_total / 4
+            assert len(tok.model_vocab) + len(tok.merge_ranks()) < n_total / 4
     ids = list(range(0, full.n_vocab, 997)) + [full.n_vocab - 1]
     assert tok.decode(ids) == ref.decode(ids, skip_special_tokens=False)
     assert [tok.token_string(i) for i in ids] == [full.token_string(i) for i in ids]
@@ -187,4 +187,4 @@ def test_compact_form_loads_whole_tables_for_a_long_text(key):
     text = (corpora.udhr_mix(chars_each=1500) + "\n") * 7
     assert len(text) > 50_000
     assert tok.encode(text) == reference(key).encode(text).ids
-    assert tok._lazy is None  # loaded whole, before the pieces
+    assert tok.tables_loaded  # loaded whole, before the pieces

@@ -76,7 +76,7 @@ def test_astral_characters_through_proxies_equal_regex(name, backend):
     glue = ["", " ", "a", "1", "'", "\n", "Я", "。"]
     text = "".join(a + g + b for a in ASTRAL for g in glue for b in ASTRAL[:5])
     text = text * (LONG // len(text) + 1)
-    assert pretokenize._ASTRAL.search(text)
+    assert max(text) > "\uffff"  # characters above U+FFFF
     split = compile_pattern(PATTERNS[name], backend=backend)
     reference = regex.compile(PATTERNS[name])
     assert split.findall(text) == reference.findall(text)

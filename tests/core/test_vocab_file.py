@@ -211,9 +211,10 @@ def test_blocks_inflate_only_what_a_slice_reads():
     f = read_vocab_file(data, raw=("b",))
     blocks = f.sections["b"]
     assert isinstance(blocks, Blocks) and len(blocks) == len(raw)
-    assert blocks[1200:4000] == raw[1200:4000] and set(blocks._cache) == {1}
-    assert blocks[990:1010] == raw[990:1010] and set(blocks._cache) == {1}  # a bulk read keeps nothing
-    assert blocks[10:20] == raw[10:20] and set(blocks._cache) == {0, 1}
+    assert blocks.kept_blocks == frozenset()
+    assert blocks[1200:4000] == raw[1200:4000] and blocks.kept_blocks == {1}
+    assert blocks[990:1010] == raw[990:1010] and blocks.kept_blocks == {1}  # a bulk read keeps nothing
+    assert blocks[10:20] == raw[10:20] and blocks.kept_blocks == {0, 1}
     assert blocks[7000:] == raw[7000:] and blocks[5:5] == b"" and blocks.tobytes() == raw
     # the layout, read by hand: block count, raw ends, stored ends, then zlib raw-deflate blocks
     hlen = struct.unpack_from("<I", data, 8)[0]

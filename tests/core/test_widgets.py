@@ -7,6 +7,11 @@ tests/e2e/test_notebook_output.py runs the widget in a real kernel and draws it 
 
 from __future__ import annotations
 
+import os
+import pathlib
+import subprocess
+import sys
+
 import pytest
 
 pytest.importorskip("anywidget")
@@ -16,8 +21,13 @@ from bytepair import widgets
 from bytepair.errors import ArgumentError, PatternError
 
 
+@pytest.mark.skipif(sys.platform == "emscripten", reason="no subprocesses in Pyodide")
 def test_module_imports_without_building_the_widget():
-    assert "Train" not in widgets._CLASSES or widgets._CLASSES["Train"].__name__ == "Train"
+    code = "import sys, bytepair.widgets; print(sorted(m for m in ('anywidget', 'traitlets') if m in sys.modules))"
+    env = {**os.environ, "PYTHONPATH": str(pathlib.Path(bytepair.__file__).parents[1])}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"  # anywidget is imported when a widget class is first used
+    assert widgets.Train.__name__ == "Train" and widgets.Train is widgets.Train  # built once
     with pytest.raises(AttributeError):
         widgets.Nothing  # noqa: B018
 
@@ -38,9 +48,9 @@ def test_worked_example():
 def test_train_message_starts_and_stop_message_stops():
     text = "".join(chr(0x980 + (i * 7) % 80) for i in range(40_000))
     w = widgets.Train(text, vocab_size=20_000, pattern="none")
-    w._on_message(w, {"type": "train"}, [])
+    w.handle_message({"type": "train"})
     assert w.status == "training"
-    w._on_message(w, {"type": "stop"}, [])
+    w.handle_message({"type": "stop"})
     assert w.wait(30)
     assert w.status == "stopped"
     assert 0 < w.n_merges == len(w.all_merges) < 20_000 - 256

@@ -44,11 +44,13 @@ __all__ = [
     "UDHR_ARTICLE_1_ENG",
     "Example",
     "available",
+    "check_templates",
     "encodings_shown",
     "example",
     "explanation",
     "facts",
     "gallery_data",
+    "optional_shown",
     "placeholders",
 ]
 
@@ -388,13 +390,15 @@ def encodings_shown(ex: Example, get: Getter) -> tuple[str, ...]:
     return ex.encodings + tuple(n for n in ex.optional if available(get, n))
 
 
-def _optional_shown(ex: Example, get: Getter) -> bool:
+def optional_shown(ex: Example, get: Getter) -> bool:
+    """Whether example ``ex``'s optional sentence is shown: it has one and ``get`` (a tokenizer
+    getter, name -> tokenizer) gives every tokenizer it names."""
     return bool(ex.optional_template) and all(available(get, n) for n in ex.optional)
 
 
 def _fill(ex: Example, f: dict[str, Any], get: Getter) -> str:
     text = ex.template.format(**f)
-    if _optional_shown(ex, get):
+    if optional_shown(ex, get):
         text += " " + ex.optional_template.format(**f)
     return text
 
@@ -466,7 +470,7 @@ def gallery_data(*, get_encoding: Getter | None = None, ids: list[str] | None = 
                 "explanation": _fill(ex, f, get),
                 "template": ex.template,
                 "optional_template": ex.optional_template,
-                "optional_shown": _optional_shown(ex, get),
+                "optional_shown": optional_shown(ex, get),
                 "facts": f,
                 "texts": texts,
             }
@@ -474,9 +478,13 @@ def gallery_data(*, get_encoding: Getter | None = None, ids: list[str] | None = 
     return out
 
 
-def _check_templates(get_encoding: Getter | None = None) -> None:
-    """Every placeholder of every template is a fact name (run by the tests; optional
-    templates when ``get_encoding`` has their tokenizers)."""
+def check_templates(get_encoding: Getter | None = None) -> None:
+    """Check that every placeholder of every template is a fact name (run by the tests; optional
+    templates when ``get_encoding``, name -> tokenizer, has their tokenizers).
+
+    Raises:
+        ArgumentError: a placeholder without a fact (``field="template"``).
+    """
     get = get_encoding or _default_getter()
     for ex in EXAMPLES:
         need = placeholders(ex.template)

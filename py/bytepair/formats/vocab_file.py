@@ -291,6 +291,12 @@ class Blocks:
     def __len__(self) -> int:
         return self._size
 
+    @property
+    def kept_blocks(self) -> frozenset[int]:
+        """The blocks inflated and kept so far, by index (0 = the section's first): a read that
+        lies in one of them inflates nothing."""
+        return frozenset(self._cache)
+
     def _block(self, k: int, keep: bool = False) -> bytes:
         got = self._cache.get(k)
         if got is None:

@@ -634,6 +634,13 @@ class HFTokenizer:
         a ``tokenizer.json`` (its added tokens are in :attr:`file_settings`)."""
         return self._added_columns
 
+    @property
+    def tables_loaded(self) -> bool:
+        """Whether the vocabulary and merge tables are whole: True for a tokenizer read from a
+        ``tokenizer.json``; for a compact model (:mod:`bytepair.hf.lazy`), False until its buckets
+        are all loaded (:meth:`load_all_tables`, or a long text: :meth:`prepare_tables`)."""
+        return self._lazy is None or bool(self._lazy.complete)
+
     def load_all_tables(self) -> None:
         """Load the rest of a compact model's vocabulary and merge tables (:mod:`bytepair.hf.lazy`),
         so :attr:`model_vocab` and :meth:`merge_ranks` are whole; no-op for any other tokenizer."""
