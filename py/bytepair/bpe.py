@@ -71,6 +71,8 @@ _SINGLE_BYTES = [bytes((i,)) for i in range(256)]
 
 def _merge_short(piece: bytes, ranks: Mapping[bytes, int]) -> list[int]:
     """Quadratic scan over the parts (as bytes objects); returns their ranks."""
+    # rank_encoder's inner ``encode`` holds a copy of this loop on purpose (inline there: no
+    # call per piece on the encoder's hot path); change both together.
     get = ranks.get
     no_rank = _NO_RANK
     parts = list(map(_SINGLE_BYTES.__getitem__, piece))
@@ -147,7 +149,7 @@ def rank_encoder(ranks: dict[bytes, int]) -> Callable[[bytes], tuple[int, ...]]:
             return (token,)
         if len(piece) >= long_piece:
             return tuple(encode_piece_ranks(piece, ranks))
-        # the loop of _merge_short, kept inline (no call per piece); a copy on purpose
+        # the loop of _merge_short, kept inline (no call per piece); a copy on purpose: change both together
         parts = list(map(single, piece))
         pair_ranks = list(map(row_get, map(row, piece), piece[1:]))
         while pair_ranks:
@@ -172,6 +174,8 @@ def rank_encoder(ranks: dict[bytes, int]) -> Callable[[bytes], tuple[int, ...]]:
     return encode
 
 
+# The heap loop below has two twins kept as copies on purpose: _merges_long (id pairs) and
+# HFTokenizer._merge_long (symbol strings); see the note above _merges_long.
 def _merge_long(piece: bytes, ranks: Mapping[bytes, int]) -> list[int]:
     """Heap + linked list version of :func:`_merge_short`; same result.
 

@@ -867,6 +867,9 @@ class HFTokenizer:
     @staticmethod
     def _merge_long(syms: list[str], rng, get, plen: int, sep: str) -> None:
         """Heap + linked list version of :meth:`_merge` for long words, O(n log n)."""
+        # The heap loop of bytepair.bpe._merge_long / _merges_long again, keyed by symbol strings
+        # (and moving character ends): a copy on purpose, each encoder's hot loop (see the note
+        # above bpe._merges_long; tools/bench_hf.py measures this one).
         n = len(syms)
         sym: list[Any] = list(syms)  # str; None once merged into its left neighbour
         ends = [r[1] for r in rng] if rng is not None else None
@@ -950,6 +953,8 @@ class HFTokenizer:
 
     def model_ids(self, w: str) -> list[int]:
         """One pre-token (piece, already byte-mapped for byte-level models) -> ids. Cached."""
+        # _word_spans is this method again with character ranges: a copy on purpose, so that
+        # encode (this, the hot path) tracks no ranges; change both together.
         ids = self._cache.get(w)
         if ids is not None:
             return ids
@@ -976,6 +981,7 @@ class HFTokenizer:
 
     def _word_spans(self, w: str) -> list[tuple[int, int, int]]:
         """One piece -> ``(id, start, end)`` with [start, end) in characters of the piece."""
+        # model_ids with ranges (its own cache): a copy on purpose, see there.
         out = self._span_cache.get(w)
         if out is not None:
             return out

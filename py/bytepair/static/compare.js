@@ -2,6 +2,9 @@
 // draws a table: one row per text, one column per tokenizer with its token count and UTF-8 bytes
 // per token. Text reaches the DOM only through textContent and attributes; no request to any host.
 
+// h() is written out again in train.js, tokenize.js on purpose: anywidget loads each widget's `_esm`
+// (bytepair/widgets.py) as one module from a string, where a relative import has nothing
+// to resolve against, so the three files cannot share a module.
 function h(tag, props = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(props)) {

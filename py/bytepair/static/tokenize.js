@@ -12,6 +12,9 @@ const PART_STYLE = {
 const CHIP =
   "color: #000; border-radius: 3px; padding: 0.1em 0; margin-right: 1px; box-shadow: inset 0 -2px 0 rgba(0,0,0,0.08);";
 
+// h() is written out again in train.js, compare.js on purpose: anywidget loads each widget's `_esm`
+// (bytepair/widgets.py) as one module from a string, where a relative import has nothing
+// to resolve against, so the three files cannot share a module.
 function h(tag, props = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(props)) {

@@ -5,6 +5,9 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 
+// h() is written out again in tokenize.js, compare.js on purpose: anywidget loads each widget's `_esm`
+// (bytepair/widgets.py) as one module from a string, where a relative import has nothing
+// to resolve against, so the three files cannot share a module.
 function h(tag, props = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(props)) {
