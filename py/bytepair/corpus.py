@@ -62,7 +62,7 @@ from .errors import ArgumentError, BytepairError, TokenizerFileError
 from .formats.jsonguard import load_json
 from .normalize import normalize
 from .split.pretokenize import compile_pattern, resolve_pattern
-from .trainer import check_train_args, tokenizer_from_merges
+from .trainer import check_train_args, tokenizer_from_merges, train_iter_from_counts  # the last: public here too
 
 __all__ = [
     "CHUNK_CHARS",
@@ -508,15 +508,6 @@ def _count_whole(
 
 
 # ------------------------------------------------------------------ training
-def train_iter_from_counts(
-    counts: Mapping[str, int], vocab_size: int, *, special_tokens: Sequence[str] | None = None, min_frequency: int = 1
-):
-    """Learn merges from piece counts (see :func:`bytepair.trainer.train_iter_from_counts`)."""
-    from .trainer import train_iter_from_counts as _from_counts
-
-    return _from_counts(counts, vocab_size, special_tokens=special_tokens, min_frequency=min_frequency)
-
-
 def train_from_counts(
     counts: Mapping[str, int],
     vocab_size: int,
