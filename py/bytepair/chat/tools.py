@@ -102,23 +102,24 @@ def validate_tools(tools: Any) -> list[dict[str, Any]]:
             raise ToolsError(
                 f"tool {i + 1} needs a name (text)", tool_index=i, path=f"{where}.name", reason="needs_name"
             )
-        if f.get("description") is not None and not isinstance(f.get("description"), str):
-            raise ToolsError(
-                f"tool {i + 1} ({name}): description must be text",
-                tool_index=i,
-                path=f"{where}.description",
-                reason="description_not_text",
-                values={"name": name},
-            )
-        if f.get("parameters") is not None and not isinstance(f.get("parameters"), Mapping):
-            raise ToolsError(
-                f"tool {i + 1} ({name}): parameters must be an object (a JSON Schema)",
-                tool_index=i,
-                path=f"{where}.parameters",
-                reason="parameters_not_object",
-                values={"name": name},
-            )
+        for key, kind, must_be, reason in _OPTIONAL_FIELDS:
+            value = f.get(key)
+            if value is not None and not isinstance(value, kind):
+                raise ToolsError(
+                    f"tool {i + 1} ({name}): {key} must be {must_be}",
+                    tool_index=i,
+                    path=f"{where}.{key}",
+                    reason=reason,
+                    values={"name": name},
+                )
     return list(tools)
+
+
+#: A function's optional fields: key, the type its value must have, those words, the error's ``reason``.
+_OPTIONAL_FIELDS: tuple[tuple[str, type, str, str], ...] = (
+    ("description", str, "text", "description_not_text"),
+    ("parameters", Mapping, "an object (a JSON Schema)", "parameters_not_object"),
+)
 
 
 def function_of(tool: Mapping[str, Any]) -> Any:
