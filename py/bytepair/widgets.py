@@ -84,13 +84,10 @@ def merge_row(event: Any) -> list:
 _CLASSES: dict[str, type] = {}
 
 
-def _train_class() -> type:
-    """Build :class:`Train` on first use (imports ``anywidget`` and ``traitlets``)."""
-    if "Train" in _CLASSES:
-        return _CLASSES["Train"]
-    aw, traitlets = _anywidget()
+def _train_class(aw: Any, traitlets: Any) -> type:
+    """Build :class:`Train` on ``anywidget`` and ``traitlets`` (once: :func:`_widget_class`)."""
 
-    class Train(aw.AnyWidget):  # type: ignore[name-defined]  # a base known at run time only (anywidget is optional)
+    class Train(aw.AnyWidget):  # a base known at run time only (anywidget is optional)
         """Train a byte-level BPE tokenizer live in a notebook (see :mod:`bytepair.widgets`).
 
         Args (keyword-only after ``text``):
@@ -232,9 +229,6 @@ def _train_class() -> type:
                 self.error = e.to_dict()
                 self.status = "error"
 
-    Train.__module__ = __name__
-    Train.__qualname__ = "Train"
-    _CLASSES["Train"] = Train
     return Train
 
 
@@ -251,13 +245,10 @@ def token_rows(tokenizer: Any, text: str, *, limit: int) -> tuple[list[list], in
     return rows, len(spans)
 
 
-def _tokenize_class() -> type:
-    """Build :class:`Tokenize` on first use (imports ``anywidget`` and ``traitlets``)."""
-    if "Tokenize" in _CLASSES:
-        return _CLASSES["Tokenize"]
-    aw, traitlets = _anywidget()
+def _tokenize_class(aw: Any, traitlets: Any) -> type:
+    """Build :class:`Tokenize` on ``anywidget`` and ``traitlets`` (once: :func:`_widget_class`)."""
 
-    class Tokenize(aw.AnyWidget):  # type: ignore[name-defined]  # a base known at run time only (anywidget is optional)
+    class Tokenize(aw.AnyWidget):  # a base known at run time only (anywidget is optional)
         """Type a text, see its tokens (the coloured tokens of :func:`bytepair.show`), live.
 
         Args:
@@ -317,9 +308,6 @@ def _tokenize_class() -> type:
             with self.hold_sync():  # one message: the page draws tokens, count and length together
                 self.tokens, self.count, self.n_chars, self.error = rows, count, len(self.text), {}
 
-    Tokenize.__module__ = __name__
-    Tokenize.__qualname__ = "Tokenize"
-    _CLASSES["Tokenize"] = Tokenize
     return Tokenize
 
 
@@ -349,13 +337,10 @@ def compare_rows(texts: Any, tokenizers: list[Any]) -> list[list]:
     return rows
 
 
-def _compare_class() -> type:
-    """Build :class:`Compare` on first use (imports ``anywidget`` and ``traitlets``)."""
-    if "Compare" in _CLASSES:
-        return _CLASSES["Compare"]
-    aw, traitlets = _anywidget()
+def _compare_class(aw: Any, traitlets: Any) -> type:
+    """Build :class:`Compare` on ``anywidget`` and ``traitlets`` (once: :func:`_widget_class`)."""
 
-    class Compare(aw.AnyWidget):  # type: ignore[name-defined]  # a base known at run time only (anywidget is optional)
+    class Compare(aw.AnyWidget):  # a base known at run time only (anywidget is optional)
         """The same texts under several tokenizers: token counts and UTF-8 bytes per token, counted in the kernel.
 
         Args:
@@ -377,9 +362,6 @@ def _compare_class() -> type:
             names = [t if isinstance(t, str) else getattr(t, "name", None) or type(t).__name__ for t in toks]
             super().__init__(tokenizers=names, rows=rows)
 
-    Compare.__module__ = __name__
-    Compare.__qualname__ = "Compare"
-    _CLASSES["Compare"] = Compare
     return Compare
 
 
@@ -392,11 +374,24 @@ def _anywidget() -> tuple[Any, Any]:
     return anywidget, traitlets
 
 
+#: The widget classes' builders, by class name.
+_BUILDERS = {"Train": _train_class, "Tokenize": _tokenize_class, "Compare": _compare_class}
+
+
+def _widget_class(name: str) -> type:
+    """The widget class ``name``, built on first use (imports ``anywidget`` and ``traitlets``)
+    and kept, named as this module's."""
+    cls = _CLASSES.get(name)
+    if cls is None:
+        aw, traitlets = _anywidget()
+        cls = _BUILDERS[name](aw, traitlets)
+        cls.__module__ = __name__
+        cls.__qualname__ = name
+        _CLASSES[name] = cls
+    return cls
+
+
 def __getattr__(name: str) -> Any:
-    if name == "Train":
-        return _train_class()
-    if name == "Tokenize":
-        return _tokenize_class()
-    if name == "Compare":
-        return _compare_class()
+    if name in _BUILDERS:
+        return _widget_class(name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
