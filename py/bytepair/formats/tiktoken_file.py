@@ -25,6 +25,7 @@ __all__ = [
     "dump_tiktoken_bpe",
     "load_tiktoken_bpe",
     "read_tiktoken_bytes",
+    "check_token_entry",
 ]
 
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -131,6 +132,27 @@ def _parse_canonical(data: bytes) -> dict[bytes, int] | None:
     return ranks
 
 
+def check_token_entry(token: object, number: object, *, word: str) -> None:
+    """Check one entry of a ``{token bytes: number}`` table about to be written to a file.
+
+    Args:
+        token: the key; must be ``bytes`` (or ``bytearray``) of at least one byte.
+        number: the value (a rank or id); must be an ``int`` (not a ``bool``). Its range is
+            the caller's to check (each file format has its own).
+        word: what the number is called in the messages (``"rank"``, ``"id"``).
+
+    Raises:
+        TypeError: a token that is not bytes, a number that is not an int.
+        ValueError: an empty token.
+    """
+    if not isinstance(token, (bytes, bytearray)):
+        raise TypeError(f"token {token!r} is {type(token).__name__}, expected bytes")
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise TypeError(f"{word} {number!r} of token {token!r} is not an int")
+    if not token:
+        raise ValueError(f"empty token ({word} {number}); every token has at least one byte")
+
+
 def dump_tiktoken_bpe(ranks: dict[bytes, int]) -> bytes:
     """Serialize ``{token bytes: rank}`` to ``.tiktoken`` text, sorted by rank.
 
@@ -150,12 +172,7 @@ def dump_tiktoken_bpe(ranks: dict[bytes, int]) -> bytes:
     """
     seen: dict[int, bytes] = {}
     for token, rank in ranks.items():
-        if not isinstance(token, (bytes, bytearray)):
-            raise TypeError(f"token {token!r} is {type(token).__name__}, expected bytes")
-        if isinstance(rank, bool) or not isinstance(rank, int):
-            raise TypeError(f"rank {rank!r} of token {token!r} is not an int")
-        if not token:
-            raise ValueError(f"empty token (rank {rank}); every token has at least one byte")
+        check_token_entry(token, rank, word="rank")
         if rank < 0:
             raise ValueError(f"rank {rank} of token {token!r} is negative; ranks are ids >= 0")
         if rank in seen:

@@ -82,6 +82,8 @@ from array import array
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from .tiktoken_file import check_token_entry
+
 __all__ = [
     "MAGIC",
     "VERSION",
@@ -459,12 +461,7 @@ def dump_vocab(ranks: Mapping[bytes, int], *, merges: Sequence[tuple[int, int]] 
     """
     items = sorted(ranks.items(), key=lambda kv: kv[1])
     for tok, i in items:
-        if not isinstance(tok, (bytes, bytearray)):
-            raise TypeError(f"token {tok!r} is {type(tok).__name__}, expected bytes")
-        if isinstance(i, bool) or not isinstance(i, int):
-            raise TypeError(f"id {i!r} of token {tok!r} is not an int")
-        if not tok:
-            raise ValueError(f"empty token (id {i}); every token has at least one byte")
+        check_token_entry(tok, i, word="id")
         if not 0 <= i < 2**32:
             raise ValueError(f"id {i} of token {tok!r} is out of range 0..2**32-1")
     ids = [i for _, i in items]
