@@ -1,7 +1,7 @@
 // DOM helpers. Text only ever reaches the page through textContent and
 // attributes: no HTML string is ever parsed into the page.
 
-import { t, num } from "./i18n.js";
+import { t, num, errorText } from "./i18n.js";
 
 /**
  * h("td", {class: "num", dataset: {id: 3}, attrs: {title: "x"}, on: {click}}, "text", node)
@@ -51,6 +51,37 @@ export function smallButton(text, { kind = "secondary", action = null, label = n
  */
 export function deviceHint(pointer, touch) {
   return [h("span", { class: "pointer-hint", text: pointer }), h("span", { class: "touch-hint", text: touch })];
+}
+
+/**
+ * A list inside a closed <details> filled when the details first open (the gallery, the lessons):
+ * `fetch()` once, with the line t(`computing`) in `list` meanwhile, then `draw(data)`; on a failure
+ * `list` shows t(`failed`, {message}) and the next opening (or load()) asks again.
+ * Returns load(): the one promise of the data, for callers that open the details themselves.
+ */
+export function loadOnOpen(details, list, { fetch, draw, computing, failed }) {
+  let loading = null;
+  function load() {
+    if (!loading) {
+      list.replaceChildren(h("p", { class: "hint", text: t(computing) }));
+      loading = fetch().then(
+        (data) => {
+          draw(data);
+          return data;
+        },
+        (err) => {
+          loading = null;
+          list.replaceChildren(h("p", { class: "error", text: t(failed, { message: errorText(err) }) }));
+          throw err;
+        },
+      );
+    }
+    return loading;
+  }
+  details.addEventListener("toggle", () => {
+    if (details.open) load().catch(() => {});
+  });
+  return load;
 }
 
 export const $ = (root, sel) => root.querySelector(sel);

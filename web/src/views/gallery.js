@@ -2,9 +2,9 @@
 // whose explanations come from bytepair.app.gallery (every number computed by the
 // page's Python from the real tokenizers, never typed in here).
 
-import { h } from "../dom.js";
+import { h, loadOnOpen } from "../dom.js";
 import { galleryLink, iframeSnippet } from "../links.js";
-import { t, num, errorText, onLocaleChange, locale, isolate, PSEUDO, listText } from "../i18n.js";
+import { t, num, onLocaleChange, locale, isolate, PSEUDO, listText } from "../i18n.js";
 
 // "“st” 2 · “raw” 3" in English; the reader's own list (Intl.ListFormat) elsewhere: in Persian a
 // middle dot beside ۲ reads as ۲۰ (its zero is a dot)
@@ -66,45 +66,32 @@ export function mountGallery(el, api, { choose }) {
   );
   el.replaceChildren(details);
 
-  let loading = null;
+  let data = null; // the examples, once loaded
   let current = null; // {id, textIndex}
 
-  function load() {
-    if (!loading) {
-      list.replaceChildren(h("p", { class: "hint", text: t("gallery.computing") }));
-      loading = api.gallery().then(
-        (d) => {
-          list.replaceChildren(
-            ...d.map((ex) =>
-              h("button", {
-                type: "button",
-                class: "button small secondary",
-                text: title(ex),
-                dataset: { testid: "gallery-example", id: ex.id },
-                on: { click: () => open(ex.id, 0) },
-              }),
-            ),
-          );
-          return d;
-        },
-        (err) => {
-          loading = null;
-          list.replaceChildren(h("p", { class: "error", text: t("gallery.failed", { message: errorText(err) }) }));
-          throw err;
-        },
+  const load = loadOnOpen(details, list, {
+    fetch: () => api.gallery(),
+    draw: (d) => {
+      data = d;
+      list.replaceChildren(
+        ...d.map((ex) =>
+          h("button", {
+            type: "button",
+            class: "button small secondary",
+            text: title(ex),
+            dataset: { testid: "gallery-example", id: ex.id },
+            on: { click: () => open(ex.id, 0) },
+          }),
+        ),
       );
-    }
-    return loading;
-  }
-  details.addEventListener("toggle", () => {
-    if (details.open) load().catch(() => {});
+    },
+    computing: "gallery.computing",
+    failed: "gallery.failed",
   });
-  onLocaleChange(async () => {
-    if (!loading) return;
-    const d = await loading.catch(() => null);
-    if (!d) return;
+  onLocaleChange(() => {
+    if (!data) return;
     for (const b of list.children) {
-      const ex = d.find((e) => e.id === b.dataset.id);
+      const ex = data.find((e) => e.id === b.dataset.id);
       if (ex) b.textContent = title(ex);
     }
     if (current) open(current.id, current.textIndex, { choose: false });

@@ -3,9 +3,9 @@
 // and every figure in its note come from bytepair.app.lessons (computed by the page's Python;
 // the course's own figures are quoted data beside ours), worded here from the catalog.
 
-import { h } from "../dom.js";
+import { h, loadOnOpen } from "../dom.js";
 import { linkTo, iframeSnippet, embedHeight, packText } from "../links.js";
-import { t, errorText, onLocaleChange, LOCALES } from "../i18n.js";
+import { t, onLocaleChange, LOCALES } from "../i18n.js";
 
 /** A lesson's note parameters: its facts, its course's quoted figures as quoted_<name>, "N tokens" for each *_count. */
 export function lessonParams(lesson) {
@@ -107,29 +107,16 @@ export function mountLessons(el, api) {
   const details = h("details", { class: "gallery lessons", dataset: { testid: "lessons" } }, summary, hint, list);
   el.replaceChildren(details);
 
-  let loading = null;
   let data = null;
   const draw = () => list.replaceChildren(...data.map(card));
-  function load() {
-    if (!loading) {
-      list.replaceChildren(h("p", { class: "hint", text: t("lessons.computing") }));
-      loading = api.lessons().then(
-        (d) => {
-          data = d;
-          draw();
-          return d;
-        },
-        (err) => {
-          loading = null;
-          list.replaceChildren(h("p", { class: "error", text: t("lessons.failed", { message: errorText(err) }) }));
-          throw err;
-        },
-      );
-    }
-    return loading;
-  }
-  details.addEventListener("toggle", () => {
-    if (details.open) load().catch(() => {});
+  const load = loadOnOpen(details, list, {
+    fetch: () => api.lessons(),
+    draw: (d) => {
+      data = d;
+      draw();
+    },
+    computing: "lessons.computing",
+    failed: "lessons.failed",
   });
   onLocaleChange(() => {
     if (data) draw(); // links keep their course's language; titles and notes follow the reader's
