@@ -146,6 +146,16 @@ def unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
+def require_modules(*names: str) -> None:
+    """Import each module of ``names`` (e.g. ``"anywidget"``); :func:`unavailable` for the first
+    missing one, naming the install command."""
+    for name in names:
+        try:
+            __import__(name)
+        except ImportError:
+            unavailable(f"{name} is missing: pip install -e '.[test]'")
+
+
 def wait_ready(target, *, polling: int | str = "raf") -> None:
     """Wait until the page (or frame) ``target`` has booted Pyodide; fail (AssertionError) with the
     status text on an error or after ``READY_TIMEOUT`` ms. ``polling``: Playwright's (ms, or "raf":
@@ -193,6 +203,31 @@ def udhr_mix(n: int) -> str:
     d = load_udhr()
     base = "\n".join(d[c].text for c in sorted(d))
     return (base * (n // len(base) + 1))[:n]
+
+
+def load_file_error(page, name: str, data: bytes, mime: str = "application/json") -> str:
+    """Hand Tokenize's "load a tokenizer file" input one file (``name``, its ``data`` *bytes*,
+    ``mime``), wait for the error it shows, and return that error's text."""
+    page.set_input_files(
+        '[data-testid="load-tokenizer-file"]', files=[{"name": name, "mimeType": mime, "buffer": data}]
+    )
+    page.wait_for_selector('[data-error-for="loadfile"]:not(:empty)')
+    return page.text_content('[data-error-for="loadfile"]')
+
+
+def wait_counted(page, tokenizer: str, n: int, *, timeout: int = 600_000) -> None:
+    """Wait until Tokenize has counted its text with ``tokenizer`` (an encoding or model name) to
+    ``n`` tokens, or shows an error (after at most ``timeout`` ms); assert that it shows no error
+    and the count ``n``."""
+    page.wait_for_function(
+        """(want) => document.querySelector('#view-tokenize').dataset.encoded === want
+          || document.querySelector('[data-testid="tokenize-error"]').textContent.trim() !== ''""",
+        arg=f"{tokenizer}:{n}",
+        timeout=timeout,
+    )
+    error = page.text_content('[data-testid="tokenize-error"]').strip()
+    assert not error, error
+    assert page.text_content('[data-testid="count-tokens"]') == f"{n:,}"
 
 
 def chat_while_counting(page, content: str) -> dict:

@@ -21,7 +21,7 @@ import urllib.request
 
 import pytest
 
-from tests.e2e.helpers import tiktoken_for, unavailable
+from tests.e2e.helpers import require_modules, tiktoken_for
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SHOWN = "hello <script>x</script> আমি"
@@ -42,11 +42,7 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    for mod in ("jupyterlab", "anywidget", "ipykernel", "nbformat"):
-        try:
-            __import__(mod)
-        except ImportError:
-            unavailable(f"{mod} is missing: pip install -e '.[test]'")
+    require_modules("jupyterlab", "anywidget", "ipykernel", "nbformat")
     import nbformat
 
     root = tmp_path_factory.mktemp("lab")

@@ -309,16 +309,12 @@ def test_errors_are_worded_from_their_type_in_the_locale(page, site_url):
         json.loads(broken)
     except json.JSONDecodeError as e:
         ref = e
-    page.set_input_files(
-        '[data-testid="load-tokenizer-file"]',
-        files=[{"name": "bad.json", "mimeType": "application/json", "buffer": broken.encode()}],
-    )
-    page.wait_for_selector('[data-error-for="loadfile"]:not(:empty)')
+    shown = h.load_file_error(page, "bad.json", broken.encode())
     sentence = h.catalog("bn")["messages"]["error.tokenizer_file.json_syntax"]["text"]
     sentence = sentence.replace("{line}", h.in_digits(ref.lineno, "bn")).replace(
         "{column}", h.in_digits(ref.colno, "bn")
     )
-    assert page.text_content('[data-error-for="loadfile"]') == f"bad.json: {sentence}"
+    assert shown == f"bad.json: {sentence}"
     # Chat's formats: labels worded from Python's parts (chat_formats.LABEL_FORMS), not Python's English
     from bytepair.app import chat_formats
 

@@ -17,7 +17,7 @@ import pathlib
 
 import pytest
 
-from tests.e2e.helpers import tiktoken_for, unavailable
+from tests.e2e.helpers import require_modules, tiktoken_for, unavailable
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TEXT = "hello <script>alert(1)</script> আমি \x1b[0m 😀"
@@ -40,11 +40,7 @@ CELLS = [
 
 @pytest.fixture(scope="module")
 def executed(tmp_path_factory):
-    for mod in ("nbclient", "nbformat", "ipykernel", "anywidget"):
-        try:
-            __import__(mod)
-        except ImportError:
-            unavailable(f"{mod} is missing: pip install -e '.[test]'")
+    require_modules("nbclient", "nbformat", "ipykernel", "anywidget")
     import nbformat
     from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
     from nbclient import NotebookClient

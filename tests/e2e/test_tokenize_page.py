@@ -290,12 +290,7 @@ def test_deeply_nested_json_is_refused_without_a_crash(page, site_url):
     crashes = []
     page.on("console", lambda m: "fatal error" in m.text and crashes.append(m.text))
     h.open_ready(page, site_url, "tokenize")
-    page.set_input_files(
-        '[data-testid="load-tokenizer-file"]',
-        files=[{"name": "deep.json", "mimeType": "application/json", "buffer": DEEP}],
-    )
-    page.wait_for_function("() => document.querySelector('[data-error-for=\"loadfile\"]')?.textContent")
-    message = page.text_content('[data-error-for="loadfile"]')
+    message = h.load_file_error(page, "deep.json", DEEP)
     assert "deep.json" in message and "nested too deeply" in message, message
     assert "RangeError" not in message
     assert "restarted" not in page.text_content('[data-testid="status-text"]')
@@ -384,12 +379,7 @@ def test_a_tiktoken_file_loaded_as_tokenizer_json_is_named(page, site_url):
 
     data = read_tiktoken_bytes(pathlib.Path(bytepair.__file__).parent / "data" / "r50k_base.tiktoken.gz")
     h.open_ready(page, site_url, "tokenize")
-    page.set_input_files(
-        '[data-testid="load-tokenizer-file"]',
-        files=[{"name": "r50k_base.tiktoken", "mimeType": "application/octet-stream", "buffer": data}],
-    )
-    page.wait_for_function("() => document.querySelector('[data-error-for=\"loadfile\"]')?.textContent")
-    message = page.text_content('[data-error-for="loadfile"]')
+    message = h.load_file_error(page, "r50k_base.tiktoken", data, "application/octet-stream")
     assert "tiktoken rank file" in message and "not valid JSON" not in message, message
 
 
