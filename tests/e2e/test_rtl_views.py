@@ -652,3 +652,38 @@ def test_the_gallery_and_lessons_summaries_are_never_cut_inside_a_word(page, sit
             assert s["scroll"] <= s["client"] + 1, (width, s)
             if width == 390:
                 assert s["lines"] == 1, s
+
+
+SPACE_MARK_SIDES = """(codes) => codes.map((c) => {
+  const n = c.firstChild;
+  if (!n || n.nodeType !== 3 || !n.textContent.startsWith('·') || n.textContent.length < 2) return null;
+  const r = document.createRange(); r.setStart(n, 0); r.setEnd(n, 1); const dot = r.getBoundingClientRect();
+  r.setStart(n, 1); r.setEnd(n, 2); const first = r.getBoundingClientRect();
+  const box = c.getBoundingClientRect();
+  return {text: n.textContent, dot: [dot.left, dot.right], first: [first.left, first.right], box: [box.left, box.right]};
+}).filter(Boolean)"""
+
+
+def test_merges_table_tokens_read_in_their_own_direction_in_urdu(page, site_url):
+    """A token of the merges table reads in the direction of its first letter: in an Urdu page
+    "·Journal" keeps its space marker before the word (it showed "Journal·", read as a trailing
+    space) and its start in view when cut short (it showed "…rnal·"); "·مثال" keeps the marker
+    at its right, where an Urdu word starts (a tester)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{site_url}?lang=ur#train")
+    wait_ready(page)
+    text = "the journal of the day, سلام دنیا، یہ ایک مثال ہے۔ " * 30 + " Journalism Journalism Journalism"
+    set_text(page, "train-text", text)
+    page.fill('[data-testid="train-vocab"]', "320")
+    page.evaluate("() => document.querySelector('[data-testid=train-form]').requestSubmit()")
+    page.wait_for_selector('body[data-training="done"]')
+    tokens = page.locator('[data-testid="merges-body"] td.tok-cell code.tok').evaluate_all(SPACE_MARK_SIDES)
+    latin = [t for t in tokens if t["text"][1].isascii() and t["text"][1].isalpha()]
+    urdu = [t for t in tokens if _arabic(t["text"][1])]
+    assert latin and urdu, tokens
+    for tok in latin:  # the marker left of the word's first letter, and that letter inside the box
+        assert tok["dot"][1] <= tok["first"][0] + 1, tok
+        assert tok["box"][0] - 1 <= tok["dot"][0], tok
+    for tok in urdu:
+        assert tok["dot"][0] >= tok["first"][1] - 1, tok
+    assert any(t["text"].startswith("·Journal") for t in latin), latin
