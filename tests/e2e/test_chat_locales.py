@@ -29,6 +29,13 @@ CONVERSATION = {
 }
 
 
+# the left edges of an element's numbers and of the word "token", in the text's order
+LEFTS = """(el) => { const n = el.firstChild, r = document.createRange(), out = [];
+  for (const m of n.textContent.matchAll(/[0-9\u06f0-\u06f9\u0660-\u0669]+|tokens?/g)) {
+    r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length); out.push(r.getBoundingClientRect().left); }
+  return out; }"""
+
+
 @pytest.mark.parametrize(
     ("code", "width", "height"), [("ur", 390, 844), ("ur", 1280, 800), ("bn", 1280, 800), ("en", 1280, 800)]
 )
@@ -51,6 +58,10 @@ def test_chat_in_the_locale(csp_free_page, site_url, code, width, height):
     want = messages["chat.action.title"]["text"].replace("{action}", messages["chat.up"]["text"])
     assert title.replace("\u2068", "").replace("\u2069", "") == want.replace("{label}", label)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    if code == "ur":  # a message's count reads right to left: the total, "tokens", the content count,
+        # the overhead; a tester read "tokens: 18 22", the total beside the content count
+        total, word, content, overhead = page.locator('[data-testid="chat-message-count"] >> nth=0').evaluate(LEFTS)
+        assert total > word > content > overhead, (total, word, content, overhead)
     if width == 1280:  # axe-core: no serious or critical WCAG 2.x A/AA violation on Chat
         found = h.axe_violations(page, "#view-chat")
         assert found == [], found
