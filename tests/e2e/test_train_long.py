@@ -61,6 +61,72 @@ def test_long_tokens_whole_on_demand_and_the_pairs_once_note_stops(page, site_ur
     assert page.console_errors == []
 
 
+def _listed(page) -> int:
+    """The merges the progress line counts ("5,715 / 59,744 merges · 1.7 s") during a run."""
+    m = re.match(r"([\d,]+) / ", page.text_content(PROGRESS))
+    return int(m.group(1).replace(",", "")) if m else -1
+
+
+def test_the_pairs_once_note_follows_the_merges_listed(page, site_url):
+    """The pairs-once note and its "Stop here" go by the merges the table lists, which Stop keeps
+    (the table follows every 250 ms), not by the newest merge the page has received: a note drawn
+    for merges received but not yet listed stopped with a newest merge of count 2 (CI under load).
+    The page's clock is Playwright's, so the frames come when the test says: the table lists the
+    first merges, the worker goes on (its batches are taken in without frames) to merges of count 1,
+    and the next frame, before the table follows, must not show the note."""
+    h.open_ready(page, site_url)
+    h.set_text(page, "train-text", udhr_round_robin(60_000))
+    page.fill('[data-testid="train-vocab"]', "60000")
+    page.select_option('[data-testid="train-pattern"]', "none")
+    page.fill('[data-testid="train-name"]', "listed")
+    # the count of the newest merge the page has received (the view's onMerge, wrapped)
+    page.evaluate("""() => {
+        const bp = window.bytepair, train = bp.train;
+        window.__newest = { n: 0, count: null };
+        bp.train = (text, options, onMerge) => train.call(bp, text, options, (m) => {
+            window.__newest.n += 1;
+            window.__newest.count = m.count;
+            onMerge(m);
+        });
+    }""")
+    page.clock.install()
+    page.clock.pause_at(page.evaluate("() => Date.now()") + 1000)  # no frame, no timer until run_for
+    page.get_by_role("button", name="Train", exact=True).click()
+    page.wait_for_function("() => window.__newest.n > 0", polling=20, timeout=60_000)
+    page.clock.run_for(16)  # a frame: the table lists the merges received so far
+    listed = _listed(page)
+    top = page.locator('[data-testid="merges-body"] tr').first
+    assert listed > 0 and int(top.get_attribute("data-count")) > 1, (listed, top.get_attribute("data-count"))
+    assert page.locator(ONCE).is_hidden()
+    # merges of count 1 received, not listed yet: the next frame leaves the note hidden
+    page.wait_for_function("() => window.__newest.count === 1", polling=20, timeout=120_000)
+    assert page.evaluate("() => window.bytepair.training")
+    page.clock.run_for(16)
+    assert _listed(page) == listed  # (the table has not followed: under 250 ms since it last did)
+    assert page.locator(ONCE).is_hidden(), (listed, page.evaluate("() => window.__newest"))
+    # the table follows: the newest merge listed occurs once, the note says so
+    page.clock.run_for(500)  # (frames come on the store's changes and on a 200 ms ticker)
+    assert _listed(page) > listed
+    assert page.locator(ONCE).is_visible()
+    assert top.get_attribute("data-count") == "1"
+    assert int(top.get_attribute("data-id")) == 255 + _listed(page)
+    # and "Stop here" keeps merges of count 1 at the top
+    page.clock.resume()
+    page.locator(ONCE).get_by_role("button", name="Stop here").click()
+    page.wait_for_selector("body[data-training='stopped']", timeout=60_000)
+    m = re.match(r"Stopped after ([\d,]+) merges", page.text_content(PROGRESS))
+    assert m, page.text_content(PROGRESS)
+    kept = int(m.group(1).replace(",", ""))
+    assert top.get_attribute("data-id") == str(255 + kept)
+    assert top.get_attribute("data-count") == "1"
+    h.wait_training_over(page)
+    assert (
+        page.evaluate("() => window.bytepair.trainedTokenizers().find((t) => t.name === 'listed').meta")["n_merges"]
+        == kept
+    )
+    assert page.console_errors == []
+
+
 TABLE = '[data-testid="merges-table"]'
 BODY_ROWS = '[data-testid="merges-body"] tr'
 _ROWS = """() => [...document.querySelectorAll('[data-testid="merges-body"] tr')].map((tr) => [

@@ -880,7 +880,8 @@ export function createApi({ onStatus, shared = false }) {
         countTimer = 0;
         if (run.stopRequested) return; // batches already on their way when Stop was pressed are dropped
         const e = batch.events; // named columns, one entry per merge
-        for (let i = 0; i < e.id.length; i += 1) {
+        // (an onMerge that calls stop() ends the batch: onMerge is not called again)
+        for (let i = 0; i < e.id.length && !run.stopRequested; i += 1) {
           seen.left.push(e.left[i]);
           seen.right.push(e.right[i]);
           seen.id.push(e.id[i]);

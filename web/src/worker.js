@@ -23,6 +23,11 @@ const SLICE_MS = 50; // one training slice: merges run, then the worker yields (
 // merges go to the page at most this often, the slices' batches joined (a message every 50 ms kept a page
 // with two Train widgets busy: issue 19); the first merges and the last go at once
 const POST_MS = 150;
+// ... and never more than one message ahead of the page: the next waits until the page has taken the
+// last one in (onMerges resolved), so a page slower than the trainer (a phone, a CPU slowed 4x) is not
+// buried under batches it must still unpack when Stop is pressed, and Stop finds the run still going
+// (issue 19: the page fell seconds behind; Stop took 1.4 s). At most this long, for a page gone quiet.
+const AHEAD_WAIT_MS = 5000;
 
 /** Join training batch `b` (named columns) onto `a` (kept), for one message to the page. */
 function joinBatches(a, b) {
@@ -562,6 +567,21 @@ async function awaitStopMessage(client, maxMs = 250) {
   while (!client.stopRequested && performance.now() < until) await nextTask();
 }
 
+/** Resolves once `sent` (the page's answer to a post) settles, Stop comes, or AHEAD_WAIT_MS have passed. */
+function untilTakenOrStop(sent, client) {
+  let timer = 0;
+  return Promise.race([
+    sent,
+    new Promise((resolve) => {
+      client.onStop = resolve;
+      timer = setTimeout(resolve, AHEAD_WAIT_MS);
+    }),
+  ]).finally(() => {
+    clearTimeout(timer);
+    client.onStop = null;
+  });
+}
+
 function nextTask() {
   // A macrotask, so messages queued meanwhile (Stop) are handled; MessageChannel
   // is not clamped like nested setTimeout.
@@ -815,6 +835,7 @@ const api = {
   stop(limit = null) {
     this.client.stopRequested = true;
     this.client.stopLimit = Number.isInteger(limit) && limit >= 0 ? limit : null;
+    this.client.onStop?.(); // (a run waiting for the page to take its last merges in)
   },
 
   /** A tokenizer's merges as columns {id, left, right, left_text, right_text, token_text}. */
@@ -927,8 +948,18 @@ const api = {
       const timing = {}; // after Stop: when the worker stopped and when the tokenizer was built
       let pending = null; // merges not yet posted (POST_MS)
       let postedAt = -Infinity;
+      let inFlight = null; // the last post, until the page has taken it in (AHEAD_WAIT_MS)
       const post = () => {
-        if (pending && onMerges && !client.stopRequested) onMerges(pending).catch(() => {});
+        if (pending && onMerges && !client.stopRequested) {
+          const sent = onMerges(pending).then(
+            () => {},
+            () => {},
+          );
+          inFlight = sent;
+          sent.then(() => {
+            if (inFlight === sent) inFlight = null;
+          });
+        }
         pending = null;
         postedAt = performance.now();
       };
@@ -957,7 +988,10 @@ const api = {
             break;
           }
           if (batch.events.id.length) pending = joinBatches(pending, batch);
-          if (batch.done || performance.now() - postedAt >= POST_MS) post();
+          const due = batch.done || performance.now() - postedAt >= POST_MS;
+          // the page still unpacking the last post: no more merges until it has (or Stop comes)
+          if (due && !batch.done && inFlight) await untilTakenOrStop(inFlight, client);
+          if (due && !client.stopRequested) post();
           if (batch.done) break;
           await nextTask();
           if (client.stopRequested) {
@@ -1012,7 +1046,7 @@ const UNCOUNTED = new Set(["init", "stop", "prefetchVocab"]);
  */
 function clientApi() {
   nClients += 1;
-  const client = { id: `c${nClients}`, stopRequested: false, stopLimit: null, countJobs: new Map() };
+  const client = { id: `c${nClients}`, stopRequested: false, stopLimit: null, onStop: null, countJobs: new Map() };
   client.received = 0;
   client.onReceived = null;
   const methods = {};

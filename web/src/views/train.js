@@ -354,6 +354,7 @@ export function mountTrain(root, store, api) {
     }
     stopReplay();
     const run = { ...initialTrainState, running: true, startedAt: performance.now(), merges: [] };
+    shownHistory = [[run.startedAt, 0]];
     store.update("train", run);
     document.body.dataset.training = "running"; // at once (render waits for a frame): an old run's "done" is over
     clearChart(chartCanvas);
@@ -405,16 +406,28 @@ export function mountTrain(root, store, api) {
     }
   }
   form.addEventListener("submit", start);
-  stopButton.addEventListener("click", () => {
+  // Stop keeps the merges on screen when it was pressed: the press's own time (the input event's
+  // timeStamp), not when the page got round to it; on a busy page (a slow phone, a CPU slowed 4x)
+  // the click is handled hundreds of ms later, after frames that drew more merges (issue 19: "7,076
+  // kept for 234 on screen")
+  let pressedAt = null;
+  const press = (event) => (pressedAt = event.timeStamp);
+  stopButton.addEventListener("pointerdown", press);
+  function stop(event) {
     const s = store.state.train;
+    // (a mouse or touch click: its press; Enter or Space, or a press that was dragged away: the click)
+    const held = pressedAt != null && event.detail > 0 ? event.timeStamp - pressedAt : -1;
+    const pressed = held >= 0 && held < 2000 ? pressedAt : event.timeStamp;
+    pressedAt = null;
     if (!s.running || s.stopping) return;
-    // the tokenizer keeps exactly the merges on screen now; later ones are dropped
-    const shown = shownCount;
+    // the tokenizer keeps exactly the merges on screen then; later ones are dropped
+    const shown = shownAt(pressed);
     // too late (the run has just finished): nothing is cut, the result says "Done"
     if (!api.stop(shown)) return;
     if (s.merges.length > shown) s.merges.length = shown;
     store.update("train", { stopping: true, shownAtStop: shown });
-  });
+  }
+  stopButton.addEventListener("click", stop);
 
   // --- asking before a name in use is trained again ---------------------------------
   let pendingChoice = null;
@@ -618,7 +631,15 @@ export function mountTrain(root, store, api) {
   let tableRows = 0; // rows the merges table holds (drawn or not: it is windowed)
   let renderedRun = null;
   let tableAt = 0; // when the merges table last changed (performance.now())
-  let shownCount = 0; // merges the progress line shows now (Stop keeps exactly these)
+  // what the progress line and the merges table said, and from when: [[ms (performance.now()), merges]]
+  // of the current run (Stop keeps the merges on screen at the press: shownAt)
+  let shownHistory = [[0, 0]];
+  /** The merges on screen at time `t` (ms, performance.now()'s clock: an event's timeStamp). */
+  function shownAt(t) {
+    let i = shownHistory.length - 1;
+    while (i > 0 && shownHistory[i][0] > t) i -= 1;
+    return shownHistory[i][1];
+  }
 
   // late in a run every pair left may occur once (no pre-tokenizer: each merge then glues two long
   // stretches of this text together, tokens no other text has): say so, and offer to stop (issue 19)
@@ -632,7 +653,7 @@ export function mountTrain(root, store, api) {
       class: "button small secondary",
       text: t("train.once.stop"),
       dataset: { action: "stop-once", i18n: "train.once.stop" },
-      on: { click: () => stopButton.click() },
+      on: { pointerdown: press, click: stop },
     }),
   );
   $(root, '[data-testid="train-progress"]').after(onceNote);
@@ -690,21 +711,26 @@ export function mountTrain(root, store, api) {
       tableRows = upTo;
       table.set(upTo, { keepPosition: added });
     }
+    // during a run the note and the progress line count the merges the table lists (one number on
+    // screen, kept by Stop), on screen once this frame is drawn (shownHistory: at the end of render)
+    const listed = s.running && !s.replay ? tableRows : upTo;
+    const newlyShown = s.running && !s.stopping && shownHistory[shownHistory.length - 1][1] !== listed;
     mergesEmpty.hidden = s.merges.length > 0;
     const of = s.opened ? "Of" : s.restored ? "Last" : "";
     mergesNote.textContent = s.replay
       ? t("train.note.replay", { at: upTo, n: s.merges.length })
-      : upTo
-        ? t(`train.note.all${of}`, { n: upTo, name: s.opened ?? "" })
+      : listed
+        ? t(`train.note.all${of}`, { n: listed, name: s.opened ?? "" })
         : "";
     replayButton.disabled = s.running || !s.merges.length;
     replayButton.textContent = s.replay ? t("train.replay.stop") : t("train.replay");
     replayButton.setAttribute("aria-pressed", String(!!s.replay));
 
     // progress
-    onceNote.hidden = !(s.running && !s.stopping && s.merges[s.merges.length - 1]?.count === 1);
-    const done = s.stopping ? s.shownAtStop : s.merges.length;
-    if (s.running && !s.stopping) shownCount = done;
+    // (by the newest merge the table lists, which "Stop here" keeps, not the newest received: ahead of the
+    // table, that one made a note whose Stop kept a newest merge of count 2)
+    onceNote.hidden = !(s.running && !s.stopping && s.merges[listed - 1]?.count === 1);
+    const done = s.stopping ? s.shownAtStop : listed;
     const elapsed = (s.running ? performance.now() : s.endedAt) - s.startedAt;
     const ranOut = s.result && !s.result.stopped && !s.result.opened && s.result.n_merges < s.target;
     progressBar.max = Math.max(1, (ranOut ? s.result.n_merges : s.target) || 1);
@@ -767,6 +793,9 @@ export function mountTrain(root, store, api) {
           });
       }, 0);
     }
+    // the new count is on screen from the end of this frame's drawing, not its start: a press while a
+    // slow frame (a phone, a CPU slowed 10x: tens of ms) was drawing it still saw the count before
+    if (newlyShown) shownHistory.push([performance.now(), listed]);
   }
 
   // --- links: text, vocab size, pre-tokenizer (and regex), name ---------------
