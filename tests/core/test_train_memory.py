@@ -53,8 +53,10 @@ def test_out_of_memory_reaches_the_page_as_its_own_type(adapter) -> None:
     assert json.loads(record)["type"] == "memory" and json.loads(record)["field"] is None
 
 
-def test_a_run_past_the_token_budget_ends_with_a_memory_error(adapter, monkeypatch) -> None:
-    # the Train view's run: the merges that fit go out, then the next step refuses with type "memory"
+def test_a_run_past_the_token_budget_ends_there_and_keeps_the_merges_that_fit(adapter, monkeypatch) -> None:
+    # the Train view's run: the merges that fit go out, the run ends "done" with the memory error's
+    # record as its limit, and finish builds the tokenizer of those merges (issue 19: 50,740 merges
+    # of 1.5 MB with no pre-tokenizer were lost with the error)
     monkeypatch.setattr(adapter.train, "MAX_TOKEN_BYTES", 20_000)
     rng = random.Random(19)
     text = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz ") for _ in range(2_000))
@@ -62,20 +64,28 @@ def test_a_run_past_the_token_budget_ends_with_a_memory_error(adapter, monkeypat
     sizes: list[int] = []
     while True:
         ok, out = adapter.call(session, "step", 1000.0)
-        if not ok:
-            break
+        assert ok, out
         batch = json.loads(out)
-        assert not batch["done"]
         sizes += batch["events"]["token_bytes"]
-    error = json.loads(out)
-    assert (error["type"], error["field"], error["done"], error["limit"]) == (
+        if batch["done"]:
+            break
+        assert batch["limit"] is None
+    limit = batch["limit"]
+    assert (limit["type"], limit["field"], limit["done"], limit["limit"]) == (
         "memory",
         "vocab_size",
         len(sizes),
         20_000,
     )
-    assert 256 + sum(sizes) <= 20_000 < error["needed"]
+    assert f"after {len(sizes):,} merges" in limit["message"]
+    assert 0 < len(sizes) < 1_900
+    assert 256 + sum(sizes) <= 20_000 < limit["needed"]
     # needed: with the next merge's token (from a run of its own)
     following = bytepair.train(text, 256 + len(sizes) + 1, pattern="none").decode_single_token_bytes(256 + len(sizes))
-    assert error["needed"] == 256 + sum(sizes) + len(following)
+    assert limit["needed"] == 256 + sum(sizes) + len(following)
+    ok, out = adapter.call(session, "finish", "kept")
+    assert ok, out
+    kept = json.loads(out)
+    assert kept["n_merges"] == len(sizes)
+    assert adapter.state.trained["kept"].merges == bytepair.train(text, 256 + len(sizes), pattern="none").merges
     session.close()

@@ -813,7 +813,10 @@ export function createApi({ onStatus, shared = false }) {
      * options: {vocabSize, pattern ("none"|"gpt2"|"cl100k_base"|"o200k_base"|regex), name}
      * onMerge(merge) is called for every merge, in order:
      *   {id, left, right, leftText, rightText, tokenText, count, nTokens, totalBytes, target}
-     * Resolves {name, n_merges, n_vocab, stopped, saved} once the tokenizer is built and saved.
+     * Resolves {name, n_merges, n_vocab, stopped, saved, limit} once the tokenizer is built and saved;
+     * limit: null, or why the run ended with fewer merges than asked though there were pairs left:
+     * {type: "memory", field: "vocab_size", message, needed, limit, done} (bytes, bytes, merges; the
+     * tokenizer keeps the `done` merges that fit).
      * options.onBuilt(result) (optional) is called once a stopped run's tokenizer is built and
      * usable, before it is written to browser storage (result.saved is null then).
      */

@@ -924,8 +924,9 @@ const api = {
   /**
    * Train in slices of SLICE_MS: each slice's merges go to onMerges(batch) as
    * soon as it ends; between slices the worker yields so stop() is handled.
-   * Resolves {name, json, n_merges, n_vocab, pattern, stopped, timing}; timing (after Stop):
-   * {stopped, built}, ms since the epoch (the page marks them: bench_browser.py stop).
+   * Resolves {name, json, n_merges, n_vocab, pattern, stopped, timing, limit}; timing (after Stop):
+   * {stopped, built}, ms since the epoch (the page marks them: bench_browser.py stop); limit: null,
+   * or the record of the memory error that ended the run early with the merges that fit.
    */
   train(text, options, onMerges) {
     return guarded(async () => {
@@ -949,6 +950,7 @@ const api = {
       let pending = null; // merges not yet posted (POST_MS)
       let postedAt = -Infinity;
       let inFlight = null; // the last post, until the page has taken it in (AHEAD_WAIT_MS)
+      let limit = null; // why the run ended before its target (TrainSession.step's limit), or null
       const post = () => {
         if (pending && onMerges && !client.stopRequested) {
           const sent = onMerges(pending).then(
@@ -970,7 +972,7 @@ const api = {
             batch = JSON.parse(callPython(pg, session, "step", [SLICE_MS]));
           } catch (err) {
             if (!isInterrupt(err)) {
-              post(); // (the merges before an error, e.g. out of memory, are the run's: the page shows them)
+              post(); // (the merges before an error are the run's: the page shows them)
               throw err;
             }
             // Stop landed inside a merge: the trainer's generator ended there, and the merges it had
@@ -992,7 +994,10 @@ const api = {
           // the page still unpacking the last post: no more merges until it has (or Stop comes)
           if (due && !batch.done && inFlight) await untilTakenOrStop(inFlight, client);
           if (due && !client.stopRequested) post();
-          if (batch.done) break;
+          if (batch.done) {
+            limit = batch.limit; // (ended at the memory limit: finish keeps the merges that fit)
+            break;
+          }
           await nextTask();
           if (client.stopRequested) {
             stopped = true;
@@ -1005,15 +1010,15 @@ const api = {
           if (interrupt) interrupt[0] = 0;
           try {
             // after Stop, the tokenizer holds exactly the merges the page had shown
-            const limit = stopped ? client.stopLimit : null;
-            result = JSON.parse(callPython(pg, session, "finish", limit != null ? [name, limit] : [name]));
+            const keep = stopped ? client.stopLimit : null;
+            result = JSON.parse(callPython(pg, session, "finish", keep != null ? [name, keep] : [name]));
             break;
           } catch (err) {
             if (!isInterrupt(err) || attempt > 0) throw err; // a Stop that came too late
           }
         }
         if (stopped) timing.built = clock();
-        return { ...result, stopped, timing };
+        return { ...result, stopped, timing, limit };
       } finally {
         // the trainer's state of a large text takes a while to free: after the reply has gone
         setTimeout(() => {

@@ -733,6 +733,8 @@ export function mountTrain(root, store, api) {
     const done = s.stopping ? s.shownAtStop : listed;
     const elapsed = (s.running ? performance.now() : s.endedAt) - s.startedAt;
     const ranOut = s.result && !s.result.stopped && !s.result.opened && s.result.n_merges < s.target;
+    // (ended early, not out of pairs: the next token would not fit in the page's memory)
+    const full = ranOut && s.result.limit?.type === "memory";
     progressBar.max = Math.max(1, (ranOut ? s.result.n_merges : s.target) || 1);
     progressBar.value = done;
     if (s.running && s.stopping) {
@@ -758,6 +760,10 @@ export function mountTrain(root, store, api) {
           t("train.progress.ratio", { bpt: num(bpt, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) }),
         );
       if (!r.n_merges && !r.stopped) parts.push(t("train.progress.noPair"));
+      else if (full)
+        parts.push(
+          t("train.progress.memory", { n: r.n_merges, target: s.target, mb: Math.round(r.limit.limit / 2 ** 20) }),
+        );
       else if (ranOut) parts.push(t("train.progress.ranOut", { n: r.n_merges, target: s.target }));
       parts.push(
         !r.n_merges

@@ -43,7 +43,8 @@ LABEL_BYTES = 512
 #: Past 2 GB of Pyodide's heap its str conversion reads long ASCII strings from the wrong place
 #: (``_python2js_ascii`` takes the address as a signed int: ``HEAPU8.subarray(ptr, ...)`` with a
 #: negative ``ptr``), and a merge batch reached the page as garbage JSON (issue 19): the run ends
-#: with OutOfMemoryError (type ``memory``) before that.
+#: before that, keeping the merges that fit, and says why (``step``'s ``limit``: an OutOfMemoryError's
+#: record, type ``memory``).
 MAX_TOKEN_BYTES = 2**30
 
 
@@ -81,7 +82,7 @@ class TrainSession:
         self.vocab = {i: bytes([i]) for i in range(256)}
         self.lengths = dict.fromkeys(range(256), 1)
         self.token_bytes = 256  # the tokens' lengths summed (MAX_TOKEN_BYTES)
-        self.full: OutOfMemoryError | None = None  # raised by the next step, after its batch went out
+        self.limit: OutOfMemoryError | None = None  # why the run ended before its target, if it did
         self._it = bytepair.train_iter(
             text, vocab_size, pattern=pattern, min_frequency=min_frequency, normalization=self.normalization
         )
@@ -93,12 +94,12 @@ class TrainSession:
         """JSON ``{"events": {"id", "left", "right", "left_text", "right_text", "token_text",
         "count", "n_tokens", "left_bytes", "right_bytes", "token_bytes"}`` (named columns, one
         entry per merge; ``*_bytes``: the tokens' lengths in bytes), ``"done", "interrupted",
-        "total_bytes", "target"}``; OutOfMemoryError (field ``vocab_size``, ``done``: merges) once the
-        tokens would total more than MAX_TOKEN_BYTES (the slice before ends at the last merge that
-        fits, the next step raises); ``interrupted``: Stop's KeyboardInterrupt (Pyodide's interrupt
-        buffer) ended the run inside this slice (``self.merges`` holds the complete merges only)."""
-        if self.full is not None:
-            raise self.full
+        "limit", "total_bytes", "target"}``; ``interrupted``: Stop's KeyboardInterrupt (Pyodide's
+        interrupt buffer) ended the run inside this slice (``self.merges`` holds the complete merges
+        only); ``limit``: ``None``, or, when the next merge would take the tokens past
+        MAX_TOKEN_BYTES, the run ends ``done`` at the last merge that fits (``finish`` keeps those)
+        and ``limit`` is the record of an OutOfMemoryError saying so (``{"type": "memory", "field":
+        "vocab_size", "message", "needed", "limit", "done"}``: bytes, bytes, merges)."""
         deadline = time.perf_counter() + budget_ms / 1000.0
         rows, vocab, lengths, head = [], self.vocab, self.lengths, bytepair.token_label_head
 
@@ -113,8 +114,9 @@ class TrainSession:
                     break
                 size = len(ev.token)
                 if self.token_bytes + size > MAX_TOKEN_BYTES:
-                    self.full = _too_large(len(self.merges), self.token_bytes + size)
-                    self._it.close()  # (the trainer's state freed; the error comes with the next step)
+                    self.limit = _too_large(len(self.merges), self.token_bytes + size)
+                    self.done = True
+                    self._it.close()  # (the trainer's state freed before finish builds the vocabulary)
                     break
                 self.token_bytes += size
                 (left, right), self.merges[ev.pair] = ev.pair, ev.id
@@ -130,7 +132,12 @@ class TrainSession:
             # trainer's state alive: close() frees it after the reply (freeing 3 MB of it took Stop ~0.1 s)
             self.interrupted, self.done = e, True
         events = columns(rows, MERGE_COLUMNS)
-        out = {"events": events, "done": self.done, "interrupted": self.interrupted is not None}
+        out = {
+            "events": events,
+            "done": self.done,
+            "interrupted": self.interrupted is not None,
+            "limit": self.limit.to_dict() if self.limit is not None else None,
+        }
         return dumps({**out, "total_bytes": self.total_bytes, "target": self.target})
 
     @exposed
@@ -150,11 +157,11 @@ class TrainSession:
 
 
 def _too_large(merges: int, needed: int) -> OutOfMemoryError:
-    """The error of a run whose next token would take its tokens past MAX_TOKEN_BYTES."""
+    """Why a run ended early: its next token would take its tokens past MAX_TOKEN_BYTES."""
     return OutOfMemoryError(
-        f"Out of memory: after {merges:,} merges the next token would take the tokens past "
-        f"{MAX_TOKEN_BYTES / 2**20:,.0f} MB, the most this page can hold. Train to a smaller vocabulary, "
-        "on a shorter text, or with a pre-tokenizer.",
+        f"Training ended after {merges:,} merges: the next token would take the tokens past "
+        f"{MAX_TOKEN_BYTES / 2**20:,.0f} MB, the most this page can hold. The tokenizer keeps those merges; "
+        "for more, train on a shorter text or with a pre-tokenizer.",
         field="vocab_size",
         needed=needed,
         limit=MAX_TOKEN_BYTES,
