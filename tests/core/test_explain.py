@@ -120,12 +120,12 @@ def test_udhr_replays_to_encode(corpus, name):
 
 
 def _rest_with_encodings() -> list:
-    """Each UDHR language outside the sample with one of :data:`ENCODINGS` in turn (marked slow):
-    every language is replayed, and each encoding on a third of them (~170), where all three on
-    all ~500 took 423 s of a 67-minute clean-clone run. The sample's spread of scripts
-    (``test_udhr_replays_to_encode``) runs with all three."""
+    """Each UDHR language of the sweep (``corpora.udhr_sweep``: every character of the ~500
+    outside the sample) with one of :data:`ENCODINGS` in turn (marked slow): where all three on
+    all ~500 took 423 s of a 67-minute clean-clone run, and one each on all ~500 280 s of a loaded
+    one. The sample's spread of scripts (``test_udhr_replays_to_encode``) runs with all three."""
     out = []
-    for i, param in enumerate(corpora.params(corpora.udhr_rest(), slow_all=True)):
+    for i, param in enumerate(corpora.params(corpora.udhr_sweep(), slow_all=True)):
         name = ENCODINGS[i % len(ENCODINGS)]
         out.append(pytest.param(param.values[0], name, id=f"{param.id}-{name}", marks=param.marks))
     return out

@@ -102,8 +102,9 @@ def test_udhr_present_for_parity():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("cid", CONFIG_IDS)
-def test_tokenizers_all_udhr_languages(cid, trained, hf_tokenizers):
-    for c in corpora.udhr():
+def test_tokenizers_udhr_sweep(cid, trained, hf_tokenizers):
+    """The quick sample's scripts and every character of the other UDHR declarations (corpora.udhr_sweep)."""
+    for c in corpora.udhr(corpora.UDHR_SAMPLE) + corpora.udhr_sweep():
         _check(hf_tokenizers[cid], trained[cid], c.text())
 
 

