@@ -13,6 +13,11 @@ settings; Compare shows the configured tokenizers with counts equal to tiktoken'
 of the author's text; the widget that sets ``lang`` shows the playground's shell in that language
 (``<html lang>`` and the status line worded from that locale's catalog; the Train view itself is
 not localized yet). A tool that is not installed skips its test with what to install.
+
+The Quarto example (web/examples/quarto, a Persian lesson) cannot be built by Quarto here (no
+package registry has its binary): its shortcode extension runs under pandoc's Lua
+(``quarto_shortcode.lua`` stands in for the two Quarto calls it makes), pandoc writes the page
+with the shortcodes' HTML in place and the script in its head, and the page gets the same checks.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import json
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -174,3 +181,64 @@ def test_sphinx_lesson(browser, playground, tmp_path):
     _build([sys.executable, "-m", "sphinx", "-q", "-b", "html", str(src), str(out)], "sphinx-build")
     with _serve(out, isolate=False) as course:
         _check_lesson(browser, tmp_path, server, f"http://localhost:{course.server_address[1]}/index.html", "ur")
+
+
+#: A shortcode on a line of its own, as the Quarto example writes them: {{< name args >}}
+SHORTCODE = re.compile(r"^\{\{<\s*([\w-]+)\s*(.*?)\s*>\}\}$", re.M)
+
+
+def _pandoc() -> str:
+    _need("pypandoc", "pypandoc-binary")
+    import pypandoc
+
+    return pypandoc.get_pandoc_path()
+
+
+def _quarto_page(src, out, pandoc: str) -> None:
+    """index.qmd of the Quarto example ``src`` as ``out``/index.html: its shortcodes run by the
+    extension under pandoc's Lua, in place of Quarto (see the module's docstring)."""
+    qmd = (src / "index.qmd").read_text(encoding="utf-8")
+    config = (src / "_quarto.yml").read_text(encoding="utf-8")
+    js = re.search(r"^bytepair-widget-js:\s*(\S+)$", config, re.M).group(1)
+    calls = []
+    for name, argtext in SHORTCODE.findall(qmd):
+        words = shlex.split(argtext)  # (Quarto's own splitting: words, and key="value" in quotes)
+        args = [w for w in words if "=" not in w]
+        kwargs = dict(w.split("=", 1) for w in words if "=" in w)
+        calls.append({"name": name, "args": args, "kwargs": kwargs})
+    assert len(calls) == 3
+    spec = out / "calls.json"
+    spec.write_text(json.dumps({"meta": {"bytepair-widget-js": js}, "calls": calls}), encoding="utf-8")
+    ext = src / "_extensions" / "bytepair" / "bytepair.lua"
+    run = subprocess.run(
+        [pandoc, "lua", str(ROOT / "tests" / "e2e" / "quarto_shortcode.lua"), str(ext), str(spec)],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    made = json.loads(run.stdout)
+    assert len(made["header"]) == 1  # one script for the page's three widgets
+    (out / "header.html").write_text(made["header"][0], encoding="utf-8")
+    count = iter(range(len(calls)))
+    (out / "page.md").write_text(SHORTCODE.sub(lambda m: f"BYTEPAIRWIDGET{next(count)}", qmd), encoding="utf-8")
+    _build(
+        [pandoc, str(out / "page.md"), "-s", "-t", "html5", "-H", str(out / "header.html"), "-M", "lang=fa",
+         "-M", "dir=rtl", "-o", str(out / "index.html")],
+        "pandoc",
+    )  # fmt: skip
+    page = (out / "index.html").read_text(encoding="utf-8")
+    for i, markup in enumerate(made["blocks"]):
+        assert page.count(f"<p>BYTEPAIRWIDGET{i}</p>") == 1
+        page = page.replace(f"<p>BYTEPAIRWIDGET{i}</p>", markup)
+    (out / "index.html").write_text(page, encoding="utf-8")
+
+
+def test_quarto_shortcode_lesson(browser, playground, tmp_path):
+    pandoc = _pandoc()
+    server, url = playground
+    src = _copy_pointing_at("quarto", tmp_path, url, "_quarto.yml")
+    out = tmp_path / "quarto-site"
+    out.mkdir()
+    _quarto_page(src, out, pandoc)
+    with _serve(out, isolate=False) as course:
+        _check_lesson(browser, tmp_path, server, f"http://localhost:{course.server_address[1]}/index.html", "fa")
