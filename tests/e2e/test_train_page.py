@@ -779,3 +779,34 @@ def test_bytes_per_token_has_thousands_separators(page, site_url):
     progress = page.text_content(PROGRESS)
     assert "ran out of pairs" in progress, progress
     assert f" {len(text.encode()):,}.00 bytes per token." in progress, progress
+
+
+def test_leaving_mid_run_asks_first_and_a_keyboard_stop_keeps_the_focus(page, site_url):
+    """A tester reloaded at 10,500 merges and lost the run without a word, and after Tab to Stop and
+    Enter the focus fell to the page (Stop is disabled once pressed): now the browser asks before
+    leaving a running run, not after it; and the focus stays on Stop until Train takes it."""
+    h.open_ready(page, site_url, "train")
+    d = load_udhr()
+    h.train(page, "\n".join(d[c].text for c in sorted(d)[:60]), 30_000, name="leave", wait=False)
+    page.wait_for_selector('[data-testid="merges-body"] tr')
+    page.wait_for_selector("body[data-training='running']", state="attached")
+    dialogs: list[str] = []
+
+    def answer(dialog):
+        dialogs.append(dialog.type)
+        dialog.dismiss()  # stay on the page
+
+    page.on("dialog", answer)
+    with page.expect_event("dialog"):
+        page.close(run_before_unload=True)
+    assert dialogs == ["beforeunload"] and not page.is_closed()
+
+    page.focus('[data-testid="stop-button"]')
+    page.keyboard.press("Enter")
+    h.wait_training_over(page)
+    assert page.evaluate("() => document.activeElement?.dataset.testid") == "train-button"
+    assert page.text_content('[data-testid="train-progress-text"]').startswith("Stopped after")
+
+    with page.expect_event("close"):
+        page.close(run_before_unload=True)  # the run is over: nothing to ask
+    assert dialogs == ["beforeunload"]

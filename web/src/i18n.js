@@ -307,6 +307,14 @@ export function t(key, params = {}) {
   return rtl ? remember(filled) : filled;
 }
 
+/** A size in bytes in the locale's words and digits ("512 B", "1.5 KB", "2.25 MB"; 1 KB = 1024 B). */
+export function sizeText(n) {
+  const f = (x, d) => num(x, { minimumFractionDigits: d, maximumFractionDigits: d, useGrouping: false });
+  if (n < 1024) return t("train.unit.B", { n: f(n, 0) });
+  if (n < 1024 * 1024) return t("train.unit.KB", { n: f(n / 1024, 1) });
+  return t("train.unit.MB", { n: f(n / 1024 / 1024, 2) });
+}
+
 let tokenizerLabel = (name) => name;
 /**
  * How errors name a tokenizer: fn(name) -> the label its menus show (main.js: api.label, from

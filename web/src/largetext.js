@@ -9,7 +9,7 @@
 // no keystroke is lost while the text is not laid out.
 
 import { h } from "./dom.js";
-import { t, num, onLocaleChange } from "./i18n.js";
+import { t, num, onLocaleChange, sizeText } from "./i18n.js";
 
 /** Texts longer than this (UTF-16 code units) are not laid out in the textarea. */
 export const LARGE_TEXT_CHARS = 500_000;
@@ -32,12 +32,9 @@ export function mountLargeText(textArea, { testid, what, onSet = () => {}, onEdi
   let caret = 0; // where typing goes into bigText (UTF-16 units): the end of a paste, else the end
   const info = h("p", { dataset: { testid: `${testid}-info` } });
   let sizes = null; // the summary's figures ({bytes, units}), to word it again in another language
-  // in the reader's digits, as the counts below it ("3.47 MB", "1,999,976": the locale's own)
-  const worded = ({ bytes, units }) => {
-    const [n, unit, digits] = bytes >= 1024 * 1024 ? [bytes / 1024 / 1024, "MB", 2] : [bytes / 1024, "KB", 1];
-    const size = `${num(n, { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${unit}`;
-    return t(what, { size, units: num(units) });
-  };
+  // in the reader's digits and words, as the counts below it and every other size ("3.47 MB",
+  // "1,999,976": the locale's own; a tester saw "1.43 MB" here beside "MB 1.43" in Urdu)
+  const worded = ({ bytes, units }) => t(what, { size: sizeText(bytes), units: num(units) });
   onLocaleChange(() => {
     if (sizes) info.textContent = worded(sizes);
   });

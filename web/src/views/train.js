@@ -4,13 +4,13 @@
 
 import { $, h, showError, debounce } from "../dom.js";
 import { visibleWhitespace } from "../format.js";
-import { t, num, locale, onLocaleChange, errorText, pretokenizerLabel } from "../i18n.js";
+import { t, num, locale, onLocaleChange, errorText, pretokenizerLabel, sizeText } from "../i18n.js";
 import { compressionChart, clearChart } from "../charts.js";
 import { readTextFile } from "../files.js";
 import * as storage from "../storage.js";
 import { addText, restoreText } from "../links.js";
 import { mountSamples } from "./train_samples.js";
-import { mountSaved, nameText, sizeText } from "./train_saved.js";
+import { mountSaved, nameText } from "./train_saved.js";
 import { mountLargeText } from "../largetext.js";
 import { windowedBody } from "./merges_table.js";
 
@@ -406,6 +406,12 @@ export function mountTrain(root, store, api) {
     }
   }
   form.addEventListener("submit", start);
+  // leaving the page mid-run would lose the run without a word (a tester reloaded at 10,500
+  // merges): the browser asks first. Not in an embed: its host page's own links would ask.
+  if (window.top === window)
+    window.addEventListener("beforeunload", (event) => {
+      if (store.state.train.running) event.preventDefault();
+    });
   // Stop keeps the merges on screen when it was pressed: the press's own time (the input event's
   // timeStamp), not when the page got round to it; on a busy page (a slow phone, a CPU slowed 4x)
   // the click is handled hundreds of ms later, after frames that drew more merges (issue 19: "7,076
@@ -687,7 +693,15 @@ export function mountTrain(root, store, api) {
     const s = state.train;
     const ready = state.status.phase === "ready";
     trainButton.disabled = s.running || s.saving || !ready;
-    stopButton.disabled = !s.running || s.stopping;
+    // a keyboard user who pressed Stop keeps their place (a disabled button drops focus to the page,
+    // a tester): Stop keeps the focus, aria-disabled, until Train can take it
+    const stopOff = !s.running || s.stopping;
+    const focused = document.activeElement === stopButton;
+    if (focused && stopOff && !trainButton.disabled) trainButton.focus();
+    const keepFocus = focused && stopOff && trainButton.disabled;
+    stopButton.disabled = stopOff && !keepFocus;
+    if (keepFocus) stopButton.setAttribute("aria-disabled", "true");
+    else stopButton.removeAttribute("aria-disabled");
     trainButton.setAttribute("aria-busy", String(s.running));
     const phase = s.running ? "running" : s.result ? (s.result.stopped ? "stopped" : "done") : "idle";
     if (phase === "stopped" && document.body.dataset.training !== phase) performance.mark("bytepair:stop-shown");
@@ -751,7 +765,12 @@ export function mountTrain(root, store, api) {
     } else if (s.result) {
       const r = s.result;
       const parts = [
-        t(r.stopped ? "train.progress.stopped" : "train.progress.done", { n: r.n_merges, time: durationText(elapsed) }),
+        full
+          ? t("train.progress.full", { n: r.n_merges, target: s.target, time: durationText(elapsed) })
+          : t(r.stopped ? "train.progress.stopped" : "train.progress.done", {
+              n: r.n_merges,
+              time: durationText(elapsed),
+            }),
       ];
       const last = s.merges[s.merges.length - 1];
       const bpt = last ? last.totalBytes / last.nTokens : null;
@@ -762,7 +781,7 @@ export function mountTrain(root, store, api) {
       if (!r.n_merges && !r.stopped) parts.push(t("train.progress.noPair"));
       else if (full)
         parts.push(
-          t("train.progress.memory", { n: r.n_merges, target: s.target, mb: Math.round(r.limit.limit / 2 ** 20) }),
+          t("train.progress.memory", { size: t("train.unit.MB", { n: Math.round(r.limit.limit / 2 ** 20) }) }),
         );
       else if (ranOut) parts.push(t("train.progress.ranOut", { n: r.n_merges, target: s.target }));
       parts.push(

@@ -2,17 +2,9 @@
 // delete) and importing a tokenizer.json; split out of views/train.js.
 
 import { $, h, showError, smallButton } from "../dom.js";
-import { t, num, errorText, pretokenizerLabel } from "../i18n.js";
+import { t, errorText, pretokenizerLabel, sizeText } from "../i18n.js";
 import { readTextFile } from "../files.js";
 import { exportPanel } from "./train_export.js";
-
-/** A size in bytes in the locale's words and digits ("512 B", "1.5 KB", "2.25 MB"; 1 KB = 1024 B). */
-export function sizeText(n) {
-  const f = (x, d) => num(x, { minimumFractionDigits: d, maximumFractionDigits: d, useGrouping: false });
-  if (n < 1024) return t("train.unit.B", { n: f(n, 0) });
-  if (n < 1024 * 1024) return t("train.unit.KB", { n: f(n / 1024, 1) });
-  return t("train.unit.MB", { n: f(n / 1024 / 1024, 2) });
-}
 
 /** A tokenizer name's problem (api.nameIssue: {kind, name, max}) in the reader's language. */
 export const nameText = (issue) => t(`train.name.${issue.kind}`, { name: issue.name, max: issue.max });
