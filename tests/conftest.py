@@ -53,17 +53,25 @@ def tiktoken_get():
 XDIST_GROUPS = {"e2e": "browser"}
 #: the group of every folder not in :data:`XDIST_GROUPS`
 XDIST_OTHER = "python"
+#: Browser test files in a third group, which xdist hands to the worker that finishes first (the
+#: "python" one: it has the most tests, so it starts first, and the browser group the other): in a
+#: quiet clean-clone run the Python group took 1,030 s and the browser group 1,523 s, so the
+#: Python worker idled for 8 minutes at the end. These files check words, layout and axe rules,
+#: not timing, so they may overlap the browser group's last minutes in a second Chromium.
+XDIST_LATE_BROWSER = frozenset(
+    {"e2e/test_locales.py", "e2e/test_rtl_views.py", "e2e/test_pseudo_locale.py", "e2e/test_compare_locales.py"}
+)
 
 
-def _runs_e2e(config, items, in_e2e) -> bool:
-    """Whether ``-m`` keeps any of the ``items`` for which ``in_e2e(item)``. pytest deselects by
+def _runs(config, items, chosen, *, e2e: bool) -> bool:
+    """Whether ``-m`` keeps any of the ``items`` for which ``chosen(item)``. pytest deselects by
     mark after this module's ``pytest_collection_modifyitems`` (which must run before xdist's),
     and tests/e2e/conftest.py marks its tests ``e2e`` after it too, so this asks pytest's own
-    expression with that mark added."""
-    e2e = [item for item in items if in_e2e(item)]
+    expression, with that mark added when ``e2e``."""
+    picked = [item for item in items if chosen(item)]
     markexpr = config.getoption("markexpr", "")
-    if not e2e or not markexpr:
-        return bool(e2e)
+    if not picked or not markexpr:
+        return bool(picked)
     try:  # pytest's own -m parser (pytest >= 8.2); a bad expression is reported by pytest itself
         from _pytest.mark import MarkMatcher
         from _pytest.mark.expression import Expression
@@ -71,14 +79,16 @@ def _runs_e2e(config, items, in_e2e) -> bool:
         expr = Expression.compile(markexpr)
     except Exception:
         return True
-    return any(expr.evaluate(MarkMatcher.from_markers([*item.iter_markers(), pytest.mark.e2e.mark])) for item in e2e)
+    extra = [pytest.mark.e2e.mark] if e2e else []
+    return any(expr.evaluate(MarkMatcher.from_markers([*item.iter_markers(), *extra])) for item in picked)
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups into the test ids
 def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (``python build.py test``: tools/testrun.py), the
     e2e tests in one group and all others in a second (:data:`XDIST_GROUPS`), so one worker goes
-    through the browser tests while the other runs the Pyodide stage and the core tests. A run
+    through the browser tests while the other runs the Pyodide stage and the core tests, then the
+    files of :data:`XDIST_LATE_BROWSER` (when the run has both kinds). A run
     whose ``-m`` leaves no e2e test (the quick loop) groups by file instead, so both workers share
     it, largest files first. Every worker marks the same way (xdist checks that they collect the
     same tests)."""
@@ -93,8 +103,15 @@ def pytest_collection_modifyitems(config, items):
         rel = path.relative_to(tests)
         return rel.parts[0], rel.as_posix()
 
-    by_folder = _runs_e2e(config, items, lambda item: folder_and_file(item)[0] == "e2e")
+    by_folder = _runs(config, items, lambda item: folder_and_file(item)[0] == "e2e", e2e=True)
+    # (a run of browser tests alone keeps them in one group: two would start side by side)
+    late = by_folder and _runs(config, items, lambda item: folder_and_file(item)[0] != "e2e", e2e=False)
     for item in items:
         folder, file = folder_and_file(item)
-        group = XDIST_GROUPS.get(folder, XDIST_OTHER) if by_folder else file
+        if not by_folder:
+            group = file
+        elif late and file in XDIST_LATE_BROWSER:
+            group = "browser-late"
+        else:
+            group = XDIST_GROUPS.get(folder, XDIST_OTHER)
         item.add_marker(pytest.mark.xdist_group(group))

@@ -9,10 +9,12 @@ runs it alone. The configuration is ``pyproject.toml`` (``[tool.ruff]``,
 
 The tests run in :func:`workers` pytest-xdist processes side by side (the default,
 :data:`DEFAULT_WORKERS`, is 2; ``BYTEPAIR_TEST_WORKERS=1`` runs one process), with ``--dist
-loadgroup``: all e2e tests go to one worker, in order, with one server and one Chromium,
-and all other tests (the Pyodide stage, the core tests) to the other (``tests/conftest.py``:
-``XDIST_GROUPS``). Two browser pages never run side by side: under ``--dist
-loadfile`` on a shared 2-core machine two e2e tests timed out. Arguments that need one
+loadgroup``: the e2e tests go to one worker, in order, with one server and one Chromium,
+and all other tests (the Pyodide stage, the core tests) to the other, which then takes a few
+e2e files that check words and layout, not timing (``tests/conftest.py``: ``XDIST_GROUPS``,
+``XDIST_LATE_BROWSER``; it had idled for 8 minutes at the end). Otherwise two browser pages
+never run side by side: under ``--dist loadfile`` on a shared 2-core machine two e2e tests
+timed out. Arguments that need one
 process (``-n``, ``-p no:xdist``, ``-s``, ``--pdb``, ``--trace``) turn it off.
 
 pytest's own exit code decides, plus two rules of ours: collecting no test

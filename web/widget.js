@@ -4,7 +4,7 @@
  *   <script type="module" src="https://example.org/bytepair/widget.js"></script>
  *   <div><bytepair-widget view="tokenize" tok="o200k_base" text="Hello, world"></bytepair-widget></div>
  *
- * Attributes: `view` (train, tokenize, compare, steps, chat) and that view's link parameters, with
+ * Attributes: `view` (train, tokenize, compare, steps, chat, report) and that view's link parameters, with
  * the names of share links (LINK_PARAMS in src/links.js, web/README.md's "Links" table: `t` the
  * packed text, `tok` the tokenizer(s), `v` the vocab size, `p` the pre-tokenizer, `g`/`gt` a
  * gallery sample, ...); `text` a plain text (packed into `t` here); `theme` (light or dark);

@@ -493,10 +493,15 @@ def test_the_test_groups_follow_the_mark_expression():
             return self.markexpr if name == "markexpr" else default
 
     def runs(markexpr, items):
-        return conftest._runs_e2e(Config(markexpr), items, lambda item: item.e2e)
+        return conftest._runs(Config(markexpr), items, lambda item: item.e2e, e2e=True)
+
+    def runs_others(markexpr, items):  # (the late browser group needs a Python group to follow)
+        return conftest._runs(Config(markexpr), items, lambda item: not item.e2e, e2e=False)
 
     items = [Item(False), Item(True), Item(False, "slow"), Item(True, "slow")]
     assert runs("", items) and runs("e2e", items) and runs("slow", items) and runs("not slow", items)
     assert not runs("not e2e", items) and not runs("not slow and not e2e and not pyodide", items)
     assert not runs("slow", items[:3])  # the one e2e test kept is not slow
     assert not runs("", items[::2])  # no e2e test collected
+    assert runs_others("", items) and runs_others("slow", items) and runs_others("not e2e", items)
+    assert not runs_others("e2e", items)  # browser tests alone: one group, no two Chromiums at once

@@ -21,6 +21,7 @@ from bytepair.app import gallery, lessons
 from bytepair.teach import textbook
 from tests.reference import course_mini_bpe, tiktoken_pattern
 from tests.reference.textbook_oracle import PAPER_FIRST_MERGES, PAPER_VOCAB, oracle_learn
+from tests.web_source import link_params
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OPENAI = ("gpt2", "cl100k_base", "o200k_base")
@@ -44,12 +45,6 @@ def data(tk):
 # ---------------------------------------------------------------- the page's links
 
 
-def _link_params() -> dict[str, list[str]]:
-    src = (ROOT / "web" / "src" / "links.js").read_text(encoding="utf-8")
-    block = re.search(r"LINK_PARAMS = Object\.freeze\(\{(.*?)\}\);", src, re.S).group(1)
-    return {v: re.findall(r'"([\w]+)"', keys) for v, keys in re.findall(r"(\w+): \[([^\]]*)\]", block)}
-
-
 def _locales() -> list[str]:
     src = (ROOT / "web" / "src" / "i18n.js").read_text(encoding="utf-8")
     return re.findall(r'\{ code: "([\w-]+)"', src)
@@ -62,7 +57,7 @@ def test_one_lesson_per_course_in_its_language():
 
 @pytest.mark.parametrize("lesson", lessons.LESSONS, ids=lambda x: x.id)
 def test_link_state_is_one_the_view_reads(lesson):
-    known = _link_params()
+    known = link_params()
     assert set(known) == {"train", "tokenize", "compare", "steps", "chat", "report"}
     assert lesson.view in known
     keys = set(lesson.params) | ({"t"} if lesson.text is not None else set())

@@ -23,6 +23,7 @@ with the shortcodes' HTML in place and the script in its head, and the page gets
 from __future__ import annotations
 
 import contextlib
+import html.parser
 import importlib.util
 import json
 import re
@@ -32,11 +33,13 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 
 import pytest
 
 from tests.e2e.helpers import (
     ROOT,
+    lz_compress,
     storage_allowed_context,
     tiktoken_for,
     wait_frame_fits,
@@ -194,7 +197,7 @@ def _pandoc() -> str:
     return pypandoc.get_pandoc_path()
 
 
-def _quarto_page(src, out, pandoc: str) -> None:
+def _quarto_page(src, out, pandoc: str, *, widgets: int = 3) -> None:
     """index.qmd of the Quarto example ``src`` as ``out``/index.html: its shortcodes run by the
     extension under pandoc's Lua, in place of Quarto (see the module's docstring)."""
     qmd = (src / "index.qmd").read_text(encoding="utf-8")
@@ -206,7 +209,7 @@ def _quarto_page(src, out, pandoc: str) -> None:
         args = [w for w in words if "=" not in w]
         kwargs = dict(w.split("=", 1) for w in words if "=" in w)
         calls.append({"name": name, "args": args, "kwargs": kwargs})
-    assert len(calls) == 3
+    assert len(calls) == widgets
     spec = out / "calls.json"
     spec.write_text(json.dumps({"meta": {"bytepair-widget-js": js}, "calls": calls}), encoding="utf-8")
     ext = src / "_extensions" / "bytepair" / "bytepair.lua"
@@ -217,7 +220,7 @@ def _quarto_page(src, out, pandoc: str) -> None:
     )
     assert run.returncode == 0, run.stderr
     made = json.loads(run.stdout)
-    assert len(made["header"]) == 1  # one script for the page's three widgets
+    assert len(made["header"]) == 1  # one script for the page's widgets
     (out / "header.html").write_text(made["header"][0], encoding="utf-8")
     count = iter(range(len(calls)))
     (out / "page.md").write_text(SHORTCODE.sub(lambda m: f"BYTEPAIRWIDGET{next(count)}", qmd), encoding="utf-8")
@@ -242,3 +245,75 @@ def test_quarto_shortcode_lesson(browser, playground, tmp_path):
     _quarto_page(src, out, pandoc)
     with _serve(out, isolate=False) as course:
         _check_lesson(browser, tmp_path, server, f"http://localhost:{course.server_address[1]}/index.html", "fa")
+
+
+class _Widgets(html.parser.HTMLParser):
+    """The attributes of each <bytepair-widget> of a page, and the src of its module scripts."""
+
+    def __init__(self, page: str) -> None:
+        super().__init__()
+        self.widgets: list[dict] = []
+        self.scripts: list[str] = []
+        self.feed(page)
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "bytepair-widget":
+            self.widgets.append(dict(attrs))
+        elif tag == "script" and ("type", "module") in attrs:
+            self.scripts.append(dict(attrs)["src"])
+
+
+def test_the_embed_dialogs_sphinx_and_quarto_forms_make_its_element(page, site_url, tmp_path):
+    """The Embed dialog writes the element for a page built with HTML or Markdown, and the directive
+    and the shortcode for Sphinx and Quarto: built with Sphinx and with the shortcode under pandoc,
+    those two give the same element and script as the first, and the extensions their comments
+    point to are served with the site."""
+    _need("sphinx", "sphinx")
+    pandoc = _pandoc()
+    page.goto(f"{site_url}#train?v=300&p=gpt2&name=lesson&t={lz_compress('low lower newest widest')}")
+    wait_ready(page)
+    page.click('[data-testid="embed-button"]')
+    page.select_option('[data-testid="embed-theme"]', "dark")
+    forms = {}
+    for form in ("html", "sphinx", "quarto"):
+        page.select_option('[data-testid="embed-form"]', form)
+        forms[form] = page.input_value('[data-testid="embed-widget-snippet"]')
+    want = _Widgets(forms["html"])
+    assert len(want.widgets) == 1 and want.scripts == [f"{site_url}widget.js"]
+    assert {"view": "train", "v": "300", "p": "gpt2", "name": "lesson", "theme": "dark"}.items() <= want.widgets[
+        0
+    ].items()
+
+    # Sphinx: a project with the example's extension, the snippet as the page's body
+    src = tmp_path / "sphinx-src"
+    src.mkdir()
+    (src / "conf.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(EXAMPLES / 'sphinx' / '_ext')!r})\nextensions = ['bytepair_widget']\n"
+        f"bytepair_widget_js = {want.scripts[0]!r}\n",
+        encoding="utf-8",
+    )
+    (src / "index.rst").write_text(f"Lesson\n======\n\n{forms['sphinx']}\n", encoding="utf-8")
+    out = tmp_path / "sphinx-site"
+    _build([sys.executable, "-m", "sphinx", "-q", "-b", "html", str(src), str(out)], "sphinx-build")
+    built = _Widgets((out / "index.html").read_text(encoding="utf-8"))
+    assert built.widgets == want.widgets and want.scripts[0] in built.scripts
+
+    # Quarto: the example's extension, the snippet as the page, the address its comment names
+    src = tmp_path / "quarto-src"
+    shutil.copytree(EXAMPLES / "quarto" / "_extensions", src / "_extensions")
+    js = re.search(r"bytepair-widget-js: (\S+)", forms["quarto"]).group(1)
+    (src / "_quarto.yml").write_text(f"bytepair-widget-js: {js}\n", encoding="utf-8")
+    (src / "index.qmd").write_text(f"# Lesson\n\n{forms['quarto']}\n", encoding="utf-8")
+    out = tmp_path / "quarto-site"
+    out.mkdir()
+    _quarto_page(src, out, pandoc, widgets=1)
+    built = _Widgets((out / "index.html").read_text(encoding="utf-8"))
+    assert built.widgets == want.widgets and built.scripts == want.scripts
+
+    # the extensions the comments point to: the site serves them
+    served = re.findall(r"(https?://\S+?\.(?:py|yml|lua))\b", forms["sphinx"] + forms["quarto"])
+    assert len(served) == 3, served
+    for url in served:
+        local = EXAMPLES / url.split("/examples/", 1)[1]
+        with urllib.request.urlopen(url) as response:
+            assert response.read() == local.read_bytes(), url

@@ -253,20 +253,47 @@ export function embedHeight(view) {
 /** The element names of the <bytepair-widget> snippet besides the link's parameters (web/widget.js). */
 export const WIDGET_ATTRS = Object.freeze(["view", "theme", "text", "lang"]);
 
+/** The forms of the <bytepair-widget> snippet, by the tool a course page is built with (docs/EMBED.md). */
+export const WIDGET_FORMS = Object.freeze(["html", "sphinx", "quarto"]);
+
 /**
  * The ready-to-paste <bytepair-widget> snippet (web/widget.js) for a view state: its attributes
- * are the link's names (`view`, the view's LINK_PARAMS, `theme`), wrapped in a <div> so that
- * Markdown (MkDocs, MyST) keeps it as a block of raw HTML.
+ * are the link's names (`view`, the view's LINK_PARAMS, `theme`). form "html" (the default): the
+ * module script and the element wrapped in a <div>, so that Markdown (MkDocs, MyST) keeps it as a
+ * block of raw HTML; "sphinx": the `bytepair-widget` directive of web/examples/sphinx/_ext, each
+ * attribute an option; "quarto": the shortcode of web/examples/quarto/_extensions/bytepair. The
+ * Sphinx and Quarto forms open with a comment: where the extension is served with the site, and the
+ * setting that gives the script's address.
  */
-export function widgetSnippet(view, params, { theme = null } = {}) {
+export function widgetSnippet(view, params, { theme = null, form = "html" } = {}) {
   const script = new URL("widget.js", siteBase()).href;
-  const attrs = [`view="${attr(view)}"`];
+  const attrs = [];
   for (const [key, value] of Object.entries(params)) {
     if (value == null || value === "" || !(LINK_PARAMS[view] || []).includes(key)) continue;
-    attrs.push(`${key}="${attr(value)}"`);
+    attrs.push([key, String(value)]);
   }
-  if (theme) attrs.push(`theme="${attr(theme)}"`);
-  return `<script type="module" src="${attr(script)}"></script>\n<div><bytepair-widget ${attrs.join(" ")}></bytepair-widget></div>`;
+  if (theme) attrs.push(["theme", theme]);
+  const examples = new URL("examples/", siteBase()).href; // (the extensions, served with the site)
+  if (form === "sphinx")
+    return [
+      `.. In _ext/: ${examples}sphinx/_ext/bytepair_widget.py; in conf.py: extensions = ["bytepair_widget"]`,
+      `   and bytepair_widget_js = "${script}"`,
+      "",
+      `.. bytepair-widget:: ${view}`,
+      // (a value's line breaks: continuation lines indented under the option)
+      ...attrs.map(([k, v]) => `   :${k}: ${v.replace(/\n/g, "\n      ")}`),
+    ].join("\n");
+  if (form === "quarto") {
+    const args = attrs.map(([k, v]) => ` ${k}="${v.replace(/["\\]/g, "\\$&").replace(/\n/g, "\\n")}"`);
+    const ext = `${examples}quarto/_extensions/bytepair/`;
+    return [
+      `<!-- In _extensions/bytepair/: ${ext}_extension.yml and ${ext}bytepair.lua;`,
+      `     in _quarto.yml: bytepair-widget-js: ${script} -->`,
+      `{{< bytepair-widget ${view}${args.join("")} >}}`,
+    ].join("\n");
+  }
+  const html = attrs.map(([k, v]) => ` ${k}="${attr(v)}"`).join("");
+  return `<script type="module" src="${attr(script)}"></script>\n<div><bytepair-widget view="${attr(view)}"${html}></bytepair-widget></div>`;
 }
 
 /**

@@ -40,6 +40,7 @@ export function mountShare(source) {
   const embedStatus = $(document, '[data-testid="embed-status"]');
   const embedNote = $(document, '[data-testid="embed-note"]');
   const embedTheme = $(document, '[data-testid="embed-theme"]');
+  const embedForm = $(document, '[data-testid="embed-form"]'); // the tool the course page is built with
   const embedPreview = $(document, '[data-testid="embed-open"]');
 
   // In an <iframe> sized to its content a modal would centre on the whole (tall)
@@ -91,7 +92,7 @@ export function mountShare(source) {
     const theme = embedTheme.value || null;
     const src = linkTo(view, params, { embed: { theme } });
     embedField.value = iframeSnippet(src, { title: VIEW_TITLES[view] || "bytepair", height: embedHeight(view) });
-    widgetField.value = widgetSnippet(view, params, { theme });
+    widgetField.value = widgetSnippet(view, params, { theme, form: embedForm.value });
     embedPreview.href = src;
     const warn = [omitted, ...notes, lengthNote(src)].filter(Boolean);
     embedNote.textContent = warn.join(" ");
@@ -107,6 +108,7 @@ export function mountShare(source) {
   }
 
   embedTheme.addEventListener("change", fillSnippet);
+  embedForm.addEventListener("change", fillSnippet);
   $(document, '[data-testid="share-copy"]').addEventListener("click", () => copyField(shareField, shareStatus, "link"));
   $(document, '[data-testid="embed-copy"]').addEventListener("click", () =>
     copyField(embedField, embedStatus, "snippet"),

@@ -13,7 +13,7 @@ In a page::
        :v: 300
        :lang: bn
 
-The argument is the view (train, tokenize, compare, steps, chat); every option becomes an attribute
+The argument is the view (train, tokenize, compare, steps, chat, report); every option becomes an attribute
 of the element, with the names of the playground's share links (``tok``, ``v``, ``p``, ``t``,
 ``src``, ``metric``, ...), plus ``text``, ``lang``, ``theme`` and ``height``. A multi-line option
 (Compare's ``text``: one ``name | text`` line per language) keeps its line breaks. The page gets
@@ -29,11 +29,11 @@ from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-VIEWS = ("train", "tokenize", "compare", "steps", "chat")
+VIEWS = ("train", "tokenize", "compare", "steps", "chat", "report")
 #: Options the element understands (widget.js: view parameters of web/src/links.js and its own).
 OPTIONS = (
     "text", "t", "tok", "v", "p", "g", "gt", "src", "metric", "name", "lang", "theme", "height",
-    "mode", "in", "tie", "re", "n", "s", "w",
+    "mode", "in", "tie", "re", "n", "s", "w", "ids", "ws", "sp", "st", "sbs", "fmt", "gen", "base",
 )  # fmt: skip
 
 

@@ -8,13 +8,13 @@
 --
 --   {{< bytepair-widget train text="low lower newest widest" v="300" lang="fa" >}}
 --
--- The first argument is the view (train, tokenize, compare, steps, chat); every key="value"
+-- The first argument is the view (train, tokenize, compare, steps, chat, report); every key="value"
 -- becomes an attribute of the element, with the names of the playground's share links (tok, v, p,
 -- t, src, metric, ...), plus text, lang, theme and height. A shortcode is one line: write a line
 -- break inside a value (Compare's text: one "name | text" line per language) as \n. The page gets
 -- one <script type="module"> for the widget module. HTML output only; elsewhere, nothing.
 
-local VIEWS = { train = true, tokenize = true, compare = true, steps = true, chat = true }
+local VIEWS = { train = true, tokenize = true, compare = true, steps = true, chat = true, report = true }
 
 local function escape(s)
   return (s:gsub("&", "&amp;"):gsub('"', "&quot;"):gsub("<", "&lt;"):gsub(">", "&gt;"))
@@ -32,7 +32,7 @@ local function widget(args, kwargs, meta, raw_args, context)
   end
   local view = args[1] and text_of(args[1]) or ""
   if not VIEWS[view] then
-    error("bytepair-widget: the first argument is the view, one of train, tokenize, compare, steps, chat; got '" .. view .. "'")
+    error("bytepair-widget: the first argument is the view, one of train, tokenize, compare, steps, chat, report; got '" .. view .. "'")
   end
   local src = meta["bytepair-widget-js"] and text_of(meta["bytepair-widget-js"]) or ""
   if src == "" then
