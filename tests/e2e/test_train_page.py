@@ -96,6 +96,41 @@ _RECORD_SAID = """() => {
 }"""
 
 
+def _train_until_two_counts(page, site_url, name: str, *, slow_frames: bool = False) -> str:
+    """Train 60 UDHR declarations towards 30,000 (``slow_frames``: every frame 30 ms slower) until the
+    progress line has said a count of 50 or more and a later one (``window.__said``: _RECORD_SAID);
+    returns the text."""
+    h.open_ready(page, site_url)
+    d = load_udhr()
+    text = "\n".join(d[c].text for c in sorted(d)[:60]).replace("\r", "")
+    if slow_frames:
+        page.evaluate(_SLOW_FRAMES)
+    h.train(page, text, 30_000, name=name, wait=False)
+    page.wait_for_function("() => document.body.dataset.training === 'running'")
+    page.evaluate(_RECORD_SAID)
+    page.wait_for_function(
+        """() => {
+            const i = window.__said.findIndex(([, n]) => n >= 50);
+            return i >= 0 && window.__said.length > i + 1; }""",
+        timeout=120_000,
+    )
+    return text
+
+
+def _press_stop_at(page, at: float) -> None:
+    """Click Stop with a press that carries the page time ``at`` (ms, performance.now()), as a press
+    handled late carries its own time (CDP ``Input.dispatchMouseEvent`` ``timestamp``)."""
+    origin = page.evaluate("() => performance.timeOrigin")
+    box = page.locator('[data-testid="stop-button"]').bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+    for kind in ("mousePressed", "mouseReleased"):
+        cdp.send(
+            "Input.dispatchMouseEvent",
+            {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1, "timestamp": (origin + at) / 1000},
+        )
+
+
 def test_stop_keeps_the_merges_on_screen_when_it_was_pressed(page, site_url):
     """Issue 19 (a tester: "979 kept for 64 shown", "7,076 kept for 234 on screen" with the CPU
     slowed 4x): a busy page takes a click hundreds of ms after the press, after frames that drew
@@ -104,31 +139,9 @@ def test_stop_keeps_the_merges_on_screen_when_it_was_pressed(page, site_url):
     late-handled press carries) once a later count is on screen: the tokenizer keeps the count
     drawn at the press, the status line, the note and the table say it, and its merges are
     CPython bytepair's first merges on the same text."""
-    h.open_ready(page, site_url)
-    d = load_udhr()
-    text = "\n".join(d[c].text for c in sorted(d)[:60]).replace("\r", "")
-    h.train(page, text, 30_000, name="pressed", wait=False)
-    page.wait_for_function("() => document.body.dataset.training === 'running'")
-    page.evaluate(_RECORD_SAID)
-    # a count of 50 or more on screen, and a later one drawn over it
-    page.wait_for_function(
-        """() => {
-            const i = window.__said.findIndex(([, n]) => n >= 50);
-            return i >= 0 && window.__said.length > i + 1; }""",
-        timeout=120_000,
-    )
-    said_at, shown, origin = page.evaluate("""() => {
-        const [t, n] = window.__said.find(([, n]) => n >= 50);
-        return [t, n, performance.timeOrigin]; }""")
-    box = page.locator('[data-testid="stop-button"]').bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    cdp = page.context.new_cdp_session(page)
-    when = (origin + said_at + 1) / 1000  # (s since the epoch: 1 ms after `shown` was drawn)
-    for kind in ("mousePressed", "mouseReleased"):
-        cdp.send(
-            "Input.dispatchMouseEvent",
-            {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1, "timestamp": when},
-        )
+    text = _train_until_two_counts(page, site_url, "pressed")
+    said_at, shown = page.evaluate("() => window.__said.find(([, n]) => n >= 50)")
+    _press_stop_at(page, said_at + 1)  # (1 ms after `shown` was drawn)
     page.wait_for_function("() => document.body.dataset.training === 'stopped'", timeout=60_000)
     later = page.evaluate("() => window.__said.at(-1)[1]")
     assert later > shown  # (the page had drawn more before it took the press)
@@ -163,32 +176,12 @@ def test_stop_pressed_while_a_count_was_being_drawn_keeps_the_count_before(page,
     its drawing: a press during a slow frame (tens of ms at CPU x10: the bench saw "8,857 kept for
     4,623 on screen") saw the count before, and Stop keeps that one. Here every frame takes 30 ms
     longer, and the press carries a time 10 ms before the end of the frame that drew a count."""
-    h.open_ready(page, site_url)
-    d = load_udhr()
-    text = "\n".join(d[c].text for c in sorted(d)[:60]).replace("\r", "")
-    page.evaluate(_SLOW_FRAMES)
-    h.train(page, text, 30_000, name="mid-frame", wait=False)
-    page.wait_for_function("() => document.body.dataset.training === 'running'")
-    page.evaluate(_RECORD_SAID)
-    # two counts drawn, the first of them 50 or more (the time recorded: when its frame had been drawn)
-    page.wait_for_function(
-        """() => {
-            const i = window.__said.findIndex(([, n]) => n >= 50);
-            return i >= 0 && window.__said.length > i + 1; }""",
-        timeout=120_000,
-    )
-    before, (drawn_at, _), origin = page.evaluate("""() => {
+    _train_until_two_counts(page, site_url, "mid-frame", slow_frames=True)
+    # (the times recorded: when each count's frame had been drawn)
+    before, (drawn_at, _) = page.evaluate("""() => {
         const i = window.__said.findIndex(([, n]) => n >= 50);
-        return [window.__said[i][1], window.__said[i + 1], performance.timeOrigin]; }""")
-    box = page.locator('[data-testid="stop-button"]').bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    cdp = page.context.new_cdp_session(page)
-    when = (origin + drawn_at - 10) / 1000  # (s since the epoch: while the next count was being drawn)
-    for kind in ("mousePressed", "mouseReleased"):
-        cdp.send(
-            "Input.dispatchMouseEvent",
-            {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1, "timestamp": when},
-        )
+        return [window.__said[i][1], window.__said[i + 1]]; }""")
+    _press_stop_at(page, drawn_at - 10)  # (while the next count was being drawn)
     page.wait_for_function("() => document.body.dataset.training === 'stopped'", timeout=60_000)
     assert page.text_content(PROGRESS).startswith(f"Stopped after {before:,} merge"), (
         before,

@@ -253,9 +253,6 @@ export function embedHeight(view) {
 /** The element names of the <bytepair-widget> snippet besides the link's parameters (web/widget.js). */
 export const WIDGET_ATTRS = Object.freeze(["view", "theme", "text", "lang"]);
 
-/** The forms of the <bytepair-widget> snippet, by the tool a course page is built with (docs/EMBED.md). */
-export const WIDGET_FORMS = Object.freeze(["html", "sphinx", "quarto"]);
-
 /**
  * The ready-to-paste <bytepair-widget> snippet (web/widget.js) for a view state: its attributes
  * are the link's names (`view`, the view's LINK_PARAMS, `theme`). form "html" (the default): the
