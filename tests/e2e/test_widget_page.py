@@ -210,3 +210,24 @@ def test_the_embed_dialogs_element_snippet_works_on_another_site(page, browser, 
             assert got == f"gpt2:{len(enc.encode_ordinary(text))}"
     finally:
         context.close()
+
+
+def test_the_embed_dialog_fits_a_phone_in_urdu(phone_page, site_url):
+    """A tester, Urdu at 390 px: the long "Course page built with" choice pushed its label into a
+    one-word column and ran out of the dialog (442 px of content in 354). Every choice stays inside
+    the dialog, and the label keeps its words on one line."""
+    page = phone_page
+    page.goto(f"{site_url}?lang=ur#train")
+    wait_ready(page)
+    page.click('[data-testid="embed-button"]')
+    for form in ("html", "sphinx", "quarto"):
+        page.select_option('[data-testid="embed-form"]', form)
+        fit = page.evaluate("""() => {
+            const dialog = document.querySelector('[data-testid="embed-dialog"]');
+            const box = dialog.getBoundingClientRect();
+            const select = document.querySelector('[data-testid="embed-form"]').getBoundingClientRect();
+            const label = document.querySelector('label[for="embed-form"]');
+            const lines = label.getBoundingClientRect().height / parseFloat(getComputedStyle(label).lineHeight);
+            return { overflow: dialog.scrollWidth - dialog.clientWidth, inside: select.left >= box.left
+                     && select.right <= box.right, lines }; }""")
+        assert fit["overflow"] <= 0 and fit["inside"] and fit["lines"] < 1.5, (form, fit)
