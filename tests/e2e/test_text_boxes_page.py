@@ -270,6 +270,8 @@ def test_text_typed_before_the_pages_script_arrives_is_kept(page, site_url, view
     held[0].continue_()
     page.unroute("**/src/main.js")
     h.wait_ready(page)
+    # (saved after a short debounce: a loaded CI page had not written it yet at the reload)
+    h.wait_saved(page, view, typed)
     page.reload()
     h.wait_ready(page)
     page.wait_for_selector(f'[data-testid="{testid}"]:not(:placeholder-shown)')
